@@ -1,0 +1,15 @@
+// @store/shared: pure domain rules used by web and api.
+export * from './address.ts';
+export * from './checkout-url.ts';
+export * from './constants.ts';
+export * from './link-builder.ts';
+export * from './messages.ts';
+export * from './money.ts';
+export * from './order-id.ts';
+export * from './quantity.ts';
+export * from './result.ts';
+export * from './schemas.ts';
+export * from './slug.ts';
+export * from './status.ts';
+export * from './totals.ts';
+export * from './us-states.ts';

@@ -1,0 +1,156 @@
+// User-facing texts of SPEC §5 and §8 (and the page texts of §2), byte-for-byte.
+// Note: SPEC writes straight ASCII apostrophes ("doesn't"); keep them straight.
+// Texts SPEC does not give are marked "not in SPEC" and may be reworded.
+
+/** Store form validation messages (SPEC §5). */
+export const STORE_FORM_MESSAGES = {
+  nameRequired: 'Store name is required', // not in SPEC (same text as the link builder's)
+  slugRequired: 'Store slug is required',
+  slugFormat: 'Slug can only contain lowercase letters, numbers, and hyphens',
+  paymentAddress: 'Must be a valid Ethereum address (0x followed by 40 hexadecimal characters)',
+  hexColor: 'Must be a valid hex color',
+  theme: 'Theme must be light or dark', // not in SPEC
+  ownerRequired: 'Owner is required', // not in SPEC
+} as const;
+
+/** Product form validation messages (SPEC §5). */
+export const PRODUCT_FORM_MESSAGES = {
+  priceRequired: 'Price is required',
+  pricePositive: 'Price must be a positive number',
+  pricePrecision: 'Price can have at most 8 digits before and 2 after the decimal point', // not in SPEC
+  titleRequired: 'Title is required', // not in SPEC
+  storeIdRequired: 'Store is required', // not in SPEC
+  inventory: 'Inventory must be a whole number of 0 or more', // not in SPEC
+} as const;
+
+/** Store checkout and universal customer form messages (SPEC §5). */
+export const CUSTOMER_FORM_MESSAGES = {
+  email: 'Invalid email address',
+  phone: 'Phone number is required',
+  firstName: 'First name is required',
+  lastName: 'Last name is required',
+  street: 'Street address is required',
+  city: 'City is required',
+  state: 'State is required',
+  stateUnknown: 'State must be a US state code', // not in SPEC
+  zipCode: 'ZIP code is required',
+  shippingMethod: 'Shipping method must be free, standard or express', // not in SPEC
+} as const;
+
+/** Store checkout pre-submit toasts (SPEC §5, §8). */
+export const CHECKOUT_MESSAGES = {
+  cartEmpty: 'Cart is empty',
+  calculationError: {
+    title: 'Calculation Error',
+    description: 'Unable to calculate order total. Please refresh and try again.',
+  },
+  storeError: {
+    title: 'Store Error',
+    description: 'Unable to identify store. Please refresh and try again.',
+  },
+} as const;
+
+/** Universal checkout URL errors (SPEC §5), in the order they are checked. */
+export const CHECKOUT_URL_MESSAGES = {
+  missingParams: 'Missing required parameters: storeName, items, and paymentAddress are required',
+  invalidItems: 'Invalid items format. Items must be valid JSON array.',
+  invalidPaymentAddress: 'Invalid payment address format. Must be a valid Ethereum address.',
+  parseFailed: 'Failed to parse checkout parameters',
+} as const;
+
+/** Payment link builder messages (SPEC §5, §8), validation in the order checked. */
+export const LINK_BUILDER_MESSAGES = {
+  errorTitle: 'Error',
+  storeNameRequired: 'Store name is required',
+  paymentAddressRequired: 'Payment address is required',
+  externalOrderIdRequired: 'External order ID is required',
+  webhookUrlRequired: 'Webhook URL is required',
+  itemRequired: 'At least one complete item is required',
+  copyFailed: 'Failed to copy link',
+} as const;
+
+/** Failure toasts and errors of the payment flow (SPEC §8). */
+export const PAYMENT_MESSAGES = {
+  walletGenerationFailed: {
+    title: 'Payment Error',
+    description: 'Failed to generate payment wallet. Please try again.',
+  },
+  assignWalletFailed: 'Failed to assign payment wallet to existing order',
+  universalWalletFailed: 'Failed to create universal wallet payment',
+  checkStatusFailed: 'Failed to check payment status',
+  checkStatusToast: {
+    title: 'Unable to check payment status',
+    description: 'Please try again in a moment',
+  },
+  notDetected: {
+    title: 'Payment not detected yet',
+    description: "Please ensure you've sent the exact amount to the correct address",
+  },
+  missingOrderId: 'Failed to get order ID for payment',
+  storeConfigMissing: 'Store configuration not available',
+  failedCard: {
+    title: 'Payment Failed',
+    description: 'The payment could not be processed or has expired.',
+  },
+} as const;
+
+/** Failure toasts of the admin and checkout mutations (SPEC §8); the server message goes in the description. */
+export const FAILURE_TOASTS = {
+  createStore: 'Failed to create store',
+  updateStore: 'Failed to update store',
+  addProduct: 'Failed to add product',
+  createOrder: 'Failed to create order',
+} as const;
+
+/** Success toasts (SPEC §8). */
+export const SUCCESS_TOASTS = {
+  storeCreated: {
+    title: 'Store created successfully',
+    description: 'Your new store is ready for products!',
+  },
+  storeUpdated: { title: 'Store updated successfully' },
+  productAdded: { title: 'Product added successfully' },
+  addedToCart: { title: 'Added to cart' },
+  orderCreated: { title: 'Order created successfully', description: 'Redirecting to payment...' },
+  cartCleared: { title: 'Cart cleared' },
+} as const;
+
+/** Not-found texts of the order pages (SPEC §2, §8). */
+export const ORDER_NOT_FOUND = {
+  title: 'Order Not Found',
+  description: "The order you're looking for doesn't exist.",
+  universalDescription: "The order you're looking for doesn't exist or has expired.",
+  thankYouDescription: "The order you're looking for doesn't exist or may have expired.",
+} as const;
+
+/** Page, empty-state and loading texts of SPEC §2. */
+export const PAGE_TEXTS = {
+  notFound: '404 Page Not Found',
+  productNotFound: {
+    title: 'Product Not Found',
+    description: "The product you're looking for doesn't exist.",
+  },
+  noSearchResults: {
+    title: 'No products match your search',
+    description: 'Try adjusting your search terms.',
+  },
+  noProducts: {
+    title: 'No products available',
+    description: "This store doesn't have any products yet.",
+  },
+  storeCheckoutRequired: {
+    title: 'Store-specific checkout required',
+    description: 'Please access checkout through a specific store.',
+  },
+  emptyCart: { title: 'Your cart is empty', description: 'Add some products before checking out.' },
+  noStores: 'No stores yet',
+  noOrders: 'No orders yet. Orders will appear here once customers start purchasing!',
+  loadingAdmin: 'Loading admin dashboard...',
+  loadingProduct: 'Loading product...',
+  searchPlaceholder: 'Search products...',
+  checkoutError: 'Checkout Error',
+  creatingOrder: 'Creating Order...',
+  pollNote: 'auto-refresh every 10 seconds',
+  paymentMethod: 'USDC (Cryptocurrency)',
+  orderConfirmed: 'Confirmed',
+} as const;

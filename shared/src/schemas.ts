@@ -1,0 +1,9 @@
+// Valibot schemas and inferred types of every entity (SPEC §3) and request body (SPEC §7).
+export * from './schemas/cart.ts';
+export * from './schemas/common.ts';
+export * from './schemas/order.ts';
+export * from './schemas/payment.ts';
+export * from './schemas/product.ts';
+export * from './schemas/store.ts';
+export * from './schemas/universal.ts';
+export * from './schemas/user.ts';

@@ -1,0 +1,147 @@
+// Order schemas: shipping address, items, metadata, the order read model, the checkout forms
+// and the body of POST /api/orders.
+import * as v from 'valibot';
+import { CHECKOUT_MESSAGES, CUSTOMER_FORM_MESSAGES as M } from '../messages.ts';
+import { ORDER_STATUSES } from '../status.ts';
+import { US_STATE_CODES } from '../us-states.ts';
+import {
+  MoneyStringSchema,
+  missingAsEmpty,
+  OptionalText,
+  requiredText,
+  ShippingMethodSchema,
+  ThemeSchema,
+  TimestampSchema,
+} from './common.ts';
+
+/** Customer email: 'Invalid email address' whether missing, empty or malformed. */
+export const EmailSchema = v.pipe(missingAsEmpty(M.email), v.trim(), v.email(M.email));
+
+/** US state: required, then one of the 51 codes. */
+export const StateSchema = v.pipe(
+  missingAsEmpty(M.state),
+  v.trim(),
+  v.nonEmpty(M.state),
+  v.picklist(US_STATE_CODES, M.stateUnknown),
+);
+
+// Shipping fields in the order the checkout form shows them (first failing field wins).
+const addressEntries = {
+  phone: requiredText(M.phone),
+  firstName: requiredText(M.firstName),
+  lastName: requiredText(M.lastName),
+  street: requiredText(M.street),
+  city: requiredText(M.city),
+  state: StateSchema,
+  zipCode: requiredText(M.zipCode),
+};
+
+/** Shipping address of an order (SPEC §3). */
+export const ShippingAddressSchema = v.object({
+  firstName: addressEntries.firstName,
+  lastName: addressEntries.lastName,
+  email: EmailSchema,
+  phone: addressEntries.phone,
+  street: addressEntries.street,
+  city: addressEntries.city,
+  state: addressEntries.state,
+  zipCode: addressEntries.zipCode,
+});
+/** A shipping address. */
+export type ShippingAddress = v.InferOutput<typeof ShippingAddressSchema>;
+
+/** Store checkout form: customer, address and shipping method (default free). */
+export const StoreCheckoutFormSchema = v.object({
+  customerEmail: EmailSchema,
+  ...addressEntries,
+  shippingMethod: v.optional(ShippingMethodSchema, 'free'),
+});
+/** A validated store checkout form. */
+export type StoreCheckoutForm = v.InferOutput<typeof StoreCheckoutFormSchema>;
+
+/** Universal checkout form: same fields, shipping method optional (shown only when shipping is on). */
+export const UniversalCheckoutFormSchema = v.object({
+  customerEmail: EmailSchema,
+  ...addressEntries,
+  shippingMethod: v.optional(ShippingMethodSchema),
+});
+/** A validated universal checkout form. */
+export type UniversalCheckoutForm = v.InferOutput<typeof UniversalCheckoutFormSchema>;
+
+/** Builds the order's shipping address from a validated checkout form. */
+export function shippingAddressFromForm(
+  form: StoreCheckoutForm | UniversalCheckoutForm,
+): ShippingAddress {
+  const { customerEmail, phone, firstName, lastName, street, city, state, zipCode } = form;
+  return { firstName, lastName, email: customerEmail, phone, street, city, state, zipCode };
+}
+
+/** Quantity of an order line: an integer of at least 1. */
+export const LineQuantitySchema = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
+
+/** An order line (SPEC §3); universal lines carry productId universal-{timestamp}-{random}. */
+export const OrderItemSchema = v.object({
+  productId: v.pipe(v.string(), v.nonEmpty()),
+  title: v.pipe(v.string(), v.nonEmpty()),
+  priceUsdc: MoneyStringSchema,
+  quantity: LineQuantitySchema,
+  imageUrl: OptionalText,
+});
+/** An order line. */
+export type OrderItem = v.InferOutput<typeof OrderItemSchema>;
+
+/** Metadata of universal orders (SPEC §3). */
+export const OrderMetadataSchema = v.object({
+  isUniversal: v.optional(v.boolean()),
+  externalStoreName: OptionalText,
+  externalPaymentAddress: OptionalText,
+  returnUrl: OptionalText,
+  theme: v.nullish(ThemeSchema),
+  colors: v.nullish(
+    v.object({ primary: OptionalText, secondary: OptionalText, accent: OptionalText }),
+  ),
+  logoUrl: OptionalText,
+  externalOrderId: OptionalText,
+  storeName: OptionalText,
+  storePaymentAddress: OptionalText,
+  webhookUrl: OptionalText,
+});
+/** Universal order metadata. */
+export type OrderMetadata = v.InferOutput<typeof OrderMetadataSchema>;
+
+/** Order status picklist. */
+export const OrderStatusSchema = v.picklist(ORDER_STATUSES);
+
+/** An order as the API returns it (GET /api/orders/{id}; the list has a subset). */
+export const OrderSchema = v.object({
+  id: v.string(),
+  storeId: v.string(),
+  customerEmail: v.string(),
+  shippingAddress: v.nullish(ShippingAddressSchema),
+  items: v.array(OrderItemSchema),
+  subtotalUsdc: MoneyStringSchema,
+  shippingUsdc: MoneyStringSchema,
+  totalUsdc: MoneyStringSchema,
+  status: OrderStatusSchema,
+  paymentChain: OptionalText,
+  paymentTxHash: OptionalText,
+  paymentAddress: OptionalText,
+  metadata: v.nullish(OrderMetadataSchema),
+  createdAt: v.optional(TimestampSchema),
+});
+/** An order read model. */
+export type Order = v.InferOutput<typeof OrderSchema>;
+
+/** Body of POST /api/orders (store checkout). The server recomputes the totals. */
+export const CreateOrderSchema = v.object({
+  storeId: v.pipe(v.string(), v.nonEmpty()),
+  customerEmail: EmailSchema,
+  shippingAddress: ShippingAddressSchema,
+  items: v.pipe(v.array(OrderItemSchema), v.minLength(1, CHECKOUT_MESSAGES.cartEmpty)),
+  subtotalUsdc: MoneyStringSchema,
+  shippingUsdc: MoneyStringSchema,
+  totalUsdc: MoneyStringSchema,
+  status: v.optional(v.literal('pending'), 'pending'),
+});
+/** A validated store order body. */
+export type CreateOrder = v.InferOutput<typeof CreateOrderSchema>;

@@ -1,0 +1,72 @@
+// Payment schemas: the payment_wallets row, the wallet assignment call and the status check.
+import * as v from 'valibot';
+import { DEFAULT_CHAIN, PAYMENT_CHAINS } from '../constants.ts';
+import { API_PAYMENT_STATUSES } from '../status.ts';
+import {
+  GasAmountStringSchema,
+  MoneyStringSchema,
+  OptionalText,
+  TimestampSchema,
+  UsdcAmountStringSchema,
+} from './common.ts';
+
+/** A chain a payment can be requested on (Base only). */
+export const PaymentChainSchema = v.picklist(PAYMENT_CHAINS, 'Unsupported payment chain');
+/** A payment chain name. */
+export type PaymentChain = v.InferOutput<typeof PaymentChainSchema>;
+
+/** A payment_wallets row as JSON (SPEC §3). */
+export const PaymentWalletSchema = v.object({
+  id: v.string(),
+  orderId: v.string(),
+  walletAddress: v.string(),
+  derivationPath: v.string(),
+  expectedAmountUsdc: MoneyStringSchema,
+  receivedAmountUsdc: UsdcAmountStringSchema,
+  storePaymentAddress: v.string(),
+  paymentReceived: v.boolean(),
+  expiredAt: v.nullish(TimestampSchema),
+  gasFunded: v.boolean(),
+  gasAmountSent: GasAmountStringSchema,
+  forwardingCompleted: v.boolean(),
+  forwardingRetryCount: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  actualGasUsed: GasAmountStringSchema,
+  paymentChain: v.string(),
+  isUniversal: v.boolean(),
+  externalOrderId: OptionalText,
+  webhookUrl: OptionalText,
+  createdAt: v.optional(TimestampSchema),
+  paymentReceivedAt: v.nullish(TimestampSchema),
+  forwardedAt: v.nullish(TimestampSchema),
+});
+/** A payment wallet row. */
+export type PaymentWallet = v.InferOutput<typeof PaymentWalletSchema>;
+
+/** The wallet a shopper pays to: address, expected amount (2 decimals) and chain. */
+export const PaymentWalletResponseSchema = v.object({
+  address: v.string(),
+  expectedAmount: MoneyStringSchema,
+  chain: v.string(),
+});
+/** The wallet a shopper pays to. */
+export type PaymentWalletResponse = v.InferOutput<typeof PaymentWalletResponseSchema>;
+
+/** Body of POST /api/orders/{id}/assign-payment-wallet; paymentChain defaults to 'base'. */
+export const AssignPaymentWalletSchema = v.object({
+  paymentChain: v.optional(PaymentChainSchema, DEFAULT_CHAIN),
+});
+/** A validated wallet assignment body. */
+export type AssignPaymentWallet = v.InferOutput<typeof AssignPaymentWalletSchema>;
+
+/** Response of the wallet assignment (and of the universal wallet creation): {paymentWallet}. */
+export const PaymentWalletEnvelopeSchema = v.object({ paymentWallet: PaymentWalletResponseSchema });
+/** Response carrying a payment wallet. */
+export type PaymentWalletEnvelope = v.InferOutput<typeof PaymentWalletEnvelopeSchema>;
+
+/** Response of GET /api/check-payment-status/{orderId}. */
+export const PaymentStatusResponseSchema = v.object({
+  paymentDetected: v.boolean(),
+  status: v.picklist(API_PAYMENT_STATUSES),
+});
+/** A payment status check result. */
+export type PaymentStatusResponse = v.InferOutput<typeof PaymentStatusResponseSchema>;

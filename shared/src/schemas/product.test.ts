@@ -1,0 +1,76 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { firstIssueMessage } from './common.ts';
+import { CreateProductSchema, parseInventoryInput } from './product.ts';
+
+const valid = { storeId: 'store-1', title: 'Hoodie', priceUsdc: '12.99' };
+
+/** First issue message of a product form with `patch` applied. */
+function productError(patch: Record<string, unknown>) {
+  return firstIssueMessage(v.safeParse(CreateProductSchema, { ...valid, ...patch }));
+}
+
+describe('product form', () => {
+  it('fills the SPEC defaults', () => {
+    expect(v.parse(CreateProductSchema, valid)).toEqual({
+      ...valid,
+      inventory: 0,
+      isPublished: true,
+    });
+  });
+
+  it("requires a price: 'Price is required'", () => {
+    expect(productError({ priceUsdc: '' })).toBe('Price is required');
+    expect(productError({ priceUsdc: '  ' })).toBe('Price is required');
+    expect(productError({ priceUsdc: undefined })).toBe('Price is required');
+  });
+
+  it("requires a price above 0: 'Price must be a positive number'", () => {
+    for (const price of ['0', '0.00', '-1', 'abc', '1e2', '-0.01']) {
+      expect(productError({ priceUsdc: price })).toBe('Price must be a positive number');
+    }
+    expect(productError({ priceUsdc: '0.01' })).toBeUndefined();
+    expect(productError({ priceUsdc: '99999999.99' })).toBeUndefined();
+  });
+
+  it('keeps prices within decimal(10,2)', () => {
+    const message = 'Price can have at most 8 digits before and 2 after the decimal point';
+    expect(productError({ priceUsdc: '12.999' })).toBe(message);
+    expect(productError({ priceUsdc: '123456789' })).toBe(message);
+  });
+
+  it('gives the field message when the price key is missing', () => {
+    const { priceUsdc: _, ...rest } = valid;
+    expect(firstIssueMessage(v.safeParse(CreateProductSchema, rest))).toBe('Price is required');
+  });
+
+  it('requires title and store', () => {
+    expect(productError({ title: '' })).toBe('Title is required');
+    expect(productError({ storeId: '' })).toBe('Store is required');
+    expect(productError({ storeId: undefined })).toBe('Store is required');
+  });
+
+  it('rejects a negative or fractional inventory', () => {
+    expect(productError({ inventory: -1 })).toBe('Inventory must be a whole number of 0 or more');
+    expect(productError({ inventory: 1.5 })).toBe('Inventory must be a whole number of 0 or more');
+    expect(productError({ inventory: 12 })).toBeUndefined();
+  });
+});
+
+describe('parseInventoryInput', () => {
+  it.each([
+    ['12', 12],
+    ['0', 0],
+    ['007', 7],
+    [' 42 ', 42],
+    ['12abc', 12],
+    ['3.7', 3],
+    ['abc', 0],
+    ['', 0],
+    ['-5', 0],
+    ['99999999999999999999999999', 2_147_483_647],
+    ['2147483648', 2_147_483_647],
+  ])('%j -> %d', (input, expected) => {
+    expect(parseInventoryInput(input)).toBe(expected);
+  });
+});

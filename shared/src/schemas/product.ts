@@ -1,0 +1,76 @@
+// Product schemas: the Add New Product form (POST /api/products), the product read model and the
+// inventory input rule.
+import * as v from 'valibot';
+import { DEFAULT_INVENTORY, MAX_INVENTORY } from '../constants.ts';
+import { PRODUCT_FORM_MESSAGES as M } from '../messages.ts';
+import { isPriceString, tryParseUsdc } from '../money.ts';
+import {
+  MoneyStringSchema,
+  missingAsEmpty,
+  OptionalText,
+  requiredText,
+  TimestampSchema,
+} from './common.ts';
+
+/** Parses the inventory text field: leading digits as an integer, anything non-numeric (or negative) 0. */
+export function parseInventoryInput(input: string): number {
+  const match = /^\s*\+?(\d+)/.exec(input);
+  if (!match?.[1]) return DEFAULT_INVENTORY;
+  const digits = match[1].replace(/^0+(?=\d)/, '');
+  // Note: compare as text first so a 30-digit input cannot lose precision; clamp to Postgres integer.
+  if (digits.length > String(MAX_INVENTORY).length) return MAX_INVENTORY;
+  return Math.min(Number(digits), MAX_INVENTORY);
+}
+
+/** True when the price string parses to an amount greater than 0. */
+function isPositiveAmount(input: string): boolean {
+  const amount = tryParseUsdc(input);
+  return amount !== undefined && amount > 0n;
+}
+
+/** Product price: required, then a positive number, then decimal(10,2). */
+export const ProductPriceSchema = v.pipe(
+  missingAsEmpty(M.priceRequired),
+  v.trim(),
+  v.nonEmpty(M.priceRequired),
+  v.check(isPositiveAmount, M.pricePositive),
+  v.check(isPriceString, M.pricePrecision),
+);
+
+/** Inventory on the wire: a non-negative integer. */
+export const InventorySchema = v.pipe(
+  v.number(M.inventory),
+  v.integer(M.inventory),
+  v.minValue(0, M.inventory),
+  v.maxValue(MAX_INVENTORY, M.inventory),
+);
+
+/** Body of POST /api/products (Add New Product), with the SPEC defaults. */
+export const CreateProductSchema = v.object({
+  title: requiredText(M.titleRequired),
+  description: OptionalText,
+  priceUsdc: ProductPriceSchema,
+  imageUrl: OptionalText,
+  inventory: v.optional(InventorySchema, DEFAULT_INVENTORY),
+  isPublished: v.optional(v.boolean(), true),
+  storeId: requiredText(M.storeIdRequired),
+});
+/** Input of the product form. */
+export type CreateProductInput = v.InferInput<typeof CreateProductSchema>;
+/** A validated product creation body. */
+export type CreateProduct = v.InferOutput<typeof CreateProductSchema>;
+
+/** A product as the API returns it. */
+export const ProductSchema = v.object({
+  id: v.string(),
+  storeId: v.string(),
+  title: v.string(),
+  description: OptionalText,
+  imageUrl: OptionalText,
+  priceUsdc: MoneyStringSchema,
+  isPublished: v.boolean(),
+  inventory: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  createdAt: v.optional(TimestampSchema),
+});
+/** A product read model. */
+export type Product = v.InferOutput<typeof ProductSchema>;

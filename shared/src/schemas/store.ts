@@ -1,0 +1,100 @@
+// Store schemas: the admin store form (POST /api/stores, PUT /api/stores/{id}), the store read model
+// and the per-store analytics.
+import * as v from 'valibot';
+import { isEthereumAddress } from '../address.ts';
+import { DEFAULT_COLORS, DEFAULT_OWNER_ID, DEFAULT_THEME } from '../constants.ts';
+import { STORE_FORM_MESSAGES as M } from '../messages.ts';
+import { SLUG_PATTERN } from '../slug.ts';
+import {
+  hexColor,
+  MoneyStringSchema,
+  missingAsEmpty,
+  OptionalText,
+  requiredText,
+  ThemeSchema,
+  TimestampSchema,
+} from './common.ts';
+
+/** Slug: required, then lowercase letters, digits and hyphens only. */
+export const SlugSchema = v.pipe(
+  missingAsEmpty(M.slugRequired),
+  v.trim(),
+  v.nonEmpty(M.slugRequired),
+  v.regex(SLUG_PATTERN, M.slugFormat),
+);
+
+/** Optional payment address: empty or absent means none, else 0x + 40 hex. */
+export const OptionalPaymentAddressSchema = v.nullish(
+  v.pipe(
+    v.string(M.paymentAddress),
+    v.check((s) => s === '' || isEthereumAddress(s), M.paymentAddress),
+  ),
+);
+
+const HexColorSchema = hexColor(M.hexColor);
+
+// Note: no defaults here, so `v.partial` of these entries leaves unsent fields undefined on update.
+const storeEntries = {
+  name: requiredText(M.nameRequired),
+  slug: SlugSchema,
+  description: OptionalText,
+  domain: OptionalText,
+  logoUrl: OptionalText,
+  paymentAddress: OptionalPaymentAddressSchema,
+  theme: ThemeSchema,
+  primaryColor: HexColorSchema,
+  secondaryColor: HexColorSchema,
+  accentColor: HexColorSchema,
+  ownerId: requiredText(M.ownerRequired),
+  isActive: v.boolean(),
+};
+
+/** Body of POST /api/stores (the Create New Store form), with the SPEC defaults filled in. */
+export const CreateStoreSchema = v.object({
+  ...storeEntries,
+  theme: v.optional(ThemeSchema, DEFAULT_THEME),
+  primaryColor: v.optional(HexColorSchema, DEFAULT_COLORS.primary),
+  secondaryColor: v.optional(HexColorSchema, DEFAULT_COLORS.secondary),
+  accentColor: v.optional(HexColorSchema, DEFAULT_COLORS.accent),
+  ownerId: v.optional(storeEntries.ownerId, DEFAULT_OWNER_ID),
+  isActive: v.optional(v.boolean(), true),
+});
+/** Input of the store form (what the browser sends). */
+export type CreateStoreInput = v.InferInput<typeof CreateStoreSchema>;
+/** A validated store creation body. */
+export type CreateStore = v.InferOutput<typeof CreateStoreSchema>;
+
+/** Body of PUT /api/stores/{id}: any subset of the store fields, same rules, no defaults. */
+export const UpdateStoreSchema = v.partial(v.object(storeEntries));
+/** A validated store update body. */
+export type UpdateStore = v.InferOutput<typeof UpdateStoreSchema>;
+
+/** A store as the API returns it (GET /api/stores, GET /api/stores/{slug}). */
+export const StoreSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  slug: v.string(),
+  description: OptionalText,
+  domain: OptionalText,
+  logoUrl: OptionalText,
+  paymentAddress: OptionalText,
+  theme: ThemeSchema,
+  primaryColor: v.string(),
+  secondaryColor: v.string(),
+  accentColor: v.string(),
+  ownerId: v.string(),
+  isActive: v.boolean(),
+  createdAt: v.optional(TimestampSchema),
+  productCount: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+});
+/** A store read model. */
+export type Store = v.InferOutput<typeof StoreSchema>;
+
+/** GET /api/stores/{id}/analytics. Note: revenue is a 2-decimal string, not the SPEC's number, to keep floats off money. */
+export const StoreAnalyticsSchema = v.object({
+  activeProducts: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  totalRevenue30Days: MoneyStringSchema,
+  totalOrders30Days: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+/** Per-store 30-day figures. */
+export type StoreAnalytics = v.InferOutput<typeof StoreAnalyticsSchema>;

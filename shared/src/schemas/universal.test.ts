@@ -1,0 +1,89 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { firstIssueMessage } from './common.ts';
+import {
+  CreateUniversalOrderSchema,
+  CreateUniversalWalletSchema,
+  WebhookPayloadSchema,
+} from './universal.ts';
+
+const address = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '555',
+  street: '1 Main St',
+  city: 'Springfield',
+  state: 'IL',
+  zipCode: '62701',
+};
+const items = [
+  { productId: 'universal-1-abc', title: 'Tee', priceUsdc: '10.00', quantity: 1, imageUrl: null },
+];
+const common = {
+  externalOrderId: 'ORDER-1-ABC',
+  storeName: 'External Shop',
+  storePaymentAddress: `0x${'d'.repeat(40)}`,
+  webhookUrl: 'https://shop.example.com/hooks/usdc',
+  customerEmail: 'ada@example.com',
+  shippingAddress: address,
+  items,
+  subtotalUsdc: '10.00',
+  shippingUsdc: '0.00',
+  totalUsdc: '10.00',
+};
+
+describe('universal-orders bodies', () => {
+  it('accepts the checkout body with status pending', () => {
+    const parsed = v.parse(CreateUniversalOrderSchema, {
+      ...common,
+      metadata: { isUniversal: true },
+    });
+    expect(parsed.status).toBe('pending');
+    expect(parsed.metadata).toEqual({ isUniversal: true });
+  });
+
+  it('accepts the payment page body with paymentChain', () => {
+    expect(v.parse(CreateUniversalWalletSchema, common).paymentChain).toBe('base');
+  });
+
+  it('allows externalOrderId and webhookUrl to be absent', () => {
+    const { externalOrderId: _id, webhookUrl: _url, ...rest } = common;
+    expect(v.is(CreateUniversalOrderSchema, rest)).toBe(true);
+  });
+
+  it('rejects a bad payout address and non-http webhook URLs', () => {
+    expect(
+      firstIssueMessage(
+        v.safeParse(CreateUniversalOrderSchema, { ...common, storePaymentAddress: '0x123' }),
+      ),
+    ).toBe('Invalid payment address format. Must be a valid Ethereum address.');
+    for (const webhookUrl of ['javascript:alert(1)', 'ftp://x.example', 'not a url']) {
+      expect(v.is(CreateUniversalOrderSchema, { ...common, webhookUrl })).toBe(false);
+    }
+  });
+});
+
+describe('webhook payload', () => {
+  it('matches the documented shape with status paid', () => {
+    const payload = {
+      orderId: 'o1',
+      externalOrderId: 'ORDER-1-ABC',
+      status: 'paid',
+      paymentTxHash: `0x${'e'.repeat(64)}`,
+      paymentWallet: {
+        address: `0x${'b'.repeat(40)}`,
+        receivedAmount: '10.000000',
+        storePaymentAddress: common.storePaymentAddress,
+      },
+      customer: { email: 'ada@example.com', shippingAddress: address },
+      items,
+      subtotalUsdc: '10.00',
+      shippingUsdc: '0.00',
+      totalUsdc: '10.00',
+      completedAt: '2025-01-01T00:00:00.000Z',
+    };
+    expect(v.is(WebhookPayloadSchema, payload)).toBe(true);
+    expect(v.is(WebhookPayloadSchema, { ...payload, status: 'pending' })).toBe(false);
+  });
+});

@@ -1,0 +1,125 @@
+// Universal checkout schemas: the decoded checkout URL parameters, both POST /api/universal-orders
+// bodies, their order response and the outgoing webhook payload.
+import * as v from 'valibot';
+import { isHttpUrl } from '../address.ts';
+import { CHECKOUT_URL_MESSAGES } from '../messages.ts';
+import {
+  ethereumAddress,
+  hexColor,
+  MoneyStringSchema,
+  OptionalText,
+  requiredText,
+  ThemeSchema,
+  TimestampSchema,
+  UsdcAmountStringSchema,
+} from './common.ts';
+import {
+  EmailSchema,
+  LineQuantitySchema,
+  OrderItemSchema,
+  OrderMetadataSchema,
+  ShippingAddressSchema,
+} from './order.ts';
+import { PaymentChainSchema } from './payment.ts';
+
+const PARSE_FAILED = CHECKOUT_URL_MESSAGES.parseFailed;
+
+/** One item of the `items` URL parameter: title, priceUsdc as a string amount, quantity as a number. */
+export const CheckoutItemSchema = v.object({
+  title: v.pipe(v.string(), v.trim(), v.nonEmpty()),
+  priceUsdc: MoneyStringSchema,
+  quantity: LineQuantitySchema,
+  imageUrl: v.optional(v.string()),
+});
+/** An item of a universal checkout link. */
+export type CheckoutItem = v.InferOutput<typeof CheckoutItemSchema>;
+
+const optionalUrl = v.optional(v.pipe(v.string(), v.check(isHttpUrl)));
+
+/** Universal checkout parameters after URL decoding (items JSON-decoded, booleans decoded). */
+export const CheckoutParamsSchema = v.object({
+  storeName: v.pipe(v.string(), v.trim(), v.nonEmpty()),
+  items: v.pipe(v.array(CheckoutItemSchema), v.minLength(1)),
+  paymentAddress: ethereumAddress(CHECKOUT_URL_MESSAGES.invalidPaymentAddress),
+  theme: v.optional(ThemeSchema),
+  primaryColor: v.optional(hexColor(PARSE_FAILED)),
+  secondaryColor: v.optional(hexColor(PARSE_FAILED)),
+  accentColor: v.optional(hexColor(PARSE_FAILED)),
+  logoUrl: v.optional(v.string()),
+  customerEmail: v.optional(v.string()),
+  phone: v.optional(v.string()),
+  firstName: v.optional(v.string()),
+  lastName: v.optional(v.string()),
+  street: v.optional(v.string()),
+  city: v.optional(v.string()),
+  state: v.optional(v.string()),
+  zipCode: v.optional(v.string()),
+  shipping: v.boolean(),
+  freeShipping: v.boolean(),
+  standardShipping: v.optional(MoneyStringSchema),
+  expressShipping: v.optional(MoneyStringSchema),
+  returnUrl: optionalUrl,
+  externalOrderId: v.optional(v.string()),
+  webhookUrl: optionalUrl,
+});
+/** Decoded universal checkout parameters. */
+export type CheckoutParams = v.InferOutput<typeof CheckoutParamsSchema>;
+
+// Fields both universal-orders bodies share.
+const universalEntries = {
+  externalOrderId: OptionalText,
+  storeName: requiredText('Store name is required'),
+  storePaymentAddress: ethereumAddress(CHECKOUT_URL_MESSAGES.invalidPaymentAddress),
+  webhookUrl: v.nullish(
+    v.pipe(v.string(), v.check(isHttpUrl, 'Webhook URL must be an http(s) URL')),
+  ),
+  customerEmail: EmailSchema,
+  shippingAddress: ShippingAddressSchema,
+  items: v.pipe(v.array(OrderItemSchema), v.minLength(1, 'At least one item is required')),
+  subtotalUsdc: MoneyStringSchema,
+  shippingUsdc: MoneyStringSchema,
+  totalUsdc: MoneyStringSchema,
+};
+
+/** Body of POST /api/universal-orders from the checkout form; response {order:{id}}. */
+export const CreateUniversalOrderSchema = v.object({
+  ...universalEntries,
+  status: v.optional(v.literal('pending'), 'pending'),
+  metadata: v.nullish(OrderMetadataSchema),
+});
+/** A validated universal order body. */
+export type CreateUniversalOrder = v.InferOutput<typeof CreateUniversalOrderSchema>;
+
+/** Response of POST /api/universal-orders from the checkout form. */
+export const UniversalOrderResponseSchema = v.object({ order: v.object({ id: v.string() }) });
+/** Response carrying the created universal order's id. */
+export type UniversalOrderResponse = v.InferOutput<typeof UniversalOrderResponseSchema>;
+
+/** Body of POST /api/universal-orders from the universal payment page; response {paymentWallet}. */
+export const CreateUniversalWalletSchema = v.object({
+  ...universalEntries,
+  paymentChain: v.optional(PaymentChainSchema, 'base'),
+});
+/** A validated universal wallet creation body. */
+export type CreateUniversalWallet = v.InferOutput<typeof CreateUniversalWalletSchema>;
+
+/** The documented webhook payload sent to the merchant when an order is paid. */
+export const WebhookPayloadSchema = v.object({
+  orderId: v.string(),
+  externalOrderId: OptionalText,
+  status: v.literal('paid'),
+  paymentTxHash: OptionalText,
+  paymentWallet: v.object({
+    address: v.string(),
+    receivedAmount: UsdcAmountStringSchema,
+    storePaymentAddress: v.string(),
+  }),
+  customer: v.object({ email: v.string(), shippingAddress: v.nullish(ShippingAddressSchema) }),
+  items: v.array(OrderItemSchema),
+  subtotalUsdc: MoneyStringSchema,
+  shippingUsdc: MoneyStringSchema,
+  totalUsdc: MoneyStringSchema,
+  completedAt: TimestampSchema,
+});
+/** The webhook payload. */
+export type WebhookPayload = v.InferOutput<typeof WebhookPayloadSchema>;

@@ -1,0 +1,75 @@
+// Status names of orders and payments (SPEC §4). The payment state machine lives elsewhere.
+
+/** Order statuses in lifecycle order. */
+export const ORDER_STATUSES = ['pending', 'paid', 'processing', 'shipped', 'completed'] as const;
+/** An order status. */
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Statuses whose orders count as revenue. */
+export const REVENUE_STATUSES = ['paid', 'processing', 'shipped', 'completed'] as const;
+/** A status that counts as revenue. */
+export type RevenueStatus = (typeof REVENUE_STATUSES)[number];
+
+/** Transitions a merchant may make by hand; pending -> paid belongs to the payment system. */
+export const MERCHANT_ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  pending: [],
+  paid: ['processing'],
+  processing: ['shipped'],
+  shipped: ['completed'],
+  completed: [],
+};
+
+/** True when a merchant may move an order from `from` to `to` (paid -> processing -> shipped -> completed). */
+export function canTransitionOrder(from: OrderStatus, to: OrderStatus): boolean {
+  return MERCHANT_ORDER_TRANSITIONS[from].includes(to);
+}
+
+/** True when the status is a known order status. */
+export function isOrderStatus(value: string): value is OrderStatus {
+  return (ORDER_STATUSES as readonly string[]).includes(value);
+}
+
+/** True when orders with this status count as revenue. */
+export function isRevenueStatus(status: string): status is RevenueStatus {
+  return (REVENUE_STATUSES as readonly string[]).includes(status);
+}
+
+/** Badge tone of an order status: paid green, pending amber, others grey. */
+export function orderStatusTone(status: string): 'success' | 'warning' | 'neutral' {
+  if (status === 'paid') return 'success';
+  if (status === 'pending') return 'warning';
+  return 'neutral';
+}
+
+/** Payment statuses of the payment pages (client side). */
+export const CLIENT_PAYMENT_STATUSES = ['waiting', 'processing', 'confirmed', 'failed'] as const;
+/** A client payment status. */
+export type ClientPaymentStatus = (typeof CLIENT_PAYMENT_STATUSES)[number];
+
+/** Badge labels of the client payment statuses. */
+export const CLIENT_PAYMENT_STATUS_LABELS = {
+  waiting: 'Waiting for Payment',
+  processing: 'Processing Payment',
+  confirmed: 'Payment Confirmed',
+  failed: 'Payment Failed',
+} as const satisfies Record<ClientPaymentStatus, string>;
+
+/** Payment statuses the API reports from GET /api/check-payment-status/{orderId}. */
+export const API_PAYMENT_STATUSES = [
+  'waiting',
+  'detected_pending_processing',
+  'received',
+  'underpaid',
+  'expired',
+  'forwarded',
+] as const;
+/** An API payment status. */
+export type ApiPaymentStatus = (typeof API_PAYMENT_STATUSES)[number];
+
+/** API statuses the store payment page treats as confirmed (besides paymentDetected true). */
+export const CONFIRMED_API_PAYMENT_STATUSES = ['detected_pending_processing', 'received'] as const;
+
+/** True when the status is a known API payment status. */
+export function isApiPaymentStatus(value: string): value is ApiPaymentStatus {
+  return (API_PAYMENT_STATUSES as readonly string[]).includes(value);
+}

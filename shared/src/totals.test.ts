@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidAmountError } from './money.ts';
+import {
+  cartShippingFee,
+  defaultStoreShippingMethod,
+  defaultUniversalShippingMethod,
+  estimatedTax,
+  shippingFor,
+  storeCheckoutTotals,
+  subtotalOf,
+  universalCheckoutTotals,
+  universalShippingFor,
+} from './totals.ts';
+
+const lines = [
+  { priceUsdc: '12.99', quantity: 2 },
+  { priceUsdc: '0.25', quantity: 3 },
+];
+
+describe('subtotal', () => {
+  it('sums price x quantity exactly', () => {
+    expect(subtotalOf(lines)).toBe(26_730_000n);
+    expect(subtotalOf([])).toBe(0n);
+    // 0.1 + 0.2 would be 0.30000000000000004 in floating point
+    expect(
+      subtotalOf([
+        { priceUsdc: '0.1', quantity: 1 },
+        { priceUsdc: '0.2', quantity: 1 },
+      ]),
+    ).toBe(300_000n);
+    expect(subtotalOf([{ priceUsdc: '99999999.99', quantity: 1_000_000 }])).toBe(
+      99_999_999_990_000_000_000n,
+    );
+  });
+
+  it('throws on non-numeric prices or quantities (the UI shows Calculation Error)', () => {
+    expect(() => subtotalOf([{ priceUsdc: 'abc', quantity: 1 }])).toThrow(InvalidAmountError);
+    expect(() => subtotalOf([{ priceUsdc: '1.00', quantity: Number.NaN }])).toThrow(
+      InvalidAmountError,
+    );
+  });
+});
+
+describe('store checkout', () => {
+  it('prices shipping free 0, standard 12.99, express 24.99', () => {
+    expect(shippingFor('free')).toBe(0n);
+    expect(shippingFor('standard')).toBe(12_990_000n);
+    expect(shippingFor('express')).toBe(24_990_000n);
+  });
+
+  it('defaults the method to free (SPEC §5) but the cart fee to standard until chosen (SPEC §4)', () => {
+    expect(defaultStoreShippingMethod()).toBe('free');
+    expect(cartShippingFee()).toBe(12_990_000n);
+    expect(cartShippingFee('free')).toBe(0n);
+    expect(cartShippingFee('express')).toBe(24_990_000n);
+  });
+
+  it('adds 8% tax rounded half up to the cent', () => {
+    expect(estimatedTax(26_730_000n)).toBe(2_140_000n); // 2.1384 -> 2.14
+    expect(estimatedTax(62_500n)).toBe(10_000n); // 0.005 -> 0.01
+  });
+
+  it('totals subtotal + shipping + tax, as bigint and 2-decimal strings', () => {
+    expect(storeCheckoutTotals(lines, shippingFor('standard'))).toEqual({
+      subtotal: 26_730_000n,
+      shipping: 12_990_000n,
+      tax: 2_140_000n,
+      total: 41_860_000n,
+      subtotalUsdc: '26.73',
+      shippingUsdc: '12.99',
+      taxUsdc: '2.14',
+      totalUsdc: '41.86',
+    });
+    expect(storeCheckoutTotals([], 0n).totalUsdc).toBe('0.00');
+  });
+});
+
+describe('universal checkout', () => {
+  it('picks the default method: free if enabled, else standard if priced, else express', () => {
+    expect(defaultUniversalShippingMethod({ shipping: false, freeShipping: true })).toBeUndefined();
+    expect(defaultUniversalShippingMethod({ shipping: true, freeShipping: true })).toBe('free');
+    expect(defaultUniversalShippingMethod({ shipping: true, standardShipping: '8.99' })).toBe(
+      'standard',
+    );
+    expect(defaultUniversalShippingMethod({ shipping: true, expressShipping: '17.99' })).toBe(
+      'express',
+    );
+    expect(defaultUniversalShippingMethod({ shipping: true })).toBe('express');
+  });
+
+  it('prices shipping from the link, else the defaults; free or no method adds 0', () => {
+    const options = { shipping: true, standardShipping: '8.99', expressShipping: '17.99' };
+    expect(universalShippingFor('standard', options)).toBe(8_990_000n);
+    expect(universalShippingFor('express', options)).toBe(17_990_000n);
+    expect(universalShippingFor('free', options)).toBe(0n);
+    expect(universalShippingFor(undefined, options)).toBe(0n);
+    expect(universalShippingFor('standard', { shipping: true })).toBe(12_990_000n);
+    expect(universalShippingFor('express', { shipping: true })).toBe(24_990_000n);
+  });
+
+  it('totals subtotal + shipping without tax', () => {
+    expect(universalCheckoutTotals(lines, 'express', { expressShipping: '17.99' })).toEqual({
+      subtotal: 26_730_000n,
+      shipping: 17_990_000n,
+      total: 44_720_000n,
+      subtotalUsdc: '26.73',
+      shippingUsdc: '17.99',
+      totalUsdc: '44.72',
+    });
+    expect(universalCheckoutTotals(lines, undefined, {}).totalUsdc).toBe('26.73');
+  });
+});

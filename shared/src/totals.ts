@@ -1,0 +1,126 @@
+// Order totals (SPEC §5): subtotal, shipping by method, 8% estimated tax on the store checkout.
+// Amounts are bigint base units inside; the *Usdc fields are the 2-decimal wire strings.
+// Throws InvalidAmountError on a non-numeric price or quantity (the UI shows 'Calculation Error').
+import { ESTIMATED_TAX_BPS, SHIPPING_OPTIONS } from './constants.ts';
+import { formatUsdc, multiplyUsdc, parseUsdc, percentOf, sumUsdc, type Usdc } from './money.ts';
+import type { ShippingMethod } from './schemas/common.ts';
+
+/** The fields of a line that totals need. */
+export interface PricedLine {
+  priceUsdc: string;
+  quantity: number;
+}
+
+/** Σ price × quantity of the lines. */
+export function subtotalOf(lines: readonly PricedLine[]): Usdc {
+  return sumUsdc(lines.map((line) => multiplyUsdc(parseUsdc(line.priceUsdc), line.quantity)));
+}
+
+/** Store checkout shipping: free 0, standard 12.99, express 24.99. */
+export function shippingFor(method: ShippingMethod): Usdc {
+  return SHIPPING_OPTIONS[method].baseUnits;
+}
+
+/** Store checkout default method (SPEC §5): free. */
+export function defaultStoreShippingMethod(): ShippingMethod {
+  return 'free';
+}
+
+/** Cart shipping fee (SPEC §4): standard 12.99 until a method is chosen, then that method's price. */
+export function cartShippingFee(chosen?: ShippingMethod): Usdc {
+  return shippingFor(chosen ?? 'standard');
+}
+
+/** 8% estimated tax of the subtotal, rounded half up to the cent. */
+export function estimatedTax(subtotal: Usdc): Usdc {
+  return percentOf(subtotal, ESTIMATED_TAX_BPS);
+}
+
+/** Totals of the store checkout, as bigint and as 2-decimal strings. */
+export interface StoreCheckoutTotals {
+  subtotal: Usdc;
+  shipping: Usdc;
+  tax: Usdc;
+  total: Usdc;
+  subtotalUsdc: string;
+  shippingUsdc: string;
+  taxUsdc: string;
+  totalUsdc: string;
+}
+
+/** Store checkout: total = subtotal + shipping + 8% tax (the order request's totalUsdc includes tax). */
+export function storeCheckoutTotals(
+  lines: readonly PricedLine[],
+  shipping: Usdc,
+): StoreCheckoutTotals {
+  const subtotal = subtotalOf(lines);
+  const tax = estimatedTax(subtotal);
+  const total = subtotal + shipping + tax;
+  return {
+    subtotal,
+    shipping,
+    tax,
+    total,
+    subtotalUsdc: formatUsdc(subtotal),
+    shippingUsdc: formatUsdc(shipping),
+    taxUsdc: formatUsdc(tax),
+    totalUsdc: formatUsdc(total),
+  };
+}
+
+/** Shipping settings of a universal checkout link. */
+export interface UniversalShippingOptions {
+  shipping?: boolean;
+  freeShipping?: boolean;
+  standardShipping?: string;
+  expressShipping?: string;
+}
+
+/** Default universal method (SPEC §5): free if enabled, else standard if priced, else express; none without shipping. */
+export function defaultUniversalShippingMethod(
+  options: UniversalShippingOptions,
+): ShippingMethod | undefined {
+  if (!options.shipping) return undefined;
+  if (options.freeShipping) return 'free';
+  if (options.standardShipping) return 'standard';
+  return 'express';
+}
+
+/** Universal shipping: free 0; standard/express the link's price, else the default price; no method 0. */
+export function universalShippingFor(
+  method: ShippingMethod | undefined,
+  options: UniversalShippingOptions,
+): Usdc {
+  if (method === undefined || method === 'free') return 0n;
+  const override = method === 'standard' ? options.standardShipping : options.expressShipping;
+  return override ? parseUsdc(override) : shippingFor(method);
+}
+
+/** Totals of the universal checkout, as bigint and as 2-decimal strings. */
+export interface UniversalCheckoutTotals {
+  subtotal: Usdc;
+  shipping: Usdc;
+  total: Usdc;
+  subtotalUsdc: string;
+  shippingUsdc: string;
+  totalUsdc: string;
+}
+
+/** Universal checkout: total = subtotal + shipping (no tax). */
+export function universalCheckoutTotals(
+  lines: readonly PricedLine[],
+  method: ShippingMethod | undefined,
+  options: UniversalShippingOptions,
+): UniversalCheckoutTotals {
+  const subtotal = subtotalOf(lines);
+  const shipping = universalShippingFor(method, options);
+  const total = subtotal + shipping;
+  return {
+    subtotal,
+    shipping,
+    total,
+    subtotalUsdc: formatUsdc(subtotal),
+    shippingUsdc: formatUsdc(shipping),
+    totalUsdc: formatUsdc(total),
+  };
+}

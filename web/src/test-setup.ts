@@ -1,0 +1,4 @@
+// Vitest setup: tell React that tests wrap updates in act().
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+// Note: jsdom has no scrolling; the router's scroll restoration calls scrollTo.
+window.scrollTo = () => {};

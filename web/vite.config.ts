@@ -1,0 +1,101 @@
+// Vite config of the web PWA: React, TanStack file routes, the service worker
+// and manifest (vite-plugin-pwa), and the /api proxy for dev and preview.
+import { fileURLToPath } from 'node:url';
+import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type ProxyOptions } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+import {
+  APP_DESCRIPTION,
+  APP_NAME,
+  APP_SHORT_NAME,
+  DARK_BACKGROUND,
+  THEME_COLOURS,
+} from './src/app-meta.ts';
+
+const webDir = fileURLToPath(new URL('.', import.meta.url));
+const apiUrl = process.env.API_URL ?? 'http://localhost:3000';
+const devPort = Number(process.env.WEB_PORT ?? process.env.PORT ?? 5173);
+
+const proxy: Record<string, ProxyOptions> = {
+  '/api': { target: apiUrl, changeOrigin: true },
+  '/.well-known': { target: apiUrl, changeOrigin: true },
+};
+
+export default defineConfig({
+  root: webDir,
+  plugins: [
+    // Note: must come before the React plugin; it (re)writes src/routeTree.gen.ts
+    // on every dev start, build and vitest run.
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      routesDirectory: `${webDir}src/routes`,
+      generatedRouteTree: `${webDir}src/routeTree.gen.ts`,
+      quoteStyle: 'single',
+      semicolons: true,
+    }),
+    react(),
+    VitePWA({
+      // Note: 'prompt' keeps the old worker (and its chunks) until the user
+      // accepts the update, so a shopper mid-checkout is never reloaded.
+      registerType: 'prompt',
+      injectRegister: false,
+      // Note: globPatterns below already precache every icon in public/.
+      includeManifestIcons: false,
+      manifest: {
+        id: '/',
+        name: APP_NAME,
+        short_name: APP_SHORT_NAME,
+        description: APP_DESCRIPTION,
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: THEME_COLOURS.primary,
+        background_color: DARK_BACKGROUND,
+        icons: [
+          { src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/pwa-512x512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/pwa-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        navigateFallback: '/index.html',
+        // Note: API and well-known documents must reach the network, never the shell.
+        navigateFallbackDenylist: [/^\/api\//, /^\/\.well-known\//],
+        cleanupOutdatedCaches: true,
+        runtimeCaching: [
+          {
+            // Catalogue reads: show the cached copy at once, refresh behind it.
+            urlPattern: ({ url, sameOrigin }) =>
+              sameOrigin && /^\/api\/(stores|products)(\/|$)/.test(url.pathname),
+            method: 'GET',
+            handler: 'StaleWhileRevalidate',
+            options: {
+              cacheName: 'catalogue',
+              expiration: { maxEntries: 300, maxAgeSeconds: 7 * 24 * 60 * 60 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+          {
+            // Logos and product images, often on other origins (opaque: status 0).
+            urlPattern: ({ request }) => request.destination === 'image',
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'images',
+              expiration: {
+                maxEntries: 150,
+                maxAgeSeconds: 30 * 24 * 60 * 60,
+                purgeOnQuotaError: true,
+              },
+              cacheableResponse: { statuses: [0, 200] },
+            },
+          },
+        ],
+      },
+    }),
+  ],
+  server: { port: devPort, strictPort: true, proxy },
+  preview: { port: 4173, strictPort: true, proxy },
+});

@@ -1,0 +1,15 @@
+// Unit tests: jsdom, *.test.ts(x) beside the code; Playwright's e2e/ stays out.
+import { defineConfig, mergeConfig } from 'vitest/config';
+import viteConfig from './vite.config.ts';
+
+export default mergeConfig(
+  viteConfig,
+  defineConfig({
+    test: {
+      environment: 'jsdom',
+      include: ['src/**/*.test.{ts,tsx}'],
+      exclude: ['e2e/**', 'node_modules/**', 'dist/**'],
+      setupFiles: ['./src/test-setup.ts'],
+    },
+  }),
+);
