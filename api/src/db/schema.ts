@@ -1,0 +1,137 @@
+// Drizzle schema of the API's tables: users, stores, products, orders, payment_wallets (SPEC §3).
+// Money columns are Postgres numerics, read and written as decimal strings (`"12.99"`); the
+// shared money module turns them into bigint base units. No floating point touches them.
+
+import type { OrderItem, OrderMetadata, ShippingAddress } from '@store/shared';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+
+/** Merchants who sign in; `password` holds an argon2id hash, never the password. */
+export const users = pgTable('users', {
+  id: uuid().primaryKey().defaultRandom(),
+  username: text().notNull().unique(),
+  password: text().notNull(),
+});
+
+/** Merchant stores with their branding and payout address. */
+export const stores = pgTable(
+  'stores',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    slug: text().notNull().unique(),
+    logoUrl: text(),
+    description: text(),
+    domain: text(),
+    ownerId: text().notNull(),
+    paymentAddress: text(),
+    theme: text().notNull().default('dark'),
+    primaryColor: text().notNull().default('#6366f1'),
+    secondaryColor: text().notNull().default('#8b5cf6'),
+    accentColor: text().notNull().default('#06b6d4'),
+    isActive: boolean().notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index('stores_slug_idx').on(t.slug), index('stores_owner_id_idx').on(t.ownerId)],
+);
+
+/** Products of a store, priced in USDC. */
+export const products = pgTable(
+  'products',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    storeId: uuid()
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    title: text().notNull(),
+    description: text(),
+    imageUrl: text(),
+    // amount in USDC, 2 decimals
+    priceUsdc: numeric({ precision: 10, scale: 2 }).notNull(),
+    isPublished: boolean().notNull().default(true),
+    inventory: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('products_store_id_idx').on(t.storeId)],
+);
+
+/** Orders of store checkouts and universal (external store) checkouts. */
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    // Note: text, not a foreign key: universal orders belong to no store of ours.
+    storeId: text().notNull(),
+    customerEmail: text().notNull(),
+    shippingAddress: jsonb().$type<ShippingAddress>(),
+    items: jsonb().$type<OrderItem[]>().notNull(),
+    // amounts in USDC, 2 decimals
+    subtotalUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
+    shippingUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
+    totalUsdc: numeric({ precision: 10, scale: 2 }).notNull(),
+    status: text().notNull().default('pending'),
+    paymentChain: text(),
+    paymentTxHash: text(),
+    paymentAddress: text(),
+    metadata: jsonb().$type<OrderMetadata>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('orders_store_id_idx').on(t.storeId),
+    index('orders_status_idx').on(t.status),
+    index('orders_created_at_idx').on(t.createdAt),
+  ],
+);
+
+/** One deposit address per order, derived from the payment xpub. */
+export const paymentWallets = pgTable(
+  'payment_wallets',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    walletAddress: text().notNull().unique(),
+    derivationPath: text().notNull(),
+    // amount in USDC, 2 decimals
+    expectedAmountUsdc: numeric({ precision: 10, scale: 2 }).notNull(),
+    // Note: 6 decimals, not 2: shoppers may send any number of base units and every one counts.
+    receivedAmountUsdc: numeric({ precision: 20, scale: 6 }).notNull().default('0'),
+    storePaymentAddress: text().notNull(),
+    paymentReceived: boolean().notNull().default(false),
+    expiredAt: timestamp({ withTimezone: true }),
+    gasFunded: boolean().notNull().default(false),
+    // amounts in ETH, 18 decimals
+    gasAmountSent: numeric({ precision: 30, scale: 18 }).notNull().default('0'),
+    forwardingCompleted: boolean().notNull().default(false),
+    forwardingRetryCount: integer().notNull().default(0),
+    actualGasUsed: numeric({ precision: 30, scale: 18 }).notNull().default('0'),
+    paymentChain: text().notNull(),
+    isUniversal: boolean().notNull().default(false),
+    externalOrderId: text(),
+    webhookUrl: text(),
+    createdAt: createdAt(),
+    paymentReceivedAt: timestamp({ withTimezone: true }),
+    forwardedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('payment_wallets_wallet_address_idx').on(t.walletAddress),
+    // Note: unique, so that one order can never get two deposit addresses.
+    uniqueIndex('payment_wallets_order_id_idx').on(t.orderId),
+    index('payment_wallets_external_order_id_idx').on(t.externalOrderId),
+    index('payment_wallets_forwarding_idx').on(t.forwardingCompleted, t.expiredAt),
+    index('payment_wallets_created_at_idx').on(t.createdAt),
+  ],
+);

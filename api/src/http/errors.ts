@@ -1,0 +1,45 @@
+// The one application error type, with a closed set of codes mapped to HTTP statuses here alone.
+
+/** Codes an API error can carry; each has exactly one HTTP status. */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  validation_failed: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** An error whose message is safe to show to the client. */
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+/** The JSON body of every error response. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: unknown };
+}
+
+/** Builds the error body for an AppError. */
+export function errorBody(error: AppError): ErrorBody {
+  const body: ErrorBody = { error: { code: error.code, message: error.message } };
+  if (error.details !== undefined) body.error.details = error.details;
+  return body;
+}

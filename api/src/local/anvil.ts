@@ -1,0 +1,162 @@
+// Local chain for development and tests: the anvil binary from @foundry-rs/anvil.
+import { existsSync, renameSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
+import { LOCAL_CHAIN_ID } from '../chain/networks.ts';
+
+/** Options of `startAnvil`. */
+export type AnvilOptions = {
+  port: number;
+  /** Seconds between blocks; 1 by default, 0.2 reproduces Base. */
+  blockTime?: number;
+  /**
+   * File to load the chain from (if it exists) and to dump it to: every
+   * `stateInterval` seconds and on a clean `stop()`. Without it the chain is
+   * fresh on every start.
+   */
+  stateFile?: string;
+  /** Seconds between periodic dumps of `stateFile`; 1 by default. */
+  stateInterval?: number;
+};
+
+/** A running anvil process. */
+export type Anvil = {
+  rpcUrl: string;
+  wsUrl: string;
+  chainId: number;
+  pid: number;
+  /**
+   * True when the chain started empty (no state file, or one that could not be
+   * loaded). Whatever was derived from an earlier chain (the indexer's schema
+   * and Ponder's sync cache for chain 31337, deposits, settlements) no longer
+   * matches it and must be reset.
+   */
+  fresh: boolean;
+  /** Block number the chain started at (0 when fresh). */
+  startBlock: bigint;
+  /** Stops anvil (SIGTERM, which dumps the state file) and waits for it to exit. */
+  stop(): Promise<void>;
+};
+
+/** Path of the anvil binary for this platform (or `ANVIL_BIN`). */
+export function anvilBinaryPath(): string {
+  if (process.env.ANVIL_BIN) return process.env.ANVIL_BIN;
+  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve(`${pkg}/package.json`)), 'bin', 'anvil');
+}
+
+/** Starts anvil on `port` and resolves once its JSON-RPC answers. */
+export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
+  const { stateFile, port } = options;
+  // Note: checked first, because another server on the port would answer our readiness probe.
+  if (await isListening(port)) throw new Error(`anvil: port ${port} is already in use`);
+  const hasState = stateFile !== undefined && existsSync(stateFile) && statSync(stateFile).size > 0;
+  try {
+    return await spawnAnvil(options, hasState);
+  } catch (error) {
+    if (!hasState || !stateFile || !String(error).includes("for '--state")) throw error;
+    // Note: a state file anvil cannot parse (cut short by a crash, or written by
+    // another anvil version) is kept aside and the chain starts fresh.
+    const aside = `${stateFile}.unreadable-${Date.now()}`;
+    renameSync(stateFile, aside);
+    console.warn(`anvil could not load ${stateFile} (moved to ${aside}); starting a fresh chain`);
+    return spawnAnvil(options, false);
+  }
+}
+
+async function spawnAnvil(options: AnvilOptions, loadsState: boolean): Promise<Anvil> {
+  const { port, blockTime = 1, stateFile, stateInterval = 1 } = options;
+  const args = ['--port', String(port), '--chain-id', String(LOCAL_CHAIN_ID)];
+  args.push('--block-time', String(blockTime));
+  if (stateFile) args.push('--state', stateFile, '--state-interval', String(stateInterval));
+
+  const child = Bun.spawn([anvilBinaryPath(), ...args], {
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const output = collectTail(child.stdout, child.stderr);
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  // Note: if this process exits without stop(), anvil still gets SIGTERM (and dumps its state).
+  const onExit = () => child.kill('SIGTERM');
+  process.once('exit', onExit);
+
+  const stop = async () => {
+    process.off('exit', onExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    process.kill(child.pid, 'SIGTERM');
+    const exited = await Promise.race([child.exited.then(() => true), Bun.sleep(10_000)]);
+    if (!exited) {
+      process.kill(child.pid, 'SIGKILL');
+      await child.exited;
+    }
+  };
+
+  try {
+    const startBlock = await waitForRpc(rpcUrl, () => child.exitCode !== null, 15_000);
+    return {
+      rpcUrl,
+      wsUrl: `ws://127.0.0.1:${port}`,
+      chainId: LOCAL_CHAIN_ID,
+      pid: child.pid,
+      fresh: !loadsState,
+      startBlock,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw new Error(`anvil did not start on port ${port}: ${String(error)}\n${output()}`);
+  }
+}
+
+function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Polls `eth_blockNumber` until it answers; returns the block number. */
+async function waitForRpc(rpcUrl: string, hasExited: () => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (hasExited()) throw new Error('anvil exited');
+    try {
+      const response = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+      });
+      if (response.ok) {
+        const body = (await response.json()) as { result?: string };
+        if (body.result) return BigInt(body.result);
+      }
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(50);
+  }
+  throw new Error(`no answer from ${rpcUrl} within ${timeoutMs} ms`);
+}
+
+/** Drains the child's output (so it never blocks) and keeps the last lines for errors. */
+function collectTail(...streams: ReadableStream<Uint8Array>[]): () => string {
+  const lines: string[] = [];
+  for (const stream of streams) {
+    void (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of stream) {
+        lines.push(...decoder.decode(chunk).split('\n'));
+        if (lines.length > 40) lines.splice(0, lines.length - 40);
+      }
+    })().catch(() => {});
+  }
+  return () => lines.join('\n');
+}

@@ -1,0 +1,240 @@
+// The Ponder indexer (`indexer/`) as a child process, and checks of its data against the chain.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import postgres from 'postgres';
+import { createPublicClient, http } from 'viem';
+
+/** Options of `startIndexer`. */
+export type IndexerOptions = {
+  databaseUrl: string;
+  rpcUrl: string;
+  /** WebSocket RPC: new blocks are seen by subscription (~20 ms) instead of polling. */
+  wsUrl?: string;
+  chainId: number;
+  /** Required on the local chain; on Base the real USDC address is used when omitted. */
+  usdcAddress?: string;
+  startBlock: bigint | number;
+  port: number;
+  /** Postgres schema of the indexer's tables ("indexer" in the product). */
+  schema: string;
+  /** Milliseconds to wait for `/ready` (historical sync done); 60 s by default. */
+  readyTimeoutMs?: number;
+  /**
+   * Also wait until the indexer has reached the chain's head block as of `/ready` (default true).
+   * Note: `/ready` only means the backfill up to the finalized block (head - 30 on anvil) is done;
+   * the live blocks after it are then fetched under Ponder's starting RPC budget of 20
+   * requests a second, which takes a few seconds after a restart.
+   */
+  waitForHead?: boolean;
+  /** Receives each line Ponder prints; by default the last lines are kept for errors only. */
+  log?: (line: string) => void;
+};
+
+/** A running indexer. */
+export type Indexer = {
+  /** Base URL of its HTTP server: /ready, /status, /graphql, /sql/*. */
+  url: string;
+  pid: number;
+  /** Stops Ponder (SIGTERM to its process group, so it unlocks its schema) and waits for exit. */
+  stop(): Promise<void>;
+};
+
+/** Folder of the Ponder app. */
+export const INDEXER_DIR = resolve(import.meta.dir, '../../../indexer');
+
+/** Path of Ponder's CLI script, found the way Node resolves `ponder` from the indexer folder. */
+function ponderBin(): string {
+  for (let dir = INDEXER_DIR; ; dir = dirname(dir)) {
+    const bin = join(dir, 'node_modules/ponder/dist/esm/bin/ponder.js');
+    if (existsSync(bin)) return bin;
+    if (dirname(dir) === dir) throw new Error(`ponder is not installed (from ${INDEXER_DIR})`);
+  }
+}
+
+/** Starts `ponder start` under Node and resolves once `GET /ready` answers 200. */
+export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
+  const { port, schema, readyTimeoutMs = 60_000, waitForHead = true } = options;
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    DATABASE_URL: options.databaseUrl,
+    RPC_URL: options.rpcUrl,
+    WS_URL: options.wsUrl ?? '',
+    CHAIN_ID: String(options.chainId),
+    USDC_START_BLOCK: String(options.startBlock),
+    PONDER_TELEMETRY_DISABLED: 'true',
+  };
+  if (options.usdcAddress) env.USDC_ADDRESS = options.usdcAddress;
+  const args = [ponderBin(), 'start', '--schema', schema, '--port', String(port)];
+  // Note: its own process group, so stop() reaches anything Ponder starts.
+  const child = spawn('node', args, {
+    cwd: INDEXER_DIR,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const tail = collectLines(child, options.log);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const url = `http://127.0.0.1:${port}`;
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('could not start node for the indexer');
+
+  // Note: if this process exits without stop(), Ponder still gets SIGINT.
+  const onExit = () => signalGroup(pid, 'SIGINT');
+  process.once('exit', onExit);
+
+  const stop = async () => {
+    process.off('exit', onExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    // Note: SIGINT, not SIGTERM: Vite (inside Ponder 0.16) exits at once on SIGTERM, before
+    // Ponder unlocks its schema, and the next start then waits ~30 s for the lock to expire.
+    process.kill(pid, 'SIGINT');
+    const done = await Promise.race([exited.then(() => true), Bun.sleep(15_000)]);
+    if (!done) {
+      signalGroup(pid, 'SIGKILL');
+      await exited;
+    }
+  };
+
+  const deadline = Date.now() + readyTimeoutMs;
+  const failed = async (why: string) => {
+    await stop();
+    return new Error(`indexer ${why} (port ${port}, schema ${schema}):\n${tail()}`);
+  };
+  while (!(await isReady(url))) {
+    if (child.exitCode !== null) throw await failed(`exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw await failed(`was not ready in ${readyTimeoutMs} ms`);
+    await Bun.sleep(100);
+  }
+  if (waitForHead) {
+    const head = await createPublicClient({ transport: http(options.rpcUrl) }).getBlockNumber();
+    const left = Math.max(deadline - Date.now(), 10_000);
+    if (!(await waitForIndexerBlock(url, head, left))) {
+      throw await failed(`did not reach block ${head} in ${left} ms`);
+    }
+  }
+  return { url, pid, stop };
+}
+
+/** Waits until the indexer has indexed `blockNumber`; false on timeout. */
+export async function waitForIndexerBlock(
+  url: string,
+  blockNumber: bigint | number,
+  timeoutMs = 30_000,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const { blockNumber: at } = await getIndexerStatus(url).catch(() => ({ blockNumber: null }));
+    if (at !== null && at >= Number(blockNumber)) return true;
+    await Bun.sleep(50);
+  }
+  return false;
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+async function isReady(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/ready`)).status === 200;
+  } catch {
+    return false;
+  }
+}
+
+function collectLines(child: ChildProcess, log?: (line: string) => void): () => string {
+  const lines: string[] = [];
+  const take = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (!line) continue;
+      log?.(line);
+      lines.push(line);
+    }
+    if (lines.length > 60) lines.splice(0, lines.length - 60);
+  };
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
+  return () => lines.join('\n');
+}
+
+/** The indexer's progress: `ready` once the historical sync is done, and its latest block. */
+export type IndexerStatus = { ready: boolean; blockNumber: number | null };
+
+/** Reads Ponder's `/ready` (200 or 503) and `/status` (`{ [chain]: { id, block: { number } } }`). */
+export async function getIndexerStatus(url: string): Promise<IndexerStatus> {
+  const ready = await isReady(url);
+  const response = await fetch(`${url}/status`);
+  if (!response.ok) return { ready, blockNumber: null };
+  const status = (await response.json()) as Record<string, { block?: { number?: number } }>;
+  const [chain] = Object.values(status);
+  return { ready, blockNumber: chain?.block?.number ?? null };
+}
+
+/**
+ * Drops the indexer's schema and Ponder's sync cache (`ponder_sync`) for `chainId`. Needed when
+ * the chain behind them is not the one they were built from (a fresh local chain).
+ */
+export async function resetIndexerData(options: {
+  databaseUrl: string;
+  schema: string;
+  chainId: number;
+}): Promise<void> {
+  const sql = postgres(options.databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql.begin(async (tx) => {
+      await tx`drop schema if exists ${tx(options.schema)} cascade`;
+      const tables = await tx<{ table_name: string }[]>`
+        select table_name from information_schema.columns
+        where table_schema = 'ponder_sync' and column_name = 'chain_id'`;
+      for (const { table_name } of tables) {
+        await tx`delete from ponder_sync.${tx(table_name)} where chain_id = ${options.chainId}`;
+      }
+    });
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/**
+ * False when the indexer's data cannot have come from this chain: its finalized checkpoint, or
+ * Ponder's latest cached (finalized) block for `chainId`, is missing from the chain or differs.
+ * Note: unfinalized blocks that the chain lost (anvil killed between two state dumps) are a
+ * reorg to Ponder, which reverts and re-indexes them itself, so they do not count.
+ */
+export async function indexerDataMatchesChain(options: {
+  databaseUrl: string;
+  schema: string;
+  chainId: number;
+  rpcUrl: string;
+}): Promise<boolean> {
+  const client = createPublicClient({ transport: http(options.rpcUrl) });
+  const sql = postgres(options.databaseUrl, { max: 1, onnotice: () => {} });
+  const blockAt = (number: bigint) =>
+    client.getBlock({ blockNumber: number }).catch(() => undefined);
+  try {
+    const [checkpoint] = await sql<{ finalized: string }[]>`
+      select finalized_checkpoint as finalized from ${sql(options.schema)}._ponder_checkpoint
+      where chain_id = ${options.chainId}`.catch(() => []);
+    if (checkpoint) {
+      // Checkpoint layout: 10 digits of block timestamp, 16 of chain id, 16 of block number, ...
+      const timestamp = BigInt(checkpoint.finalized.slice(0, 10));
+      const block = await blockAt(BigInt(checkpoint.finalized.slice(26, 42)));
+      if (!block || block.timestamp !== timestamp) return false;
+    }
+    const [cached] = await sql<{ number: string; hash: string }[]>`
+      select number::text, hash from ponder_sync.blocks where chain_id = ${options.chainId}
+      order by number desc limit 1`.catch(() => []);
+    if (cached) {
+      const block = await blockAt(BigInt(cached.number));
+      if (!block || block.hash !== cached.hash) return false;
+    }
+    return true;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}

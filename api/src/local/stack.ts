@@ -1,0 +1,184 @@
+// The local stack: embedded Postgres, anvil with Circle's USDC, keys and the indexer, each only
+// when the environment does not name a real one. Used by the dev command, tests and benchmarks.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { migrateDatabase } from '../db/client.ts';
+import { startAnvil } from './anvil.ts';
+import { indexerDataMatchesChain, resetIndexerData, startIndexer } from './indexer.ts';
+import { loadOrCreateLocalKeys } from './keys.ts';
+import { startEmbeddedPostgres } from './postgres.ts';
+import { deployLocalUsdc } from './usdc.ts';
+
+export interface LocalStackOptions {
+  /** Folder for the Postgres cluster, the chain state and the keys. */
+  dataDir: string;
+  ports: { postgres: number; anvil: number; indexer: number };
+  /** Seconds between local blocks (1 by default; 0.2 is Base's pace). */
+  blockTime?: number;
+  /** Keep the chain between starts (dev) or start fresh every time (tests). */
+  persistChain?: boolean;
+  /** Faster, non-durable Postgres for tests and benchmarks. */
+  ephemeral?: boolean;
+  /** The environment: a DATABASE_URL or RPC_URL in it replaces the local part. */
+  env?: Record<string, string | undefined>;
+  log?: (part: string, line: string) => void;
+}
+
+/** The environment the API, the worker and the indexer run with (local keys in local mode). */
+export interface StackEnv extends ChainEnv, Partial<LocalKeysEnv> {
+  DATABASE_URL: string;
+  INDEXER_URL: string;
+}
+
+/** A running local stack and the environment the API and the worker need to use it. */
+export interface LocalStack {
+  env: StackEnv;
+  /** Messages worth showing the person who started the stack. */
+  notices: string[];
+  stop(): Promise<void>;
+}
+
+const INDEXER_SCHEMA = 'indexer';
+
+/** The chain part of the services' environment. */
+export interface ChainEnv {
+  RPC_URL: string;
+  WS_URL: string;
+  CHAIN_ID: string;
+  USDC_ADDRESS?: string;
+  USDC_START_BLOCK: string;
+  LOCAL_MODE: 'true' | 'false';
+}
+
+/** Starts every missing part; on failure stops what it had started and rethrows. */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? (() => {});
+  const stops: Array<() => Promise<void>> = [];
+  const notices: string[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => {});
+  };
+  try {
+    await mkdir(options.dataDir, { recursive: true });
+    let databaseUrl = env.DATABASE_URL;
+    if (!databaseUrl) {
+      const pg = await startEmbeddedPostgres({
+        dataDir: join(options.dataDir, 'postgres'),
+        port: options.ports.postgres,
+        ephemeral: options.ephemeral,
+        log: (line) => log('postgres', line),
+      });
+      stops.push(pg.stop);
+      databaseUrl = pg.url;
+      notices.push(`Embedded Postgres ${pg.created ? 'created' : 'started'}: ${pg.url}`);
+    }
+    await migrateDatabase(databaseUrl);
+
+    const chainEnv = env.RPC_URL
+      ? realChainEnv(env)
+      : await startLocalChain(options, stops, notices);
+    const chainId = Number(chainEnv.CHAIN_ID);
+    if (chainEnv.LOCAL_MODE === 'true') {
+      const matches = await indexerDataMatchesChain({
+        databaseUrl,
+        schema: INDEXER_SCHEMA,
+        chainId,
+        rpcUrl: chainEnv.RPC_URL,
+      });
+      if (!matches) {
+        await resetIndexerData({ databaseUrl, schema: INDEXER_SCHEMA, chainId });
+        notices.push('The local chain is new: the indexer starts again from its first block.');
+      }
+    }
+    const indexer = await startIndexer({
+      databaseUrl,
+      rpcUrl: chainEnv.RPC_URL,
+      wsUrl: chainEnv.WS_URL || undefined,
+      chainId,
+      usdcAddress: chainEnv.USDC_ADDRESS,
+      startBlock: BigInt(chainEnv.USDC_START_BLOCK),
+      port: options.ports.indexer,
+      schema: INDEXER_SCHEMA,
+      log: (line) => log('indexer', line),
+    });
+    stops.push(indexer.stop);
+
+    const keysEnv =
+      chainEnv.LOCAL_MODE === 'true' ? await localKeysEnv(options.dataDir, notices) : {};
+    return {
+      env: { ...chainEnv, ...keysEnv, DATABASE_URL: databaseUrl, INDEXER_URL: indexer.url },
+      notices,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function startLocalChain(
+  options: LocalStackOptions,
+  stops: Array<() => Promise<void>>,
+  notices: string[],
+): Promise<ChainEnv> {
+  const anvil = await startAnvil({
+    port: options.ports.anvil,
+    blockTime: options.blockTime ?? 1,
+    stateFile: options.persistChain ? join(options.dataDir, 'anvil-state.json') : undefined,
+  });
+  stops.push(anvil.stop);
+  const usdc = await deployLocalUsdc({ rpcUrl: anvil.rpcUrl });
+  notices.push(
+    `Local chain ${anvil.chainId} at ${anvil.rpcUrl} (${anvil.fresh ? 'new' : 'kept from the last start'}); ` +
+      `USDC (Circle FiatTokenV2_2) at ${usdc.usdc}; test accounts 1-9 hold 10,000 USDC each.`,
+  );
+  return {
+    RPC_URL: anvil.rpcUrl,
+    WS_URL: anvil.wsUrl,
+    CHAIN_ID: String(anvil.chainId),
+    USDC_ADDRESS: usdc.usdc,
+    USDC_START_BLOCK: String(usdc.deployBlock),
+    LOCAL_MODE: 'true',
+  };
+}
+
+function realChainEnv(env: Record<string, string | undefined>): ChainEnv {
+  const need = (name: string) => {
+    const value = env[name];
+    if (!value) throw new Error(`\`${name}\` is not configured`);
+    return value;
+  };
+  const result: ChainEnv = {
+    RPC_URL: need('RPC_URL'),
+    WS_URL: env.WS_URL ?? '',
+    CHAIN_ID: need('CHAIN_ID'),
+    USDC_START_BLOCK: need('USDC_START_BLOCK'),
+    LOCAL_MODE: 'false',
+  };
+  if (env.USDC_ADDRESS) result.USDC_ADDRESS = env.USDC_ADDRESS;
+  return result;
+}
+
+interface LocalKeysEnv {
+  PAYMENT_XPUB: string;
+  PAYMENT_MNEMONIC: string;
+  RELAYER_ADDRESS: string;
+  RELAYER_PRIVATE_KEY: string;
+  TREASURY_ADDRESS: string;
+}
+
+async function localKeysEnv(dataDir: string, notices: string[]): Promise<LocalKeysEnv> {
+  const { keys, created, file } = await loadOrCreateLocalKeys(dataDir);
+  notices.push(
+    `${created ? 'GENERATED NEW' : 'Using'} LOCAL KEYS in ${file} (deposit seed, treasury key). ` +
+      'They are for the local chain only: never send real funds to them.',
+  );
+  return {
+    PAYMENT_XPUB: keys.paymentXpub,
+    PAYMENT_MNEMONIC: keys.paymentMnemonic,
+    RELAYER_ADDRESS: keys.relayerAddress,
+    RELAYER_PRIVATE_KEY: keys.relayerPrivateKey,
+    TREASURY_ADDRESS: keys.treasuryAddress,
+  };
+}

@@ -1,0 +1,87 @@
+// GET /api/health on the real local stack: database, chain, indexer and settlement addresses.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { createPublicClient, http } from 'viem';
+import { type App, createApp } from '../src/app.ts';
+import { createDatabase } from '../src/db/client.ts';
+import type { Health } from '../src/modules/health/service.ts';
+import { startTestStack, type TestStack } from './support/stack.ts';
+
+let stack: TestStack;
+let database: ReturnType<typeof createDatabase>;
+let app: App;
+
+function appWith(overrides: { indexerUrl?: string; rpcUrl?: string } = {}) {
+  const env = stack.env;
+  return createApp({
+    db: database.db,
+    chain: createPublicClient({ transport: http(overrides.rpcUrl ?? env.RPC_URL) }),
+    chainId: Number(env.CHAIN_ID),
+    usdc: env.USDC_ADDRESS as string,
+    indexerUrl: overrides.indexerUrl ?? (env.INDEXER_URL as string),
+    relayer: env.RELAYER_ADDRESS as string,
+    treasury: env.TREASURY_ADDRESS as string,
+  });
+}
+
+const getHealth = async (target: App) => {
+  const response = await target.handle(new Request('http://localhost/api/health'));
+  return { status: response.status, body: (await response.json()) as Health };
+};
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  database = createDatabase(stack.env.DATABASE_URL as string, { max: 2 });
+  app = appWith();
+});
+
+afterAll(async () => {
+  await database?.close();
+  await stack?.stop();
+});
+
+describe('GET /api/health', () => {
+  test('answers ok with the chain, the indexer and the settlement addresses', async () => {
+    const { status, body } = await getHealth(app);
+    expect(status).toBe(200);
+    expect(body.ok).toBe(true);
+    expect(body.database).toBe(true);
+    expect(body.chain.chainId).toBe(31337);
+    expect(body.chain.usdc).toBe(stack.env.USDC_ADDRESS as string);
+    expect(body.chain.blockNumber).toBeGreaterThan(0);
+    expect(body.indexer.ready).toBe(true);
+    expect(body.indexer.blockNumber).toBeGreaterThan(0);
+    expect(body.settlement).toEqual({
+      relayer: stack.env.RELAYER_ADDRESS as string,
+      treasury: stack.env.TREASURY_ADDRESS as string,
+    });
+  });
+
+  test('the indexer follows the chain: its block is within a few blocks of the head', async () => {
+    const { body } = await getHealth(app);
+    expect(Number(body.chain.blockNumber) - Number(body.indexer.blockNumber)).toBeLessThanOrEqual(
+      5,
+    );
+  });
+
+  test('answers 503 and names the part that is down when the indexer is unreachable', async () => {
+    const { status, body } = await getHealth(appWith({ indexerUrl: 'http://127.0.0.1:9' }));
+    expect(status).toBe(503);
+    expect(body.ok).toBe(false);
+    expect(body.database).toBe(true);
+    expect(body.indexer).toEqual({ ready: false, blockNumber: null });
+    expect(body.chain.blockNumber).toBeGreaterThan(0);
+  });
+
+  test('answers 503 with no block number when the chain is unreachable', async () => {
+    const { status, body } = await getHealth(appWith({ rpcUrl: 'http://127.0.0.1:9' }));
+    expect(status).toBe(503);
+    expect(body.chain.blockNumber).toBeNull();
+  });
+});
+
+describe('local keys', () => {
+  test('the API gets only the extended public key; the worker gets the seed', () => {
+    expect(stack.env.PAYMENT_XPUB).toStartWith('xpub');
+    expect(stack.env.PAYMENT_MNEMONIC?.split(' ')).toHaveLength(24);
+  });
+});

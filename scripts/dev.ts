@@ -1,0 +1,99 @@
+// `bun run dev`: the whole product on embedded defaults (Postgres, anvil with Circle's USDC,
+// indexer, API, settlement worker, web app). Ctrl-C stops every child it started.
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { type Service, startService } from '../api/src/local/process.ts';
+import { startLocalStack } from '../api/src/local/stack.ts';
+
+const root = resolve(import.meta.dir, '..');
+const env = process.env;
+const num = (name: string, fallback: number) => Number(env[name] ?? fallback);
+const ports = {
+  postgres: num('POSTGRES_PORT', 54321),
+  anvil: num('ANVIL_PORT', 8545),
+  indexer: num('INDEXER_PORT', 42069),
+  api: num('PORT', 3000),
+  web: num('WEB_PORT', 5173),
+};
+const quiet = new Set(['postgres']);
+const log = (part: string, line: string) => {
+  if (quiet.has(part) && !/ERROR|FATAL|PANIC/.test(line)) return;
+  if (part === 'indexer' && /Indexed block .*event_count=0/.test(line)) return;
+  console.log(`${part.padEnd(8)}| ${line}`);
+};
+
+const started = performance.now();
+const stack = await startLocalStack({
+  dataDir: resolve(root, env.DATA_DIR ?? '.data'),
+  ports,
+  blockTime: env.BLOCK_TIME ? Number(env.BLOCK_TIME) : 1,
+  persistChain: true,
+  log,
+});
+for (const notice of stack.notices) console.log(`dev     | ${notice}`);
+
+const services: Service[] = [];
+const serviceEnv = { ...stack.env, PORT: String(ports.api) };
+services.push(
+  startService('api', process.execPath, [join(root, 'api/src/index.ts')], { env: serviceEnv }),
+);
+services.push(
+  startService('worker', process.execPath, [join(root, 'api/src/worker.ts')], { env: serviceEnv }),
+);
+const vite = join(
+  dirname(createRequire(join(root, 'web/package.json')).resolve('vite/package.json')),
+  'bin/vite.js',
+);
+services.push(
+  startService('web', 'node', [vite, '--port', String(ports.web), '--strictPort'], {
+    cwd: join(root, 'web'),
+    env: { API_URL: `http://127.0.0.1:${ports.api}`, WEB_PORT: String(ports.web) },
+  }),
+);
+
+let stopping = false;
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  console.log('dev     | stopping…');
+  await Promise.all(services.map((s) => s.stop()));
+  await stack.stop();
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+for (const service of services) {
+  service.exited.then((code) => {
+    if (stopping) return;
+    console.error(`dev     | ${service.name} exited (${code}); stopping everything`);
+    void shutdown(1);
+  });
+}
+
+await waitForHealth(`http://127.0.0.1:${ports.api}/api/health`);
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(
+  [
+    '',
+    `Ready in ${seconds} s`,
+    `  web app      http://localhost:${ports.web}`,
+    `  API          http://localhost:${ports.api}/api/health  (OpenAPI: /api/openapi)`,
+    `  indexer      ${stack.env.INDEXER_URL}/graphql  and  /sql/*`,
+    `  chain        ${stack.env.RPC_URL} (chain ${stack.env.CHAIN_ID}, USDC ${stack.env.USDC_ADDRESS ?? ''})`,
+    `  database     ${stack.env.DATABASE_URL}`,
+    'Press Ctrl-C to stop.',
+    '',
+  ].join('\n'),
+);
+
+async function waitForHealth(url: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !stopping) {
+    const ok = await fetch(url)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return;
+    await Bun.sleep(250);
+  }
+  if (!stopping) console.error(`dev     | ${url} is not healthy after ${timeoutMs / 1000} s`);
+}
