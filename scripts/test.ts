@@ -53,7 +53,21 @@ const vitestStep = (name: string, dir: string): Step => ({
   counts: vitestCounts,
 });
 
+const tsc = join(dirname(resolveFrom('shared', 'typescript/package.json')), 'bin/tsc');
+const biome = join(root, 'node_modules/.bin/biome');
+/** A check that is one test: it passes when the command exits 0. */
+const checkStep = (name: string, command: string[]): Step => ({
+  name,
+  cwd: root,
+  command,
+  counts: async () => undefined,
+});
+
 const steps: Step[] = [
+  checkStep('lint and format (Biome)', [biome, 'check', '.']),
+  ...['shared', 'api', 'indexer', 'web'].map((pkg) =>
+    checkStep(`typecheck ${pkg} (tsc)`, ['node', tsc, '-p', pkg]),
+  ),
   vitestStep('shared: unit tests (vitest)', 'shared'),
   vitestStep('web: unit tests (vitest)', 'web'),
   {
@@ -137,7 +151,10 @@ for (const [i, step] of steps.entries()) {
     code = 1;
     console.error(error);
   }
-  const counts = (await step.counts(output, reportFile)) ?? { passed: 0, failed: 0 };
+  const counts = (await step.counts(output, reportFile)) ?? {
+    passed: code === 0 ? 1 : 0,
+    failed: 0,
+  };
   // Note: a step that fails without reporting a failed test (a crash, a broken set-up) still fails.
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
   total.passed += counts.passed;

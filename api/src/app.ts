@@ -3,8 +3,8 @@ import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
 import { errorHandler } from './http/error-handler.ts';
 import { healthModule } from './modules/health/index.ts';
-import { webAppModule } from './modules/web-app/index.ts';
 import type { HealthDeps } from './modules/health/service.ts';
+import { webAppModule } from './modules/web-app/index.ts';
 
 /** Everything the routes need, built once at start-up (or by a test). */
 export interface AppDeps extends HealthDeps {
