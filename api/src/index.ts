@@ -9,16 +9,10 @@ async function main() {
   await migrateDatabase(config.databaseUrl);
   const database = createDatabase(config.databaseUrl);
   const chain = createPublicClient({ transport: http(config.chain.rpcUrl) });
-  const app = createApp({
-    db: database.db,
-    chain,
-    chainId: config.chain.chainId,
-    usdc: config.chain.usdc,
-    indexerUrl: config.indexerUrl,
-    relayer: config.relayerAddress,
-    treasury: config.treasuryAddress,
-    webDist: config.webDist,
-  }).listen({ port: config.port, hostname: '0.0.0.0' });
+  const app = createApp({ db: database.db, config, chain }).listen({
+    port: config.port,
+    hostname: '0.0.0.0',
+  });
   console.log(`api: listening on http://localhost:${config.port}`);
   const stop = async () => {
     await app.stop();

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createPublicClient, http } from 'viem';
 import { type App, createApp } from '../src/app.ts';
+import { loadApiConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/client.ts';
 import type { Health } from '../src/modules/health/service.ts';
 import { startTestStack, type TestStack } from './support/stack.ts';
@@ -10,17 +11,10 @@ let stack: TestStack;
 let database: ReturnType<typeof createDatabase>;
 let app: App;
 
-function appWith(overrides: { indexerUrl?: string; rpcUrl?: string } = {}) {
-  const env = stack.env;
-  return createApp({
-    db: database.db,
-    chain: createPublicClient({ transport: http(overrides.rpcUrl ?? env.RPC_URL) }),
-    chainId: Number(env.CHAIN_ID),
-    usdc: env.USDC_ADDRESS as string,
-    indexerUrl: overrides.indexerUrl ?? (env.INDEXER_URL as string),
-    relayer: env.RELAYER_ADDRESS as string,
-    treasury: env.TREASURY_ADDRESS as string,
-  });
+function appWith(overrides: { INDEXER_URL?: string; RPC_URL?: string } = {}) {
+  const config = loadApiConfig({ ...stack.env, ...overrides });
+  const chain = createPublicClient({ transport: http(config.chain.rpcUrl) });
+  return createApp({ db: database.db, config, chain });
 }
 
 const getHealth = async (target: App) => {
@@ -64,7 +58,7 @@ describe('GET /api/health', () => {
   });
 
   test('answers 503 and names the part that is down when the indexer is unreachable', async () => {
-    const { status, body } = await getHealth(appWith({ indexerUrl: 'http://127.0.0.1:9' }));
+    const { status, body } = await getHealth(appWith({ INDEXER_URL: 'http://127.0.0.1:9' }));
     expect(status).toBe(503);
     expect(body.ok).toBe(false);
     expect(body.database).toBe(true);
@@ -73,7 +67,7 @@ describe('GET /api/health', () => {
   });
 
   test('answers 503 with no block number when the chain is unreachable', async () => {
-    const { status, body } = await getHealth(appWith({ rpcUrl: 'http://127.0.0.1:9' }));
+    const { status, body } = await getHealth(appWith({ RPC_URL: 'http://127.0.0.1:9' }));
     expect(status).toBe(503);
     expect(body.chain.blockNumber).toBeNull();
   });

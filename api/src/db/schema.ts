@@ -10,6 +10,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -17,13 +18,52 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+// Note: the version an edit was made on; a stale one gets 409 (optimistic concurrency).
+const updatedAt = () => timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow();
 
 /** Merchants who sign in; `password` holds an argon2id hash, never the password. */
 export const users = pgTable('users', {
   id: uuid().primaryKey().defaultRandom(),
   username: text().notNull().unique(),
   password: text().notNull(),
+  createdAt: createdAt(),
 });
+
+/** Signed-in sessions; the cookie holds a random token, the table only its SHA-256. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text().primaryKey(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.userId)],
+);
+
+/** First responses of mutations sent with an `Idempotency-Key`, replayed for 24 hours. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    // Note: the scope is the user id, or 'anonymous' for shopper calls, so keys never collide
+    // across merchants.
+    scope: text().notNull(),
+    key: text().notNull(),
+    method: text().notNull(),
+    path: text().notNull(),
+    requestHash: text().notNull(),
+    // null while the first request is still running
+    responseStatus: integer(),
+    responseBody: jsonb(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scope, t.key] }),
+    index('idempotency_keys_created_at_idx').on(t.createdAt),
+  ],
+);
 
 /** Merchant stores with their branding and payout address. */
 export const stores = pgTable(
@@ -42,7 +82,11 @@ export const stores = pgTable(
     secondaryColor: text().notNull().default('#8b5cf6'),
     accentColor: text().notNull().default('#06b6d4'),
     isActive: boolean().notNull().default(true),
+    // Outgoing webhooks of store orders (signed with the store's secret).
+    webhookUrl: text(),
+    webhookSecret: text(),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [index('stores_slug_idx').on(t.slug), index('stores_owner_id_idx').on(t.ownerId)],
 );
@@ -63,6 +107,7 @@ export const products = pgTable(
     isPublished: boolean().notNull().default(true),
     inventory: integer().notNull().default(0),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [index('products_store_id_idx').on(t.storeId)],
 );
@@ -87,6 +132,7 @@ export const orders = pgTable(
     paymentAddress: text(),
     metadata: jsonb().$type<OrderMetadata>(),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     index('orders_store_id_idx').on(t.storeId),
@@ -105,6 +151,10 @@ export const paymentWallets = pgTable(
       .references(() => orders.id, { onDelete: 'cascade' }),
     walletAddress: text().notNull().unique(),
     derivationPath: text().notNull(),
+    // Note: unique, so that no two orders ever share a deposit key.
+    derivationIndex: integer().notNull().unique(),
+    // Payment state (waiting, detected, received, underpaid, overpaid, paid_late, expired, ...).
+    status: text().notNull().default('waiting'),
     // amount in USDC, 2 decimals
     expectedAmountUsdc: numeric({ precision: 10, scale: 2 }).notNull(),
     // Note: 6 decimals, not 2: shoppers may send any number of base units and every one counts.
@@ -133,5 +183,28 @@ export const paymentWallets = pgTable(
     index('payment_wallets_external_order_id_idx').on(t.externalOrderId),
     index('payment_wallets_forwarding_idx').on(t.forwardingCompleted, t.expiredAt),
     index('payment_wallets_created_at_idx').on(t.createdAt),
+    index('payment_wallets_status_idx').on(t.status),
+  ],
+);
+
+/** Every payment state change, appended with its time (the order's payment history). */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    walletId: uuid()
+      .notNull()
+      .references(() => paymentWallets.id, { onDelete: 'cascade' }),
+    orderId: uuid().notNull(),
+    fromStatus: text(),
+    toStatus: text().notNull(),
+    // amount in USDC, 6 decimals: what the wallet had received when the state changed
+    receivedAmountUsdc: numeric({ precision: 20, scale: 6 }).notNull(),
+    details: jsonb(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('payment_events_wallet_id_idx').on(t.walletId),
+    index('payment_events_order_id_idx').on(t.orderId),
   ],
 );

@@ -1,13 +1,22 @@
 // Routes: GET /api/health
 import { Elysia } from 'elysia';
-import { checkHealth, type HealthDeps } from './service.ts';
+import type { AppDeps } from '../../app.ts';
+import { checkHealth } from './service.ts';
 
 /** Health of the database, the chain, the indexer and the settlement addresses. */
-export const healthModule = (deps: HealthDeps) =>
+export const healthModule = ({ db, config, chain }: AppDeps) =>
   new Elysia({ name: 'health' }).get(
     '/api/health',
     async ({ set }) => {
-      const health = await checkHealth(deps);
+      const health = await checkHealth({
+        db,
+        chain,
+        chainId: config.chain.chainId,
+        usdc: config.chain.usdc,
+        indexerUrl: config.indexerUrl,
+        relayer: config.relayerAddress,
+        treasury: config.treasuryAddress,
+      });
       if (!health.ok) set.status = 503;
       return health;
     },
