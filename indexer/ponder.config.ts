@@ -21,10 +21,9 @@ if (!network) {
   throw new Error(`CHAIN_ID ${chainId} is not supported (use ${Object.keys(networks).join(', ')})`);
 }
 const usdc = (network.usdc ?? env('USDC_ADDRESS')) as `0x${string}`;
-// Note: the local chain has no default start block: the USDC deploy block must be given.
-const startBlock = Number(
-  process.env.USDC_START_BLOCK ?? (network.usdc ? 0 : env('USDC_START_BLOCK')),
-);
+// Note: required on every chain. On Base, block 0 would mean every USDC transfer ever made; use
+// the block the product went live at. On the local chain it is the USDC deploy block.
+const startBlock = Number(env('USDC_START_BLOCK'));
 const ws = process.env.WS_URL || undefined;
 
 export default createConfig({

@@ -14,6 +14,10 @@ export type AnvilOptions = {
    * File to load the chain from (if it exists) and to dump it to: every
    * `stateInterval` seconds and on a clean `stop()`. Without it the chain is
    * fresh on every start.
+   * Note: the dump holds every block, empty ones too (about 1.75 KB each: 6 MB an
+   * hour at 1 s blocks, 31 MB at 0.2 s); loading 7,000 blocks took 0.1 s.
+   * A crash loses at most `stateInterval` seconds of blocks: within Ponder's
+   * 30-block finality on anvil, so the indexer treats it as a reorg.
    */
   stateFile?: string;
   /** Seconds between periodic dumps of `stateFile`; 1 by default. */
@@ -74,6 +78,9 @@ async function spawnAnvil(options: AnvilOptions, loadsState: boolean): Promise<A
   if (stateFile) args.push('--state', stateFile, '--state-interval', String(stateInterval));
 
   const child = Bun.spawn([anvilBinaryPath(), ...args], {
+    // Note: its own process group, so a Ctrl-C in the terminal reaches the dev command alone,
+    // which stops the indexer before the chain.
+    detached: true,
     stdin: 'ignore',
     stdout: 'pipe',
     stderr: 'pipe',

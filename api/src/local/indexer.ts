@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { createPublicClient, http } from 'viem';
+import { LOCAL_CHAIN_ID } from '../chain/networks.ts';
 
 /** Options of `startIndexer`. */
 export type IndexerOptions = {
@@ -22,11 +23,12 @@ export type IndexerOptions = {
   readyTimeoutMs?: number;
   /**
    * Also wait until the indexer has reached the chain's head block as of `/ready` (default true).
-   * Note: `/ready` only means the backfill up to the finalized block (head - 30 on anvil) is done;
-   * the live blocks after it are then fetched under Ponder's starting RPC budget of 20
-   * requests a second, which takes a few seconds after a restart.
+   * Note: `/ready` only means the backfill up to the finalized block (head - 30 on anvil) is
+   * done; the blocks after it are then fetched one by one, as live blocks.
    */
   waitForHead?: boolean;
+  /** Ponder's `--log-level` (info by default; `trace` shows every RPC request). */
+  logLevel?: 'error' | 'warn' | 'info' | 'debug' | 'trace';
   /** Receives each line Ponder prints; by default the last lines are kept for errors only. */
   log?: (line: string) => void;
 };
@@ -36,7 +38,7 @@ export type Indexer = {
   /** Base URL of its HTTP server: /ready, /status, /graphql, /sql/*. */
   url: string;
   pid: number;
-  /** Stops Ponder (SIGTERM to its process group, so it unlocks its schema) and waits for exit. */
+  /** Stops Ponder (SIGINT, so it unlocks its schema; SIGKILL to its group after 15 s). */
   stop(): Promise<void>;
 };
 
@@ -58,14 +60,22 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     DATABASE_URL: options.databaseUrl,
-    RPC_URL: options.rpcUrl,
+    RPC_URL: rpcLanes(options.rpcUrl, options.chainId),
     WS_URL: options.wsUrl ?? '',
     CHAIN_ID: String(options.chainId),
     USDC_START_BLOCK: String(options.startBlock),
     PONDER_TELEMETRY_DISABLED: 'true',
   };
   if (options.usdcAddress) env.USDC_ADDRESS = options.usdcAddress;
-  const args = [ponderBin(), 'start', '--schema', schema, '--port', String(port)];
+  const args = [
+    ponderBin(),
+    ...(options.logLevel ? ['--log-level', options.logLevel] : []),
+    'start',
+    '--schema',
+    schema,
+    '--port',
+    String(port),
+  ];
   // Note: its own process group, so stop() reaches anything Ponder starts.
   const child = spawn('node', args, {
     cwd: INDEXER_DIR,
@@ -129,6 +139,19 @@ export async function waitForIndexerBlock(
     await Bun.sleep(50);
   }
   return false;
+}
+
+/**
+ * The local chain's RPC URL given to Ponder several times over (`?lane=N`).
+ * Note: Ponder starts each RPC URL at 20 requests a second and raises the limit slowly. Catching
+ * up after a start (about 2 requests a block) uses that up, and for a second or more afterwards
+ * new blocks wait in its queue. Anvil has no limit, so the local chain gets four lanes.
+ */
+function rpcLanes(rpcUrl: string, chainId: number): string {
+  if (chainId !== LOCAL_CHAIN_ID) return rpcUrl;
+  return [1, 2, 3, 4]
+    .map((lane) => `${rpcUrl}${rpcUrl.includes('?') ? '&' : '?'}lane=${lane}`)
+    .join(',');
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals) {
@@ -216,19 +239,27 @@ export async function indexerDataMatchesChain(options: {
   const sql = postgres(options.databaseUrl, { max: 1, onnotice: () => {} });
   const blockAt = (number: bigint) =>
     client.getBlock({ blockNumber: number }).catch(() => undefined);
+  // Note: checked first so that a first start does not log "relation does not exist" errors.
+  const exists = async (table: string) =>
+    (await sql<{ found: boolean }[]>`select to_regclass(${table}) is not null as found`)[0]?.found;
   try {
-    const [checkpoint] = await sql<{ finalized: string }[]>`
+    const checkpointTable = `"${options.schema}"._ponder_checkpoint`;
+    const [checkpoint] = !(await exists(checkpointTable))
+      ? []
+      : await sql<{ finalized: string }[]>`
       select finalized_checkpoint as finalized from ${sql(options.schema)}._ponder_checkpoint
-      where chain_id = ${options.chainId}`.catch(() => []);
+      where chain_id = ${options.chainId}`;
     if (checkpoint) {
       // Checkpoint layout: 10 digits of block timestamp, 16 of chain id, 16 of block number, ...
       const timestamp = BigInt(checkpoint.finalized.slice(0, 10));
       const block = await blockAt(BigInt(checkpoint.finalized.slice(26, 42)));
       if (!block || block.timestamp !== timestamp) return false;
     }
-    const [cached] = await sql<{ number: string; hash: string }[]>`
+    const [cached] = !(await exists('ponder_sync.blocks'))
+      ? []
+      : await sql<{ number: string; hash: string }[]>`
       select number::text, hash from ponder_sync.blocks where chain_id = ${options.chainId}
-      order by number desc limit 1`.catch(() => []);
+      order by number desc limit 1`;
     if (cached) {
       const block = await blockAt(BigInt(cached.number));
       if (!block || block.hash !== cached.hash) return false;

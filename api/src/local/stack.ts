@@ -75,17 +75,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
     await migrateDatabase(databaseUrl);
 
-    const chainEnv = env.RPC_URL
-      ? realChainEnv(env)
-      : await startLocalChain(options, stops, notices);
+    const local = env.RPC_URL ? undefined : await startLocalChain(options, stops, notices);
+    const chainEnv = local?.env ?? realChainEnv(env);
     const chainId = Number(chainEnv.CHAIN_ID);
-    if (chainEnv.LOCAL_MODE === 'true') {
-      const matches = await indexerDataMatchesChain({
-        databaseUrl,
-        schema: INDEXER_SCHEMA,
-        chainId,
-        rpcUrl: chainEnv.RPC_URL,
-      });
+    if (local) {
+      // Note: what the indexer built from an earlier chain would confuse it on a new one.
+      const matches =
+        !local.fresh &&
+        (await indexerDataMatchesChain({
+          databaseUrl,
+          schema: INDEXER_SCHEMA,
+          chainId,
+          rpcUrl: chainEnv.RPC_URL,
+        }));
       if (!matches) {
         await resetIndexerData({ databaseUrl, schema: INDEXER_SCHEMA, chainId });
         notices.push('The local chain is new: the indexer starts again from its first block.');
@@ -121,7 +123,7 @@ async function startLocalChain(
   options: LocalStackOptions,
   stops: Array<() => Promise<void>>,
   notices: string[],
-): Promise<ChainEnv> {
+): Promise<{ env: ChainEnv; fresh: boolean }> {
   const anvil = await startAnvil({
     port: options.ports.anvil,
     blockTime: options.blockTime ?? 1,
@@ -133,7 +135,7 @@ async function startLocalChain(
     `Local chain ${anvil.chainId} at ${anvil.rpcUrl} (${anvil.fresh ? 'new' : 'kept from the last start'}); ` +
       `USDC (Circle FiatTokenV2_2) at ${usdc.usdc}; test accounts 1-9 hold 10,000 USDC each.`,
   );
-  return {
+  const env: ChainEnv = {
     RPC_URL: anvil.rpcUrl,
     WS_URL: anvil.wsUrl,
     CHAIN_ID: String(anvil.chainId),
@@ -141,6 +143,7 @@ async function startLocalChain(
     USDC_START_BLOCK: String(usdc.deployBlock),
     LOCAL_MODE: 'true',
   };
+  return { env, fresh: anvil.fresh };
 }
 
 function realChainEnv(env: Record<string, string | undefined>): ChainEnv {
