@@ -4,8 +4,18 @@ import { Elysia } from 'elysia';
 import type { PublicClient } from 'viem';
 import type { ApiConfig } from './config.ts';
 import type { Database } from './db/client.ts';
+import { bodyLimit } from './http/body-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { idempotencyPlugin } from './http/idempotency.ts';
+import { valibotToJsonSchema } from './http/openapi.ts';
+import { analyticsModule } from './modules/analytics/index.ts';
+import { authModule } from './modules/auth/index.ts';
 import { healthModule } from './modules/health/index.ts';
+import { ordersModule } from './modules/orders/index.ts';
+import { paymentsModule } from './modules/payments/index.ts';
+import { productsModule } from './modules/products/index.ts';
+import { storesModule } from './modules/stores/index.ts';
+import { universalOrdersModule } from './modules/universal-orders/index.ts';
 import { webAppModule } from './modules/web-app/index.ts';
 
 /** Everything the routes need, built once at start-up (or by a test). */
@@ -23,9 +33,19 @@ export function createApp(deps: AppDeps) {
       openapi({
         path: '/api/openapi',
         documentation: { info: { title: 'Storefront API', version: '0.1.0' } },
+        mapJsonSchema: { valibot: valibotToJsonSchema },
       }),
     )
+    .use(bodyLimit())
+    .use(idempotencyPlugin(deps.db))
     .use(healthModule(deps))
+    .use(authModule(deps))
+    .use(storesModule(deps))
+    .use(productsModule(deps))
+    .use(analyticsModule(deps))
+    .use(ordersModule(deps))
+    .use(paymentsModule(deps))
+    .use(universalOrdersModule(deps))
     .use(deps.config.webDist ? webAppModule(deps.config.webDist) : new Elysia());
 }
 

@@ -13,23 +13,24 @@ const address = (name: string) =>
       `\`${name}\` must be an address (0x followed by 40 hex characters)`,
     ),
   );
+const wholeNumber = (name: string, min: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+$/, `\`${name}\` must be a whole number`),
+    v.transform(Number),
+    v.minValue(min, `\`${name}\` must be at least ${min}`),
+  );
 const integer = (name: string, fallback: number, min = 0) =>
+  v.optional(wholeNumber(name, min), String(fallback));
+const flagWith = (fallback: 'true' | 'false') =>
   v.optional(
     v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, `\`${name}\` must be a whole number`),
-      v.transform(Number),
-      v.minValue(min, `\`${name}\` must be at least ${min}`),
+      v.picklist(['true', 'false', '1', '0', '']),
+      v.transform((s) => s === 'true' || s === '1'),
     ),
-    String(fallback),
+    fallback,
   );
-const flag = v.optional(
-  v.pipe(
-    v.picklist(['true', 'false', '1', '0', '']),
-    v.transform((s) => s === 'true' || s === '1'),
-  ),
-  'false',
-);
+const flag = flagWith('false');
 const SUPPORTED_CHAINS = ['31337', '8453', '84532'] as const;
 
 const ChainEnv = v.object({
@@ -42,7 +43,8 @@ const ChainEnv = v.object({
     v.transform(Number),
   ),
   USDC_ADDRESS: v.optional(address('USDC_ADDRESS')),
-  CONFIRMATIONS: integer('CONFIRMATIONS', 2, 0),
+  // Note: no fallback here; it depends on the chain (see confirmationsFor).
+  CONFIRMATIONS: v.optional(wholeNumber('CONFIRMATIONS', 0)),
   TREASURY_ADDRESS: address('TREASURY_ADDRESS'),
   LOCAL_MODE: flag,
 });
@@ -64,6 +66,7 @@ const ApiEnv = v.object({
   ),
   RELAYER_ADDRESS: address('RELAYER_ADDRESS'),
   PAYMENT_WINDOW_HOURS: integer('PAYMENT_WINDOW_HOURS', 7 * 24, 1),
+  STATUS_READS_INDEXER: flagWith('true'),
   WEB_DIST: v.optional(v.string()),
 });
 
@@ -78,6 +81,7 @@ const WorkerEnv = v.object({
       '`RELAYER_PRIVATE_KEY` must be 0x followed by 64 hex characters',
     ),
   ),
+  DETECTION_INTERVAL_MS: integer('DETECTION_INTERVAL_MS', 100, 10),
 });
 
 export type ApiConfig = ReturnType<typeof loadApiConfig>;
@@ -104,6 +108,16 @@ function usdcAddressFor(chainId: number, configured: string | undefined): `0x${s
   throw new ConfigError(notConfigured('USDC_ADDRESS'));
 }
 
+/**
+ * Blocks a payment needs (its own included) before it counts as received: the setting, else 2 on
+ * the local chain and 10 on Base (2 s of 200 ms blocks). Note: a risk choice for shop orders, not
+ * finality: Base's sequencer rarely reorganises its unsafe head, while the L1-safe head lags by
+ * minutes; high-value merchants can raise it and still settle "in minutes".
+ */
+function confirmationsFor(chainId: number, configured: number | undefined): number {
+  return configured ?? (chainId === 31337 ? 2 : 10);
+}
+
 /** Reads and validates the API process's configuration. */
 export function loadApiConfig(env: Record<string, string | undefined> = process.env) {
   const e = parseEnv(ApiEnv, env);
@@ -116,9 +130,12 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
       chainId: e.CHAIN_ID,
       usdc: usdcAddressFor(e.CHAIN_ID, e.USDC_ADDRESS),
     },
-    confirmations: e.CONFIRMATIONS,
+    confirmations: confirmationsFor(e.CHAIN_ID, e.CONFIRMATIONS),
     paymentXpub: e.PAYMENT_XPUB,
-    paymentWindowHours: e.PAYMENT_WINDOW_HOURS,
+    /** Hours a shopper has to pay (fractions allowed when built by tests). */
+    paymentWindowHours: e.PAYMENT_WINDOW_HOURS as number,
+    /** Whether the status API also sums the indexer's rows itself (not only the worker's state). */
+    statusReadsIndexer: e.STATUS_READS_INDEXER,
     relayerAddress: e.RELAYER_ADDRESS as `0x${string}`,
     treasuryAddress: e.TREASURY_ADDRESS as `0x${string}`,
     localMode: e.LOCAL_MODE,
@@ -136,8 +153,10 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
       chainId: e.CHAIN_ID,
       usdc: usdcAddressFor(e.CHAIN_ID, e.USDC_ADDRESS),
     },
-    confirmations: e.CONFIRMATIONS,
+    confirmations: confirmationsFor(e.CHAIN_ID, e.CONFIRMATIONS),
     paymentMnemonic: e.PAYMENT_MNEMONIC,
+    /** Milliseconds between two detection passes. */
+    detectionIntervalMs: e.DETECTION_INTERVAL_MS,
     relayerPrivateKey: e.RELAYER_PRIVATE_KEY as `0x${string}`,
     treasuryAddress: e.TREASURY_ADDRESS as `0x${string}`,
     localMode: e.LOCAL_MODE,

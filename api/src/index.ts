@@ -3,18 +3,34 @@ import { createPublicClient, http } from 'viem';
 import { createApp } from './app.ts';
 import { ConfigError, loadApiConfig } from './config.ts';
 import { createDatabase, migrateDatabase } from './db/client.ts';
+import { SERVER_MAX_BODY_BYTES } from './http/body-limit.ts';
+import { pruneIdempotencyKeys } from './http/idempotency.ts';
+import { DEMO, seedDemoMerchant } from './local/seed.ts';
+import { pruneExpiredSessions } from './modules/auth/service.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
 
 async function main() {
   const config = loadApiConfig();
   await migrateDatabase(config.databaseUrl);
   const database = createDatabase(config.databaseUrl);
+  if (config.localMode && (await seedDemoMerchant(database.db)))
+    console.log(`api: demo merchant created: sign in as ${DEMO.username} / ${DEMO.password}`);
   const chain = createPublicClient({ transport: http(config.chain.rpcUrl) });
   const app = createApp({ db: database.db, config, chain }).listen({
     port: config.port,
     hostname: '0.0.0.0',
+    maxRequestBodySize: SERVER_MAX_BODY_BYTES,
   });
   console.log(`api: listening on http://localhost:${config.port}`);
+  const prune = setInterval(() => {
+    Promise.all([pruneIdempotencyKeys(database.db), pruneExpiredSessions(database.db)]).catch(
+      (error) => console.error('api: pruning expired keys and sessions failed', error),
+    );
+  }, HOUR_MS);
+  prune.unref();
   const stop = async () => {
+    clearInterval(prune);
     await app.stop();
     await database.close();
     process.exit(0);

@@ -1,11 +1,11 @@
 // Settlement worker entry point: the one process that holds the deposit seed and the relayer key.
-// Note: detection, forwarding and webhooks arrive with the payments issues; today it checks its
-// configuration and its dependencies, then waits for them.
+// Today it detects payments (see settlement/); forwarding and webhooks join it in the next issue.
 import { createPublicClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ConfigError, loadWorkerConfig } from './config.ts';
 import { createDatabase, migrateDatabase } from './db/client.ts';
 import { depositXpubFromMnemonic, isValidMnemonic } from './keys/hd.ts';
+import { startDetectionLoop } from './settlement/detection-loop.ts';
 
 async function main() {
   const config = loadWorkerConfig();
@@ -25,16 +25,23 @@ async function main() {
   const xpub = depositXpubFromMnemonic(config.paymentMnemonic);
   console.log(
     `worker: ready on chain ${chainId} (USDC ${config.chain.usdc}); relayer ${relayer}, ` +
-      `treasury ${config.treasuryAddress}, deposit xpub ${xpub.slice(0, 16)}…`,
+      `treasury ${config.treasuryAddress}, deposit xpub ${xpub.slice(0, 16)}…; detecting ` +
+      `payments every ${config.detectionIntervalMs} ms at ${config.confirmations} confirmations`,
   );
+  const detection = startDetectionLoop({
+    db: database.db,
+    chainId,
+    confirmations: config.confirmations,
+    intervalMs: config.detectionIntervalMs,
+    log: (line) => console.log(`worker: ${line}`),
+  });
   const stop = async () => {
+    await detection.stop();
     await database.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  // Keep the process alive until it is told to stop.
-  setInterval(() => {}, 1 << 30);
 }
 
 main().catch((error) => {

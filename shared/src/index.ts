@@ -6,6 +6,7 @@ export * from './link-builder.ts';
 export * from './messages.ts';
 export * from './money.ts';
 export * from './order-id.ts';
+export * from './payment-state.ts';
 export * from './quantity.ts';
 export * from './result.ts';
 export * from './schemas.ts';

@@ -23,6 +23,19 @@ export const PRODUCT_FORM_MESSAGES = {
   inventory: 'Inventory must be a whole number of 0 or more', // not in SPEC
 } as const;
 
+/** Merchant account form messages (sign-up and sign-in; not in SPEC, which has no accounts). */
+export const ACCOUNT_MESSAGES = {
+  usernameRequired: 'Username is required',
+  usernameFormat:
+    'Username must be 3 to 32 characters: lowercase letters, numbers, hyphens or underscores',
+  passwordRequired: 'Password is required',
+  passwordTooShort: 'Password must be at least 8 characters',
+  passwordTooLong: 'Password must be at most 200 characters',
+  usernameTaken: 'That username is already taken',
+  invalidCredentials: 'Invalid username or password',
+  signInRequired: 'Sign in to continue',
+} as const;
+
 /** Store checkout and universal customer form messages (SPEC §5). */
 export const CUSTOMER_FORM_MESSAGES = {
   email: 'Invalid email address',

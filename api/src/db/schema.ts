@@ -3,12 +3,14 @@
 // shared money module turns them into bigint base units. No floating point touches them.
 
 import type { OrderItem, OrderMetadata, ShippingAddress } from '@store/shared';
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   index,
   integer,
   jsonb,
   numeric,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -131,6 +133,9 @@ export const orders = pgTable(
     paymentTxHash: text(),
     paymentAddress: text(),
     metadata: jsonb().$type<OrderMetadata>(),
+    // Note: set once when a paid order's quantities leave the stock, so a retried settlement
+    // never decrements inventory twice.
+    inventoryCommittedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -140,6 +145,17 @@ export const orders = pgTable(
     index('orders_created_at_idx').on(t.createdAt),
   ],
 );
+
+/**
+ * Derivation indexes of deposit addresses. Note: a sequence, not max()+1, so concurrent wallet
+ * assignments never derive the same address; an index burned by a lost race is simply skipped.
+ */
+export const paymentDerivationIndexSeq = pgSequence('payment_derivation_index_seq', {
+  startWith: 0,
+  minValue: 0,
+  // BIP-32 non-hardened child indexes end at 2^31 - 1 (and so does the integer column).
+  maxValue: 2_147_483_647,
+});
 
 /** One deposit address per order, derived from the payment xpub. */
 export const paymentWallets = pgTable(
@@ -158,7 +174,19 @@ export const paymentWallets = pgTable(
     // amount in USDC, 2 decimals
     expectedAmountUsdc: numeric({ precision: 10, scale: 2 }).notNull(),
     // Note: 6 decimals, not 2: shoppers may send any number of base units and every one counts.
+    // amount in USDC at the confirmation depth
     receivedAmountUsdc: numeric({ precision: 20, scale: 6 }).notNull().default('0'),
+    // amount in USDC seen at any depth (>= received; the difference still waits for depth)
+    detectedAmountUsdc: numeric({ precision: 20, scale: 6 }).notNull().default('0'),
+    // The shopper's transfer that completed the expected amount (copied to orders.paymentTxHash).
+    depositTxHash: text(),
+    // When the full amount was first seen (before depth): what paymentDetected reports.
+    detectedAt: timestamp({ withTimezone: true }),
+    // Note: generated, so that Postgres keeps statistics on it and the detection pass can find
+    // the few wallets with transfers below the confirmation depth through a partial index.
+    awaitingDepth: boolean()
+      .notNull()
+      .generatedAlwaysAs(sql`detected_amount_usdc <> received_amount_usdc`),
     storePaymentAddress: text().notNull(),
     paymentReceived: boolean().notNull().default(false),
     expiredAt: timestamp({ withTimezone: true }),
@@ -184,6 +212,12 @@ export const paymentWallets = pgTable(
     index('payment_wallets_forwarding_idx').on(t.forwardingCompleted, t.expiredAt),
     index('payment_wallets_created_at_idx').on(t.createdAt),
     index('payment_wallets_status_idx').on(t.status),
+    // Note: the indexer stores addresses in lowercase; detection joins its rows on this.
+    uniqueIndex('payment_wallets_wallet_address_lower_idx').on(sql`lower(${t.walletAddress})`),
+    // Waiting wallets whose window has closed (the expiry sweep of each detection pass).
+    index('payment_wallets_status_expired_at_idx').on(t.status, t.expiredAt),
+    // Wallets with transfers still below the confirmation depth (re-checked every pass).
+    index('payment_wallets_awaiting_depth_idx').on(t.id).where(sql`${t.awaitingDepth}`),
   ],
 );
 

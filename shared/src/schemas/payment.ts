@@ -67,6 +67,12 @@ export type PaymentWalletEnvelope = v.InferOutput<typeof PaymentWalletEnvelopeSc
 export const PaymentStatusResponseSchema = v.object({
   paymentDetected: v.boolean(),
   status: v.picklist(API_PAYMENT_STATUSES),
+  // Note: optional only so that older two-field responses still parse; the API sends them all.
+  /** Everything seen at the deposit address so far, 6 decimals. */
+  receivedAmount: v.optional(UsdcAmountStringSchema),
+  expectedAmount: v.optional(MoneyStringSchema),
+  /** End of the payment window (what every countdown shows); null before a wallet exists. */
+  expiredAt: v.nullish(TimestampSchema),
 });
 /** A payment status check result. */
 export type PaymentStatusResponse = v.InferOutput<typeof PaymentStatusResponseSchema>;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { firstIssueMessage } from './common.ts';
-import { CreateProductSchema, parseInventoryInput } from './product.ts';
+import { CreateProductSchema, parseInventoryInput, UpdateProductSchema } from './product.ts';
 
 const valid = { storeId: 'store-1', title: 'Hoodie', priceUsdc: '12.99' };
 
@@ -72,5 +72,21 @@ describe('parseInventoryInput', () => {
     ['2147483648', 2_147_483_647],
   ])('%j -> %d', (input, expected) => {
     expect(parseInventoryInput(input)).toBe(expected);
+  });
+});
+
+describe('product update', () => {
+  it('accepts any subset, fills no defaults and never moves the product to another store', () => {
+    expect(v.parse(UpdateProductSchema, { priceUsdc: '15.00', storeId: 'other' })).toEqual({
+      priceUsdc: '15.00',
+    });
+  });
+
+  it('applies the form rules to the fields it gets', () => {
+    const error = (body: Record<string, unknown>) =>
+      firstIssueMessage(v.safeParse(UpdateProductSchema, body));
+    expect(error({ priceUsdc: '0' })).toBe('Price must be a positive number');
+    expect(error({ title: ' ' })).toBe('Title is required');
+    expect(error({ inventory: -2 })).toBe('Inventory must be a whole number of 0 or more');
   });
 });

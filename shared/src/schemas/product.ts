@@ -60,6 +60,20 @@ export type CreateProductInput = v.InferInput<typeof CreateProductSchema>;
 /** A validated product creation body. */
 export type CreateProduct = v.InferOutput<typeof CreateProductSchema>;
 
+/** Body of PUT /api/products/{id}: any subset of the form's fields, same rules, no defaults; the store cannot change. */
+export const UpdateProductSchema = v.partial(
+  v.object({
+    title: CreateProductSchema.entries.title,
+    description: OptionalText,
+    priceUsdc: ProductPriceSchema,
+    imageUrl: OptionalText,
+    inventory: InventorySchema,
+    isPublished: v.boolean(),
+  }),
+);
+/** A validated product update body. */
+export type UpdateProduct = v.InferOutput<typeof UpdateProductSchema>;
+
 /** A product as the API returns it. */
 export const ProductSchema = v.object({
   id: v.string(),

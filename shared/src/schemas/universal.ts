@@ -9,6 +9,7 @@ import {
   MoneyStringSchema,
   OptionalText,
   requiredText,
+  ShippingMethodSchema,
   ThemeSchema,
   TimestampSchema,
   UsdcAmountStringSchema,
@@ -65,6 +66,14 @@ export const CheckoutParamsSchema = v.object({
 /** Decoded universal checkout parameters. */
 export type CheckoutParams = v.InferOutput<typeof CheckoutParamsSchema>;
 
+/** Shipping settings of the checkout link, sent along so the server prices shipping itself. */
+export const UniversalShippingOptionsSchema = v.object({
+  shipping: v.optional(v.boolean(), false),
+  freeShipping: v.optional(v.boolean(), false),
+  standardShipping: v.optional(MoneyStringSchema),
+  expressShipping: v.optional(MoneyStringSchema),
+});
+
 // Fields both universal-orders bodies share.
 const universalEntries = {
   externalOrderId: OptionalText,
@@ -79,6 +88,10 @@ const universalEntries = {
   subtotalUsdc: MoneyStringSchema,
   shippingUsdc: MoneyStringSchema,
   totalUsdc: MoneyStringSchema,
+  // Not in SPEC §7: the chosen method and the link's shipping settings. With them the server
+  // prices shipping; without them it takes shippingUsdc as the link's claim.
+  shippingMethod: v.optional(ShippingMethodSchema),
+  shippingOptions: v.optional(UniversalShippingOptionsSchema),
 };
 
 /** Body of POST /api/universal-orders from the checkout form; response {order:{id}}. */

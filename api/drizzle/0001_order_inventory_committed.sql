@@ -1,0 +1,1 @@
+ALTER TABLE "orders" ADD COLUMN "inventory_committed_at" timestamp with time zone;

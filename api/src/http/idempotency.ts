@@ -1,0 +1,142 @@
+// Idempotency-Key on POST/PUT/PATCH/DELETE: the first response is stored and replayed for 24 hours.
+// Insert-first on the (scope, key) primary key makes a concurrent duplicate lose the race cleanly.
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { Elysia, StatusMap } from 'elysia';
+import type { Database } from '../db/client.ts';
+import { idempotencyKeys } from '../db/schema.ts';
+import { AppError } from './errors.ts';
+import { userOfRequest } from './session.ts';
+
+/** Header carrying the client's key. */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** Header set on a replayed response. */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+const MAX_KEY_LENGTH = 200;
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// Note: a session cookie cannot be replayed, so sign-in and sign-up always run.
+const EXEMPT_PREFIX = '/api/auth/';
+
+/** Texts of the idempotency errors. */
+export const IDEMPOTENCY_MESSAGES = {
+  keyLength: `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`,
+  reused: 'This Idempotency-Key was already used for a different request',
+  inProgress: 'A request with this Idempotency-Key is in progress',
+} as const;
+
+interface Claim {
+  scope: string;
+  key: string;
+}
+
+type Outcome = { claimed: true } | { claimed: false; status: number; body: unknown };
+
+// Claims of the requests in flight, read back when their response is known.
+const claims = new WeakMap<Request, Claim>();
+
+/** Plugin: claims the key before the handler, replays a finished one, stores the first response. */
+export const idempotencyPlugin = (db: Database) =>
+  new Elysia({ name: 'idempotency' })
+    .onBeforeHandle({ as: 'global' }, async ({ request, body, set }) => {
+      const key = request.headers.get(IDEMPOTENCY_HEADER);
+      const url = new URL(request.url);
+      if (key === null || !MUTATING.has(request.method) || url.pathname.startsWith(EXEMPT_PREFIX))
+        return;
+      if (key.length === 0 || key.length > MAX_KEY_LENGTH)
+        throw new AppError('validation_failed', IDEMPOTENCY_MESSAGES.keyLength);
+      const scope = (await userOfRequest(db, request))?.id ?? 'anonymous';
+      const row = {
+        scope,
+        key,
+        method: request.method,
+        path: url.pathname + url.search,
+        requestHash: new Bun.CryptoHasher('sha256')
+          .update(JSON.stringify(body ?? null))
+          .digest('hex'),
+      };
+      const outcome = await claimKey(db, row);
+      if (outcome.claimed) {
+        claims.set(request, { scope, key });
+        return;
+      }
+      set.status = outcome.status;
+      set.headers[REPLAYED_HEADER] = 'true';
+      return outcome.body;
+    })
+    // Note: returns the response unchanged rather than undefined: Elysia's app-level error path
+    // (404s, errors thrown in onRequest) takes a mapResponse hook's result as the body unchecked.
+    .mapResponse({ as: 'global' }, async ({ request, set, responseValue }) => {
+      const claim = claims.get(request);
+      if (claim) {
+        claims.delete(request);
+        const status = typeof set.status === 'number' ? set.status : StatusMap[set.status ?? 'OK'];
+        await settleKey(db, claim, status, responseValue);
+      }
+      return responseValue as Response;
+    });
+
+type KeyRow = typeof idempotencyKeys.$inferInsert;
+const sameKey = (claim: Claim) =>
+  and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key));
+
+async function claimKey(db: Database, row: KeyRow): Promise<Outcome> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const inserted = await db
+      .insert(idempotencyKeys)
+      .values(row)
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (inserted.length > 0) return { claimed: true };
+    if (await deleteExpiredKey(db, row)) continue;
+    const [existing] = await db.select().from(idempotencyKeys).where(sameKey(row)).limit(1);
+    if (!existing) continue;
+    const same =
+      existing.method === row.method &&
+      existing.path === row.path &&
+      existing.requestHash === row.requestHash;
+    if (!same) throw new AppError('validation_failed', IDEMPOTENCY_MESSAGES.reused);
+    if (existing.responseStatus === null)
+      throw new AppError('conflict', IDEMPOTENCY_MESSAGES.inProgress);
+    return { claimed: false, status: existing.responseStatus, body: existing.responseBody };
+  }
+  throw new AppError('conflict', IDEMPOTENCY_MESSAGES.inProgress);
+}
+
+// Note: a key whose first request never finished (a crash) is taken over after 5 minutes.
+async function deleteExpiredKey(db: Database, claim: Claim): Promise<boolean> {
+  const deleted = await db
+    .delete(idempotencyKeys)
+    .where(
+      and(
+        sameKey(claim),
+        or(
+          lt(idempotencyKeys.createdAt, sql`now() - interval '24 hours'`),
+          and(
+            isNull(idempotencyKeys.responseStatus),
+            lt(idempotencyKeys.createdAt, sql`now() - interval '5 minutes'`),
+          ),
+        ),
+      ),
+    )
+    .returning({ key: idempotencyKeys.key });
+  return deleted.length > 0;
+}
+
+/** Stores a response for replay; a server error or a non-JSON response frees the key for a retry. */
+async function settleKey(db: Database, claim: Claim, status: number, body: unknown) {
+  const storable = status < 500 && !(body instanceof Response) && body !== undefined;
+  if (!storable) {
+    await db.delete(idempotencyKeys).where(sameKey(claim));
+    return;
+  }
+  await db
+    .update(idempotencyKeys)
+    .set({ responseStatus: status, responseBody: body })
+    .where(sameKey(claim));
+}
+
+/** Deletes keys past the 24-hour replay window. */
+export async function pruneIdempotencyKeys(db: Database): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, sql`now() - interval '24 hours'`));
+}

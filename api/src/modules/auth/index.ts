@@ -1,0 +1,53 @@
+// Routes: POST /api/auth/sign-up, POST /api/auth/sign-in, POST /api/auth/sign-out, GET /api/auth/me
+import { CredentialsSchema, SignUpSchema } from '@store/shared';
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../../app.ts';
+import {
+  clearedSessionCookie,
+  sessionCookie,
+  sessionPlugin,
+  sessionTokenOf,
+} from '../../http/session.ts';
+import { endSession, signIn, signUp } from './service.ts';
+
+const tags = ['auth'];
+
+/** Merchant accounts: the session lives in an HttpOnly, SameSite=Lax cookie. */
+export const authModule = ({ db, config }: AppDeps) => {
+  const secure = !config.localMode;
+  return new Elysia({ name: 'auth' })
+    .use(sessionPlugin(db))
+    .post(
+      '/api/auth/sign-up',
+      async ({ body, set }) => {
+        const { user, token } = await signUp(db, body);
+        set.headers['set-cookie'] = sessionCookie(token, secure);
+        set.status = 201;
+        return { user };
+      },
+      { body: SignUpSchema, detail: { tags, summary: 'Create a merchant account and sign in' } },
+    )
+    .post(
+      '/api/auth/sign-in',
+      async ({ body, request, set }) => {
+        const { user, token } = await signIn(db, body);
+        // The new session replaces the one the browser had (no session fixation).
+        await endSession(db, sessionTokenOf(request));
+        set.headers['set-cookie'] = sessionCookie(token, secure);
+        return { user };
+      },
+      { body: CredentialsSchema, detail: { tags, summary: 'Sign in with username and password' } },
+    )
+    .post(
+      '/api/auth/sign-out',
+      async ({ request, set }) => {
+        await endSession(db, sessionTokenOf(request));
+        set.headers['set-cookie'] = clearedSessionCookie(secure);
+        return { signedOut: true };
+      },
+      { detail: { tags, summary: 'End the session and clear its cookie' } },
+    )
+    .get('/api/auth/me', async ({ requireUser }) => ({ user: await requireUser() }), {
+      detail: { tags, summary: 'The signed-in merchant (401 when signed out)' },
+    });
+};

@@ -1,0 +1,80 @@
+// Pricing a store order from the catalogue, without a database.
+import { describe, expect, test } from 'bun:test';
+import { AppError } from '../../http/errors.ts';
+import type { CreateOrderBody } from './model.ts';
+import { type CatalogueProduct, priceOrder, shippingMethodOf } from './pricing.ts';
+
+const tee: CatalogueProduct = {
+  id: 'tee',
+  title: 'Tee',
+  priceUsdc: '19.99',
+  imageUrl: 'https://example.com/tee.png',
+  inventory: 0,
+};
+const catalogue = new Map([[tee.id, tee]]);
+
+const body = (patch: Partial<CreateOrderBody> = {}): CreateOrderBody =>
+  ({
+    storeId: 's',
+    customerEmail: 'a@b.co',
+    items: [{ productId: 'tee', title: 'Old title', priceUsdc: '1.00', quantity: 3 }],
+    // 59.97 + 12.99 + 4.80 tax (8% of 59.97 = 4.7976, rounded half up)
+    subtotalUsdc: '59.97',
+    shippingUsdc: '12.99',
+    totalUsdc: '77.76',
+    ...patch,
+  }) as CreateOrderBody;
+
+const messageOf = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof AppError ? `${error.status} ${error.message}` : String(error);
+  }
+  return 'no error';
+};
+
+describe('priceOrder', () => {
+  test('takes titles, prices and images from the catalogue and recomputes the totals', () => {
+    const priced = priceOrder(body(), catalogue);
+    expect(priced.items).toEqual([
+      { productId: 'tee', title: 'Tee', priceUsdc: '19.99', quantity: 3, imageUrl: tee.imageUrl },
+    ]);
+    expect(priced.shippingMethod).toBe('standard');
+    expect(priced.totals.totalUsdc).toBe('77.76');
+    expect(priced.totals.taxUsdc).toBe('4.80');
+  });
+
+  test('accepts equal amounts written differently ("10.8" is 10.80)', () => {
+    const pen = { ...tee, id: 'pen', title: 'Pen', priceUsdc: '10.00' };
+    const items = [{ productId: 'pen', title: 'Pen', priceUsdc: '10', quantity: 1 }];
+    const order = body({ items, subtotalUsdc: '10', shippingUsdc: '0', totalUsdc: '10.8' });
+    const priced = priceOrder(order, new Map([[pen.id, pen]]));
+    expect(priced.totals.totalUsdc).toBe('10.80');
+    expect(priced.shippingMethod).toBe('free');
+  });
+
+  test('refuses totals that differ by a cent', () => {
+    expect(messageOf(() => priceOrder(body({ totalUsdc: '77.75' }), catalogue))).toBe(
+      '422 Order totals do not match current prices; refresh and try again',
+    );
+  });
+
+  test('refuses a product not in the catalogue, naming it as the shopper saw it', () => {
+    const items = [{ productId: 'gone', title: 'Old Mug', priceUsdc: '1.00', quantity: 1 }];
+    expect(messageOf(() => priceOrder(body({ items }), catalogue))).toBe(
+      '422 "Old Mug" is no longer available; remove it from your cart and try again',
+    );
+  });
+});
+
+describe('shippingMethodOf', () => {
+  test('names the method whose price was sent, and refuses other amounts', () => {
+    expect(shippingMethodOf({ shippingUsdc: '0' })).toBe('free');
+    expect(shippingMethodOf({ shippingUsdc: '24.99' })).toBe('express');
+    expect(shippingMethodOf({ shippingUsdc: '0.00', shippingMethod: 'express' })).toBe('express');
+    expect(messageOf(() => shippingMethodOf({ shippingUsdc: '8.99' }))).toBe(
+      '422 Shipping must be free (0.00), standard (12.99) or express (24.99)',
+    );
+  });
+});

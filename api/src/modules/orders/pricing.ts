@@ -1,0 +1,81 @@
+// Prices a store order from the catalogue: lines from stored products, shipping from the method,
+// 8% tax, and the client's totals checked against ours (never trusted).
+import {
+  MAX_QUANTITY_FALLBACK,
+  type OrderItem,
+  parseUsdc,
+  SHIPPING_METHODS,
+  SHIPPING_OPTIONS,
+  type ShippingMethod,
+  type StoreCheckoutTotals,
+  shippingFor,
+  storeCheckoutTotals,
+} from '@store/shared';
+import { AppError } from '../../http/errors.ts';
+import { type CreateOrderBody, ORDER_MESSAGES } from './model.ts';
+
+/** The catalogue fields pricing needs, as stored. */
+export interface CatalogueProduct {
+  id: string;
+  title: string;
+  priceUsdc: string;
+  imageUrl: string | null;
+  inventory: number;
+}
+
+/** What the server will store: lines priced from the catalogue and the recomputed totals. */
+export interface PricedOrder {
+  items: OrderItem[];
+  shippingMethod: ShippingMethod;
+  totals: StoreCheckoutTotals;
+}
+
+const fail = (message: string) => new AppError('validation_failed', message);
+
+/** The chosen method, or the one whose price the client sent as `shippingUsdc`. */
+export function shippingMethodOf(body: Pick<CreateOrderBody, 'shippingMethod' | 'shippingUsdc'>) {
+  if (body.shippingMethod) return body.shippingMethod;
+  const amount = parseUsdc(body.shippingUsdc);
+  const method = SHIPPING_METHODS.find((m) => SHIPPING_OPTIONS[m].baseUnits === amount);
+  if (!method) throw fail(ORDER_MESSAGES.unknownShipping);
+  return method;
+}
+
+// Note: inventory 0 means stock is not tracked (SPEC's default; the quantity selector then allows
+// up to 99); a positive inventory is the number of units left.
+function checkQuantity(product: CatalogueProduct, quantity: number) {
+  if (product.inventory === 0 && quantity > MAX_QUANTITY_FALLBACK)
+    throw fail(ORDER_MESSAGES.overLimit(product.title, MAX_QUANTITY_FALLBACK));
+  if (product.inventory > 0 && quantity > product.inventory)
+    throw fail(ORDER_MESSAGES.outOfStock(product.title, product.inventory));
+}
+
+/** Prices the order from `catalogue` (the store's published products); 422 on any disagreement. */
+export function priceOrder(
+  body: CreateOrderBody,
+  catalogue: ReadonlyMap<string, CatalogueProduct>,
+): PricedOrder {
+  const quantities = new Map<string, number>();
+  const items = body.items.map((line): OrderItem => {
+    const product = catalogue.get(line.productId);
+    if (!product) throw fail(ORDER_MESSAGES.unavailable(line.title));
+    const quantity = (quantities.get(product.id) ?? 0) + line.quantity;
+    quantities.set(product.id, quantity);
+    checkQuantity(product, quantity);
+    return {
+      productId: product.id,
+      title: product.title,
+      priceUsdc: product.priceUsdc,
+      quantity: line.quantity,
+      imageUrl: product.imageUrl,
+    };
+  });
+  const shippingMethod = shippingMethodOf(body);
+  const totals = storeCheckoutTotals(items, shippingFor(shippingMethod));
+  const agrees =
+    parseUsdc(body.subtotalUsdc) === totals.subtotal &&
+    parseUsdc(body.shippingUsdc) === totals.shipping &&
+    parseUsdc(body.totalUsdc) === totals.total;
+  if (!agrees) throw fail(ORDER_MESSAGES.totalsMismatch);
+  return { items, shippingMethod, totals };
+}

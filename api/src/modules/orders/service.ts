@@ -1,0 +1,212 @@
+// Orders: creation from a store checkout, the merchant's order list and status changes, and the
+// inventory step the payment system runs when an order is paid.
+import { canTransitionOrder, isOrderStatus } from '@store/shared';
+import { and, desc, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { orders, products, stores } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts';
+import { STORE_NOT_FOUND } from '../stores/model.ts';
+import { getOwnStoreOrThrow, isUuid } from '../stores/service.ts';
+import {
+  type CreateOrderBody,
+  type ListOrdersQuery,
+  ORDER_MESSAGES,
+  type OrderView,
+  type UpdateOrderBody,
+} from './model.ts';
+import { type CatalogueProduct, priceOrder } from './pricing.ts';
+
+/** The database or a transaction on it. */
+export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
+
+const orderColumns = {
+  id: orders.id,
+  storeId: orders.storeId,
+  customerEmail: orders.customerEmail,
+  shippingAddress: orders.shippingAddress,
+  items: orders.items,
+  subtotalUsdc: orders.subtotalUsdc,
+  shippingUsdc: orders.shippingUsdc,
+  totalUsdc: orders.totalUsdc,
+  status: orders.status,
+  paymentChain: orders.paymentChain,
+  paymentTxHash: orders.paymentTxHash,
+  paymentAddress: orders.paymentAddress,
+  metadata: orders.metadata,
+  createdAt: orders.createdAt,
+  updatedAt: orders.updatedAt,
+};
+const DEFAULT_ORDERS_PAGE = 100;
+
+// Note: one query for the store and the ordered products: order creation is the hot path.
+/** The open store's published products among `productIds`; 404/422 when it cannot take orders. */
+async function loadCatalogue(db: Database, storeId: string, productIds: string[]) {
+  if (!isUuid(storeId)) throw new AppError('not_found', STORE_NOT_FOUND);
+  const ids = [...new Set(productIds.filter(isUuid))];
+  const rows = await db
+    .select({
+      isActive: stores.isActive,
+      paymentAddress: stores.paymentAddress,
+      product: {
+        id: products.id,
+        title: products.title,
+        priceUsdc: products.priceUsdc,
+        imageUrl: products.imageUrl,
+        inventory: products.inventory,
+      },
+    })
+    .from(stores)
+    .leftJoin(
+      products,
+      and(
+        eq(products.storeId, stores.id),
+        eq(products.isPublished, true),
+        ids.length > 0 ? inArray(products.id, ids) : sql`false`,
+      ),
+    )
+    .where(eq(stores.id, storeId));
+  const store = rows[0];
+  if (!store) throw new AppError('not_found', STORE_NOT_FOUND);
+  if (!store.isActive) throw new AppError('validation_failed', ORDER_MESSAGES.storeClosed);
+  if (!store.paymentAddress)
+    throw new AppError('validation_failed', ORDER_MESSAGES.noPaymentAddress);
+  const catalogue = new Map<string, CatalogueProduct>();
+  for (const { product } of rows) if (product) catalogue.set(product.id, product);
+  return catalogue;
+}
+
+/** Creates a pending order priced from the store's published products (POST /api/orders). */
+export async function createOrder(db: Database, body: CreateOrderBody): Promise<OrderView> {
+  const productIds = body.items.map((item) => item.productId);
+  const catalogue = await loadCatalogue(db, body.storeId, productIds);
+  const { items, totals } = priceOrder(body, catalogue);
+  const [created] = await db
+    .insert(orders)
+    .values({
+      storeId: body.storeId,
+      customerEmail: body.customerEmail,
+      shippingAddress: body.shippingAddress,
+      items,
+      subtotalUsdc: totals.subtotalUsdc,
+      shippingUsdc: totals.shippingUsdc,
+      totalUsdc: totals.totalUsdc,
+      status: 'pending',
+    })
+    .returning(orderColumns);
+  return created as OrderView;
+}
+
+/** An order by its unguessable id, for the shopper's payment and thank-you pages. */
+export async function getOrder(db: Database, id: string): Promise<OrderView> {
+  const [order] = isUuid(id)
+    ? await db.select(orderColumns).from(orders).where(eq(orders.id, id)).limit(1)
+    : [];
+  if (!order) throw new AppError('not_found', ORDER_MESSAGES.notFound);
+  return order;
+}
+
+// Note: qualified by hand, as drizzle leaves columns unqualified in a one-table query.
+const ownedBy = (ownerId: string): SQL =>
+  sql`${orders}.store_id in (select s.id::text from ${stores} s where s.owner_id = ${ownerId})`;
+
+/** The merchant's orders across its stores, newest first, optionally of one store or status. */
+export async function listMerchantOrders(
+  db: Database,
+  ownerId: string,
+  query: ListOrdersQuery,
+): Promise<OrderView[]> {
+  if (query.storeId !== undefined) await getOwnStoreOrThrow(db, ownerId, query.storeId);
+  return db
+    .select(orderColumns)
+    .from(orders)
+    .where(
+      and(
+        ownedBy(ownerId),
+        query.storeId === undefined ? undefined : eq(orders.storeId, query.storeId),
+        query.status === undefined ? undefined : eq(orders.status, query.status),
+      ),
+    )
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(query.limit ?? DEFAULT_ORDERS_PAGE);
+}
+
+async function getOwnOrderOrThrow(db: Database, ownerId: string, id: string) {
+  const [order] = isUuid(id)
+    ? await db
+        .select(orderColumns)
+        .from(orders)
+        .where(and(eq(orders.id, id), ownedBy(ownerId)))
+        .limit(1)
+    : [];
+  if (!order) throw new AppError('not_found', ORDER_MESSAGES.notFound);
+  return order;
+}
+
+/** Moves the merchant's order one step (paid, processing, shipped, completed); 422 otherwise. */
+export async function updateOrderStatus(
+  db: Database,
+  ownerId: string,
+  id: string,
+  input: UpdateOrderBody,
+): Promise<OrderView> {
+  const current = await getOwnOrderOrThrow(db, ownerId, id);
+  const expected = expectedVersion(input.updatedAt);
+  if (expected && expected.getTime() !== current.updatedAt.getTime())
+    throw staleEdit('order', current);
+  const from = current.status;
+  if (!isOrderStatus(from) || !canTransitionOrder(from, input.status))
+    throw new AppError('validation_failed', ORDER_MESSAGES.transition(from, input.status));
+  const [updated] = await db
+    .update(orders)
+    .set({ status: input.status, updatedAt: nextVersion(orders.updatedAt) })
+    .where(
+      and(
+        eq(orders.id, id),
+        eq(orders.status, from),
+        expected ? eq(orders.updatedAt, expected) : undefined,
+      ),
+    )
+    .returning(orderColumns);
+  if (!updated) throw staleEdit('order', await getOwnOrderOrThrow(db, ownerId, id));
+  return updated;
+}
+
+/**
+ * Takes a paid order's quantities out of stock; call it in the transaction that marks the order
+ * paid. Runs once per order (later calls return false). Untracked products (inventory 0) are left
+ * alone; a product whose last unit sells is unpublished, since inventory 0 would read as untracked.
+ */
+export async function decrementInventoryForPaidOrder(
+  tx: Executor,
+  orderId: string,
+): Promise<boolean> {
+  const [order] = await tx
+    .update(orders)
+    .set({ inventoryCommittedAt: sql`now()`, updatedAt: nextVersion(orders.updatedAt) })
+    .where(and(eq(orders.id, orderId), isNull(orders.inventoryCommittedAt)))
+    .returning({ storeId: orders.storeId, items: orders.items });
+  if (!order) return false;
+  const quantities = new Map<string, number>();
+  for (const item of order.items)
+    if (isUuid(item.productId))
+      quantities.set(item.productId, (quantities.get(item.productId) ?? 0) + item.quantity);
+  // Note: sorted, so two orders paid at once lock their products in the same order (no deadlock).
+  for (const [productId, quantity] of [...quantities].sort(([a], [b]) => a.localeCompare(b))) {
+    await tx
+      .update(products)
+      .set({
+        inventory: sql`greatest(${products.inventory} - ${quantity}, 0)`,
+        isPublished: sql`${products.isPublished} and ${products.inventory} > ${quantity}`,
+        updatedAt: nextVersion(products.updatedAt),
+      })
+      .where(
+        and(
+          eq(products.id, productId),
+          sql`${products.storeId}::text = ${order.storeId}`,
+          gt(products.inventory, 0),
+        ),
+      );
+  }
+  return true;
+}

@@ -1,0 +1,117 @@
+// Assigns an order its deposit address: derived from the xpub at the next index of a sequence,
+// stored once per order (the unique order_id index settles concurrent calls).
+import { type PaymentChain, parseUsdc } from '@store/shared';
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { orders, paymentWallets, stores } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { ORDER_MESSAGES } from '../orders/model.ts';
+import { isUuid } from '../stores/service.ts';
+import { UNIVERSAL_STORE_ID } from '../universal-orders/model.ts';
+import { PAYMENT_API_MESSAGES as M, type PaymentDeps, type PaymentWalletView } from './model.ts';
+
+type OrderRow = typeof orders.$inferSelect;
+type WalletRow = typeof paymentWallets.$inferSelect;
+
+/** An order by id, or 404 (also for ids that are not UUIDs). */
+export async function getOrderOrThrow(db: Database, orderId: string): Promise<OrderRow> {
+  const [order] = isUuid(orderId)
+    ? await db.select().from(orders).where(eq(orders.id, orderId)).limit(1)
+    : [];
+  if (!order) throw new AppError('not_found', ORDER_MESSAGES.notFound);
+  return order;
+}
+
+/** The order's wallet, if it has one. */
+export async function findWallet(db: Database, orderId: string): Promise<WalletRow | undefined> {
+  const [wallet] = await db
+    .select()
+    .from(paymentWallets)
+    .where(eq(paymentWallets.orderId, orderId))
+    .limit(1);
+  return wallet;
+}
+
+/** The wallet as the payment pages receive it. */
+export function walletView(wallet: WalletRow): PaymentWalletView {
+  return {
+    address: wallet.walletAddress,
+    expectedAmount: wallet.expectedAmountUsdc,
+    chain: wallet.paymentChain,
+    expiredAt: wallet.expiredAt?.toISOString() ?? null,
+  };
+}
+
+/** True for an order of the universal checkout (no store of ours). */
+export function isUniversalOrder(order: OrderRow): boolean {
+  return order.storeId === UNIVERSAL_STORE_ID || order.metadata?.isUniversal === true;
+}
+
+/** Where the order's money settles: the store's address, or the universal link's. */
+async function payoutAddressOf(db: Database, order: OrderRow): Promise<string> {
+  if (isUniversalOrder(order)) {
+    const address = order.metadata?.storePaymentAddress;
+    if (!address) throw new AppError('validation_failed', M.noUniversalPaymentAddress);
+    return address;
+  }
+  const [store] = isUuid(order.storeId)
+    ? await db
+        .select({ paymentAddress: stores.paymentAddress })
+        .from(stores)
+        .where(eq(stores.id, order.storeId))
+        .limit(1)
+    : [];
+  if (!store?.paymentAddress) throw new AppError('validation_failed', M.noPaymentAddress);
+  return store.paymentAddress;
+}
+
+/** Returns the order's wallet, creating it on the first call (idempotent and race-safe). */
+export async function assignPaymentWallet(
+  deps: PaymentDeps,
+  orderId: string,
+  paymentChain: PaymentChain,
+): Promise<{ paymentWallet: PaymentWalletView }> {
+  const { db } = deps;
+  const order = await getOrderOrThrow(db, orderId);
+  const existing = await findWallet(db, orderId);
+  if (existing) return { paymentWallet: walletView(existing) };
+  if (order.status !== 'pending') throw new AppError('conflict', M.notPending(order.status));
+  if (parseUsdc(order.totalUsdc) <= 0n) throw new AppError('validation_failed', M.zeroTotal);
+  const storePaymentAddress = await payoutAddressOf(db, order);
+
+  // Note: nextval is never rolled back, so a concurrent call (or a failed insert) only skips an
+  // index; two orders can never derive the same address.
+  const [next] = await db.execute<{ index: number }>(
+    sql`select nextval('payment_derivation_index_seq')::int as index`,
+  );
+  const { index, address, path } = deps.derive(Number(next?.index));
+  const created = await db.transaction(async (tx) => {
+    const [wallet] = await tx
+      .insert(paymentWallets)
+      .values({
+        orderId,
+        walletAddress: address,
+        derivationPath: path,
+        derivationIndex: index,
+        expectedAmountUsdc: order.totalUsdc,
+        storePaymentAddress,
+        expiredAt: new Date(Date.now() + deps.windowMs),
+        paymentChain,
+        isUniversal: isUniversalOrder(order),
+        externalOrderId: order.metadata?.externalOrderId ?? null,
+        webhookUrl: order.metadata?.webhookUrl ?? null,
+      })
+      .onConflictDoNothing({ target: paymentWallets.orderId })
+      .returning();
+    if (wallet) {
+      await tx
+        .update(orders)
+        .set({ paymentAddress: address, paymentChain })
+        .where(eq(orders.id, orderId));
+    }
+    return wallet;
+  });
+  const wallet = created ?? (await findWallet(db, orderId));
+  if (!wallet) throw new Error(`wallet of order ${orderId} vanished after a conflicting insert`);
+  return { paymentWallet: walletView(wallet) };
+}

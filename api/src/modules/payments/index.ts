@@ -1,0 +1,39 @@
+// Routes: POST /api/orders/{id}/assign-payment-wallet, GET /api/check-payment-status/{orderId}
+import { AssignPaymentWalletSchema, DEFAULT_CHAIN } from '@store/shared';
+import { Elysia } from 'elysia';
+import * as v from 'valibot';
+import type { AppDeps } from '../../app.ts';
+import { assignPaymentWallet } from './assign-payment-wallet.ts';
+import { checkPaymentStatus } from './check-payment-status.ts';
+import { paymentDeps } from './model.ts';
+
+const tags = ['payments'];
+
+/** Deposit addresses of orders and the shopper's payment status. */
+export const paymentsModule = (app: AppDeps) => {
+  const deps = paymentDeps(app);
+  return new Elysia({ name: 'payments' })
+    .post(
+      '/api/orders/:id/assign-payment-wallet',
+      ({ params, body }) =>
+        assignPaymentWallet(deps, params.id, body?.paymentChain ?? DEFAULT_CHAIN),
+      {
+        // Note: SPEC's client sends { paymentChain }; a bare POST means Base as well.
+        body: v.optional(AssignPaymentWalletSchema),
+        detail: {
+          tags,
+          summary: "The order's deposit address (created on the first call, then the same one)",
+        },
+      },
+    )
+    .get(
+      '/api/check-payment-status/:orderId',
+      ({ params }) => checkPaymentStatus(deps, params.orderId),
+      {
+        detail: {
+          tags,
+          summary: 'Payment status; paymentDetected turns true once the full amount is seen',
+        },
+      },
+    );
+};

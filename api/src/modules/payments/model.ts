@@ -1,0 +1,61 @@
+// Messages, settings and response shapes of the payment routes.
+import type { ApiPaymentStatus } from '@store/shared';
+import type { AppDeps } from '../../app.ts';
+import type { Database } from '../../db/client.ts';
+import { type DepositAddress, depositAddressDeriver } from '../../keys/deposit-address.ts';
+
+/** Texts of the payment errors (not in SPEC, which shows none). */
+export const PAYMENT_API_MESSAGES = {
+  noPaymentAddress:
+    "This store has no payment address yet, so its orders cannot be paid; the merchant must add one in the store's settings",
+  noUniversalPaymentAddress: 'This order has no payment address to settle to',
+  notPending: (status: string) => `This order is ${status}; it takes no new payment`,
+  zeroTotal: 'An order of 0.00 USDC needs no payment',
+} as const;
+
+/** What the payment services need from the app. */
+export interface PaymentDeps {
+  db: Database;
+  chainId: number;
+  confirmations: number;
+  windowMs: number;
+  statusReadsIndexer: boolean;
+  derive: (index: number) => DepositAddress;
+}
+
+const derivers = new Map<string, (index: number) => DepositAddress>();
+
+/** Builds the payment services' dependencies from the app's (the xpub is parsed once). */
+export function paymentDeps({ db, config }: AppDeps): PaymentDeps {
+  let derive = derivers.get(config.paymentXpub);
+  if (!derive) {
+    derive = depositAddressDeriver(config.paymentXpub);
+    derivers.set(config.paymentXpub, derive);
+  }
+  return {
+    db,
+    chainId: config.chain.chainId,
+    confirmations: config.confirmations,
+    windowMs: Math.round(config.paymentWindowHours * 3_600_000),
+    statusReadsIndexer: config.statusReadsIndexer,
+    derive,
+  };
+}
+
+/** The wallet a shopper pays to (SPEC §3 "payment wallet response") and when its window ends. */
+export interface PaymentWalletView {
+  address: string;
+  expectedAmount: string;
+  chain: string;
+  expiredAt: string | null;
+}
+
+/** Response of GET /api/check-payment-status/{orderId}. */
+export interface PaymentStatusView {
+  paymentDetected: boolean;
+  status: ApiPaymentStatus;
+  /** Everything seen at the deposit address, at any depth, with all 6 decimals. */
+  receivedAmount: string;
+  expectedAmount: string;
+  expiredAt: string | null;
+}

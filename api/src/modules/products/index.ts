@@ -1,0 +1,68 @@
+// Routes: GET /api/stores/{id}/products, POST /api/products, GET/PUT/DELETE /api/products/{id}
+import { CreateProductSchema } from '@store/shared';
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../../app.ts';
+import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { ListProductsQuery, UpdateProductBody } from './model.ts';
+import {
+  createProduct,
+  deleteProduct,
+  getProductForViewer,
+  listStoreProducts,
+  updateProduct,
+} from './service.ts';
+
+const tags = ['products'];
+
+/** The catalogue: published products for shoppers, the whole catalogue for its owner. */
+export const productsModule = ({ db }: AppDeps) => {
+  const signedIn = signedInGuard(db);
+  return new Elysia({ name: 'products' })
+    .use(sessionPlugin(db))
+    .get(
+      '/api/stores/:id/products',
+      async ({ params, query, currentUser }) =>
+        listStoreProducts(db, params.id, (await currentUser())?.id, query.published === 'true'),
+      {
+        query: ListProductsQuery,
+        detail: {
+          tags,
+          summary: "A store's published products (its owner also sees unpublished ones)",
+        },
+      },
+    )
+    .post(
+      '/api/products',
+      async ({ body, requireUser, set }) => {
+        const product = await createProduct(db, (await requireUser()).id, body);
+        set.status = 201;
+        return product;
+      },
+      {
+        transform: signedIn,
+        body: CreateProductSchema,
+        detail: { tags, summary: 'Add a product to one of your stores' },
+      },
+    )
+    .get(
+      '/api/products/:id',
+      async ({ params, currentUser }) =>
+        getProductForViewer(db, params.id, (await currentUser())?.id),
+      { detail: { tags, summary: 'A product' } },
+    )
+    .put(
+      '/api/products/:id',
+      async ({ params, body, requireUser }) =>
+        updateProduct(db, (await requireUser()).id, params.id, body),
+      {
+        transform: signedIn,
+        body: UpdateProductBody,
+        detail: { tags, summary: 'Edit your product (send `updatedAt` to detect stale edits)' },
+      },
+    )
+    .delete(
+      '/api/products/:id',
+      async ({ params, requireUser }) => deleteProduct(db, (await requireUser()).id, params.id),
+      { transform: signedIn, detail: { tags, summary: 'Delete your product' } },
+    );
+};

@@ -1,0 +1,35 @@
+// Request schemas and the response shape of the product routes.
+import { UpdateProductSchema } from '@store/shared';
+import * as v from 'valibot';
+import { UpdatedAtSchema } from '../../http/versions.ts';
+
+/** Query of GET /api/stores/{id}/products: `published=true` lists published products only. */
+export const ListProductsQuery = v.object({
+  published: v.optional(v.picklist(['true', 'false'], 'published must be true or false')),
+});
+
+/** Body of PUT /api/products/{id}: the product form's fields (any subset) and the version edited. */
+export const UpdateProductBody = v.object({
+  ...UpdateProductSchema.entries,
+  updatedAt: UpdatedAtSchema,
+});
+/** A validated product update body. */
+export type UpdateProductBody = v.InferOutput<typeof UpdateProductBody>;
+
+/** A product as the API returns it; `priceUsdc` is a 2-decimal string. */
+export interface ProductView {
+  id: string;
+  storeId: string;
+  title: string;
+  description: string | null;
+  imageUrl: string | null;
+  priceUsdc: string;
+  isPublished: boolean;
+  /** 0: stock not tracked (up to 99 a line); above 0: units left. */
+  inventory: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Message of an unknown product (or another merchant's, or an unpublished one for shoppers). */
+export const PRODUCT_NOT_FOUND = 'Product not found';

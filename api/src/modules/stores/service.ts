@@ -1,0 +1,163 @@
+// Stores: public listing and lookup, the merchant's own stores, creation and edits.
+import type { CreateStore } from '@store/shared';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { products, stores } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts';
+import {
+  type OwnerStore,
+  type PublicStore,
+  SLUG_TAKEN,
+  STORE_NOT_FOUND,
+  type UpdateStoreBody,
+} from './model.ts';
+
+/** A store row as stored. */
+export type StoreRow = typeof stores.$inferSelect;
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for a UUID; anything else can never be an id (and must not reach a uuid column). */
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(value);
+}
+
+const publicColumns = {
+  id: stores.id,
+  name: stores.name,
+  slug: stores.slug,
+  description: stores.description,
+  domain: stores.domain,
+  logoUrl: stores.logoUrl,
+  paymentAddress: stores.paymentAddress,
+  theme: stores.theme,
+  primaryColor: stores.primaryColor,
+  secondaryColor: stores.secondaryColor,
+  accentColor: stores.accentColor,
+  ownerId: stores.ownerId,
+  isActive: stores.isActive,
+  createdAt: stores.createdAt,
+  updatedAt: stores.updatedAt,
+};
+// Note: qualified by hand: drizzle leaves columns unqualified in a one-table select, and inside
+// the subquery an unqualified "id" would be the product's.
+const publishedCount = sql<number>`(select count(*)::int from ${products} where ${products}.store_id = ${stores}.id and ${products}.is_published)`;
+const allCount = sql<number>`(select count(*)::int from ${products} where ${products}.store_id = ${stores}.id)`;
+const ownerColumns = { ...publicColumns, webhookUrl: stores.webhookUrl, productCount: allCount };
+
+/** Active stores with their published product count, oldest first (GET /api/stores). */
+export function listActiveStores(db: Database): Promise<PublicStore[]> {
+  return db
+    .select({ ...publicColumns, productCount: publishedCount })
+    .from(stores)
+    .where(eq(stores.isActive, true))
+    .orderBy(asc(stores.createdAt), asc(stores.id));
+}
+
+/** The merchant's own stores, inactive ones too, with all their products counted. */
+export function listOwnStores(db: Database, ownerId: string): Promise<OwnerStore[]> {
+  return db
+    .select(ownerColumns)
+    .from(stores)
+    .where(eq(stores.ownerId, ownerId))
+    .orderBy(asc(stores.createdAt), asc(stores.id));
+}
+
+const bySlugOrId = (slugOrId: string): SQL =>
+  isUuid(slugOrId) ? eq(stores.id, slugOrId) : eq(stores.slug, slugOrId);
+
+/** A store by id (a UUID) or slug: the owner's view for its owner; inactive stores only for it. */
+export async function getStoreForViewer(
+  db: Database,
+  slugOrId: string,
+  viewerId: string | undefined,
+): Promise<PublicStore | OwnerStore> {
+  const [row] = await db
+    .select({ ...ownerColumns, publishedCount })
+    .from(stores)
+    .where(bySlugOrId(slugOrId))
+    .limit(1);
+  if (!row) throw new AppError('not_found', STORE_NOT_FOUND);
+  const { publishedCount: published, webhookUrl, ...rest } = row;
+  if (row.ownerId === viewerId) return { ...rest, webhookUrl };
+  if (!row.isActive) throw new AppError('not_found', STORE_NOT_FOUND);
+  return { ...rest, productCount: published };
+}
+
+/** Who owns a store and whether it is open, by id or slug; undefined when there is none. */
+export async function findStoreRef(
+  db: Database,
+  slugOrId: string,
+): Promise<{ id: string; ownerId: string; isActive: boolean } | undefined> {
+  const [store] = await db
+    .select({ id: stores.id, ownerId: stores.ownerId, isActive: stores.isActive })
+    .from(stores)
+    .where(bySlugOrId(slugOrId))
+    .limit(1);
+  return store;
+}
+
+/** The merchant's own store by id; 404 for unknown ids and for other merchants' stores alike. */
+export async function getOwnStoreOrThrow(
+  db: Database,
+  ownerId: string,
+  id: string,
+): Promise<OwnerStore> {
+  if (!isUuid(id)) throw new AppError('not_found', STORE_NOT_FOUND);
+  const [store] = await db
+    .select(ownerColumns)
+    .from(stores)
+    .where(and(eq(stores.id, id), eq(stores.ownerId, ownerId)))
+    .limit(1);
+  if (!store) throw new AppError('not_found', STORE_NOT_FOUND);
+  return store;
+}
+
+/** Creates a store owned by the merchant (any ownerId in the body is ignored); 409 on a taken slug. */
+export async function createStore(
+  db: Database,
+  ownerId: string,
+  input: CreateStore,
+): Promise<OwnerStore> {
+  const { ownerId: _ignored, ...fields } = input;
+  try {
+    const [created] = await db
+      .insert(stores)
+      .values({ ...fields, paymentAddress: fields.paymentAddress || null, ownerId })
+      .returning({ id: stores.id });
+    return getOwnStoreOrThrow(db, ownerId, (created as { id: string }).id);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('conflict', SLUG_TAKEN);
+    throw error;
+  }
+}
+
+/** Applies the merchant's edit; 409 with the current store when `updatedAt` is stale. */
+export async function updateStore(
+  db: Database,
+  ownerId: string,
+  id: string,
+  input: UpdateStoreBody,
+): Promise<OwnerStore> {
+  const current = await getOwnStoreOrThrow(db, ownerId, id);
+  const { updatedAt, ownerId: _ignored, ...fields } = input;
+  const expected = expectedVersion(updatedAt);
+  if (expected && expected.getTime() !== current.updatedAt.getTime())
+    throw staleEdit('store', current);
+  const changes = { ...fields, updatedAt: nextVersion(stores.updatedAt) };
+  if (fields.paymentAddress === '') changes.paymentAddress = null;
+  try {
+    const updated = await db
+      .update(stores)
+      .set(changes)
+      .where(and(eq(stores.id, id), expected ? eq(stores.updatedAt, expected) : undefined))
+      .returning({ id: stores.id });
+    if (updated.length === 0) throw staleEdit('store', await getOwnStoreOrThrow(db, ownerId, id));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('conflict', SLUG_TAKEN);
+    throw error;
+  }
+  return getOwnStoreOrThrow(db, ownerId, id);
+}

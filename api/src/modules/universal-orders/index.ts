@@ -1,0 +1,36 @@
+// Routes: POST /api/universal-orders (the checkout form's body, or the payment page's)
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../../app.ts';
+import { assignPaymentWallet } from '../payments/assign-payment-wallet.ts';
+import { paymentDeps } from '../payments/model.ts';
+import { parseUniversalBody } from './model.ts';
+import { createUniversalOrder } from './service.ts';
+
+/** Orders of external stores that link to the universal checkout. */
+export const universalOrdersModule = (app: AppDeps) => {
+  const deps = paymentDeps(app);
+  return new Elysia({ name: 'universal-orders' }).post(
+    '/api/universal-orders',
+    async ({ body, set }) => {
+      const parsed = parseUniversalBody(body);
+      const order = await createUniversalOrder(deps.db, parsed.input);
+      set.status = 201;
+      if (parsed.form === 'order') return { order };
+      // Note: the one-call form for integrators: the order and its deposit address at once.
+      const { paymentWallet } = await assignPaymentWallet(
+        deps,
+        order.id,
+        parsed.input.paymentChain,
+      );
+      return { paymentWallet, order };
+    },
+    {
+      detail: {
+        tags: ['universal orders'],
+        summary:
+          'Create a universal order: answers { order: { id } }, or with `paymentChain` ' +
+          '{ paymentWallet, order } (totals are recomputed and must match, else 422)',
+      },
+    },
+  );
+};

@@ -1,0 +1,115 @@
+// Universal (external store) orders: totals recomputed from the items and the link's shipping
+// settings, SPEC §3 metadata built on the server from validated fields, stored pending.
+import {
+  type CreateUniversalOrder,
+  type CreateUniversalWallet,
+  defaultUniversalShippingMethod,
+  formatUsdc,
+  isHexColor,
+  isHttpUrl,
+  normalizePriceString,
+  type OrderMetadata,
+  parsePrice,
+  STORE_FORM_MESSAGES,
+  subtotalOf,
+  type Usdc,
+  universalShippingFor,
+} from '@store/shared';
+import type { Database } from '../../db/client.ts';
+import { orders } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { UNIVERSAL_MESSAGES as M, UNIVERSAL_STORE_ID } from './model.ts';
+
+/** Either body of POST /api/universal-orders. */
+export type UniversalOrderInput = CreateUniversalOrder | CreateUniversalWallet;
+
+const invalid = (message: string) => new AppError('validation_failed', message);
+
+/** Shipping of the order: priced from the link's settings when sent, else the link's claim. */
+function shippingOf(input: UniversalOrderInput): Usdc {
+  const options = input.shippingOptions;
+  if (!options) return parsePrice(input.shippingUsdc);
+  if (!options.shipping) return 0n;
+  const method = input.shippingMethod ?? defaultUniversalShippingMethod(options);
+  if (method === 'free' && !options.freeShipping) throw invalid(M.freeShippingNotOffered);
+  return universalShippingFor(method, options);
+}
+
+/** Universal totals (no tax): subtotal + shipping; 422 when the client's differ or are zero. */
+export function priceUniversalOrder(input: UniversalOrderInput) {
+  const subtotal = subtotalOf(input.items);
+  const shipping = shippingOf(input);
+  const totals = {
+    subtotalUsdc: formatUsdc(subtotal),
+    shippingUsdc: formatUsdc(shipping),
+    totalUsdc: formatUsdc(subtotal + shipping),
+  };
+  const sent = [input.subtotalUsdc, input.shippingUsdc, input.totalUsdc].map(normalizePriceString);
+  if (sent.join() !== [totals.subtotalUsdc, totals.shippingUsdc, totals.totalUsdc].join())
+    throw invalid(M.totalsMismatch(totals.subtotalUsdc, totals.shippingUsdc, totals.totalUsdc));
+  if (subtotal + shipping <= 0n) throw invalid(M.zeroTotal);
+  return totals;
+}
+
+/** Optional text that must pass `check`, else a 422 with `message`. */
+function checked(value: string | null | undefined, check: (v: string) => boolean, message: string) {
+  if (value === null || value === undefined || value === '') return null;
+  if (!check(value)) throw invalid(message);
+  return value;
+}
+
+const isLogo = (value: string) => isHttpUrl(value) || [...value].length <= 2;
+const isColor = (value: string) => isHexColor(value);
+
+/** SPEC §3 metadata: addresses and ids from the validated body, branding checked like a link. */
+export function universalMetadata(input: UniversalOrderInput): OrderMetadata {
+  const branding = 'metadata' in input ? input.metadata : undefined;
+  const colors = branding?.colors;
+  return {
+    isUniversal: true,
+    externalStoreName: input.storeName,
+    storeName: input.storeName,
+    externalPaymentAddress: input.storePaymentAddress,
+    storePaymentAddress: input.storePaymentAddress,
+    externalOrderId: input.externalOrderId ?? null,
+    webhookUrl: input.webhookUrl ?? null,
+    // Note: the payment page navigates to returnUrl, so only http(s) (never javascript:).
+    returnUrl: checked(branding?.returnUrl, isHttpUrl, M.returnUrl),
+    theme: branding?.theme ?? null,
+    colors: colors
+      ? {
+          primary: checked(colors.primary, isColor, STORE_FORM_MESSAGES.hexColor),
+          secondary: checked(colors.secondary, isColor, STORE_FORM_MESSAGES.hexColor),
+          accent: checked(colors.accent, isColor, STORE_FORM_MESSAGES.hexColor),
+        }
+      : null,
+    logoUrl: checked(branding?.logoUrl, isLogo, M.logoUrl),
+  };
+}
+
+/** Stores a pending universal order and returns its id. */
+export async function createUniversalOrder(
+  db: Database,
+  input: UniversalOrderInput,
+): Promise<{ id: string }> {
+  const totals = priceUniversalOrder(input);
+  const metadata = universalMetadata(input);
+  const items = input.items.map((item) => ({
+    ...item,
+    priceUsdc: normalizePriceString(item.priceUsdc),
+  }));
+  const [order] = await db
+    .insert(orders)
+    .values({
+      storeId: UNIVERSAL_STORE_ID,
+      customerEmail: input.customerEmail,
+      shippingAddress: input.shippingAddress,
+      items,
+      ...totals,
+      status: 'pending',
+      metadata,
+    })
+    .returning({ id: orders.id });
+  if (!order) throw new Error('insert returned no order');
+  return order;
+}

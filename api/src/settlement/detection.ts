@@ -1,0 +1,142 @@
+// One detection pass: the wallets that may have changed, their transfers in ONE query, the pure
+// state machine on each, and a write for each wallet whose state or amounts moved.
+// Note: the cost of a pass follows the chain's new transfers, not the number of open wallets:
+// candidates are the wallets that new transfer rows touch (found through the indexer's primary
+// key, which sorts in chain order), those still below depth and those whose window just closed.
+// A full pass over every unpaid wallet runs at start and every `reconcileMs`, which also catches
+// rows a reorg re-inserted behind the cursor.
+import { isPaymentState, nextPaymentState, parseUsdc } from '@store/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import {
+  indexerTable,
+  readIndexerPosition,
+  type TransferRow,
+  toDepositTransfer,
+} from './indexed-transfers.ts';
+import { recordWalletChange, type WalletChange } from './record.ts';
+
+/** Settings of the detection passes. */
+export interface DetectionSettings {
+  chainId: number;
+  confirmations: number;
+}
+
+/** Where the previous pass stopped; null before the first (which then reconciles everything). */
+export interface DetectionCursor {
+  lastTransferId: string | null;
+}
+
+/** What one pass did. */
+export interface DetectionResult {
+  cursor: DetectionCursor;
+  headBlock: bigint | null;
+  candidates: number;
+  changes: WalletChange[];
+}
+
+type WalletRow = Partial<TransferRow> & {
+  id: string;
+  order_id: string;
+  status: string;
+  expected: string;
+  expires_at_ms: string | null;
+  detected: string;
+  received: string;
+  deposit_tx_hash: string | null;
+};
+
+const UNPAID = sql`('waiting', 'detected', 'underpaid', 'expired')`;
+
+/** Ids of the wallets this pass must look at. */
+function candidateWallets(cursor: DetectionCursor, upTo: string, now: Date, full: boolean): SQL {
+  const belowDepth = sql`select id from payment_wallets where awaiting_depth`;
+  if (full || cursor.lastTransferId === null) {
+    return sql`select id from payment_wallets where status in ${UNPAID} union ${belowDepth}`;
+  }
+  return sql`
+    select w.id from payment_wallets w
+      where lower(w.wallet_address) in (
+        select distinct "to" from ${indexerTable('transfer')}
+        where id > ${cursor.lastTransferId} and id <= ${upTo})
+    union ${belowDepth}
+    union select id from payment_wallets
+      where status = 'waiting' and expired_at <= ${now.toISOString()}`;
+}
+
+/** Runs one pass at `now`; `full` forces a reconciliation of every unpaid wallet. */
+export async function runDetectionPass(
+  db: Database,
+  settings: DetectionSettings,
+  cursor: DetectionCursor,
+  now: Date,
+  full = false,
+): Promise<DetectionResult> {
+  const { headBlock, lastTransferId } = await readIndexerPosition(db, settings.chainId);
+  if (headBlock === null) return { cursor, headBlock, candidates: 0, changes: [] };
+  const upTo = lastTransferId ?? '';
+  const rows = await db.execute<WalletRow>(sql`
+    select w.id, w.order_id, w.status, w.expected_amount_usdc::text as expected,
+      floor(extract(epoch from w.expired_at) * 1000)::bigint::text as expires_at_ms,
+      w.detected_amount_usdc::text as detected,
+      w.received_amount_usdc::text as received, w.deposit_tx_hash,
+      t.value::text, t.block_number::text, t.block_timestamp::text, t.tx_hash
+    from payment_wallets w
+    left join ${indexerTable('transfer')} t on t."to" = lower(w.wallet_address)
+    where w.id in (${candidateWallets(cursor, upTo, now, full)})
+    order by w.id, t.block_number, t.log_index`);
+
+  const changes: WalletChange[] = [];
+  for (const group of groupByWallet(rows)) {
+    const change = walletChange(group, headBlock, now, settings);
+    if (change && (await recordWalletChange(db, change, now))) changes.push(change);
+  }
+  // Note: '' once the pass has run, so an empty transfer table does not mean "full pass" again.
+  const next = lastTransferId ?? cursor.lastTransferId ?? '';
+  return { cursor: { lastTransferId: next }, headBlock, candidates: countWallets(rows), changes };
+}
+
+/** The state machine on one wallet's rows; undefined for a state this version does not know. */
+function walletChange(
+  group: readonly WalletRow[],
+  headBlock: bigint,
+  now: Date,
+  settings: DetectionSettings,
+): WalletChange | undefined {
+  const wallet = group[0];
+  // Note: a state of a later version (or a hand-edited row) is left alone, never overwritten.
+  if (!wallet || !isPaymentState(wallet.status)) return undefined;
+  const transfers = group
+    .filter((row) => row.value != null)
+    .map((row) => toDepositTransfer(row as TransferRow));
+  const expiresAt = wallet.expires_at_ms ? Number(wallet.expires_at_ms) : Number.POSITIVE_INFINITY;
+  const after = nextPaymentState(
+    { state: wallet.status, expected: parseUsdc(wallet.expected), expiresAt },
+    { transfers, headBlock },
+    now.getTime(),
+    settings,
+  );
+  const before = {
+    state: wallet.status,
+    detected: parseUsdc(wallet.detected),
+    received: parseUsdc(wallet.received),
+    paymentTxHash: wallet.deposit_tx_hash,
+  };
+  return { walletId: wallet.id, orderId: wallet.order_id, before, after, headBlock };
+}
+
+function* groupByWallet(rows: readonly WalletRow[]): Generator<WalletRow[]> {
+  let group: WalletRow[] = [];
+  for (const row of rows) {
+    if (group.length > 0 && group[0]?.id !== row.id) {
+      yield group;
+      group = [];
+    }
+    group.push(row);
+  }
+  if (group.length > 0) yield group;
+}
+
+function countWallets(rows: readonly WalletRow[]): number {
+  return new Set(rows.map((r) => r.id)).size;
+}

@@ -1,0 +1,109 @@
+// Writes one wallet's new state: the wallet row, an event per transition and, when the full amount
+// reaches depth, the order, all in one transaction (the next issue's webhook outbox joins it).
+import {
+  formatUsdcFull,
+  isPaidState,
+  isPaymentDetected,
+  type PaymentSnapshot,
+  type PaymentState,
+} from '@store/shared';
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { orders, paymentEvents, paymentWallets } from '../db/schema.ts';
+import { decrementInventoryForPaidOrder } from '../modules/orders/service.ts';
+
+/** A wallet as stored before a pass and as the state machine sees it after. */
+export interface WalletChange {
+  walletId: string;
+  orderId: string;
+  before: PaymentSnapshot & { state: PaymentState };
+  after: PaymentSnapshot;
+  headBlock: bigint;
+}
+
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** True when the change moves the state or any amount (a write is needed). */
+export function isChange({ before, after }: WalletChange): boolean {
+  return (
+    before.state !== after.state ||
+    before.detected !== after.detected ||
+    before.received !== after.received ||
+    before.paymentTxHash !== after.paymentTxHash
+  );
+}
+
+/**
+ * Stores the change; false when there is none or another pass already stored one.
+ * Note: the update is conditional on the row still being what the pass read, so two workers
+ * (a restart overlapping the old process) never record a transition or pay an order twice.
+ */
+export async function recordWalletChange(
+  db: Database,
+  change: WalletChange,
+  now: Date,
+): Promise<boolean> {
+  if (!isChange(change)) return false;
+  const { before, after } = change;
+  const newlyPaid = isPaidState(after.state) && !isPaidState(before.state);
+  const newlyDetected = isPaymentDetected(after.state) && !isPaymentDetected(before.state);
+  return db.transaction(async (tx) => {
+    const updated = await tx
+      .update(paymentWallets)
+      .set({
+        status: after.state,
+        detectedAmountUsdc: formatUsdcFull(after.detected),
+        receivedAmountUsdc: formatUsdcFull(after.received),
+        depositTxHash: after.paymentTxHash,
+        paymentReceived: isPaidState(after.state),
+        ...(newlyPaid ? { paymentReceivedAt: now } : {}),
+        ...(newlyDetected ? { detectedAt: now } : {}),
+      })
+      .where(
+        and(
+          eq(paymentWallets.id, change.walletId),
+          eq(paymentWallets.status, before.state),
+          eq(paymentWallets.detectedAmountUsdc, formatUsdcFull(before.detected)),
+          eq(paymentWallets.receivedAmountUsdc, formatUsdcFull(before.received)),
+        ),
+      )
+      .returning({ id: paymentWallets.id });
+    if (updated.length === 0) return false;
+    if (before.state !== after.state) await appendEvent(tx, change, now);
+    if (newlyPaid) await markOrderPaid(tx, change.orderId, after.paymentTxHash, now);
+    return true;
+  });
+}
+
+async function appendEvent(tx: Transaction, change: WalletChange, now: Date): Promise<void> {
+  const { before, after } = change;
+  await tx.insert(paymentEvents).values({
+    walletId: change.walletId,
+    orderId: change.orderId,
+    fromStatus: before.state,
+    toStatus: after.state,
+    receivedAmountUsdc: formatUsdcFull(after.received),
+    details: {
+      detectedAmountUsdc: formatUsdcFull(after.detected),
+      receivedAmountUsdc: formatUsdcFull(after.received),
+      paymentTxHash: after.paymentTxHash,
+      headBlock: String(change.headBlock),
+    },
+    createdAt: now,
+  });
+}
+
+/** pending → paid with the shopper's deposit transaction; a no-op for an order already moved on. */
+async function markOrderPaid(
+  tx: Transaction,
+  orderId: string,
+  paymentTxHash: string | null,
+  now: Date,
+): Promise<void> {
+  const paid = await tx
+    .update(orders)
+    .set({ status: 'paid', paymentTxHash, updatedAt: now })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
+    .returning({ id: orders.id });
+  if (paid.length > 0) await decrementInventoryForPaidOrder(tx, orderId);
+}

@@ -1,0 +1,141 @@
+// The HTTP edges: the OpenAPI document lists every route, bodies over 1 MB get 413 in the JSON
+// error shape (in-process and on a real Bun server), unknown routes and bad JSON keep that shape.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { App } from '../src/app.ts';
+import { SERVER_MAX_BODY_BYTES } from '../src/http/body-limit.ts';
+import { apiClient } from './support/client.ts';
+import {
+  createTestApp,
+  STACK_TIMEOUT_MS,
+  startTestDatabase,
+  type TestDatabase,
+} from './support/database.ts';
+
+let testDb: TestDatabase;
+let app: App;
+let server: { stop(): Promise<void> | void } | undefined;
+let baseUrl: string;
+
+beforeAll(async () => {
+  testDb = await startTestDatabase();
+  app = createTestApp(testDb);
+  const listening = createTestApp(testDb).listen({
+    port: 0,
+    hostname: '127.0.0.1',
+    maxRequestBodySize: SERVER_MAX_BODY_BYTES,
+  });
+  server = {
+    stop: async () => {
+      await listening.stop(true);
+    },
+  };
+  baseUrl = `http://127.0.0.1:${listening.server?.port}`;
+}, STACK_TIMEOUT_MS);
+afterAll(async () => {
+  await server?.stop();
+  await testDb?.stop();
+}, STACK_TIMEOUT_MS);
+
+const ROUTES = {
+  '/api/auth/sign-up': ['post'],
+  '/api/auth/sign-in': ['post'],
+  '/api/auth/sign-out': ['post'],
+  '/api/auth/me': ['get'],
+  '/api/stores': ['get', 'post'],
+  '/api/stores/{id}': ['get', 'put'],
+  '/api/stores/{id}/products': ['get'],
+  '/api/stores/{id}/analytics': ['get'],
+  '/api/products': ['post'],
+  '/api/products/{id}': ['get', 'put', 'delete'],
+  '/api/orders': ['get', 'post'],
+  '/api/orders/{id}': ['get', 'patch'],
+};
+
+describe('OpenAPI', () => {
+  test('/api/openapi/json documents every shop and merchant route with its body schema', async () => {
+    const response = await app.handle(new Request('http://localhost/api/openapi/json'));
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
+    };
+    for (const [path, methods] of Object.entries(ROUTES))
+      for (const method of methods) expect(doc.paths[path]?.[method]).toBeDefined();
+    const createOrder = doc.paths['/api/orders']?.post?.requestBody?.content['application/json'];
+    expect(JSON.stringify(createOrder)).toContain('shippingAddress');
+    const html = await app.handle(new Request('http://localhost/api/openapi'));
+    expect(html.status).toBe(200);
+  });
+});
+
+describe('body limit', () => {
+  const big = JSON.stringify({ padding: 'x'.repeat(1024 * 1024 + 10) });
+
+  test('in-process: a declared length over 1 MB is 413 in the JSON shape', async () => {
+    const response = await app.handle(
+      new Request('http://localhost/api/orders', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(big.length) },
+        body: big,
+      }),
+    );
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({
+      error: { code: 'payload_too_large', message: 'The request body is larger than 1 MB' },
+    });
+  });
+
+  test('real server: 1-4 MB bodies get the JSON 413, with or without a length', async () => {
+    const declared = await fetch(`${baseUrl}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: big,
+    });
+    expect(declared.status).toBe(413);
+    expect(((await declared.json()) as { error: { code: string } }).error.code).toBe(
+      'payload_too_large',
+    );
+    const chunked = await fetch(`${baseUrl}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new Blob([big]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(((await chunked.json()) as { error: { code: string } }).error.code).toBe(
+      'payload_too_large',
+    );
+  });
+
+  test('real server: over 4 MB Bun refuses without reading; a small body goes through', async () => {
+    const huge = await fetch(`${baseUrl}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(SERVER_MAX_BODY_BYTES + 1),
+    });
+    expect(huge.status).toBe(413);
+    const small = await fetch(`${baseUrl}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(small.status).toBe(422);
+  });
+});
+
+describe('error shape', () => {
+  test('unknown API routes are 404 and malformed JSON is 400, both in the JSON shape', async () => {
+    const api = apiClient(app);
+    expect((await api.get('/api/nowhere')).body).toEqual({
+      error: { code: 'not_found', message: 'Not found' },
+    });
+    const response = await app.handle(
+      new Request('http://localhost/api/orders', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"storeId":',
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('bad_request');
+  });
+});

@@ -1,0 +1,238 @@
+// The merchant's side of orders on a real Postgres: the order list, status changes, the inventory
+// step of a paid order, and the 30-day analytics.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { shippingFor, storeCheckoutTotals } from '@store/shared';
+import { eq, sql } from 'drizzle-orm';
+import type { App } from '../src/app.ts';
+import { orders, products } from '../src/db/schema.ts';
+import { decrementInventoryForPaidOrder } from '../src/modules/orders/service.ts';
+import { type ApiClient, apiClient, customer, newMerchant, storeForm } from './support/client.ts';
+import {
+  createTestApp,
+  STACK_TIMEOUT_MS,
+  startTestDatabase,
+  type TestDatabase,
+} from './support/database.ts';
+
+let testDb: TestDatabase;
+let app: App;
+let shopper: ApiClient;
+let owner: Awaited<ReturnType<typeof newMerchant>>;
+let other: Awaited<ReturnType<typeof newMerchant>>;
+type Product = { id: string; title: string; priceUsdc: string };
+
+const addStore = async (merchant = owner) =>
+  (await merchant.api.post('/api/stores', storeForm())).body as { id: string };
+const addProduct = async (storeId: string, patch: Record<string, unknown>) =>
+  (await owner.api.post('/api/products', { storeId, ...patch })).body as Product;
+
+async function placeOrder(storeId: string, lines: Array<[Product, number]>) {
+  const items = lines.map(([p, quantity]) => ({ ...p, productId: p.id, quantity }));
+  const totals = storeCheckoutTotals(items, shippingFor('free'));
+  const response = await shopper.post('/api/orders', {
+    storeId,
+    ...customer,
+    items,
+    subtotalUsdc: totals.subtotalUsdc,
+    shippingUsdc: totals.shippingUsdc,
+    totalUsdc: totals.totalUsdc,
+  });
+  if (response.status !== 201) throw new Error(JSON.stringify(response.body));
+  return response.body as { id: string; updatedAt: string; totalUsdc: string };
+}
+
+/** What the payment system does: mark paid and take the stock, in one transaction. */
+const markPaid = (orderId: string) =>
+  testDb.database.db.transaction(async (tx) => {
+    await tx.update(orders).set({ status: 'paid' }).where(eq(orders.id, orderId));
+    return decrementInventoryForPaidOrder(tx, orderId);
+  });
+
+beforeAll(async () => {
+  testDb = await startTestDatabase();
+  app = createTestApp(testDb);
+  shopper = apiClient(app);
+  owner = await newMerchant(app, 'owner');
+  other = await newMerchant(app, 'other');
+}, STACK_TIMEOUT_MS);
+afterAll(async () => {
+  await testDb?.stop();
+}, STACK_TIMEOUT_MS);
+
+describe('GET /api/orders', () => {
+  let first: { id: string };
+  let second: { id: string };
+  let storeA: { id: string };
+  beforeAll(async () => {
+    storeA = await addStore();
+    const storeB = await addStore();
+    const a = await addProduct(storeA.id, { title: 'A', priceUsdc: '1.00' });
+    const b = await addProduct(storeB.id, { title: 'B', priceUsdc: '2.00' });
+    first = await placeOrder(storeA.id, [[a, 1]]);
+    second = await placeOrder(storeB.id, [[b, 1]]);
+    await markPaid(second.id);
+  });
+
+  test('401 signed out; another merchant sees none of these orders', async () => {
+    expect((await shopper.get('/api/orders')).status).toBe(401);
+    expect((await other.api.get('/api/orders')).body).toEqual([]);
+    expect((await other.api.get(`/api/orders?storeId=${storeA.id}`)).status).toBe(404);
+  });
+
+  test('lists the orders of all own stores, newest first, with filters', async () => {
+    const all = await owner.api.get('/api/orders');
+    expect(all.status).toBe(200);
+    expect(all.body.map((o: { id: string }) => o.id)).toEqual([second.id, first.id]);
+    expect(all.body[0]).toMatchObject({ customerEmail: 'ada@example.com', status: 'paid' });
+    const ofA = await owner.api.get(`/api/orders?storeId=${storeA.id}`);
+    expect(ofA.body.map((o: { id: string }) => o.id)).toEqual([first.id]);
+    const paid = await owner.api.get('/api/orders?status=paid');
+    expect(paid.body.map((o: { id: string }) => o.id)).toEqual([second.id]);
+    expect((await owner.api.get('/api/orders?limit=1')).body).toHaveLength(1);
+    expect((await owner.api.get('/api/orders?status=lost')).status).toBe(422);
+  });
+});
+
+describe('PATCH /api/orders/{id}', () => {
+  let order: { id: string; updatedAt: string };
+  beforeAll(async () => {
+    const store = await addStore();
+    const item = await addProduct(store.id, { title: 'Lamp', priceUsdc: '30.00' });
+    order = await placeOrder(store.id, [[item, 1]]);
+  });
+
+  test('a pending order cannot be moved by hand', async () => {
+    const response = await owner.api.patch(`/api/orders/${order.id}`, { status: 'shipped' });
+    expect(response.status).toBe(422);
+    expect(response.body.error.message).toBe(
+      'An order that is pending cannot be marked shipped; orders move from paid to processing, shipped, then completed',
+    );
+  });
+
+  test('a paid order moves to processing, shipped and completed, one step at a time', async () => {
+    await markPaid(order.id);
+    expect((await owner.api.patch(`/api/orders/${order.id}`, { status: 'shipped' })).status).toBe(
+      422,
+    );
+    for (const status of ['processing', 'shipped', 'completed']) {
+      const response = await owner.api.patch(`/api/orders/${order.id}`, { status });
+      expect(response.status).toBe(200);
+      expect(response.body.status).toBe(status);
+      order = response.body;
+    }
+    expect((await owner.api.patch(`/api/orders/${order.id}`, { status: 'paid' })).status).toBe(422);
+  });
+
+  test('401 signed out, 404 for another merchant, 409 for a stale version', async () => {
+    const store = await addStore();
+    const item = await addProduct(store.id, { title: 'Rug', priceUsdc: '50.00' });
+    const fresh = await placeOrder(store.id, [[item, 1]]);
+    await markPaid(fresh.id);
+    expect((await shopper.patch(`/api/orders/${fresh.id}`, { status: 'processing' })).status).toBe(
+      401,
+    );
+    const theirs = await other.api.patch(`/api/orders/${fresh.id}`, { status: 'processing' });
+    expect(theirs.status).toBe(404);
+    const stale = await owner.api.patch(`/api/orders/${fresh.id}`, {
+      status: 'processing',
+      updatedAt: fresh.updatedAt,
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.details.current).toMatchObject({ id: fresh.id, status: 'paid' });
+  });
+});
+
+describe('decrementInventoryForPaidOrder', () => {
+  test('takes the stock once, leaves untracked products alone, unpublishes the sold-out', async () => {
+    const store = await addStore();
+    const lamp = await addProduct(store.id, { title: 'Lamp', priceUsdc: '5.00', inventory: 3 });
+    const vase = await addProduct(store.id, { title: 'Vase', priceUsdc: '5.00', inventory: 4 });
+    const card = await addProduct(store.id, { title: 'Card', priceUsdc: '1.00' });
+    const placed = await placeOrder(store.id, [
+      [lamp, 1],
+      [lamp, 2],
+      [vase, 1],
+      [card, 10],
+    ]);
+    const stock = async () =>
+      testDb.database.db
+        .select({
+          title: products.title,
+          inventory: products.inventory,
+          isPublished: products.isPublished,
+        })
+        .from(products)
+        .where(eq(products.storeId, store.id))
+        .orderBy(products.title);
+    // Creating the order takes nothing: stock moves when the order is paid.
+    expect((await stock()).map((p) => p.inventory)).toEqual([0, 3, 4]);
+    expect(await markPaid(placed.id)).toBe(true);
+    expect(await markPaid(placed.id)).toBe(false);
+    expect(await stock()).toEqual([
+      { title: 'Card', inventory: 0, isPublished: true },
+      { title: 'Lamp', inventory: 0, isPublished: false },
+      { title: 'Vase', inventory: 3, isPublished: true },
+    ]);
+  });
+
+  test('is safe on universal orders (no catalogue) and unknown ids', async () => {
+    const [universal] = await testDb.database.db
+      .insert(orders)
+      .values({
+        storeId: 'universal',
+        customerEmail: 'a@b.co',
+        items: [{ productId: 'universal-1-x', title: 'Thing', priceUsdc: '1.00', quantity: 1 }],
+        totalUsdc: '1.00',
+      })
+      .returning({ id: orders.id });
+    expect(await decrementInventoryForPaidOrder(testDb.database.db, universal?.id ?? '')).toBe(
+      true,
+    );
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(await decrementInventoryForPaidOrder(testDb.database.db, unknown)).toBe(false);
+  });
+});
+
+describe('GET /api/stores/{id}/analytics', () => {
+  test('counts published products, 30-day revenue of paid and later orders, 30-day orders', async () => {
+    const store = await addStore();
+    const zero = await owner.api.get(`/api/stores/${store.id}/analytics`);
+    expect(zero.body).toEqual({
+      activeProducts: 0,
+      totalRevenue30Days: '0.00',
+      totalOrders30Days: 0,
+    });
+    const a = await addProduct(store.id, { title: 'A', priceUsdc: '10.10' });
+    await addProduct(store.id, { title: 'Hidden', priceUsdc: '1.00', isPublished: false });
+    const paid = await placeOrder(store.id, [[a, 1]]);
+    const shipped = await placeOrder(store.id, [[a, 2]]);
+    await placeOrder(store.id, [[a, 3]]);
+    const old = await placeOrder(store.id, [[a, 4]]);
+    await markPaid(paid.id);
+    await markPaid(shipped.id);
+    await markPaid(old.id);
+    await testDb.database.db
+      .update(orders)
+      .set({ status: 'shipped' })
+      .where(eq(orders.id, shipped.id));
+    await testDb.database.db
+      .update(orders)
+      .set({ createdAt: sql`now() - interval '31 days'` })
+      .where(eq(orders.id, old.id));
+    const response = await owner.api.get(`/api/stores/${store.id}/analytics`);
+    expect(response.status).toBe(200);
+    // 10.91 + 21.82 (10.10 and 20.20 plus 8% tax); the pending order and the old one do not count.
+    expect(response.body).toEqual({
+      activeProducts: 1,
+      totalRevenue30Days: '32.73',
+      totalOrders30Days: 3,
+    });
+  });
+
+  test('401 signed out, 404 for another merchant or an unknown store', async () => {
+    const store = await addStore();
+    expect((await shopper.get(`/api/stores/${store.id}/analytics`)).status).toBe(401);
+    expect((await other.api.get(`/api/stores/${store.id}/analytics`)).status).toBe(404);
+    expect((await owner.api.get('/api/stores/nope/analytics')).status).toBe(404);
+  });
+});

@@ -1,0 +1,214 @@
+// Products on a real Postgres: the product form's messages, the catalogue each viewer sees, edits.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { App } from '../src/app.ts';
+import { type ApiClient, apiClient, newMerchant, storeForm } from './support/client.ts';
+import {
+  createTestApp,
+  STACK_TIMEOUT_MS,
+  startTestDatabase,
+  type TestDatabase,
+} from './support/database.ts';
+
+let testDb: TestDatabase;
+let app: App;
+let shopper: ApiClient;
+let owner: Awaited<ReturnType<typeof newMerchant>>;
+let other: Awaited<ReturnType<typeof newMerchant>>;
+let store: { id: string; slug: string };
+
+const product = (patch: Record<string, unknown> = {}) => ({
+  storeId: store.id,
+  title: 'Canvas Tote',
+  description: 'Sturdy cotton tote',
+  priceUsdc: '24.5',
+  imageUrl: 'https://example.com/tote.png',
+  inventory: 12,
+  ...patch,
+});
+
+beforeAll(async () => {
+  testDb = await startTestDatabase();
+  app = createTestApp(testDb);
+  shopper = apiClient(app);
+  owner = await newMerchant(app, 'owner');
+  other = await newMerchant(app, 'other');
+  store = (await owner.api.post('/api/stores', storeForm())).body;
+}, STACK_TIMEOUT_MS);
+afterAll(async () => {
+  await testDb?.stop();
+}, STACK_TIMEOUT_MS);
+
+describe('POST /api/products', () => {
+  test('adds a product to the own store; the price comes back with 2 decimals', async () => {
+    const response = await owner.api.post('/api/products', product());
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({
+      storeId: store.id,
+      title: 'Canvas Tote',
+      priceUsdc: '24.50',
+      inventory: 12,
+      isPublished: true,
+    });
+    expect(Date.parse(response.body.updatedAt)).not.toBeNaN();
+  });
+
+  test('defaults: published, inventory 0', async () => {
+    const response = await owner.api.post('/api/products', {
+      storeId: store.id,
+      title: 'Sticker',
+      priceUsdc: '2',
+    });
+    expect(response.body).toMatchObject({ isPublished: true, inventory: 0, priceUsdc: '2.00' });
+  });
+
+  test.each([
+    [{ priceUsdc: '' }, 'Price is required'],
+    [{ priceUsdc: undefined }, 'Price is required'],
+    [{ priceUsdc: '0' }, 'Price must be a positive number'],
+    [{ priceUsdc: '-3' }, 'Price must be a positive number'],
+    [{ priceUsdc: 'abc' }, 'Price must be a positive number'],
+    [
+      { priceUsdc: '1.999' },
+      'Price can have at most 8 digits before and 2 after the decimal point',
+    ],
+    [{ title: '' }, 'Title is required'],
+    [{ storeId: '' }, 'Store is required'],
+    [{ inventory: -1 }, 'Inventory must be a whole number of 0 or more'],
+  ])('%j -> 422 %s', async (patch, message) => {
+    const response = await owner.api.post('/api/products', product(patch));
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ error: { code: 'validation_failed', message } });
+  });
+
+  test("401 signed out; 404 for another merchant's store or an unknown one", async () => {
+    expect((await shopper.post('/api/products', product())).status).toBe(401);
+    const theirs = await other.api.post('/api/products', product());
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.error.message).toBe('Store not found');
+    expect((await owner.api.post('/api/products', product({ storeId: 'nope' }))).status).toBe(404);
+  });
+});
+
+describe('reading products', () => {
+  let published: { id: string };
+  let draft: { id: string };
+  beforeAll(async () => {
+    published = (await owner.api.post('/api/products', product({ title: 'Shown' }))).body;
+    draft = (
+      await owner.api.post('/api/products', product({ title: 'Hidden', isPublished: false }))
+    ).body;
+  });
+
+  test('shoppers and other merchants see only published products, by store id or slug', async () => {
+    for (const path of [
+      `/api/stores/${store.id}/products`,
+      `/api/stores/${store.id}/products?published=true`,
+      `/api/stores/${store.slug}/products`,
+    ]) {
+      for (const client of [shopper, other.api]) {
+        const response = await client.get(path);
+        expect(response.status).toBe(200);
+        const ids = response.body.map((p: { id: string }) => p.id);
+        expect(ids).toContain(published.id);
+        expect(ids).not.toContain(draft.id);
+      }
+    }
+  });
+
+  test('the owner sees unpublished products unless asking for published=true', async () => {
+    const all = await owner.api.get(`/api/stores/${store.id}/products`);
+    expect(all.body.map((p: { id: string }) => p.id)).toContain(draft.id);
+    const onlyPublished = await owner.api.get(`/api/stores/${store.id}/products?published=true`);
+    expect(onlyPublished.body.map((p: { id: string }) => p.id)).not.toContain(draft.id);
+  });
+
+  test('GET /api/products/{id}: published for all, unpublished for the owner only', async () => {
+    expect((await shopper.get(`/api/products/${published.id}`)).body.title).toBe('Shown');
+    for (const client of [shopper, other.api]) {
+      const response = await client.get(`/api/products/${draft.id}`);
+      expect(response.status).toBe(404);
+      expect(response.body.error).toEqual({ code: 'not_found', message: 'Product not found' });
+    }
+    expect((await owner.api.get(`/api/products/${draft.id}`)).body.title).toBe('Hidden');
+  });
+
+  test('unknown stores and products are 404', async () => {
+    expect((await shopper.get('/api/stores/no-such-store/products')).status).toBe(404);
+    expect((await shopper.get('/api/products/not-a-uuid')).status).toBe(404);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect((await shopper.get(`/api/products/${missing}`)).status).toBe(404);
+  });
+
+  test('products of an inactive store disappear for shoppers', async () => {
+    const closed = (await owner.api.post('/api/stores', storeForm({ isActive: false }))).body;
+    const item = (await owner.api.post('/api/products', product({ storeId: closed.id }))).body;
+    expect((await shopper.get(`/api/stores/${closed.id}/products`)).status).toBe(404);
+    expect((await shopper.get(`/api/products/${item.id}`)).status).toBe(404);
+    expect((await owner.api.get(`/api/stores/${closed.id}/products`)).body).toHaveLength(1);
+  });
+});
+
+describe('PUT and DELETE /api/products/{id}', () => {
+  let item: { id: string; updatedAt: string };
+  beforeAll(async () => {
+    item = (await owner.api.post('/api/products', product({ title: 'Mug' }))).body;
+  });
+
+  test('the owner edits a subset of fields; the store cannot change', async () => {
+    const otherStore = (await other.api.post('/api/stores', storeForm())).body;
+    const response = await owner.api.put(`/api/products/${item.id}`, {
+      priceUsdc: '9.99',
+      isPublished: false,
+      storeId: otherStore.id,
+      updatedAt: item.updatedAt,
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      priceUsdc: '9.99',
+      isPublished: false,
+      title: 'Mug',
+      storeId: store.id,
+    });
+    item = response.body;
+  });
+
+  test('validates with the product form messages', async () => {
+    const response = await owner.api.put(`/api/products/${item.id}`, { priceUsdc: '0' });
+    expect(response.status).toBe(422);
+    expect(response.body.error.message).toBe('Price must be a positive number');
+  });
+
+  test('a stale edit is 409 with the current product', async () => {
+    const stale = item.updatedAt;
+    const first = await owner.api.put(`/api/products/${item.id}`, {
+      title: 'Mug v2',
+      updatedAt: stale,
+    });
+    const second = await owner.api.put(`/api/products/${item.id}`, {
+      title: 'Mug v3',
+      updatedAt: stale,
+    });
+    expect(second.status).toBe(409);
+    expect(second.body.error.details.current).toMatchObject({
+      title: 'Mug v2',
+      updatedAt: first.body.updatedAt,
+    });
+    item = first.body;
+  });
+
+  test('401 signed out and 404 for another merchant, for edits and deletes', async () => {
+    expect((await shopper.put(`/api/products/${item.id}`, { title: 'X' })).status).toBe(401);
+    expect((await shopper.delete(`/api/products/${item.id}`)).status).toBe(401);
+    expect((await other.api.put(`/api/products/${item.id}`, { title: 'X' })).status).toBe(404);
+    expect((await other.api.delete(`/api/products/${item.id}`)).status).toBe(404);
+    expect((await owner.api.get(`/api/products/${item.id}`)).body.title).toBe('Mug v2');
+  });
+
+  test('the owner deletes it; it is gone', async () => {
+    const response = await owner.api.delete(`/api/products/${item.id}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ id: item.id, deleted: true });
+    expect((await owner.api.get(`/api/products/${item.id}`)).status).toBe(404);
+    expect((await owner.api.delete(`/api/products/${item.id}`)).status).toBe(404);
+  });
+});

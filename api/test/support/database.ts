@@ -1,0 +1,67 @@
+// A fresh embedded Postgres (migrated, ephemeral) for one API test file, and an app on it.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPublicClient, http } from 'viem';
+import { type App, createApp } from '../../src/app.ts';
+import { loadApiConfig } from '../../src/config.ts';
+import { createDatabase, migrateDatabase } from '../../src/db/client.ts';
+import { startEmbeddedPostgres } from '../../src/local/postgres.ts';
+import { freePort } from './ports.ts';
+
+/** Time the start and stop hooks may take on a busy two-core machine (argon2 sign-ups included). */
+export const STACK_TIMEOUT_MS = 60_000;
+
+/** A running test database; `stop()` closes the pool, stops Postgres and removes its folder. */
+export interface TestDatabase {
+  url: string;
+  database: ReturnType<typeof createDatabase>;
+  stop(): Promise<void>;
+}
+
+/** Starts Postgres on a free port in a temporary folder and applies the migrations. */
+export async function startTestDatabase(): Promise<TestDatabase> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'store-api-test-'));
+  const pg = await startEmbeddedPostgres({
+    dataDir: join(dataDir, 'postgres'),
+    port: await freePort(),
+    ephemeral: true,
+  });
+  try {
+    await migrateDatabase(pg.url);
+  } catch (error) {
+    await pg.stop();
+    throw error;
+  }
+  const database = createDatabase(pg.url, { max: 5 });
+  return {
+    url: pg.url,
+    database,
+    stop: async () => {
+      await database.close();
+      await pg.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// BIP32 test vector 1: any valid xpub will do, these tests never derive an address.
+const TEST_XPUB =
+  'xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8';
+
+/** The API on a test database with dummy chain settings (no chain is running). */
+export function createTestApp(testDb: TestDatabase, env: Record<string, string> = {}): App {
+  const config = loadApiConfig({
+    DATABASE_URL: testDb.url,
+    RPC_URL: 'http://127.0.0.1:9',
+    CHAIN_ID: '31337',
+    USDC_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    TREASURY_ADDRESS: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    RELAYER_ADDRESS: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    PAYMENT_XPUB: TEST_XPUB,
+    LOCAL_MODE: 'true',
+    ...env,
+  });
+  const chain = createPublicClient({ transport: http(config.chain.rpcUrl) });
+  return createApp({ db: testDb.database.db, config, chain });
+}

@@ -1,0 +1,106 @@
+// Payment helpers of the tests and the detection benchmark: pay from an anvil test account,
+// poll the status API, read a wallet's row and events.
+import { asc, eq } from 'drizzle-orm';
+import { type Address, createPublicClient, createWalletClient, type Hash, http } from 'viem';
+import { foundry } from 'viem/chains';
+import { usdcAbi } from '../../src/chain/usdc-abi.ts';
+import type { Database } from '../../src/db/client.ts';
+import { paymentEvents, paymentWallets } from '../../src/db/schema.ts';
+import { localAccount } from '../../src/local/usdc.ts';
+import type { ApiClient } from './client.ts';
+
+/** The status API's answer. */
+export interface PaymentStatus {
+  paymentDetected: boolean;
+  status: string;
+  receivedAmount: string;
+  expectedAmount: string;
+  expiredAt: string | null;
+}
+
+/** Sends `amount` base units of USDC from anvil test account `from` and waits for the receipt. */
+export async function payUsdc(
+  env: { RPC_URL: string; USDC_ADDRESS?: string },
+  from: number,
+  to: Address,
+  amount: bigint,
+): Promise<{ hash: Hash; blockNumber: bigint; minedAt: number }> {
+  const transport = http(env.RPC_URL);
+  const wallet = createWalletClient({ account: localAccount(from), chain: foundry, transport });
+  const hash = await wallet.writeContract({
+    address: env.USDC_ADDRESS as Address,
+    abi: usdcAbi,
+    functionName: 'transfer',
+    args: [to, amount],
+  });
+  const client = createPublicClient({ chain: foundry, transport });
+  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+  if (receipt.status !== 'success') throw new Error(`transfer ${hash} reverted`);
+  return { hash, blockNumber: receipt.blockNumber, minedAt: performance.now() };
+}
+
+/** GET /api/check-payment-status/{orderId}. */
+export async function paymentStatus(api: ApiClient, orderId: string): Promise<PaymentStatus> {
+  const response = await api.get(`/api/check-payment-status/${orderId}`);
+  if (response.status !== 200) throw new Error(`status ${response.status}: ${response.body}`);
+  return response.body as PaymentStatus;
+}
+
+/**
+ * Polls the status API every 20 ms until `done` holds; returns the last answer and every
+ * distinct status seen on the way (to assert the order of states).
+ */
+export async function waitForPayment(
+  api: ApiClient,
+  orderId: string,
+  done: (status: PaymentStatus) => boolean,
+  timeoutMs = 15_000,
+): Promise<{ last: PaymentStatus; seen: string[] }> {
+  const deadline = Date.now() + timeoutMs;
+  const seen: string[] = [];
+  for (;;) {
+    const last = await paymentStatus(api, orderId);
+    if (seen.at(-1) !== last.status) seen.push(last.status);
+    if (done(last)) return { last, seen };
+    if (Date.now() > deadline) {
+      throw new Error(`payment of ${orderId} still ${JSON.stringify(last)} (seen ${seen})`);
+    }
+    await Bun.sleep(20);
+  }
+}
+
+/** The wallet row of an order. */
+export async function walletOf(db: Database, orderId: string) {
+  const [wallet] = await db
+    .select()
+    .from(paymentWallets)
+    .where(eq(paymentWallets.orderId, orderId));
+  if (!wallet) throw new Error(`order ${orderId} has no wallet`);
+  return wallet;
+}
+
+/** The order's payment events, oldest first, as "from -> to". */
+export async function transitionsOf(db: Database, orderId: string): Promise<string[]> {
+  const events = await db
+    .select()
+    .from(paymentEvents)
+    .where(eq(paymentEvents.orderId, orderId))
+    .orderBy(asc(paymentEvents.createdAt));
+  return events.map((event) => `${event.fromStatus} -> ${event.toStatus}`);
+}
+
+/** Waits until the worker has stored `state` for the order's wallet. */
+export async function waitForWalletState(
+  db: Database,
+  orderId: string,
+  state: string,
+  timeoutMs = 15_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const wallet = await walletOf(db, orderId);
+    if (wallet.status === state) return wallet;
+    if (Date.now() > deadline) throw new Error(`wallet of ${orderId} is ${wallet.status}`);
+    await Bun.sleep(25);
+  }
+}

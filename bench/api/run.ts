@@ -1,0 +1,119 @@
+// `bun bench/api/run.ts [--connections=50] [--duration=10] [--write]`: order creation and store
+// reads under concurrency next to the raw Postgres single-row insert rate of the same server.
+// --write puts the figures into docs/benchmarks.md (its own section only).
+import os from 'node:os';
+import { resolve } from 'node:path';
+import { shippingFor, storeCheckoutTotals } from '@store/shared';
+import type autocannon from 'autocannon';
+import { httpLoad, insertLoad, type LoadOptions, type LoadResult } from './load.ts';
+import { consoleTable, describeMachine, markdownSection, writeSection } from './report.ts';
+import { startApi, startBenchDatabase } from './servers.ts';
+
+const arg = (name: string, fallback: number) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const options: LoadOptions = {
+  connections: arg('connections', 50),
+  durationSeconds: arg('duration', 10),
+};
+const write = process.argv.includes('--write');
+const docsPath = resolve(import.meta.dir, '../../docs/benchmarks.md');
+
+/** A valid one-line order of the demo store, with the totals the web client computes. */
+async function orderBody(apiUrl: string) {
+  const store = (await (await fetch(`${apiUrl}/api/stores/demo-store`)).json()) as { id: string };
+  const products = (await (
+    await fetch(`${apiUrl}/api/stores/${store.id}/products?published=true`)
+  ).json()) as Array<{ id: string; title: string; priceUsdc: string }>;
+  const product = products[0];
+  if (!product) throw new Error('the demo store has no products');
+  const items = [
+    { productId: product.id, title: product.title, priceUsdc: product.priceUsdc, quantity: 1 },
+  ];
+  const totals = storeCheckoutTotals(items, shippingFor('standard'));
+  return {
+    storeId: store.id,
+    body: JSON.stringify({
+      storeId: store.id,
+      customerEmail: 'bench@example.com',
+      shippingAddress: {
+        firstName: 'Bench',
+        lastName: 'Mark',
+        email: 'bench@example.com',
+        phone: '+1 555 0100',
+        street: '1 Main St',
+        city: 'Springfield',
+        state: 'IL',
+        zipCode: '62701',
+      },
+      items,
+      subtotalUsdc: totals.subtotalUsdc,
+      shippingUsdc: totals.shippingUsdc,
+      totalUsdc: totals.totalUsdc,
+    }),
+  };
+}
+
+async function measureApi(apiUrl: string): Promise<LoadResult[]> {
+  const { storeId, body } = await orderBody(apiUrl);
+  // Note: a fresh Idempotency-Key per request, so that every request creates an order.
+  const createOrder: autocannon.Request = {
+    method: 'POST',
+    path: '/api/orders',
+    headers: { 'content-type': 'application/json' },
+    body,
+    setupRequest: (request) => ({
+      ...request,
+      headers: { ...request.headers, 'idempotency-key': crypto.randomUUID() },
+    }),
+  };
+  await httpLoad('warm-up', apiUrl, createOrder, { ...options, durationSeconds: 2 });
+  return [
+    await httpLoad('API: POST /api/orders', apiUrl, createOrder, options),
+    await httpLoad(
+      'API: GET /api/stores/{slug}',
+      apiUrl,
+      { path: '/api/stores/demo-store' },
+      options,
+    ),
+    await httpLoad(
+      'API: GET /api/stores/{id}/products',
+      apiUrl,
+      { path: `/api/stores/${storeId}/products?published=true` },
+      options,
+    ),
+  ];
+}
+
+const loadAtStart = os.loadavg()[0] ?? 0;
+const database = await startBenchDatabase();
+let results: LoadResult[] = [];
+try {
+  console.log(
+    `Postgres ${database.version}: ${options.connections} clients inserting single rows…`,
+  );
+  const raw = await insertLoad(database.url, options);
+  const api = await startApi(database.url);
+  try {
+    console.log(
+      `API at ${api.url}: ${options.connections} connections, ${options.durationSeconds} s each…`,
+    );
+    results = [raw, ...(await measureApi(api.url))];
+  } finally {
+    await api.stop();
+  }
+} finally {
+  await database.stop();
+}
+console.log(`\n${consoleTable(results)}\n`);
+if (write) {
+  const command = `bun run bench:api`;
+  await writeSection(
+    docsPath,
+    markdownSection(results, describeMachine(database.version, loadAtStart), options, command),
+  );
+  console.log(`Written to ${docsPath}`);
+}
+if (results.some((r) => r.failures > 0)) {
+  console.error('Some requests failed: the figures above are not valid.');
+  process.exit(1);
+}

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  apiPaymentStatus,
+  type DepositTransfer,
+  isPaymentDetected,
+  nextPaymentState,
+  PAYMENT_STATES,
+  type PaymentState,
+} from './payment-state.ts';
+
+const EXPIRES_AT = 1_800_000_000_000; // ms
+const BEFORE = BigInt(EXPIRES_AT / 1000 - 60); // block seconds a minute before expiry
+const AFTER = BigInt(EXPIRES_AT / 1000 + 60);
+const settings = { confirmations: 2 };
+
+const transfer = (value: bigint, blockNumber: bigint, at = BEFORE, tx = `0x${blockNumber}`) =>
+  ({ value, blockNumber, blockTimestamp: at, txHash: tx }) satisfies DepositTransfer;
+
+function step(
+  state: PaymentState,
+  transfers: DepositTransfer[],
+  headBlock: bigint,
+  now = EXPIRES_AT - 1000,
+) {
+  return nextPaymentState(
+    { state, expected: 10_000_000n, expiresAt: EXPIRES_AT },
+    { transfers, headBlock },
+    now,
+    settings,
+  );
+}
+
+describe('nextPaymentState', () => {
+  it('waits while nothing arrived and the window is open, then expires', () => {
+    expect(step('waiting', [], 100n).state).toBe('waiting');
+    expect(step('waiting', [], 100n, EXPIRES_AT).state).toBe('expired');
+  });
+
+  it('detects the exact amount below depth, then receives it at depth', () => {
+    const paid = [transfer(10_000_000n, 100n, BEFORE, '0xaa')];
+    expect(step('waiting', paid, 100n)).toEqual({
+      state: 'detected',
+      detected: 10_000_000n,
+      received: 0n,
+      paymentTxHash: '0xaa',
+    });
+    expect(step('detected', paid, 101n)).toEqual({
+      state: 'received',
+      detected: 10_000_000n,
+      received: 10_000_000n,
+      paymentTxHash: '0xaa',
+    });
+  });
+
+  it('adds up partial transfers; the one that completes the sum is the payment tx', () => {
+    const first = transfer(4_000_000n, 100n, BEFORE, '0x01');
+    const second = transfer(6_000_000n, 103n, BEFORE, '0x02');
+    expect(step('waiting', [first], 101n).state).toBe('underpaid');
+    expect(step('underpaid', [first, second], 103n).state).toBe('detected');
+    const done = step('detected', [first, second], 104n);
+    expect(done.state).toBe('received');
+    expect(done.paymentTxHash).toBe('0x02');
+  });
+
+  it('stays underpaid at expiry, and a late top-up is paid late', () => {
+    const first = transfer(4_000_000n, 100n);
+    expect(step('underpaid', [first], 200n, EXPIRES_AT + 1).state).toBe('underpaid');
+    const topUp = transfer(6_000_000n, 300n, AFTER);
+    expect(step('underpaid', [first, topUp], 300n, EXPIRES_AT + 1).state).toBe('detected');
+    expect(step('detected', [first, topUp], 301n, EXPIRES_AT + 1).state).toBe('paid_late');
+  });
+
+  it('reports overpaid at depth, and received turns overpaid when more arrives', () => {
+    expect(step('detected', [transfer(12_000_000n, 100n)], 101n).state).toBe('overpaid');
+    const exact = transfer(10_000_000n, 100n);
+    const extra = transfer(1n, 110n);
+    expect(step('received', [exact, extra], 110n).state).toBe('received');
+    expect(step('received', [exact, extra], 111n).state).toBe('overpaid');
+  });
+
+  it('judges lateness by the block of the completing transfer, not by when it is seen', () => {
+    const onTime = [transfer(10_000_000n, 100n, BEFORE)];
+    expect(step('expired', onTime, 101n, EXPIRES_AT + 3_600_000).state).toBe('received');
+    const late = [transfer(10_000_000n, 100n, AFTER)];
+    expect(step('expired', late, 100n, EXPIRES_AT + 3_600_000).state).toBe('detected');
+    expect(step('detected', late, 101n, EXPIRES_AT + 3_600_000).state).toBe('paid_late');
+  });
+
+  it('goes back when a reorg removes a detected transfer before depth', () => {
+    expect(step('detected', [], 101n).state).toBe('waiting');
+    expect(step('detected', [transfer(1_000_000n, 100n)], 101n).state).toBe('underpaid');
+  });
+
+  it('never leaves a paid state', () => {
+    for (const state of ['received', 'overpaid', 'paid_late'] as const) {
+      expect(step(state, [], 200n, EXPIRES_AT + 1).state).toBe(state);
+    }
+  });
+
+  it('counts a transfer indexed ahead of the head checkpoint as unconfirmed', () => {
+    expect(step('waiting', [transfer(10_000_000n, 100n)], 99n)).toMatchObject({
+      state: 'detected',
+      received: 0n,
+    });
+  });
+
+  it('with depth 0 receives what is seen', () => {
+    const result = nextPaymentState(
+      { state: 'waiting', expected: 1n, expiresAt: EXPIRES_AT },
+      { transfers: [transfer(1n, 5n)], headBlock: 5n },
+      0,
+      { confirmations: 0 },
+    );
+    expect(result.state).toBe('received');
+  });
+});
+
+describe('status API view', () => {
+  it('maps every state to an API status and the detected flag', () => {
+    const view = PAYMENT_STATES.map((s) => [s, apiPaymentStatus(s), isPaymentDetected(s)]);
+    expect(view).toEqual([
+      ['waiting', 'waiting', false],
+      ['detected', 'detected_pending_processing', true],
+      ['underpaid', 'underpaid', false],
+      ['received', 'received', true],
+      ['overpaid', 'received', true],
+      ['paid_late', 'received', true],
+      ['expired', 'expired', false],
+    ]);
+    expect(apiPaymentStatus('received', true)).toBe('forwarded');
+  });
+});

@@ -1,0 +1,140 @@
+// The payment state machine: one pure function from what the chain shows for a deposit address
+// to the state of its wallet. No clock, no database: the caller passes both in.
+import type { Usdc } from './money.ts';
+import type { ApiPaymentStatus } from './status.ts';
+
+/** States of a deposit wallet. */
+export const PAYMENT_STATES = [
+  'waiting',
+  'detected',
+  'underpaid',
+  'received',
+  'overpaid',
+  'paid_late',
+  'expired',
+] as const;
+/** A deposit wallet's state. */
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
+/** States in which the order is paid: the full amount reached the confirmation depth. */
+export const PAID_PAYMENT_STATES = ['received', 'overpaid', 'paid_late'] as const;
+
+/** One indexed USDC transfer to a deposit address. */
+export interface DepositTransfer {
+  value: Usdc;
+  blockNumber: bigint;
+  /** Unix seconds of the transfer's block. */
+  blockTimestamp: bigint;
+  txHash: string;
+}
+
+/** What the chain shows for one address: its transfers in chain order (block, log) and the indexed head. */
+export interface DepositObservation {
+  transfers: readonly DepositTransfer[];
+  headBlock: bigint;
+}
+
+/** A wallet as the state machine sees it. */
+export interface PaymentWalletState {
+  state: PaymentState;
+  /** Amount the order asks for, in base units. */
+  expected: Usdc;
+  /** End of the payment window, in epoch milliseconds. */
+  expiresAt: number;
+}
+
+/** A wallet after one observation. */
+export interface PaymentSnapshot {
+  state: PaymentState;
+  /** Σ of every transfer seen, at any depth. */
+  detected: Usdc;
+  /** Σ of the transfers at the confirmation depth. */
+  received: Usdc;
+  /** The shopper's transfer that brought the sum to the expected amount (null before that). */
+  paymentTxHash: string | null;
+}
+
+/** True once the order counts as paid. */
+export function isPaidState(state: PaymentState): boolean {
+  return (PAID_PAYMENT_STATES as readonly string[]).includes(state);
+}
+
+/** True once the full amount has been seen (detected or paid): `paymentDetected` of the status API. */
+export function isPaymentDetected(state: PaymentState): boolean {
+  return state === 'detected' || isPaidState(state);
+}
+
+/**
+ * Blocks a transfer has on the indexed head, counting its own (1 = just mined).
+ * Note: a transfer indexed before the head checkpoint moved counts as 0.
+ */
+export function confirmationsOf(transfer: DepositTransfer, headBlock: bigint): bigint {
+  return headBlock >= transfer.blockNumber ? headBlock - transfer.blockNumber + 1n : 0n;
+}
+
+/**
+ * The next state of a wallet. Rules, in order:
+ * - the full amount at `confirmations` depth: received, overpaid when more arrived, or paid_late
+ *   when the transfer that completed it was mined after the window closed (chain time, so a
+ *   slow worker never makes a punctual shopper late); a paid wallet stays paid, and received
+ *   becomes overpaid if more arrives later;
+ * - the full amount seen below that depth: detected;
+ * - some but not all seen: underpaid (a top-up can still complete it, even after expiry);
+ * - nothing by `expiresAt`: expired; otherwise waiting.
+ * Note: a detected transfer that a reorg removes before depth sends the wallet back.
+ */
+export function nextPaymentState(
+  current: PaymentWalletState,
+  observation: DepositObservation,
+  now: number,
+  settings: { confirmations: number },
+): PaymentSnapshot {
+  const depth = BigInt(settings.confirmations);
+  let detected = 0n;
+  let received = 0n;
+  let completing: DepositTransfer | undefined;
+  for (const transfer of observation.transfers) {
+    detected += transfer.value;
+    if (confirmationsOf(transfer, observation.headBlock) >= depth) received += transfer.value;
+    if (!completing && detected >= current.expected) completing = transfer;
+  }
+  const paymentTxHash = completing?.txHash ?? null;
+  const snapshot = (state: PaymentState): PaymentSnapshot => ({
+    state,
+    detected,
+    received,
+    paymentTxHash,
+  });
+
+  if (isPaidState(current.state)) {
+    const more = current.state === 'received' && received > current.expected;
+    return snapshot(more ? 'overpaid' : current.state);
+  }
+  if (received >= current.expected && completing) {
+    if (Number(completing.blockTimestamp) * 1000 > current.expiresAt) return snapshot('paid_late');
+    return snapshot(received > current.expected ? 'overpaid' : 'received');
+  }
+  if (detected >= current.expected && completing) return snapshot('detected');
+  if (detected > 0n) return snapshot('underpaid');
+  return snapshot(now >= current.expiresAt ? 'expired' : 'waiting');
+}
+
+/** The status the API reports for a wallet state (`forwarded` once the funds moved on). */
+export function apiPaymentStatus(state: PaymentState, forwarded = false): ApiPaymentStatus {
+  if (forwarded) return 'forwarded';
+  switch (state) {
+    case 'detected':
+      return 'detected_pending_processing';
+    case 'received':
+    case 'overpaid':
+    case 'paid_late':
+      return 'received';
+    default:
+      return state;
+  }
+}
+
+/** True for a known wallet state (rows are text in the database). */
+export function isPaymentState(value: string): value is PaymentState {
+  return (PAYMENT_STATES as readonly string[]).includes(value);
+}
