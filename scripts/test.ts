@@ -65,8 +65,8 @@ const checkStep = (name: string, command: string[]): Step => ({
 
 const steps: Step[] = [
   checkStep('lint and format (Biome)', [biome, 'check', '.']),
-  ...['shared', 'api', 'indexer', 'web'].map((pkg) =>
-    checkStep(`typecheck ${pkg} (tsc)`, ['node', tsc, '-p', pkg]),
+  ...['shared', 'api', 'indexer', 'web', 'web/tsconfig.stack.json'].map((project) =>
+    checkStep(`typecheck ${project} (tsc)`, ['node', tsc, '-p', project]),
   ),
   vitestStep('shared: unit tests (vitest)', 'shared'),
   vitestStep('web: unit tests (vitest)', 'web'),

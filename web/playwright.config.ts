@@ -1,22 +1,24 @@
-// End-to-end tests in e2e/: a production build served by `vite preview`,
-// driven by Debian's Chromium (Playwright's own browser download is not used).
-import { createRequire } from 'node:module';
+// End-to-end tests in e2e/ against the REAL stack (no mocks): webServer runs
+// e2e/support/start-stack.ts (Postgres, anvil with USDC, indexer, API, worker, and the built app
+// under `vite preview`), driven by Debian's Chromium (Playwright's own browser download is not used).
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { E2E_PORTS } from './e2e/support/stack-info.ts';
 
-const port = Number(process.env.E2E_PORT ?? 4173);
-const baseURL = `http://localhost:${port}`;
-// Note: resolve Vite's CLI through Node so this works under any Bun linker.
-const vite = `node ${createRequire(import.meta.url)
-  .resolve('vite/package.json')
-  .replace(/package\.json$/, 'bin/vite.js')}`;
+const baseURL = `http://localhost:${E2E_PORTS.web}`;
+const bun =
+  process.env.BUN_PATH ?? fileURLToPath(new URL('../node_modules/.bin/bun', import.meta.url));
 
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
-  fullyParallel: true,
+  // Note: the journeys share one chain and one store; they run one at a time.
+  fullyParallel: false,
+  workers: 1,
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
-  workers: process.env.CI ? 1 : undefined,
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   reporter: process.env.CI ? 'line' : 'list',
   use: {
     baseURL,
@@ -37,12 +39,14 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `${vite} build && ${vite} preview --port ${port} --strictPort`,
+    command: `${bun} e2e/support/start-stack.ts`,
     url: baseURL,
     // Note: never test a stale server; a busy port fails the run instead.
     reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
+    timeout: 240_000,
+    // Lets start-stack.ts stop Postgres, anvil, the indexer, the API and the worker by pid.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
+    stdout: 'pipe',
     stderr: 'pipe',
   },
 });

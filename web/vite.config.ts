@@ -68,8 +68,14 @@ export default defineConfig({
         runtimeCaching: [
           {
             // Catalogue reads: show the cached copy at once, refresh behind it.
+            // Note: not the merchant's own reads (`?mine=true`, analytics, a store's full product
+            // list): a stale copy would hide a fresh edit, and they are the owner's, not public.
             urlPattern: ({ url, sameOrigin }) =>
-              sameOrigin && /^\/api\/(stores|products)(\/|$)/.test(url.pathname),
+              sameOrigin &&
+              /^\/api\/(stores|products)(\/|$)/.test(url.pathname) &&
+              !url.searchParams.has('mine') &&
+              !url.pathname.endsWith('/analytics') &&
+              !(url.pathname.endsWith('/products') && !url.searchParams.has('published')),
             method: 'GET',
             handler: 'StaleWhileRevalidate',
             options: {

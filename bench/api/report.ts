@@ -1,6 +1,5 @@
 // The benchmark's report: a console table and its section of docs/benchmarks.md.
 import { readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import type { LoadOptions, LoadResult } from './load.ts';
 
@@ -73,9 +72,6 @@ function markdownTable(results: LoadResult[]): string {
   return [line(header ?? []), line(rule), ...body.map(line)].join('\n');
 }
 
-const START = '<!-- bench:api:start -->';
-const END = '<!-- bench:api:end -->';
-
 /** The markdown section of this benchmark. */
 export function markdownSection(
   results: LoadResult[],
@@ -86,8 +82,7 @@ export function markdownSection(
   const table = markdownTable(results);
   const [raw, ...api] = results;
   const ratio = raw && api[0] ? (api[0].requestsPerSecond / raw.requestsPerSecond) * 100 : 0;
-  return `${START}
-## API (\`bench/api\`)
+  return `## API (\`bench/api\`)
 
 Command: \`${command}\` (${options.connections} concurrent connections, ${options.durationSeconds} s a workload, after a short warm-up).
 
@@ -109,20 +104,5 @@ How to read it:
   body is a valid one-line order of the demo store and every response was checked to be 2xx
   (\`failed\` counts non-2xx responses, errors and timeouts).
 - The API (one Bun process), Postgres and the load generator share the same ${machine.cores} cores, so
-  these figures are a floor for a deployment where they run apart.
-${END}`;
-}
-
-/** Replaces this benchmark's section of the docs file (or appends it), leaving the others alone. */
-export async function writeSection(path: string, section: string): Promise<void> {
-  const current = await readFile(path, 'utf8').catch(
-    () => '# Benchmarks\n\nOne section per benchmark; each is rewritten by its own run.\n',
-  );
-  const start = current.indexOf(START);
-  const end = current.indexOf(END);
-  const next =
-    start >= 0 && end > start
-      ? current.slice(0, start) + section + current.slice(end + END.length)
-      : `${current.trimEnd()}\n\n${section}\n`;
-  await writeFile(path, next);
+  these figures are a floor for a deployment where they run apart.`;
 }

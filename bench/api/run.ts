@@ -2,11 +2,11 @@
 // reads under concurrency next to the raw Postgres single-row insert rate of the same server.
 // --write puts the figures into docs/benchmarks.md (its own section only).
 import os from 'node:os';
-import { resolve } from 'node:path';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
 import type autocannon from 'autocannon';
+import { BENCHMARKS_DOC, writeBenchmarkSection } from '../docs-section.ts';
 import { httpLoad, insertLoad, type LoadOptions, type LoadResult } from './load.ts';
-import { consoleTable, describeMachine, markdownSection, writeSection } from './report.ts';
+import { consoleTable, describeMachine, markdownSection } from './report.ts';
 import { startApi, startBenchDatabase } from './servers.ts';
 
 const arg = (name: string, fallback: number) =>
@@ -16,7 +16,6 @@ const options: LoadOptions = {
   durationSeconds: arg('duration', 10),
 };
 const write = process.argv.includes('--write');
-const docsPath = resolve(import.meta.dir, '../../docs/benchmarks.md');
 
 /** A valid one-line order of the demo store, with the totals the web client computes. */
 async function orderBody(apiUrl: string) {
@@ -107,11 +106,11 @@ try {
 console.log(`\n${consoleTable(results)}\n`);
 if (write) {
   const command = `bun run bench:api`;
-  await writeSection(
-    docsPath,
+  await writeBenchmarkSection(
+    'api',
     markdownSection(results, describeMachine(database.version, loadAtStart), options, command),
   );
-  console.log(`Written to ${docsPath}`);
+  console.log(`Written to ${BENCHMARKS_DOC}`);
 }
 if (results.some((r) => r.failures > 0)) {
   console.error('Some requests failed: the figures above are not valid.');

@@ -1,6 +1,4 @@
-// Figures of the detection benchmark and its section of docs/benchmarks.md.
-import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+// Figures of the detection benchmark, for its section of docs/benchmarks.md.
 import { cpus, loadavg, totalmem } from 'node:os';
 
 /** p50, p95 and max of a list of milliseconds. */
@@ -68,24 +66,4 @@ export function table(rows: readonly ResultRow[]): string {
       ms(afterReceipt.p50),
     ]),
   );
-}
-
-const START = '<!-- bench/detection:start -->';
-const END = '<!-- bench/detection:end -->';
-
-/**
- * Replaces this benchmark's section of `file` (between its markers), leaving every other
- * section as it is; appends the section when it is not there yet.
- */
-export async function writeSection(file: string, body: string): Promise<void> {
-  const section = `${START}\n${body.trim()}\n${END}`;
-  // Note: read right before writing, since other benchmarks write their own sections.
-  const current = existsSync(file) ? await readFile(file, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf(START);
-  const end = current.indexOf(END);
-  const next =
-    start >= 0 && end > start
-      ? current.slice(0, start) + section + current.slice(end + END.length)
-      : `${current.trimEnd()}\n\n${section}\n`;
-  await writeFile(file, next);
 }

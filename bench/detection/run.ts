@@ -2,6 +2,7 @@
 // chain at Base's pace (200 ms blocks), the indexer, the API and the worker as in production
 // (their own processes), then payments timed from their block to `paymentDetected` true; again
 // with thousands of other open deposit addresses; results into docs/benchmarks.md.
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,15 +13,9 @@ import { type Service, startService } from '../../api/src/local/process.ts';
 import { startLocalStack } from '../../api/src/local/stack.ts';
 import { runDetectionPass } from '../../api/src/settlement/detection.ts';
 import { freePort } from '../../api/test/support/ports.ts';
+import { writeBenchmarkSection } from '../docs-section.ts';
 import { type BlockClock, runScenario, watchBlocks } from './measure.ts';
-import {
-  machine,
-  markdownTable,
-  type ResultRow,
-  summarize,
-  table,
-  writeSection,
-} from './report.ts';
+import { machine, markdownTable, type ResultRow, summarize, table } from './report.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -173,7 +168,7 @@ try {
     '  client and whatever else runs on the machine, so tails move from run to run.',
   ].join('\n');
   console.log(`\n${body}\n`);
-  if (!args['no-write']) await writeSection(join(root, 'docs/benchmarks.md'), body);
+  if (!args['no-write']) await writeBenchmarkSection('detection', body);
   const failures = logs.filter((line) => /failed|error/i.test(line));
   if (failures.length) console.warn(`log lines worth a look:\n${failures.join('\n')}`);
 } finally {

@@ -1,11 +1,14 @@
 // The installed-app basics: 404 page, web manifest, and offline start from the precache.
 import { expect, test } from '@playwright/test';
 
+const HERO = 'Accept crypto payments in 60 seconds';
+
 test('an unknown path shows the 404 page', async ({ page }) => {
   await page.goto('/no/such/page');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Page Not Found');
   await page.getByRole('link', { name: 'Go home' }).click();
   await expect(page).toHaveURL('/');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(HERO);
 });
 
 test('the web manifest is linked and served', async ({ page, request }) => {
@@ -27,7 +30,7 @@ test('the web manifest is linked and served', async ({ page, request }) => {
 
 test('the app starts offline once the service worker is installed', async ({ page, context }) => {
   await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('USDC Storefront');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(HERO);
   const scope = await page.evaluate(async () => {
     const registration = await navigator.serviceWorker.ready;
     return registration.scope;
@@ -36,11 +39,11 @@ test('the app starts offline once the service worker is installed', async ({ pag
 
   await context.setOffline(true);
   await page.reload();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('USDC Storefront');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(HERO);
   expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 
   // A deep link that was never visited is served the precached shell too.
-  await page.goto('/store/demo/checkout');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Page Not Found');
+  await page.goto('/terms-of-service');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Terms of Service');
   await context.setOffline(false);
 });

@@ -10,33 +10,301 @@
 
 import { Route as rootRouteImport } from './routes/__root';
 import { Route as IndexRouteImport } from './routes/index';
+import { Route as AdminRouteRouteImport } from './routes/admin/route';
+import { Route as CheckoutRouteImport } from './routes/checkout';
+import { Route as PrivacyPolicyRouteImport } from './routes/privacy-policy';
+import { Route as SignInRouteImport } from './routes/sign-in';
+import { Route as SignUpRouteImport } from './routes/sign-up';
+import { Route as TermsOfServiceRouteImport } from './routes/terms-of-service';
+import { Route as AdminIndexRouteImport } from './routes/admin/index';
+import { Route as AdminOrdersRouteImport } from './routes/admin/orders';
+import { Route as PaymentLinkBuilderIndexRouteImport } from './routes/payment-link-builder/index';
+import { Route as PaymentOrderIdRouteImport } from './routes/payment/$orderId';
+import { Route as StoreSlugRouteRouteImport } from './routes/store/$slug/route';
+import { Route as ThankYouOrderIdRouteImport } from './routes/thank-you/$orderId';
+import { Route as UniversalCheckoutDocsIndexRouteImport } from './routes/universal-checkout-docs/index';
+import { Route as UniversalCheckoutIndexRouteImport } from './routes/universal-checkout/index';
+import { Route as UniversalPaymentOrderIdRouteImport } from './routes/universal-payment/$orderId';
+import { Route as AdminStoresStoreIdRouteImport } from './routes/admin/stores/$storeId';
+import { Route as StoreSlugIndexRouteImport } from './routes/store/$slug/index';
+import { Route as StoreSlugCheckoutRouteImport } from './routes/store/$slug/checkout';
+import { Route as StoreSlugPaymentOrderIdRouteImport } from './routes/store/$slug/payment/$orderId';
+import { Route as StoreSlugProductProductIdRouteImport } from './routes/store/$slug/product/$productId';
+import { Route as StoreSlugThankYouOrderIdRouteImport } from './routes/store/$slug/thank-you/$orderId';
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
   getParentRoute: () => rootRouteImport,
 } as any);
+const AdminRouteRoute = AdminRouteRouteImport.update({
+  id: '/admin',
+  path: '/admin',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const CheckoutRoute = CheckoutRouteImport.update({
+  id: '/checkout',
+  path: '/checkout',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const PrivacyPolicyRoute = PrivacyPolicyRouteImport.update({
+  id: '/privacy-policy',
+  path: '/privacy-policy',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const SignInRoute = SignInRouteImport.update({
+  id: '/sign-in',
+  path: '/sign-in',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const SignUpRoute = SignUpRouteImport.update({
+  id: '/sign-up',
+  path: '/sign-up',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const TermsOfServiceRoute = TermsOfServiceRouteImport.update({
+  id: '/terms-of-service',
+  path: '/terms-of-service',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const AdminIndexRoute = AdminIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AdminRouteRoute,
+} as any);
+const AdminOrdersRoute = AdminOrdersRouteImport.update({
+  id: '/orders',
+  path: '/orders',
+  getParentRoute: () => AdminRouteRoute,
+} as any);
+const PaymentLinkBuilderIndexRoute = PaymentLinkBuilderIndexRouteImport.update({
+  id: '/payment-link-builder/',
+  path: '/payment-link-builder/',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const PaymentOrderIdRoute = PaymentOrderIdRouteImport.update({
+  id: '/payment/$orderId',
+  path: '/payment/$orderId',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const StoreSlugRouteRoute = StoreSlugRouteRouteImport.update({
+  id: '/store/$slug',
+  path: '/store/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const ThankYouOrderIdRoute = ThankYouOrderIdRouteImport.update({
+  id: '/thank-you/$orderId',
+  path: '/thank-you/$orderId',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const UniversalCheckoutDocsIndexRoute =
+  UniversalCheckoutDocsIndexRouteImport.update({
+    id: '/universal-checkout-docs/',
+    path: '/universal-checkout-docs/',
+    getParentRoute: () => rootRouteImport,
+  } as any);
+const UniversalCheckoutIndexRoute = UniversalCheckoutIndexRouteImport.update({
+  id: '/universal-checkout/',
+  path: '/universal-checkout/',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const UniversalPaymentOrderIdRoute = UniversalPaymentOrderIdRouteImport.update({
+  id: '/universal-payment/$orderId',
+  path: '/universal-payment/$orderId',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const AdminStoresStoreIdRoute = AdminStoresStoreIdRouteImport.update({
+  id: '/stores/$storeId',
+  path: '/stores/$storeId',
+  getParentRoute: () => AdminRouteRoute,
+} as any);
+const StoreSlugIndexRoute = StoreSlugIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => StoreSlugRouteRoute,
+} as any);
+const StoreSlugCheckoutRoute = StoreSlugCheckoutRouteImport.update({
+  id: '/checkout',
+  path: '/checkout',
+  getParentRoute: () => StoreSlugRouteRoute,
+} as any);
+const StoreSlugPaymentOrderIdRoute = StoreSlugPaymentOrderIdRouteImport.update({
+  id: '/payment/$orderId',
+  path: '/payment/$orderId',
+  getParentRoute: () => StoreSlugRouteRoute,
+} as any);
+const StoreSlugProductProductIdRoute =
+  StoreSlugProductProductIdRouteImport.update({
+    id: '/product/$productId',
+    path: '/product/$productId',
+    getParentRoute: () => StoreSlugRouteRoute,
+  } as any);
+const StoreSlugThankYouOrderIdRoute =
+  StoreSlugThankYouOrderIdRouteImport.update({
+    id: '/thank-you/$orderId',
+    path: '/thank-you/$orderId',
+    getParentRoute: () => StoreSlugRouteRoute,
+  } as any);
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute;
+  '/admin': typeof AdminRouteRouteWithChildren;
+  '/checkout': typeof CheckoutRoute;
+  '/privacy-policy': typeof PrivacyPolicyRoute;
+  '/sign-in': typeof SignInRoute;
+  '/sign-up': typeof SignUpRoute;
+  '/terms-of-service': typeof TermsOfServiceRoute;
+  '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
+  '/admin/orders': typeof AdminOrdersRoute;
+  '/payment/$orderId': typeof PaymentOrderIdRoute;
+  '/thank-you/$orderId': typeof ThankYouOrderIdRoute;
+  '/universal-payment/$orderId': typeof UniversalPaymentOrderIdRoute;
+  '/admin/': typeof AdminIndexRoute;
+  '/payment-link-builder/': typeof PaymentLinkBuilderIndexRoute;
+  '/universal-checkout-docs/': typeof UniversalCheckoutDocsIndexRoute;
+  '/universal-checkout/': typeof UniversalCheckoutIndexRoute;
+  '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
+  '/store/$slug/checkout': typeof StoreSlugCheckoutRoute;
+  '/store/$slug/': typeof StoreSlugIndexRoute;
+  '/store/$slug/payment/$orderId': typeof StoreSlugPaymentOrderIdRoute;
+  '/store/$slug/product/$productId': typeof StoreSlugProductProductIdRoute;
+  '/store/$slug/thank-you/$orderId': typeof StoreSlugThankYouOrderIdRoute;
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute;
+  '/checkout': typeof CheckoutRoute;
+  '/privacy-policy': typeof PrivacyPolicyRoute;
+  '/sign-in': typeof SignInRoute;
+  '/sign-up': typeof SignUpRoute;
+  '/terms-of-service': typeof TermsOfServiceRoute;
+  '/admin/orders': typeof AdminOrdersRoute;
+  '/payment/$orderId': typeof PaymentOrderIdRoute;
+  '/thank-you/$orderId': typeof ThankYouOrderIdRoute;
+  '/universal-payment/$orderId': typeof UniversalPaymentOrderIdRoute;
+  '/admin': typeof AdminIndexRoute;
+  '/payment-link-builder': typeof PaymentLinkBuilderIndexRoute;
+  '/universal-checkout-docs': typeof UniversalCheckoutDocsIndexRoute;
+  '/universal-checkout': typeof UniversalCheckoutIndexRoute;
+  '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
+  '/store/$slug/checkout': typeof StoreSlugCheckoutRoute;
+  '/store/$slug': typeof StoreSlugIndexRoute;
+  '/store/$slug/payment/$orderId': typeof StoreSlugPaymentOrderIdRoute;
+  '/store/$slug/product/$productId': typeof StoreSlugProductProductIdRoute;
+  '/store/$slug/thank-you/$orderId': typeof StoreSlugThankYouOrderIdRoute;
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport;
   '/': typeof IndexRoute;
+  '/admin': typeof AdminRouteRouteWithChildren;
+  '/checkout': typeof CheckoutRoute;
+  '/privacy-policy': typeof PrivacyPolicyRoute;
+  '/sign-in': typeof SignInRoute;
+  '/sign-up': typeof SignUpRoute;
+  '/terms-of-service': typeof TermsOfServiceRoute;
+  '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
+  '/admin/orders': typeof AdminOrdersRoute;
+  '/payment/$orderId': typeof PaymentOrderIdRoute;
+  '/thank-you/$orderId': typeof ThankYouOrderIdRoute;
+  '/universal-payment/$orderId': typeof UniversalPaymentOrderIdRoute;
+  '/admin/': typeof AdminIndexRoute;
+  '/payment-link-builder/': typeof PaymentLinkBuilderIndexRoute;
+  '/universal-checkout-docs/': typeof UniversalCheckoutDocsIndexRoute;
+  '/universal-checkout/': typeof UniversalCheckoutIndexRoute;
+  '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
+  '/store/$slug/checkout': typeof StoreSlugCheckoutRoute;
+  '/store/$slug/': typeof StoreSlugIndexRoute;
+  '/store/$slug/payment/$orderId': typeof StoreSlugPaymentOrderIdRoute;
+  '/store/$slug/product/$productId': typeof StoreSlugProductProductIdRoute;
+  '/store/$slug/thank-you/$orderId': typeof StoreSlugThankYouOrderIdRoute;
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath;
-  fullPaths: '/';
+  fullPaths:
+    | '/'
+    | '/admin'
+    | '/checkout'
+    | '/privacy-policy'
+    | '/sign-in'
+    | '/sign-up'
+    | '/terms-of-service'
+    | '/store/$slug'
+    | '/admin/orders'
+    | '/payment/$orderId'
+    | '/thank-you/$orderId'
+    | '/universal-payment/$orderId'
+    | '/admin/'
+    | '/payment-link-builder/'
+    | '/universal-checkout-docs/'
+    | '/universal-checkout/'
+    | '/admin/stores/$storeId'
+    | '/store/$slug/checkout'
+    | '/store/$slug/'
+    | '/store/$slug/payment/$orderId'
+    | '/store/$slug/product/$productId'
+    | '/store/$slug/thank-you/$orderId';
   fileRoutesByTo: FileRoutesByTo;
-  to: '/';
-  id: '__root__' | '/';
+  to:
+    | '/'
+    | '/checkout'
+    | '/privacy-policy'
+    | '/sign-in'
+    | '/sign-up'
+    | '/terms-of-service'
+    | '/admin/orders'
+    | '/payment/$orderId'
+    | '/thank-you/$orderId'
+    | '/universal-payment/$orderId'
+    | '/admin'
+    | '/payment-link-builder'
+    | '/universal-checkout-docs'
+    | '/universal-checkout'
+    | '/admin/stores/$storeId'
+    | '/store/$slug/checkout'
+    | '/store/$slug'
+    | '/store/$slug/payment/$orderId'
+    | '/store/$slug/product/$productId'
+    | '/store/$slug/thank-you/$orderId';
+  id:
+    | '__root__'
+    | '/'
+    | '/admin'
+    | '/checkout'
+    | '/privacy-policy'
+    | '/sign-in'
+    | '/sign-up'
+    | '/terms-of-service'
+    | '/store/$slug'
+    | '/admin/orders'
+    | '/payment/$orderId'
+    | '/thank-you/$orderId'
+    | '/universal-payment/$orderId'
+    | '/admin/'
+    | '/payment-link-builder/'
+    | '/universal-checkout-docs/'
+    | '/universal-checkout/'
+    | '/admin/stores/$storeId'
+    | '/store/$slug/checkout'
+    | '/store/$slug/'
+    | '/store/$slug/payment/$orderId'
+    | '/store/$slug/product/$productId'
+    | '/store/$slug/thank-you/$orderId';
   fileRoutesById: FileRoutesById;
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute;
+  AdminRouteRoute: typeof AdminRouteRouteWithChildren;
+  CheckoutRoute: typeof CheckoutRoute;
+  PrivacyPolicyRoute: typeof PrivacyPolicyRoute;
+  SignInRoute: typeof SignInRoute;
+  SignUpRoute: typeof SignUpRoute;
+  TermsOfServiceRoute: typeof TermsOfServiceRoute;
+  StoreSlugRouteRoute: typeof StoreSlugRouteRouteWithChildren;
+  PaymentOrderIdRoute: typeof PaymentOrderIdRoute;
+  ThankYouOrderIdRoute: typeof ThankYouOrderIdRoute;
+  UniversalPaymentOrderIdRoute: typeof UniversalPaymentOrderIdRoute;
+  PaymentLinkBuilderIndexRoute: typeof PaymentLinkBuilderIndexRoute;
+  UniversalCheckoutDocsIndexRoute: typeof UniversalCheckoutDocsIndexRoute;
+  UniversalCheckoutIndexRoute: typeof UniversalCheckoutIndexRoute;
 }
 
 declare module '@tanstack/react-router' {
@@ -48,11 +316,207 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof IndexRouteImport;
       parentRoute: typeof rootRouteImport;
     };
+    '/admin': {
+      id: '/admin';
+      path: '/admin';
+      fullPath: '/admin';
+      preLoaderRoute: typeof AdminRouteRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/checkout': {
+      id: '/checkout';
+      path: '/checkout';
+      fullPath: '/checkout';
+      preLoaderRoute: typeof CheckoutRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/privacy-policy': {
+      id: '/privacy-policy';
+      path: '/privacy-policy';
+      fullPath: '/privacy-policy';
+      preLoaderRoute: typeof PrivacyPolicyRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/sign-in': {
+      id: '/sign-in';
+      path: '/sign-in';
+      fullPath: '/sign-in';
+      preLoaderRoute: typeof SignInRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/sign-up': {
+      id: '/sign-up';
+      path: '/sign-up';
+      fullPath: '/sign-up';
+      preLoaderRoute: typeof SignUpRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/terms-of-service': {
+      id: '/terms-of-service';
+      path: '/terms-of-service';
+      fullPath: '/terms-of-service';
+      preLoaderRoute: typeof TermsOfServiceRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/admin/': {
+      id: '/admin/';
+      path: '/';
+      fullPath: '/admin/';
+      preLoaderRoute: typeof AdminIndexRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
+    '/admin/orders': {
+      id: '/admin/orders';
+      path: '/orders';
+      fullPath: '/admin/orders';
+      preLoaderRoute: typeof AdminOrdersRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
+    '/payment-link-builder/': {
+      id: '/payment-link-builder/';
+      path: '/payment-link-builder';
+      fullPath: '/payment-link-builder/';
+      preLoaderRoute: typeof PaymentLinkBuilderIndexRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/payment/$orderId': {
+      id: '/payment/$orderId';
+      path: '/payment/$orderId';
+      fullPath: '/payment/$orderId';
+      preLoaderRoute: typeof PaymentOrderIdRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/store/$slug': {
+      id: '/store/$slug';
+      path: '/store/$slug';
+      fullPath: '/store/$slug';
+      preLoaderRoute: typeof StoreSlugRouteRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/thank-you/$orderId': {
+      id: '/thank-you/$orderId';
+      path: '/thank-you/$orderId';
+      fullPath: '/thank-you/$orderId';
+      preLoaderRoute: typeof ThankYouOrderIdRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/universal-checkout-docs/': {
+      id: '/universal-checkout-docs/';
+      path: '/universal-checkout-docs';
+      fullPath: '/universal-checkout-docs/';
+      preLoaderRoute: typeof UniversalCheckoutDocsIndexRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/universal-checkout/': {
+      id: '/universal-checkout/';
+      path: '/universal-checkout';
+      fullPath: '/universal-checkout/';
+      preLoaderRoute: typeof UniversalCheckoutIndexRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/universal-payment/$orderId': {
+      id: '/universal-payment/$orderId';
+      path: '/universal-payment/$orderId';
+      fullPath: '/universal-payment/$orderId';
+      preLoaderRoute: typeof UniversalPaymentOrderIdRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/admin/stores/$storeId': {
+      id: '/admin/stores/$storeId';
+      path: '/stores/$storeId';
+      fullPath: '/admin/stores/$storeId';
+      preLoaderRoute: typeof AdminStoresStoreIdRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
+    '/store/$slug/': {
+      id: '/store/$slug/';
+      path: '/';
+      fullPath: '/store/$slug/';
+      preLoaderRoute: typeof StoreSlugIndexRouteImport;
+      parentRoute: typeof StoreSlugRouteRoute;
+    };
+    '/store/$slug/checkout': {
+      id: '/store/$slug/checkout';
+      path: '/checkout';
+      fullPath: '/store/$slug/checkout';
+      preLoaderRoute: typeof StoreSlugCheckoutRouteImport;
+      parentRoute: typeof StoreSlugRouteRoute;
+    };
+    '/store/$slug/payment/$orderId': {
+      id: '/store/$slug/payment/$orderId';
+      path: '/payment/$orderId';
+      fullPath: '/store/$slug/payment/$orderId';
+      preLoaderRoute: typeof StoreSlugPaymentOrderIdRouteImport;
+      parentRoute: typeof StoreSlugRouteRoute;
+    };
+    '/store/$slug/product/$productId': {
+      id: '/store/$slug/product/$productId';
+      path: '/product/$productId';
+      fullPath: '/store/$slug/product/$productId';
+      preLoaderRoute: typeof StoreSlugProductProductIdRouteImport;
+      parentRoute: typeof StoreSlugRouteRoute;
+    };
+    '/store/$slug/thank-you/$orderId': {
+      id: '/store/$slug/thank-you/$orderId';
+      path: '/thank-you/$orderId';
+      fullPath: '/store/$slug/thank-you/$orderId';
+      preLoaderRoute: typeof StoreSlugThankYouOrderIdRouteImport;
+      parentRoute: typeof StoreSlugRouteRoute;
+    };
   }
 }
 
+interface AdminRouteRouteChildren {
+  AdminOrdersRoute: typeof AdminOrdersRoute;
+  AdminIndexRoute: typeof AdminIndexRoute;
+  AdminStoresStoreIdRoute: typeof AdminStoresStoreIdRoute;
+}
+
+const AdminRouteRouteChildren: AdminRouteRouteChildren = {
+  AdminOrdersRoute: AdminOrdersRoute,
+  AdminIndexRoute: AdminIndexRoute,
+  AdminStoresStoreIdRoute: AdminStoresStoreIdRoute,
+};
+
+const AdminRouteRouteWithChildren = AdminRouteRoute._addFileChildren(
+  AdminRouteRouteChildren,
+);
+
+interface StoreSlugRouteRouteChildren {
+  StoreSlugCheckoutRoute: typeof StoreSlugCheckoutRoute;
+  StoreSlugIndexRoute: typeof StoreSlugIndexRoute;
+  StoreSlugPaymentOrderIdRoute: typeof StoreSlugPaymentOrderIdRoute;
+  StoreSlugProductProductIdRoute: typeof StoreSlugProductProductIdRoute;
+  StoreSlugThankYouOrderIdRoute: typeof StoreSlugThankYouOrderIdRoute;
+}
+
+const StoreSlugRouteRouteChildren: StoreSlugRouteRouteChildren = {
+  StoreSlugCheckoutRoute: StoreSlugCheckoutRoute,
+  StoreSlugIndexRoute: StoreSlugIndexRoute,
+  StoreSlugPaymentOrderIdRoute: StoreSlugPaymentOrderIdRoute,
+  StoreSlugProductProductIdRoute: StoreSlugProductProductIdRoute,
+  StoreSlugThankYouOrderIdRoute: StoreSlugThankYouOrderIdRoute,
+};
+
+const StoreSlugRouteRouteWithChildren = StoreSlugRouteRoute._addFileChildren(
+  StoreSlugRouteRouteChildren,
+);
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  AdminRouteRoute: AdminRouteRouteWithChildren,
+  CheckoutRoute: CheckoutRoute,
+  PrivacyPolicyRoute: PrivacyPolicyRoute,
+  SignInRoute: SignInRoute,
+  SignUpRoute: SignUpRoute,
+  TermsOfServiceRoute: TermsOfServiceRoute,
+  StoreSlugRouteRoute: StoreSlugRouteRouteWithChildren,
+  PaymentOrderIdRoute: PaymentOrderIdRoute,
+  ThankYouOrderIdRoute: ThankYouOrderIdRoute,
+  UniversalPaymentOrderIdRoute: UniversalPaymentOrderIdRoute,
+  PaymentLinkBuilderIndexRoute: PaymentLinkBuilderIndexRoute,
+  UniversalCheckoutDocsIndexRoute: UniversalCheckoutDocsIndexRoute,
+  UniversalCheckoutIndexRoute: UniversalCheckoutIndexRoute,
 };
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

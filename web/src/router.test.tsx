@@ -14,16 +14,67 @@ async function render(path: string) {
 }
 
 describe('routes', () => {
-  it('renders the home page at /', async () => {
+  it('renders the landing page at / with the demo link SPEC §2 describes', async () => {
     const page = await render('/');
-    expect(page.querySelector('h1')?.textContent).toBe('USDC Storefront');
-    const hrefs = [...page.querySelectorAll('nav a')].map((a) => a.getAttribute('href'));
-    expect(hrefs).toEqual(['/universal-checkout-docs', '/payment-link-builder', '/admin']);
+    expect(page.querySelector('h1')?.textContent).toBe('Accept crypto payments in 60 seconds');
+    const demo = [...page.querySelectorAll('a')].find((a) => a.textContent === 'Try Live Demo');
+    const url = new URL(demo?.getAttribute('href') ?? '', 'http://x');
+    expect(url.pathname).toBe('/universal-checkout');
+    expect(JSON.parse(url.searchParams.get('items') ?? '')).toEqual([
+      { title: 'Demo Product', priceUsdc: '0.25', quantity: 1 },
+    ]);
+    expect(url.searchParams.get('theme')).toBe('dark');
+    expect(url.searchParams.get('accentColor')).toBe('#06b6d4');
+    expect(url.searchParams.get('externalOrderId')).toMatch(/^demo-\d+-[0-9a-z]{9}$/);
+    expect(page.querySelectorAll('.feature-card')).toHaveLength(6);
+    expect(page.querySelectorAll('.steps > li')).toHaveLength(3);
+    expect(page.querySelector('footer')?.textContent).toContain('© 2025');
+    const footerLinks = [...page.querySelectorAll('footer a')].map((a) => a.getAttribute('href'));
+    expect(footerLinks).toEqual([
+      '/universal-checkout-docs',
+      '/payment-link-builder',
+      '/terms-of-service',
+      '/privacy-policy',
+    ]);
   });
 
   it('renders the 404 page for an unknown path', async () => {
     const page = await render('/no/such/page');
     expect(page.querySelector('h1')?.textContent).toBe('404 Page Not Found');
     expect(page.querySelector('a[href="/"]')).not.toBeNull();
+  });
+
+  it('asks for a store on /checkout', async () => {
+    const page = await render('/checkout');
+    expect(page.querySelector('h1')?.textContent).toBe('Store-specific checkout required');
+    expect(page.textContent).toContain('Please access checkout through a specific store.');
+    expect(page.querySelector('main a')?.textContent).toBe('Browse Stores');
+  });
+
+  it('shows the legal figures of SPEC §2', async () => {
+    const terms = (await render('/terms-of-service')).textContent ?? '';
+    expect(terms).toContain('fees you paid us in the 12 months');
+    expect(terms).toContain('within 30 days');
+    expect(terms).toContain('under $10,000');
+    expect(terms).toContain('at least 18 years old');
+    cleanup?.();
+    const privacy = (await render('/privacy-policy')).textContent ?? '';
+    expect(privacy).toContain('retained for up to 24 months');
+    expect(privacy).toContain('purged after 12 months');
+  });
+
+  it('documents every URL parameter and the Standard Webhooks headers', async () => {
+    const page = await render('/universal-checkout-docs');
+    const names = [...page.querySelectorAll('.params-table th[scope="row"]')].map(
+      (th) => th.textContent,
+    );
+    expect(names).toContain('storeName');
+    expect(names).toContain('webhookUrl');
+    for (const header of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
+      expect(page.textContent).toContain(header);
+    }
+    expect(page.querySelector('[data-testid="demo-url"]')?.textContent).toContain(
+      '/universal-checkout?storeName=',
+    );
   });
 });

@@ -1,5 +1,8 @@
-// Root route: the app shell around every page, and the 404 page for any unknown path.
+// Root route: the app shell around every page (notifications, offline banner) and the 404 page.
+import { PAGE_TEXTS } from '@store/shared';
 import { createRootRoute, Link, Outlet } from '@tanstack/react-router';
+import { OfflineBanner } from '../components/offline-banner.tsx';
+import { Toaster } from '../components/toaster.tsx';
 
 export const Route = createRootRoute({
   component: RootLayout,
@@ -9,7 +12,14 @@ export const Route = createRootRoute({
 function RootLayout() {
   return (
     <div className="app">
-      <Outlet />
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <OfflineBanner />
+      <div id="main">
+        <Outlet />
+      </div>
+      <Toaster />
     </div>
   );
 }
@@ -18,7 +28,7 @@ function RootLayout() {
 export function NotFoundPage() {
   return (
     <main className="page page-centred">
-      <h1>404 Page Not Found</h1>
+      <h1>{PAGE_TEXTS.notFound}</h1>
       <p className="muted">The page you are looking for does not exist.</p>
       <Link to="/" className="button">
         Go home

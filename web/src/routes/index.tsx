@@ -1,29 +1,65 @@
-// Route "/": a minimal home page pointing at the main tools.
-import { createFileRoute } from '@tanstack/react-router';
-import { APP_DESCRIPTION, APP_NAME } from '../app-meta.ts';
+// Route "/": the landing page (SPEC §1, §2): hero with the demo and link-builder buttons, a
+// comparison with traditional processors, six feature cards, three steps, a call to action and
+// the footer. The demo link is built as SPEC §2 says (shared buildDemoCheckoutUrl).
+import { buildDemoCheckoutUrl, MARKETING_CLAIMS, PAYMENT_WINDOW_DAYS } from '@store/shared';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { APP_NAME } from '../app-meta.ts';
+import { Comparison, Features, Steps } from './-landing/sections.tsx';
+import { SiteFooter } from './-landing/site-footer.tsx';
 
-export const Route = createFileRoute('/')({ component: HomePage });
+export const Route = createFileRoute('/')({ component: LandingPage });
 
-// Note: plain anchors until these routes exist; switch to <Link> then, so the
-// router type-checks the targets.
-const LINKS = [
-  { href: '/universal-checkout-docs', label: 'Integration docs' },
-  { href: '/payment-link-builder', label: 'Build a payment link' },
-  { href: '/admin', label: 'Merchant dashboard' },
-] as const;
-
-function HomePage() {
+function LandingPage() {
+  // Note: one demo id per visit; the link only navigates (SPEC §2).
+  const [demoUrl] = useState(() => buildDemoCheckoutUrl(Date.now(), Math.random));
   return (
-    <main className="page page-centred">
-      <h1>{APP_NAME}</h1>
-      <p className="muted">{APP_DESCRIPTION}</p>
-      <nav className="actions" aria-label="Main">
-        {LINKS.map((link) => (
-          <a key={link.href} href={link.href} className="button">
-            {link.label}
-          </a>
-        ))}
-      </nav>
-    </main>
+    <div className="landing">
+      <header className="landing-nav">
+        <span className="brand">{APP_NAME}</span>
+        <nav aria-label="Main">
+          <Link to="/universal-checkout-docs">Docs</Link>
+          <Link to="/payment-link-builder">Build Payment Link</Link>
+        </nav>
+      </header>
+      <main>
+        <section className="hero">
+          <p className="eyebrow">USDC payments on Base</p>
+          <h1>Accept crypto payments in {MARKETING_CLAIMS.setupSeconds} seconds</h1>
+          <p className="hero-text">
+            No coding, no accounts. Share a checkout link, get paid in USDC, and keep{' '}
+            {MARKETING_CLAIMS.merchantPercent}% of every sale, sent straight to your wallet.
+          </p>
+          <div className="actions">
+            <a href={demoUrl} className="button button-large">
+              Try Live Demo
+            </a>
+            <Link to="/payment-link-builder" className="button button-quiet button-large">
+              Build Payment Link
+            </Link>
+          </div>
+          <p className="muted small">
+            {MARKETING_CLAIMS.feePercent}% processing fee · no monthly fees · {PAYMENT_WINDOW_DAYS}
+            -day payment window
+          </p>
+        </section>
+        <Comparison />
+        <Features />
+        <Steps />
+        <section className="cta card">
+          <h2>Start accepting USDC today</h2>
+          <p className="muted">Build your first payment link now. It takes less than a minute.</p>
+          <div className="actions">
+            <Link to="/payment-link-builder" className="button button-large">
+              Build Payment Link
+            </Link>
+            <Link to="/universal-checkout-docs" className="button button-quiet button-large">
+              Read the Docs
+            </Link>
+          </div>
+        </section>
+      </main>
+      <SiteFooter />
+    </div>
   );
 }

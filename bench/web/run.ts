@@ -1,0 +1,186 @@
+// Web benchmark (issue 6): initial JS and CSS of the storefront route (gzip) and a Lighthouse
+// mobile run of the landing, storefront and product pages, against the real stack that the e2e
+// tests use (web/e2e/support/start-stack.ts: built app under `vite preview`, seeded store).
+// Run from the repo root: `bun run bench:web`. Writes its section of docs/benchmarks.md.
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+import { readStackInfo } from '../../web/e2e/support/stack-info.ts';
+import { writeBenchmarkSection } from '../docs-section.ts';
+
+const root = resolve(import.meta.dir, '../..');
+// Note: set before stack-info.ts is read, so this run's stack file is the one read back.
+process.env.E2E_STACK_FILE ??= join(tmpdir(), `bench-web-stack-${process.pid}.json`);
+const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--no-first-run',
+];
+
+// Note: ports of their own, so the benchmark can run while an e2e run holds the default ones.
+const BENCH_PORTS = {
+  E2E_POSTGRES_PORT: '55533',
+  E2E_ANVIL_PORT: '18645',
+  E2E_INDEXER_PORT: '42269',
+  E2E_API_PORT: '13100',
+  E2E_PORT: '14273',
+  E2E_STACK_FILE: process.env.E2E_STACK_FILE,
+};
+
+/** Starts the e2e stack and resolves once it says it is ready. */
+function startStack() {
+  const child = spawn(process.execPath, [join(root, 'web/e2e/support/start-stack.ts')], {
+    cwd: join(root, 'web'),
+    env: { ...process.env, ...BENCH_PORTS },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ready = new Promise<void>((resolveReady, reject) => {
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      if (chunk.includes('stack ready')) resolveReady();
+    });
+    child.once('exit', (code) => reject(new Error(`stack exited (${code}) before it was ready`)));
+  });
+  const stop = () =>
+    new Promise<void>((resolveStop) => {
+      if (child.exitCode !== null) return resolveStop();
+      child.once('exit', () => resolveStop());
+      child.kill('SIGTERM');
+    });
+  return { ready, stop };
+}
+
+interface Bytes {
+  files: number;
+  raw: number;
+  gzip: number;
+}
+
+/** JS and CSS a first visit to `url` downloads until the network is idle, raw and gzipped. */
+async function initialAssets(url: string): Promise<{ js: Bytes; css: Bytes }> {
+  const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS });
+  try {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const bodies: Promise<{ type: 'js' | 'css'; body: Buffer } | undefined>[] = [];
+    page.on('response', (response) => {
+      const type = response.request().resourceType();
+      if (type !== 'script' && type !== 'stylesheet') return;
+      bodies.push(
+        response.body().then(
+          (body) => ({ type: type === 'script' ? 'js' : 'css', body }),
+          () => undefined,
+        ),
+      );
+    });
+    await page.goto(url, { waitUntil: 'networkidle' });
+    const totals = { js: { files: 0, raw: 0, gzip: 0 }, css: { files: 0, raw: 0, gzip: 0 } };
+    for (const asset of await Promise.all(bodies)) {
+      if (!asset) continue;
+      const total = totals[asset.type];
+      total.files += 1;
+      total.raw += asset.body.length;
+      total.gzip += gzipSync(asset.body, { level: 9 }).length;
+    }
+    return totals;
+  } finally {
+    await browser.close();
+  }
+}
+
+interface LighthouseFigures {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  speedIndexMs: number;
+}
+
+/** One Lighthouse run with its default mobile settings (Moto G Power, simulated slow 4G). */
+async function lighthouseRun(url: string): Promise<LighthouseFigures> {
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+    });
+    if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
+    const { categories, audits } = result.lhr;
+    const score = (key: string) => Math.round((categories[key]?.score ?? 0) * 100);
+    const value = (key: string) => audits[key]?.numericValue ?? Number.NaN;
+    return {
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      bestPractices: score('best-practices'),
+      fcpMs: value('first-contentful-paint'),
+      lcpMs: value('largest-contentful-paint'),
+      tbtMs: value('total-blocking-time'),
+      cls: value('cumulative-layout-shift'),
+      speedIndexMs: value('speed-index'),
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+const ms = (value: number) => `${Math.round(value)} ms`;
+
+const stack = startStack();
+try {
+  await stack.ready;
+  const info = readStackInfo();
+  const product = info.products[0];
+  const pages = [
+    ['landing', `${info.webUrl}/`],
+    ['storefront', `${info.webUrl}/store/${info.store.slug}`],
+    ['product', `${info.webUrl}/store/${info.store.slug}/product/${product?.id}`],
+  ] as const;
+  const assets = await initialAssets(pages[1][1]);
+  const runs: [string, LighthouseFigures][] = [];
+  for (const [name, url] of pages) runs.push([name, await lighthouseRun(url)]);
+
+  const lines = [
+    '## Web (bench/web)',
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`bun bench/web/run.ts\`: the built app under \`vite preview\` and the`,
+    "real API with a seeded store, on this project's machine (2 cores), Debian's Chromium.",
+    '',
+    '### Initial JS and CSS of the storefront route (first visit, no service worker)',
+    '',
+    '| asset | files | raw | gzip -9 |',
+    '| --- | --- | --- | --- |',
+    `| JS | ${assets.js.files} | ${kb(assets.js.raw)} | ${kb(assets.js.gzip)} |`,
+    `| CSS | ${assets.css.files} | ${kb(assets.css.raw)} | ${kb(assets.css.gzip)} |`,
+    '',
+    '### Lighthouse 13, default mobile settings (simulated slow 4G, 4x CPU slowdown)',
+    '',
+    '| page | performance | accessibility | best practices | FCP | LCP | TBT | CLS | Speed Index |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...runs.map(
+      ([name, r]) =>
+        `| ${name} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${ms(r.fcpMs)} | ${ms(r.lcpMs)} | ${ms(r.tbtMs)} | ${r.cls.toFixed(3)} | ${ms(r.speedIndexMs)} |`,
+    ),
+    '',
+    'Note: `vite preview` serves files uncompressed, so Lighthouse sees raw transfer sizes; behind a',
+    'compressing server the gzip column is what travels.',
+    '',
+  ];
+  const report = lines.join('\n');
+  await writeBenchmarkSection('web', report);
+  console.log(report);
+} finally {
+  await stack.stop();
+}

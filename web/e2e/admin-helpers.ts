@@ -1,0 +1,56 @@
+// Helpers of the admin journeys: a merchant, store and products made through the real API with the
+// page's own cookie jar (so the browser is signed in as that merchant), and unique names.
+import { type APIRequestContext, expect } from '@playwright/test';
+
+/** The password every e2e merchant uses. */
+export const PASSWORD = 'correct horse battery';
+
+/** A name unique to this run (usernames: lowercase letters, digits, hyphens). */
+export function unique(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+}
+
+async function post<T>(request: APIRequestContext, path: string, data: unknown): Promise<T> {
+  const response = await request.post(path, {
+    data,
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  expect(response.status(), `${path}: ${await response.text()}`).toBeLessThan(300);
+  return (await response.json()) as T;
+}
+
+/** Signs up a merchant; the request context keeps its session cookie. */
+export async function signUp(request: APIRequestContext, username = unique('merchant')) {
+  await post(request, '/api/auth/sign-up', { username, password: PASSWORD });
+  return username;
+}
+
+/** A store of the signed-in merchant. */
+export async function createStore(request: APIRequestContext, name: string) {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  return post<{ id: string; slug: string; name: string }>(request, '/api/stores', {
+    name,
+    slug,
+    paymentAddress: '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f',
+    logoUrl: '🕯️',
+  });
+}
+
+/** A product of one of the signed-in merchant's stores. */
+export async function createProduct(
+  request: APIRequestContext,
+  storeId: string,
+  fields: { title: string; priceUsdc: string; inventory?: number },
+) {
+  return post<{ id: string; updatedAt: string }>(request, '/api/products', {
+    storeId,
+    ...fields,
+  });
+}
+
+/** The store's products as its owner sees them. */
+export async function listProducts(request: APIRequestContext, storeId: string) {
+  const response = await request.get(`/api/stores/${storeId}/products`);
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as { id: string; title: string; priceUsdc: string }[];
+}

@@ -1,0 +1,122 @@
+// A paid order arrives on the dashboard (paid on the local chain, detected by the real worker),
+// then the orders page filters it, moves it paid -> processing -> shipped -> completed, and
+// exports the orders as CSV.
+import { readFile } from 'node:fs/promises';
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { shippingFor, storeCheckoutTotals } from '@store/shared';
+import { createProduct, createStore, signUp, unique } from './admin-helpers.ts';
+import { payUsdc } from './support/pay.ts';
+import { readStackInfo } from './support/stack-info.ts';
+
+const shopper = {
+  customerEmail: 'grace@example.com',
+  shippingAddress: {
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    email: 'grace@example.com',
+    phone: '555-0199',
+    street: '1 Navy Yard',
+    city: 'Arlington',
+    state: 'VA',
+    zipCode: '22202',
+  },
+};
+
+async function placeOrder(
+  request: APIRequestContext,
+  storeId: string,
+  product: { id: string; title: string; priceUsdc: string },
+) {
+  const items = [
+    { productId: product.id, title: product.title, priceUsdc: product.priceUsdc, quantity: 1 },
+  ];
+  const totals = storeCheckoutTotals(items, shippingFor('free'));
+  const response = await request.post('/api/orders', {
+    data: {
+      storeId,
+      ...shopper,
+      items,
+      subtotalUsdc: totals.subtotalUsdc,
+      shippingUsdc: totals.shippingUsdc,
+      totalUsdc: totals.totalUsdc,
+      shippingMethod: 'free',
+    },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as { id: string; totalUsdc: string };
+}
+
+test('a paid order shows on the dashboard and moves through fulfilment', async ({ page }) => {
+  const stack = readStackInfo();
+  await signUp(page.request);
+  const store = await createStore(page.request, unique('Orders Shop'));
+  const lamp = await createProduct(page.request, store.id, { title: 'Lamp', priceUsdc: '10.00' });
+  const paid = await placeOrder(page.request, store.id, {
+    ...lamp,
+    title: 'Lamp',
+    priceUsdc: '10.00',
+  });
+  const pending = await placeOrder(page.request, store.id, {
+    ...lamp,
+    title: 'Lamp',
+    priceUsdc: '10.00',
+  });
+
+  const wallet = await page.request.post(`/api/orders/${paid.id}/assign-payment-wallet`, {
+    data: { paymentChain: 'base' },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  const { paymentWallet } = (await wallet.json()) as { paymentWallet: { address: string } };
+  await payUsdc(stack, paymentWallet.address, paid.totalUsdc, 5);
+  await expect
+    .poll(async () => (await (await page.request.get(`/api/orders/${paid.id}`)).json()).status, {
+      timeout: 45_000,
+    })
+    .toBe('paid');
+
+  await page.goto('/admin');
+  const recent = page.getByRole('region', { name: 'Recent Orders' });
+  const paidRow = recent.getByRole('row', { name: new RegExp(`#${paid.id.slice(-8)}`) });
+  await expect(paidRow.getByText('paid', { exact: true })).toHaveClass(/order-status-success/);
+  await expect(paidRow).toContainText('grace@example.com');
+  await expect(paidRow).toContainText(`${paid.totalUsdc} USDC`);
+  const pendingRow = recent.getByRole('row', { name: new RegExp(`#${pending.id.slice(-8)}`) });
+  await expect(pendingRow.getByText('pending', { exact: true })).toHaveClass(
+    /order-status-warning/,
+  );
+  await expect(page.getByTestId('stat-Total Revenue (USDC)')).toHaveText(`$${paid.totalUsdc}`);
+  await expect(page.getByTestId('stat-Total Orders')).toHaveText('2');
+
+  await page.getByRole('link', { name: 'Orders', exact: true }).click();
+  await page.getByLabel('Status').selectOption('paid');
+  await expect(page).toHaveURL(/status=paid/);
+  const orders = page.getByRole('region', { name: 'Orders' });
+  await expect(orders.getByRole('row')).toHaveCount(2);
+  await page.getByLabel('Status').selectOption('');
+  const row = orders.getByRole('row', { name: `Order #${paid.id.slice(-8)}` });
+  for (const status of ['processing', 'shipped', 'completed'] as const) {
+    await row.getByRole('button', { name: `Mark ${status}` }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: `Order marked ${status}` }),
+    ).toBeVisible();
+    await expect(row.getByText(status, { exact: true })).toHaveClass(/order-status-neutral/);
+  }
+  await expect(row.getByRole('button')).toHaveCount(0);
+  // A pending order waits for its payment: no action.
+  await expect(
+    orders.getByRole('row', { name: `Order #${pending.id.slice(-8)}` }).getByRole('button'),
+  ).toHaveCount(0);
+  await page.getByLabel('Status').selectOption('completed');
+  await expect(orders.getByRole('row')).toHaveCount(2);
+  await page.getByLabel('Store').selectOption(store.id);
+  await expect(page).toHaveURL(new RegExp(`storeId=${store.id}`));
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const csv = await readFile((await (await download).path()) ?? '', 'utf8');
+  expect(csv.split('\r\n')[0]).toContain('"Order ID","Created At","Store","Customer","Status"');
+  expect(csv).toContain(`"${paid.id}"`);
+  expect(csv).toContain('"completed"');
+  expect(csv).not.toContain(pending.id);
+});

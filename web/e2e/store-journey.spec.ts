@@ -1,0 +1,128 @@
+// Journey: browse a store, search, add to cart, check out with the validation messages, reach the
+// payment page with QR and amount, pay from an anvil test account, land on the thank-you page.
+import { expect, test } from '@playwright/test';
+import { payUsdc } from './support/pay.ts';
+import { snap } from './support/screenshots.ts';
+import { readStackInfo } from './support/stack-info.ts';
+
+test('a shopper buys from a store and pays in USDC on the local chain', async ({ page }) => {
+  const stack = readStackInfo();
+  const slug = stack.store.slug;
+
+  await page.goto(`/store/${slug}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Aurora Goods');
+  for (const badge of ['Verified Store', '3 Products', 'Web3 Enabled']) {
+    await expect(page.getByRole('list', { name: 'Store badges' }).getByText(badge)).toBeVisible();
+  }
+  await expect(page.getByRole('article')).toHaveCount(3);
+  // The store's light theme and colours apply while its pages are shown.
+  await expect(page.locator('html')).toHaveClass(/light/);
+  expect(
+    await page.evaluate(() => document.documentElement.style.getPropertyValue('--primary')),
+  ).toBe('#0f766e');
+  await expect(page.getByRole('button', { name: 'Checkout' })).toBeDisabled();
+  await snap(page, 'store-1-storefront');
+
+  const search = page.getByPlaceholder('Search products...');
+  await search.fill('mug');
+  await expect(page.getByRole('article')).toHaveCount(1);
+  await expect(page.getByRole('article')).toContainText('Ceramic Mug');
+  await search.fill('telescope');
+  await expect(page.getByRole('heading', { name: 'No products match your search' })).toBeVisible();
+  await expect(page.getByText('Try adjusting your search terms.')).toBeVisible();
+  await search.fill('');
+
+  await page.getByRole('button', { name: 'Add to Cart: Aurora Hoodie' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Added to cart' })).toBeVisible();
+  await expect(page.getByTestId('cart-count')).toHaveText('1 item');
+  await expect(page.getByTestId('cart-total')).toHaveText('45.00 USDC');
+
+  await page.getByRole('link', { name: 'View Ceramic Mug' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ceramic Mug');
+  await expect(page.getByRole('button', { name: 'Decrease quantity' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Increase quantity' }).click();
+  await expect(page.getByLabel('Quantity', { exact: true })).toHaveValue('2');
+  await page.getByRole('tab', { name: 'Reviews' }).click();
+  await expect(page.getByRole('button', { name: 'Write Review' })).toBeVisible();
+  await snap(page, 'store-2-product');
+  await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
+  await expect(page.getByTestId('cart-count')).toHaveText('3 items');
+  await expect(page.getByTestId('cart-total')).toHaveText('70.00 USDC');
+
+  await page.getByRole('link', { name: 'Checkout' }).click();
+  await expect(page).toHaveURL(`/store/${slug}/checkout`);
+  await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+  for (const message of [
+    'Invalid email address',
+    'Phone number is required',
+    'First name is required',
+    'Last name is required',
+    'Street address is required',
+    'City is required',
+    'State is required',
+    'ZIP code is required',
+  ]) {
+    await expect(page.getByText(message, { exact: true })).toBeVisible();
+  }
+  await snap(page, 'store-3-checkout-errors');
+
+  await page.getByLabel('Email').fill('ada@example.com');
+  await expect(page.getByText('Invalid email address')).toHaveCount(0);
+  await page.getByLabel('Phone').fill('555-0100');
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('Street address').fill('1600 Pennsylvania Ave NW');
+  await page.getByLabel('City').fill('Washington');
+  await page.getByLabel('State').selectOption('DC');
+  await page.getByLabel('ZIP code').fill('20500');
+  await page.getByRole('radio', { name: /Standard/ }).check();
+  // 70.00 + 12.99 shipping + 5.60 (8% tax)
+  await expect(page.getByTestId('order-total')).toHaveText('88.59 USDC');
+  await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Order created successfully' }),
+  ).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/store/${slug}/payment/[0-9a-f-]{36}$`));
+  const orderId = page.url().split('/').pop() ?? '';
+  await expect(page.getByTestId('payment-status')).toHaveText('Waiting for Payment');
+  await expect(page.getByTestId('payment-amount')).toHaveText('88.59 USDC');
+  await expect(page.getByRole('img', { name: /QR code of the payment address/ })).toBeVisible();
+  await expect(page.getByTestId('short-order-id')).toHaveText(`#${orderId.slice(-8)}`);
+  await expect(page.getByTestId('countdown')).toHaveText(
+    /^(?:Time left to pay: )?\d+:\d{2}:\d{2}$/,
+  );
+  await expect(page.getByText(stack.usdc)).toBeVisible();
+  const onramp = new URL(
+    (await page.getByRole('link', { name: 'Buy USDC with Card' }).getAttribute('href')) ?? '',
+  );
+  expect(onramp.searchParams.get('partnerOrderId')).toBe(orderId.slice(-8).toUpperCase());
+  expect(onramp.searchParams.get('fiatAmount')).toBe('88.59');
+  await snap(page, 'store-4-payment');
+
+  const address = (await page.getByTestId('payment-address').textContent()) ?? '';
+  await payUsdc(stack, address, '88.59', 1);
+  await page.getByRole('button', { name: 'Check Payment Status' }).click();
+  await expect(page.getByTestId('payment-status')).toHaveText('Payment Confirmed', {
+    timeout: 30_000,
+  });
+  await snap(page, 'store-5-confirmed');
+
+  await expect(page).toHaveURL(`/store/${slug}/thank-you/${orderId}`, { timeout: 10_000 });
+  await expect(page.getByRole('heading', { name: 'Thank you for your order!' })).toBeVisible();
+  await expect(page.getByText('USDC (Cryptocurrency)')).toBeVisible();
+  await expect(page.getByText('Confirmed', { exact: true })).toBeVisible();
+  await expect(page.getByText('5-7 business days')).toBeVisible();
+  await expect(page.getByText('88.59 USDC')).toBeVisible();
+  await expect(page.getByText('5.60 USDC')).toBeVisible();
+  await snap(page, 'store-6-thank-you');
+
+  // The cart was cleared after the order; leaving the store resets the theme.
+  await page.goto(`/store/${slug}`);
+  await expect(page.getByTestId('cart-count')).toHaveText('0 items');
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveClass(/dark/);
+  expect(
+    await page.evaluate(() => document.documentElement.style.getPropertyValue('--primary')),
+  ).toBe('');
+});

@@ -1,0 +1,30 @@
+// Pays a deposit address from an anvil test account (accounts 1-9 hold 10,000 test USDC).
+import { createWalletClient, http, parseAbi, parseUnits, publicActions } from 'viem';
+import { foundry } from 'viem/chains';
+import { localAccount } from '../../../api/src/local/usdc.ts';
+import type { StackInfo } from './stack-info.ts';
+
+const erc20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)']);
+
+/** Sends `amountUsdc` (a decimal string) to `to` and waits for the receipt; returns the tx hash. */
+export async function payUsdc(
+  stack: Pick<StackInfo, 'rpcUrl' | 'chainId' | 'usdc'>,
+  to: string,
+  amountUsdc: string,
+  fromAccount = 1,
+): Promise<string> {
+  const client = createWalletClient({
+    account: localAccount(fromAccount),
+    chain: { ...foundry, id: stack.chainId },
+    transport: http(stack.rpcUrl),
+  }).extend(publicActions);
+  const hash = await client.writeContract({
+    address: stack.usdc,
+    abi: erc20,
+    functionName: 'transfer',
+    args: [to as `0x${string}`, parseUnits(amountUsdc, 6)],
+  });
+  const receipt = await client.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success') throw new Error(`USDC transfer ${hash} reverted`);
+  return hash;
+}

@@ -1,0 +1,12 @@
+// Screenshots of each journey's key pages, kept in e2e/screenshots/ (gitignored) after the run.
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+
+const DIR = fileURLToPath(new URL('../screenshots/', import.meta.url));
+
+/** Saves a full-page PNG named `{name}.png`. */
+export async function snap(page: Page, name: string): Promise<void> {
+  mkdirSync(DIR, { recursive: true });
+  await page.screenshot({ path: `${DIR}${name}.png`, fullPage: true });
+}

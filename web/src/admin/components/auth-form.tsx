@@ -1,0 +1,108 @@
+// The sign-in and sign-up pages' form: username and password validated by the shared account
+// schemas, the server's answer (wrong password, taken username) shown in the form, and on success
+// the page the merchant was sent from (the `redirect` search value) or the dashboard.
+import { CredentialsSchema, SignUpSchema } from '@store/shared';
+import { revalidateLogic, useStore } from '@tanstack/react-form';
+import { Link, useRouter } from '@tanstack/react-router';
+import { useState } from 'react';
+import { ApiError, errorText } from '../../lib/api.ts';
+import { formValidator } from '../form-values.ts';
+import { safeRedirect, startSession } from '../session.ts';
+import { useAdminForm } from './fields.tsx';
+import '../admin.css';
+
+type Credentials = { username: string; password: string };
+
+const TEXTS = {
+  'sign-in': {
+    title: 'Sign in',
+    lead: 'Manage your stores, products and orders.',
+    submit: 'Sign in',
+    pending: 'Signing in...',
+    other: { text: 'New here?', link: 'Create an account', to: '/sign-up' },
+  },
+  'sign-up': {
+    title: 'Create your merchant account',
+    lead: 'No email needed: pick a username and a password.',
+    submit: 'Create account',
+    pending: 'Creating account...',
+    other: { text: 'Already have an account?', link: 'Sign in', to: '/sign-in' },
+  },
+} as const;
+
+/** The whole auth page of `mode`. */
+export function AuthForm(props: { mode: 'sign-in' | 'sign-up'; redirect: string | undefined }) {
+  const texts = TEXTS[props.mode];
+  const router = useRouter();
+  const [serverError, setServerError] = useState<string>();
+  const form = useAdminForm({
+    defaultValues: { username: '', password: '' },
+    validationLogic: revalidateLogic(),
+    validators: {
+      onDynamic: formValidator<Credentials>(
+        props.mode === 'sign-up' ? SignUpSchema : CredentialsSchema,
+      ),
+    },
+    onSubmit: async ({ value }) => {
+      setServerError(undefined);
+      try {
+        await startSession(props.mode, value);
+        // Note: the history takes the whole path with its search, as the guard recorded it.
+        router.history.push(safeRedirect(props.redirect));
+      } catch (error) {
+        setServerError(
+          error instanceof ApiError
+            ? error.text
+            : `Could not reach the server. Check your connection. (${errorText(error)})`,
+        );
+      }
+    },
+  });
+  const submitting = useStore(form.store, (state) => state.isSubmitting);
+
+  return (
+    <main className="page page-centred">
+      <section className="card auth-card" aria-labelledby="auth-title">
+        <h1 id="auth-title">{texts.title}</h1>
+        <p className="muted">{texts.lead}</p>
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void form.handleSubmit();
+          }}
+        >
+          <form.AppField name="username">
+            {(field) => <field.InputField label="Username" autoComplete="username" />}
+          </form.AppField>
+          <form.AppField name="password">
+            {(field) => (
+              <field.InputField
+                label="Password"
+                type="password"
+                autoComplete={props.mode === 'sign-up' ? 'new-password' : 'current-password'}
+              />
+            )}
+          </form.AppField>
+          {serverError && (
+            <p className="field-error" role="alert">
+              {serverError}
+            </p>
+          )}
+          <button type="submit" className="button button-block" disabled={submitting}>
+            {submitting ? texts.pending : texts.submit}
+          </button>
+        </form>
+        <p className="muted small">
+          {texts.other.text}{' '}
+          <Link to={texts.other.to} search={props.redirect ? { redirect: props.redirect } : {}}>
+            {texts.other.link}
+          </Link>
+        </p>
+        <Link to="/" className="small">
+          Home
+        </Link>
+      </section>
+    </main>
+  );
+}

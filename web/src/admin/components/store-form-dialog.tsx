@@ -1,0 +1,153 @@
+// The 'Create New Store' and 'Edit Store' dialogs (SPEC §2, §5): TanStack Form validated by the
+// shared CreateStoreSchema, the slug generated from the name until the merchant types one, the
+// logo hint, and the save through the outbox (so it also works offline).
+import { CreateStoreSchema, FAILURE_TOASTS, SUCCESS_TOASTS, slugify, THEMES } from '@store/shared';
+import { revalidateLogic, useStore } from '@tanstack/react-form';
+import { useState } from 'react';
+import { toast } from '../../lib/toast.ts';
+import {
+  editedBody,
+  formValidator,
+  imageHint,
+  type StoreFormValues,
+  storeBody,
+  storeFormDefaults,
+} from '../form-values.ts';
+import { submitMutation } from '../outbox/submit.ts';
+import type { MerchantStore } from '../types.ts';
+import { useAdminForm } from './fields.tsx';
+import { Modal } from './modal.tsx';
+import { reportSave } from './save-outcome.ts';
+
+const THEME_OPTIONS = THEMES.map((theme) => ({
+  value: theme,
+  label: theme === 'dark' ? 'Dark' : 'Light',
+}));
+const COLOURS = [
+  ['primaryColor', 'Primary color'],
+  ['secondaryColor', 'Secondary color'],
+  ['accentColor', 'Accent color'],
+] as const;
+
+interface StoreFormProps {
+  userId: string;
+  /** The store to edit; absent for Create New Store. */
+  store?: MerchantStore | undefined;
+  onDone: () => void;
+}
+
+/** The store dialog: Create New Store without `store`, Edit Store with it. */
+export function StoreFormDialog(props: StoreFormProps & { open: boolean }) {
+  return (
+    <Modal
+      title={props.store ? 'Edit Store' : 'Create New Store'}
+      open={props.open}
+      onClose={props.onDone}
+    >
+      <StoreForm userId={props.userId} store={props.store} onDone={props.onDone} />
+    </Modal>
+  );
+}
+
+function StoreForm({ userId, store, onDone }: StoreFormProps) {
+  const initial = storeFormDefaults(store);
+  // Note: Edit Store keeps the slug it has; only a new store follows its name.
+  const [slugEdited, setSlugEdited] = useState(store !== undefined);
+  const form = useAdminForm({
+    defaultValues: initial,
+    validationLogic: revalidateLogic(),
+    validators: { onDynamic: formValidator<StoreFormValues>(CreateStoreSchema) },
+    onSubmit: async ({ value, formApi }) => {
+      const body = storeBody(value);
+      const texts = store
+        ? { success: SUCCESS_TOASTS.storeUpdated, failure: FAILURE_TOASTS.updateStore }
+        : { success: SUCCESS_TOASTS.storeCreated, failure: FAILURE_TOASTS.createStore };
+      const changes = store ? editedBody(initial, value, body) : body;
+      const outcome =
+        store && Object.keys(changes).length === 0
+          ? null
+          : await submitMutation({
+              userId,
+              kind: 'store',
+              op: store ? 'update' : 'create',
+              changes,
+              ...(store ? { entityId: store.id, current: store } : {}),
+              ...(store?.updatedAt ? { baseUpdatedAt: store.updatedAt } : {}),
+            });
+      // Note: an edit that changed nothing sends nothing.
+      if (outcome === null) toast(texts.success);
+      if (outcome === null || reportSave(outcome, texts)) {
+        formApi.reset();
+        onDone();
+      }
+    },
+  });
+  const submitting = useStore(form.store, (state) => state.isSubmitting);
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void form.handleSubmit();
+      }}
+    >
+      <div className="field-grid">
+        <form.AppField name="name">
+          {(field) => (
+            <field.InputField
+              label="Store Name"
+              onUserChange={(name) => {
+                if (!slugEdited) form.setFieldValue('slug', slugify(name));
+              }}
+            />
+          )}
+        </form.AppField>
+        <form.AppField name="slug">
+          {(field) => (
+            <field.InputField
+              label="Store Slug"
+              hint="Your store's address: /store/your-slug"
+              onUserChange={(slug) => setSlugEdited(slug !== '')}
+            />
+          )}
+        </form.AppField>
+      </div>
+      <form.AppField name="description">
+        {(field) => <field.TextAreaField label="Description" />}
+      </form.AppField>
+      <div className="field-grid">
+        <form.AppField name="logoUrl">
+          {(field) => (
+            <field.InputField
+              label="Logo"
+              placeholder="https://… or 🛍️"
+              hint={`${imageHint('logo')}; or a 1-2 character emoji`}
+            />
+          )}
+        </form.AppField>
+        <form.AppField name="paymentAddress">
+          {(field) => (
+            <field.InputField label="Payment Address" placeholder="0x…" autoComplete="off" />
+          )}
+        </form.AppField>
+        <form.AppField name="theme">
+          {(field) => <field.ChoiceField label="Theme" options={THEME_OPTIONS} />}
+        </form.AppField>
+        {COLOURS.map(([name, label]) => (
+          <form.AppField key={name} name={name}>
+            {(field) => <field.ColorField label={label} />}
+          </form.AppField>
+        ))}
+      </div>
+      <div className="actions modal-actions">
+        <button type="button" className="button button-quiet" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="button" disabled={submitting}>
+          {submitting ? 'Saving...' : store ? 'Update Store' : 'Create Store'}
+        </button>
+      </div>
+    </form>
+  );
+}

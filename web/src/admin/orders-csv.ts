@@ -1,0 +1,63 @@
+// CSV export of the merchant's orders (RFC 4180: quoted fields, CRLF), one row per order, with a
+// guard against spreadsheet formula injection since emails and names come from shoppers.
+import type { MerchantOrder } from './types.ts';
+
+const COLUMNS = [
+  'Order ID',
+  'Created At',
+  'Store',
+  'Customer',
+  'Status',
+  'Items',
+  'Subtotal (USDC)',
+  'Shipping (USDC)',
+  'Total (USDC)',
+  'Chain',
+  'Transaction',
+] as const;
+
+/** One CSV field: quoted, quotes doubled, and a leading =, +, -, @ neutralised with a quote. */
+export function csvField(value: string | number | null | undefined): string {
+  let text = value === null || value === undefined ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+function itemsText(order: MerchantOrder): string {
+  return order.items.map((item) => `${item.quantity} x ${item.title}`).join('; ');
+}
+
+/** The orders as CSV text; `storeName` names each order's store. */
+export function ordersToCsv(
+  orders: readonly MerchantOrder[],
+  storeName: (storeId: string) => string,
+): string {
+  const rows = orders.map((order) => [
+    order.id,
+    order.createdAt,
+    storeName(order.storeId),
+    order.customerEmail,
+    order.status,
+    itemsText(order),
+    order.subtotalUsdc,
+    order.shippingUsdc,
+    order.totalUsdc,
+    order.paymentChain,
+    order.paymentTxHash,
+  ]);
+  const lines = [COLUMNS, ...rows].map((row) => row.map(csvField).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Starts a download of `text` as `fileName` (a CSV). */
+export function downloadCsv(fileName: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // Note: revoked on the next task so the browser has started the download.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}

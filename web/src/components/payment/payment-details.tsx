@@ -1,0 +1,68 @@
+// Payment details card (SPEC §2): wallet address, short order id, amount, network and USDC
+// contract with copy and explorer link, the exact-amount warning and the gas estimate.
+import { shortOrderId } from '@store/shared';
+import { useChainInfo } from '../../lib/chain-info.ts';
+import { usdc } from '../../lib/format.ts';
+import { CopyButton } from '../copy-button.tsx';
+
+/** The details card beside the QR code. */
+export function PaymentDetails(props: {
+  orderId: string;
+  walletAddress: string | undefined;
+  amountUsdc: string;
+  gasEstimateUsd: string;
+  forwardingAddress?: string | null | undefined;
+}) {
+  const chain = useChainInfo();
+  return (
+    <section className="card payment-details" aria-labelledby="details-title">
+      <h2 id="details-title">Payment Details</h2>
+      <dl className="details-list">
+        <div>
+          <dt>Order ID</dt>
+          <dd data-testid="short-order-id">#{shortOrderId(props.orderId)}</dd>
+        </div>
+        <div>
+          <dt>Amount</dt>
+          <dd>{usdc(props.amountUsdc)}</dd>
+        </div>
+        <div>
+          <dt>Network</dt>
+          <dd>{chain.networkName} (USDC only)</dd>
+        </div>
+        <div>
+          <dt>Wallet address</dt>
+          <dd className="address">{props.walletAddress ?? '—'}</dd>
+        </div>
+        {props.forwardingAddress && (
+          <div>
+            <dt>Forwarded to</dt>
+            <dd className="address">{props.forwardingAddress}</dd>
+          </div>
+        )}
+        <div>
+          <dt>USDC contract</dt>
+          <dd className="address">
+            {chain.usdc}{' '}
+            <CopyButton text={chain.usdc} label="USDC contract">
+              Copy USDC Contract
+            </CopyButton>
+            {chain.explorerUrl && (
+              <a href={chain.explorerUrl} target="_blank" rel="noopener noreferrer">
+                View on explorer
+              </a>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Network fee</dt>
+          <dd>about ${props.gasEstimateUsd}</dd>
+        </div>
+      </dl>
+      <p className="warning" role="note">
+        ⚠️ Send the exact amount of USDC on {chain.networkName}. A different amount, token or network
+        may delay or lose your payment.
+      </p>
+    </section>
+  );
+}

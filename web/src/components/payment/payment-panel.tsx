@@ -1,0 +1,176 @@
+// The body of both payment pages (SPEC §2): status badge, countdown, QR code and address with copy
+// buttons, exact amount, USDC contract, card on-ramp, wallet download link, payment details card,
+// 'Check Payment Status', and the failure card with Try Again.
+import {
+  CLIENT_PAYMENT_STATUS_LABELS,
+  formatUsdcFull,
+  type Order,
+  PAGE_TEXTS,
+  PAYMENT_MESSAGES,
+  tryParseUsdc,
+} from '@store/shared';
+import { buildOnrampUrl } from '@store/shared/payment-display';
+import { useEffect } from 'react';
+import { usdc } from '../../lib/format.ts';
+import { CopyButton } from '../copy-button.tsx';
+import { Countdown, useSecondsLeft } from './countdown.tsx';
+import { PaymentDetails } from './payment-details.tsx';
+import { QrCode } from './qr-code.tsx';
+import type { PaymentSession } from './use-payment.ts';
+
+/** A wallet app to download when the shopper has none. */
+export const WALLET_DOWNLOAD_URL = 'https://www.coinbase.com/wallet/downloads';
+
+/** Page-specific bits of the panel. */
+export interface PaymentPanelProps {
+  order: Order;
+  session: PaymentSession;
+  /** On-ramp partner order id: last 8 uppercase (store) or the full id (universal). */
+  partnerOrderId: string;
+  /** Displayed network fee estimate in USD. */
+  gasEstimateUsd: string;
+  /** The merchant address the payment is forwarded to (universal page). */
+  forwardingAddress?: string | null;
+}
+
+function remainingNote(session: PaymentSession): string | undefined {
+  const check = session.lastCheck;
+  if (check?.status !== 'underpaid' || !check.receivedAmount || !check.expectedAmount)
+    return undefined;
+  const received = tryParseUsdc(check.receivedAmount);
+  const expected = tryParseUsdc(check.expectedAmount);
+  if (received === undefined || expected === undefined || received >= expected) return undefined;
+  return `Received ${check.receivedAmount} of ${check.expectedAmount} USDC. Send the remaining ${formatUsdcFull(expected - received)} USDC to the same address to complete the payment.`;
+}
+
+/** Everything between the page header and the footer of a payment page. */
+export function PaymentPanel(props: PaymentPanelProps) {
+  const { order, session } = props;
+  const secondsLeft = useSecondsLeft(session.expiredAt);
+  const { expire } = session;
+  useEffect(() => {
+    if (secondsLeft === 0) expire();
+  }, [secondsLeft, expire]);
+
+  const amount = session.wallet?.expectedAmount ?? order.totalUsdc;
+  const note = remainingNote(session);
+  const onrampUrl = session.wallet
+    ? buildOnrampUrl({
+        walletAddress: session.wallet.address,
+        amountUsdc: amount,
+        customerEmail: order.customerEmail,
+        redirectUrl: window.location.href,
+        partnerOrderId: props.partnerOrderId,
+        apiKey: import.meta.env.VITE_ONRAMP_API_KEY,
+        baseUrl: import.meta.env.VITE_ONRAMP_URL || undefined,
+      })
+    : undefined;
+
+  return (
+    <div className="payment-panel">
+      <div className="payment-status-row">
+        <span
+          className={`status-badge status-${session.status}`}
+          role="status"
+          data-testid="payment-status"
+        >
+          {CLIENT_PAYMENT_STATUS_LABELS[session.status]}
+        </span>
+        <span className="payment-expiry">
+          Expires in <Countdown secondsLeft={secondsLeft} />
+          <span className="muted small"> · {PAGE_TEXTS.pollNote}</span>
+        </span>
+      </div>
+
+      {session.status === 'failed' && (
+        <section className="card notice notice-error" aria-labelledby="failed-title">
+          <h2 id="failed-title">{PAYMENT_MESSAGES.failedCard.title}</h2>
+          <p>{PAYMENT_MESSAGES.failedCard.description}</p>
+          <button type="button" className="button" onClick={session.tryAgain}>
+            Try Again
+          </button>
+        </section>
+      )}
+      {session.status === 'confirmed' && (
+        <section className="card notice notice-success" aria-live="polite">
+          <h2>Payment Confirmed</h2>
+          <p>Thank you! Taking you to your order confirmation…</p>
+        </section>
+      )}
+      {note && (
+        <p className="card notice notice-warning" role="status">
+          {note}
+        </p>
+      )}
+
+      <div className="payment-grid">
+        <section className="card payment-send" aria-labelledby="send-title">
+          <h2 id="send-title">Send exactly</h2>
+          <p className="payment-amount" data-testid="payment-amount">
+            {usdc(amount)}
+          </p>
+          {session.wallet ? (
+            <>
+              <QrCode
+                value={session.wallet.address}
+                label={`QR code of the payment address ${session.wallet.address}`}
+              />
+              <p className="address" data-testid="payment-address">
+                {session.wallet.address}
+              </p>
+              <div className="actions">
+                <CopyButton text={session.wallet.address} label="Address">
+                  Copy Address
+                </CopyButton>
+                <CopyButton text={amount} label="Amount">
+                  Copy Amount
+                </CopyButton>
+              </div>
+            </>
+          ) : (
+            <div className="qr-code qr-placeholder" aria-busy={session.status === 'processing'}>
+              <span className="muted">
+                {session.status === 'failed' ? 'No payment address' : 'Generating payment address…'}
+              </span>
+            </div>
+          )}
+          <div className="actions">
+            <button
+              type="button"
+              className="button"
+              onClick={() => void session.checkNow()}
+              disabled={
+                !session.wallet || session.status === 'processing' || session.status === 'confirmed'
+              }
+            >
+              Check Payment Status
+            </button>
+            {onrampUrl && (
+              <a
+                className="button button-quiet"
+                href={onrampUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                Buy USDC with Card
+              </a>
+            )}
+          </div>
+          <p className="muted small">
+            No wallet yet?{' '}
+            <a href={WALLET_DOWNLOAD_URL} target="_blank" rel="noopener noreferrer">
+              Download a wallet app
+            </a>
+          </p>
+        </section>
+        <PaymentDetails
+          orderId={order.id}
+          walletAddress={session.wallet?.address}
+          amountUsdc={amount}
+          gasEstimateUsd={props.gasEstimateUsd}
+          forwardingAddress={props.forwardingAddress}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+// The store payment page of /store/{slug}/payment/{orderId} and /payment/{orderId} (SPEC §2):
+// loads the order and its store (by slug or by the order's storeId) for the theme, then runs the
+// payment flow and goes to the thank-you page 2 s after confirmation.
+import {
+  GAS_ESTIMATE_DISPLAY_USD,
+  ORDER_NOT_FOUND,
+  type Order,
+  type Store,
+  shortOrderIdUpper,
+} from '@store/shared';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { fetchStore } from '../../lib/shop-api.ts';
+import { useStoreTheme } from '../../lib/theme.ts';
+import { useOrder } from '../../lib/use-order.ts';
+import { LoadingPage, MessageCard, OfflineCard } from '../message-card.tsx';
+import { StoreLogo } from '../store-logo.tsx';
+import { PaymentPanel } from './payment-panel.tsx';
+import { usePayment } from './use-payment.ts';
+
+/** A store known from the layout, or fetched by the order's storeId. */
+function useOrderStore(order: Order | undefined, known: Store | undefined): Store | undefined {
+  const [fetched, setFetched] = useState<Store>();
+  useEffect(() => {
+    if (known || !order) return;
+    let live = true;
+    fetchStore(order.storeId).then(
+      (store) => live && setFetched(store),
+      (error: unknown) => console.warn('Store of the order could not be loaded', error),
+    );
+    return () => {
+      live = false;
+    };
+  }, [known, order]);
+  return known ?? fetched;
+}
+
+/** The whole store payment page; `store` is given under /store/{slug}, fetched otherwise. */
+export function StorePaymentPage(props: { orderId: string; store?: Store }) {
+  const result = useOrder(props.orderId);
+  const order = result.state === 'ready' ? result.order : undefined;
+  const store = useOrderStore(order, props.store);
+  // Note: under /store/{slug} the layout already themes the page.
+  useStoreTheme(props.store ? undefined : (store ?? (order ? {} : undefined)));
+
+  if (result.state === 'loading') return <LoadingPage text="Loading order..." />;
+  if (result.state === 'not-found') {
+    return (
+      <MessageCard title={ORDER_NOT_FOUND.title} description={ORDER_NOT_FOUND.description}>
+        <Link to="/" className="button">
+          Return Home
+        </Link>
+      </MessageCard>
+    );
+  }
+  if (result.state === 'failed') return <OfflineCard what="order" error={result.error} />;
+  return <StorePayment order={result.order} store={store} />;
+}
+
+function StorePayment(props: { order: Order; store: Store | undefined }) {
+  const { order, store } = props;
+  const navigate = useNavigate();
+  const session = usePayment({
+    orderId: order.id,
+    orderStatus: order.status,
+    kind: 'store',
+    onConfirmed: () => {
+      if (store)
+        void navigate({
+          to: '/store/$slug/thank-you/$orderId',
+          params: { slug: store.slug, orderId: order.id },
+        });
+      else void navigate({ to: '/thank-you/$orderId', params: { orderId: order.id } });
+    },
+  });
+  return (
+    <main className="page payment-page">
+      <header className="payment-header">
+        {store && <StoreLogo name={store.name} logoUrl={store.logoUrl} />}
+        <div>
+          <p className="muted">{store?.name ?? 'Checkout'}</p>
+          <h1>Complete Your Payment</h1>
+        </div>
+      </header>
+      <PaymentPanel
+        order={order}
+        session={session}
+        partnerOrderId={shortOrderIdUpper(order.id)}
+        gasEstimateUsd={GAS_ESTIMATE_DISPLAY_USD.storePage}
+      />
+    </main>
+  );
+}

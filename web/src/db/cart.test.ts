@@ -1,0 +1,97 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  addToCart,
+  type CartProduct,
+  cartView,
+  clearCart,
+  readCart,
+  readOutdatedItems,
+  removeFromCart,
+  setCartQuantity,
+} from './cart.ts';
+import { db } from './db.ts';
+
+const mug: CartProduct = { productId: 'p-mug', storeId: 's1', title: 'Mug', priceUsdc: '12.50' };
+const tee: CartProduct = { productId: 'p-tee', storeId: 's1', title: 'Tee', priceUsdc: '20.00' };
+const hat: CartProduct = { productId: 'p-hat', storeId: 's2', title: 'Hat', priceUsdc: '9.99' };
+
+beforeEach(async () => {
+  await db.cartItems.clear();
+  await db.settings.clear();
+});
+
+describe('cart rules (SPEC §4)', () => {
+  it('adding an item already in the cart increases its quantity', async () => {
+    await addToCart(mug);
+    await addToCart(mug, 2);
+    const [line] = await readCart('s1');
+    expect(line?.quantity).toBe(3);
+    expect(await db.cartItems.count()).toBe(1);
+  });
+
+  it('never goes past the stock, and allows 99 when stock is not tracked', async () => {
+    await addToCart({ ...mug, inventory: 4 }, 3);
+    await addToCart({ ...mug, inventory: 4 }, 3);
+    expect((await readCart('s1'))[0]?.quantity).toBe(4);
+    await addToCart({ ...tee, inventory: 0 }, 150);
+    expect((await readCart('s1'))[1]?.quantity).toBe(99);
+  });
+
+  it('a quantity of 0 or less removes the line', async () => {
+    await addToCart(mug, 2);
+    await setCartQuantity('s1', 'p-mug', 5);
+    expect((await readCart('s1'))[0]?.quantity).toBe(5);
+    await setCartQuantity('s1', 'p-mug', 0);
+    expect(await readCart('s1')).toEqual([]);
+    await addToCart(tee);
+    await setCartQuantity('s1', 'p-tee', -1);
+    expect(await readCart('s1')).toEqual([]);
+  });
+
+  it('keeps one cart per store: remove and clear touch only that store', async () => {
+    await addToCart(mug);
+    await addToCart(tee);
+    await addToCart(hat);
+    await removeFromCart('s1', 'p-mug');
+    expect((await readCart('s1')).map((line) => line.title)).toEqual(['Tee']);
+    await clearCart('s1');
+    expect(await readCart('s1')).toEqual([]);
+    expect((await readCart('s2')).map((line) => line.title)).toEqual(['Hat']);
+  });
+
+  it('clearing with no store known empties every cart', async () => {
+    await addToCart(mug);
+    await addToCart(hat);
+    await clearCart();
+    expect(await db.cartItems.count()).toBe(0);
+  });
+
+  it('remembers the store last added to', async () => {
+    await addToCart(hat);
+    expect((await db.settings.get('currentStoreId'))?.value).toBe('s2');
+  });
+
+  it('flags lines without a storeId as outdated, and they can be removed', async () => {
+    await db.cartItems.put({
+      key: '-/old',
+      productId: 'old',
+      title: 'Old line',
+      priceUsdc: '1.00',
+      quantity: 1,
+      addedAt: 1,
+    });
+    await addToCart(mug);
+    expect((await readOutdatedItems()).map((line) => line.title)).toEqual(['Old line']);
+    await removeFromCart(undefined, 'old');
+    expect(await readOutdatedItems()).toEqual([]);
+    expect(await readCart('s1')).toHaveLength(1);
+  });
+
+  it('sums count and subtotal in exact cents', async () => {
+    await addToCart(mug, 3);
+    await addToCart({ ...tee, priceUsdc: '0.10' }, 3);
+    const view = cartView(await readCart('s1'));
+    expect(view.count).toBe(6);
+    expect(view.subtotalUsdc).toBe('37.80');
+  });
+});

@@ -1,0 +1,117 @@
+// Cart rules of SPEC §4 on IndexedDB: adding an existing line adds to its quantity, a quantity
+// of 0 or less removes the line, remove and clear work per store, clearing with no store known
+// empties every cart, and lines without a storeId are outdated.
+import {
+  type CartItem,
+  clampQuantity,
+  formatUsdc,
+  isOutdatedCartItem,
+  maxQuantity,
+  subtotalOf,
+} from '@store/shared';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { type CartRow, cartKey, db } from './db.ts';
+
+/** What a product page or card adds: a cart line without its quantity, plus known stock. */
+export interface CartProduct extends Omit<CartItem, 'quantity' | 'storeId'> {
+  storeId: string;
+  inventory?: number;
+}
+
+/** Adds `quantity` of a product to its store's cart; the line never exceeds the stock limit. */
+export async function addToCart(product: CartProduct, quantity = 1): Promise<CartRow> {
+  const key = cartKey(product.storeId, product.productId);
+  return db.transaction('rw', db.cartItems, db.settings, async () => {
+    const existing = await db.cartItems.get(key);
+    const inventory = product.inventory ?? existing?.inventory;
+    const total = (existing?.quantity ?? 0) + quantity;
+    const row: CartRow = {
+      key,
+      productId: product.productId,
+      storeId: product.storeId,
+      title: product.title,
+      priceUsdc: product.priceUsdc,
+      imageUrl: product.imageUrl ?? null,
+      quantity: clampQuantity(total, inventory),
+      addedAt: existing?.addedAt ?? Date.now(),
+      ...(inventory === undefined ? {} : { inventory }),
+    };
+    await db.cartItems.put(row);
+    await db.settings.put({ key: 'currentStoreId', value: product.storeId });
+    return row;
+  });
+}
+
+/** Sets a line's quantity; 0 or less removes it, more than the stock limit is capped. */
+export async function setCartQuantity(
+  storeId: string | undefined,
+  productId: string,
+  quantity: number,
+): Promise<void> {
+  const key = cartKey(storeId, productId);
+  await db.transaction('rw', db.cartItems, async () => {
+    if (!(quantity > 0)) {
+      await db.cartItems.delete(key);
+      return;
+    }
+    const row = await db.cartItems.get(key);
+    if (row) await db.cartItems.update(key, { quantity: clampQuantity(quantity, row.inventory) });
+  });
+}
+
+/** Removes one line from a store's cart (or an outdated line, with storeId undefined). */
+export function removeFromCart(storeId: string | undefined, productId: string): Promise<void> {
+  return db.cartItems.delete(cartKey(storeId, productId));
+}
+
+/** Empties one store's cart, or every cart when no store is known. */
+export async function clearCart(storeId?: string | null): Promise<void> {
+  if (storeId) await db.cartItems.where('storeId').equals(storeId).delete();
+  else await db.cartItems.clear();
+}
+
+/** One store's cart with its figures. */
+export interface CartView {
+  items: CartRow[];
+  /** Σ quantities. */
+  count: number;
+  /** Σ price × quantity, 2 decimals; undefined when a price cannot be read. */
+  subtotalUsdc: string | undefined;
+}
+
+/** Figures of a list of lines. */
+export function cartView(items: CartRow[]): CartView {
+  let subtotalUsdc: string | undefined;
+  try {
+    subtotalUsdc = formatUsdc(subtotalOf(items));
+  } catch {
+    subtotalUsdc = undefined;
+  }
+  return { items, count: items.reduce((sum, item) => sum + item.quantity, 0), subtotalUsdc };
+}
+
+/** Lines of one store's cart, oldest first. */
+export async function readCart(storeId: string): Promise<CartRow[]> {
+  return db.cartItems.where('storeId').equals(storeId).sortBy('addedAt');
+}
+
+/** Lines saved before carts were per store. */
+export async function readOutdatedItems(): Promise<CartRow[]> {
+  const all = await db.cartItems.orderBy('addedAt').toArray();
+  return all.filter(isOutdatedCartItem);
+}
+
+/** A store's cart, live; undefined while IndexedDB answers. */
+export function useCart(storeId: string | undefined): CartView | undefined {
+  return useLiveQuery(async () => cartView(storeId ? await readCart(storeId) : []), [storeId]);
+}
+
+/** Outdated lines (no storeId), live. */
+export function useOutdatedItems(): CartRow[] {
+  return useLiveQuery(readOutdatedItems, []) ?? [];
+}
+
+/** Largest quantity the cart accepts for a product (its stock, or 99 when untracked). */
+export function cartLimit(inventory?: number): number {
+  return maxQuantity(inventory);
+}

@@ -1,0 +1,61 @@
+// The chain the API settles on and its USDC contract, read once from GET /api/health, so the
+// payment pages show the contract the shopper must send (mainnet, Sepolia or a local chain).
+import { BASE_CHAIN_ID, BASE_SEPOLIA_CHAIN_ID, BASE_USDC_ADDRESS } from '@store/shared';
+import { useEffect, useState } from 'react';
+
+/** The settlement chain. */
+export interface ChainInfo {
+  chainId: number;
+  usdc: string;
+  /** The block explorer's page of the USDC contract; undefined on a local chain. */
+  explorerUrl?: string;
+  networkName: string;
+}
+
+const EXPLORERS: Record<number, { url: string; name: string }> = {
+  [BASE_CHAIN_ID]: { url: 'https://basescan.org', name: 'Base' },
+  [BASE_SEPOLIA_CHAIN_ID]: { url: 'https://sepolia.basescan.org', name: 'Base Sepolia' },
+};
+
+/** Chain info for a chain id and token address. */
+export function chainInfo(chainId: number, usdc: string): ChainInfo {
+  const explorer = EXPLORERS[chainId];
+  return {
+    chainId,
+    usdc,
+    networkName: explorer?.name ?? `Local chain ${chainId}`,
+    ...(explorer ? { explorerUrl: `${explorer.url}/token/${usdc}` } : {}),
+  };
+}
+
+const MAINNET = chainInfo(BASE_CHAIN_ID, BASE_USDC_ADDRESS);
+let pending: Promise<ChainInfo> | undefined;
+
+function loadChainInfo(): Promise<ChainInfo> {
+  // Note: a degraded API answers 503 with the same body; the chain part is still right.
+  pending ??= fetch('/api/health', { headers: { accept: 'application/json' } })
+    .then((response) => response.json() as Promise<{ chain?: { chainId?: number; usdc?: string } }>)
+    .then((health) =>
+      health?.chain?.chainId && health.chain.usdc
+        ? chainInfo(health.chain.chainId, health.chain.usdc)
+        : MAINNET,
+    )
+    .catch(() => {
+      pending = undefined;
+      return MAINNET;
+    });
+  return pending;
+}
+
+/** The settlement chain (Base mainnet until the API has answered). */
+export function useChainInfo(): ChainInfo {
+  const [info, setInfo] = useState(MAINNET);
+  useEffect(() => {
+    let live = true;
+    void loadChainInfo().then((loaded) => live && setInfo(loaded));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return info;
+}

@@ -1,0 +1,22 @@
+// Display helpers for money and text; amounts stay decimal strings, never floats.
+import { DESCRIPTION_TRUNCATE_LENGTH, formatUsdc, tryParseUsdc } from '@store/shared';
+
+/** "12.99 USDC" from a decimal string (2 decimals, rounded half up); the raw text when invalid. */
+export function usdc(amount: string | null | undefined): string {
+  if (amount === null || amount === undefined) return '— USDC';
+  const value = tryParseUsdc(amount);
+  return `${value === undefined ? amount : formatUsdc(value)} USDC`;
+}
+
+/** A card description cut to 100 characters (SPEC §2), with an ellipsis when cut. */
+export function truncateDescription(text: string | null | undefined): string {
+  if (!text) return '';
+  if (text.length <= DESCRIPTION_TRUNCATE_LENGTH) return text;
+  return `${text.slice(0, DESCRIPTION_TRUNCATE_LENGTH).trimEnd()}…`;
+}
+
+/** True for a 1-2 character emoji logo (SPEC §2: logoUrl may be a URL or an emoji). */
+export function isEmojiLogo(logo: string | null | undefined): logo is string {
+  if (!logo) return false;
+  return [...logo].length <= 2 && !/^[\w./:]/.test(logo);
+}

@@ -1,0 +1,89 @@
+// The shopper's calls of SPEC §7, each response checked against the shared schema so a contract
+// drift shows as one clear error instead of a half-drawn page.
+import {
+  type CreateOrder,
+  type CreateUniversalOrder,
+  type Order,
+  OrderSchema,
+  type PaymentStatusResponse,
+  PaymentStatusResponseSchema,
+  type PaymentWalletResponse,
+  PaymentWalletResponseSchema,
+  type Product,
+  ProductSchema,
+  type ShippingMethod,
+  type Store,
+  StoreSchema,
+  UniversalOrderResponseSchema,
+} from '@store/shared';
+import * as v from 'valibot';
+import { apiGet, apiRequest } from './api.ts';
+
+/** The wallet a shopper pays to, with the end of its payment window when the server sends it. */
+export type AssignedWallet = PaymentWalletResponse & { expiredAt?: string | null };
+
+const AssignedWalletSchema = v.object({
+  paymentWallet: v.object({
+    ...PaymentWalletResponseSchema.entries,
+    expiredAt: v.nullish(v.string()),
+  }),
+});
+
+/** GET /api/stores: the active stores. */
+export async function fetchStores(): Promise<Store[]> {
+  return v.parse(v.array(StoreSchema), await apiGet(['/api/stores']));
+}
+
+/** GET /api/stores/{slugOrId}. */
+export async function fetchStore(slugOrId: string): Promise<Store> {
+  return v.parse(StoreSchema, await apiGet(['/api/stores', slugOrId]));
+}
+
+/** GET /api/stores/{id}/products?published=true. */
+export async function fetchPublishedProducts(storeId: string): Promise<Product[]> {
+  const path = `/api/stores/${encodeURIComponent(storeId)}/products?published=true`;
+  return v.parse(v.array(ProductSchema), await apiRequest('GET', path));
+}
+
+/** GET /api/products/{id}. */
+export async function fetchProduct(productId: string): Promise<Product> {
+  return v.parse(ProductSchema, await apiGet(['/api/products', productId]));
+}
+
+/** GET /api/orders/{id}. */
+export async function fetchOrder(orderId: string): Promise<Order> {
+  return v.parse(OrderSchema, await apiGet(['/api/orders', orderId]));
+}
+
+/** POST /api/orders with the chosen shipping method (the server recomputes the totals). */
+export async function createOrder(
+  body: CreateOrder & { shippingMethod: ShippingMethod },
+  idempotencyKey: string,
+): Promise<Order> {
+  return v.parse(OrderSchema, await apiRequest('POST', '/api/orders', body, { idempotencyKey }));
+}
+
+/** POST /api/universal-orders from the checkout form; answers the new order's id. */
+export async function createUniversalOrder(
+  body: CreateUniversalOrder,
+  idempotencyKey: string,
+): Promise<string> {
+  const response = await apiRequest('POST', '/api/universal-orders', body, { idempotencyKey });
+  return v.parse(UniversalOrderResponseSchema, response).order.id;
+}
+
+/** POST /api/orders/{id}/assign-payment-wallet: the same order always gets the same wallet. */
+export async function assignPaymentWallet(
+  orderId: string,
+  idempotencyKey: string,
+): Promise<AssignedWallet> {
+  const path = `/api/orders/${encodeURIComponent(orderId)}/assign-payment-wallet`;
+  const body = { paymentChain: 'base' };
+  const response = await apiRequest('POST', path, body, { idempotencyKey });
+  return v.parse(AssignedWalletSchema, response).paymentWallet;
+}
+
+/** GET /api/check-payment-status/{orderId}. */
+export async function checkPaymentStatus(orderId: string): Promise<PaymentStatusResponse> {
+  return v.parse(PaymentStatusResponseSchema, await apiGet(['/api/check-payment-status', orderId]));
+}

@@ -1,0 +1,24 @@
+// The footer of the landing and content pages: docs, builder, legal links and the copyright.
+import { Link } from '@tanstack/react-router';
+import { APP_NAME } from '../../app-meta.ts';
+
+/** The company behind the product (SPEC §1: a US corporation). */
+export const COMPANY_NAME = 'USDC Storefront, Inc.';
+
+/** Site footer with the 2025 copyright. */
+export function SiteFooter() {
+  return (
+    <footer className="site-footer">
+      <nav aria-label="Footer">
+        <Link to="/universal-checkout-docs">Docs</Link>
+        <Link to="/payment-link-builder">Build Payment Link</Link>
+        <Link to="/terms-of-service">Terms of Service</Link>
+        <Link to="/privacy-policy">Privacy Policy</Link>
+      </nav>
+      <p className="muted small">
+        © 2025 {COMPANY_NAME} All rights reserved. {APP_NAME} is non-custodial: payments go to
+        per-order addresses and on to the merchant's wallet.
+      </p>
+    </footer>
+  );
+}

@@ -1,0 +1,75 @@
+// The orders page's table: every order of the filter with its fulfilment action (paid ->
+// processing -> shipped -> completed; pending orders wait for payment).
+import { formatOrderNumber, MERCHANT_ORDER_TRANSITIONS, type OrderStatus } from '@store/shared';
+import { StatusBadge } from '../../../admin/components/badges.tsx';
+import type { MerchantOrder } from '../../../admin/types.ts';
+import { usdc } from '../../../lib/format.ts';
+
+/** The status an order can move to next, if any. */
+export function nextStatus(status: OrderStatus): OrderStatus | undefined {
+  return MERCHANT_ORDER_TRANSITIONS[status][0];
+}
+
+const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
+  processing: 'Mark processing',
+  shipped: 'Mark shipped',
+  completed: 'Mark completed',
+};
+
+/** The table of orders (or the empty text). */
+export function OrderTable(props: {
+  orders: readonly MerchantOrder[];
+  storeName: (storeId: string) => string;
+  busy: string | undefined;
+  onAdvance: (order: MerchantOrder, next: OrderStatus) => void;
+}) {
+  if (props.orders.length === 0) return <p className="muted">No orders match these filters.</p>;
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Order ID</th>
+            <th scope="col">Date</th>
+            <th scope="col">Store</th>
+            <th scope="col">Customer</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Status</th>
+            <th scope="col">Chain</th>
+            <th scope="col">Action</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.orders.map((order) => {
+            const next = nextStatus(order.status);
+            return (
+              <tr key={order.id} aria-label={`Order ${formatOrderNumber(order.id)}`}>
+                <td>{formatOrderNumber(order.id)}</td>
+                <td>{new Date(order.createdAt).toLocaleDateString()}</td>
+                <td>{props.storeName(order.storeId)}</td>
+                <td>{order.customerEmail}</td>
+                <td>{usdc(order.totalUsdc)}</td>
+                <td>
+                  <StatusBadge status={order.status} />
+                </td>
+                <td>{order.paymentChain ?? '—'}</td>
+                <td>
+                  {next && (
+                    <button
+                      type="button"
+                      className="button button-small"
+                      disabled={props.busy === order.id}
+                      onClick={() => props.onAdvance(order, next)}
+                    >
+                      {ACTION_LABELS[next]}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+// A store's products on its admin page: title, price, stock, published, sync state, and the Edit
+// and Delete actions. Deleting needs the network and is confirmed in a dialog.
+import { SyncBadge } from '../../../admin/components/badges.tsx';
+import type { MerchantProduct } from '../../../admin/types.ts';
+import type { Tracked } from '../../../admin/use-merchant-data.ts';
+import { usdc } from '../../../lib/format.ts';
+
+/** The table of products (or its empty text). */
+export function ProductTable(props: {
+  products: readonly Tracked<MerchantProduct>[];
+  onEdit: (product: MerchantProduct) => void;
+  onDelete: (product: MerchantProduct) => void;
+}) {
+  if (props.products.length === 0) {
+    return <p className="muted">No products yet. Add your first product to start selling.</p>;
+  }
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Title</th>
+            <th scope="col">Price</th>
+            <th scope="col">Inventory</th>
+            <th scope="col">Published</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.products.map(({ item, sync, local }) => (
+            <tr key={item.id} aria-label={item.title}>
+              <th scope="row">
+                {item.title} <SyncBadge sync={sync} />
+              </th>
+              <td>{usdc(item.priceUsdc)}</td>
+              <td>{item.inventory === 0 ? 'Not tracked' : item.inventory}</td>
+              <td>{item.isPublished ? 'Yes' : 'No'}</td>
+              <td>
+                <div className="actions actions-start">
+                  <button
+                    type="button"
+                    className="button button-quiet button-small"
+                    onClick={() => props.onEdit(item)}
+                    aria-label={`Edit ${item.title}`}
+                  >
+                    Edit
+                  </button>
+                  {!local && sync === 'synced' && (
+                    <button
+                      type="button"
+                      className="button button-danger button-small"
+                      onClick={() => props.onDelete(item)}
+                      aria-label={`Delete ${item.title}`}
+                    >
+                      Delete
+                    </button>
+                  )}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

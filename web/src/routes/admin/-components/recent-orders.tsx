@@ -1,0 +1,52 @@
+// The dashboard's 'Recent Orders' table (SPEC §2): the first 5 orders with Order ID (# and the
+// last 8 characters), Customer, Amount, Status and Chain, or the empty text.
+import { formatOrderNumber, PAGE_TEXTS, RECENT_ORDERS_LIMIT } from '@store/shared';
+import { Link } from '@tanstack/react-router';
+import { StatusBadge } from '../../../admin/components/badges.tsx';
+import type { MerchantOrder } from '../../../admin/types.ts';
+import { usdc } from '../../../lib/format.ts';
+
+/** The table, or its empty text when there are no orders. */
+export function RecentOrders(props: { orders: readonly MerchantOrder[] | undefined }) {
+  const orders = (props.orders ?? []).slice(0, RECENT_ORDERS_LIMIT);
+  return (
+    <section className="card" aria-labelledby="recent-orders-title">
+      <div className="admin-heading" style={{ marginBottom: '0.5rem' }}>
+        <h2 id="recent-orders-title">Recent Orders</h2>
+        <Link to="/admin/orders" className="small">
+          All orders
+        </Link>
+      </div>
+      {orders.length === 0 ? (
+        <p className="muted">{PAGE_TEXTS.noOrders}</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Order ID</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Status</th>
+                <th scope="col">Chain</th>
+              </tr>
+            </thead>
+            <tbody>
+              {orders.map((order) => (
+                <tr key={order.id}>
+                  <td>{formatOrderNumber(order.id)}</td>
+                  <td>{order.customerEmail}</td>
+                  <td>{usdc(order.totalUsdc)}</td>
+                  <td>
+                    <StatusBadge status={order.status} />
+                  </td>
+                  <td>{order.paymentChain ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

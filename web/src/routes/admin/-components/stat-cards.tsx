@@ -1,0 +1,44 @@
+// The dashboard's four stat cards (SPEC §2): Total Stores, Total Revenue (USDC), Total Orders and
+// Total Products. Revenue and orders add up the stores' 30-day figures; money stays bigint.
+import { formatUsdc, type StoreAnalytics, sumUsdc, tryParseUsdc } from '@store/shared';
+import type { MerchantStore } from '../../../admin/types.ts';
+
+/** The four figures of the merchant's stores. */
+export function dashboardTotals(
+  stores: readonly MerchantStore[],
+  analytics: ReadonlyMap<string, StoreAnalytics>,
+) {
+  const figures = stores.map((store) => analytics.get(store.id));
+  const revenue = sumUsdc(
+    figures.map((f) => (f ? (tryParseUsdc(f.totalRevenue30Days) ?? 0n) : 0n)),
+  );
+  return {
+    stores: stores.length,
+    revenue: `$${formatUsdc(revenue)}`,
+    orders: figures.reduce((total, f) => total + (f?.totalOrders30Days ?? 0), 0),
+    products: stores.reduce((total, store) => total + (store.productCount ?? 0), 0),
+  };
+}
+
+/** The stat card row. */
+export function StatCards(props: { totals: ReturnType<typeof dashboardTotals> }) {
+  const cards = [
+    ['Total Stores', String(props.totals.stores), undefined],
+    ['Total Revenue (USDC)', props.totals.revenue, 'Last 30 days'],
+    ['Total Orders', String(props.totals.orders), 'Last 30 days'],
+    ['Total Products', String(props.totals.products), undefined],
+  ] as const;
+  return (
+    <section className="stat-grid" aria-label="Totals">
+      {cards.map(([label, value, note]) => (
+        <article key={label} className="card stat-card" aria-label={label}>
+          <h2 className="muted small">{label}</h2>
+          <p className="stat-value" data-testid={`stat-${label}`}>
+            {value}
+          </p>
+          {note && <p className="muted small">{note}</p>}
+        </article>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+// Layout of /admin/*: requires a merchant session (a signed-out visitor goes to /sign-in and comes
+// back after), shows who is signed in with Sign out, keeps the outbox syncing, and lists the
+// unsynced changes above every admin page.
+import { PAGE_TEXTS } from '@store/shared';
+import { createFileRoute, Link, Outlet, redirect, useNavigate } from '@tanstack/react-router';
+import { SyncPanel } from '../../admin/components/sync-panel.tsx';
+import { useOutboxSync } from '../../admin/outbox/use-outbox-sync.ts';
+import { endSession, resolveSession } from '../../admin/session.ts';
+import { LoadingPage } from '../../components/message-card.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { toastError } from '../../lib/toast.ts';
+import '../../admin/admin.css';
+
+export const Route = createFileRoute('/admin')({
+  beforeLoad: async ({ location }) => {
+    const merchant = await resolveSession();
+    if (!merchant) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+    return { merchant };
+  },
+  pendingComponent: () => <LoadingPage text={PAGE_TEXTS.loadingAdmin} />,
+  component: AdminLayout,
+});
+
+function AdminLayout() {
+  const { merchant } = Route.useRouteContext();
+  const navigate = useNavigate();
+  useOutboxSync(merchant.id);
+
+  const signOut = async () => {
+    try {
+      await endSession();
+      await navigate({ to: '/sign-in' });
+    } catch (error) {
+      toastError(
+        'Could not sign out',
+        error instanceof ApiError ? error.text : 'Connect to the internet and try again.',
+      );
+    }
+  };
+
+  return (
+    <div className="admin">
+      <header className="admin-bar">
+        <nav aria-label="Admin">
+          <Link to="/admin" activeOptions={{ exact: true }}>
+            Dashboard
+          </Link>
+          <Link to="/admin/orders">Orders</Link>
+        </nav>
+        <p className="small" style={{ margin: 0 }}>
+          Signed in as <strong data-testid="merchant-name">{merchant.username}</strong>{' '}
+          <button type="button" className="button button-quiet button-small" onClick={signOut}>
+            Sign out
+          </button>
+        </p>
+      </header>
+      <main className="admin-page">
+        <SyncPanel userId={merchant.id} />
+        <Outlet />
+      </main>
+    </div>
+  );
+}

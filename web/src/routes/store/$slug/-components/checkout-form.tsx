@@ -1,0 +1,176 @@
+// The store checkout form: TanStack Form validated by the shared StoreCheckoutFormSchema (the
+// same rules and messages the API enforces), the shipping method and the live order summary.
+import {
+  formatUsdc,
+  multiplyUsdc,
+  parseUsdc,
+  SHIPPING_METHODS,
+  SHIPPING_OPTIONS,
+  type ShippingMethod,
+  type Store,
+  StoreCheckoutFormSchema,
+  shippingFor,
+  storeCheckoutTotals,
+} from '@store/shared';
+import { revalidateLogic, useStore } from '@tanstack/react-form';
+import { useEffect } from 'react';
+import * as v from 'valibot';
+import {
+  CONTACT_FIELDS,
+  customerDefaults,
+  NAME_FIELDS,
+  STATE_OPTIONS,
+  ZIP_FIELD,
+} from '../../../../components/checkout/customer-fields.tsx';
+import { OrderSummary } from '../../../../components/checkout/order-summary.tsx';
+import {
+  type ShippingChoice,
+  ShippingMethods,
+} from '../../../../components/checkout/shipping-methods.tsx';
+import type { CartRow } from '../../../../db/db.ts';
+import { readSavedShippingAddress } from '../../../../db/settings.ts';
+import { useAppForm } from '../../../../lib/form.tsx';
+import { usePlaceOrder } from './use-place-order.ts';
+
+const CHOICES: ShippingChoice[] = SHIPPING_METHODS.map((method) => ({
+  method,
+  ...SHIPPING_OPTIONS[method],
+}));
+
+function lineTotal(line: CartRow): string {
+  try {
+    return formatUsdc(multiplyUsdc(parseUsdc(line.priceUsdc), line.quantity));
+  } catch {
+    return line.priceUsdc;
+  }
+}
+
+function totalsOf(lines: readonly CartRow[], method: ShippingMethod) {
+  try {
+    return storeCheckoutTotals(lines, shippingFor(method));
+  } catch {
+    return undefined;
+  }
+}
+
+type FormValues = v.InferInput<typeof StoreCheckoutFormSchema>;
+
+/** The form and its summary; `onPlaced` gets the new order's id. */
+export function CheckoutForm(props: {
+  store: Store;
+  lines: readonly CartRow[];
+  slug: string;
+  onPlaced: (orderId: string) => void;
+}) {
+  const placeOrder = usePlaceOrder();
+  const form = useAppForm({
+    defaultValues: { ...customerDefaults(), shippingMethod: 'free' } as FormValues,
+    validationLogic: revalidateLogic(),
+    validators: { onDynamic: StoreCheckoutFormSchema },
+    onSubmit: async ({ value }) => {
+      await placeOrder(
+        props.lines,
+        props.store.id,
+        v.parse(StoreCheckoutFormSchema, value),
+        props.onPlaced,
+      );
+    },
+  });
+  const method: ShippingMethod =
+    useStore(form.store, (state) => state.values.shippingMethod) ?? 'free';
+  const isSubmitting = useStore(form.store, (state) => state.isSubmitting);
+
+  useEffect(() => {
+    // Pre-fill from the last checkout on this device, leaving anything typed already alone.
+    void readSavedShippingAddress().then((saved) => {
+      const known = customerDefaults(saved);
+      for (const [name, value] of Object.entries(known) as [keyof typeof known, string][]) {
+        if (value && !form.getFieldValue(name))
+          form.setFieldValue(name, value, { dontUpdateMeta: true });
+      }
+    });
+  }, [form]);
+
+  const totals = totalsOf(props.lines, method);
+  return (
+    <form
+      className="checkout-layout"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void form.handleSubmit();
+      }}
+    >
+      <div className="checkout-sections">
+        <section className="card" aria-labelledby="customer-title">
+          <h2 id="customer-title">Customer Information</h2>
+          <div className="field-grid">
+            {CONTACT_FIELDS.map((spec) => (
+              <form.AppField key={spec.name} name={spec.name}>
+                {(field) => (
+                  <field.TextField
+                    label={spec.label}
+                    type={spec.type}
+                    autoComplete={spec.autoComplete}
+                  />
+                )}
+              </form.AppField>
+            ))}
+          </div>
+        </section>
+        <section className="card" aria-labelledby="address-title">
+          <h2 id="address-title">Shipping Address</h2>
+          <div className="field-grid">
+            {NAME_FIELDS.map((spec) => (
+              <form.AppField key={spec.name} name={spec.name}>
+                {(field) => <field.TextField label={spec.label} autoComplete={spec.autoComplete} />}
+              </form.AppField>
+            ))}
+            <form.AppField name="state">
+              {(field) => (
+                <field.SelectField
+                  label="State"
+                  placeholder="Select a state"
+                  options={STATE_OPTIONS}
+                  autoComplete="address-level1"
+                />
+              )}
+            </form.AppField>
+            <form.AppField name={ZIP_FIELD.name}>
+              {(field) => (
+                <field.TextField label={ZIP_FIELD.label} autoComplete={ZIP_FIELD.autoComplete} />
+              )}
+            </form.AppField>
+          </div>
+        </section>
+        <section className="card" aria-labelledby="shipping-title">
+          <h2 id="shipping-title">Shipping Method</h2>
+          <ShippingMethods
+            choices={CHOICES}
+            value={method}
+            onChange={(next) => form.setFieldValue('shippingMethod', next)}
+          />
+        </section>
+      </div>
+      <OrderSummary
+        lines={props.lines.map((line) => ({
+          key: line.key,
+          title: line.title,
+          quantity: line.quantity,
+          lineTotalUsdc: lineTotal(line),
+        }))}
+        subtotalUsdc={totals?.subtotalUsdc ?? '—'}
+        shippingUsdc={totals?.shippingUsdc ?? SHIPPING_OPTIONS[method].priceUsdc}
+        taxUsdc={totals?.taxUsdc ?? '—'}
+        totalUsdc={totals?.totalUsdc ?? '—'}
+      >
+        <button type="submit" className="button button-large button-block" disabled={isSubmitting}>
+          {isSubmitting ? 'Creating Order...' : 'Proceed to Payment'}
+        </button>
+        <p className="muted small">
+          Paid in USDC on Base. You will get a payment address on the next page.
+        </p>
+      </OrderSummary>
+    </form>
+  );
+}

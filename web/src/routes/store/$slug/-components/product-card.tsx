@@ -1,0 +1,90 @@
+// A product card of the storefront grid (SPEC §2) and its loading skeleton.
+import { SUCCESS_TOASTS } from '@store/shared';
+import { Link } from '@tanstack/react-router';
+import { addToCart } from '../../../../db/cart.ts';
+import type { CachedProduct } from '../../../../db/db.ts';
+import { truncateDescription, usdc } from '../../../../lib/format.ts';
+import { toast } from '../../../../lib/toast.ts';
+
+/** Adds one unit of `product` to its store's cart and says so. */
+export async function addProductToCart(product: CachedProduct, quantity = 1): Promise<void> {
+  await addToCart(
+    {
+      productId: product.id,
+      storeId: product.storeId,
+      title: product.title,
+      priceUsdc: product.priceUsdc,
+      imageUrl: product.imageUrl ?? null,
+      inventory: product.inventory,
+    },
+    quantity,
+  );
+  toast({ ...SUCCESS_TOASTS.addedToCart, description: `${quantity} × ${product.title}` });
+}
+
+/** Image, title, description, price, stock, Add to Cart and a view button. */
+export function ProductCard(props: { product: CachedProduct; slug: string }) {
+  const { product, slug } = props;
+  const params = { slug, productId: product.id };
+  return (
+    <article className="card product-card" aria-labelledby={`product-${product.id}`}>
+      <Link
+        to="/store/$slug/product/$productId"
+        params={params}
+        className="product-card-image"
+        tabIndex={-1}
+        aria-hidden="true"
+      >
+        {product.imageUrl ? (
+          <img src={product.imageUrl} alt="" loading="lazy" />
+        ) : (
+          <span aria-hidden="true">📦</span>
+        )}
+      </Link>
+      <div className="product-card-body">
+        <h3 id={`product-${product.id}`}>
+          <Link to="/store/$slug/product/$productId" params={params}>
+            {product.title}
+          </Link>
+        </h3>
+        <p className="muted product-card-description">{truncateDescription(product.description)}</p>
+        <p className="product-card-meta">
+          <span className="price">{usdc(product.priceUsdc)}</span>
+          {product.inventory > 0 && <span className="muted">{product.inventory} left</span>}
+        </p>
+        <div className="product-card-actions">
+          <button
+            type="button"
+            className="button"
+            aria-label={`Add to Cart: ${product.title}`}
+            onClick={() => void addProductToCart(product)}
+          >
+            Add to Cart
+          </button>
+          <Link
+            to="/store/$slug/product/$productId"
+            params={params}
+            className="button button-quiet"
+            aria-label={`View ${product.title}`}
+          >
+            View
+          </Link>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+/** A grey placeholder card shown while products load. */
+export function SkeletonCard() {
+  return (
+    <div className="card product-card skeleton" aria-hidden="true" data-testid="skeleton-card">
+      <div className="product-card-image skeleton-block" />
+      <div className="product-card-body">
+        <div className="skeleton-line skeleton-line-wide" />
+        <div className="skeleton-line" />
+        <div className="skeleton-line skeleton-line-short" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+// Quantity selector of the product page (SPEC §5): 1 to the stock (99 when untracked), minus
+// disabled at 1, plus disabled at the maximum; typed values are clamped.
+import { canDecrement, canIncrement, clampQuantity, maxQuantity } from '@store/shared';
+import { useId } from 'react';
+
+/** A −/number/+ control bound to `value`. */
+export function QuantitySelector(props: {
+  value: number;
+  inventory?: number;
+  onChange: (quantity: number) => void;
+}) {
+  const id = useId();
+  const { value, inventory, onChange } = props;
+  return (
+    <div className="quantity-selector">
+      <label htmlFor={id}>Quantity</label>
+      <div className="quantity-controls">
+        <button
+          type="button"
+          className="button button-quiet"
+          aria-label="Decrease quantity"
+          disabled={!canDecrement(value)}
+          onClick={() => onChange(clampQuantity(value - 1, inventory))}
+        >
+          −
+        </button>
+        <input
+          id={id}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={maxQuantity(inventory)}
+          value={value}
+          onChange={(event) => onChange(clampQuantity(event.target.valueAsNumber, inventory))}
+        />
+        <button
+          type="button"
+          className="button button-quiet"
+          aria-label="Increase quantity"
+          disabled={!canIncrement(value, inventory)}
+          onClick={() => onChange(clampQuantity(value + 1, inventory))}
+        >
+          +
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,205 @@
+import type { Product, Store } from '@store/shared';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { addToCart, readCart } from '../../../../db/cart.ts';
+import { db } from '../../../../db/db.ts';
+import { dismissToast } from '../../../../lib/toast.ts';
+import { byLabel, byText, click, typeInto, waitFor } from '../../../../test-dom.ts';
+import { renderAt } from '../../../../test-utils.tsx';
+
+const store: Store = {
+  id: 'store-1',
+  name: 'Aurora Goods',
+  slug: 'aurora',
+  description: 'Cosy things',
+  domain: null,
+  logoUrl: '🌌',
+  paymentAddress: '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f',
+  theme: 'light',
+  primaryColor: '#0f766e',
+  secondaryColor: '#7c3aed',
+  accentColor: '#db2777',
+  ownerId: 'u1',
+  isActive: true,
+  productCount: 1,
+};
+const mug: Product = {
+  id: 'prod-1',
+  storeId: 'store-1',
+  title: 'Ceramic Mug',
+  description: 'x'.repeat(120),
+  imageUrl: null,
+  priceUsdc: '12.50',
+  isPublished: true,
+  inventory: 0,
+};
+
+const fetchMock = vi.fn<typeof fetch>();
+vi.stubGlobal('fetch', fetchMock);
+let products: Product[] | 'pending' = [mug];
+const orders: unknown[] = [];
+
+beforeEach(async () => {
+  await Promise.all([
+    db.cartItems.clear(),
+    db.stores.clear(),
+    db.products.clear(),
+    db.settings.clear(),
+  ]);
+  orders.length = 0;
+  products = [mug];
+  fetchMock.mockImplementation(async (input, init) => {
+    const url = String(input);
+    if (url === '/api/stores/aurora') return Response.json(store);
+    if (url.startsWith('/api/stores/store-1/products')) {
+      if (products === 'pending') return new Promise<Response>(() => {});
+      return Response.json(products);
+    }
+    if (url === '/api/products/prod-1') return Response.json(mug);
+    if (url === '/api/orders' && init?.method === 'POST') {
+      orders.push(JSON.parse(String(init.body)));
+      return Response.json(
+        {
+          ...mug,
+          id: 'order-123',
+          storeId: 'store-1',
+          customerEmail: 'a@b.co',
+          items: [],
+          subtotalUsdc: '0.00',
+          shippingUsdc: '0.00',
+          totalUsdc: '0.00',
+          status: 'pending',
+        },
+        { status: 201 },
+      );
+    }
+    return Response.json({ error: { message: 'Not found' } }, { status: 404 });
+  });
+});
+
+let cleanup: (() => void) | undefined;
+afterEach(() => {
+  cleanup?.();
+  cleanup = undefined;
+  dismissToast();
+});
+
+async function render(path: string) {
+  const view = await renderAt(path);
+  cleanup = view.unmount;
+  return view;
+}
+
+describe('storefront', () => {
+  it('shows 8 skeleton cards while the products load', async () => {
+    products = 'pending';
+    const { container } = await render('/store/aurora');
+    await waitFor(() => expect(container.querySelector('h1')?.textContent).toBe('Aurora Goods'));
+    expect(container.querySelectorAll('[data-testid="skeleton-card"]')).toHaveLength(8);
+  });
+
+  it('lists products with descriptions cut to 100 characters, and the empty state', async () => {
+    const { container } = await render('/store/aurora');
+    await waitFor(() => expect(container.querySelectorAll('article')).toHaveLength(1));
+    expect(container.querySelector('.product-card-description')?.textContent).toBe(
+      `${'x'.repeat(100)}…`,
+    );
+    expect(byText(container, 'Checkout', 'button')?.hasAttribute('disabled')).toBe(true);
+    cleanup?.();
+    products = [];
+    await db.products.clear();
+    const empty = await render('/store/aurora');
+    await waitFor(() => expect(empty.container.textContent).toContain('No products available'));
+    expect(empty.container.textContent).toContain("This store doesn't have any products yet.");
+  });
+});
+
+describe('store checkout', () => {
+  it('shows the schema messages, then creates the order, clears the cart and goes to payment', async () => {
+    await addToCart(
+      { productId: 'prod-1', storeId: 'store-1', title: 'Ceramic Mug', priceUsdc: '12.50' },
+      2,
+    );
+    const { container, router } = await render('/store/aurora/checkout');
+    await waitFor(() => expect(byText(container, 'Proceed to Payment', 'button')).toBeDefined());
+    // Default free shipping: 25.00 + 2.00 tax.
+    expect(container.querySelector('[data-testid="order-total"]')?.textContent).toBe('27.00 USDC');
+    await click(byText(container, 'Proceed to Payment', 'button') ?? null);
+    await waitFor(() => expect(container.textContent).toContain('Invalid email address'));
+    for (const message of [
+      'Phone number is required',
+      'State is required',
+      'ZIP code is required',
+    ]) {
+      expect(container.textContent).toContain(message);
+    }
+    expect(orders).toHaveLength(0);
+
+    const fields: [string, string][] = [
+      ['Email', 'ada@example.com'],
+      ['Phone', '555-0100'],
+      ['First name', 'Ada'],
+      ['Last name', 'Lovelace'],
+      ['Street address', '1 Main St'],
+      ['City', 'Washington'],
+      ['State', 'DC'],
+      ['ZIP code', '20001'],
+    ];
+    for (const [label, value] of fields) await typeInto(byLabel(container, label) ?? null, value);
+    await click(container.querySelector('input[value="express"]'));
+    expect(container.querySelector('[data-testid="order-total"]')?.textContent).toBe('51.99 USDC');
+    await click(byText(container, 'Proceed to Payment', 'button') ?? null);
+    await waitFor(() => expect(orders).toHaveLength(1));
+    expect(orders[0]).toMatchObject({
+      storeId: 'store-1',
+      customerEmail: 'ada@example.com',
+      subtotalUsdc: '25.00',
+      shippingUsdc: '24.99',
+      totalUsdc: '51.99',
+      shippingMethod: 'express',
+      shippingAddress: { state: 'DC', zipCode: '20001', email: 'ada@example.com' },
+    });
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/store/aurora/payment/order-123'),
+    );
+    expect(await readCart('store-1')).toEqual([]);
+  });
+
+  it('shows the empty-cart card with a way back', async () => {
+    const { container } = await render('/store/aurora/checkout');
+    await waitFor(() =>
+      expect(container.querySelector('h1')?.textContent).toBe('Your cart is empty'),
+    );
+    expect(container.textContent).toContain('Add some products before checking out.');
+    // Note: with the trailing slash, so an installed store app (scope /store/{slug}/) stays in scope.
+    expect(byText(container, '← Back to Store', 'a')?.getAttribute('href')).toBe('/store/aurora/');
+  });
+});
+
+describe('product page', () => {
+  it('limits the quantity to the stock, and Buy Now adds to the cart and opens checkout', async () => {
+    mug.inventory = 3;
+    const { container, router } = await render('/store/aurora/product/prod-1');
+    await waitFor(() => expect(container.querySelector('h1')?.textContent).toBe('Ceramic Mug'));
+    const minus = container.querySelector('[aria-label="Decrease quantity"]');
+    const plus = container.querySelector('[aria-label="Increase quantity"]');
+    expect(minus?.hasAttribute('disabled')).toBe(true);
+    await click(plus);
+    await click(plus);
+    expect((byLabel(container, 'Quantity') as HTMLInputElement).value).toBe('3');
+    expect(plus?.hasAttribute('disabled')).toBe(true);
+    expect(minus?.hasAttribute('disabled')).toBe(false);
+    await click(byText(container, 'Buy Now', 'button') ?? null);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/store/aurora/checkout'));
+    expect((await readCart('store-1')).map((line) => line.quantity)).toEqual([3]);
+    mug.inventory = 0;
+  });
+
+  it('shows Product Not Found for an unknown product', async () => {
+    const { container } = await render('/store/aurora/product/nope');
+    await waitFor(() =>
+      expect(container.querySelector('h1')?.textContent).toBe('Product Not Found'),
+    );
+    expect(container.textContent).toContain("The product you're looking for doesn't exist.");
+    expect(byText(container, 'Return Home', 'a')?.getAttribute('href')).toBe('/');
+  });
+});

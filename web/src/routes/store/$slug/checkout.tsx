@@ -1,0 +1,49 @@
+// Route /store/{slug}/checkout: the store checkout (SPEC §2, §5): Customer Information, Shipping
+// Address (US states and DC), Shipping Method (default free), Order Summary with 8% tax, and
+// 'Proceed to Payment' to /store/{slug}/payment/{orderId}.
+import { PAGE_TEXTS } from '@store/shared';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { LoadingPage, MessageCard } from '../../../components/message-card.tsx';
+import { useCart } from '../../../db/cart.ts';
+import { CheckoutForm } from './-components/checkout-form.tsx';
+import { useCurrentStore } from './-components/store-context.tsx';
+
+export const Route = createFileRoute('/store/$slug/checkout')({ component: StoreCheckoutPage });
+
+function StoreCheckoutPage() {
+  const { slug } = Route.useParams();
+  const store = useCurrentStore();
+  const cart = useCart(store.data?.id);
+  const [placed, setPlaced] = useState(false);
+  const navigate = useNavigate();
+  const onPlaced = (orderId: string) => {
+    setPlaced(true);
+    void navigate({ to: '/store/$slug/payment/$orderId', params: { slug, orderId } });
+  };
+
+  if (placed) return <LoadingPage text="Redirecting to payment..." />;
+  if (store.loading || (store.data && cart === undefined))
+    return <LoadingPage text="Loading checkout..." />;
+  if (!store.data || !cart || cart.items.length === 0) {
+    return (
+      <MessageCard
+        title={PAGE_TEXTS.emptyCart.title}
+        description={PAGE_TEXTS.emptyCart.description}
+      >
+        <Link to="/store/$slug/" params={{ slug }} className="button">
+          ← Back to Store
+        </Link>
+      </MessageCard>
+    );
+  }
+  return (
+    <main className="page checkout-page">
+      <Link to="/store/$slug/" params={{ slug }} className="back-link">
+        ← Back to {store.data.name}
+      </Link>
+      <h1>Checkout</h1>
+      <CheckoutForm store={store.data} lines={cart.items} slug={slug} onPlaced={onPlaced} />
+    </main>
+  );
+}

@@ -1,0 +1,141 @@
+// Route /store/{slug}/product/{productId}: the product page (SPEC §2): breadcrumb, Back to Store,
+// cart summary, image, trust cards, badges, rating and stock, price, quantity, Buy Now and Add to
+// Cart, accepted methods, tabs; 'Loading product...' and 'Product Not Found'.
+import {
+  ACCEPTED_METHODS_DISPLAY,
+  DEFAULT_QUANTITY,
+  PAGE_TEXTS,
+  RETURN_POLICY_DAYS,
+} from '@store/shared';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { LoadingPage, MessageCard, OfflineCard } from '../../../../components/message-card.tsx';
+import { useProduct } from '../../../../db/catalogue.ts';
+import { usdc } from '../../../../lib/format.ts';
+import { IdParamSchema, requireParam } from '../../../../lib/route-params.ts';
+import { CartSummary } from '../-components/cart-summary.tsx';
+import { addProductToCart } from '../-components/product-card.tsx';
+import { ProductTabs, SAMPLE_AVERAGE_RATING, Stars } from '../-components/product-tabs.tsx';
+import { QuantitySelector } from '../-components/quantity-selector.tsx';
+import { useCurrentStore } from '../-components/store-context.tsx';
+import { StoreHeader } from '../-components/store-header.tsx';
+
+export const Route = createFileRoute('/store/$slug/product/$productId')({
+  loader: ({ params }) => requireParam(IdParamSchema, params.productId),
+  component: ProductPage,
+});
+
+const TRUST_CARDS = [
+  { icon: '🔒', title: 'Secure Payment', text: 'USDC on Base' },
+  { icon: '🚚', title: 'Fast Shipping', text: '2-7 Days' },
+  { icon: '↩️', title: 'Easy Returns', text: `${RETURN_POLICY_DAYS} Days` },
+] as const;
+
+function ProductPage() {
+  const { slug, productId } = Route.useParams();
+  const store = useCurrentStore();
+  const product = useProduct(productId);
+  const [quantity, setQuantity] = useState(DEFAULT_QUANTITY);
+  const navigate = useNavigate();
+
+  if (store.loading || product.loading) return <LoadingPage text={PAGE_TEXTS.loadingProduct} />;
+  const found = store.data && product.data && product.data.storeId === store.data.id;
+  if (!found || !store.data || !product.data) {
+    if (store.network === 'failed' || product.network === 'failed')
+      return <OfflineCard what="product" />;
+    return (
+      <MessageCard
+        title={PAGE_TEXTS.productNotFound.title}
+        description={PAGE_TEXTS.productNotFound.description}
+      >
+        <Link to="/" className="button">
+          Return Home
+        </Link>
+      </MessageCard>
+    );
+  }
+  const item = product.data;
+  const buyNow = async () => {
+    await addProductToCart(item, quantity);
+    await navigate({ to: '/store/$slug/checkout', params: { slug } });
+  };
+
+  return (
+    <main className="page product-page">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <ol>
+          <li>
+            <Link to="/">Home</Link>
+          </li>
+          <li>
+            <Link to="/store/$slug/" params={{ slug }}>
+              {store.data.name}
+            </Link>
+          </li>
+          <li aria-current="page">{item.title}</li>
+        </ol>
+      </nav>
+      <div className="product-page-top">
+        <Link to="/store/$slug/" params={{ slug }} className="button button-quiet">
+          ← Back to Store
+        </Link>
+        <CartSummary storeId={store.data.id} slug={slug} />
+      </div>
+      <div className="product-layout">
+        <div>
+          <div className="product-image card">
+            {item.imageUrl ? (
+              <img src={item.imageUrl} alt={item.title} />
+            ) : (
+              <span aria-hidden="true">📦</span>
+            )}
+          </div>
+          <ul className="trust-cards">
+            {TRUST_CARDS.map((card) => (
+              <li key={card.title} className="card">
+                <span aria-hidden="true">{card.icon}</span>
+                <strong>{card.title}</strong>
+                <span className="muted">{card.text}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div className="product-info">
+          <StoreHeader store={store.data} compact />
+          <h1>{item.title}</h1>
+          <p className="rating">
+            <Stars rating={Number(SAMPLE_AVERAGE_RATING)} /> {SAMPLE_AVERAGE_RATING} ·{' '}
+            <span className={item.inventory > 0 ? 'in-stock' : 'muted'}>
+              {item.inventory > 0 ? `${item.inventory} in stock` : 'In stock'}
+            </span>
+          </p>
+          <p className="price price-large">{usdc(item.priceUsdc)}</p>
+          <QuantitySelector value={quantity} inventory={item.inventory} onChange={setQuantity} />
+          <div className="actions actions-start">
+            <button type="button" className="button button-large" onClick={() => void buyNow()}>
+              Buy Now
+            </button>
+            <button
+              type="button"
+              className="button button-quiet button-large"
+              onClick={() => void addProductToCart(item, quantity)}
+            >
+              Add to Cart
+            </button>
+          </div>
+          <section aria-labelledby="methods-title" className="accepted-methods">
+            <h2 id="methods-title">Accepted payment methods</h2>
+            <ul className="badges">
+              {ACCEPTED_METHODS_DISPLAY.map((method) => (
+                <li key={method} className="badge">
+                  {method}
+                </li>
+              ))}
+            </ul>
+          </section>
+          <ProductTabs description={item.description} />
+        </div>
+      </div>
+    </main>
+  );
+}

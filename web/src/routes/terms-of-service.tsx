@@ -1,0 +1,48 @@
+// Route /terms-of-service (SPEC §2 legal figures: liability cap, arbitration opt-out, small claims,
+// minimum age).
+import { LEGAL, MARKETING_CLAIMS } from '@store/shared';
+import { createFileRoute } from '@tanstack/react-router';
+import { LegalPage } from './-landing/legal-page.tsx';
+import { COMPANY_NAME } from './-landing/site-footer.tsx';
+
+export const Route = createFileRoute('/terms-of-service')({ component: TermsPage });
+
+function TermsPage() {
+  return (
+    <LegalPage title="Terms of Service">
+      <h2>1. The service</h2>
+      <p>
+        {COMPANY_NAME}, a US corporation, provides store pages and a hosted checkout that accept
+        USDC on the Base network. The service is account-less and wallet-based: shoppers need no
+        account, and payments go to a per-order address and on to the merchant's wallet.
+      </p>
+      <h2>2. Eligibility</h2>
+      <p>You must be at least {LEGAL.minimumAge} years old to use the service.</p>
+      <h2>3. Fees</h2>
+      <p>
+        A processing fee of {MARKETING_CLAIMS.feePercent}% of each payment is collected
+        automatically; the merchant receives {MARKETING_CLAIMS.merchantPercent}%. Network fees are
+        paid by the service.
+      </p>
+      <h2>4. Payments are final</h2>
+      <p>
+        Blockchain transfers cannot be reversed. Send the exact amount of USDC on Base to the
+        address shown for your order. Refunds are a matter between you and the merchant.
+      </p>
+      <h2>5. Limitation of liability</h2>
+      <p>
+        Our total liability for any claim is limited to the fees you paid us in the{' '}
+        {LEGAL.liabilityCapMonths} months before the claim.
+      </p>
+      <h2>6. Disputes</h2>
+      <p>
+        Disputes are resolved by binding individual arbitration. You may opt out of arbitration by
+        writing to us within {LEGAL.arbitrationOptOutDays} days of first using the service. Either
+        party may bring a claim in small claims court for disputes under $
+        {LEGAL.smallClaimsLimitUsd.toLocaleString('en-US')}.
+      </p>
+      <h2>7. Changes</h2>
+      <p>We may update these terms; the date above shows the latest version.</p>
+    </LegalPage>
+  );
+}

@@ -1,0 +1,114 @@
+// The webhook section of the docs: headers, an example payload, and how to verify the signature
+// (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+import { WEBHOOK_TIMEOUT_MS } from '@store/shared';
+
+const EXAMPLE_PAYLOAD = {
+  orderId: '6f1c2a9e-3b7d-4c55-9d0e-8a1b2c3d4e5f',
+  externalOrderId: 'ORDER-1735689600000-K3J9Q2XLP',
+  status: 'paid',
+  paymentTxHash: '0x9b2f…c41e',
+  paymentWallet: {
+    address: '0x4B0897b0513fdC7C541B6d9D7E929C4e5364D2dB',
+    receivedAmount: '38.24',
+    storePaymentAddress: '0x1111111111111111111111111111111111111111',
+  },
+  customer: {
+    email: 'ada@example.com',
+    shippingAddress: {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      phone: '555-0100',
+      street: '1 Main St',
+      city: 'New York',
+      state: 'NY',
+      zipCode: '10001',
+    },
+  },
+  items: [
+    {
+      productId: 'universal-1735689600000-k3j9q2xlp',
+      title: 'Poster',
+      priceUsdc: '10.00',
+      quantity: 2,
+    },
+  ],
+  subtotalUsdc: '20.00',
+  shippingUsdc: '17.99',
+  totalUsdc: '37.99',
+  completedAt: '2025-01-01T00:05:00.000Z',
+};
+
+const HEADERS = `POST /your/webhook HTTP/1.1
+Content-Type: application/json
+User-Agent: USDC-Storefront-Webhooks/1.0
+webhook-id: msg_2f8c1d9e7a
+webhook-timestamp: 1735689900
+webhook-signature: v1a,hnO3f9T8…`;
+
+const verifyCode = (origin: string) => `import { createPublicKey, verify } from 'node:crypto';
+
+// Once: fetch our public key (GET /.well-known/webhook-signing-key → { publicKey: 'whpk_…' }).
+const { publicKey } = await (await fetch('${origin}/.well-known/webhook-signing-key')).json();
+const key = createPublicKey({
+  key: Buffer.concat([
+    Buffer.from('302a300506032b6570032100', 'hex'), // Ed25519 SPKI prefix
+    Buffer.from(publicKey.replace(/^whpk_/, ''), 'base64'),
+  ]),
+  format: 'der',
+  type: 'spki',
+});
+
+/** True when the request is ours, unaltered and fresh. Use the RAW body bytes. */
+export function verifyWebhook(headers, rawBody) {
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false; // replayed or stale
+  const signed = Buffer.from(\`\${id}.\${timestamp}.\${rawBody}\`);
+  return headers['webhook-signature'].split(' ').some((entry) => {
+    const [version, signature] = entry.split(',');
+    return version === 'v1a' && verify(null, signed, key, Buffer.from(signature, 'base64'));
+  });
+}`;
+
+/** Webhook docs: delivery rules, headers, payload, verification. */
+export function WebhookDocs() {
+  return (
+    <section className="docs-section" aria-labelledby="webhook-title">
+      <h2 id="webhook-title">Webhooks</h2>
+      <p>
+        When an order is paid we send a <code>POST</code> with a JSON body to your{' '}
+        <code>webhookUrl</code>. Answer with any 2xx status within {WEBHOOK_TIMEOUT_MS / 1000}{' '}
+        seconds; other answers and timeouts are retried with backoff. Use <code>webhook-id</code> to
+        ignore duplicates.
+      </p>
+      <h3>Headers</h3>
+      <p>
+        Webhooks follow the <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>{' '}
+        format: <code>webhook-id</code> (unique per message), <code>webhook-timestamp</code> (Unix
+        seconds) and <code>webhook-signature</code> (space-separated <code>version,signature</code>{' '}
+        pairs).
+      </p>
+      <pre className="code-block">
+        <code>{HEADERS}</code>
+      </pre>
+      <h3>Payload</h3>
+      <pre className="code-block">
+        <code>{JSON.stringify(EXAMPLE_PAYLOAD, null, 2)}</code>
+      </pre>
+      <h3>Verify the signature</h3>
+      <p>
+        The signed content is <code>{'{webhook-id}.{webhook-timestamp}.{raw body}'}</code>.
+        Checkout-link orders are signed with our Ed25519 key (<code>v1a</code>); its public key is
+        published at <code>/.well-known/webhook-signing-key</code>. Orders of stores built here are
+        signed with the store's own secret (<code>v1</code>, HMAC-SHA256), which any Standard
+        Webhooks library verifies, e.g. <code>new Webhook(secret).verify(rawBody, headers)</code>{' '}
+        from the <code>standardwebhooks</code> npm package. Always verify against the raw bytes,
+        before parsing the JSON.
+      </p>
+      <pre className="code-block">
+        <code>{verifyCode(window.location.origin)}</code>
+      </pre>
+    </section>
+  );
+}

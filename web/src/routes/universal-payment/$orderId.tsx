@@ -1,0 +1,82 @@
+// Route /universal-payment/{orderId}: the universal payment page (SPEC §2, §4): the external
+// store's name, logo and colours from the order's metadata, the order number, the payment panel,
+// and after confirmation the thank-you page, or the integrator's returnUrl after a manual check.
+import {
+  GAS_ESTIMATE_DISPLAY_USD,
+  ORDER_NOT_FOUND,
+  type Order,
+  shortOrderIdUpper,
+} from '@store/shared';
+import { buildReturnUrl } from '@store/shared/payment-display';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { LoadingPage, MessageCard, OfflineCard } from '../../components/message-card.tsx';
+import { PaymentPanel } from '../../components/payment/payment-panel.tsx';
+import { type ConfirmedBy, usePayment } from '../../components/payment/use-payment.ts';
+import { StoreLogo } from '../../components/store-logo.tsx';
+import { brandOfOrder, themeOfOrder } from '../../lib/order-theme.ts';
+import { IdParamSchema, requireParam } from '../../lib/route-params.ts';
+import { useStoreTheme } from '../../lib/theme.ts';
+import { useOrder } from '../../lib/use-order.ts';
+
+export const Route = createFileRoute('/universal-payment/$orderId')({
+  loader: ({ params }) => requireParam(IdParamSchema, params.orderId),
+  component: UniversalPaymentRoute,
+});
+
+function UniversalPaymentRoute() {
+  const { orderId } = Route.useParams();
+  const result = useOrder(orderId);
+  useStoreTheme(result.state === 'ready' ? (themeOfOrder(result.order) ?? {}) : undefined);
+  if (result.state === 'loading') return <LoadingPage text="Loading order..." />;
+  if (result.state === 'failed') return <OfflineCard what="order" error={result.error} />;
+  if (result.state === 'not-found') {
+    return (
+      <MessageCard title={ORDER_NOT_FOUND.title} description={ORDER_NOT_FOUND.universalDescription}>
+        <Link to="/" className="button">
+          Return Home
+        </Link>
+      </MessageCard>
+    );
+  }
+  return <UniversalPayment order={result.order} />;
+}
+
+function UniversalPayment(props: { order: Order }) {
+  const { order } = props;
+  const navigate = useNavigate();
+  const brand = brandOfOrder(order);
+  const returnUrl = order.metadata?.isUniversal ? order.metadata.returnUrl : undefined;
+  const onConfirmed = (by: ConfirmedBy) => {
+    // SPEC §4: only the manual check hands the shopper back to the integrator.
+    if (by === 'manual' && returnUrl) window.location.assign(buildReturnUrl(returnUrl, order.id));
+    else void navigate({ to: '/thank-you/$orderId', params: { orderId: order.id } });
+  };
+  const session = usePayment({
+    orderId: order.id,
+    orderStatus: order.status,
+    kind: 'universal',
+    onConfirmed,
+  });
+  return (
+    <main className="page payment-page">
+      <header className="payment-header">
+        <StoreLogo name={brand.name} logoUrl={brand.logoUrl} />
+        <div>
+          <p className="muted">{brand.name}</p>
+          <h1>
+            Order <span data-testid="order-number">#{shortOrderIdUpper(order.id)}</span>
+          </h1>
+        </div>
+      </header>
+      <PaymentPanel
+        order={order}
+        session={session}
+        partnerOrderId={order.id}
+        gasEstimateUsd={GAS_ESTIMATE_DISPLAY_USD.universalPage}
+        forwardingAddress={
+          order.metadata?.storePaymentAddress ?? order.metadata?.externalPaymentAddress
+        }
+      />
+    </main>
+  );
+}
