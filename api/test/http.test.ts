@@ -139,3 +139,50 @@ describe('error shape', () => {
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('bad_request');
   });
 });
+
+describe('request guards', () => {
+  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+    app.handle(
+      new Request(`http://localhost${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      }),
+    );
+  const errorOf = async (response: Response) =>
+    ((await response.json()) as { error: { code: string; message: string } }).error;
+
+  test('a body nested deeper than any request is 400, not a stack overflow', async () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    for (const path of ['/api/orders', '/api/universal-orders']) {
+      const response = await post(path, deep);
+      expect(response.status).toBe(400);
+      expect(await errorOf(response)).toEqual({
+        code: 'bad_request',
+        message: 'The request body is nested more than 32 levels deep',
+      });
+    }
+  });
+
+  test('a NUL character in a body or a URL is refused, never a 500', async () => {
+    const signIn = await post(
+      '/api/auth/sign-in',
+      JSON.stringify({ username: 'a\u0000b', password: 'x'.repeat(9) }),
+    );
+    expect(signIn.status).toBe(422);
+    expect((await errorOf(signIn)).message).toBe('Text must not contain NUL characters');
+    const universal = await post(
+      '/api/universal-orders',
+      JSON.stringify({
+        storeName: 'Shop\u0000',
+        items: [{ title: 'a\u0000', priceUsdc: '1', quantity: 1 }],
+      }),
+    );
+    expect(universal.status).toBe(422);
+    for (const path of ['/api/stores/a%00b', '/api/stores/a%00b/products']) {
+      const response = await app.handle(new Request(`http://localhost${path}`));
+      expect(response.status).toBe(400);
+      expect((await errorOf(response)).message).toBe('Text must not contain NUL characters');
+    }
+  });
+});

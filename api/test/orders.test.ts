@@ -103,6 +103,19 @@ describe('POST /api/orders', () => {
     expect(response.body.items[0].title).toBe('Tote');
   });
 
+  test('an order placed with an upper-case store id still belongs to the store', async () => {
+    const response = await shopper.post(
+      '/api/orders',
+      orderBody([[tote, 1]], 'free', store.id.toUpperCase()),
+    );
+    expect(response.status).toBe(201);
+    expect(response.body.storeId).toBe(store.id);
+    const listed = (await owner.api.get(`/api/orders?storeId=${store.id}`)).body as Array<{
+      id: string;
+    }>;
+    expect(listed.map((order) => order.id)).toContain(response.body.id);
+  });
+
   test('the shipping method may be named, or is read from the shipping amount', async () => {
     for (const method of ['free', 'standard', 'express'] as const) {
       const body = orderBody([[tote, 1]], method);

@@ -1,4 +1,6 @@
-// Request bodies over 1 MB are refused with 413 in the JSON error shape.
+// Guards on every request before validation: bodies over 1 MB (413), bodies nested deeper than any
+// real request (400), and NUL characters, which Postgres cannot store in text (422), all answered
+// in the JSON error shape instead of a 500.
 import { Elysia } from 'elysia';
 import { AppError } from './errors.ts';
 
@@ -8,17 +10,62 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 // sits above ours: bodies up to it get the JSON error, bigger ones are never read at all.
 /** Bun's `maxRequestBodySize`: the hard cap behind the JSON check. */
 export const SERVER_MAX_BODY_BYTES = 4 * MAX_BODY_BYTES;
+/** Deepest nesting of a JSON body (an order is 4 levels deep). */
+export const MAX_BODY_DEPTH = 32;
 
-const tooLarge = () => new AppError('payload_too_large', 'The request body is larger than 1 MB');
+/** Texts of the request guards. */
+export const REQUEST_GUARD_MESSAGES = {
+  tooLarge: 'The request body is larger than 1 MB',
+  tooDeep: `The request body is nested more than ${MAX_BODY_DEPTH} levels deep`,
+  nul: 'Text must not contain NUL characters',
+} as const;
 
-/** Plugin: checks `content-length` up front, and the parsed size of bodies sent without one. */
+interface BodyShape {
+  bytes: number;
+  tooDeep: boolean;
+  hasNul: boolean;
+}
+
+/** Walks a parsed JSON body without recursion (a deep body must not overflow the stack). */
+export function inspectBody(body: unknown): BodyShape {
+  const shape: BodyShape = { bytes: 0, tooDeep: false, hasNul: false };
+  const stack: Array<[unknown, number]> = [[body, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (depth > MAX_BODY_DEPTH) {
+      shape.tooDeep = true;
+      return shape;
+    }
+    if (typeof value === 'string') {
+      shape.bytes += Buffer.byteLength(value) + 2;
+      if (value.includes('\u0000')) shape.hasNul = true;
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        shape.bytes += Buffer.byteLength(key) + 4;
+        if (key.includes('\u0000')) shape.hasNul = true;
+        stack.push([child, depth + 1]);
+      }
+    } else {
+      shape.bytes += 8;
+    }
+  }
+  return shape;
+}
+
+/** Plugin: checks `content-length` and the URL up front, then the parsed body's shape. */
 export const bodyLimit = () =>
   new Elysia({ name: 'body-limit' })
     .onRequest(({ request }) => {
-      if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+      if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES)
+        throw new AppError('payload_too_large', REQUEST_GUARD_MESSAGES.tooLarge);
+      if (/%00/.test(request.url)) throw new AppError('bad_request', REQUEST_GUARD_MESSAGES.nul);
     })
     .onTransform({ as: 'global' }, ({ request, body }) => {
+      if (body === undefined || body === null || typeof body !== 'object') return;
+      const shape = inspectBody(body);
+      if (shape.tooDeep) throw new AppError('bad_request', REQUEST_GUARD_MESSAGES.tooDeep);
       // Chunked bodies carry no length; Bun has read them within its cap, so measure them here.
-      if (request.headers.has('content-length') || body === undefined || body === null) return;
-      if (Buffer.byteLength(JSON.stringify(body)) > MAX_BODY_BYTES) throw tooLarge();
+      if (!request.headers.has('content-length') && shape.bytes > MAX_BODY_BYTES)
+        throw new AppError('payload_too_large', REQUEST_GUARD_MESSAGES.tooLarge);
+      if (shape.hasNul) throw new AppError('validation_failed', REQUEST_GUARD_MESSAGES.nul);
     });

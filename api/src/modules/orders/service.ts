@@ -84,7 +84,9 @@ export async function createOrder(db: Database, body: CreateOrderBody): Promise<
   const [created] = await db
     .insert(orders)
     .values({
-      storeId: body.storeId,
+      // Note: the canonical (lower-case) id, or the text comparisons of ownership, analytics and
+      // stock would miss an order placed with an upper-case id.
+      storeId: body.storeId.toLowerCase(),
       customerEmail: body.customerEmail,
       shippingAddress: body.shippingAddress,
       items,
