@@ -5,6 +5,7 @@ import { ConfigError, loadApiConfig } from './config.ts';
 import { createDatabase, migrateDatabase } from './db/client.ts';
 import { SERVER_MAX_BODY_BYTES } from './http/body-limit.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
+import { depositAddressDeriver } from './keys/deposit-address.ts';
 import { DEMO, seedDemoMerchant } from './local/seed.ts';
 import { pruneExpiredSessions } from './modules/auth/service.ts';
 
@@ -12,6 +13,11 @@ const HOUR_MS = 60 * 60 * 1000;
 
 async function main() {
   const config = loadApiConfig();
+  try {
+    depositAddressDeriver(config.paymentXpub);
+  } catch (error) {
+    throw new ConfigError(`\`PAYMENT_XPUB\` cannot be used: ${(error as Error).message}`);
+  }
   await migrateDatabase(config.databaseUrl);
   const database = createDatabase(config.databaseUrl);
   if (config.localMode && (await seedDemoMerchant(database.db)))

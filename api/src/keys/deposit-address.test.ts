@@ -1,5 +1,7 @@
 // The API's xpub-only derivation gives the addresses the worker can sign for (mnemonic side).
 import { describe, expect, test } from 'bun:test';
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
 import { depositAccount, depositAddressDeriver, depositPath } from './deposit-address.ts';
 import { depositXpubFromMnemonic, newMnemonic } from './hd.ts';
 
@@ -20,6 +22,12 @@ describe('deposit addresses', () => {
     for (const index of [0, 1, 2, 17, 1000, 2 ** 31 - 1]) {
       expect(derive(index).address).toBe(depositAccount(mnemonic, index).address);
     }
+  });
+
+  test('refuse an xpub of another level than the deposit account', () => {
+    const root = HDKey.fromMasterSeed(mnemonicToSeedSync(newMnemonic()));
+    const accountLevel = root.derive("m/44'/60'/0'").publicExtendedKey;
+    expect(() => depositAddressDeriver(accountLevel)).toThrow('is at depth 3');
   });
 
   test('refuse hardened or negative indexes', () => {

@@ -21,12 +21,24 @@ export function depositPath(index: number): string {
   return `${DEPOSIT_ACCOUNT_PATH}/${index}`;
 }
 
-/** Parses the xpub once and returns a function deriving deposit address n (non-hardened child n). */
+// The deposit account m/44'/60'/0'/0 is four levels below the master key.
+const DEPOSIT_ACCOUNT_DEPTH = DEPOSIT_ACCOUNT_PATH.split('/').length - 1;
+
+/**
+ * Parses the xpub once and returns a function deriving deposit address n (non-hardened child n).
+ * Note: an xpub of another depth (say the account m/44'/60'/0') derives addresses the worker
+ * cannot sign for, so their deposits could never be forwarded: it is refused here.
+ */
 export function depositAddressDeriver(xpub: string): (index: number) => DepositAddress {
   const account = HDKey.fromExtendedKey(
     xpub,
     xpub.startsWith('tpub') ? TESTNET_VERSIONS : undefined,
   );
+  if (account.depth !== DEPOSIT_ACCOUNT_DEPTH) {
+    throw new Error(
+      `the extended public key is at depth ${account.depth}; the deposit account ${DEPOSIT_ACCOUNT_PATH} is at depth ${DEPOSIT_ACCOUNT_DEPTH}`,
+    );
+  }
   return (index) => {
     if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) {
       throw new RangeError(`deposit index out of range: ${index}`);
