@@ -1,4 +1,5 @@
 // Full-page cards for the not-found, error, empty and offline states of SPEC §2 and §8.
+import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { ApiError } from '../lib/api.ts';
 
@@ -20,6 +21,17 @@ export function MessageCard(props: {
         {props.children && <div className="actions">{props.children}</div>}
       </section>
     </main>
+  );
+}
+
+/** A not-found card (store, product or order) whose action is 'Return Home'. */
+export function NotFoundCard(props: { title: string; description: string }) {
+  return (
+    <MessageCard title={props.title} description={props.description}>
+      <Link to="/" className="button">
+        Return Home
+      </Link>
+    </MessageCard>
   );
 }
 

@@ -10,10 +10,9 @@ import {
   shortOrderIdUpper,
   THANK_YOU_DELIVERY_ESTIMATE,
 } from '@store/shared';
-import { Link } from '@tanstack/react-router';
 import { usdc } from '../lib/format.ts';
 import type { OrderState } from '../lib/use-order.ts';
-import { LoadingPage, MessageCard, OfflineCard } from './message-card.tsx';
+import { OrderGate } from './order-gate.tsx';
 
 function lineTotal(priceUsdc: string, quantity: number): string {
   try {
@@ -25,19 +24,11 @@ function lineTotal(priceUsdc: string, quantity: number): string {
 
 /** Shows an order's confirmation; `home` is where 'Continue Shopping' goes. */
 export function ThankYouPage(props: { result: OrderState; home: string }) {
-  const { result } = props;
-  if (result.state === 'loading') return <LoadingPage text="Loading order..." />;
-  if (result.state === 'failed') return <OfflineCard what="order" error={result.error} />;
-  if (result.state === 'not-found') {
-    return (
-      <MessageCard title={ORDER_NOT_FOUND.title} description={ORDER_NOT_FOUND.thankYouDescription}>
-        <Link to="/" className="button">
-          Return Home
-        </Link>
-      </MessageCard>
-    );
-  }
-  return <Confirmation order={result.order} home={props.home} />;
+  return (
+    <OrderGate result={props.result} notFoundDescription={ORDER_NOT_FOUND.thankYouDescription}>
+      {(order) => <Confirmation order={order} home={props.home} />}
+    </OrderGate>
+  );
 }
 
 /** What the total holds beyond subtotal and shipping: the store checkout's 8% estimated tax. */

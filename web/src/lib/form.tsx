@@ -1,7 +1,8 @@
-// The app's TanStack Form hook with its labelled field components. Errors come from the shared
-// valibot schemas (Standard Schema); a field shows its first message once touched or submitted.
+// The app's TanStack Form hook with its labelled input and select (the admin forms add theirs in
+// admin/components/fields.tsx). Errors come from the shared valibot schemas (Standard Schema); a
+// field shows its first message once touched or submitted.
 import { createFormHook, createFormHookContexts } from '@tanstack/react-form';
-import { useId } from 'react';
+import { type FormEvent, type ReactNode, useId } from 'react';
 
 export const { fieldContext, formContext, useFieldContext } = createFormHookContexts();
 
@@ -13,40 +14,48 @@ function firstError(errors: readonly unknown[]): string | undefined {
   return undefined;
 }
 
-/** The visible error of the field in context (after a blur or a submit attempt). */
-function useFieldError(): string | undefined {
-  const field = useFieldContext<string>();
+/** The label and optional hint every field has. */
+export interface LabelProps {
+  label: string;
+  hint?: string;
+}
+
+/** The ARIA props FieldShell gives its control. */
+interface AriaProps {
+  id: string;
+  name: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/**
+ * Label, control, hint and error of the field in context; `control` gets the ARIA props. The
+ * error shows after a blur or a submit attempt; `inline` puts the label after the control.
+ */
+export function FieldShell<T>(
+  props: LabelProps & { inline?: boolean; control: (aria: AriaProps) => ReactNode },
+) {
+  const field = useFieldContext<T>();
+  const id = useId();
   const shown = field.state.meta.isTouched || field.form.state.submissionAttempts > 0;
-  return shown ? firstError(field.state.meta.errors) : undefined;
-}
-
-interface FieldProps {
-  label: string;
-  type?: 'text' | 'email' | 'tel';
-  autoComplete?: string;
-  placeholder?: string;
-}
-
-/** A labelled text input bound to the field in context. */
-function TextField(props: FieldProps) {
-  const field = useFieldContext<string>();
-  const id = useId();
-  const error = useFieldError();
+  const error = shown ? firstError(field.state.meta.errors) : undefined;
+  const described = [props.hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
+  const aria: AriaProps = {
+    id,
+    name: field.name,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': described || undefined,
+  };
   return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        name={field.name}
-        type={props.type ?? 'text'}
-        autoComplete={props.autoComplete}
-        placeholder={props.placeholder}
-        value={field.state.value ?? ''}
-        onChange={(event) => field.handleChange(event.target.value)}
-        onBlur={field.handleBlur}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
+    <div className={props.inline ? 'field field-inline' : 'field'}>
+      {props.inline ? null : <label htmlFor={id}>{props.label}</label>}
+      {props.control(aria)}
+      {props.inline ? <label htmlFor={id}>{props.label}</label> : null}
+      {props.hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {props.hint}
+        </p>
+      )}
       {error && (
         <p id={`${id}-error`} className="field-error">
           {error}
@@ -56,48 +65,82 @@ function TextField(props: FieldProps) {
   );
 }
 
-/** A labelled select bound to the field in context. */
-function SelectField(props: {
-  label: string;
-  placeholder: string;
-  options: readonly { value: string; label: string }[];
-  autoComplete?: string;
-}) {
+/** A form's onSubmit: no page load, TanStack Form validates and submits. */
+export function submitWith(form: { handleSubmit: () => Promise<unknown> }) {
+  return (event: FormEvent) => {
+    event.preventDefault();
+    void form.handleSubmit();
+  };
+}
+
+/** A labelled text-like input bound to the field in context; `onUserChange` runs only for typing. */
+export function InputField(
+  props: LabelProps & {
+    type?: 'text' | 'email' | 'tel' | 'password' | 'url';
+    autoComplete?: string;
+    placeholder?: string;
+    inputMode?: 'text' | 'decimal' | 'numeric';
+    onUserChange?: (value: string) => void;
+  },
+) {
   const field = useFieldContext<string>();
-  const id = useId();
-  const error = useFieldError();
   return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <select
-        id={id}
-        name={field.name}
-        autoComplete={props.autoComplete}
-        value={field.state.value ?? ''}
-        onChange={(event) => field.handleChange(event.target.value)}
-        onBlur={field.handleBlur}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      >
-        <option value="">{props.placeholder}</option>
-        {props.options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
+    <FieldShell<string>
+      {...props}
+      control={(aria) => (
+        <input
+          {...aria}
+          type={props.type ?? 'text'}
+          autoComplete={props.autoComplete}
+          placeholder={props.placeholder}
+          inputMode={props.inputMode}
+          value={field.state.value ?? ''}
+          onChange={(event) => {
+            field.handleChange(event.target.value);
+            props.onUserChange?.(event.target.value);
+          }}
+          onBlur={field.handleBlur}
+        />
       )}
-    </div>
+    />
   );
 }
 
-export const { useAppForm } = createFormHook({
+/** A labelled select of fixed options, led by an empty `placeholder` option when given. */
+export function SelectField(
+  props: LabelProps & {
+    options: readonly { value: string; label: string }[];
+    placeholder?: string;
+    autoComplete?: string;
+  },
+) {
+  const field = useFieldContext<string>();
+  return (
+    <FieldShell<string>
+      {...props}
+      control={(aria) => (
+        <select
+          {...aria}
+          autoComplete={props.autoComplete}
+          value={field.state.value ?? ''}
+          onChange={(event) => field.handleChange(event.target.value)}
+          onBlur={field.handleBlur}
+        >
+          {props.placeholder !== undefined && <option value="">{props.placeholder}</option>}
+          {props.options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
+  );
+}
+
+export const { useAppForm, withFieldGroup } = createFormHook({
   fieldContext,
   formContext,
-  fieldComponents: { TextField, SelectField },
+  fieldComponents: { InputField, SelectField },
   formComponents: {},
 });

@@ -6,6 +6,7 @@ import { revalidateLogic, useStore } from '@tanstack/react-form';
 import { Link, useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
 import { ApiError, errorText } from '../../lib/api.ts';
+import { submitWith } from '../../lib/form.tsx';
 import { formValidator } from '../form-values.ts';
 import { safeRedirect, startSession } from '../session.ts';
 import { useAdminForm } from './fields.tsx';
@@ -65,13 +66,7 @@ export function AuthForm(props: { mode: 'sign-in' | 'sign-up'; redirect: string 
       <section className="card auth-card" aria-labelledby="auth-title">
         <h1 id="auth-title">{texts.title}</h1>
         <p className="muted">{texts.lead}</p>
-        <form
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void form.handleSubmit();
-          }}
-        >
+        <form noValidate onSubmit={submitWith(form)}>
           <form.AppField name="username">
             {(field) => <field.InputField label="Username" autoComplete="username" />}
           </form.AppField>

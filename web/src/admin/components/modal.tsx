@@ -89,3 +89,21 @@ export function Modal(props: {
     document.body,
   );
 }
+
+/** A dialog form's Cancel and submit buttons; the submit says 'Saving...' while it runs. */
+export function ModalFormActions(props: {
+  onCancel: () => void;
+  submitting: boolean;
+  submitLabel: string;
+}) {
+  return (
+    <div className="actions modal-actions">
+      <button type="button" className="button button-quiet" onClick={props.onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className="button" disabled={props.submitting}>
+        {props.submitting ? 'Saving...' : props.submitLabel}
+      </button>
+    </div>
+  );
+}

@@ -3,9 +3,8 @@
 // the save through the outbox (so it also works offline).
 import { FAILURE_TOASTS, SUCCESS_TOASTS } from '@store/shared';
 import { revalidateLogic, useStore } from '@tanstack/react-form';
-import { toast } from '../../lib/toast.ts';
+import { submitWith } from '../../lib/form.tsx';
 import {
-  editedBody,
   formValidator,
   imageHint,
   ProductFormSchema,
@@ -13,11 +12,10 @@ import {
   productBody,
   productFormDefaults,
 } from '../form-values.ts';
-import { submitMutation } from '../outbox/submit.ts';
 import type { MerchantProduct } from '../types.ts';
 import { useAdminForm } from './fields.tsx';
-import { Modal } from './modal.tsx';
-import { reportSave } from './save-outcome.ts';
+import { Modal, ModalFormActions } from './modal.tsx';
+import { saveFromDialog } from './save-outcome.ts';
 
 interface ProductFormProps {
   userId: string;
@@ -56,21 +54,8 @@ function ProductForm({ userId, storeId, storeName, product, onDone }: ProductFor
       const texts = product
         ? { success: PRODUCT_UPDATED, failure: 'Failed to update product' }
         : { success: SUCCESS_TOASTS.productAdded, failure: FAILURE_TOASTS.addProduct };
-      const changes = product ? editedBody(initial, value, body) : body;
-      const outcome =
-        product && Object.keys(changes).length === 0
-          ? null
-          : await submitMutation({
-              userId,
-              kind: 'product',
-              op: product ? 'update' : 'create',
-              storeId,
-              changes,
-              ...(product ? { entityId: product.id, current: product } : {}),
-              ...(product?.updatedAt ? { baseUpdatedAt: product.updatedAt } : {}),
-            });
-      if (outcome === null) toast(texts.success);
-      if (outcome === null || reportSave(outcome, texts)) {
+      const target = { userId, kind: 'product', storeId } as const;
+      if (await saveFromDialog({ target, current: product, initial, value, body, texts })) {
         formApi.reset();
         onDone();
       }
@@ -79,13 +64,7 @@ function ProductForm({ userId, storeId, storeName, product, onDone }: ProductFor
   const submitting = useStore(form.store, (state) => state.isSubmitting);
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void form.handleSubmit();
-      }}
-    >
+    <form noValidate onSubmit={submitWith(form)}>
       <p className="muted small">Store: {storeName}</p>
       <form.AppField name="title">{(field) => <field.InputField label="Title" />}</form.AppField>
       <form.AppField name="description">
@@ -120,14 +99,11 @@ function ProductForm({ userId, storeId, storeName, product, onDone }: ProductFor
       <form.AppField name="isPublished">
         {(field) => <field.CheckboxField label="Published" />}
       </form.AppField>
-      <div className="actions modal-actions">
-        <button type="button" className="button button-quiet" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="button" disabled={submitting}>
-          {submitting ? 'Saving...' : product ? 'Save Product' : 'Add Product'}
-        </button>
-      </div>
+      <ModalFormActions
+        onCancel={onDone}
+        submitting={submitting}
+        submitLabel={product ? 'Save Product' : 'Add Product'}
+      />
     </form>
   );
 }

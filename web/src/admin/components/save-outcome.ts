@@ -1,7 +1,10 @@
-// The toast after a dialog's save (SPEC §8 texts for success and failure) and whether the dialog
-// may close: it stays open only when the server refused the edit, so it can be fixed.
+// A dialog's save through the outbox, the toast after it (SPEC §8 texts for success and failure)
+// and whether the dialog may close: it stays open only when the server refused the edit.
 import { toast, toastError } from '../../lib/toast.ts';
-import type { SubmitOutcome } from '../outbox/submit.ts';
+import { editedBody } from '../form-values.ts';
+import type { Mutation } from '../outbox/queue.ts';
+import { type SubmitOutcome, submitMutation } from '../outbox/submit.ts';
+import type { MerchantProduct, MerchantStore } from '../types.ts';
 
 /** Toast texts of one dialog. */
 export interface SaveTexts {
@@ -16,7 +19,7 @@ export const SAVED_OFFLINE = {
 } as const;
 
 /** Shows the outcome's toast; answers true when the dialog should close and reset. */
-export function reportSave(outcome: SubmitOutcome, texts: SaveTexts): boolean {
+function reportSave(outcome: SubmitOutcome, texts: SaveTexts): boolean {
   switch (outcome.status) {
     case 'synced':
       toast(texts.success);
@@ -34,4 +37,35 @@ export function reportSave(outcome: SubmitOutcome, texts: SaveTexts): boolean {
       toastError(texts.failure, outcome.message);
       return outcome.kept;
   }
+}
+
+/**
+ * Saves a store or product dialog: a new entity's whole body, or only the fields an edit changed
+ * (nothing at all when it changed none); answers true when the dialog should close and reset.
+ */
+export async function saveFromDialog(save: {
+  target: Pick<Mutation, 'userId' | 'kind' | 'storeId'>;
+  /** The entity edited; absent when creating one. */
+  current: MerchantStore | MerchantProduct | undefined;
+  /** The form's values as opened and as submitted, and the body parsed from the latter. */
+  initial: object;
+  value: object;
+  body: Record<string, unknown>;
+  texts: SaveTexts;
+}): Promise<boolean> {
+  const { current, texts } = save;
+  const changes = current ? editedBody(save.initial, save.value, save.body) : save.body;
+  // Note: an edit that changed nothing sends nothing.
+  if (current && Object.keys(changes).length === 0) {
+    toast(texts.success);
+    return true;
+  }
+  const outcome = await submitMutation({
+    ...save.target,
+    op: current ? 'update' : 'create',
+    changes,
+    ...(current ? { entityId: current.id, current } : {}),
+    ...(current?.updatedAt ? { baseUpdatedAt: current.updatedAt } : {}),
+  });
+  return reportSave(outcome, texts);
 }

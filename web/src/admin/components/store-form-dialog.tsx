@@ -4,20 +4,18 @@
 import { CreateStoreSchema, FAILURE_TOASTS, SUCCESS_TOASTS, slugify, THEMES } from '@store/shared';
 import { revalidateLogic, useStore } from '@tanstack/react-form';
 import { useState } from 'react';
-import { toast } from '../../lib/toast.ts';
+import { submitWith } from '../../lib/form.tsx';
 import {
-  editedBody,
   formValidator,
   imageHint,
   type StoreFormValues,
   storeBody,
   storeFormDefaults,
 } from '../form-values.ts';
-import { submitMutation } from '../outbox/submit.ts';
 import type { MerchantStore } from '../types.ts';
 import { useAdminForm } from './fields.tsx';
-import { Modal } from './modal.tsx';
-import { reportSave } from './save-outcome.ts';
+import { Modal, ModalFormActions } from './modal.tsx';
+import { saveFromDialog } from './save-outcome.ts';
 
 const THEME_OPTIONS = THEMES.map((theme) => ({
   value: theme,
@@ -62,21 +60,8 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
       const texts = store
         ? { success: SUCCESS_TOASTS.storeUpdated, failure: FAILURE_TOASTS.updateStore }
         : { success: SUCCESS_TOASTS.storeCreated, failure: FAILURE_TOASTS.createStore };
-      const changes = store ? editedBody(initial, value, body) : body;
-      const outcome =
-        store && Object.keys(changes).length === 0
-          ? null
-          : await submitMutation({
-              userId,
-              kind: 'store',
-              op: store ? 'update' : 'create',
-              changes,
-              ...(store ? { entityId: store.id, current: store } : {}),
-              ...(store?.updatedAt ? { baseUpdatedAt: store.updatedAt } : {}),
-            });
-      // Note: an edit that changed nothing sends nothing.
-      if (outcome === null) toast(texts.success);
-      if (outcome === null || reportSave(outcome, texts)) {
+      const target = { userId, kind: 'store' } as const;
+      if (await saveFromDialog({ target, current: store, initial, value, body, texts })) {
         formApi.reset();
         onDone();
       }
@@ -85,13 +70,7 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
   const submitting = useStore(form.store, (state) => state.isSubmitting);
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void form.handleSubmit();
-      }}
-    >
+    <form noValidate onSubmit={submitWith(form)}>
       <div className="field-grid">
         <form.AppField name="name">
           {(field) => (
@@ -132,7 +111,7 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
           )}
         </form.AppField>
         <form.AppField name="theme">
-          {(field) => <field.ChoiceField label="Theme" options={THEME_OPTIONS} />}
+          {(field) => <field.SelectField label="Theme" options={THEME_OPTIONS} />}
         </form.AppField>
         {COLOURS.map(([name, label]) => (
           <form.AppField key={name} name={name}>
@@ -140,14 +119,11 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
           </form.AppField>
         ))}
       </div>
-      <div className="actions modal-actions">
-        <button type="button" className="button button-quiet" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="button" disabled={submitting}>
-          {submitting ? 'Saving...' : store ? 'Update Store' : 'Create Store'}
-        </button>
-      </div>
+      <ModalFormActions
+        onCancel={onDone}
+        submitting={submitting}
+        submitLabel={store ? 'Update Store' : 'Create Store'}
+      />
     </form>
   );
 }

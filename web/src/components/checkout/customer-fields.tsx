@@ -1,8 +1,10 @@
-// The customer and shipping-address fields both checkouts share (SPEC §2, §5), in form order.
+// The customer and shipping-address fields both checkouts share (SPEC §2, §5), in form order, and
+// their two sections as one TanStack Form field group.
 import { US_STATES } from '@store/shared';
+import { withFieldGroup } from '../../lib/form.tsx';
 
 /** A text field of the customer form. */
-export interface CustomerFieldSpec {
+interface CustomerFieldSpec {
   name: 'customerEmail' | 'phone' | 'firstName' | 'lastName' | 'street' | 'city' | 'zipCode';
   label: string;
   type?: 'email' | 'tel';
@@ -10,13 +12,13 @@ export interface CustomerFieldSpec {
 }
 
 /** Customer Information section. */
-export const CONTACT_FIELDS: readonly CustomerFieldSpec[] = [
+const CONTACT_FIELDS: readonly CustomerFieldSpec[] = [
   { name: 'customerEmail', label: 'Email', type: 'email', autoComplete: 'email' },
   { name: 'phone', label: 'Phone', type: 'tel', autoComplete: 'tel' },
 ];
 
 /** Shipping Address section, without the state select (placed between city and ZIP). */
-export const NAME_FIELDS: readonly CustomerFieldSpec[] = [
+const NAME_FIELDS: readonly CustomerFieldSpec[] = [
   { name: 'firstName', label: 'First name', autoComplete: 'given-name' },
   { name: 'lastName', label: 'Last name', autoComplete: 'family-name' },
   { name: 'street', label: 'Street address', autoComplete: 'address-line1' },
@@ -24,14 +26,14 @@ export const NAME_FIELDS: readonly CustomerFieldSpec[] = [
 ];
 
 /** ZIP code field. */
-export const ZIP_FIELD: CustomerFieldSpec = {
+const ZIP_FIELD: CustomerFieldSpec = {
   name: 'zipCode',
   label: 'ZIP code',
   autoComplete: 'postal-code',
 };
 
 /** The 50 states and DC for the state select. */
-export const STATE_OPTIONS = US_STATES.map((state) => ({ value: state.code, label: state.name }));
+const STATE_OPTIONS = US_STATES.map((state) => ({ value: state.code, label: state.name }));
 
 /** Values of both checkout forms. */
 export interface CustomerFormValues {
@@ -60,3 +62,48 @@ export function customerDefaults(
     zipCode: known.zipCode ?? '',
   };
 }
+
+/** The field map of a form that holds the customer values at its top level. */
+export const CUSTOMER_FIELD_NAMES = Object.fromEntries(
+  Object.keys(customerDefaults()).map((name) => [name, name]),
+) as { [K in keyof CustomerFormValues]: K };
+
+/** The Customer Information and Shipping Address sections of a checkout form. */
+export const CustomerSections = withFieldGroup({
+  // Note: the checkout schemas' input types hold optional strings, so the group's must too.
+  defaultValues: customerDefaults() as Partial<CustomerFormValues>,
+  render: function CustomerSections({ group }) {
+    const textField = (spec: CustomerFieldSpec) => (
+      <group.AppField key={spec.name} name={spec.name}>
+        {(field) => (
+          <field.InputField label={spec.label} type={spec.type} autoComplete={spec.autoComplete} />
+        )}
+      </group.AppField>
+    );
+    return (
+      <>
+        <section className="card" aria-labelledby="customer-title">
+          <h2 id="customer-title">Customer Information</h2>
+          <div className="field-grid">{CONTACT_FIELDS.map(textField)}</div>
+        </section>
+        <section className="card" aria-labelledby="address-title">
+          <h2 id="address-title">Shipping Address</h2>
+          <div className="field-grid">
+            {NAME_FIELDS.map(textField)}
+            <group.AppField name="state">
+              {(field) => (
+                <field.SelectField
+                  label="State"
+                  placeholder="Select a state"
+                  options={STATE_OPTIONS}
+                  autoComplete="address-level1"
+                />
+              )}
+            </group.AppField>
+            {textField(ZIP_FIELD)}
+          </div>
+        </section>
+      </>
+    );
+  },
+});

@@ -8,12 +8,12 @@ import {
   type Store,
   shortOrderIdUpper,
 } from '@store/shared';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { fetchStore } from '../../lib/shop-api.ts';
 import { useStoreTheme } from '../../lib/theme.ts';
 import { useOrder } from '../../lib/use-order.ts';
-import { LoadingPage, MessageCard, OfflineCard } from '../message-card.tsx';
+import { OrderGate } from '../order-gate.tsx';
 import { StoreLogo } from '../store-logo.tsx';
 import { PaymentPanel } from './payment-panel.tsx';
 import { usePayment } from './use-payment.ts';
@@ -43,18 +43,11 @@ export function StorePaymentPage(props: { orderId: string; store?: Store }) {
   // Note: under /store/{slug} the layout already themes the page.
   useStoreTheme(props.store ? undefined : (store ?? (order ? {} : undefined)));
 
-  if (result.state === 'loading') return <LoadingPage text="Loading order..." />;
-  if (result.state === 'not-found') {
-    return (
-      <MessageCard title={ORDER_NOT_FOUND.title} description={ORDER_NOT_FOUND.description}>
-        <Link to="/" className="button">
-          Return Home
-        </Link>
-      </MessageCard>
-    );
-  }
-  if (result.state === 'failed') return <OfflineCard what="order" error={result.error} />;
-  return <StorePayment order={result.order} store={store} />;
+  return (
+    <OrderGate result={result} notFoundDescription={ORDER_NOT_FOUND.description}>
+      {(order) => <StorePayment order={order} store={store} />}
+    </OrderGate>
+  );
 }
 
 function StorePayment(props: { order: Order; store: Store | undefined }) {

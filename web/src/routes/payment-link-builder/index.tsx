@@ -8,10 +8,10 @@ import {
   type LinkBuilderState,
   validateLinkBuilder,
 } from '@store/shared';
-import { createFileRoute, Link } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
 import { toastError } from '../../lib/toast.ts';
-import { SiteFooter } from '../-landing/site-footer.tsx';
+import { ContentPage } from '../-landing/content-page.tsx';
 import { ItemRows } from './-components/item-rows.tsx';
 import { GeneratedLink, PrefillSection, ShippingSection } from './-components/sections.tsx';
 import { TextInput } from './-components/text-input.tsx';
@@ -70,94 +70,83 @@ function LinkBuilderPage() {
   };
 
   return (
-    <div className="content-page">
-      <main className="page builder">
-        <Link to="/" className="back-link">
-          ← Home
-        </Link>
-        <h1>Payment Link Builder</h1>
-        <p className="muted">Build a checkout link for your products. No account needed.</p>
-        <form
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            generate();
-          }}
-        >
-          <section className="card" aria-labelledby="required-title">
-            <h2 id="required-title">Required fields</h2>
-            <div className="field-grid">
-              <TextInput label="Store name" {...text('storeName')} />
-              <TextInput
-                label="Payment address (Base)"
-                placeholder="0x…"
-                {...text('paymentAddress')}
-              />
-              <div className="field-with-action">
-                <TextInput label="External order ID" {...text('externalOrderId')} />
-                <button
-                  type="button"
-                  className="button button-quiet"
-                  onClick={() =>
-                    set({ externalOrderId: generateExternalOrderId(Date.now(), Math.random) })
-                  }
-                >
-                  Generate
-                </button>
-              </div>
-              <TextInput
-                label="Webhook URL"
-                type="url"
-                placeholder="https://…"
-                {...text('webhookUrl')}
-              />
+    <ContentPage title="Payment Link Builder" className="builder">
+      <p className="muted">Build a checkout link for your products. No account needed.</p>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          generate();
+        }}
+      >
+        <section className="card" aria-labelledby="required-title">
+          <h2 id="required-title">Required fields</h2>
+          <div className="field-grid">
+            <TextInput label="Store name" {...text('storeName')} />
+            <TextInput
+              label="Payment address (Base)"
+              placeholder="0x…"
+              {...text('paymentAddress')}
+            />
+            <div className="field-with-action">
+              <TextInput label="External order ID" {...text('externalOrderId')} />
+              <button
+                type="button"
+                className="button button-quiet"
+                onClick={() =>
+                  set({ externalOrderId: generateExternalOrderId(Date.now(), Math.random) })
+                }
+              >
+                Generate
+              </button>
             </div>
-          </section>
-          <section className="card" aria-labelledby="products-title">
-            <h2 id="products-title">Products</h2>
-            <ItemRows items={state.items} onChange={(items) => set({ items })} />
-          </section>
-          <section className="card" aria-labelledby="branding-title">
-            <h2 id="branding-title">Branding</h2>
-            <div className="field-grid">
-              <div className="field">
-                <label htmlFor="builder-theme">Theme</label>
-                <select
-                  id="builder-theme"
-                  value={state.theme}
-                  onChange={(event) =>
-                    set({ theme: event.target.value === 'light' ? 'light' : 'dark' })
-                  }
-                >
-                  <option value="dark">Dark</option>
-                  <option value="light">Light</option>
-                </select>
-              </div>
-              <TextInput label="Primary colour" placeholder="#6366f1" {...text('primaryColor')} />
-              <TextInput
-                label="Secondary colour"
-                placeholder="#8b5cf6"
-                {...text('secondaryColor')}
-              />
-              <TextInput label="Accent colour" placeholder="#06b6d4" {...text('accentColor')} />
-              <TextInput label="Logo URL or emoji" {...text('logoUrl')} />
-              <TextInput
-                label="Return URL"
-                type="url"
-                placeholder="https://…"
-                {...text('returnUrl')}
-              />
+            <TextInput
+              label="Webhook URL"
+              type="url"
+              placeholder="https://…"
+              {...text('webhookUrl')}
+            />
+          </div>
+        </section>
+        <section className="card" aria-labelledby="products-title">
+          <h2 id="products-title">Products</h2>
+          <ItemRows items={state.items} onChange={(items) => set({ items })} />
+        </section>
+        <section className="card" aria-labelledby="branding-title">
+          <h2 id="branding-title">Branding</h2>
+          <div className="field-grid">
+            <div className="field">
+              <label htmlFor="builder-theme">Theme</label>
+              <select
+                id="builder-theme"
+                value={state.theme}
+                onChange={(event) =>
+                  set({ theme: event.target.value === 'light' ? 'light' : 'dark' })
+                }
+              >
+                <option value="dark">Dark</option>
+                <option value="light">Light</option>
+              </select>
             </div>
-          </section>
-          <ShippingSection state={state} set={set} />
-          <PrefillSection state={state} set={set} />
-          <button type="submit" className="button button-large">
-            Generate Payment Link
-          </button>
-        </form>
-        {link && <GeneratedLink link={link} />}
-      </main>
-      <SiteFooter />
-    </div>
+            <TextInput label="Primary colour" placeholder="#6366f1" {...text('primaryColor')} />
+            <TextInput label="Secondary colour" placeholder="#8b5cf6" {...text('secondaryColor')} />
+            <TextInput label="Accent colour" placeholder="#06b6d4" {...text('accentColor')} />
+            <TextInput label="Logo URL or emoji" {...text('logoUrl')} />
+            <TextInput
+              label="Return URL"
+              type="url"
+              placeholder="https://…"
+              {...text('returnUrl')}
+            />
+          </div>
+        </section>
+        <ShippingSection state={state} set={set} />
+        <PrefillSection state={state} set={set} />
+        <button type="submit" className="button button-large">
+          Generate Payment Link
+        </button>
+      </form>
+      {link && <GeneratedLink link={link} />}
+    </ContentPage>
   );
 }

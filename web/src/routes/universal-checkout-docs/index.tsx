@@ -10,7 +10,7 @@ import {
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { CopyButton } from '../../components/copy-button.tsx';
-import { SiteFooter } from '../-landing/site-footer.tsx';
+import { ContentPage } from '../-landing/content-page.tsx';
 import { PARAMETERS } from './-components/parameters.ts';
 import { WebhookDocs } from './-components/webhook-docs.tsx';
 
@@ -21,120 +21,113 @@ function DocsPage() {
     buildDemoCheckoutUrl(Date.now(), Math.random, { base: window.location.origin }),
   );
   return (
-    <div className="content-page">
-      <main className="page prose docs">
-        <Link to="/" className="back-link">
-          ← Home
-        </Link>
-        <h1>Universal Checkout Integration</h1>
-        <p className="lead">
-          Send your customers to a hosted checkout with a link. They pay USDC on Base; you get{' '}
-          {MARKETING_CLAIMS.merchantPercent}% in your wallet and a signed webhook.
-        </p>
+    <ContentPage title="Universal Checkout Integration" className="prose docs">
+      <p className="lead">
+        Send your customers to a hosted checkout with a link. They pay USDC on Base; you get{' '}
+        {MARKETING_CLAIMS.merchantPercent}% in your wallet and a signed webhook.
+      </p>
 
-        <section className="docs-section" aria-labelledby="how-title">
-          <h2 id="how-title">How it works</h2>
-          <ol>
-            <li>
-              Your site links to <code>/universal-checkout</code> with the order in the query
-              parameters.
-            </li>
-            <li>The customer enters contact and shipping details and continues to payment.</li>
-            <li>
-              We create a unique deposit address for the order. The customer has{' '}
-              {PAYMENT_WINDOW_DAYS} days to send the exact USDC amount.
-            </li>
-            <li>
-              Once the payment confirms, {MARKETING_CLAIMS.merchantPercent}% is forwarded to your{' '}
-              <code>paymentAddress</code>, your <code>webhookUrl</code> receives the order, and the
-              customer returns to your <code>returnUrl</code>.
-            </li>
-          </ol>
-        </section>
+      <section className="docs-section" aria-labelledby="how-title">
+        <h2 id="how-title">How it works</h2>
+        <ol>
+          <li>
+            Your site links to <code>/universal-checkout</code> with the order in the query
+            parameters.
+          </li>
+          <li>The customer enters contact and shipping details and continues to payment.</li>
+          <li>
+            We create a unique deposit address for the order. The customer has {PAYMENT_WINDOW_DAYS}{' '}
+            days to send the exact USDC amount.
+          </li>
+          <li>
+            Once the payment confirms, {MARKETING_CLAIMS.merchantPercent}% is forwarded to your{' '}
+            <code>paymentAddress</code>, your <code>webhookUrl</code> receives the order, and the
+            customer returns to your <code>returnUrl</code>.
+          </li>
+        </ol>
+      </section>
 
-        <section className="docs-section" aria-labelledby="params-title">
-          <h2 id="params-title">URL parameters</h2>
-          <div className="table-wrap">
-            <table className="params-table">
-              <thead>
-                <tr>
-                  <th scope="col">Parameter</th>
-                  <th scope="col">Required</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Description</th>
+      <section className="docs-section" aria-labelledby="params-title">
+        <h2 id="params-title">URL parameters</h2>
+        <div className="table-wrap">
+          <table className="params-table">
+            <thead>
+              <tr>
+                <th scope="col">Parameter</th>
+                <th scope="col">Required</th>
+                <th scope="col">Type</th>
+                <th scope="col">Description</th>
+              </tr>
+            </thead>
+            <tbody>
+              {PARAMETERS.map((parameter) => (
+                <tr key={parameter.name}>
+                  <th scope="row">
+                    <code>{parameter.name}</code>
+                  </th>
+                  <td>{parameter.required ? 'Yes' : 'No'}</td>
+                  <td>{parameter.type}</td>
+                  <td>{parameter.description}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {PARAMETERS.map((parameter) => (
-                  <tr key={parameter.name}>
-                    <th scope="row">
-                      <code>{parameter.name}</code>
-                    </th>
-                    <td>{parameter.required ? 'Yes' : 'No'}</td>
-                    <td>{parameter.type}</td>
-                    <td>{parameter.description}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
 
-        <WebhookDocs />
+      <WebhookDocs />
 
-        <section className="docs-section" aria-labelledby="demo-title">
-          <h2 id="demo-title">Try it</h2>
-          <p>A demo link for one item of 0.25 USDC:</p>
-          <pre className="code-block">
-            <code data-testid="demo-url">{demoUrl}</code>
-          </pre>
-          <div className="actions actions-start">
-            <CopyButton text={demoUrl} label="Demo URL" className="button button-quiet">
-              Copy URL
-            </CopyButton>
-            <a href={demoUrl} className="button">
-              Try Live Demo
-            </a>
-          </div>
-        </section>
+      <section className="docs-section" aria-labelledby="demo-title">
+        <h2 id="demo-title">Try it</h2>
+        <p>A demo link for one item of 0.25 USDC:</p>
+        <pre className="code-block">
+          <code data-testid="demo-url">{demoUrl}</code>
+        </pre>
+        <div className="actions actions-start">
+          <CopyButton text={demoUrl} label="Demo URL" className="button button-quiet">
+            Copy URL
+          </CopyButton>
+          <a href={demoUrl} className="button">
+            Try Live Demo
+          </a>
+        </div>
+      </section>
 
-        <section className="docs-section" aria-labelledby="steps-title">
-          <h2 id="steps-title">Integration steps</h2>
-          <ol>
-            <li>Get a wallet address on Base for your payouts.</li>
-            <li>
-              Build a link with the <Link to="/payment-link-builder">payment link builder</Link> or
-              in code: URL-encode every value, <code>items</code> as JSON.
-            </li>
-            <li>Put the link behind your checkout button.</li>
-            <li>
-              Handle the webhook: verify the signature, match <code>externalOrderId</code>, fulfil
-              the order.
-            </li>
-            <li>
-              Show your own confirmation at <code>returnUrl</code>; the shopper arrives about{' '}
-              {CONFIRMATION_REDIRECT_DELAY_MS / 1000} seconds after the payment confirms.
-            </li>
-          </ol>
-        </section>
+      <section className="docs-section" aria-labelledby="steps-title">
+        <h2 id="steps-title">Integration steps</h2>
+        <ol>
+          <li>Get a wallet address on Base for your payouts.</li>
+          <li>
+            Build a link with the <Link to="/payment-link-builder">payment link builder</Link> or in
+            code: URL-encode every value, <code>items</code> as JSON.
+          </li>
+          <li>Put the link behind your checkout button.</li>
+          <li>
+            Handle the webhook: verify the signature, match <code>externalOrderId</code>, fulfil the
+            order.
+          </li>
+          <li>
+            Show your own confirmation at <code>returnUrl</code>; the shopper arrives about{' '}
+            {CONFIRMATION_REDIRECT_DELAY_MS / 1000} seconds after the payment confirms.
+          </li>
+        </ol>
+      </section>
 
-        <section className="docs-section" aria-labelledby="support-title">
-          <h2 id="support-title">Support notes</h2>
-          <ul>
-            <li>
-              Only USDC on Base is accepted; other tokens or networks sent to a deposit address are
-              not credited.
-            </li>
-            <li>An underpayment can be completed by sending the rest to the same address.</li>
-            <li>Customers can check the payment status at any time on the payment page.</li>
-            <li>
-              Links can be edited by the customer; the webhook always carries what was actually
-              ordered and paid.
-            </li>
-          </ul>
-        </section>
-      </main>
-      <SiteFooter />
-    </div>
+      <section className="docs-section" aria-labelledby="support-title">
+        <h2 id="support-title">Support notes</h2>
+        <ul>
+          <li>
+            Only USDC on Base is accepted; other tokens or networks sent to a deposit address are
+            not credited.
+          </li>
+          <li>An underpayment can be completed by sending the rest to the same address.</li>
+          <li>Customers can check the payment status at any time on the payment page.</li>
+          <li>
+            Links can be edited by the customer; the webhook always carries what was actually
+            ordered and paid.
+          </li>
+        </ul>
+      </section>
+    </ContentPage>
   );
 }

@@ -8,8 +8,8 @@ import {
   shortOrderIdUpper,
 } from '@store/shared';
 import { buildReturnUrl } from '@store/shared/payment-display';
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
-import { LoadingPage, MessageCard, OfflineCard } from '../../components/message-card.tsx';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { OrderGate } from '../../components/order-gate.tsx';
 import { PaymentPanel } from '../../components/payment/payment-panel.tsx';
 import { type ConfirmedBy, usePayment } from '../../components/payment/use-payment.ts';
 import { StoreLogo } from '../../components/store-logo.tsx';
@@ -27,18 +27,11 @@ function UniversalPaymentRoute() {
   const { orderId } = Route.useParams();
   const result = useOrder(orderId);
   useStoreTheme(result.state === 'ready' ? (themeOfOrder(result.order) ?? {}) : undefined);
-  if (result.state === 'loading') return <LoadingPage text="Loading order..." />;
-  if (result.state === 'failed') return <OfflineCard what="order" error={result.error} />;
-  if (result.state === 'not-found') {
-    return (
-      <MessageCard title={ORDER_NOT_FOUND.title} description={ORDER_NOT_FOUND.universalDescription}>
-        <Link to="/" className="button">
-          Return Home
-        </Link>
-      </MessageCard>
-    );
-  }
-  return <UniversalPayment order={result.order} />;
+  return (
+    <OrderGate result={result} notFoundDescription={ORDER_NOT_FOUND.universalDescription}>
+      {(order) => <UniversalPayment order={order} />}
+    </OrderGate>
+  );
 }
 
 function UniversalPayment(props: { order: Order }) {

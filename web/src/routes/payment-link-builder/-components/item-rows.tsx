@@ -1,6 +1,7 @@
 // The builder's product rows (SPEC §2): price numeric with step 0.01 and minimum 0, quantity
 // minimum 1, and a remove button only while more than one row exists.
 import type { LinkBuilderItem } from '@store/shared';
+import { TextInput } from './text-input.tsx';
 
 /** Editable item rows; `onChange` receives the whole new list. */
 export function ItemRows(props: {
@@ -15,46 +16,36 @@ export function ItemRows(props: {
         // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own.
         <fieldset key={index} className="item-row">
           <legend className="visually-hidden">Item {index + 1}</legend>
-          <div className="field">
-            <label htmlFor={`item-${index}-title`}>Title</label>
-            <input
-              id={`item-${index}-title`}
-              value={item.title}
-              onChange={(e) => update(index, { title: e.target.value })}
-            />
-          </div>
-          <div className="field field-narrow">
-            <label htmlFor={`item-${index}-price`}>Price (USDC)</label>
-            <input
-              id={`item-${index}-price`}
-              type="number"
-              inputMode="decimal"
-              step="0.01"
-              min="0"
-              value={item.priceUsdc}
-              onChange={(e) => update(index, { priceUsdc: e.target.value })}
-            />
-          </div>
-          <div className="field field-narrow">
-            <label htmlFor={`item-${index}-quantity`}>Quantity</label>
-            <input
-              id={`item-${index}-quantity`}
-              type="number"
-              inputMode="numeric"
-              min="1"
-              value={item.quantity}
-              onChange={(e) => update(index, { quantity: e.target.value })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={`item-${index}-image`}>Image URL (optional)</label>
-            <input
-              id={`item-${index}-image`}
-              type="url"
-              value={item.imageUrl ?? ''}
-              onChange={(e) => update(index, { imageUrl: e.target.value })}
-            />
-          </div>
+          <TextInput
+            label="Title"
+            value={item.title}
+            onChange={(title) => update(index, { title })}
+          />
+          <TextInput
+            label="Price (USDC)"
+            type="number"
+            inputMode="decimal"
+            step="0.01"
+            min="0"
+            narrow
+            value={item.priceUsdc}
+            onChange={(priceUsdc) => update(index, { priceUsdc })}
+          />
+          <TextInput
+            label="Quantity"
+            type="number"
+            inputMode="numeric"
+            min="1"
+            narrow
+            value={String(item.quantity)}
+            onChange={(quantity) => update(index, { quantity })}
+          />
+          <TextInput
+            label="Image URL (optional)"
+            type="url"
+            value={item.imageUrl ?? ''}
+            onChange={(imageUrl) => update(index, { imageUrl })}
+          />
           {props.items.length > 1 && (
             <button
               type="button"

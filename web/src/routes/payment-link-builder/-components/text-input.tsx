@@ -11,10 +11,13 @@ export function TextInput(props: {
   hint?: string;
   step?: string;
   min?: string;
+  inputMode?: 'decimal' | 'numeric';
+  /** A narrow column of the item rows. */
+  narrow?: boolean;
 }) {
   const id = useId();
   return (
-    <div className="field">
+    <div className={props.narrow ? 'field field-narrow' : 'field'}>
       <label htmlFor={id}>{props.label}</label>
       <input
         id={id}
@@ -23,6 +26,7 @@ export function TextInput(props: {
         placeholder={props.placeholder}
         step={props.step}
         min={props.min}
+        inputMode={props.inputMode}
         aria-describedby={props.hint ? `${id}-hint` : undefined}
         onChange={(event) => props.onChange(event.target.value)}
       />

@@ -1,9 +1,9 @@
 // Route /store/{slug}: the storefront (SPEC §2): themed header, search, cart summary, product grid
 // with 8 skeletons while loading, the two empty states and the outdated-cart-items notice.
 import { PAGE_TEXTS, SKELETON_CARD_COUNT } from '@store/shared';
-import { createFileRoute, Link } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
 import { useDeferredValue, useState } from 'react';
-import { LoadingPage, MessageCard, OfflineCard } from '../../../components/message-card.tsx';
+import { LoadingPage, NotFoundCard, OfflineCard } from '../../../components/message-card.tsx';
 import { useStoreProducts } from '../../../db/catalogue.ts';
 import { CartSummary } from './-components/cart-summary.tsx';
 import { OutdatedItems } from './-components/outdated-items.tsx';
@@ -25,14 +25,10 @@ function StorefrontPage() {
     if (store.loading) return <LoadingPage text="Loading store..." />;
     if (store.network === 'failed') return <OfflineCard what="store" />;
     return (
-      <MessageCard
+      <NotFoundCard
         title="Store Not Found"
         description="The store you're looking for doesn't exist."
-      >
-        <Link to="/" className="button">
-          Return Home
-        </Link>
-      </MessageCard>
+      />
     );
   }
   const list = products.data;

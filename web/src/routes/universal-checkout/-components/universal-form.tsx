@@ -26,11 +26,9 @@ import { revalidateLogic, useStore } from '@tanstack/react-form';
 import { useRef } from 'react';
 import * as v from 'valibot';
 import {
-  CONTACT_FIELDS,
+  CUSTOMER_FIELD_NAMES,
+  CustomerSections,
   customerDefaults,
-  NAME_FIELDS,
-  STATE_OPTIONS,
-  ZIP_FIELD,
 } from '../../../components/checkout/customer-fields.tsx';
 import { OrderSummary } from '../../../components/checkout/order-summary.tsx';
 import {
@@ -38,7 +36,7 @@ import {
   ShippingMethods,
 } from '../../../components/checkout/shipping-methods.tsx';
 import { errorText, newIdempotencyKey } from '../../../lib/api.ts';
-import { useAppForm } from '../../../lib/form.tsx';
+import { submitWith, useAppForm } from '../../../lib/form.tsx';
 import { createUniversalOrder } from '../../../lib/shop-api.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
 
@@ -112,56 +110,9 @@ export function UniversalForm(props: {
   }
 
   return (
-    <form
-      className="checkout-layout"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void form.handleSubmit();
-      }}
-    >
+    <form className="checkout-layout" noValidate onSubmit={submitWith(form)}>
       <div className="checkout-sections">
-        <section className="card" aria-labelledby="customer-title">
-          <h2 id="customer-title">Customer Information</h2>
-          <div className="field-grid">
-            {CONTACT_FIELDS.map((spec) => (
-              <form.AppField key={spec.name} name={spec.name}>
-                {(field) => (
-                  <field.TextField
-                    label={spec.label}
-                    type={spec.type}
-                    autoComplete={spec.autoComplete}
-                  />
-                )}
-              </form.AppField>
-            ))}
-          </div>
-        </section>
-        <section className="card" aria-labelledby="address-title">
-          <h2 id="address-title">Shipping Address</h2>
-          <div className="field-grid">
-            {NAME_FIELDS.map((spec) => (
-              <form.AppField key={spec.name} name={spec.name}>
-                {(field) => <field.TextField label={spec.label} autoComplete={spec.autoComplete} />}
-              </form.AppField>
-            ))}
-            <form.AppField name="state">
-              {(field) => (
-                <field.SelectField
-                  label="State"
-                  placeholder="Select a state"
-                  options={STATE_OPTIONS}
-                  autoComplete="address-level1"
-                />
-              )}
-            </form.AppField>
-            <form.AppField name={ZIP_FIELD.name}>
-              {(field) => (
-                <field.TextField label={ZIP_FIELD.label} autoComplete={ZIP_FIELD.autoComplete} />
-              )}
-            </form.AppField>
-          </div>
-        </section>
+        <CustomerSections form={form} fields={CUSTOMER_FIELD_NAMES} />
         {choices.length > 0 && (
           <section className="card" aria-labelledby="shipping-title">
             <h2 id="shipping-title">Shipping Method</h2>

@@ -9,7 +9,7 @@ import {
 } from '@store/shared';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { LoadingPage, MessageCard, OfflineCard } from '../../../../components/message-card.tsx';
+import { LoadingPage, NotFoundCard, OfflineCard } from '../../../../components/message-card.tsx';
 import { useProduct } from '../../../../db/catalogue.ts';
 import { usdc } from '../../../../lib/format.ts';
 import { IdParamSchema, requireParam } from '../../../../lib/route-params.ts';
@@ -43,16 +43,7 @@ function ProductPage() {
   if (!found || !store.data || !product.data) {
     if (store.network === 'failed' || product.network === 'failed')
       return <OfflineCard what="product" />;
-    return (
-      <MessageCard
-        title={PAGE_TEXTS.productNotFound.title}
-        description={PAGE_TEXTS.productNotFound.description}
-      >
-        <Link to="/" className="button">
-          Return Home
-        </Link>
-      </MessageCard>
-    );
+    return <NotFoundCard {...PAGE_TEXTS.productNotFound} />;
   }
   const item = product.data;
   const buyNow = async () => {
