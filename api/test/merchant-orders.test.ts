@@ -175,6 +175,30 @@ describe('decrementInventoryForPaidOrder', () => {
     ]);
   });
 
+  test('two orders racing for the last unit: both paid, the second shows the shortfall', async () => {
+    const store = await addStore();
+    const lamp = await addProduct(store.id, { title: 'Lamp', priceUsdc: '5.00', inventory: 1 });
+    const first = await placeOrder(store.id, [[lamp, 1]]);
+    const second = await placeOrder(store.id, [[lamp, 1]]);
+    expect(await markPaid(first.id)).toBe(true);
+    expect(await markPaid(second.id)).toBe(true);
+    const shown = async (id: string) =>
+      (
+        (await owner.api.get(`/api/orders/${id}`)).body as {
+          metadata: { stockShortfall?: unknown } | null;
+        }
+      ).metadata?.stockShortfall;
+    expect(await shown(first.id)).toBeUndefined();
+    expect(await shown(second.id)).toEqual([
+      { productId: lamp.id, title: 'Lamp', ordered: 1, available: 0 },
+    ]);
+    const [left] = await testDb.database.db
+      .select({ inventory: products.inventory, isPublished: products.isPublished })
+      .from(products)
+      .where(eq(products.id, lamp.id));
+    expect(left).toEqual({ inventory: 0, isPublished: false });
+  });
+
   test('is safe on universal orders (no catalogue) and unknown ids', async () => {
     const [universal] = await testDb.database.db
       .insert(orders)

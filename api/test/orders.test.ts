@@ -26,6 +26,15 @@ let tote: Product;
 const addProduct = async (patch: Record<string, unknown>) =>
   (await owner.api.post('/api/products', { storeId: store.id, ...patch })).body as Product;
 
+/** An order line as the server stores it. */
+const line = (p: Product, quantity: number) => ({
+  productId: p.id,
+  title: p.title,
+  priceUsdc: p.priceUsdc,
+  quantity,
+  imageUrl: null,
+});
+
 /** A valid order body for these lines, with the totals the web client would compute. */
 function orderBody(
   lines: Array<[Product, number]>,
@@ -87,8 +96,9 @@ describe('POST /api/orders', () => {
       paymentChain: null,
     });
     expect(response.body.items).toEqual([
-      { productId: hoodie.id, title: 'Hoodie', priceUsdc: '12.99', quantity: 2, imageUrl: null },
-      { productId: tote.id, title: 'Tote', priceUsdc: '7.50', quantity: 1, imageUrl: null },
+      // Hoodie's stock is counted (5 left); Tote's is not tracked (inventory 0).
+      { ...line(hoodie, 2), stockTracked: true },
+      { ...line(tote, 1), stockTracked: false },
     ]);
     const read = await shopper.get(`/api/orders/${response.body.id}`);
     expect(read.status).toBe(200);

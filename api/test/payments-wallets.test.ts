@@ -8,7 +8,12 @@ import { orders, paymentWallets, stores } from '../src/db/schema.ts';
 import { depositAddressDeriver } from '../src/keys/deposit-address.ts';
 import { PAYMENT_API_MESSAGES } from '../src/modules/payments/model.ts';
 import { type ApiClient, apiClient, customer, newMerchant, storeForm } from './support/client.ts';
-import { createTestApp, startTestDatabase, type TestDatabase } from './support/database.ts';
+import {
+  createTestApp,
+  startTestDatabase,
+  TEST_XPUB,
+  type TestDatabase,
+} from './support/database.ts';
 
 let testDb: TestDatabase;
 let app: App;
@@ -242,9 +247,7 @@ describe('deposit addresses of the app', () => {
       .select()
       .from(paymentWallets)
       .where(eq(paymentWallets.orderId, orderId));
-    const xpub =
-      'xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8';
-    expect(depositAddressDeriver(xpub)(row?.derivationIndex ?? -1).address).toBe(
+    expect(depositAddressDeriver(TEST_XPUB)(row?.derivationIndex ?? -1).address).toBe(
       paymentWallet.address,
     );
   });

@@ -6,7 +6,9 @@ import { createPublicClient, http } from 'viem';
 import { type App, createApp } from '../../src/app.ts';
 import { loadApiConfig } from '../../src/config.ts';
 import { createDatabase, migrateDatabase } from '../../src/db/client.ts';
+import { depositXpubFromMnemonic } from '../../src/keys/hd.ts';
 import { startEmbeddedPostgres } from '../../src/local/postgres.ts';
+import { ANVIL_MNEMONIC } from '../../src/local/usdc.ts';
 import { freePort } from './ports.ts';
 
 /** Time the start and stop hooks may take on a busy two-core machine (argon2 sign-ups included). */
@@ -45,9 +47,8 @@ export async function startTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-// BIP32 test vector 1: any valid xpub will do, these tests never derive an address.
-const TEST_XPUB =
-  'xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8';
+/** The deposit account's xpub of anvil's public mnemonic (test keys only). */
+export const TEST_XPUB = depositXpubFromMnemonic(ANVIL_MNEMONIC);
 
 /** The API on a test database with dummy chain settings (no chain is running). */
 export function createTestApp(testDb: TestDatabase, env: Record<string, string> = {}): App {

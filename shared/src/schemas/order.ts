@@ -86,6 +86,8 @@ export const OrderItemSchema = v.object({
   priceUsdc: MoneyStringSchema,
   quantity: LineQuantitySchema,
   imageUrl: OptionalText,
+  /** Set by the server: the product's stock was counted when the order was placed. */
+  stockTracked: v.optional(v.boolean()),
 });
 /** An order line. */
 export type OrderItem = v.InferOutput<typeof OrderItemSchema>;
@@ -105,6 +107,20 @@ export const OrderMetadataSchema = v.object({
   storeName: OptionalText,
   storePaymentAddress: OptionalText,
   webhookUrl: OptionalText,
+  /**
+   * Store orders: lines whose stock ran out before the order was paid (another order took the
+   * last units first). The payment stands; the merchant must refund or restock these.
+   */
+  stockShortfall: v.optional(
+    v.array(
+      v.object({
+        productId: v.string(),
+        title: v.string(),
+        ordered: v.number(),
+        available: v.number(),
+      }),
+    ),
+  ),
 });
 /** Universal order metadata. */
 export type OrderMetadata = v.InferOutput<typeof OrderMetadataSchema>;

@@ -38,7 +38,14 @@ describe('priceOrder', () => {
   test('takes titles, prices and images from the catalogue and recomputes the totals', () => {
     const priced = priceOrder(body(), catalogue);
     expect(priced.items).toEqual([
-      { productId: 'tee', title: 'Tee', priceUsdc: '19.99', quantity: 3, imageUrl: tee.imageUrl },
+      {
+        productId: 'tee',
+        title: 'Tee',
+        priceUsdc: '19.99',
+        quantity: 3,
+        imageUrl: tee.imageUrl,
+        stockTracked: false,
+      },
     ]);
     expect(priced.shippingMethod).toBe('standard');
     expect(priced.totals.totalUsdc).toBe('77.76');

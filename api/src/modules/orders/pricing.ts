@@ -68,6 +68,8 @@ export function priceOrder(
       priceUsdc: product.priceUsdc,
       quantity: line.quantity,
       imageUrl: product.imageUrl,
+      // Note: inventory 0 means "not tracked"; a tracked product may sell out before this is paid.
+      stockTracked: product.inventory > 0,
     };
   });
   const shippingMethod = shippingMethodOf(body);

@@ -1,7 +1,7 @@
 // Orders: creation from a store checkout, the merchant's order list and status changes, and the
 // inventory step the payment system runs when an order is paid.
-import { canTransitionOrder, isOrderStatus } from '@store/shared';
-import { and, desc, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { canTransitionOrder, isOrderStatus, type OrderMetadata } from '@store/shared';
+import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { orders, products, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -18,6 +18,8 @@ import {
 import { type CatalogueProduct, priceOrder } from './pricing.ts';
 
 /** The database or a transaction on it. */
+type StockShortfall = NonNullable<OrderMetadata['stockShortfall']>[number];
+
 export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
 const orderColumns = {
@@ -176,8 +178,11 @@ export async function updateOrderStatus(
 
 /**
  * Takes a paid order's quantities out of stock; call it in the transaction that marks the order
- * paid. Runs once per order (later calls return false). Untracked products (inventory 0) are left
- * alone; a product whose last unit sells is unpublished, since inventory 0 would read as untracked.
+ * paid. Runs once per order (later calls return false). Untracked products (inventory 0 when the
+ * order was placed) are left alone; a product whose last unit sells is unpublished, since
+ * inventory 0 would read as untracked. Note: stock is not reserved at checkout, so two orders may
+ * race for the last units; the payment stands, and what could not be taken from stock is written
+ * to the order's `metadata.stockShortfall` for the merchant to refund or restock.
  */
 export async function decrementInventoryForPaidOrder(
   tx: Executor,
@@ -187,28 +192,52 @@ export async function decrementInventoryForPaidOrder(
     .update(orders)
     .set({ inventoryCommittedAt: sql`now()`, updatedAt: nextVersion(orders.updatedAt) })
     .where(and(eq(orders.id, orderId), isNull(orders.inventoryCommittedAt)))
-    .returning({ storeId: orders.storeId, items: orders.items });
+    .returning({ storeId: orders.storeId, items: orders.items, metadata: orders.metadata });
   if (!order) return false;
-  const quantities = new Map<string, number>();
-  for (const item of order.items)
-    if (isUuid(item.productId))
-      quantities.set(item.productId, (quantities.get(item.productId) ?? 0) + item.quantity);
+  const lines = new Map<string, { quantity: number; title: string; tracked: boolean }>();
+  for (const item of order.items) {
+    if (!isUuid(item.productId)) continue;
+    const line = lines.get(item.productId);
+    lines.set(item.productId, {
+      quantity: (line?.quantity ?? 0) + item.quantity,
+      title: item.title,
+      // Note: orders placed before lines carried the flag count as tracked when stock is left.
+      tracked: item.stockTracked ?? true,
+    });
+  }
+  const shortfall: StockShortfall[] = [];
   // Note: sorted, so two orders paid at once lock their products in the same order (no deadlock).
-  for (const [productId, quantity] of [...quantities].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [productId, line] of [...lines].sort(([a], [b]) => a.localeCompare(b))) {
+    if (!line.tracked) continue;
+    const [before] = await tx
+      .select({ inventory: products.inventory })
+      .from(products)
+      .where(and(eq(products.id, productId), sql`${products.storeId}::text = ${order.storeId}`))
+      .for('update');
+    if (!before) continue;
+    if (before.inventory < line.quantity) {
+      shortfall.push({
+        productId,
+        title: line.title,
+        ordered: line.quantity,
+        available: before.inventory,
+      });
+    }
+    if (before.inventory === 0) continue;
     await tx
       .update(products)
       .set({
-        inventory: sql`greatest(${products.inventory} - ${quantity}, 0)`,
-        isPublished: sql`${products.isPublished} and ${products.inventory} > ${quantity}`,
+        inventory: sql`greatest(${products.inventory} - ${line.quantity}, 0)`,
+        isPublished: sql`${products.isPublished} and ${products.inventory} > ${line.quantity}`,
         updatedAt: nextVersion(products.updatedAt),
       })
-      .where(
-        and(
-          eq(products.id, productId),
-          sql`${products.storeId}::text = ${order.storeId}`,
-          gt(products.inventory, 0),
-        ),
-      );
+      .where(eq(products.id, productId));
+  }
+  if (shortfall.length > 0) {
+    await tx
+      .update(orders)
+      .set({ metadata: { ...order.metadata, stockShortfall: shortfall } })
+      .where(eq(orders.id, orderId));
   }
   return true;
 }
