@@ -10,6 +10,7 @@ import { idempotencyPlugin } from './http/idempotency.ts';
 import { valibotToJsonSchema } from './http/openapi.ts';
 import { analyticsModule } from './modules/analytics/index.ts';
 import { authModule } from './modules/auth/index.ts';
+import { forwardingModule } from './modules/forwarding/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { ordersModule } from './modules/orders/index.ts';
 import { paymentsModule } from './modules/payments/index.ts';
@@ -17,6 +18,8 @@ import { productsModule } from './modules/products/index.ts';
 import { storesModule } from './modules/stores/index.ts';
 import { universalOrdersModule } from './modules/universal-orders/index.ts';
 import { webAppModule } from './modules/web-app/index.ts';
+import { webhooksModule } from './modules/webhooks/index.ts';
+import { wellKnownModule } from './modules/well-known/index.ts';
 
 /** Everything the routes need, built once at start-up (or by a test). */
 export interface AppDeps {
@@ -46,6 +49,9 @@ export function createApp(deps: AppDeps) {
     .use(ordersModule(deps))
     .use(paymentsModule(deps))
     .use(universalOrdersModule(deps))
+    .use(webhooksModule(deps))
+    .use(forwardingModule(deps))
+    .use(wellKnownModule(deps))
     .use(deps.config.webDist ? webAppModule(deps.config.webDist) : new Elysia());
 }
 

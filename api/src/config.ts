@@ -31,6 +31,13 @@ const flagWith = (fallback: 'true' | 'false') =>
     fallback,
   );
 const flag = flagWith('false');
+// Note: unset means "as local mode": loopback and private webhook targets only on a local stack.
+const optionalFlag = v.optional(
+  v.pipe(
+    v.picklist(['true', 'false', '1', '0']),
+    v.transform((s) => s === 'true' || s === '1'),
+  ),
+);
 const SUPPORTED_CHAINS = ['31337', '8453', '84532'] as const;
 
 const ChainEnv = v.object({
@@ -47,6 +54,7 @@ const ChainEnv = v.object({
   CONFIRMATIONS: v.optional(wholeNumber('CONFIRMATIONS', 0)),
   TREASURY_ADDRESS: address('TREASURY_ADDRESS'),
   LOCAL_MODE: flag,
+  ALLOW_PRIVATE_WEBHOOKS: optionalFlag,
 });
 
 const ApiEnv = v.object({
@@ -68,6 +76,12 @@ const ApiEnv = v.object({
   PAYMENT_WINDOW_HOURS: integer('PAYMENT_WINDOW_HOURS', 7 * 24, 1),
   STATUS_READS_INDEXER: flagWith('true'),
   WEB_DIST: v.optional(v.string()),
+  WEBHOOK_PUBLIC_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^whpk_[A-Za-z0-9+/]{43}=$/, '`WEBHOOK_PUBLIC_KEY` must be an Ed25519 key (whpk_…)'),
+    ),
+  ),
 });
 
 const WorkerEnv = v.object({
@@ -82,6 +96,19 @@ const WorkerEnv = v.object({
     ),
   ),
   DETECTION_INTERVAL_MS: integer('DETECTION_INTERVAL_MS', 100, 10),
+  WEBHOOK_SIGNING_KEY: v.pipe(
+    required('WEBHOOK_SIGNING_KEY'),
+    v.regex(
+      /^whsk_[A-Za-z0-9+/]{43}=$/,
+      '`WEBHOOK_SIGNING_KEY` must be an Ed25519 secret key (whsk_…)',
+    ),
+  ),
+  FORWARDING_MODE: v.optional(
+    v.picklist(['eip3009', 'gas-funded'], '`FORWARDING_MODE` must be eip3009 or gas-funded'),
+    'eip3009',
+  ),
+  FORWARDING_RETRY_BASE_MS: integer('FORWARDING_RETRY_BASE_MS', 2000, 10),
+  WEBHOOK_RETRY_BASE_MS: integer('WEBHOOK_RETRY_BASE_MS', 5000, 10),
 });
 
 export type ApiConfig = ReturnType<typeof loadApiConfig>;
@@ -140,6 +167,10 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     treasuryAddress: e.TREASURY_ADDRESS as `0x${string}`,
     localMode: e.LOCAL_MODE,
     webDist: e.WEB_DIST,
+    /** Whether webhook URLs may point at loopback and private addresses (local mode). */
+    allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? e.LOCAL_MODE,
+    /** Public half of the platform's Ed25519 key that signs universal orders' webhooks. */
+    webhookPublicKey: e.WEBHOOK_PUBLIC_KEY,
   };
 }
 
@@ -160,5 +191,14 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     relayerPrivateKey: e.RELAYER_PRIVATE_KEY as `0x${string}`,
     treasuryAddress: e.TREASURY_ADDRESS as `0x${string}`,
     localMode: e.LOCAL_MODE,
+    allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? e.LOCAL_MODE,
+    /** The platform's Ed25519 key (whsk_…) that signs universal orders' webhooks (v1a). */
+    webhookSigningKey: e.WEBHOOK_SIGNING_KEY,
+    /** eip3009: gasless (the relayer submits signed authorizations); gas-funded: ETH, then transfer. */
+    forwardingMode: e.FORWARDING_MODE,
+    /** First retry delay of a failed forwarding (doubles each time, at most 5 minutes). */
+    forwardingRetryBaseMs: e.FORWARDING_RETRY_BASE_MS,
+    /** First retry delay of a failed webhook delivery (doubles each time, for up to 3 days). */
+    webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
   };
 }

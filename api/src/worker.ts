@@ -1,11 +1,11 @@
-// Settlement worker entry point: the one process that holds the deposit seed and the relayer key.
-// Today it detects payments (see settlement/); forwarding and webhooks join it in the next issue.
-import { createPublicClient, http } from 'viem';
+// Settlement worker entry point: the one process that holds the deposit seed, the relayer key and
+// the webhook signing key. It detects payments, forwards them (gaslessly with EIP-3009, or
+// gas-funded) and delivers webhooks from the outbox (see settlement/settlement-loops.ts).
 import { privateKeyToAccount } from 'viem/accounts';
 import { ConfigError, loadWorkerConfig } from './config.ts';
 import { createDatabase, migrateDatabase } from './db/client.ts';
 import { depositXpubFromMnemonic, isValidMnemonic } from './keys/hd.ts';
-import { startDetectionLoop } from './settlement/detection-loop.ts';
+import { chainClient, startSettlement } from './settlement/settlement-loops.ts';
 
 async function main() {
   const config = loadWorkerConfig();
@@ -13,9 +13,8 @@ async function main() {
     throw new ConfigError('`PAYMENT_MNEMONIC` is not a valid BIP-39 mnemonic');
   }
   await migrateDatabase(config.databaseUrl);
-  const database = createDatabase(config.databaseUrl, { max: 2 });
-  const chain = createPublicClient({ transport: http(config.chain.rpcUrl) });
-  const chainId = await chain.getChainId();
+  const database = createDatabase(config.databaseUrl, { max: 6 });
+  const chainId = await chainClient(config).getChainId();
   if (chainId !== config.chain.chainId) {
     throw new ConfigError(
       `\`RPC_URL\` serves chain ${chainId}, but \`CHAIN_ID\` is ${config.chain.chainId}`,
@@ -23,20 +22,20 @@ async function main() {
   }
   const relayer = privateKeyToAccount(config.relayerPrivateKey).address;
   const xpub = depositXpubFromMnemonic(config.paymentMnemonic);
-  console.log(
-    `worker: ready on chain ${chainId} (USDC ${config.chain.usdc}); relayer ${relayer}, ` +
+  const log = (line: string) => console.log(`worker: ${line}`);
+  log(
+    `ready on chain ${chainId} (USDC ${config.chain.usdc}); relayer ${relayer}, ` +
       `treasury ${config.treasuryAddress}, deposit xpub ${xpub.slice(0, 16)}…; detecting ` +
-      `payments every ${config.detectionIntervalMs} ms at ${config.confirmations} confirmations`,
+      `payments every ${config.detectionIntervalMs} ms at ${config.confirmations} confirmations; ` +
+      `forwarding: ${config.forwardingMode}`,
   );
-  const detection = startDetectionLoop({
-    db: database.db,
-    chainId,
-    confirmations: config.confirmations,
-    intervalMs: config.detectionIntervalMs,
-    log: (line) => console.log(`worker: ${line}`),
+  const settlement = startSettlement(config, database.db, {
+    log,
+    // Note: a test hook (the crash tests kill the worker at a named step); never set in production.
+    crashAt: process.env.FORWARDING_CRASH_AT,
   });
   const stop = async () => {
-    await detection.stop();
+    await settlement.stop();
     await database.close();
     process.exit(0);
   };

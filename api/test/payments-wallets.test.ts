@@ -7,6 +7,7 @@ import type { App } from '../src/app.ts';
 import { orders, paymentWallets, stores } from '../src/db/schema.ts';
 import { depositAddressDeriver } from '../src/keys/deposit-address.ts';
 import { PAYMENT_API_MESSAGES } from '../src/modules/payments/model.ts';
+import { WEBHOOK_URL_MESSAGES } from '../src/webhooks/url-safety.ts';
 import { type ApiClient, apiClient, customer, newMerchant, storeForm } from './support/client.ts';
 import {
   createTestApp,
@@ -196,6 +197,19 @@ describe('POST /api/universal-orders', () => {
       storePaymentAddress: universal.storePaymentAddress,
       walletAddress: created.body.paymentWallet.address,
     });
+  });
+
+  test('outside local mode, refuses a webhook URL that is not https or carries credentials', async () => {
+    const production = apiClient(createTestApp(testDb, { LOCAL_MODE: 'false' }));
+    for (const webhookUrl of ['http://corner.example/hooks', 'https://user:pw@corner.example/h']) {
+      const response = await production.post('/api/universal-orders', { ...universal, webhookUrl });
+      expect(response.status).toBe(422);
+      expect(response.body.error.message).toBe(
+        webhookUrl.startsWith('http:')
+          ? WEBHOOK_URL_MESSAGES.https
+          : WEBHOOK_URL_MESSAGES.credentials,
+      );
+    }
   });
 
   test('prices shipping from the link settings and refuses tampered totals', async () => {

@@ -87,6 +87,9 @@ export const stores = pgTable(
     // Outgoing webhooks of store orders (signed with the store's secret).
     webhookUrl: text(),
     webhookSecret: text(),
+    // Note: kept for a day after a rotation and signed with too, so receivers can switch over.
+    previousWebhookSecret: text(),
+    webhookSecretRotatedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -196,6 +199,17 @@ export const paymentWallets = pgTable(
     forwardingCompleted: boolean().notNull().default(false),
     forwardingRetryCount: integer().notNull().default(0),
     actualGasUsed: numeric({ precision: 30, scale: 18 }).notNull().default('0'),
+    // amount in USDC, 6 decimals: every confirmed forwarding round (merchant share + fee)
+    forwardedAmountUsdc: numeric({ precision: 20, scale: 6 }).notNull().default('0'),
+    // none, forwarding, completed, retrying (a failure that will be retried) or failed (stopped)
+    forwardingStatus: text().notNull().default('none'),
+    forwardingError: text(),
+    forwardingNextAttemptAt: timestamp({ withTimezone: true }),
+    // Note: generated and partially indexed, so the forwarding loop finds the wallets holding
+    // unforwarded funds without scanning every settled one.
+    forwardingDue: boolean()
+      .notNull()
+      .generatedAlwaysAs(sql`received_amount_usdc > forwarded_amount_usdc`),
     paymentChain: text().notNull(),
     isUniversal: boolean().notNull().default(false),
     externalOrderId: text(),
@@ -218,6 +232,8 @@ export const paymentWallets = pgTable(
     index('payment_wallets_status_expired_at_idx').on(t.status, t.expiredAt),
     // Wallets with transfers still below the confirmation depth (re-checked every pass).
     index('payment_wallets_awaiting_depth_idx').on(t.id).where(sql`${t.awaitingDepth}`),
+    // Wallets holding funds that are not forwarded yet (the forwarding loop's work).
+    index('payment_wallets_forwarding_due_idx').on(t.id).where(sql`${t.forwardingDue}`),
   ],
 );
 
@@ -241,4 +257,102 @@ export const paymentEvents = pgTable(
     index('payment_events_wallet_id_idx').on(t.walletId),
     index('payment_events_order_id_idx').on(t.orderId),
   ],
+);
+
+/**
+ * One transaction of a forwarding round: the merchant share, the fee, or (gas-funded mode) the
+ * ETH sent to the deposit address. Note: written BEFORE anything is signed or sent, and the
+ * signed transaction and its hash before it is broadcast, so a restarted worker knows every
+ * transaction that may exist on chain. EIP-3009 legs carry a nonce derived from (wallet, round,
+ * leg): the token refuses a second use, so no leg can ever pay twice.
+ */
+export const forwardingTransfers = pgTable(
+  'forwarding_transfers',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    walletId: uuid()
+      .notNull()
+      .references(() => paymentWallets.id, { onDelete: 'cascade' }),
+    round: integer().notNull(),
+    // merchant, fee or gas
+    leg: text().notNull(),
+    // eip3009 or gas-funded
+    mode: text().notNull(),
+    fromAddress: text().notNull(),
+    toAddress: text().notNull(),
+    // amount in base units of the token (USDC legs) or wei (the gas leg)
+    value: numeric({ precision: 78, scale: 0 }).notNull(),
+    // EIP-3009: the authorization's nonce (bytes32 hex), its validBefore and signature
+    authorizationNonce: text().unique(),
+    validBefore: numeric({ precision: 78, scale: 0 }),
+    signature: text(),
+    // The signed transaction (relayer's or deposit key's) and its hash, stored before broadcast.
+    rawTransaction: text(),
+    txHash: text(),
+    txNonce: integer(),
+    // planned, signed, sent, confirmed
+    status: text().notNull().default('planned'),
+    blockNumber: numeric({ precision: 78, scale: 0 }),
+    // amount in wei: gasUsed × effectiveGasPrice (+ the L1 fee on Base)
+    gasCostWei: numeric({ precision: 78, scale: 0 }),
+    createdAt: createdAt(),
+    confirmedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('forwarding_transfers_wallet_round_leg_idx').on(t.walletId, t.round, t.leg),
+    index('forwarding_transfers_tx_hash_idx').on(t.txHash),
+    // Rounds not yet recorded as complete (a restarted worker resumes them first).
+    index('forwarding_transfers_open_idx').on(t.walletId).where(sql`${t.status} <> 'confirmed'`),
+  ],
+);
+
+/**
+ * The webhook outbox: one row per event and endpoint, inserted in the transaction of the state
+ * change. Note: `payload` is text, not jsonb: those exact bytes are signed and sent on every
+ * attempt (jsonb would reorder keys).
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orderId: uuid().notNull(),
+    // a store's id, or 'universal' (signed with the platform's Ed25519 key)
+    storeId: text().notNull(),
+    eventType: text().notNull(),
+    url: text().notNull(),
+    payload: text().notNull(),
+    // pending, delivered or failed (given up, or a response that is not retried)
+    status: text().notNull().default('pending'),
+    attemptCount: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    retryUntil: timestamp({ withTimezone: true }).notNull(),
+    lastAttemptAt: timestamp({ withTimezone: true }),
+    lastStatusCode: integer(),
+    lastError: text(),
+    deliveredAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('webhook_deliveries_store_id_idx').on(t.storeId, t.createdAt),
+    index('webhook_deliveries_order_id_idx').on(t.orderId),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/** Every delivery attempt: status code (null without a response), latency and error. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    deliveryId: uuid()
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamp({ withTimezone: true }).notNull(),
+    statusCode: integer(),
+    latencyMs: integer().notNull(),
+    error: text(),
+    // the first 500 characters of the response body, for the merchant's debugging
+    responseBody: text(),
+  },
+  (t) => [index('webhook_attempts_delivery_id_idx').on(t.deliveryId, t.attemptedAt)],
 );

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { depositXpubFromMnemonic, newMnemonic } from '../keys/hd.ts';
+import { newWebhookKeyPair, webhookPublicKeyOf } from '../webhooks/signing.ts';
 import { LOCAL_ACCOUNT_INDEX, localAccount } from './usdc.ts';
 
 /** Keys of a local installation. Never use these on a real chain. */
@@ -15,11 +16,15 @@ export interface LocalKeys {
   relayerAddress: `0x${string}`;
   treasuryPrivateKey: `0x${string}`;
   treasuryAddress: `0x${string}`;
+  /** The platform's Ed25519 webhook key (whsk_…) and its public half (whpk_…). */
+  webhookSigningKey: string;
+  webhookPublicKey: string;
 }
 
 interface StoredKeys {
   paymentMnemonic: string;
   treasuryPrivateKey: `0x${string}`;
+  webhookSigningKey?: string;
 }
 
 /** Reads `keys.json` from `dataDir`, creating it on first use; `created` tells which. */
@@ -30,10 +35,21 @@ export async function loadOrCreateLocalKeys(
   const created = !existsSync(file);
   let stored: StoredKeys;
   if (created) {
-    stored = { paymentMnemonic: newMnemonic(), treasuryPrivateKey: generatePrivateKey() };
+    stored = {
+      paymentMnemonic: newMnemonic(),
+      treasuryPrivateKey: generatePrivateKey(),
+      webhookSigningKey: newWebhookKeyPair().secretKey,
+    };
     await writeFile(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
   } else {
     stored = JSON.parse(await readFile(file, 'utf8')) as StoredKeys;
+  }
+  // Note: a keys file from before webhooks gets its key added, keeping the other keys.
+  let webhookSigningKey = stored.webhookSigningKey;
+  if (!webhookSigningKey) {
+    webhookSigningKey = newWebhookKeyPair().secretKey;
+    stored = { ...stored, webhookSigningKey };
+    await writeFile(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
   }
   // Note: the relayer is one of anvil's funded accounts, so it can pay gas from the first block.
   const relayer = localAccount(LOCAL_ACCOUNT_INDEX.relayer);
@@ -48,6 +64,8 @@ export async function loadOrCreateLocalKeys(
       relayerAddress: relayer.address,
       treasuryPrivateKey: stored.treasuryPrivateKey,
       treasuryAddress: privateKeyToAccount(stored.treasuryPrivateKey).address,
+      webhookSigningKey,
+      webhookPublicKey: webhookPublicKeyOf(webhookSigningKey),
     },
   };
 }

@@ -169,12 +169,14 @@ interface LocalKeysEnv {
   RELAYER_ADDRESS: string;
   RELAYER_PRIVATE_KEY: string;
   TREASURY_ADDRESS: string;
+  WEBHOOK_SIGNING_KEY: string;
+  WEBHOOK_PUBLIC_KEY: string;
 }
 
 async function localKeysEnv(dataDir: string, notices: string[]): Promise<LocalKeysEnv> {
   const { keys, created, file } = await loadOrCreateLocalKeys(dataDir);
   notices.push(
-    `${created ? 'GENERATED NEW' : 'Using'} LOCAL KEYS in ${file} (deposit seed, treasury key). ` +
+    `${created ? 'GENERATED NEW' : 'Using'} LOCAL KEYS in ${file} (deposit seed, treasury key, webhook signing key). ` +
       'They are for the local chain only: never send real funds to them.',
   );
   return {
@@ -183,5 +185,7 @@ async function localKeysEnv(dataDir: string, notices: string[]): Promise<LocalKe
     RELAYER_ADDRESS: keys.relayerAddress,
     RELAYER_PRIVATE_KEY: keys.relayerPrivateKey,
     TREASURY_ADDRESS: keys.treasuryAddress,
+    WEBHOOK_SIGNING_KEY: keys.webhookSigningKey,
+    WEBHOOK_PUBLIC_KEY: keys.webhookPublicKey,
   };
 }

@@ -1,5 +1,6 @@
-// Writes one wallet's new state: the wallet row, an event per transition and, when the full amount
-// reaches depth, the order, all in one transaction (the next issue's webhook outbox joins it).
+// Writes one wallet's new state: the wallet row, an event per transition, when the full amount
+// reaches depth the order, and the webhooks the transition sends (the outbox), all in one
+// transaction: a webhook exists if and only if the change it reports was committed.
 import {
   formatUsdcFull,
   isPaidState,
@@ -11,6 +12,8 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { orders, paymentEvents, paymentWallets } from '../db/schema.ts';
 import { decrementInventoryForPaidOrder } from '../modules/orders/service.ts';
+import { eventsForTransition } from '../webhooks/events.ts';
+import { enqueueOrderEvents } from '../webhooks/outbox.ts';
 
 /** A wallet as stored before a pass and as the state machine sees it after. */
 export interface WalletChange {
@@ -71,6 +74,12 @@ export async function recordWalletChange(
     if (updated.length === 0) return false;
     if (before.state !== after.state) await appendEvent(tx, change, now);
     if (newlyPaid) await markOrderPaid(tx, change.orderId, after.paymentTxHash, now);
+    await enqueueOrderEvents(
+      tx,
+      change.walletId,
+      eventsForTransition(before.state, after.state),
+      now,
+    );
     return true;
   });
 }

@@ -58,6 +58,7 @@ export function downloadCsv(fileName: string, text: string): void {
   document.body.appendChild(link);
   link.click();
   link.remove();
-  // Note: revoked on the next task so the browser has started the download.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  // Note: revoked a minute later, not at once: a busy browser may not have read the blob yet, and
+  // revoking it first cancels the download silently.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

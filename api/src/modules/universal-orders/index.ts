@@ -13,7 +13,9 @@ export const universalOrdersModule = (app: AppDeps) => {
     '/api/universal-orders',
     async ({ body, set }) => {
       const parsed = parseUniversalBody(body);
-      const order = await createUniversalOrder(deps.db, parsed.input);
+      const order = await createUniversalOrder(deps.db, parsed.input, {
+        allowPrivateWebhooks: app.config.allowPrivateWebhooks,
+      });
       set.status = 201;
       if (parsed.form === 'order') return { order };
       // Note: the one-call form for integrators: the order and its deposit address at once.

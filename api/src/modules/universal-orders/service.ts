@@ -18,6 +18,7 @@ import {
 import type { Database } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
+import { checkWebhookUrlForm } from '../../webhooks/url-safety.ts';
 import { UNIVERSAL_MESSAGES as M, UNIVERSAL_STORE_ID } from './model.ts';
 
 /** Either body of POST /api/universal-orders. */
@@ -87,11 +88,20 @@ export function universalMetadata(input: UniversalOrderInput): OrderMetadata {
   };
 }
 
-/** Stores a pending universal order and returns its id. */
+/**
+ * Stores a pending universal order and returns its id. Note: the integrator's webhook URL is an
+ * outbound request chosen by a stranger: its form (https, no credentials) is checked here, where
+ * it resolves is checked again when each webhook is sent.
+ */
 export async function createUniversalOrder(
   db: Database,
   input: UniversalOrderInput,
+  options: { allowPrivateWebhooks: boolean },
 ): Promise<{ id: string }> {
+  const webhookError = input.webhookUrl
+    ? checkWebhookUrlForm(input.webhookUrl, options.allowPrivateWebhooks)
+    : null;
+  if (webhookError) throw invalid(webhookError);
   const totals = priceUniversalOrder(input);
   const metadata = universalMetadata(input);
   const items = input.items.map((item) => ({

@@ -1,0 +1,76 @@
+// The merchant's view of where an order's money went: forwarding status, the last error of a
+// failed attempt (never silent), every transaction of every round; and a manual retry.
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { forwardingTransfers, orders, paymentWallets, stores } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { isUuid } from '../stores/service.ts';
+
+/** Texts of the forwarding errors. */
+export const FORWARDING_MESSAGES = {
+  notFound: 'Order not found',
+  noWallet: 'This order has no deposit address yet',
+  notStopped: 'Forwarding of this order has not failed; nothing to retry',
+} as const;
+
+/** The order's wallet, if the merchant owns the order's store; 404 otherwise. */
+async function ownWalletOrThrow(db: Database, ownerId: string, orderId: string) {
+  const [row] = isUuid(orderId)
+    ? await db
+        .select({ wallet: paymentWallets })
+        .from(orders)
+        .innerJoin(stores, sql`${stores.id}::text = ${orders.storeId}`)
+        .leftJoin(paymentWallets, eq(paymentWallets.orderId, orders.id))
+        .where(and(eq(orders.id, orderId), eq(stores.ownerId, ownerId)))
+        .limit(1)
+    : [];
+  if (!row) throw new AppError('not_found', FORWARDING_MESSAGES.notFound);
+  if (!row.wallet) throw new AppError('not_found', FORWARDING_MESSAGES.noWallet);
+  return row.wallet;
+}
+
+/** GET /api/orders/{id}/forwarding. */
+export async function getForwarding(db: Database, ownerId: string, orderId: string) {
+  const wallet = await ownWalletOrThrow(db, ownerId, orderId);
+  const transfers = await db
+    .select()
+    .from(forwardingTransfers)
+    .where(eq(forwardingTransfers.walletId, wallet.id))
+    .orderBy(asc(forwardingTransfers.round), asc(forwardingTransfers.createdAt));
+  return {
+    depositAddress: wallet.walletAddress,
+    paymentStatus: wallet.status,
+    status: wallet.forwardingStatus,
+    completed: wallet.forwardingCompleted,
+    receivedAmount: wallet.receivedAmountUsdc,
+    forwardedAmount: wallet.forwardedAmountUsdc,
+    retryCount: wallet.forwardingRetryCount,
+    lastError: wallet.forwardingError,
+    nextAttemptAt: wallet.forwardingNextAttemptAt?.toISOString() ?? null,
+    forwardedAt: wallet.forwardedAt?.toISOString() ?? null,
+    gasFunded: wallet.gasFunded,
+    gasAmountSent: wallet.gasAmountSent,
+    actualGasUsed: wallet.actualGasUsed,
+    transfers: transfers.map((t) => ({
+      round: t.round,
+      leg: t.leg,
+      to: t.toAddress,
+      value: t.value,
+      status: t.status,
+      txHash: t.txHash,
+      confirmedAt: t.confirmedAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+/** POST /api/orders/{id}/forwarding/retry: a stopped forwarding gets one more attempt now. */
+export async function retryForwarding(db: Database, ownerId: string, orderId: string) {
+  const wallet = await ownWalletOrThrow(db, ownerId, orderId);
+  const updated = await db
+    .update(paymentWallets)
+    .set({ forwardingStatus: 'retrying', forwardingNextAttemptAt: new Date() })
+    .where(and(eq(paymentWallets.id, wallet.id), eq(paymentWallets.forwardingStatus, 'failed')))
+    .returning({ id: paymentWallets.id });
+  if (updated.length === 0) throw new AppError('conflict', FORWARDING_MESSAGES.notStopped);
+  return getForwarding(db, ownerId, orderId);
+}

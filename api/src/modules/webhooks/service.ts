@@ -1,0 +1,168 @@
+// The merchant's webhooks: the store's URL (checked against the SSRF rules), its secret (shown
+// and rotated), the delivery log and redelivery. Owners only; others get 404 as for a store.
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { stores, webhookAttempts, webhookDeliveries } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { SECRET_OVERLAP_MS } from '../../webhooks/dispatcher.ts';
+import { messageIdOf, WEBHOOK_RETRY_WINDOW_MS } from '../../webhooks/outbox.ts';
+import { newWebhookSecret } from '../../webhooks/signing.ts';
+import { checkWebhookUrl } from '../../webhooks/url-safety.ts';
+import { getOwnStoreOrThrow } from '../stores/service.ts';
+import { type DeliveryView, WEBHOOK_MESSAGES, type WebhookSettingsView } from './model.ts';
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** The store's webhook settings; 404 unless the merchant owns it. */
+export async function getWebhookSettings(
+  db: Database,
+  ownerId: string,
+  storeId: string,
+): Promise<WebhookSettingsView> {
+  await getOwnStoreOrThrow(db, ownerId, storeId);
+  const [row] = await db
+    .select({
+      url: stores.webhookUrl,
+      secret: stores.webhookSecret,
+      rotatedAt: stores.webhookSecretRotatedAt,
+      previous: stores.previousWebhookSecret,
+    })
+    .from(stores)
+    .where(eq(stores.id, storeId));
+  const until = row?.rotatedAt && row.previous ? row.rotatedAt.getTime() + SECRET_OVERLAP_MS : 0;
+  return {
+    url: row?.url ?? null,
+    secret: row?.secret ?? null,
+    previousSecretValidUntil: until > Date.now() ? new Date(until).toISOString() : null,
+    signatureScheme: 'v1',
+  };
+}
+
+/** Sets (or clears) the URL after the SSRF checks; a first URL gets a fresh secret. */
+export async function setWebhookUrl(
+  db: Database,
+  ownerId: string,
+  storeId: string,
+  url: string | null,
+  allowPrivate: boolean,
+): Promise<WebhookSettingsView> {
+  await getOwnStoreOrThrow(db, ownerId, storeId);
+  const value = url === '' ? null : url;
+  if (value !== null) {
+    const refused = await checkWebhookUrl(value, allowPrivate);
+    if (refused) throw new AppError('validation_failed', refused);
+  }
+  await db
+    .update(stores)
+    .set({
+      webhookUrl: value,
+      webhookSecret: sql`coalesce(${stores.webhookSecret}, ${newWebhookSecret()})`,
+    })
+    .where(eq(stores.id, storeId));
+  return getWebhookSettings(db, ownerId, storeId);
+}
+
+/** A new secret; the previous one keeps signing (beside it) for a day. */
+export async function rotateWebhookSecret(
+  db: Database,
+  ownerId: string,
+  storeId: string,
+): Promise<WebhookSettingsView> {
+  await getOwnStoreOrThrow(db, ownerId, storeId);
+  await db
+    .update(stores)
+    .set({
+      previousWebhookSecret: sql`${stores.webhookSecret}`,
+      webhookSecret: newWebhookSecret(),
+      webhookSecretRotatedAt: new Date(),
+    })
+    .where(eq(stores.id, storeId));
+  return getWebhookSettings(db, ownerId, storeId);
+}
+
+/** The store's deliveries, newest first, each with its attempts. */
+export async function listDeliveries(
+  db: Database,
+  ownerId: string,
+  storeId: string,
+  limit = 50,
+): Promise<DeliveryView[]> {
+  await getOwnStoreOrThrow(db, ownerId, storeId);
+  const rows = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.storeId, storeId))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit);
+  return withAttempts(db, rows);
+}
+
+async function withAttempts(db: Database, rows: DeliveryRow[]): Promise<DeliveryView[]> {
+  const ids = rows.map((r) => r.id);
+  const attempts = ids.length
+    ? await db
+        .select()
+        .from(webhookAttempts)
+        .where(inArray(webhookAttempts.deliveryId, ids))
+        .orderBy(webhookAttempts.attemptedAt)
+    : [];
+  return rows.map((row) => ({
+    id: row.id,
+    messageId: messageIdOf(row.id),
+    orderId: row.orderId,
+    eventType: row.eventType,
+    url: row.url,
+    status: row.status,
+    attemptCount: row.attemptCount,
+    nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt.toISOString() : null,
+    lastStatusCode: row.lastStatusCode,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    payload: JSON.parse(row.payload),
+    attempts: attempts
+      .filter((a) => a.deliveryId === row.id)
+      .map((a) => ({
+        attemptedAt: a.attemptedAt.toISOString(),
+        statusCode: a.statusCode,
+        latencyMs: a.latencyMs,
+        error: a.error,
+        responseBody: a.responseBody,
+      })),
+  }));
+}
+
+/**
+ * Sends a delivery again (same `webhook-id`, same bytes) to the store's current URL, with a new
+ * retry window; 404 unless the delivery belongs to one of the merchant's stores.
+ */
+export async function redeliver(
+  db: Database,
+  ownerId: string,
+  deliveryId: string,
+): Promise<DeliveryView> {
+  const uuid = /^[0-9a-f-]{36}$/i.test(deliveryId);
+  const [row] = uuid
+    ? await db
+        .select({ delivery: webhookDeliveries, url: stores.webhookUrl })
+        .from(webhookDeliveries)
+        .innerJoin(stores, sql`${stores.id}::text = ${webhookDeliveries.storeId}`)
+        .where(and(eq(webhookDeliveries.id, deliveryId), eq(stores.ownerId, ownerId)))
+        .limit(1)
+    : [];
+  if (!row) throw new AppError('not_found', WEBHOOK_MESSAGES.deliveryNotFound);
+  const now = new Date();
+  const [updated] = await db
+    .update(webhookDeliveries)
+    .set({
+      status: 'pending',
+      url: row.url ?? row.delivery.url,
+      nextAttemptAt: now,
+      retryUntil: new Date(now.getTime() + WEBHOOK_RETRY_WINDOW_MS),
+    })
+    .where(eq(webhookDeliveries.id, deliveryId))
+    .returning();
+  const [view] = await withAttempts(db, updated ? [updated] : []);
+  if (!view) throw new AppError('not_found', WEBHOOK_MESSAGES.deliveryNotFound);
+  return view;
+}

@@ -1,0 +1,18 @@
+// Routes: GET /.well-known/webhook-signing-key
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../../app.ts';
+import { AppError } from '../../http/errors.ts';
+
+/** The public key that verifies universal orders' webhooks (Standard Webhooks v1a, Ed25519). */
+export const wellKnownModule = ({ config }: AppDeps) =>
+  new Elysia({ name: 'well-known' }).get(
+    '/.well-known/webhook-signing-key',
+    ({ set }) => {
+      if (!config.webhookPublicKey)
+        throw new AppError('unavailable', '`WEBHOOK_PUBLIC_KEY` is not configured');
+      // Note: public and rarely rotated; caches may keep it for an hour.
+      set.headers['cache-control'] = 'public, max-age=3600';
+      return { publicKey: config.webhookPublicKey, algorithm: 'ed25519', signatureVersion: 'v1a' };
+    },
+    { detail: { tags: ['webhooks'], summary: 'Public key of universal-order webhooks (whpk_…)' } },
+  );

@@ -1,0 +1,227 @@
+// Postgres side of forwarding: the wallets with work, a round's legs (written before anything is
+// signed or sent), and the completion of a round in ONE transaction with its `order.forwarded`
+// webhook. The chain is the truth about what was paid; these rows are what may exist on chain.
+import { formatUsdcFull, parseUsdc, type Usdc } from '@store/shared';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { formatEther } from 'viem';
+import type { Database } from '../db/client.ts';
+import { forwardingTransfers, paymentWallets } from '../db/schema.ts';
+import type { ForwardingSummary } from '../webhooks/events.ts';
+import { enqueueOrderEvents } from '../webhooks/outbox.ts';
+
+/** A wallet row. */
+export type WalletRow = typeof paymentWallets.$inferSelect;
+/** A leg row. */
+export type LegRow = typeof forwardingTransfers.$inferSelect;
+
+/**
+ * Wallets the forwarding loop must look at now: funds at depth that `isForwardable` lets go (the
+ * same rule in SQL, so a wallet still waiting to be paid is not read on every pass), or a round a
+ * crash left open; never one stopped for a person or waiting for its retry time.
+ */
+export async function loadWalletsWithWork(db: Database, now: Date, limit: number) {
+  const at = now.toISOString();
+  const rows = await db.execute<{ id: string }>(sql`
+    select w.id from payment_wallets w
+    where w.id in (
+        select id from payment_wallets
+        where forwarding_due and (status in ('received', 'overpaid', 'paid_late')
+          or (status = 'underpaid' and expired_at <= ${at}) or forwarded_amount_usdc > 0)
+        union select wallet_id from forwarding_transfers where status <> 'confirmed')
+      and w.forwarding_status <> 'failed'
+      and (w.forwarding_next_attempt_at is null or w.forwarding_next_attempt_at <= ${at})
+    order by w.payment_received_at nulls last
+    limit ${limit}`);
+  if (rows.length === 0) return [];
+  return db
+    .select()
+    .from(paymentWallets)
+    .where(sql`${paymentWallets.id} in ${rows.map((r) => r.id)}`);
+}
+
+/** The legs of the round not yet recorded as complete (empty when none is open). */
+export function openRoundLegs(db: Database, walletId: string): Promise<LegRow[]> {
+  return db
+    .select()
+    .from(forwardingTransfers)
+    .where(
+      and(eq(forwardingTransfers.walletId, walletId), ne(forwardingTransfers.status, 'confirmed')),
+    )
+    .orderBy(asc(forwardingTransfers.round), asc(forwardingTransfers.leg));
+}
+
+/** The number of the wallet's next round (1 for the first). */
+export async function nextRound(db: Database, walletId: string): Promise<number> {
+  const [last] = await db.execute<{ round: number | null }>(
+    sql`select max(round)::int as round from forwarding_transfers where wallet_id = ${walletId}`,
+  );
+  return (last?.round ?? 0) + 1;
+}
+
+/** A leg to insert. */
+export interface NewLeg {
+  leg: string;
+  from: string;
+  to: string;
+  value: bigint;
+  authorizationNonce?: `0x${string}`;
+}
+
+/**
+ * Inserts legs of `round` before anything is signed (and, for the first legs of a round, marks
+ * the wallet as forwarding); undefined when another worker inserted the same legs first.
+ */
+export async function insertLegs(
+  db: Database,
+  walletId: string,
+  mode: string,
+  round: number,
+  legs: readonly NewLeg[],
+): Promise<LegRow[] | undefined> {
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(forwardingTransfers)
+      .values(
+        legs.map((leg) => ({
+          walletId,
+          round,
+          leg: leg.leg,
+          mode,
+          fromAddress: leg.from,
+          toAddress: leg.to,
+          value: leg.value.toString(),
+          authorizationNonce: leg.authorizationNonce ?? null,
+        })),
+      )
+      .onConflictDoNothing()
+      .returning();
+    if (inserted.length !== legs.length) return undefined;
+    await tx
+      .update(paymentWallets)
+      .set({ forwardingStatus: 'forwarding', forwardingCompleted: false })
+      .where(eq(paymentWallets.id, walletId));
+    return inserted;
+  });
+}
+
+/** Updates one leg (its signature, signed transaction, hash...). */
+export async function updateLeg(db: Database, id: string, fields: Partial<LegRow>): Promise<void> {
+  await db.update(forwardingTransfers).set(fields).where(eq(forwardingTransfers.id, id));
+}
+
+/** What the chain says about a leg once its transaction is mined. */
+export interface MinedLeg {
+  leg: LegRow;
+  txHash: `0x${string}`;
+  blockNumber: bigint;
+  /** gasUsed × effectiveGasPrice (+ the L1 fee on Base), in wei. */
+  gasCostWei: bigint;
+}
+
+/**
+ * Records a complete round in one transaction: its legs confirmed, the wallet's forwarded amount,
+ * gas and flags, and the `order.forwarded` webhook. False when another worker recorded it first.
+ * Note: conditional on the forwarded amount read before, so a round is never counted twice.
+ */
+export async function completeRound(
+  db: Database,
+  wallet: WalletRow,
+  mined: readonly MinedLeg[],
+  now: Date,
+): Promise<boolean> {
+  const usdcLegs = mined.filter((m) => m.leg.leg !== 'gas');
+  const amount: Usdc = usdcLegs.reduce((sum, m) => sum + BigInt(m.leg.value), 0n);
+  const gasCost = mined.reduce((sum, m) => sum + m.gasCostWei, 0n);
+  const gasLeg = mined.find((m) => m.leg.leg === 'gas');
+  const forwarded = parseUsdc(wallet.forwardedAmountUsdc);
+  const after = forwarded + amount;
+  return db.transaction(async (tx) => {
+    const updated = await tx
+      .update(paymentWallets)
+      .set({
+        forwardedAmountUsdc: formatUsdcFull(after),
+        actualGasUsed: sql`${paymentWallets.actualGasUsed} + ${formatEther(gasCost)}::numeric`,
+        // Note: only a paid order reads as forwarded (the status API reports `forwarded` and
+        // paymentDetected from this flag); an underpaid one forwarded at expiry stays underpaid.
+        forwardingCompleted: sql`${formatUsdcFull(after)}::numeric >= ${paymentWallets.receivedAmountUsdc}
+          and ${paymentWallets.status} in ('received', 'overpaid', 'paid_late')`,
+        forwardingStatus: 'completed',
+        forwardingError: null,
+        forwardingNextAttemptAt: null,
+        forwardedAt: now,
+        ...(gasLeg
+          ? {
+              gasFunded: true,
+              gasAmountSent: sql`${paymentWallets.gasAmountSent} + ${formatEther(BigInt(gasLeg.leg.value))}::numeric`,
+            }
+          : {}),
+      })
+      .where(
+        and(
+          eq(paymentWallets.id, wallet.id),
+          eq(paymentWallets.forwardedAmountUsdc, wallet.forwardedAmountUsdc),
+        ),
+      )
+      .returning({ id: paymentWallets.id });
+    if (updated.length === 0) return false;
+    for (const m of mined) {
+      await tx
+        .update(forwardingTransfers)
+        .set({
+          status: 'confirmed',
+          txHash: m.txHash,
+          blockNumber: m.blockNumber.toString(),
+          gasCostWei: m.gasCostWei.toString(),
+          confirmedAt: now,
+        })
+        .where(eq(forwardingTransfers.id, m.leg.id));
+    }
+    await enqueueOrderEvents(
+      tx,
+      wallet.id,
+      ['order.forwarded'],
+      now,
+      summaryOf(wallet, mined, amount, now),
+    );
+    return true;
+  });
+}
+
+function summaryOf(
+  wallet: WalletRow,
+  mined: readonly MinedLeg[],
+  amount: Usdc,
+  now: Date,
+): ForwardingSummary {
+  const merchant = mined.find((m) => m.leg.leg === 'merchant');
+  const fee = mined.find((m) => m.leg.leg === 'fee');
+  return {
+    round: mined[0]?.leg.round ?? 1,
+    amount: formatUsdcFull(amount),
+    merchantAmount: formatUsdcFull(BigInt(merchant?.leg.value ?? 0)),
+    feeAmount: formatUsdcFull(BigInt(fee?.leg.value ?? 0)),
+    merchantAddress: wallet.storePaymentAddress,
+    merchantTxHash: merchant?.txHash ?? null,
+    feeTxHash: fee?.txHash ?? null,
+    forwardedAt: now.toISOString(),
+  };
+}
+
+/** Records a failed attempt: counted, the error kept for the merchant, the next try scheduled. */
+export async function recordFailure(
+  db: Database,
+  walletId: string,
+  error: string,
+  stop: boolean,
+  nextAttemptAt: Date,
+): Promise<void> {
+  await db
+    .update(paymentWallets)
+    .set({
+      forwardingRetryCount: sql`${paymentWallets.forwardingRetryCount} + 1`,
+      forwardingStatus: stop ? 'failed' : 'retrying',
+      forwardingError: error.slice(0, 1000),
+      forwardingNextAttemptAt: nextAttemptAt,
+    })
+    .where(eq(paymentWallets.id, walletId));
+}

@@ -1,0 +1,90 @@
+// The worker's three loops wired together: detection wakes forwarding and webhooks when it records
+// a change, forwarding wakes webhooks when it records a round. Used by the worker process, the
+// tests and the benchmark, so they all run the same thing.
+import { createPublicClient, http, type PublicClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { getNetwork } from '../chain/networks.ts';
+import type { WorkerConfig } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { startWebhookDispatcher } from '../webhooks/dispatcher.ts';
+import { startDetectionLoop } from './detection-loop.ts';
+import { NonceLock } from './forwarding-chain.ts';
+import { startForwardingLoop } from './forwarding-loop.ts';
+
+/** Options beyond the worker's configuration. */
+export interface SettlementOptions {
+  log?: (line: string) => void;
+  /** Test hook: the forwarding step to die at. */
+  crashAt?: string;
+  /** Webhook request timeout (10 s, SPEC §9, unless a test shortens it). */
+  webhookTimeoutMs?: number;
+  /** Token to forward, when it is not the configured USDC (the gas-funded tests). */
+  token?: `0x${string}`;
+}
+
+/** The running loops. */
+export interface Settlement {
+  stop(): Promise<void>;
+}
+
+/** A public client for the configured chain (Base's receipts carry the L1 fee). */
+export function chainClient(config: Pick<WorkerConfig, 'chain'>): PublicClient {
+  return createPublicClient({
+    chain: getNetwork(config.chain.chainId).chain,
+    transport: http(config.chain.rpcUrl),
+  }) as PublicClient;
+}
+
+/** Starts detection, forwarding and webhook delivery on `db`. */
+export function startSettlement(
+  config: WorkerConfig,
+  db: Database,
+  options: SettlementOptions = {},
+): Settlement {
+  const log = options.log ?? console.log;
+  const webhooks = startWebhookDispatcher({
+    db,
+    signingKey: config.webhookSigningKey,
+    allowPrivate: config.allowPrivateWebhooks,
+    retryBaseMs: config.webhookRetryBaseMs,
+    timeoutMs: options.webhookTimeoutMs,
+    log,
+  });
+  const forwarding = startForwardingLoop({
+    db,
+    chain: {
+      client: chainClient(config),
+      rpcUrl: config.chain.rpcUrl,
+      chainId: config.chain.chainId,
+      token: options.token ?? config.chain.usdc,
+      relayer: privateKeyToAccount(config.relayerPrivateKey),
+      treasury: config.treasuryAddress,
+      relayerLock: new NonceLock(),
+    },
+    mnemonic: config.paymentMnemonic,
+    mode: config.forwardingMode,
+    retryBaseMs: config.forwardingRetryBaseMs,
+    crashAt: options.crashAt,
+    log,
+    onRound: () => webhooks.wake(),
+  });
+  const detection = startDetectionLoop({
+    db,
+    chainId: config.chain.chainId,
+    confirmations: config.confirmations,
+    intervalMs: config.detectionIntervalMs,
+    log,
+    onPass: (result) => {
+      if (result.changes.length === 0) return;
+      forwarding.wake();
+      webhooks.wake();
+    },
+  });
+  return {
+    stop: async () => {
+      await detection.stop();
+      await forwarding.stop();
+      await webhooks.stop();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// Webhook events and their payload: SPEC §3's documented fields (flat, so integrators of the
+// documented payload keep working) plus the event type, its time and the amounts.
+import { isPaidState, type PaymentState } from '@store/shared';
+import type { orders, paymentWallets } from '../db/schema.ts';
+
+/** Event types a merchant or integrator can receive. */
+export const WEBHOOK_EVENT_TYPES = [
+  'order.paid',
+  'order.underpaid',
+  'order.overpaid',
+  'order.paid_late',
+  'order.expired',
+  'order.forwarded',
+] as const;
+/** One event type. */
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * The events of a wallet transition. Note: `order.paid` is THE event to fulfil on and is sent
+ * whenever an order becomes paid, overpaid or late ones included; `order.overpaid` and
+ * `order.paid_late` come beside it to flag the exception (and overpaid alone when more arrives on
+ * an order already paid). `detected` is not final and sends nothing.
+ */
+export function eventsForTransition(before: PaymentState, after: PaymentState): WebhookEventType[] {
+  if (before === after) return [];
+  const events: WebhookEventType[] = [];
+  if (isPaidState(after) && !isPaidState(before)) events.push('order.paid');
+  if (after === 'overpaid') events.push('order.overpaid');
+  if (after === 'paid_late') events.push('order.paid_late');
+  if (after === 'underpaid') events.push('order.underpaid');
+  if (after === 'expired') events.push('order.expired');
+  return events;
+}
+
+/** One confirmed forwarding round, as `order.forwarded` reports it. */
+export interface ForwardingSummary {
+  round: number;
+  /** USDC amounts with 6 decimals. */
+  amount: string;
+  merchantAmount: string;
+  feeAmount: string;
+  merchantAddress: string;
+  merchantTxHash: string | null;
+  feeTxHash: string | null;
+  forwardedAt: string;
+}
+
+type OrderRow = typeof orders.$inferSelect;
+type WalletRow = typeof paymentWallets.$inferSelect;
+
+/** The payload's bytes: serialised once here, then stored, signed and sent as they are. */
+export function serializePayload(
+  type: WebhookEventType,
+  at: Date,
+  order: OrderRow,
+  wallet: WalletRow,
+  forwarding?: ForwardingSummary,
+): string {
+  const universal = wallet.isUniversal;
+  return JSON.stringify({
+    type,
+    timestamp: at.toISOString(),
+    orderId: order.id,
+    externalOrderId: order.metadata?.externalOrderId ?? wallet.externalOrderId ?? null,
+    storeId: universal ? null : order.storeId,
+    // The order's status: 'paid' for order.paid and every event after it.
+    status: order.status,
+    paymentStatus: wallet.status,
+    paymentTxHash: order.paymentTxHash ?? wallet.depositTxHash ?? null,
+    paymentWallet: {
+      address: wallet.walletAddress,
+      expectedAmount: wallet.expectedAmountUsdc,
+      receivedAmount: wallet.receivedAmountUsdc,
+      forwardedAmount: wallet.forwardedAmountUsdc,
+      storePaymentAddress: wallet.storePaymentAddress,
+    },
+    customer: { email: order.customerEmail, shippingAddress: order.shippingAddress ?? null },
+    items: order.items,
+    subtotalUsdc: order.subtotalUsdc,
+    shippingUsdc: order.shippingUsdc,
+    totalUsdc: order.totalUsdc,
+    completedAt: wallet.paymentReceivedAt?.toISOString() ?? null,
+    ...(forwarding ? { forwarding } : {}),
+  });
+}

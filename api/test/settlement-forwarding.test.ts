@@ -1,0 +1,357 @@
+// Forwarding and webhooks on the real chain: Postgres, anvil (200 ms blocks) with Circle's USDC,
+// the indexer, and the worker's loops in-process. Shoppers pay from anvil test accounts; the
+// merchant's and the treasury's balances, the deposit address, the webhooks a local receiver
+// gets (verified with `standardwebhooks` and the published Ed25519 key) and the ledger are checked.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { splitFee } from '@store/shared';
+import { eq } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  http,
+  parseAbi,
+  parseUnits,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { type App, createApp } from '../src/app.ts';
+import { type ApiConfig, loadApiConfig, loadWorkerConfig } from '../src/config.ts';
+import { createDatabase } from '../src/db/client.ts';
+import { orders } from '../src/db/schema.ts';
+import { LOCAL_ACCOUNT_INDEX, localAccount } from '../src/local/usdc.ts';
+import { type Settlement, startSettlement } from '../src/settlement/settlement-loops.ts';
+import { type ApiClient, apiClient, customer, newMerchant, storeForm } from './support/client.ts';
+import { payUsdc, walletOf } from './support/payments.ts';
+import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
+import { startTestStack, type TestStack } from './support/stack.ts';
+
+const usdc = (amount: string) => parseUnits(amount, 6);
+const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+
+let stack: TestStack;
+let database: ReturnType<typeof createDatabase>;
+let config: ApiConfig;
+let app: App;
+let shopper: ApiClient;
+let settlement: Settlement;
+const receiver = webhookReceiver();
+const workerLog: string[] = [];
+
+/** An API whose orders get a payment window of `seconds`. */
+function appWithWindow(seconds: number): ApiClient {
+  const chain = createPublicClient({ transport: http(config.chain.rpcUrl) });
+  return apiClient(
+    createApp({
+      db: database.db,
+      config: { ...config, paymentWindowHours: seconds / 3600 },
+      chain,
+    }),
+  );
+}
+
+/** A universal order paying out to `payout`, with webhooks to the local receiver. */
+async function universalOrder(total: string, payout: Address, client = shopper) {
+  const { status, body } = await client.post('/api/universal-orders', {
+    storeName: 'Corner Shop',
+    storePaymentAddress: payout,
+    externalOrderId: `ext-${Date.now()}`,
+    webhookUrl: receiver.url,
+    ...customer,
+    items: [{ productId: 'universal-1', title: 'Item', priceUsdc: total, quantity: 1 }],
+    subtotalUsdc: total,
+    shippingUsdc: '0.00',
+    totalUsdc: total,
+    paymentChain: 'base',
+  });
+  if (status !== 201) throw new Error(`universal order: ${JSON.stringify(body)}`);
+  return { orderId: body.order.id as string, address: body.paymentWallet.address as Address };
+}
+
+/** A merchant, a store paying out to a fresh address with a webhook URL, and a 10.80 order. */
+async function storeOrder() {
+  const owner = await newMerchant(app, 'settle');
+  const payout = freshAddress();
+  const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
+  const hook = await owner.api.put(`/api/stores/${store.id}/webhook`, { url: receiver.url });
+  expect(hook.status).toBe(200);
+  const product = (
+    await owner.api.post('/api/products', {
+      storeId: store.id,
+      title: 'Mug',
+      priceUsdc: '10.00',
+      inventory: 5,
+    })
+  ).body;
+  const order = await shopper.post('/api/orders', {
+    storeId: store.id,
+    ...customer,
+    items: [{ productId: product.id, title: 'Mug', priceUsdc: '10.00', quantity: 1 }],
+    subtotalUsdc: '10.00',
+    shippingUsdc: '0.00',
+    totalUsdc: '10.80',
+    status: 'pending',
+  });
+  const orderId = order.body.id as string;
+  const wallet = await shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
+    paymentChain: 'base',
+  });
+  const address = wallet.body.paymentWallet.address as Address;
+  return { owner, store, payout, orderId, address, secret: hook.body.secret as string };
+}
+
+const forwarded = (orderId: string) =>
+  waitUntil(async () => {
+    const wallet = await walletOf(database.db, orderId);
+    return wallet.forwardingStatus === 'completed' && wallet.forwardingCompleted && wallet;
+  }, `forwarding of ${orderId}`);
+
+const webhookOf = (orderId: string, type: string) =>
+  waitUntil(
+    () =>
+      receiver.received.find(
+        (r) => JSON.parse(r.body).orderId === orderId && JSON.parse(r.body).type === type,
+      ),
+    `${type} of ${orderId}`,
+  );
+
+beforeAll(async () => {
+  stack = await startTestStack({ blockTime: 0.2 });
+  database = createDatabase(stack.env.DATABASE_URL, { max: 8 });
+  const env = { ...stack.env, CONFIRMATIONS: '2' };
+  config = loadApiConfig(env);
+  const chain = createPublicClient({ transport: http(config.chain.rpcUrl) });
+  app = createApp({ db: database.db, config, chain });
+  shopper = apiClient(app);
+  const workerConfig = loadWorkerConfig({
+    ...env,
+    FORWARDING_RETRY_BASE_MS: '100',
+    WEBHOOK_RETRY_BASE_MS: '100',
+  });
+  settlement = startSettlement(workerConfig, database.db, { log: (line) => workerLog.push(line) });
+}, 90_000);
+
+afterAll(async () => {
+  await settlement?.stop();
+  receiver.stop();
+  await database?.close();
+  await stack?.stop();
+}, 30_000);
+
+describe('a store order paid in full', () => {
+  test('98% reaches the merchant and 2% the treasury, gaslessly; nothing stays behind', async () => {
+    const { payout, orderId, address, owner } = await storeOrder();
+    const treasury = stack.env.TREASURY_ADDRESS as Address;
+    const treasuryBefore = (await balancesOf(stack.env, treasury)).usdc;
+    const { hash } = await payUsdc(stack.env, 1, address, usdc('10.80'));
+    const wallet = await forwarded(orderId);
+
+    const { merchant, fee } = splitFee(usdc('10.80'));
+    expect(merchant + fee).toBe(usdc('10.80'));
+    expect((await balancesOf(stack.env, payout)).usdc).toBe(merchant);
+    expect((await balancesOf(stack.env, treasury)).usdc - treasuryBefore).toBe(fee);
+    expect(await balancesOf(stack.env, address)).toEqual({ usdc: 0n, eth: 0n });
+    expect(wallet).toMatchObject({
+      forwardedAmountUsdc: '10.800000',
+      gasFunded: false,
+      gasAmountSent: '0.000000000000000000',
+    });
+    expect(wallet.forwardedAt).toBeInstanceOf(Date);
+    expect(Number(wallet.actualGasUsed)).toBeGreaterThan(0);
+    const [order] = await database.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(order?.paymentTxHash).toBe(hash);
+
+    const view = await owner.api.get(`/api/orders/${orderId}/forwarding`);
+    expect(view.body).toMatchObject({
+      status: 'completed',
+      completed: true,
+      retryCount: 0,
+      lastError: null,
+    });
+    expect(
+      view.body.transfers.map((t: { leg: string; status: string }) => `${t.leg}:${t.status}`),
+    ).toEqual(['fee:confirmed', 'merchant:confirmed'].sort());
+  }, 40_000);
+
+  test('the receiver gets order.paid and order.forwarded, signed with the store secret (v1)', async () => {
+    const { orderId, address, secret, owner, store } = await storeOrder();
+    await payUsdc(stack.env, 2, address, usdc('10.80'));
+    const paid = await webhookOf(orderId, 'order.paid');
+    const payload = new Webhook(secret).verify(paid.body, paid.headers) as Record<string, unknown>;
+    expect(paid.headers['user-agent']).toBe('StorefrontWebhooks/1.0');
+    expect(paid.headers['webhook-id']).toMatch(/^msg_/);
+    expect(payload).toMatchObject({
+      type: 'order.paid',
+      orderId,
+      status: 'paid',
+      paymentStatus: 'received',
+      paymentWallet: { address, receivedAmount: '10.800000', expectedAmount: '10.80' },
+      customer: { email: customer.customerEmail },
+      totalUsdc: '10.80',
+    });
+    expect(() =>
+      new Webhook(`whsec_${btoa('another secret, 32 bytes long!!')}`).verify(
+        paid.body,
+        paid.headers,
+      ),
+    ).toThrow();
+    const done = await webhookOf(orderId, 'order.forwarded');
+    const forwarding = (
+      new Webhook(secret).verify(done.body, done.headers) as { forwarding: Record<string, string> }
+    ).forwarding;
+    expect(forwarding).toMatchObject({
+      amount: '10.800000',
+      merchantAmount: '10.584000',
+      feeAmount: '0.216000',
+    });
+
+    const log = await owner.api.get(`/api/stores/${store.id}/webhook-deliveries`);
+    const delivered = log.body.find((d: { eventType: string }) => d.eventType === 'order.paid');
+    expect(delivered).toMatchObject({
+      status: 'delivered',
+      attemptCount: 1,
+      messageId: paid.headers['webhook-id'],
+    });
+    expect(delivered.attempts[0]).toMatchObject({ statusCode: 200, error: null });
+  }, 40_000);
+});
+
+describe('a universal order', () => {
+  test('is forwarded to the link address; its webhook verifies with the published key (v1a)', async () => {
+    const payout = freshAddress();
+    const { orderId, address } = await universalOrder('5.00', payout);
+    await payUsdc(stack.env, 3, address, usdc('5.00'));
+    await forwarded(orderId);
+    expect((await balancesOf(stack.env, payout)).usdc).toBe(splitFee(usdc('5.00')).merchant);
+    const paid = await webhookOf(orderId, 'order.paid');
+    const { body: key } = await shopper.get('/.well-known/webhook-signing-key');
+    expect(key.publicKey).toMatch(/^whpk_/);
+    const [version, signature] = paid.headers['webhook-signature']?.split(',') ?? [];
+    expect(version).toBe('v1a');
+    const signed = `${paid.headers['webhook-id']}.${paid.headers['webhook-timestamp']}.${paid.body}`;
+    const publicKey = Buffer.from(key.publicKey.slice(5), 'base64');
+    expect(
+      ed25519.verify(
+        Buffer.from(signature ?? '', 'base64'),
+        new TextEncoder().encode(signed),
+        publicKey,
+      ),
+    ).toBe(true);
+    expect(
+      ed25519.verify(
+        Buffer.from(signature ?? '', 'base64'),
+        new TextEncoder().encode(`${signed} `),
+        publicKey,
+      ),
+    ).toBe(false);
+    expect(JSON.parse(paid.body)).toMatchObject({
+      status: 'paid',
+      externalOrderId: expect.stringMatching(/^ext-/),
+    });
+  }, 40_000);
+});
+
+describe('amounts other than the exact one: nothing is left on a deposit address', () => {
+  test('overpaid: everything that arrived is split and forwarded', async () => {
+    const payout = freshAddress();
+    const { orderId, address } = await universalOrder('10.00', payout);
+    await payUsdc(stack.env, 4, address, usdc('12.50'));
+    await forwarded(orderId);
+    expect((await balancesOf(stack.env, payout)).usdc).toBe(splitFee(usdc('12.50')).merchant);
+    expect((await balancesOf(stack.env, address)).usdc).toBe(0n);
+    await webhookOf(orderId, 'order.overpaid');
+  }, 40_000);
+
+  test('underpaid: forwarded at expiry; a late top-up is forwarded in a second round', async () => {
+    const payout = freshAddress();
+    const { orderId, address } = await universalOrder('10.00', payout, appWithWindow(3));
+    await payUsdc(stack.env, 5, address, usdc('3.00'));
+    await webhookOf(orderId, 'order.underpaid');
+    const first = await waitUntil(async () => {
+      const wallet = await walletOf(database.db, orderId);
+      return wallet.forwardedAmountUsdc === '3.000000' && wallet;
+    }, 'the first round');
+    expect(first).toMatchObject({ forwardingStatus: 'completed', forwardingCompleted: false });
+    expect(first.expiredAt?.getTime()).toBeLessThanOrEqual(Date.now());
+    // The shopper still sees an underpaid order, not a forwarded (paid) one.
+    const status = (await shopper.get(`/api/check-payment-status/${orderId}`)).body;
+    expect(status).toMatchObject({ status: 'underpaid', paymentDetected: false });
+    await Bun.sleep(1000); // the top-up's block is after the window: paid late
+    await payUsdc(stack.env, 5, address, usdc('7.00'));
+    await webhookOf(orderId, 'order.paid_late');
+    const second = await waitUntil(async () => {
+      const wallet = await walletOf(database.db, orderId);
+      return wallet.forwardedAmountUsdc === '10.000000' && wallet.forwardingCompleted && wallet;
+    }, 'the second round');
+    expect(second.status).toBe('paid_late');
+    const expected = splitFee(usdc('3.00')).merchant + splitFee(usdc('7.00')).merchant;
+    expect((await balancesOf(stack.env, payout)).usdc).toBe(expected);
+    expect(await balancesOf(stack.env, address)).toEqual({ usdc: 0n, eth: 0n });
+    const rounds = receiver.received.filter((r) => {
+      const body = JSON.parse(r.body);
+      return body.orderId === orderId && body.type === 'order.forwarded';
+    });
+    expect(rounds.map((r) => JSON.parse(r.body).forwarding.round).sort()).toEqual([1, 2]);
+  }, 60_000);
+});
+
+describe('a forwarding that keeps failing', () => {
+  const token = parseAbi(['function blacklist(address)', 'function unBlacklist(address)']);
+  const asBlacklister = async (functionName: 'blacklist' | 'unBlacklist', who: Address) => {
+    const wallet = createWalletClient({
+      account: localAccount(LOCAL_ACCOUNT_INDEX.tokenOwner),
+      chain: foundry,
+      transport: http(stack.env.RPC_URL),
+    });
+    const hash = await wallet.writeContract({
+      address: stack.env.USDC_ADDRESS as Address,
+      abi: token,
+      functionName,
+      args: [who],
+    });
+    await createPublicClient({
+      chain: foundry,
+      transport: http(stack.env.RPC_URL),
+    }).waitForTransactionReceipt({ hash });
+  };
+
+  test('stops, visible to the merchant with its error; a retry after the cause is fixed pays', async () => {
+    const { owner, payout, orderId, address } = await storeOrder();
+    await asBlacklister('blacklist', payout);
+    await payUsdc(stack.env, 6, address, usdc('10.80'));
+    const stopped = await waitUntil(
+      async () => {
+        const view = await owner.api.get(`/api/orders/${orderId}/forwarding`);
+        return view.body.status === 'failed' && view.body;
+      },
+      'forwarding to stop',
+      30_000,
+    );
+    expect(stopped.retryCount).toBeGreaterThanOrEqual(6);
+    expect(stopped.lastError).toMatch(/blacklisted/i);
+    // Note: the fee went out; the merchant share waits on the address, its round still open.
+    const { merchant, fee } = splitFee(usdc('10.80'));
+    expect((await balancesOf(stack.env, address)).usdc).toBe(merchant);
+    const stranger = await newMerchant(app, 'stranger');
+    expect((await stranger.api.post(`/api/orders/${orderId}/forwarding/retry`)).status).toBe(404);
+
+    await asBlacklister('unBlacklist', payout);
+    expect((await owner.api.post(`/api/orders/${orderId}/forwarding/retry`)).status).toBe(200);
+    const treasuryBefore = (await balancesOf(stack.env, stack.env.TREASURY_ADDRESS as Address))
+      .usdc;
+    await forwarded(orderId);
+    expect((await balancesOf(stack.env, payout)).usdc).toBe(merchant);
+    // The fee's authorization was used once and is never sent again.
+    expect((await balancesOf(stack.env, stack.env.TREASURY_ADDRESS as Address)).usdc).toBe(
+      treasuryBefore,
+    );
+    expect(fee).toBeGreaterThan(0n);
+  }, 60_000);
+});
+
+test('the ledger holds: every forwarded address received exactly merchant share + fee', async () => {
+  expect(await ledgerBreaches(database.db)).toEqual([]);
+  expect(workerLog.filter((line) => /pass failed/.test(line))).toEqual([]);
+});
