@@ -1,9 +1,4 @@
-// `bun run bench:settlement [--payments 50] [--no-write]`: the local chain at Base's pace (200 ms
-// blocks), the indexer, the API and the settlement worker each in its own process; payments timed
-// from the block at which they reach the confirmation depth to their forwarding transactions'
-// block and to the webhooks' arrival at a local receiver; results into docs/benchmarks.md.
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,6 +8,7 @@ import { startLocalStack } from '../../api/src/local/stack.ts';
 import { freePort } from '../../api/test/support/ports.ts';
 import { type BlockClock, watchBlocks } from '../detection/measure.ts';
 import { machine, markdownTable, summarize } from '../detection/report.ts';
+import { writeBenchmarkSection } from '../docs-section.ts';
 import { benchReceiver, runScenario } from './measure.ts';
 
 const { values: args } = parseArgs({
@@ -53,22 +49,6 @@ async function startApi(): Promise<string> {
     await Bun.sleep(100);
   }
   throw new Error(`the API did not become healthy:\n${logs.join('\n')}`);
-}
-
-const START = '<!-- bench:settlement:start -->';
-const END = '<!-- bench:settlement:end -->';
-
-/** Replaces this benchmark's section of docs/benchmarks.md, keeping every other section. */
-async function writeSection(file: string, body: string): Promise<void> {
-  const section = `${START}\n${body.trim()}\n${END}`;
-  const current = existsSync(file) ? await readFile(file, 'utf8') : '# Benchmarks\n';
-  const from = current.indexOf(START);
-  const to = current.indexOf(END);
-  const next =
-    from >= 0 && to > from
-      ? current.slice(0, from) + section + current.slice(to + END.length)
-      : `${current.trimEnd()}\n\n${section}\n`;
-  await writeFile(file, next);
 }
 
 const ms = (value: number) => `${Math.round(value)} ms`;
@@ -129,7 +109,7 @@ try {
     '  client and whatever else runs on the machine, so tails move from run to run.',
   ].join('\n');
   console.log(`\n${body}\n`);
-  if (!args['no-write']) await writeSection(join(root, 'docs/benchmarks.md'), body);
+  if (!args['no-write']) await writeBenchmarkSection('settlement', body);
   const failures = logs.filter((line) => /failed|error/i.test(line));
   if (failures.length) console.warn(`log lines worth a look:\n${failures.join('\n')}`);
 } finally {
