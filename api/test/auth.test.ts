@@ -130,6 +130,24 @@ describe('POST /api/auth/sign-in', () => {
     expect((await api.get('/api/auth/me', { cookie: sessionCookieOf(second) })).status).toBe(200);
   });
 
+  test('after 10 wrong passwords the username waits, even with the right one', async () => {
+    await api.post('/api/auth/sign-up', { username: 'hopper', password });
+    for (let i = 0; i < 10; i++) {
+      const wrong = await api.post('/api/auth/sign-in', {
+        username: 'hopper',
+        password: `guess-${i}xx`,
+      });
+      expect(wrong.status).toBe(401);
+    }
+    const locked = await api.post('/api/auth/sign-in', { username: 'Hopper', password });
+    expect(locked.status).toBe(429);
+    expect(locked.body.error).toEqual({
+      code: 'rate_limited',
+      message: 'Too many failed sign-in attempts; try again in 15 minutes',
+    });
+    expect((await api.post('/api/auth/sign-in', { username: 'grace', password })).status).toBe(200);
+  });
+
   test('requires both fields', async () => {
     const response = await api.post('/api/auth/sign-in', { username: 'grace' });
     expect(response.status).toBe(422);

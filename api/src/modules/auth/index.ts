@@ -2,6 +2,7 @@
 import { CredentialsSchema, SignUpSchema } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { AttemptLimiter } from '../../http/attempt-limiter.ts';
 import {
   clearedSessionCookie,
   sessionCookie,
@@ -11,10 +12,15 @@ import {
 import { endSession, signIn, signUp } from './service.ts';
 
 const tags = ['auth'];
+// Note: 10 wrong passwords for one username in 15 minutes, then a wait: argon2 makes each guess
+// cost CPU, so guessing must stay slow both for the account and for the server.
+const SIGN_IN_FAILURES = 10;
+const SIGN_IN_WINDOW_MS = 15 * 60_000;
 
 /** Merchant accounts: the session lives in an HttpOnly, SameSite=Lax cookie. */
 export const authModule = ({ db, config }: AppDeps) => {
   const secure = !config.localMode;
+  const signInLimiter = new AttemptLimiter(SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS);
   return new Elysia({ name: 'auth' })
     .use(sessionPlugin(db))
     .post(
@@ -30,7 +36,13 @@ export const authModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/auth/sign-in',
       async ({ body, request, set }) => {
-        const { user, token } = await signIn(db, body);
+        const key = body.username;
+        signInLimiter.check(key);
+        const { user, token } = await signIn(db, body).catch((error: unknown) => {
+          signInLimiter.fail(key);
+          throw error;
+        });
+        signInLimiter.reset(key);
         // The new session replaces the one the browser had (no session fixation).
         await endSession(db, sessionTokenOf(request));
         set.headers['set-cookie'] = sessionCookie(token, secure);
