@@ -1,6 +1,9 @@
-// Helpers of the admin journeys: a merchant, store and products made through the real API with the
-// page's own cookie jar (so the browser is signed in as that merchant), and unique names.
+// Helpers of the admin journeys: a merchant, store, products and paid orders made through the real
+// API with the page's own cookie jar (so the browser is signed in as that merchant), unique names.
 import { type APIRequestContext, expect } from '@playwright/test';
+import { shippingFor, storeCheckoutTotals } from '@store/shared';
+import { payUsdc } from './support/pay.ts';
+import { readStackInfo } from './support/stack-info.ts';
 
 /** The password every e2e merchant uses. */
 export const PASSWORD = 'correct horse battery';
@@ -53,4 +56,60 @@ export async function listProducts(request: APIRequestContext, storeId: string) 
   const response = await request.get(`/api/stores/${storeId}/products`);
   expect(response.ok()).toBe(true);
   return (await response.json()) as { id: string; title: string; priceUsdc: string }[];
+}
+
+/** A shopper of the order helpers. */
+const shopper = {
+  customerEmail: 'ada@example.com',
+  shippingAddress: {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    phone: '555-0100',
+    street: '12 Hudson Street',
+    city: 'New York',
+    state: 'NY',
+    zipCode: '10001',
+  },
+};
+
+/** A store order of `quantity` × the product, placed through the API (free shipping). */
+export async function placeOrder(
+  request: APIRequestContext,
+  storeId: string,
+  product: { id: string; title: string; priceUsdc: string },
+  quantity = 1,
+) {
+  const items = [
+    { productId: product.id, title: product.title, priceUsdc: product.priceUsdc, quantity },
+  ];
+  const totals = storeCheckoutTotals(items, shippingFor('free'));
+  return post<{ id: string; totalUsdc: string }>(request, '/api/orders', {
+    storeId,
+    ...shopper,
+    items,
+    subtotalUsdc: totals.subtotalUsdc,
+    shippingUsdc: totals.shippingUsdc,
+    totalUsdc: totals.totalUsdc,
+    shippingMethod: 'free',
+  });
+}
+
+/** Pays the order in full on the local chain from test account `fromAccount`; waits for 'paid'. */
+export async function payOrder(
+  request: APIRequestContext,
+  order: { id: string; totalUsdc: string },
+  fromAccount: number,
+) {
+  const wallet = await post<{ paymentWallet: { address: string } }>(
+    request,
+    `/api/orders/${order.id}/assign-payment-wallet`,
+    { paymentChain: 'base' },
+  );
+  await payUsdc(readStackInfo(), wallet.paymentWallet.address, order.totalUsdc, fromAccount);
+  await expect
+    .poll(async () => (await (await request.get(`/api/orders/${order.id}`)).json()).status, {
+      timeout: 45_000,
+    })
+    .toBe('paid');
 }

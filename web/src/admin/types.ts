@@ -17,6 +17,13 @@ export const MerchantProductSchema = v.object({ ...ProductSchema.entries, update
 /** The owner's view of a product. */
 export type MerchantProduct = v.InferOutput<typeof MerchantProductSchema>;
 
+const StockShortfallSchema = v.object({
+  productId: v.string(),
+  title: v.string(),
+  ordered: v.number(),
+  available: v.number(),
+});
+
 // Note: lenient on the nested JSON (address, items) so one odd old order cannot hide the list.
 /** An order of one of the merchant's stores, with its version. */
 export const MerchantOrderSchema = v.object({
@@ -33,6 +40,12 @@ export const MerchantOrderSchema = v.object({
   paymentTxHash: v.nullish(v.string()),
   createdAt: v.string(),
   updatedAt: v.string(),
+  metadata: v.nullish(
+    v.looseObject({
+      /** Lines whose stock ran out before the order was paid; ignored when malformed. */
+      stockShortfall: v.fallback(v.optional(v.array(StockShortfallSchema)), undefined),
+    }),
+  ),
 });
 /** A merchant's order. */
 export type MerchantOrder = v.InferOutput<typeof MerchantOrderSchema>;

@@ -1,6 +1,7 @@
 // Route /admin/orders: the merchant's orders filtered by store and status (validated search
-// params), the fulfilment steps, and a CSV export of what is shown. The last answer per filter is
-// cached, so the list still opens offline; changing a status needs the network.
+// params), the fulfilment steps, each paid order's forwarding (with a retry once it stopped) and
+// a CSV export of what is shown. The last answer per filter is cached, so the list still opens
+// offline; changing a status or retrying forwarding needs the network.
 import { isOrderStatus, ORDER_STATUSES, type OrderStatus } from '@store/shared';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { valibotValidator } from '@tanstack/valibot-adapter';
@@ -8,6 +9,7 @@ import { useCallback, useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { fetchOrders, updateOrderStatus } from '../../admin/api.ts';
 import { saveView, ViewSchemas } from '../../admin/cache.ts';
+import { retryForwardingRequest } from '../../admin/forwarding.ts';
 import { downloadCsv, ordersToCsv } from '../../admin/orders-csv.ts';
 import { isLocalId } from '../../admin/outbox/queue.ts';
 import type { MerchantOrder } from '../../admin/types.ts';
@@ -15,6 +17,7 @@ import { useMerchantStores, useView } from '../../admin/use-merchant-data.ts';
 import { ApiError, errorText, newIdempotencyKey } from '../../lib/api.ts';
 import { toast, toastError } from '../../lib/toast.ts';
 import { OrderTable } from './-components/order-table.tsx';
+import { useForwarding } from './-components/use-forwarding.ts';
 
 // Note: an unknown filter value is dropped rather than failing the page.
 const SearchSchema = v.object({
@@ -61,6 +64,7 @@ function OrdersPage() {
   const names = new Map(stores.map((s) => [s.item.id, s.item.name]));
   const storeName = (id: string) => names.get(id) ?? '—';
   const orders = cached?.value;
+  const forwarding = useForwarding(orders);
 
   const advance = async (order: MerchantOrder, next: OrderStatus) => {
     setBusy(order.id);
@@ -76,6 +80,23 @@ function OrdersPage() {
     } finally {
       setBusy(undefined);
       await reload().catch(() => undefined);
+    }
+  };
+
+  const retryForwarding = async (order: MerchantOrder) => {
+    setBusy(order.id);
+    try {
+      await retryForwardingRequest(order.id, newIdempotencyKey());
+      toast({ title: 'Forwarding retried', description: 'The payment is being forwarded again.' });
+    } catch (error) {
+      const offline = !(error instanceof ApiError);
+      toastError(
+        'Failed to retry forwarding',
+        offline ? 'Retrying needs a connection.' : errorText(error),
+      );
+    } finally {
+      setBusy(undefined);
+      await forwarding.reload([order.id]).catch(() => undefined);
     }
   };
 
@@ -151,6 +172,8 @@ function OrdersPage() {
             storeName={storeName}
             busy={busy}
             onAdvance={(o, n) => void advance(o, n)}
+            forwarding={forwarding.byOrder}
+            onRetryForwarding={(o) => void retryForwarding(o)}
           />
         )}
       </section>

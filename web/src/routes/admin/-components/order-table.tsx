@@ -1,9 +1,12 @@
 // The orders page's table: every order of the filter with its fulfilment action (paid ->
-// processing -> shipped -> completed; pending orders wait for payment).
+// processing -> shipped -> completed; pending orders wait for payment), its forwarding and any
+// stock that ran out before it was paid.
 import { formatOrderNumber, MERCHANT_ORDER_TRANSITIONS, type OrderStatus } from '@store/shared';
 import { StatusBadge } from '../../../admin/components/badges.tsx';
+import type { Forwarding } from '../../../admin/forwarding.ts';
 import type { MerchantOrder } from '../../../admin/types.ts';
 import { usdc } from '../../../lib/format.ts';
+import { ForwardingStatus, StockWarning } from './order-notes.tsx';
 
 /** The status an order can move to next, if any. */
 export function nextStatus(status: OrderStatus): OrderStatus | undefined {
@@ -22,6 +25,8 @@ export function OrderTable(props: {
   storeName: (storeId: string) => string;
   busy: string | undefined;
   onAdvance: (order: MerchantOrder, next: OrderStatus) => void;
+  forwarding: ReadonlyMap<string, Forwarding>;
+  onRetryForwarding: (order: MerchantOrder) => void;
 }) {
   if (props.orders.length === 0) return <p className="muted">No orders match these filters.</p>;
   return (
@@ -35,6 +40,7 @@ export function OrderTable(props: {
             <th scope="col">Customer</th>
             <th scope="col">Amount</th>
             <th scope="col">Status</th>
+            <th scope="col">Forwarding</th>
             <th scope="col">Chain</th>
             <th scope="col">Action</th>
           </tr>
@@ -50,7 +56,17 @@ export function OrderTable(props: {
                 <td>{order.customerEmail}</td>
                 <td>{usdc(order.totalUsdc)}</td>
                 <td>
-                  <StatusBadge status={order.status} />
+                  <div className="order-notes">
+                    <StatusBadge status={order.status} />
+                    <StockWarning order={order} />
+                  </div>
+                </td>
+                <td>
+                  <ForwardingStatus
+                    forwarding={props.forwarding.get(order.id)}
+                    busy={props.busy === order.id}
+                    onRetry={() => props.onRetryForwarding(order)}
+                  />
                 </td>
                 <td>{order.paymentChain ?? '—'}</td>
                 <td>

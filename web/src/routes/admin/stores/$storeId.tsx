@@ -1,5 +1,6 @@
-// Route /admin/stores/{storeId}: one store's products with Add, Edit and Delete. Reads the cached
-// products with unsynced drafts over them, so it works offline; deleting needs the network.
+// Route /admin/stores/{storeId}: one store's products with Add, Edit and Delete, and its webhooks.
+// Reads the cached products with unsynced drafts over them, so it works offline; deleting and
+// the Webhooks tab need the network.
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { deleteProductRequest } from '../../../admin/api.ts';
@@ -9,11 +10,13 @@ import { Modal } from '../../../admin/components/modal.tsx';
 import { ProductFormDialog } from '../../../admin/components/product-form-dialog.tsx';
 import type { MerchantProduct } from '../../../admin/types.ts';
 import { useMerchantProducts, useMerchantStores } from '../../../admin/use-merchant-data.ts';
+import { Tabs } from '../../../components/tabs.tsx';
 import { db } from '../../../db/db.ts';
 import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api.ts';
 import { IdParamSchema, requireParam } from '../../../lib/route-params.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
 import { ProductTable } from '../-components/product-table.tsx';
+import { WebhooksPanel } from '../-components/webhooks-panel.tsx';
 
 export const Route = createFileRoute('/admin/stores/$storeId')({
   loader: ({ params }) => requireParam(IdParamSchema, params.storeId),
@@ -102,13 +105,30 @@ function StoreProductsPage() {
           </button>
         </div>
       </div>
-      <section className="card" aria-label="Products">
-        <ProductTable
-          products={products}
-          onEdit={(product) => setDialog({ kind: 'edit', product })}
-          onDelete={(product) => setDialog({ kind: 'delete', product })}
-        />
-      </section>
+      <Tabs
+        label="Store sections"
+        tabs={[
+          {
+            id: 'products',
+            label: 'Products',
+            content: (
+              <section className="card" aria-label="Products">
+                <ProductTable
+                  products={products}
+                  onEdit={(product) => setDialog({ kind: 'edit', product })}
+                  onDelete={(product) => setDialog({ kind: 'delete', product })}
+                />
+              </section>
+            ),
+          },
+          // Note: a store made offline has no webhooks until the server has it.
+          ...(tracked.local
+            ? []
+            : [
+                { id: 'webhooks', label: 'Webhooks', content: <WebhooksPanel storeId={storeId} /> },
+              ]),
+        ]}
+      />
       {(dialog?.kind === 'add' || dialog?.kind === 'edit') && (
         <ProductFormDialog
           open

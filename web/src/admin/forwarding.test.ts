@@ -1,0 +1,69 @@
+// The orders page's texts: the forwarding badge and the stock warning; and the order schema keeps
+// the stock shortfall while ignoring a malformed one.
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { forwardingLabel, isForwardingUnsettled, stockShortfallText } from './forwarding.ts';
+import { MerchantOrderSchema } from './types.ts';
+
+describe('forwardingLabel', () => {
+  it('names each forwarding status as the merchant reads it', () => {
+    expect(forwardingLabel('completed')).toBe('forwarded');
+    expect(forwardingLabel('none')).toBe('pending');
+    expect(forwardingLabel('forwarding')).toBe('pending');
+    expect(forwardingLabel('retrying')).toBe('retrying');
+    expect(forwardingLabel('failed')).toBe('failed');
+  });
+
+  it('re-reads only what can still change by itself', () => {
+    expect(['none', 'forwarding', 'retrying'].every(isForwardingUnsettled)).toBe(true);
+    expect(isForwardingUnsettled('completed')).toBe(false);
+    expect(isForwardingUnsettled('failed')).toBe(false);
+  });
+});
+
+describe('stockShortfallText', () => {
+  it('counts what could not be taken from stock', () => {
+    expect(stockShortfallText([{ productId: 'p1', title: 'Lamp', ordered: 3, available: 1 }])).toBe(
+      'Stock ran out: 2 × Lamp could not be taken from stock — refund or restock',
+    );
+  });
+
+  it('lists every line', () => {
+    const lines = [
+      { productId: 'p1', title: 'Lamp', ordered: 2, available: 0 },
+      { productId: 'p2', title: 'Mug', ordered: 1, available: 0 },
+    ];
+    expect(stockShortfallText(lines)).toBe(
+      'Stock ran out: 2 × Lamp, 1 × Mug could not be taken from stock — refund or restock',
+    );
+  });
+});
+
+describe('MerchantOrderSchema metadata', () => {
+  const order = {
+    id: 'o1',
+    storeId: 's1',
+    customerEmail: 'a@example.com',
+    items: [{ title: 'Lamp', quantity: 1, priceUsdc: '10.00' }],
+    subtotalUsdc: '10.00',
+    shippingUsdc: '0.00',
+    totalUsdc: '10.00',
+    status: 'paid',
+    createdAt: '2025-01-01T00:00:00Z',
+    updatedAt: '2025-01-01T00:00:00Z',
+  };
+
+  it('keeps the stock shortfall', () => {
+    const shortfall = [{ productId: 'p1', title: 'Lamp', ordered: 1, available: 0 }];
+    const parsed = v.parse(MerchantOrderSchema, {
+      ...order,
+      metadata: { stockShortfall: shortfall },
+    });
+    expect(parsed.metadata?.stockShortfall).toEqual(shortfall);
+  });
+
+  it('ignores a malformed shortfall rather than hiding the order', () => {
+    const parsed = v.parse(MerchantOrderSchema, { ...order, metadata: { stockShortfall: 'x' } });
+    expect(parsed.metadata?.stockShortfall).toBeUndefined();
+  });
+});

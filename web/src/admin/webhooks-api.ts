@@ -1,0 +1,103 @@
+// The merchant's webhook calls: the store's URL and signing secret, the delivery log and
+// redelivery. Answers are checked against their schemas so an API change shows as one clear error.
+import * as v from 'valibot';
+import { apiRequest } from '../lib/api.ts';
+
+/** A store's webhook settings (GET/PUT /api/stores/{id}/webhook). */
+export const WebhookSettingsSchema = v.object({
+  url: v.nullable(v.string()),
+  /** `whsec_…`: the owner sees it, since they must verify signatures with it. */
+  secret: v.nullable(v.string()),
+  /** Until then each webhook also carries a signature made with the previous secret. */
+  previousSecretValidUntil: v.nullable(v.string()),
+});
+/** A store's webhook settings. */
+export type WebhookSettings = v.InferOutput<typeof WebhookSettingsSchema>;
+
+/** One attempt of a delivery. */
+export const WebhookAttemptSchema = v.object({
+  attemptedAt: v.string(),
+  statusCode: v.nullable(v.number()),
+  latencyMs: v.number(),
+  error: v.nullable(v.string()),
+});
+/** One attempt of a delivery. */
+export type WebhookAttempt = v.InferOutput<typeof WebhookAttemptSchema>;
+
+/** One delivery of the log, with its attempts in the order they were made. */
+export const WebhookDeliverySchema = v.object({
+  id: v.string(),
+  /** The `webhook-id` header: the same on every attempt and redelivery. */
+  messageId: v.string(),
+  orderId: v.string(),
+  eventType: v.string(),
+  url: v.string(),
+  /** pending, delivered or failed. */
+  status: v.string(),
+  attemptCount: v.number(),
+  nextAttemptAt: v.nullable(v.string()),
+  lastStatusCode: v.nullable(v.number()),
+  lastError: v.nullable(v.string()),
+  createdAt: v.string(),
+  deliveredAt: v.nullable(v.string()),
+  attempts: v.array(WebhookAttemptSchema),
+});
+/** One delivery of the log. */
+export type WebhookDelivery = v.InferOutput<typeof WebhookDeliverySchema>;
+
+const storePath = (storeId: string) => `/api/stores/${encodeURIComponent(storeId)}`;
+
+/** GET /api/stores/{id}/webhook. */
+export async function fetchWebhookSettings(storeId: string): Promise<WebhookSettings> {
+  const answer = await apiRequest('GET', `${storePath(storeId)}/webhook`);
+  return v.parse(WebhookSettingsSchema, answer);
+}
+
+/** PUT /api/stores/{id}/webhook: sets the URL, or stops sending with null (422 when refused). */
+export async function saveWebhookUrl(
+  storeId: string,
+  url: string | null,
+  idempotencyKey: string,
+): Promise<WebhookSettings> {
+  const answer = await apiRequest(
+    'PUT',
+    `${storePath(storeId)}/webhook`,
+    { url },
+    {
+      idempotencyKey,
+    },
+  );
+  return v.parse(WebhookSettingsSchema, answer);
+}
+
+/** POST /api/stores/{id}/webhook/rotate-secret: a new secret; the old one signs for 24 hours. */
+export async function rotateWebhookSecret(
+  storeId: string,
+  idempotencyKey: string,
+): Promise<WebhookSettings> {
+  const answer = await apiRequest(
+    'POST',
+    `${storePath(storeId)}/webhook/rotate-secret`,
+    undefined,
+    {
+      idempotencyKey,
+    },
+  );
+  return v.parse(WebhookSettingsSchema, answer);
+}
+
+/** GET /api/stores/{id}/webhook-deliveries: newest first. */
+export async function fetchWebhookDeliveries(storeId: string): Promise<WebhookDelivery[]> {
+  const answer = await apiRequest('GET', `${storePath(storeId)}/webhook-deliveries?limit=100`);
+  return v.parse(v.array(WebhookDeliverySchema), answer);
+}
+
+/** POST /api/webhook-deliveries/{id}/redeliver: the same message, sent again soon. */
+export async function redeliverWebhook(
+  deliveryId: string,
+  idempotencyKey: string,
+): Promise<WebhookDelivery> {
+  const path = `/api/webhook-deliveries/${encodeURIComponent(deliveryId)}/redeliver`;
+  const answer = await apiRequest('POST', path, undefined, { idempotencyKey });
+  return v.parse(WebhookDeliverySchema, answer);
+}

@@ -1,0 +1,103 @@
+// The store's webhook URL (saved with the API's SSRF rules: its message shows on refusal), the
+// signing secret masked with Show, Copy and Rotate, and how to verify a webhook.
+import { Link } from '@tanstack/react-router';
+import { type FormEvent, useId, useState } from 'react';
+import { type WebhookSettings as Settings, saveWebhookUrl } from '../../../admin/webhooks-api.ts';
+import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api.ts';
+import { toast, toastError } from '../../../lib/toast.ts';
+import { SigningSecret } from './signing-secret.tsx';
+
+/** The URL form and the secret of one store, once its settings are loaded. */
+export function WebhookSettings(props: {
+  storeId: string;
+  settings: Settings;
+  onChange: (settings: Settings) => void;
+}) {
+  const id = useId();
+  const [url, setUrl] = useState(props.settings.url ?? '');
+  const [error, setError] = useState<string>();
+  const [saving, setSaving] = useState(false);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    setError(undefined);
+    const value = url.trim() || null;
+    try {
+      const saved = await saveWebhookUrl(props.storeId, value, newIdempotencyKey());
+      props.onChange(saved);
+      setUrl(saved.url ?? '');
+      toast({ title: saved.url ? 'Webhook URL saved' : 'Webhook URL removed' });
+    } catch (failure) {
+      const offline = !(failure instanceof ApiError);
+      const message = offline ? 'Saving needs a connection.' : errorText(failure);
+      if (!offline) setError(message);
+      toastError('Failed to save webhook URL', message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div className="webhook-settings">
+      <form className="webhook-url-form" onSubmit={(event) => void save(event)} noValidate>
+        <div className="field">
+          <label htmlFor={`${id}-url`}>Webhook URL</label>
+          <input
+            id={`${id}-url`}
+            type="url"
+            inputMode="url"
+            placeholder="https://example.com/webhooks"
+            value={url}
+            onChange={(event) => setUrl(event.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
+          />
+          <p id={`${id}-hint`} className="field-hint">
+            We POST order events here. HTTPS only; leave empty to stop sending.
+          </p>
+          {error && (
+            <p id={`${id}-error`} className="field-error" role="alert">
+              {error}
+            </p>
+          )}
+        </div>
+        <div className="actions actions-start">
+          <button type="submit" className="button" disabled={saving}>
+            {saving ? 'Saving...' : 'Save Webhook URL'}
+          </button>
+        </div>
+      </form>
+      {props.settings.secret ? (
+        <SigningSecret
+          storeId={props.storeId}
+          secret={props.settings.secret}
+          previousValidUntil={props.settings.previousSecretValidUntil}
+          onRotated={props.onChange}
+        />
+      ) : (
+        <p className="muted small">A signing secret is created when you save a URL.</p>
+      )}
+      <VerifyNote />
+    </div>
+  );
+}
+
+/** How to check that a webhook came from us (Standard Webhooks). */
+function VerifyNote() {
+  return (
+    <section className="notice card small" aria-label="Verifying webhooks">
+      <h3>Verifying webhooks</h3>
+      <p>
+        Each request carries the Standard Webhooks headers <code>webhook-id</code>,{' '}
+        <code>webhook-timestamp</code> and <code>webhook-signature</code> (<code>v1,</code> an
+        HMAC-SHA256 of <code>id.timestamp.body</code> made with your signing secret). Verify them
+        with any Standard Webhooks library before trusting the body, and ignore a{' '}
+        <code>webhook-id</code> you have already handled.
+      </p>
+      <p>
+        <Link to="/universal-checkout-docs">Read the integration docs</Link>
+      </p>
+    </section>
+  );
+}
