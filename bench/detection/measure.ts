@@ -1,7 +1,8 @@
 // One detection scenario: pay N fresh orders one after another and time each from its block's
 // arrival (a newHeads subscription) to the first status answer with paymentDetected true.
-import { type Address, createPublicClient, type PublicClient, webSocket } from 'viem';
+import { createPublicClient, type PublicClient, webSocket } from 'viem';
 import { payUsdc } from '../../api/test/support/payments.ts';
+import { createBenchOrder } from '../universal-order.ts';
 
 /** When each block header arrived, by block number (performance.now() milliseconds). */
 export interface BlockClock {
@@ -46,40 +47,6 @@ export interface ScenarioTarget {
   clock: BlockClock;
 }
 
-async function createOrder(apiUrl: string): Promise<{ orderId: string; address: Address }> {
-  const total = '1.25';
-  const response = await fetch(`${apiUrl}/api/universal-orders`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      storeName: 'Bench Shop',
-      storePaymentAddress: '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955',
-      customerEmail: 'bench@example.com',
-      shippingAddress: {
-        firstName: 'B',
-        lastName: 'Ench',
-        email: 'bench@example.com',
-        phone: '1',
-        street: '1 Main St',
-        city: 'Springfield',
-        state: 'IL',
-        zipCode: '62701',
-      },
-      items: [{ productId: 'universal-bench', title: 'Item', priceUsdc: total, quantity: 1 }],
-      subtotalUsdc: total,
-      shippingUsdc: '0.00',
-      totalUsdc: total,
-      paymentChain: 'base',
-    }),
-  });
-  const body = (await response.json()) as {
-    order: { id: string };
-    paymentWallet: { address: Address };
-  };
-  if (response.status !== 201) throw new Error(`order: ${JSON.stringify(body)}`);
-  return { orderId: body.order.id, address: body.paymentWallet.address };
-}
-
 /** Polls the status API every `pollMs` until paymentDetected; resolves with the time seen. */
 async function detectedAt(apiUrl: string, orderId: string, pollMs: number): Promise<number> {
   const deadline = performance.now() + 30_000;
@@ -96,7 +63,9 @@ async function detectedAt(apiUrl: string, orderId: string, pollMs: number): Prom
 export async function runScenario(target: ScenarioTarget, count: number, pollMs = 10) {
   const samples: Sample[] = [];
   for (let i = 0; i < count; i++) {
-    const { orderId, address } = await createOrder(target.apiUrl);
+    const { orderId, address } = await createBenchOrder(target.apiUrl, {
+      storePaymentAddress: '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955',
+    });
     // Note: a random offset, so that payments land at every phase of the 200 ms block.
     await Bun.sleep(Math.random() * 200);
     const detection = detectedAt(target.apiUrl, orderId, pollMs);

@@ -2,11 +2,11 @@
 // header of the block at which each payment reached the confirmation depth, (1) the forwarding
 // transactions' block header and (2) the `order.paid` and `order.forwarded` webhooks' arrival.
 import { sql } from 'drizzle-orm';
-import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Database } from '../../api/src/db/client.ts';
 import { payUsdc } from '../../api/test/support/payments.ts';
 import type { BlockClock } from '../detection/measure.ts';
+import { createBenchOrder } from '../universal-order.ts';
 
 /** One measured payment, in milliseconds from the depth block's header. */
 export interface Sample {
@@ -45,41 +45,6 @@ export interface Target {
   receiver: ReturnType<typeof benchReceiver>;
 }
 
-async function createOrder(target: Target): Promise<{ orderId: string; address: Address }> {
-  const total = '1.25';
-  const response = await fetch(`${target.apiUrl}/api/universal-orders`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      storeName: 'Bench Shop',
-      storePaymentAddress: privateKeyToAccount(generatePrivateKey()).address,
-      webhookUrl: target.receiver.url,
-      customerEmail: 'bench@example.com',
-      shippingAddress: {
-        firstName: 'B',
-        lastName: 'Ench',
-        email: 'bench@example.com',
-        phone: '1',
-        street: '1 Main St',
-        city: 'Springfield',
-        state: 'IL',
-        zipCode: '62701',
-      },
-      items: [{ productId: 'universal-bench', title: 'Item', priceUsdc: total, quantity: 1 }],
-      subtotalUsdc: total,
-      shippingUsdc: '0.00',
-      totalUsdc: total,
-      paymentChain: 'base',
-    }),
-  });
-  const body = (await response.json()) as {
-    order: { id: string };
-    paymentWallet: { address: Address };
-  };
-  if (response.status !== 201) throw new Error(`order: ${JSON.stringify(body)}`);
-  return { orderId: body.order.id, address: body.paymentWallet.address };
-}
-
 /** Polls until `get` returns a value (every 5 ms, 30 s at most). */
 async function poll<T>(get: () => Promise<T | undefined> | T | undefined, what: string) {
   const deadline = performance.now() + 30_000;
@@ -104,7 +69,10 @@ async function forwardBlock(db: Database, orderId: string): Promise<bigint | und
 export async function runScenario(target: Target, count: number): Promise<Sample[]> {
   const samples: Sample[] = [];
   for (let i = 0; i < count; i++) {
-    const { orderId, address } = await createOrder(target);
+    const { orderId, address } = await createBenchOrder(target.apiUrl, {
+      storePaymentAddress: privateKeyToAccount(generatePrivateKey()).address,
+      webhookUrl: target.receiver.url,
+    });
     await Bun.sleep(Math.random() * 200);
     const paid = await payUsdc(target.env, 1 + (i % 9), address, 1_250_000n);
     const depthBlock = paid.blockNumber + BigInt(target.confirmations - 1);
