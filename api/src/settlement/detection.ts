@@ -52,7 +52,17 @@ const UNPAID = sql`('waiting', 'detected', 'underpaid', 'expired')`;
 function candidateWallets(cursor: DetectionCursor, upTo: string, now: Date, full: boolean): SQL {
   const belowDepth = sql`select id from payment_wallets where awaiting_depth`;
   if (full || cursor.lastTransferId === null) {
-    return sql`select id from payment_wallets where status in ${UNPAID} union ${belowDepth}`;
+    // Note: paid wallets too, when the indexer holds more than they have seen: a top-up indexed
+    // while the worker was down (or a reorg behind the cursor) would otherwise never be seen,
+    // and so never forwarded.
+    const paidWithNewTransfers = sql`
+      select w.id from payment_wallets w
+      where w.status not in ${UNPAID}
+        and w.detected_amount_usdc * 1000000 <> coalesce((
+          select sum(t.value) from ${indexerTable('transfer')} t
+          where t."to" = lower(w.wallet_address)), 0)`;
+    return sql`select id from payment_wallets where status in ${UNPAID}
+      union ${belowDepth} union ${paidWithNewTransfers}`;
   }
   return sql`
     select w.id from payment_wallets w

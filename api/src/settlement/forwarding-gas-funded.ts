@@ -162,5 +162,10 @@ async function minedTx(ctx: ForwardingContext, leg: LegRow): Promise<MinedLeg> {
   });
   if (receipt.status !== 'success')
     throw new Error(`forwarding transaction ${receipt.transactionHash} (${leg.leg}) reverted`);
+  // Note: viem follows replacements; a receipt of another transaction at this nonce is no proof.
+  if (receipt.transactionHash !== leg.txHash)
+    throw new Error(
+      `forwarding transaction ${leg.txHash} (${leg.leg}) was replaced by ${receipt.transactionHash}`,
+    );
   return minedLeg(leg, receipt);
 }

@@ -43,6 +43,17 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * True for failures of the platform's relayer rather than of this order (out of ETH, its nonce
+ * or fee race): every order would fail alike, so they are retried without limit (and logged for
+ * the operator) instead of stopping each order's forwarding.
+ */
+export function isRelayerError(error: unknown): boolean {
+  return /insufficient funds|nonce too (low|high)|replacement transaction underpriced|already known|transaction underpriced/i.test(
+    messageOf(error),
+  );
+}
+
 /** Forwards one wallet and records what happened; true when a round was recorded. */
 async function forwardAndRecord(
   options: ForwardingLoopOptions,
@@ -56,10 +67,10 @@ async function forwardAndRecord(
     return true;
   } catch (error) {
     const failures = wallet.forwardingRetryCount + 1;
-    const connection = isConnectionError(error);
+    const unlimited = isConnectionError(error) || isRelayerError(error);
     const stop =
       error instanceof PermanentForwardingError ||
-      (!connection && failures >= MAX_FORWARDING_ATTEMPTS);
+      (!unlimited && failures >= MAX_FORWARDING_ATTEMPTS);
     const next = new Date(Date.now() + forwardingRetryDelayMs(failures, options.retryBaseMs));
     const message = messageOf(error);
     await recordFailure(options.db, wallet.id, message, stop, next);

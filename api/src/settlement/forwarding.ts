@@ -182,7 +182,10 @@ async function authorizationMined(
       pollingInterval: 50,
       timeout: ctx.receiptTimeoutMs ?? 60_000,
     });
-    if (receipt.status === 'success') return minedLeg(leg, receipt);
+    // Note: viem follows replacements: the receipt may be another transaction that took the
+    // relayer nonce (another wallet's leg), which proves nothing about this authorization.
+    if (receipt.status === 'success' && receipt.transactionHash === hash)
+      return minedLeg(leg, receipt);
   }
   // Note: the recorded transaction is not the one that paid (a resubmission replaced it).
   if (!(await isAuthorizationUsed(ctx.chain, account.address, nonce)))
