@@ -73,7 +73,7 @@ async function forwardAndRecord(
       (!unlimited && failures >= MAX_FORWARDING_ATTEMPTS);
     const next = new Date(Date.now() + forwardingRetryDelayMs(failures, options.retryBaseMs));
     const message = messageOf(error);
-    await recordFailure(options.db, wallet.id, message, stop, next);
+    await recordFailure(options.db, wallet, message, stop, next);
     log(
       `order ${wallet.orderId}: forwarding failed (attempt ${failures}, ` +
         `${stop ? 'stopped: a person must look' : `retry at ${next.toISOString()}`}): ${message}`,

@@ -207,10 +207,14 @@ function summaryOf(
   };
 }
 
-/** Records a failed attempt: counted, the error kept for the merchant, the next try scheduled. */
+/**
+ * Records a failed attempt: counted, the error kept for the merchant, the next try scheduled.
+ * Note: only while the wallet's forwarded amount is still the one the attempt read: a worker
+ * that raced another one (which completed the round) must not mark a finished wallet failed.
+ */
 export async function recordFailure(
   db: Database,
-  walletId: string,
+  wallet: Pick<WalletRow, 'id' | 'forwardedAmountUsdc'>,
   error: string,
   stop: boolean,
   nextAttemptAt: Date,
@@ -223,5 +227,10 @@ export async function recordFailure(
       forwardingError: error.slice(0, 1000),
       forwardingNextAttemptAt: nextAttemptAt,
     })
-    .where(eq(paymentWallets.id, walletId));
+    .where(
+      and(
+        eq(paymentWallets.id, wallet.id),
+        eq(paymentWallets.forwardedAmountUsdc, wallet.forwardedAmountUsdc),
+      ),
+    );
 }
