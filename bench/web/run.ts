@@ -3,7 +3,7 @@
 // tests use (web/e2e/support/start-stack.ts: built app under `vite preview`, seeded store).
 // Run from the repo root: `bun run bench:web`. Writes its section of docs/benchmarks.md.
 import { spawn } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
@@ -153,10 +153,12 @@ try {
   for (const [name, url] of pages) runs.push([name, await lighthouseRun(url)]);
 
   const lines = [
-    '## Web (bench/web)',
+    '## Web (`bench/web`)',
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`bun bench/web/run.ts\`: the built app under \`vite preview\` and the`,
-    "real API with a seeded store, on this project's machine (2 cores), Debian's Chromium.",
+    'Command: `bun run bench:web`.',
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)}: the built app under \`vite preview\` and the real API with a`,
+    `seeded store, on this project's machine (${cpus().length} cores, ${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Debian's Chromium.`,
     '',
     '### Initial JS and CSS of the storefront route (first visit, no service worker)',
     '',
