@@ -1,34 +1,18 @@
 // Merchant accounts on a real Postgres: sign-up rules, sign-in, the session cookie, sign-out.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
-import type { App } from '../src/app.ts';
 import { sessions, users } from '../src/db/schema.ts';
 import { hashToken } from '../src/http/session.ts';
-import { type ApiClient, apiClient, sessionCookieOf } from './support/client.ts';
-import {
-  createTestApp,
-  STACK_TIMEOUT_MS,
-  startTestDatabase,
-  type TestDatabase,
-} from './support/database.ts';
+import { apiClient, sessionCookieOf } from './support/client.ts';
+import { createTestApp } from './support/database.ts';
+import { useTestApi } from './support/test-api.ts';
 
-let testDb: TestDatabase;
-let app: App;
-let api: ApiClient;
+const t = useTestApi();
 const password = 'correct horse battery';
-
-beforeAll(async () => {
-  testDb = await startTestDatabase();
-  app = createTestApp(testDb);
-  api = apiClient(app);
-}, STACK_TIMEOUT_MS);
-afterAll(async () => {
-  await testDb?.stop();
-}, STACK_TIMEOUT_MS);
 
 describe('POST /api/auth/sign-up', () => {
   test('creates the account, signs it in with an HttpOnly SameSite=Lax cookie', async () => {
-    const response = await api.post('/api/auth/sign-up', { username: 'Ada_Shop', password });
+    const response = await t.shopper.post('/api/auth/sign-up', { username: 'Ada_Shop', password });
     expect(response.status).toBe(201);
     expect(response.body.user).toEqual({ id: expect.any(String), username: 'ada_shop' });
     const cookie = response.headers.get('set-cookie') ?? '';
@@ -39,20 +23,23 @@ describe('POST /api/auth/sign-up', () => {
     expect(cookie).toContain('Max-Age=2592000');
     // Local mode runs on plain http, where a Secure cookie would never come back.
     expect(cookie).not.toContain('Secure');
-    const me = await api.get('/api/auth/me', { cookie: sessionCookieOf(response) });
+    const me = await t.shopper.get('/api/auth/me', { cookie: sessionCookieOf(response) });
     expect(me.body).toEqual({ user: response.body.user });
   });
 
   test('stores an argon2id hash, never the password, and only the token hash', async () => {
-    const response = await api.post('/api/auth/sign-up', { username: 'hash-check', password });
-    const [row] = await testDb.database.db
+    const response = await t.shopper.post('/api/auth/sign-up', {
+      username: 'hash-check',
+      password,
+    });
+    const [row] = await t.testDb.database.db
       .select()
       .from(users)
       .where(eq(users.username, 'hash-check'));
     expect(row?.password).toStartWith('$argon2id$');
     expect(row?.password).not.toContain(password);
     const token = sessionCookieOf(response).slice('session='.length);
-    const stored = await testDb.database.db
+    const stored = await t.testDb.database.db
       .select()
       .from(sessions)
       .where(eq(sessions.tokenHash, hashToken(token)));
@@ -63,8 +50,8 @@ describe('POST /api/auth/sign-up', () => {
   });
 
   test('refuses a taken username with 409, whatever its case', async () => {
-    await api.post('/api/auth/sign-up', { username: 'taken', password });
-    const again = await api.post('/api/auth/sign-up', { username: 'TAKEN', password });
+    await t.shopper.post('/api/auth/sign-up', { username: 'taken', password });
+    const again = await t.shopper.post('/api/auth/sign-up', { username: 'TAKEN', password });
     expect(again.status).toBe(409);
     expect(again.body.error).toEqual({
       code: 'conflict',
@@ -81,7 +68,7 @@ describe('POST /api/auth/sign-up', () => {
     [{ username: 'newbie' }, 'Password is required'],
     [{ username: 'newbie', password: 'short' }, 'Password must be at least 8 characters'],
   ])('%j -> 422 %s', async (body, message) => {
-    const response = await api.post('/api/auth/sign-up', body);
+    const response = await t.shopper.post('/api/auth/sign-up', body);
     expect(response.status).toBe(422);
     expect(response.body.error).toEqual({ code: 'validation_failed', message });
   });
@@ -89,14 +76,14 @@ describe('POST /api/auth/sign-up', () => {
 
 describe('POST /api/auth/sign-in', () => {
   beforeAll(async () => {
-    await api.post('/api/auth/sign-up', { username: 'grace', password });
+    await t.shopper.post('/api/auth/sign-up', { username: 'grace', password });
   });
 
   test('opens a new session for the right password (username in any case)', async () => {
-    const response = await api.post('/api/auth/sign-in', { username: 'Grace', password });
+    const response = await t.shopper.post('/api/auth/sign-in', { username: 'Grace', password });
     expect(response.status).toBe(200);
     expect(response.body.user.username).toBe('grace');
-    const me = await api.get('/api/auth/me', { cookie: sessionCookieOf(response) });
+    const me = await t.shopper.get('/api/auth/me', { cookie: sessionCookieOf(response) });
     expect(me.status).toBe(200);
   });
 
@@ -105,7 +92,7 @@ describe('POST /api/auth/sign-in', () => {
       { username: 'grace', password: 'wrong password' },
       { username: 'nobody', password },
     ]) {
-      const response = await api.post('/api/auth/sign-in', body);
+      const response = await t.shopper.post('/api/auth/sign-in', body);
       expect(response.status).toBe(401);
       expect(response.body.error).toEqual({
         code: 'unauthorized',
@@ -117,39 +104,47 @@ describe('POST /api/auth/sign-in', () => {
 
   test('a failed sign-in keeps the current session; a successful one replaces it', async () => {
     const first = sessionCookieOf(
-      await api.post('/api/auth/sign-in', { username: 'grace', password }),
+      await t.shopper.post('/api/auth/sign-in', { username: 'grace', password }),
     );
-    await api.post('/api/auth/sign-in', { username: 'grace', password: 'nope' }, { cookie: first });
-    expect((await api.get('/api/auth/me', { cookie: first })).status).toBe(200);
-    const second = await api.post(
+    await t.shopper.post(
+      '/api/auth/sign-in',
+      { username: 'grace', password: 'nope' },
+      { cookie: first },
+    );
+    expect((await t.shopper.get('/api/auth/me', { cookie: first })).status).toBe(200);
+    const second = await t.shopper.post(
       '/api/auth/sign-in',
       { username: 'grace', password },
       { cookie: first },
     );
-    expect((await api.get('/api/auth/me', { cookie: first })).status).toBe(401);
-    expect((await api.get('/api/auth/me', { cookie: sessionCookieOf(second) })).status).toBe(200);
+    expect((await t.shopper.get('/api/auth/me', { cookie: first })).status).toBe(401);
+    expect((await t.shopper.get('/api/auth/me', { cookie: sessionCookieOf(second) })).status).toBe(
+      200,
+    );
   });
 
   test('after 10 wrong passwords the username waits, even with the right one', async () => {
-    await api.post('/api/auth/sign-up', { username: 'hopper', password });
+    await t.shopper.post('/api/auth/sign-up', { username: 'hopper', password });
     for (let i = 0; i < 10; i++) {
-      const wrong = await api.post('/api/auth/sign-in', {
+      const wrong = await t.shopper.post('/api/auth/sign-in', {
         username: 'hopper',
         password: `guess-${i}xx`,
       });
       expect(wrong.status).toBe(401);
     }
-    const locked = await api.post('/api/auth/sign-in', { username: 'Hopper', password });
+    const locked = await t.shopper.post('/api/auth/sign-in', { username: 'Hopper', password });
     expect(locked.status).toBe(429);
     expect(locked.body.error).toEqual({
       code: 'rate_limited',
       message: 'Too many failed sign-in attempts; try again in 15 minutes',
     });
-    expect((await api.post('/api/auth/sign-in', { username: 'grace', password })).status).toBe(200);
+    expect(
+      (await t.shopper.post('/api/auth/sign-in', { username: 'grace', password })).status,
+    ).toBe(200);
   });
 
   test('requires both fields', async () => {
-    const response = await api.post('/api/auth/sign-in', { username: 'grace' });
+    const response = await t.shopper.post('/api/auth/sign-in', { username: 'grace' });
     expect(response.status).toBe(422);
     expect(response.body.error.message).toBe('Password is required');
   });
@@ -158,29 +153,29 @@ describe('POST /api/auth/sign-in', () => {
 describe('sessions', () => {
   test('GET /api/auth/me is 401 without a cookie, with a forged one, and after expiry', async () => {
     for (const cookie of [undefined, 'session=forged-token']) {
-      const response = await api.get('/api/auth/me', { cookie });
+      const response = await t.shopper.get('/api/auth/me', { cookie });
       expect(response.status).toBe(401);
       expect(response.body.error).toEqual({ code: 'unauthorized', message: 'Sign in to continue' });
     }
-    const signedUp = await api.post('/api/auth/sign-up', { username: 'expiring', password });
+    const signedUp = await t.shopper.post('/api/auth/sign-up', { username: 'expiring', password });
     const cookie = sessionCookieOf(signedUp);
-    await testDb.database.db
+    await t.testDb.database.db
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(sessions.tokenHash, hashToken(cookie.slice('session='.length))));
-    expect((await api.get('/api/auth/me', { cookie })).status).toBe(401);
+    expect((await t.shopper.get('/api/auth/me', { cookie })).status).toBe(401);
   });
 
   test('sign-out deletes the session and clears the cookie', async () => {
     const cookie = sessionCookieOf(
-      await api.post('/api/auth/sign-up', { username: 'leaving', password }),
+      await t.shopper.post('/api/auth/sign-up', { username: 'leaving', password }),
     );
-    const response = await api.post('/api/auth/sign-out', undefined, { cookie });
+    const response = await t.shopper.post('/api/auth/sign-out', undefined, { cookie });
     expect(response.status).toBe(200);
     expect(response.headers.get('set-cookie')).toStartWith('session=; Path=/; HttpOnly');
     expect(response.headers.get('set-cookie')).toContain('Max-Age=0');
-    expect((await api.get('/api/auth/me', { cookie })).status).toBe(401);
-    const rows = await testDb.database.db
+    expect((await t.shopper.get('/api/auth/me', { cookie })).status).toBe(401);
+    const rows = await t.testDb.database.db
       .select()
       .from(sessions)
       .where(eq(sessions.tokenHash, hashToken(cookie.slice('session='.length))));
@@ -188,7 +183,7 @@ describe('sessions', () => {
   });
 
   test('outside local mode the cookie is Secure', async () => {
-    const production = apiClient(createTestApp(testDb, { LOCAL_MODE: 'false' }));
+    const production = apiClient(createTestApp(t.testDb, { LOCAL_MODE: 'false' }));
     const response = await production.post('/api/auth/sign-up', { username: 'secure', password });
     expect(response.headers.get('set-cookie')).toContain('; Secure');
   });

@@ -1,25 +1,17 @@
 // The HTTP edges: the OpenAPI document lists every route, bodies over 1 MB get 413 in the JSON
 // error shape (in-process and on a real Bun server), unknown routes and bad JSON keep that shape.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { App } from '../src/app.ts';
 import { SERVER_MAX_BODY_BYTES } from '../src/http/body-limit.ts';
 import { apiClient } from './support/client.ts';
-import {
-  createTestApp,
-  STACK_TIMEOUT_MS,
-  startTestDatabase,
-  type TestDatabase,
-} from './support/database.ts';
+import { createTestApp, STACK_TIMEOUT_MS } from './support/database.ts';
+import { useTestApi } from './support/test-api.ts';
 
-let testDb: TestDatabase;
-let app: App;
+const t = useTestApi();
 let server: { stop(): Promise<void> | void } | undefined;
 let baseUrl: string;
 
 beforeAll(async () => {
-  testDb = await startTestDatabase();
-  app = createTestApp(testDb);
-  const listening = createTestApp(testDb).listen({
+  const listening = createTestApp(t.testDb).listen({
     port: 0,
     hostname: '127.0.0.1',
     maxRequestBodySize: SERVER_MAX_BODY_BYTES,
@@ -33,7 +25,6 @@ beforeAll(async () => {
 }, STACK_TIMEOUT_MS);
 afterAll(async () => {
   await server?.stop();
-  await testDb?.stop();
 }, STACK_TIMEOUT_MS);
 
 const ROUTES = {
@@ -53,7 +44,7 @@ const ROUTES = {
 
 describe('OpenAPI', () => {
   test('/api/openapi/json documents every shop and merchant route with its body schema', async () => {
-    const response = await app.handle(new Request('http://localhost/api/openapi/json'));
+    const response = await t.app.handle(new Request('http://localhost/api/openapi/json'));
     expect(response.status).toBe(200);
     const doc = (await response.json()) as {
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
@@ -62,7 +53,7 @@ describe('OpenAPI', () => {
       for (const method of methods) expect(doc.paths[path]?.[method]).toBeDefined();
     const createOrder = doc.paths['/api/orders']?.post?.requestBody?.content['application/json'];
     expect(JSON.stringify(createOrder)).toContain('shippingAddress');
-    const html = await app.handle(new Request('http://localhost/api/openapi'));
+    const html = await t.app.handle(new Request('http://localhost/api/openapi'));
     expect(html.status).toBe(200);
   });
 });
@@ -71,7 +62,7 @@ describe('body limit', () => {
   const big = JSON.stringify({ padding: 'x'.repeat(1024 * 1024 + 10) });
 
   test('in-process: a declared length over 1 MB is 413 in the JSON shape', async () => {
-    const response = await app.handle(
+    const response = await t.app.handle(
       new Request('http://localhost/api/orders', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': String(big.length) },
@@ -124,11 +115,11 @@ describe('body limit', () => {
 
 describe('error shape', () => {
   test('unknown API routes are 404 and malformed JSON is 400, both in the JSON shape', async () => {
-    const api = apiClient(app);
+    const api = apiClient(t.app);
     expect((await api.get('/api/nowhere')).body).toEqual({
       error: { code: 'not_found', message: 'Not found' },
     });
-    const response = await app.handle(
+    const response = await t.app.handle(
       new Request('http://localhost/api/orders', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -142,7 +133,7 @@ describe('error shape', () => {
 
 describe('request guards', () => {
   const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-    app.handle(
+    t.app.handle(
       new Request(`http://localhost${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
@@ -180,7 +171,7 @@ describe('request guards', () => {
     );
     expect(universal.status).toBe(422);
     for (const path of ['/api/stores/a%00b', '/api/stores/a%00b/products']) {
-      const response = await app.handle(new Request(`http://localhost${path}`));
+      const response = await t.app.handle(new Request(`http://localhost${path}`));
       expect(response.status).toBe(400);
       expect((await errorOf(response)).message).toBe('Text must not contain NUL characters');
     }

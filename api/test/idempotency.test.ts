@@ -1,42 +1,28 @@
 // Idempotency-Key on a real Postgres: replays create nothing, a reused key with another body is
 // refused, a duplicate sent while the first runs gets 409, and keys are per merchant.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
 import { Elysia } from 'elysia';
-import type { App } from '../src/app.ts';
 import { idempotencyKeys, orders, stores } from '../src/db/schema.ts';
 import { errorHandler } from '../src/http/error-handler.ts';
 import { idempotencyPlugin, pruneIdempotencyKeys } from '../src/http/idempotency.ts';
-import { type ApiClient, apiClient, customer, newMerchant, storeForm } from './support/client.ts';
-import {
-  createTestApp,
-  STACK_TIMEOUT_MS,
-  startTestDatabase,
-  type TestDatabase,
-} from './support/database.ts';
+import { customer, storeForm } from './support/client.ts';
+import { STACK_TIMEOUT_MS } from './support/database.ts';
+import { useTestApi } from './support/test-api.ts';
 
-let testDb: TestDatabase;
-let app: App;
-let shopper: ApiClient;
-let owner: Awaited<ReturnType<typeof newMerchant>>;
-let other: Awaited<ReturnType<typeof newMerchant>>;
+const t = useTestApi({ merchants: ['owner', 'other'] });
 let orderBody: Record<string, unknown>;
 
 const key = () => crypto.randomUUID();
 const withKey = (k: string) => ({ headers: { 'idempotency-key': k } });
 const count = async (table: typeof orders | typeof stores) =>
-  (await testDb.database.db.select({ n: sql<number>`count(*)::int` }).from(table))[0]?.n ?? 0;
+  (await t.testDb.database.db.select({ n: sql<number>`count(*)::int` }).from(table))[0]?.n ?? 0;
 
 beforeAll(async () => {
-  testDb = await startTestDatabase();
-  app = createTestApp(testDb);
-  shopper = apiClient(app);
-  owner = await newMerchant(app, 'owner');
-  other = await newMerchant(app, 'other');
-  const store = (await owner.api.post('/api/stores', storeForm())).body;
+  const store = (await t.owner.api.post('/api/stores', storeForm())).body;
   const item = (
-    await owner.api.post('/api/products', { storeId: store.id, title: 'Cap', priceUsdc: '15.00' })
+    await t.owner.api.post('/api/products', { storeId: store.id, title: 'Cap', priceUsdc: '15.00' })
   ).body;
   const items = [{ productId: item.id, title: 'Cap', priceUsdc: '15.00', quantity: 2 }];
   const totals = storeCheckoutTotals(items, shippingFor('express'));
@@ -49,18 +35,15 @@ beforeAll(async () => {
     totalUsdc: totals.totalUsdc,
   };
 }, STACK_TIMEOUT_MS);
-afterAll(async () => {
-  await testDb?.stop();
-}, STACK_TIMEOUT_MS);
 
 describe('Idempotency-Key', () => {
   test('a replayed order returns the first response verbatim and creates nothing', async () => {
     const k = key();
-    const first = await shopper.post('/api/orders', orderBody, withKey(k));
+    const first = await t.shopper.post('/api/orders', orderBody, withKey(k));
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     const before = await count(orders);
-    const again = await shopper.post('/api/orders', orderBody, withKey(k));
+    const again = await t.shopper.post('/api/orders', orderBody, withKey(k));
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
@@ -70,9 +53,9 @@ describe('Idempotency-Key', () => {
   test("a replayed store creation returns the same store, not 'slug taken'", async () => {
     const k = key();
     const form = storeForm();
-    const first = await owner.api.post('/api/stores', form, withKey(k));
+    const first = await t.owner.api.post('/api/stores', form, withKey(k));
     const before = await count(stores);
-    const again = await owner.api.post('/api/stores', form, withKey(k));
+    const again = await t.owner.api.post('/api/stores', form, withKey(k));
     expect(again.status).toBe(201);
     expect(again.body.id).toBe(first.body.id);
     expect(await count(stores)).toBe(before);
@@ -81,9 +64,9 @@ describe('Idempotency-Key', () => {
   test('an error response is replayed too (the request is not run again)', async () => {
     const k = key();
     const tampered = { ...orderBody, totalUsdc: '1.00' };
-    const first = await shopper.post('/api/orders', tampered, withKey(k));
+    const first = await t.shopper.post('/api/orders', tampered, withKey(k));
     expect(first.status).toBe(422);
-    const again = await shopper.post('/api/orders', tampered, withKey(k));
+    const again = await t.shopper.post('/api/orders', tampered, withKey(k));
     expect(again.status).toBe(422);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
@@ -91,8 +74,8 @@ describe('Idempotency-Key', () => {
 
   test('the same key with another body or path is 422', async () => {
     const k = key();
-    await shopper.post('/api/orders', orderBody, withKey(k));
-    const other = await shopper.post(
+    await t.shopper.post('/api/orders', orderBody, withKey(k));
+    const other = await t.shopper.post(
       '/api/orders',
       { ...orderBody, customerEmail: 'b@c.co' },
       withKey(k),
@@ -101,15 +84,15 @@ describe('Idempotency-Key', () => {
     expect(other.body.error.message).toBe(
       'This Idempotency-Key was already used for a different request',
     );
-    const elsewhere = await owner.api.post('/api/stores', storeForm(), withKey(k));
+    const elsewhere = await t.owner.api.post('/api/stores', storeForm(), withKey(k));
     // Another merchant's scope: the shopper's key does not collide with it.
     expect(elsewhere.status).toBe(201);
   });
 
   test('keys are per merchant: two merchants may use the same key', async () => {
     const k = key();
-    const a = await owner.api.post('/api/stores', storeForm(), withKey(k));
-    const b = await other.api.post('/api/stores', storeForm(), withKey(k));
+    const a = await t.owner.api.post('/api/stores', storeForm(), withKey(k));
+    const b = await t.other.api.post('/api/stores', storeForm(), withKey(k));
     expect(a.status).toBe(201);
     expect(b.status).toBe(201);
     expect(b.body.id).not.toBe(a.body.id);
@@ -119,7 +102,7 @@ describe('Idempotency-Key', () => {
     const k = key();
     const before = await count(orders);
     const responses = await Promise.all(
-      Array.from({ length: 5 }, () => shopper.post('/api/orders', orderBody, withKey(k))),
+      Array.from({ length: 5 }, () => t.shopper.post('/api/orders', orderBody, withKey(k))),
     );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
@@ -130,43 +113,43 @@ describe('Idempotency-Key', () => {
 
   test('a key whose first request is still running gets 409', async () => {
     const k = key();
-    await testDb.database.db.insert(idempotencyKeys).values({
+    await t.testDb.database.db.insert(idempotencyKeys).values({
       scope: 'anonymous',
       key: k,
       method: 'POST',
       path: '/api/orders',
       requestHash: 'x',
     });
-    const response = await shopper.post('/api/orders', orderBody, withKey(k));
+    const response = await t.shopper.post('/api/orders', orderBody, withKey(k));
     // A different hash: the body check comes first.
     expect(response.status).toBe(422);
-    await testDb.database.db
+    await t.testDb.database.db
       .update(idempotencyKeys)
       .set({
         requestHash: sql`encode(sha256(convert_to(${JSON.stringify(orderBody)}, 'UTF8')), 'hex')`,
       })
       .where(eq(idempotencyKeys.key, k));
-    const running = await shopper.post('/api/orders', orderBody, withKey(k));
+    const running = await t.shopper.post('/api/orders', orderBody, withKey(k));
     expect(running.status).toBe(409);
     expect(running.body.error.message).toBe('A request with this Idempotency-Key is in progress');
   });
 
   test('after 24 hours a key runs again', async () => {
     const k = key();
-    const first = await shopper.post('/api/orders', orderBody, withKey(k));
-    await testDb.database.db
+    const first = await t.shopper.post('/api/orders', orderBody, withKey(k));
+    await t.testDb.database.db
       .update(idempotencyKeys)
       .set({ createdAt: sql`now() - interval '25 hours'` })
       .where(eq(idempotencyKeys.key, k));
-    const later = await shopper.post('/api/orders', orderBody, withKey(k));
+    const later = await t.shopper.post('/api/orders', orderBody, withKey(k));
     expect(later.status).toBe(201);
     expect(later.body.id).not.toBe(first.body.id);
-    await testDb.database.db
+    await t.testDb.database.db
       .update(idempotencyKeys)
       .set({ createdAt: sql`now() - interval '25 hours'` })
       .where(eq(idempotencyKeys.key, k));
-    await pruneIdempotencyKeys(testDb.database.db);
-    const left = await testDb.database.db
+    await pruneIdempotencyKeys(t.testDb.database.db);
+    const left = await t.testDb.database.db
       .select()
       .from(idempotencyKeys)
       .where(eq(idempotencyKeys.key, k));
@@ -175,18 +158,18 @@ describe('Idempotency-Key', () => {
 
   test('an empty or over-long key is 422; GET ignores the header', async () => {
     for (const k of ['', 'k'.repeat(201)]) {
-      const response = await shopper.post('/api/orders', orderBody, withKey(k));
+      const response = await t.shopper.post('/api/orders', orderBody, withKey(k));
       expect(response.status).toBe(422);
       expect(response.body.error.message).toBe('Idempotency-Key must be 1 to 200 characters');
     }
-    expect((await shopper.get('/api/stores', withKey(''))).status).toBe(200);
+    expect((await t.shopper.get('/api/stores', withKey(''))).status).toBe(200);
   });
 
   test('a server error frees the key so that a retry runs', async () => {
     let calls = 0;
     const flaky = new Elysia()
       .use(errorHandler(() => {}))
-      .use(idempotencyPlugin(testDb.database.db))
+      .use(idempotencyPlugin(t.testDb.database.db))
       .post('/api/flaky', () => {
         calls += 1;
         if (calls === 1) throw new Error('database hiccup');

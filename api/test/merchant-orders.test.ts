@@ -1,35 +1,25 @@
 // The merchant's side of orders on a real Postgres: the order list, status changes, the inventory
 // step of a paid order, and the 30-day analytics.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
-import type { App } from '../src/app.ts';
 import { orders, products } from '../src/db/schema.ts';
 import { decrementInventoryForPaidOrder } from '../src/modules/orders/service.ts';
-import { type ApiClient, apiClient, customer, newMerchant, storeForm } from './support/client.ts';
-import {
-  createTestApp,
-  STACK_TIMEOUT_MS,
-  startTestDatabase,
-  type TestDatabase,
-} from './support/database.ts';
+import { customer, storeForm } from './support/client.ts';
+import { useTestApi } from './support/test-api.ts';
 
-let testDb: TestDatabase;
-let app: App;
-let shopper: ApiClient;
-let owner: Awaited<ReturnType<typeof newMerchant>>;
-let other: Awaited<ReturnType<typeof newMerchant>>;
+const t = useTestApi({ merchants: ['owner', 'other'] });
 type Product = { id: string; title: string; priceUsdc: string };
 
-const addStore = async (merchant = owner) =>
+const addStore = async (merchant = t.owner) =>
   (await merchant.api.post('/api/stores', storeForm())).body as { id: string };
 const addProduct = async (storeId: string, patch: Record<string, unknown>) =>
-  (await owner.api.post('/api/products', { storeId, ...patch })).body as Product;
+  (await t.owner.api.post('/api/products', { storeId, ...patch })).body as Product;
 
 async function placeOrder(storeId: string, lines: Array<[Product, number]>) {
   const items = lines.map(([p, quantity]) => ({ ...p, productId: p.id, quantity }));
   const totals = storeCheckoutTotals(items, shippingFor('free'));
-  const response = await shopper.post('/api/orders', {
+  const response = await t.shopper.post('/api/orders', {
     storeId,
     ...customer,
     items,
@@ -43,21 +33,10 @@ async function placeOrder(storeId: string, lines: Array<[Product, number]>) {
 
 /** What the payment system does: mark paid and take the stock, in one transaction. */
 const markPaid = (orderId: string) =>
-  testDb.database.db.transaction(async (tx) => {
+  t.testDb.database.db.transaction(async (tx) => {
     await tx.update(orders).set({ status: 'paid' }).where(eq(orders.id, orderId));
     return decrementInventoryForPaidOrder(tx, orderId);
   });
-
-beforeAll(async () => {
-  testDb = await startTestDatabase();
-  app = createTestApp(testDb);
-  shopper = apiClient(app);
-  owner = await newMerchant(app, 'owner');
-  other = await newMerchant(app, 'other');
-}, STACK_TIMEOUT_MS);
-afterAll(async () => {
-  await testDb?.stop();
-}, STACK_TIMEOUT_MS);
 
 describe('GET /api/orders', () => {
   let first: { id: string };
@@ -74,22 +53,22 @@ describe('GET /api/orders', () => {
   });
 
   test('401 signed out; another merchant sees none of these orders', async () => {
-    expect((await shopper.get('/api/orders')).status).toBe(401);
-    expect((await other.api.get('/api/orders')).body).toEqual([]);
-    expect((await other.api.get(`/api/orders?storeId=${storeA.id}`)).status).toBe(404);
+    expect((await t.shopper.get('/api/orders')).status).toBe(401);
+    expect((await t.other.api.get('/api/orders')).body).toEqual([]);
+    expect((await t.other.api.get(`/api/orders?storeId=${storeA.id}`)).status).toBe(404);
   });
 
   test('lists the orders of all own stores, newest first, with filters', async () => {
-    const all = await owner.api.get('/api/orders');
+    const all = await t.owner.api.get('/api/orders');
     expect(all.status).toBe(200);
     expect(all.body.map((o: { id: string }) => o.id)).toEqual([second.id, first.id]);
     expect(all.body[0]).toMatchObject({ customerEmail: 'ada@example.com', status: 'paid' });
-    const ofA = await owner.api.get(`/api/orders?storeId=${storeA.id}`);
+    const ofA = await t.owner.api.get(`/api/orders?storeId=${storeA.id}`);
     expect(ofA.body.map((o: { id: string }) => o.id)).toEqual([first.id]);
-    const paid = await owner.api.get('/api/orders?status=paid');
+    const paid = await t.owner.api.get('/api/orders?status=paid');
     expect(paid.body.map((o: { id: string }) => o.id)).toEqual([second.id]);
-    expect((await owner.api.get('/api/orders?limit=1')).body).toHaveLength(1);
-    expect((await owner.api.get('/api/orders?status=lost')).status).toBe(422);
+    expect((await t.owner.api.get('/api/orders?limit=1')).body).toHaveLength(1);
+    expect((await t.owner.api.get('/api/orders?status=lost')).status).toBe(422);
   });
 });
 
@@ -102,7 +81,7 @@ describe('PATCH /api/orders/{id}', () => {
   });
 
   test('a pending order cannot be moved by hand', async () => {
-    const response = await owner.api.patch(`/api/orders/${order.id}`, { status: 'shipped' });
+    const response = await t.owner.api.patch(`/api/orders/${order.id}`, { status: 'shipped' });
     expect(response.status).toBe(422);
     expect(response.body.error.message).toBe(
       'An order that is pending cannot be marked shipped; orders move from paid to processing, shipped, then completed',
@@ -111,16 +90,18 @@ describe('PATCH /api/orders/{id}', () => {
 
   test('a paid order moves to processing, shipped and completed, one step at a time', async () => {
     await markPaid(order.id);
-    expect((await owner.api.patch(`/api/orders/${order.id}`, { status: 'shipped' })).status).toBe(
+    expect((await t.owner.api.patch(`/api/orders/${order.id}`, { status: 'shipped' })).status).toBe(
       422,
     );
     for (const status of ['processing', 'shipped', 'completed']) {
-      const response = await owner.api.patch(`/api/orders/${order.id}`, { status });
+      const response = await t.owner.api.patch(`/api/orders/${order.id}`, { status });
       expect(response.status).toBe(200);
       expect(response.body.status).toBe(status);
       order = response.body;
     }
-    expect((await owner.api.patch(`/api/orders/${order.id}`, { status: 'paid' })).status).toBe(422);
+    expect((await t.owner.api.patch(`/api/orders/${order.id}`, { status: 'paid' })).status).toBe(
+      422,
+    );
   });
 
   test('401 signed out, 404 for another merchant, 409 for a stale version', async () => {
@@ -128,12 +109,12 @@ describe('PATCH /api/orders/{id}', () => {
     const item = await addProduct(store.id, { title: 'Rug', priceUsdc: '50.00' });
     const fresh = await placeOrder(store.id, [[item, 1]]);
     await markPaid(fresh.id);
-    expect((await shopper.patch(`/api/orders/${fresh.id}`, { status: 'processing' })).status).toBe(
-      401,
-    );
-    const theirs = await other.api.patch(`/api/orders/${fresh.id}`, { status: 'processing' });
+    expect(
+      (await t.shopper.patch(`/api/orders/${fresh.id}`, { status: 'processing' })).status,
+    ).toBe(401);
+    const theirs = await t.other.api.patch(`/api/orders/${fresh.id}`, { status: 'processing' });
     expect(theirs.status).toBe(404);
-    const stale = await owner.api.patch(`/api/orders/${fresh.id}`, {
+    const stale = await t.owner.api.patch(`/api/orders/${fresh.id}`, {
       status: 'processing',
       updatedAt: fresh.updatedAt,
     });
@@ -155,7 +136,7 @@ describe('decrementInventoryForPaidOrder', () => {
       [card, 10],
     ]);
     const stock = async () =>
-      testDb.database.db
+      t.testDb.database.db
         .select({
           title: products.title,
           inventory: products.inventory,
@@ -184,7 +165,7 @@ describe('decrementInventoryForPaidOrder', () => {
     expect(await markPaid(second.id)).toBe(true);
     const shown = async (id: string) =>
       (
-        (await owner.api.get(`/api/orders/${id}`)).body as {
+        (await t.owner.api.get(`/api/orders/${id}`)).body as {
           metadata: { stockShortfall?: unknown } | null;
         }
       ).metadata?.stockShortfall;
@@ -192,7 +173,7 @@ describe('decrementInventoryForPaidOrder', () => {
     expect(await shown(second.id)).toEqual([
       { productId: lamp.id, title: 'Lamp', ordered: 1, available: 0 },
     ]);
-    const [left] = await testDb.database.db
+    const [left] = await t.testDb.database.db
       .select({ inventory: products.inventory, isPublished: products.isPublished })
       .from(products)
       .where(eq(products.id, lamp.id));
@@ -200,7 +181,7 @@ describe('decrementInventoryForPaidOrder', () => {
   });
 
   test('is safe on universal orders (no catalogue) and unknown ids', async () => {
-    const [universal] = await testDb.database.db
+    const [universal] = await t.testDb.database.db
       .insert(orders)
       .values({
         storeId: 'universal',
@@ -209,18 +190,18 @@ describe('decrementInventoryForPaidOrder', () => {
         totalUsdc: '1.00',
       })
       .returning({ id: orders.id });
-    expect(await decrementInventoryForPaidOrder(testDb.database.db, universal?.id ?? '')).toBe(
+    expect(await decrementInventoryForPaidOrder(t.testDb.database.db, universal?.id ?? '')).toBe(
       true,
     );
     const unknown = '00000000-0000-4000-8000-000000000000';
-    expect(await decrementInventoryForPaidOrder(testDb.database.db, unknown)).toBe(false);
+    expect(await decrementInventoryForPaidOrder(t.testDb.database.db, unknown)).toBe(false);
   });
 });
 
 describe('GET /api/stores/{id}/analytics', () => {
   test('counts published products, 30-day revenue of paid and later orders, 30-day orders', async () => {
     const store = await addStore();
-    const zero = await owner.api.get(`/api/stores/${store.id}/analytics`);
+    const zero = await t.owner.api.get(`/api/stores/${store.id}/analytics`);
     expect(zero.body).toEqual({
       activeProducts: 0,
       totalRevenue30Days: '0.00',
@@ -235,15 +216,15 @@ describe('GET /api/stores/{id}/analytics', () => {
     await markPaid(paid.id);
     await markPaid(shipped.id);
     await markPaid(old.id);
-    await testDb.database.db
+    await t.testDb.database.db
       .update(orders)
       .set({ status: 'shipped' })
       .where(eq(orders.id, shipped.id));
-    await testDb.database.db
+    await t.testDb.database.db
       .update(orders)
       .set({ createdAt: sql`now() - interval '31 days'` })
       .where(eq(orders.id, old.id));
-    const response = await owner.api.get(`/api/stores/${store.id}/analytics`);
+    const response = await t.owner.api.get(`/api/stores/${store.id}/analytics`);
     expect(response.status).toBe(200);
     // 10.91 + 21.82 (10.10 and 20.20 plus 8% tax); the pending order and the old one do not count.
     expect(response.body).toEqual({
@@ -255,8 +236,8 @@ describe('GET /api/stores/{id}/analytics', () => {
 
   test('401 signed out, 404 for another merchant or an unknown store', async () => {
     const store = await addStore();
-    expect((await shopper.get(`/api/stores/${store.id}/analytics`)).status).toBe(401);
-    expect((await other.api.get(`/api/stores/${store.id}/analytics`)).status).toBe(404);
-    expect((await owner.api.get('/api/stores/nope/analytics')).status).toBe(404);
+    expect((await t.shopper.get(`/api/stores/${store.id}/analytics`)).status).toBe(401);
+    expect((await t.other.api.get(`/api/stores/${store.id}/analytics`)).status).toBe(404);
+    expect((await t.owner.api.get('/api/stores/nope/analytics')).status).toBe(404);
   });
 });

@@ -1,30 +1,21 @@
 // Store orders on a real Postgres: server-side totals, the checkout form's messages, inventory,
 // the merchant's order list and status changes, and the inventory step of a paid order.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
 
-import type { App } from '../src/app.ts';
 import { orders } from '../src/db/schema.ts';
-import { type ApiClient, apiClient, customer, newMerchant, storeForm } from './support/client.ts';
-import {
-  createTestApp,
-  STACK_TIMEOUT_MS,
-  startTestDatabase,
-  type TestDatabase,
-} from './support/database.ts';
+import { customer, storeForm } from './support/client.ts';
+import { STACK_TIMEOUT_MS } from './support/database.ts';
+import { useTestApi } from './support/test-api.ts';
 
-let testDb: TestDatabase;
-let app: App;
-let shopper: ApiClient;
-let owner: Awaited<ReturnType<typeof newMerchant>>;
-let other: Awaited<ReturnType<typeof newMerchant>>;
+const t = useTestApi({ merchants: ['owner', 'other'] });
 let store: { id: string; slug: string };
 type Product = { id: string; title: string; priceUsdc: string; inventory: number };
 let hoodie: Product;
 let tote: Product;
 
 const addProduct = async (patch: Record<string, unknown>) =>
-  (await owner.api.post('/api/products', { storeId: store.id, ...patch })).body as Product;
+  (await t.owner.api.post('/api/products', { storeId: store.id, ...patch })).body as Product;
 
 /** An order line as the server stores it. */
 const line = (p: Product, quantity: number) => ({
@@ -60,17 +51,9 @@ function orderBody(
 }
 
 beforeAll(async () => {
-  testDb = await startTestDatabase();
-  app = createTestApp(testDb);
-  shopper = apiClient(app);
-  owner = await newMerchant(app, 'owner');
-  other = await newMerchant(app, 'other');
-  store = (await owner.api.post('/api/stores', storeForm())).body;
+  store = (await t.owner.api.post('/api/stores', storeForm())).body;
   hoodie = await addProduct({ title: 'Hoodie', priceUsdc: '12.99', inventory: 5 });
   tote = await addProduct({ title: 'Tote', priceUsdc: '7.50' });
-}, STACK_TIMEOUT_MS);
-afterAll(async () => {
-  await testDb?.stop();
 }, STACK_TIMEOUT_MS);
 
 describe('POST /api/orders', () => {
@@ -82,7 +65,7 @@ describe('POST /api/orders', () => {
       ],
       'standard',
     );
-    const response = await shopper.post('/api/orders', { ...body, status: 'paid' });
+    const response = await t.shopper.post('/api/orders', { ...body, status: 'paid' });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
       storeId: store.id,
@@ -100,7 +83,7 @@ describe('POST /api/orders', () => {
       { ...line(hoodie, 2), stockTracked: true },
       { ...line(tote, 1), stockTracked: false },
     ]);
-    const read = await shopper.get(`/api/orders/${response.body.id}`);
+    const read = await t.shopper.get(`/api/orders/${response.body.id}`);
     expect(read.status).toBe(200);
     expect(read.body).toEqual(response.body);
   });
@@ -108,19 +91,19 @@ describe('POST /api/orders', () => {
   test('stores titles and prices from the catalogue, not from the client', async () => {
     const body = orderBody([[tote, 1]], 'free');
     const items = [{ ...body.items[0], title: 'Free stuff' }];
-    const response = await shopper.post('/api/orders', { ...body, items });
+    const response = await t.shopper.post('/api/orders', { ...body, items });
     expect(response.status).toBe(201);
     expect(response.body.items[0].title).toBe('Tote');
   });
 
   test('an order placed with an upper-case store id still belongs to the store', async () => {
-    const response = await shopper.post(
+    const response = await t.shopper.post(
       '/api/orders',
       orderBody([[tote, 1]], 'free', store.id.toUpperCase()),
     );
     expect(response.status).toBe(201);
     expect(response.body.storeId).toBe(store.id);
-    const listed = (await owner.api.get(`/api/orders?storeId=${store.id}`)).body as Array<{
+    const listed = (await t.owner.api.get(`/api/orders?storeId=${store.id}`)).body as Array<{
       id: string;
     }>;
     expect(listed.map((order) => order.id)).toContain(response.body.id);
@@ -129,13 +112,13 @@ describe('POST /api/orders', () => {
   test('the shipping method may be named, or is read from the shipping amount', async () => {
     for (const method of ['free', 'standard', 'express'] as const) {
       const body = orderBody([[tote, 1]], method);
-      const named = await shopper.post('/api/orders', { ...body, shippingMethod: method });
-      const inferred = await shopper.post('/api/orders', body);
+      const named = await t.shopper.post('/api/orders', { ...body, shippingMethod: method });
+      const inferred = await t.shopper.post('/api/orders', body);
       expect(named.status).toBe(201);
       expect(inferred.body.shippingUsdc).toBe(named.body.shippingUsdc);
     }
     const odd = { ...orderBody([[tote, 1]]), shippingUsdc: '5.00' };
-    const response = await shopper.post('/api/orders', odd);
+    const response = await t.shopper.post('/api/orders', odd);
     expect(response.status).toBe(422);
     expect(response.body.error.message).toBe(
       'Shipping must be free (0.00), standard (12.99) or express (24.99)',
@@ -147,26 +130,26 @@ describe('POST /api/orders', () => {
     ['shippingUsdc', '0.00'],
     ['totalUsdc', '0.01'],
   ])('tampered %s -> 422, nothing stored', async (field, value) => {
-    const before = (await testDb.database.db.select().from(orders)).length;
+    const before = (await t.testDb.database.db.select().from(orders)).length;
     const body = { ...orderBody([[hoodie, 1]], 'standard'), [field]: value };
-    const response = await shopper.post('/api/orders', body);
+    const response = await t.shopper.post('/api/orders', body);
     expect(response.status).toBe(422);
     expect(response.body.error.message).toBe(
       'Order totals do not match current prices; refresh and try again',
     );
-    expect((await testDb.database.db.select().from(orders)).length).toBe(before);
+    expect((await t.testDb.database.db.select().from(orders)).length).toBe(before);
   });
 
   test('a named method that disagrees with the shipping amount is 422', async () => {
     const body = { ...orderBody([[tote, 1]], 'standard'), shippingMethod: 'express' };
-    expect((await shopper.post('/api/orders', body)).status).toBe(422);
+    expect((await t.shopper.post('/api/orders', body)).status).toBe(422);
   });
 
   test('a price changed since the cart was filled is refused', async () => {
     const mug = await addProduct({ title: 'Mug', priceUsdc: '10.00' });
     const body = orderBody([[mug, 1]]);
-    await owner.api.put(`/api/products/${mug.id}`, { priceUsdc: '11.00' });
-    const response = await shopper.post('/api/orders', body);
+    await t.owner.api.put(`/api/products/${mug.id}`, { priceUsdc: '11.00' });
+    const response = await t.shopper.post('/api/orders', body);
     expect(response.status).toBe(422);
     expect(response.body.error.message).toContain('do not match current prices');
   });
@@ -185,29 +168,29 @@ describe('POST /api/orders', () => {
     const body: Record<string, unknown> = orderBody([[tote, 1]]);
     if (field === 'customerEmail' || field === 'shippingMethod') body[field] = value;
     else body.shippingAddress = { ...customer.shippingAddress, [field]: value };
-    const response = await shopper.post('/api/orders', body);
+    const response = await t.shopper.post('/api/orders', body);
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: { code: 'validation_failed', message } });
   });
 
   test("an empty cart is 422 'Cart is empty'", async () => {
-    const response = await shopper.post('/api/orders', { ...orderBody([[tote, 1]]), items: [] });
+    const response = await t.shopper.post('/api/orders', { ...orderBody([[tote, 1]]), items: [] });
     expect(response.status).toBe(422);
     expect(response.body.error.message).toBe('Cart is empty');
   });
 
   test('unpublished products and products of another store cannot be ordered', async () => {
     const hidden = await addProduct({ title: 'Secret', priceUsdc: '3.00', isPublished: false });
-    const otherStore = (await other.api.post('/api/stores', storeForm())).body;
+    const otherStore = (await t.other.api.post('/api/stores', storeForm())).body;
     const foreign = (
-      await other.api.post('/api/products', {
+      await t.other.api.post('/api/products', {
         storeId: otherStore.id,
         title: 'Theirs',
         priceUsdc: '4',
       })
     ).body;
     for (const product of [hidden, foreign]) {
-      const response = await shopper.post('/api/orders', orderBody([[product, 1]]));
+      const response = await t.shopper.post('/api/orders', orderBody([[product, 1]]));
       expect(response.status).toBe(422);
       expect(response.body.error.message).toBe(
         `"${product.title}" is no longer available; remove it from your cart and try again`,
@@ -216,11 +199,11 @@ describe('POST /api/orders', () => {
   });
 
   test('quantities beyond the stock are refused, naming the product; untracked stock allows 99', async () => {
-    const tooMany = await shopper.post('/api/orders', orderBody([[hoodie, 6]]));
+    const tooMany = await t.shopper.post('/api/orders', orderBody([[hoodie, 6]]));
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.error.message).toBe('Only 5 of "Hoodie" left in stock');
     // Two lines of the same product count together.
-    const split = await shopper.post(
+    const split = await t.shopper.post(
       '/api/orders',
       orderBody([
         [hoodie, 3],
@@ -228,32 +211,32 @@ describe('POST /api/orders', () => {
       ]),
     );
     expect(split.body.error.message).toBe('Only 5 of "Hoodie" left in stock');
-    expect((await shopper.post('/api/orders', orderBody([[tote, 99]]))).status).toBe(201);
-    const over = await shopper.post('/api/orders', orderBody([[tote, 100]]));
+    expect((await t.shopper.post('/api/orders', orderBody([[tote, 99]]))).status).toBe(201);
+    const over = await t.shopper.post('/api/orders', orderBody([[tote, 100]]));
     expect(over.body.error.message).toBe('You can order at most 99 of "Tote"');
   });
 
   test('unknown stores are 404; closed stores and stores without a payout address are 422', async () => {
     const missing = orderBody([[tote, 1]], 'standard', '00000000-0000-4000-8000-000000000000');
-    expect((await shopper.post('/api/orders', missing)).status).toBe(404);
+    expect((await t.shopper.post('/api/orders', missing)).status).toBe(404);
     expect(
-      (await shopper.post('/api/orders', orderBody([[tote, 1]], 'standard', 'abc'))).status,
+      (await t.shopper.post('/api/orders', orderBody([[tote, 1]], 'standard', 'abc'))).status,
     ).toBe(404);
-    const closed = (await owner.api.post('/api/stores', storeForm({ isActive: false }))).body;
+    const closed = (await t.owner.api.post('/api/stores', storeForm({ isActive: false }))).body;
     const closedBody = orderBody([[tote, 1]], 'standard', closed.id);
-    expect((await shopper.post('/api/orders', closedBody)).body.error.message).toBe(
+    expect((await t.shopper.post('/api/orders', closedBody)).body.error.message).toBe(
       'This store is not taking orders right now',
     );
-    const unpaid = (await owner.api.post('/api/stores', storeForm({ paymentAddress: '' }))).body;
+    const unpaid = (await t.owner.api.post('/api/stores', storeForm({ paymentAddress: '' }))).body;
     const unpaidBody = orderBody([[tote, 1]], 'standard', unpaid.id);
-    expect((await shopper.post('/api/orders', unpaidBody)).body.error.message).toBe(
+    expect((await t.shopper.post('/api/orders', unpaidBody)).body.error.message).toBe(
       'This store cannot accept payments yet; please contact the merchant',
     );
   });
 
   test('GET /api/orders/{id} of an unknown id is 404', async () => {
     for (const id of ['nope', '00000000-0000-4000-8000-000000000000']) {
-      const response = await shopper.get(`/api/orders/${id}`);
+      const response = await t.shopper.get(`/api/orders/${id}`);
       expect(response.status).toBe(404);
       expect(response.body.error.message).toBe('Order not found');
     }

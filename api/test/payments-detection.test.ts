@@ -1,39 +1,35 @@
 // Detection on the real chain: Postgres, anvil (200 ms blocks) with Circle's USDC, the Ponder
 // indexer and the worker's detection loop; shoppers pay from anvil test accounts and every state
 // is asserted through GET /api/check-payment-status, the worker's records through the database.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { eq, sql } from 'drizzle-orm';
-import { type Address, createPublicClient, http, parseUnits } from 'viem';
+import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { type App, createApp } from '../src/app.ts';
-import { type ApiConfig, loadApiConfig } from '../src/config.ts';
-import { createDatabase } from '../src/db/client.ts';
 import { orders, paymentEvents, products } from '../src/db/schema.ts';
-import { type DetectionLoop, startDetectionLoop } from '../src/settlement/detection-loop.ts';
-import { type ApiClient, apiClient, customer, newMerchant, storeForm } from './support/client.ts';
+import { startDetectionLoop } from '../src/settlement/detection-loop.ts';
+import { useChainApi } from './support/chain-api.ts';
+import { customer, newMerchant, storeForm } from './support/client.ts';
 import { payUsdc, transitionsOf, waitForPayment, waitForWalletState } from './support/payments.ts';
-import { startTestStack, type TestStack } from './support/stack.ts';
 
 const CONFIRMATIONS = 4; // 800 ms at 200 ms blocks: long enough to see `detected` by polling
 const usdc = (amount: string) => parseUnits(amount, 6);
 
-let stack: TestStack;
-let database: ReturnType<typeof createDatabase>;
-let config: ApiConfig;
-let app: App;
-let shopper: ApiClient;
-let loop: DetectionLoop;
 const workerLog: string[] = [];
-
-/** An app whose orders get a payment window of `seconds`. */
-function appWithWindow(seconds: number): ApiClient {
-  const chain = createPublicClient({ transport: http(config.chain.rpcUrl) });
-  const short = { ...config, paymentWindowHours: seconds / 3600 };
-  return apiClient(createApp({ db: database.db, config: short, chain }));
-}
+const t = useChainApi({
+  confirmations: CONFIRMATIONS,
+  poolSize: 5,
+  worker: ({ database, config }) =>
+    startDetectionLoop({
+      db: database.db,
+      chainId: config.chain.chainId,
+      confirmations: CONFIRMATIONS,
+      intervalMs: 100,
+      log: (line) => workerLog.push(line),
+    }),
+});
 
 /** A universal order of `total` USDC with its deposit address (the payment page's one call). */
-async function universalOrder(total: string, client = shopper) {
+async function universalOrder(total: string, client = t.shopper) {
   const item = {
     productId: `universal-${Date.now()}`,
     title: 'Item',
@@ -55,34 +51,12 @@ async function universalOrder(total: string, client = shopper) {
 }
 
 const pay = (from: number, to: Address, amount: string) =>
-  payUsdc(stack.env, from, to, usdc(amount));
+  payUsdc(t.stack.env, from, to, usdc(amount));
 const isFinal = (s: { status: string }) => s.status === 'received';
-
-beforeAll(async () => {
-  stack = await startTestStack({ blockTime: 0.2 });
-  database = createDatabase(stack.env.DATABASE_URL, { max: 5 });
-  config = loadApiConfig({ ...stack.env, CONFIRMATIONS: String(CONFIRMATIONS) });
-  const chain = createPublicClient({ transport: http(config.chain.rpcUrl) });
-  app = createApp({ db: database.db, config, chain });
-  shopper = apiClient(app);
-  loop = startDetectionLoop({
-    db: database.db,
-    chainId: config.chain.chainId,
-    confirmations: CONFIRMATIONS,
-    intervalMs: 100,
-    log: (line) => workerLog.push(line),
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await loop?.stop();
-  await database?.close();
-  await stack?.stop();
-}, 30_000);
 
 describe('a store order paid with the exact amount', () => {
   test('is detected, then received at depth; the order is paid and stock taken', async () => {
-    const owner = await newMerchant(app, 'seller');
+    const owner = await newMerchant(t.app, 'seller');
     const store = (await owner.api.post('/api/stores', storeForm())).body;
     const product = (
       await owner.api.post('/api/products', {
@@ -92,7 +66,7 @@ describe('a store order paid with the exact amount', () => {
         inventory: 5,
       })
     ).body;
-    const order = await shopper.post('/api/orders', {
+    const order = await t.shopper.post('/api/orders', {
       storeId: store.id,
       ...customer,
       items: [{ productId: product.id, title: 'Mug', priceUsdc: '10.00', quantity: 1 }],
@@ -104,11 +78,11 @@ describe('a store order paid with the exact amount', () => {
     expect(order.status).toBe(201);
     const orderId = order.body.id as string;
     const { paymentWallet } = (
-      await shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, { paymentChain: 'base' })
+      await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, { paymentChain: 'base' })
     ).body;
 
     // Note: polling starts before the transfer, so the first answer is always `waiting`.
-    const watching = waitForPayment(shopper, orderId, isFinal);
+    const watching = waitForPayment(t.shopper, orderId, isFinal);
     const { hash } = await pay(1, paymentWallet.address, '10.80');
     const { last, seen } = await watching;
     expect(seen).toEqual(['waiting', 'detected_pending_processing', 'received']);
@@ -117,14 +91,14 @@ describe('a store order paid with the exact amount', () => {
       receivedAmount: '10.800000',
       expectedAmount: '10.80',
     });
-    const wallet = await waitForWalletState(database.db, orderId, 'received');
+    const wallet = await waitForWalletState(t.database.db, orderId, 'received');
     expect(wallet).toMatchObject({ depositTxHash: hash, paymentReceived: true });
     expect(wallet.detectedAt).toBeInstanceOf(Date);
-    const [paid] = await database.db.select().from(orders).where(eq(orders.id, orderId));
+    const [paid] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(paid).toMatchObject({ status: 'paid', paymentTxHash: hash });
-    const [mug] = await database.db.select().from(products).where(eq(products.id, product.id));
+    const [mug] = await t.database.db.select().from(products).where(eq(products.id, product.id));
     expect(mug?.inventory).toBe(4);
-    expect(await transitionsOf(database.db, orderId)).toEqual([
+    expect(await transitionsOf(t.database.db, orderId)).toEqual([
       'waiting -> detected',
       'detected -> received',
     ]);
@@ -136,22 +110,22 @@ describe('amounts other than the exact one', () => {
     const { orderId, address } = await universalOrder('10.00');
     await pay(2, address, '4.00');
     const { hash } = await pay(2, address, '6.00');
-    const { last } = await waitForPayment(shopper, orderId, isFinal);
+    const { last } = await waitForPayment(t.shopper, orderId, isFinal);
     expect(last.receivedAmount).toBe('10.000000');
-    const wallet = await waitForWalletState(database.db, orderId, 'received');
+    const wallet = await waitForWalletState(t.database.db, orderId, 'received');
     expect(wallet.depositTxHash).toBe(hash);
   }, 30_000);
 
   test('too little is underpaid until a top-up completes it', async () => {
     const { orderId, address } = await universalOrder('10.00');
     await pay(3, address, '3.00');
-    const { last } = await waitForPayment(shopper, orderId, (s) => s.status === 'underpaid');
+    const { last } = await waitForPayment(t.shopper, orderId, (s) => s.status === 'underpaid');
     expect(last).toMatchObject({ paymentDetected: false, receivedAmount: '3.000000' });
-    await waitForWalletState(database.db, orderId, 'underpaid');
+    await waitForWalletState(t.database.db, orderId, 'underpaid');
     await pay(3, address, '7.00');
-    await waitForPayment(shopper, orderId, isFinal);
-    await waitForWalletState(database.db, orderId, 'received');
-    expect(await transitionsOf(database.db, orderId)).toEqual([
+    await waitForPayment(t.shopper, orderId, isFinal);
+    await waitForWalletState(t.database.db, orderId, 'received');
+    expect(await transitionsOf(t.database.db, orderId)).toEqual([
       'waiting -> underpaid',
       'underpaid -> detected',
       'detected -> received',
@@ -161,34 +135,34 @@ describe('amounts other than the exact one', () => {
   test('too much is overpaid: received for the shopper, the order paid', async () => {
     const { orderId, address } = await universalOrder('10.00');
     await pay(4, address, '12.50');
-    const { last } = await waitForPayment(shopper, orderId, isFinal);
+    const { last } = await waitForPayment(t.shopper, orderId, isFinal);
     expect(last.receivedAmount).toBe('12.500000');
-    const wallet = await waitForWalletState(database.db, orderId, 'overpaid');
+    const wallet = await waitForWalletState(t.database.db, orderId, 'overpaid');
     expect(wallet.receivedAmountUsdc).toBe('12.500000');
-    const [order] = await database.db.select().from(orders).where(eq(orders.id, orderId));
+    const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(order?.status).toBe('paid');
   }, 30_000);
 });
 
 describe('the payment window', () => {
   test('nothing by expiry: expired', async () => {
-    const { orderId } = await universalOrder('5.00', appWithWindow(1));
-    const { last } = await waitForPayment(shopper, orderId, (s) => s.status === 'expired');
+    const { orderId } = await universalOrder('5.00', t.appWithWindow(1));
+    const { last } = await waitForPayment(t.shopper, orderId, (s) => s.status === 'expired');
     expect(last.paymentDetected).toBe(false);
-    await waitForWalletState(database.db, orderId, 'expired');
-    expect(await transitionsOf(database.db, orderId)).toEqual(['waiting -> expired']);
+    await waitForWalletState(t.database.db, orderId, 'expired');
+    expect(await transitionsOf(t.database.db, orderId)).toEqual(['waiting -> expired']);
   }, 30_000);
 
   test('paid after expiry: still honoured, as paid late', async () => {
-    const { orderId, address } = await universalOrder('5.00', appWithWindow(1));
-    await waitForWalletState(database.db, orderId, 'expired');
+    const { orderId, address } = await universalOrder('5.00', t.appWithWindow(1));
+    await waitForWalletState(t.database.db, orderId, 'expired');
     await Bun.sleep(1000); // the next block's timestamp (whole seconds) is after the window
     await pay(5, address, '5.00');
-    await waitForPayment(shopper, orderId, isFinal);
-    await waitForWalletState(database.db, orderId, 'paid_late');
-    const [order] = await database.db.select().from(orders).where(eq(orders.id, orderId));
+    await waitForPayment(t.shopper, orderId, isFinal);
+    await waitForWalletState(t.database.db, orderId, 'paid_late');
+    const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(order?.status).toBe('paid');
-    expect(await transitionsOf(database.db, orderId)).toEqual([
+    expect(await transitionsOf(t.database.db, orderId)).toEqual([
       'waiting -> expired',
       'expired -> detected',
       'detected -> paid_late',
@@ -199,7 +173,7 @@ describe('the payment window', () => {
 describe('transfers that belong to no order', () => {
   test('are ignored', async () => {
     const count = async () =>
-      (await database.db.select({ n: sql<number>`count(*)::int` }).from(paymentEvents))[0]?.n;
+      (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(paymentEvents))[0]?.n;
     const before = await count();
     const stranger = privateKeyToAccount(generatePrivateKey()).address;
     await pay(6, stranger, '1.00');

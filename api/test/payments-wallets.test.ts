@@ -1,48 +1,34 @@
 // Deposit addresses and universal orders on a real Postgres (no chain needed): derivation from the
 // xpub, idempotent and race-safe assignment, the status of an unpaid order, both universal forms.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { CHECKOUT_URL_MESSAGES } from '@store/shared';
 import { eq } from 'drizzle-orm';
-import type { App } from '../src/app.ts';
 import { orders, paymentWallets, stores } from '../src/db/schema.ts';
 import { depositAddressDeriver } from '../src/keys/deposit-address.ts';
 import { PAYMENT_API_MESSAGES } from '../src/modules/payments/model.ts';
 import { WEBHOOK_URL_MESSAGES } from '../src/webhooks/url-safety.ts';
-import { type ApiClient, apiClient, customer, newMerchant, storeForm } from './support/client.ts';
-import {
-  createTestApp,
-  startTestDatabase,
-  TEST_XPUB,
-  type TestDatabase,
-} from './support/database.ts';
+import { apiClient, customer, storeForm } from './support/client.ts';
+import { createTestApp, TEST_XPUB } from './support/database.ts';
+import { useTestApi } from './support/test-api.ts';
 
-let testDb: TestDatabase;
-let app: App;
-let shopper: ApiClient;
+const t = useTestApi({ merchants: ['payee'] });
 let storeId: string;
 const merchantAddress = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
 
 /** A pending order of the test store, inserted directly (its totals are not under test here). */
 async function storeOrder(total = '25.00', store = storeId) {
-  const [order] = await testDb.database.db
+  const [order] = await t.testDb.database.db
     .insert(orders)
     .values({ storeId: store, ...customer, items: [], totalUsdc: total })
     .returning({ id: orders.id });
   return (order as { id: string }).id;
 }
 const assign = (orderId: string, body: unknown = { paymentChain: 'base' }) =>
-  shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, body);
+  t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, body);
 
 beforeAll(async () => {
-  testDb = await startTestDatabase();
-  app = createTestApp(testDb);
-  shopper = apiClient(app);
-  const owner = await newMerchant(app, 'payee');
-  storeId = (await owner.api.post('/api/stores', storeForm({ paymentAddress: merchantAddress })))
+  storeId = (await t.payee.api.post('/api/stores', storeForm({ paymentAddress: merchantAddress })))
     .body.id;
-});
-afterAll(async () => {
-  await testDb?.stop();
 });
 
 describe('POST /api/orders/{id}/assign-payment-wallet', () => {
@@ -52,7 +38,7 @@ describe('POST /api/orders/{id}/assign-payment-wallet', () => {
     expect(status).toBe(200);
     const wallet = body.paymentWallet;
     expect(wallet).toMatchObject({ expectedAmount: '25.00', chain: 'base' });
-    const [row] = await testDb.database.db
+    const [row] = await t.testDb.database.db
       .select()
       .from(paymentWallets)
       .where(eq(paymentWallets.orderId, orderId));
@@ -62,7 +48,7 @@ describe('POST /api/orders/{id}/assign-payment-wallet', () => {
     expect(row?.status).toBe('waiting');
     const window = Date.parse(wallet.expiredAt) - Date.now();
     expect(Math.abs(window - 168 * 3_600_000)).toBeLessThan(60_000);
-    const [order] = await testDb.database.db.select().from(orders).where(eq(orders.id, orderId));
+    const [order] = await t.testDb.database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(order?.paymentAddress).toBe(wallet.address);
     expect(order?.paymentChain).toBe('base');
   });
@@ -82,13 +68,13 @@ describe('POST /api/orders/{id}/assign-payment-wallet', () => {
     const others = await Promise.all(Array.from({ length: 8 }, () => storeOrder()));
     const addresses = await Promise.all(others.map(async (id) => (await assign(id)).body));
     expect(new Set(addresses.map((a) => a.paymentWallet.address)).size).toBe(8);
-    const rows = await testDb.database.db.select().from(paymentWallets);
+    const rows = await t.testDb.database.db.select().from(paymentWallets);
     expect(rows.filter((r) => r.orderId === orderId)).toHaveLength(1);
     expect(new Set(rows.map((r) => r.derivationIndex)).size).toBe(rows.length);
   });
 
   test('refuses a store without a payment address, a paid order, a bad chain, an unknown id', async () => {
-    const [bare] = await testDb.database.db
+    const [bare] = await t.testDb.database.db
       .insert(stores)
       .values({ name: 'Bare', slug: `bare-${Date.now()}`, ownerId: 'admin' })
       .returning({ id: stores.id });
@@ -98,7 +84,7 @@ describe('POST /api/orders/{id}/assign-payment-wallet', () => {
       body: { error: { message: PAYMENT_API_MESSAGES.noPaymentAddress } },
     });
     const paid = await storeOrder();
-    await testDb.database.db.update(orders).set({ status: 'paid' }).where(eq(orders.id, paid));
+    await t.testDb.database.db.update(orders).set({ status: 'paid' }).where(eq(orders.id, paid));
     expect((await assign(paid)).status).toBe(409);
     expect((await assign(await storeOrder(), { paymentChain: 'ethereum' })).status).toBe(422);
     expect((await assign(crypto.randomUUID())).status).toBe(404);
@@ -109,7 +95,7 @@ describe('POST /api/orders/{id}/assign-payment-wallet', () => {
 describe('GET /api/check-payment-status/{orderId}', () => {
   test('is waiting before and after a wallet exists (no indexer: the stored state)', async () => {
     const orderId = await storeOrder('9.99');
-    expect((await shopper.get(`/api/check-payment-status/${orderId}`)).body).toEqual({
+    expect((await t.shopper.get(`/api/check-payment-status/${orderId}`)).body).toEqual({
       paymentDetected: false,
       status: 'waiting',
       receivedAmount: '0.000000',
@@ -117,14 +103,14 @@ describe('GET /api/check-payment-status/{orderId}', () => {
       expiredAt: null,
     });
     const { paymentWallet } = (await assign(orderId)).body;
-    expect((await shopper.get(`/api/check-payment-status/${orderId}`)).body).toEqual({
+    expect((await t.shopper.get(`/api/check-payment-status/${orderId}`)).body).toEqual({
       paymentDetected: false,
       status: 'waiting',
       receivedAmount: '0.000000',
       expectedAmount: '9.99',
       expiredAt: paymentWallet.expiredAt,
     });
-    expect((await shopper.get(`/api/check-payment-status/${crypto.randomUUID()}`)).status).toBe(
+    expect((await t.shopper.get(`/api/check-payment-status/${crypto.randomUUID()}`)).status).toBe(
       404,
     );
   });
@@ -152,10 +138,10 @@ describe('POST /api/universal-orders', () => {
       status: 'pending',
       metadata: { returnUrl: 'https://corner.example/done', theme: 'light', logoUrl: '☕' },
     };
-    const created = await shopper.post('/api/universal-orders', body);
+    const created = await t.shopper.post('/api/universal-orders', body);
     expect(created.status).toBe(201);
     const orderId = created.body.order.id;
-    const [order] = await testDb.database.db.select().from(orders).where(eq(orders.id, orderId));
+    const [order] = await t.testDb.database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(order).toMatchObject({
       storeId: 'universal',
       status: 'pending',
@@ -180,13 +166,13 @@ describe('POST /api/universal-orders', () => {
   });
 
   test('the payment page form creates the order and its wallet at once', async () => {
-    const created = await shopper.post('/api/universal-orders', {
+    const created = await t.shopper.post('/api/universal-orders', {
       ...universal,
       paymentChain: 'base',
     });
     expect(created.status).toBe(201);
     expect(created.body.paymentWallet).toMatchObject({ expectedAmount: '15.25', chain: 'base' });
-    const [wallet] = await testDb.database.db
+    const [wallet] = await t.testDb.database.db
       .select()
       .from(paymentWallets)
       .where(eq(paymentWallets.orderId, created.body.order.id));
@@ -200,7 +186,7 @@ describe('POST /api/universal-orders', () => {
   });
 
   test('outside local mode, refuses a webhook URL that is not https or carries credentials', async () => {
-    const production = apiClient(createTestApp(testDb, { LOCAL_MODE: 'false' }));
+    const production = apiClient(createTestApp(t.testDb, { LOCAL_MODE: 'false' }));
     for (const webhookUrl of ['http://corner.example/hooks', 'https://user:pw@corner.example/h']) {
       const response = await production.post('/api/universal-orders', { ...universal, webhookUrl });
       expect(response.status).toBe(422);
@@ -221,20 +207,21 @@ describe('POST /api/universal-orders', () => {
       shippingUsdc: '8.99',
       totalUsdc: '24.24',
     };
-    expect((await shopper.post('/api/universal-orders', priced)).status).toBe(201);
+    expect((await t.shopper.post('/api/universal-orders', priced)).status).toBe(201);
     const cheaper = { ...priced, shippingUsdc: '0.00', totalUsdc: '15.25' };
-    expect((await shopper.post('/api/universal-orders', cheaper)).body.error.message).toBe(
+    expect((await t.shopper.post('/api/universal-orders', cheaper)).body.error.message).toBe(
       'Order totals do not match the items: expected subtotal 15.25, shipping 8.99, total 24.24',
     );
     const free = { ...cheaper, shippingMethod: 'free' };
-    expect((await shopper.post('/api/universal-orders', free)).body.error.message).toBe(
+    expect((await t.shopper.post('/api/universal-orders', free)).body.error.message).toBe(
       'Free shipping is not offered by this checkout link',
     );
   });
 
   test('enforces the URL rules on the server', async () => {
     const post = async (patch: Record<string, unknown>) =>
-      (await shopper.post('/api/universal-orders', { ...universal, ...patch })).body.error?.message;
+      (await t.shopper.post('/api/universal-orders', { ...universal, ...patch })).body.error
+        ?.message;
     expect(await post({ storePaymentAddress: '0x123' })).toBe(
       CHECKOUT_URL_MESSAGES.invalidPaymentAddress,
     );
@@ -257,7 +244,7 @@ describe('deposit addresses of the app', () => {
   test('are the xpub children at the stored indexes', async () => {
     const orderId = await storeOrder();
     const { paymentWallet } = (await assign(orderId)).body;
-    const [row] = await testDb.database.db
+    const [row] = await t.testDb.database.db
       .select()
       .from(paymentWallets)
       .where(eq(paymentWallets.orderId, orderId));

@@ -1,19 +1,10 @@
 // Products on a real Postgres: the product form's messages, the catalogue each viewer sees, edits.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { App } from '../src/app.ts';
-import { type ApiClient, apiClient, newMerchant, storeForm } from './support/client.ts';
-import {
-  createTestApp,
-  STACK_TIMEOUT_MS,
-  startTestDatabase,
-  type TestDatabase,
-} from './support/database.ts';
+import { beforeAll, describe, expect, test } from 'bun:test';
+import { storeForm } from './support/client.ts';
+import { STACK_TIMEOUT_MS } from './support/database.ts';
+import { useTestApi } from './support/test-api.ts';
 
-let testDb: TestDatabase;
-let app: App;
-let shopper: ApiClient;
-let owner: Awaited<ReturnType<typeof newMerchant>>;
-let other: Awaited<ReturnType<typeof newMerchant>>;
+const t = useTestApi({ merchants: ['owner', 'other'] });
 let store: { id: string; slug: string };
 
 const product = (patch: Record<string, unknown> = {}) => ({
@@ -27,20 +18,12 @@ const product = (patch: Record<string, unknown> = {}) => ({
 });
 
 beforeAll(async () => {
-  testDb = await startTestDatabase();
-  app = createTestApp(testDb);
-  shopper = apiClient(app);
-  owner = await newMerchant(app, 'owner');
-  other = await newMerchant(app, 'other');
-  store = (await owner.api.post('/api/stores', storeForm())).body;
-}, STACK_TIMEOUT_MS);
-afterAll(async () => {
-  await testDb?.stop();
+  store = (await t.owner.api.post('/api/stores', storeForm())).body;
 }, STACK_TIMEOUT_MS);
 
 describe('POST /api/products', () => {
   test('adds a product to the own store; the price comes back with 2 decimals', async () => {
-    const response = await owner.api.post('/api/products', product());
+    const response = await t.owner.api.post('/api/products', product());
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
       storeId: store.id,
@@ -53,7 +36,7 @@ describe('POST /api/products', () => {
   });
 
   test('defaults: published, inventory 0', async () => {
-    const response = await owner.api.post('/api/products', {
+    const response = await t.owner.api.post('/api/products', {
       storeId: store.id,
       title: 'Sticker',
       priceUsdc: '2',
@@ -75,17 +58,19 @@ describe('POST /api/products', () => {
     [{ storeId: '' }, 'Store is required'],
     [{ inventory: -1 }, 'Inventory must be a whole number of 0 or more'],
   ])('%j -> 422 %s', async (patch, message) => {
-    const response = await owner.api.post('/api/products', product(patch));
+    const response = await t.owner.api.post('/api/products', product(patch));
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: { code: 'validation_failed', message } });
   });
 
   test("401 signed out; 404 for another merchant's store or an unknown one", async () => {
-    expect((await shopper.post('/api/products', product())).status).toBe(401);
-    const theirs = await other.api.post('/api/products', product());
+    expect((await t.shopper.post('/api/products', product())).status).toBe(401);
+    const theirs = await t.other.api.post('/api/products', product());
     expect(theirs.status).toBe(404);
     expect(theirs.body.error.message).toBe('Store not found');
-    expect((await owner.api.post('/api/products', product({ storeId: 'nope' }))).status).toBe(404);
+    expect((await t.owner.api.post('/api/products', product({ storeId: 'nope' }))).status).toBe(
+      404,
+    );
   });
 });
 
@@ -93,9 +78,9 @@ describe('reading products', () => {
   let published: { id: string };
   let draft: { id: string };
   beforeAll(async () => {
-    published = (await owner.api.post('/api/products', product({ title: 'Shown' }))).body;
+    published = (await t.owner.api.post('/api/products', product({ title: 'Shown' }))).body;
     draft = (
-      await owner.api.post('/api/products', product({ title: 'Hidden', isPublished: false }))
+      await t.owner.api.post('/api/products', product({ title: 'Hidden', isPublished: false }))
     ).body;
   });
 
@@ -105,7 +90,7 @@ describe('reading products', () => {
       `/api/stores/${store.id}/products?published=true`,
       `/api/stores/${store.slug}/products`,
     ]) {
-      for (const client of [shopper, other.api]) {
+      for (const client of [t.shopper, t.other.api]) {
         const response = await client.get(path);
         expect(response.status).toBe(200);
         const ids = response.body.map((p: { id: string }) => p.id);
@@ -116,47 +101,47 @@ describe('reading products', () => {
   });
 
   test('the owner sees unpublished products unless asking for published=true', async () => {
-    const all = await owner.api.get(`/api/stores/${store.id}/products`);
+    const all = await t.owner.api.get(`/api/stores/${store.id}/products`);
     expect(all.body.map((p: { id: string }) => p.id)).toContain(draft.id);
-    const onlyPublished = await owner.api.get(`/api/stores/${store.id}/products?published=true`);
+    const onlyPublished = await t.owner.api.get(`/api/stores/${store.id}/products?published=true`);
     expect(onlyPublished.body.map((p: { id: string }) => p.id)).not.toContain(draft.id);
   });
 
   test('GET /api/products/{id}: published for all, unpublished for the owner only', async () => {
-    expect((await shopper.get(`/api/products/${published.id}`)).body.title).toBe('Shown');
-    for (const client of [shopper, other.api]) {
+    expect((await t.shopper.get(`/api/products/${published.id}`)).body.title).toBe('Shown');
+    for (const client of [t.shopper, t.other.api]) {
       const response = await client.get(`/api/products/${draft.id}`);
       expect(response.status).toBe(404);
       expect(response.body.error).toEqual({ code: 'not_found', message: 'Product not found' });
     }
-    expect((await owner.api.get(`/api/products/${draft.id}`)).body.title).toBe('Hidden');
+    expect((await t.owner.api.get(`/api/products/${draft.id}`)).body.title).toBe('Hidden');
   });
 
   test('unknown stores and products are 404', async () => {
-    expect((await shopper.get('/api/stores/no-such-store/products')).status).toBe(404);
-    expect((await shopper.get('/api/products/not-a-uuid')).status).toBe(404);
+    expect((await t.shopper.get('/api/stores/no-such-store/products')).status).toBe(404);
+    expect((await t.shopper.get('/api/products/not-a-uuid')).status).toBe(404);
     const missing = '00000000-0000-4000-8000-000000000000';
-    expect((await shopper.get(`/api/products/${missing}`)).status).toBe(404);
+    expect((await t.shopper.get(`/api/products/${missing}`)).status).toBe(404);
   });
 
   test('products of an inactive store disappear for shoppers', async () => {
-    const closed = (await owner.api.post('/api/stores', storeForm({ isActive: false }))).body;
-    const item = (await owner.api.post('/api/products', product({ storeId: closed.id }))).body;
-    expect((await shopper.get(`/api/stores/${closed.id}/products`)).status).toBe(404);
-    expect((await shopper.get(`/api/products/${item.id}`)).status).toBe(404);
-    expect((await owner.api.get(`/api/stores/${closed.id}/products`)).body).toHaveLength(1);
+    const closed = (await t.owner.api.post('/api/stores', storeForm({ isActive: false }))).body;
+    const item = (await t.owner.api.post('/api/products', product({ storeId: closed.id }))).body;
+    expect((await t.shopper.get(`/api/stores/${closed.id}/products`)).status).toBe(404);
+    expect((await t.shopper.get(`/api/products/${item.id}`)).status).toBe(404);
+    expect((await t.owner.api.get(`/api/stores/${closed.id}/products`)).body).toHaveLength(1);
   });
 });
 
 describe('PUT and DELETE /api/products/{id}', () => {
   let item: { id: string; updatedAt: string };
   beforeAll(async () => {
-    item = (await owner.api.post('/api/products', product({ title: 'Mug' }))).body;
+    item = (await t.owner.api.post('/api/products', product({ title: 'Mug' }))).body;
   });
 
   test('the owner edits a subset of fields; the store cannot change', async () => {
-    const otherStore = (await other.api.post('/api/stores', storeForm())).body;
-    const response = await owner.api.put(`/api/products/${item.id}`, {
+    const otherStore = (await t.other.api.post('/api/stores', storeForm())).body;
+    const response = await t.owner.api.put(`/api/products/${item.id}`, {
       priceUsdc: '9.99',
       isPublished: false,
       storeId: otherStore.id,
@@ -173,18 +158,18 @@ describe('PUT and DELETE /api/products/{id}', () => {
   });
 
   test('validates with the product form messages', async () => {
-    const response = await owner.api.put(`/api/products/${item.id}`, { priceUsdc: '0' });
+    const response = await t.owner.api.put(`/api/products/${item.id}`, { priceUsdc: '0' });
     expect(response.status).toBe(422);
     expect(response.body.error.message).toBe('Price must be a positive number');
   });
 
   test('a stale edit is 409 with the current product', async () => {
     const stale = item.updatedAt;
-    const first = await owner.api.put(`/api/products/${item.id}`, {
+    const first = await t.owner.api.put(`/api/products/${item.id}`, {
       title: 'Mug v2',
       updatedAt: stale,
     });
-    const second = await owner.api.put(`/api/products/${item.id}`, {
+    const second = await t.owner.api.put(`/api/products/${item.id}`, {
       title: 'Mug v3',
       updatedAt: stale,
     });
@@ -197,18 +182,18 @@ describe('PUT and DELETE /api/products/{id}', () => {
   });
 
   test('401 signed out and 404 for another merchant, for edits and deletes', async () => {
-    expect((await shopper.put(`/api/products/${item.id}`, { title: 'X' })).status).toBe(401);
-    expect((await shopper.delete(`/api/products/${item.id}`)).status).toBe(401);
-    expect((await other.api.put(`/api/products/${item.id}`, { title: 'X' })).status).toBe(404);
-    expect((await other.api.delete(`/api/products/${item.id}`)).status).toBe(404);
-    expect((await owner.api.get(`/api/products/${item.id}`)).body.title).toBe('Mug v2');
+    expect((await t.shopper.put(`/api/products/${item.id}`, { title: 'X' })).status).toBe(401);
+    expect((await t.shopper.delete(`/api/products/${item.id}`)).status).toBe(401);
+    expect((await t.other.api.put(`/api/products/${item.id}`, { title: 'X' })).status).toBe(404);
+    expect((await t.other.api.delete(`/api/products/${item.id}`)).status).toBe(404);
+    expect((await t.owner.api.get(`/api/products/${item.id}`)).body.title).toBe('Mug v2');
   });
 
   test('the owner deletes it; it is gone', async () => {
-    const response = await owner.api.delete(`/api/products/${item.id}`);
+    const response = await t.owner.api.delete(`/api/products/${item.id}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ id: item.id, deleted: true });
-    expect((await owner.api.get(`/api/products/${item.id}`)).status).toBe(404);
-    expect((await owner.api.delete(`/api/products/${item.id}`)).status).toBe(404);
+    expect((await t.owner.api.get(`/api/products/${item.id}`)).status).toBe(404);
+    expect((await t.owner.api.delete(`/api/products/${item.id}`)).status).toBe(404);
   });
 });

@@ -1,34 +1,19 @@
 // Local mode's demo merchant: seeded once, usable through the API, never duplicated or overwritten.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
-import type { App } from '../src/app.ts';
 import { products, stores, users } from '../src/db/schema.ts';
 import { DEMO, seedDemoMerchant } from '../src/local/seed.ts';
 import { apiClient, sessionCookieOf } from './support/client.ts';
-import {
-  createTestApp,
-  STACK_TIMEOUT_MS,
-  startTestDatabase,
-  type TestDatabase,
-} from './support/database.ts';
+import { useTestApi } from './support/test-api.ts';
 
-let testDb: TestDatabase;
-let app: App;
+const t = useTestApi();
 const countOf = async (table: typeof users | typeof stores | typeof products) =>
-  (await testDb.database.db.select({ n: sql<number>`count(*)::int` }).from(table))[0]?.n;
-
-beforeAll(async () => {
-  testDb = await startTestDatabase();
-  app = createTestApp(testDb);
-}, STACK_TIMEOUT_MS);
-afterAll(async () => {
-  await testDb?.stop();
-}, STACK_TIMEOUT_MS);
+  (await t.testDb.database.db.select({ n: sql<number>`count(*)::int` }).from(table))[0]?.n;
 
 describe('seedDemoMerchant', () => {
   test('creates demo / demo-password with a demo store of published products', async () => {
-    expect(await seedDemoMerchant(testDb.database.db)).toBe(true);
-    const api = apiClient(app);
+    expect(await seedDemoMerchant(t.testDb.database.db)).toBe(true);
+    const api = apiClient(t.app);
     const signedIn = await api.post('/api/auth/sign-in', {
       username: DEMO.username,
       password: DEMO.password,
@@ -48,16 +33,16 @@ describe('seedDemoMerchant', () => {
   });
 
   test("is idempotent, concurrently too, and keeps the merchant's own edits", async () => {
-    await testDb.database.db.update(stores).set({ name: 'Renamed by the merchant' });
+    await t.testDb.database.db.update(stores).set({ name: 'Renamed by the merchant' });
     const again = await Promise.all([
-      seedDemoMerchant(testDb.database.db),
-      seedDemoMerchant(testDb.database.db),
+      seedDemoMerchant(t.testDb.database.db),
+      seedDemoMerchant(t.testDb.database.db),
     ]);
     expect(again).toEqual([false, false]);
     expect(await countOf(users)).toBe(1);
     expect(await countOf(stores)).toBe(1);
     expect(await countOf(products)).toBe(4);
-    const store = await apiClient(app).get('/api/stores/demo-store');
+    const store = await apiClient(t.app).get('/api/stores/demo-store');
     expect(store.body.name).toBe('Renamed by the merchant');
   });
 });

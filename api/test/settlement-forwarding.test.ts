@@ -2,7 +2,7 @@
 // the indexer, and the worker's loops in-process. Shoppers pay from anvil test accounts; the
 // merchant's and the treasury's balances, the deposit address, the webhooks a local receiver
 // gets (verified with `standardwebhooks` and the published Ed25519 key) and the ledger are checked.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, describe, expect, test } from 'bun:test';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { splitFee } from '@store/shared';
 import { eq } from 'drizzle-orm';
@@ -17,43 +17,39 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { type App, createApp } from '../src/app.ts';
-import { type ApiConfig, loadApiConfig, loadWorkerConfig } from '../src/config.ts';
-import { createDatabase } from '../src/db/client.ts';
+import { loadWorkerConfig } from '../src/config.ts';
 import { orders } from '../src/db/schema.ts';
 import { LOCAL_ACCOUNT_INDEX, localAccount } from '../src/local/usdc.ts';
-import { type Settlement, startSettlement } from '../src/settlement/settlement-loops.ts';
-import { type ApiClient, apiClient, customer, newMerchant, storeForm } from './support/client.ts';
+import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { useChainApi } from './support/chain-api.ts';
+import { customer, newMerchant, storeForm } from './support/client.ts';
 import { payUsdc, walletOf } from './support/payments.ts';
 import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
-import { startTestStack, type TestStack } from './support/stack.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);
 const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
 
-let stack: TestStack;
-let database: ReturnType<typeof createDatabase>;
-let config: ApiConfig;
-let app: App;
-let shopper: ApiClient;
-let settlement: Settlement;
 const receiver = webhookReceiver();
 const workerLog: string[] = [];
-
-/** An API whose orders get a payment window of `seconds`. */
-function appWithWindow(seconds: number): ApiClient {
-  const chain = createPublicClient({ transport: http(config.chain.rpcUrl) });
-  return apiClient(
-    createApp({
-      db: database.db,
-      config: { ...config, paymentWindowHours: seconds / 3600 },
-      chain,
-    }),
-  );
-}
+const t = useChainApi({
+  confirmations: 2,
+  poolSize: 8,
+  worker: ({ stack, database }) => {
+    const workerConfig = loadWorkerConfig({
+      ...stack.env,
+      CONFIRMATIONS: '2',
+      FORWARDING_RETRY_BASE_MS: '100',
+      WEBHOOK_RETRY_BASE_MS: '100',
+    });
+    return startSettlement(workerConfig, database.db, { log: (line) => workerLog.push(line) });
+  },
+});
+afterAll(() => {
+  receiver.stop();
+});
 
 /** A universal order paying out to `payout`, with webhooks to the local receiver. */
-async function universalOrder(total: string, payout: Address, client = shopper) {
+async function universalOrder(total: string, payout: Address, client = t.shopper) {
   const { status, body } = await client.post('/api/universal-orders', {
     storeName: 'Corner Shop',
     storePaymentAddress: payout,
@@ -72,7 +68,7 @@ async function universalOrder(total: string, payout: Address, client = shopper) 
 
 /** A merchant, a store paying out to a fresh address with a webhook URL, and a 10.80 order. */
 async function storeOrder() {
-  const owner = await newMerchant(app, 'settle');
+  const owner = await newMerchant(t.app, 'settle');
   const payout = freshAddress();
   const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
   const hook = await owner.api.put(`/api/stores/${store.id}/webhook`, { url: receiver.url });
@@ -85,7 +81,7 @@ async function storeOrder() {
       inventory: 5,
     })
   ).body;
-  const order = await shopper.post('/api/orders', {
+  const order = await t.shopper.post('/api/orders', {
     storeId: store.id,
     ...customer,
     items: [{ productId: product.id, title: 'Mug', priceUsdc: '10.00', quantity: 1 }],
@@ -95,7 +91,7 @@ async function storeOrder() {
     status: 'pending',
   });
   const orderId = order.body.id as string;
-  const wallet = await shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
+  const wallet = await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
     paymentChain: 'base',
   });
   const address = wallet.body.paymentWallet.address as Address;
@@ -104,7 +100,7 @@ async function storeOrder() {
 
 const forwarded = (orderId: string) =>
   waitUntil(async () => {
-    const wallet = await walletOf(database.db, orderId);
+    const wallet = await walletOf(t.database.db, orderId);
     return wallet.forwardingStatus === 'completed' && wallet.forwardingCompleted && wallet;
   }, `forwarding of ${orderId}`);
 
@@ -117,42 +113,19 @@ const webhookOf = (orderId: string, type: string) =>
     `${type} of ${orderId}`,
   );
 
-beforeAll(async () => {
-  stack = await startTestStack({ blockTime: 0.2 });
-  database = createDatabase(stack.env.DATABASE_URL, { max: 8 });
-  const env = { ...stack.env, CONFIRMATIONS: '2' };
-  config = loadApiConfig(env);
-  const chain = createPublicClient({ transport: http(config.chain.rpcUrl) });
-  app = createApp({ db: database.db, config, chain });
-  shopper = apiClient(app);
-  const workerConfig = loadWorkerConfig({
-    ...env,
-    FORWARDING_RETRY_BASE_MS: '100',
-    WEBHOOK_RETRY_BASE_MS: '100',
-  });
-  settlement = startSettlement(workerConfig, database.db, { log: (line) => workerLog.push(line) });
-}, 90_000);
-
-afterAll(async () => {
-  await settlement?.stop();
-  receiver.stop();
-  await database?.close();
-  await stack?.stop();
-}, 30_000);
-
 describe('a store order paid in full', () => {
   test('98% reaches the merchant and 2% the treasury, gaslessly; nothing stays behind', async () => {
     const { payout, orderId, address, owner } = await storeOrder();
-    const treasury = stack.env.TREASURY_ADDRESS as Address;
-    const treasuryBefore = (await balancesOf(stack.env, treasury)).usdc;
-    const { hash } = await payUsdc(stack.env, 1, address, usdc('10.80'));
+    const treasury = t.stack.env.TREASURY_ADDRESS as Address;
+    const treasuryBefore = (await balancesOf(t.stack.env, treasury)).usdc;
+    const { hash } = await payUsdc(t.stack.env, 1, address, usdc('10.80'));
     const wallet = await forwarded(orderId);
 
     const { merchant, fee } = splitFee(usdc('10.80'));
     expect(merchant + fee).toBe(usdc('10.80'));
-    expect((await balancesOf(stack.env, payout)).usdc).toBe(merchant);
-    expect((await balancesOf(stack.env, treasury)).usdc - treasuryBefore).toBe(fee);
-    expect(await balancesOf(stack.env, address)).toEqual({ usdc: 0n, eth: 0n });
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(merchant);
+    expect((await balancesOf(t.stack.env, treasury)).usdc - treasuryBefore).toBe(fee);
+    expect(await balancesOf(t.stack.env, address)).toEqual({ usdc: 0n, eth: 0n });
     expect(wallet).toMatchObject({
       forwardedAmountUsdc: '10.800000',
       gasFunded: false,
@@ -160,7 +133,7 @@ describe('a store order paid in full', () => {
     });
     expect(wallet.forwardedAt).toBeInstanceOf(Date);
     expect(Number(wallet.actualGasUsed)).toBeGreaterThan(0);
-    const [order] = await database.db.select().from(orders).where(eq(orders.id, orderId));
+    const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(order?.paymentTxHash).toBe(hash);
 
     const view = await owner.api.get(`/api/orders/${orderId}/forwarding`);
@@ -177,7 +150,7 @@ describe('a store order paid in full', () => {
 
   test('the receiver gets order.paid and order.forwarded, signed with the store secret (v1)', async () => {
     const { orderId, address, secret, owner, store } = await storeOrder();
-    await payUsdc(stack.env, 2, address, usdc('10.80'));
+    await payUsdc(t.stack.env, 2, address, usdc('10.80'));
     const paid = await webhookOf(orderId, 'order.paid');
     const payload = new Webhook(secret).verify(paid.body, paid.headers) as Record<string, unknown>;
     expect(paid.headers['user-agent']).toBe('StorefrontWebhooks/1.0');
@@ -222,11 +195,11 @@ describe('a universal order', () => {
   test('is forwarded to the link address; its webhook verifies with the published key (v1a)', async () => {
     const payout = freshAddress();
     const { orderId, address } = await universalOrder('5.00', payout);
-    await payUsdc(stack.env, 3, address, usdc('5.00'));
+    await payUsdc(t.stack.env, 3, address, usdc('5.00'));
     await forwarded(orderId);
-    expect((await balancesOf(stack.env, payout)).usdc).toBe(splitFee(usdc('5.00')).merchant);
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(splitFee(usdc('5.00')).merchant);
     const paid = await webhookOf(orderId, 'order.paid');
-    const { body: key } = await shopper.get('/.well-known/webhook-signing-key');
+    const { body: key } = await t.shopper.get('/.well-known/webhook-signing-key');
     expect(key.publicKey).toMatch(/^whpk_/);
     const [version, signature] = paid.headers['webhook-signature']?.split(',') ?? [];
     expect(version).toBe('v1a');
@@ -257,38 +230,38 @@ describe('amounts other than the exact one: nothing is left on a deposit address
   test('overpaid: everything that arrived is split and forwarded', async () => {
     const payout = freshAddress();
     const { orderId, address } = await universalOrder('10.00', payout);
-    await payUsdc(stack.env, 4, address, usdc('12.50'));
+    await payUsdc(t.stack.env, 4, address, usdc('12.50'));
     await forwarded(orderId);
-    expect((await balancesOf(stack.env, payout)).usdc).toBe(splitFee(usdc('12.50')).merchant);
-    expect((await balancesOf(stack.env, address)).usdc).toBe(0n);
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(splitFee(usdc('12.50')).merchant);
+    expect((await balancesOf(t.stack.env, address)).usdc).toBe(0n);
     await webhookOf(orderId, 'order.overpaid');
   }, 40_000);
 
   test('underpaid: forwarded at expiry; a late top-up is forwarded in a second round', async () => {
     const payout = freshAddress();
-    const { orderId, address } = await universalOrder('10.00', payout, appWithWindow(3));
-    await payUsdc(stack.env, 5, address, usdc('3.00'));
+    const { orderId, address } = await universalOrder('10.00', payout, t.appWithWindow(3));
+    await payUsdc(t.stack.env, 5, address, usdc('3.00'));
     await webhookOf(orderId, 'order.underpaid');
     const first = await waitUntil(async () => {
-      const wallet = await walletOf(database.db, orderId);
+      const wallet = await walletOf(t.database.db, orderId);
       return wallet.forwardedAmountUsdc === '3.000000' && wallet;
     }, 'the first round');
     expect(first).toMatchObject({ forwardingStatus: 'completed', forwardingCompleted: false });
     expect(first.expiredAt?.getTime()).toBeLessThanOrEqual(Date.now());
     // The shopper still sees an underpaid order, not a forwarded (paid) one.
-    const status = (await shopper.get(`/api/check-payment-status/${orderId}`)).body;
+    const status = (await t.shopper.get(`/api/check-payment-status/${orderId}`)).body;
     expect(status).toMatchObject({ status: 'underpaid', paymentDetected: false });
     await Bun.sleep(1000); // the top-up's block is after the window: paid late
-    await payUsdc(stack.env, 5, address, usdc('7.00'));
+    await payUsdc(t.stack.env, 5, address, usdc('7.00'));
     await webhookOf(orderId, 'order.paid_late');
     const second = await waitUntil(async () => {
-      const wallet = await walletOf(database.db, orderId);
+      const wallet = await walletOf(t.database.db, orderId);
       return wallet.forwardedAmountUsdc === '10.000000' && wallet.forwardingCompleted && wallet;
     }, 'the second round');
     expect(second.status).toBe('paid_late');
     const expected = splitFee(usdc('3.00')).merchant + splitFee(usdc('7.00')).merchant;
-    expect((await balancesOf(stack.env, payout)).usdc).toBe(expected);
-    expect(await balancesOf(stack.env, address)).toEqual({ usdc: 0n, eth: 0n });
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(expected);
+    expect(await balancesOf(t.stack.env, address)).toEqual({ usdc: 0n, eth: 0n });
     const rounds = receiver.received.filter((r) => {
       const body = JSON.parse(r.body);
       return body.orderId === orderId && body.type === 'order.forwarded';
@@ -303,24 +276,24 @@ describe('a forwarding that keeps failing', () => {
     const wallet = createWalletClient({
       account: localAccount(LOCAL_ACCOUNT_INDEX.tokenOwner),
       chain: foundry,
-      transport: http(stack.env.RPC_URL),
+      transport: http(t.stack.env.RPC_URL),
     });
     const hash = await wallet.writeContract({
-      address: stack.env.USDC_ADDRESS as Address,
+      address: t.stack.env.USDC_ADDRESS as Address,
       abi: token,
       functionName,
       args: [who],
     });
     await createPublicClient({
       chain: foundry,
-      transport: http(stack.env.RPC_URL),
+      transport: http(t.stack.env.RPC_URL),
     }).waitForTransactionReceipt({ hash });
   };
 
   test('stops, visible to the merchant with its error; a retry after the cause is fixed pays', async () => {
     const { owner, payout, orderId, address } = await storeOrder();
     await asBlacklister('blacklist', payout);
-    await payUsdc(stack.env, 6, address, usdc('10.80'));
+    await payUsdc(t.stack.env, 6, address, usdc('10.80'));
     const stopped = await waitUntil(
       async () => {
         const view = await owner.api.get(`/api/orders/${orderId}/forwarding`);
@@ -333,18 +306,18 @@ describe('a forwarding that keeps failing', () => {
     expect(stopped.lastError).toMatch(/blacklisted/i);
     // Note: the fee went out; the merchant share waits on the address, its round still open.
     const { merchant, fee } = splitFee(usdc('10.80'));
-    expect((await balancesOf(stack.env, address)).usdc).toBe(merchant);
-    const stranger = await newMerchant(app, 'stranger');
+    expect((await balancesOf(t.stack.env, address)).usdc).toBe(merchant);
+    const stranger = await newMerchant(t.app, 'stranger');
     expect((await stranger.api.post(`/api/orders/${orderId}/forwarding/retry`)).status).toBe(404);
 
     await asBlacklister('unBlacklist', payout);
     expect((await owner.api.post(`/api/orders/${orderId}/forwarding/retry`)).status).toBe(200);
-    const treasuryBefore = (await balancesOf(stack.env, stack.env.TREASURY_ADDRESS as Address))
+    const treasuryBefore = (await balancesOf(t.stack.env, t.stack.env.TREASURY_ADDRESS as Address))
       .usdc;
     await forwarded(orderId);
-    expect((await balancesOf(stack.env, payout)).usdc).toBe(merchant);
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(merchant);
     // The fee's authorization was used once and is never sent again.
-    expect((await balancesOf(stack.env, stack.env.TREASURY_ADDRESS as Address)).usdc).toBe(
+    expect((await balancesOf(t.stack.env, t.stack.env.TREASURY_ADDRESS as Address)).usdc).toBe(
       treasuryBefore,
     );
     expect(fee).toBeGreaterThan(0n);
@@ -352,6 +325,6 @@ describe('a forwarding that keeps failing', () => {
 });
 
 test('the ledger holds: every forwarded address received exactly merchant share + fee', async () => {
-  expect(await ledgerBreaches(database.db)).toEqual([]);
+  expect(await ledgerBreaches(t.database.db)).toEqual([]);
   expect(workerLog.filter((line) => /pass failed/.test(line))).toEqual([]);
 });

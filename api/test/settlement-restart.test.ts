@@ -1,36 +1,20 @@
 // A worker that was down while a paid (and already forwarded) deposit address received more:
 // after the restart the extra USDC is seen and forwarded too, nothing stays on the address.
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
-import { type Address, createPublicClient, http, parseUnits } from 'viem';
+import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { type App, createApp } from '../src/app.ts';
-import { loadApiConfig, loadWorkerConfig } from '../src/config.ts';
-import { createDatabase } from '../src/db/client.ts';
+import { loadWorkerConfig } from '../src/config.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { useChainApi } from './support/chain-api.ts';
 import { apiClient, customer } from './support/client.ts';
 import { payUsdc, walletOf } from './support/payments.ts';
 import { balancesOf, waitUntil } from './support/settlement.ts';
-import { startTestStack, type TestStack } from './support/stack.ts';
 
-let stack: TestStack;
-let database: ReturnType<typeof createDatabase>;
-let app: App;
-
-beforeAll(async () => {
-  stack = await startTestStack({ blockTime: 0.2 });
-  database = createDatabase(stack.env.DATABASE_URL, { max: 4 });
-  const config = loadApiConfig({ ...stack.env, CONFIRMATIONS: '2' });
-  const chain = createPublicClient({ transport: http(config.chain.rpcUrl) });
-  app = createApp({ db: database.db, config, chain });
-}, 120_000);
-afterAll(async () => {
-  await database?.close();
-  await stack?.stop();
-}, 60_000);
+const t = useChainApi({ confirmations: 2, poolSize: 4 });
 
 async function universalOrder(payout: Address) {
-  const { status, body } = await apiClient(app).post('/api/universal-orders', {
+  const { status, body } = await apiClient(t.app).post('/api/universal-orders', {
     storeName: 'Restart Shop',
     storePaymentAddress: payout,
     ...customer,
@@ -45,33 +29,33 @@ async function universalOrder(payout: Address) {
 }
 
 test('a top-up that arrived while the worker was down is forwarded after the restart', async () => {
-  const workerConfig = loadWorkerConfig({ ...stack.env, CONFIRMATIONS: '2' });
+  const workerConfig = loadWorkerConfig({ ...t.stack.env, CONFIRMATIONS: '2' });
   const payout = privateKeyToAccount(generatePrivateKey()).address;
   const { orderId, address } = await universalOrder(payout);
   const quiet = () => {};
-  let settlement = startSettlement(workerConfig, database.db, { log: quiet });
-  await payUsdc(stack.env, 7, address, parseUnits('5', 6));
+  let settlement = startSettlement(workerConfig, t.database.db, { log: quiet });
+  await payUsdc(t.stack.env, 7, address, parseUnits('5', 6));
   await waitUntil(
-    async () => (await walletOf(database.db, orderId)).forwardingCompleted,
+    async () => (await walletOf(t.database.db, orderId)).forwardingCompleted,
     'forwarded',
   );
   await settlement.stop();
 
   // The worker is down: 1 USDC more arrives and is indexed at depth.
-  await payUsdc(stack.env, 7, address, parseUnits('1', 6));
+  await payUsdc(t.stack.env, 7, address, parseUnits('1', 6));
   await Bun.sleep(1500);
-  settlement = startSettlement(workerConfig, database.db, { log: quiet });
+  settlement = startSettlement(workerConfig, t.database.db, { log: quiet });
   try {
     await waitUntil(
-      async () => (await walletOf(database.db, orderId)).forwardedAmountUsdc === '6.000000',
+      async () => (await walletOf(t.database.db, orderId)).forwardedAmountUsdc === '6.000000',
       'the top-up forwarded',
     );
   } finally {
     await settlement.stop();
   }
-  const deposit = await balancesOf(stack.env, address);
+  const deposit = await balancesOf(t.stack.env, address);
   expect(deposit.usdc).toBe(0n);
   const { merchant: first } = splitFee(5_000_000n);
   const { merchant: second } = splitFee(1_000_000n);
-  expect((await balancesOf(stack.env, payout)).usdc).toBe(first + second);
+  expect((await balancesOf(t.stack.env, payout)).usdc).toBe(first + second);
 }, 120_000);

@@ -1,40 +1,19 @@
 // Stores on a real Postgres: the store form's messages, ownership, public and owner views, edits.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { App } from '../src/app.ts';
-import { type ApiClient, apiClient, newMerchant, storeForm } from './support/client.ts';
-import {
-  createTestApp,
-  STACK_TIMEOUT_MS,
-  startTestDatabase,
-  type TestDatabase,
-} from './support/database.ts';
+import { beforeAll, describe, expect, test } from 'bun:test';
+import { storeForm } from './support/client.ts';
+import { useTestApi } from './support/test-api.ts';
 
-let testDb: TestDatabase;
-let app: App;
-let shopper: ApiClient;
-let owner: Awaited<ReturnType<typeof newMerchant>>;
-let other: Awaited<ReturnType<typeof newMerchant>>;
-
-beforeAll(async () => {
-  testDb = await startTestDatabase();
-  app = createTestApp(testDb);
-  shopper = apiClient(app);
-  owner = await newMerchant(app, 'owner');
-  other = await newMerchant(app, 'other');
-}, STACK_TIMEOUT_MS);
-afterAll(async () => {
-  await testDb?.stop();
-}, STACK_TIMEOUT_MS);
+const t = useTestApi({ merchants: ['owner', 'other'] });
 
 describe('POST /api/stores', () => {
   test('creates a store owned by the signed-in merchant with the SPEC defaults', async () => {
     const form = storeForm({ ownerId: 'admin' });
-    const response = await owner.api.post('/api/stores', form);
+    const response = await t.owner.api.post('/api/stores', form);
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
       name: form.name,
       slug: form.slug,
-      ownerId: owner.user.id,
+      ownerId: t.owner.user.id,
       theme: 'dark',
       primaryColor: '#6366f1',
       secondaryColor: '#8b5cf6',
@@ -50,7 +29,7 @@ describe('POST /api/stores', () => {
 
   test('401 without a session, even with an invalid body', async () => {
     for (const body of [storeForm(), {}]) {
-      const response = await shopper.post('/api/stores', body);
+      const response = await t.shopper.post('/api/stores', body);
       expect(response.status).toBe(401);
       expect(response.body.error.code).toBe('unauthorized');
     }
@@ -70,14 +49,14 @@ describe('POST /api/stores', () => {
     [{ name: ' ' }, 'Store name is required'],
     [{ theme: 'sepia' }, 'Theme must be light or dark'],
   ])('%j -> 422 %s', async (patch, message) => {
-    const response = await owner.api.post('/api/stores', storeForm(patch));
+    const response = await t.owner.api.post('/api/stores', storeForm(patch));
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: { code: 'validation_failed', message } });
   });
 
   test('accepts 3-digit colours, the light theme and no payment address', async () => {
     const body = storeForm({ primaryColor: '#abc', theme: 'light', paymentAddress: '' });
-    const response = await owner.api.post('/api/stores', body);
+    const response = await t.owner.api.post('/api/stores', body);
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ primaryColor: '#abc', theme: 'light' });
     expect(response.body.paymentAddress).toBeNull();
@@ -85,8 +64,8 @@ describe('POST /api/stores', () => {
 
   test('409 for a slug another store has', async () => {
     const form = storeForm();
-    await owner.api.post('/api/stores', form);
-    const response = await other.api.post('/api/stores', storeForm({ slug: form.slug }));
+    await t.owner.api.post('/api/stores', form);
+    const response = await t.other.api.post('/api/stores', storeForm({ slug: form.slug }));
     expect(response.status).toBe(409);
     expect(response.body.error.message).toBe('That store slug is already taken; choose another');
   });
@@ -97,11 +76,11 @@ describe('reading stores', () => {
   let closed: { id: string; slug: string };
 
   beforeAll(async () => {
-    open = (await owner.api.post('/api/stores', storeForm({ description: 'Open' }))).body;
-    closed = (await owner.api.post('/api/stores', storeForm({ isActive: false }))).body;
-    await owner.api.put(`/api/stores/${open.id}`, { webhookUrl: 'https://ignored.example' });
-    await owner.api.post('/api/products', { storeId: open.id, title: 'Tee', priceUsdc: '10' });
-    await owner.api.post('/api/products', {
+    open = (await t.owner.api.post('/api/stores', storeForm({ description: 'Open' }))).body;
+    closed = (await t.owner.api.post('/api/stores', storeForm({ isActive: false }))).body;
+    await t.owner.api.put(`/api/stores/${open.id}`, { webhookUrl: 'https://ignored.example' });
+    await t.owner.api.post('/api/products', { storeId: open.id, title: 'Tee', priceUsdc: '10' });
+    await t.owner.api.post('/api/products', {
       storeId: open.id,
       title: 'Draft',
       priceUsdc: '5',
@@ -110,52 +89,52 @@ describe('reading stores', () => {
   });
 
   test('GET /api/stores lists active stores with published product counts, public fields only', async () => {
-    const response = await shopper.get('/api/stores');
+    const response = await t.shopper.get('/api/stores');
     expect(response.status).toBe(200);
     const listed = response.body.find((s: { id: string }) => s.id === open.id);
-    expect(listed).toMatchObject({ slug: open.slug, productCount: 1, ownerId: owner.user.id });
+    expect(listed).toMatchObject({ slug: open.slug, productCount: 1, ownerId: t.owner.user.id });
     expect(listed).not.toHaveProperty('webhookUrl');
     expect(listed).not.toHaveProperty('webhookSecret');
     expect(response.body.some((s: { id: string }) => s.id === closed.id)).toBe(false);
   });
 
   test('GET /api/stores?mine=true: 401 signed out; own stores only, inactive too, all products counted', async () => {
-    expect((await shopper.get('/api/stores?mine=true')).status).toBe(401);
-    const mine = await owner.api.get('/api/stores?mine=true');
+    expect((await t.shopper.get('/api/stores?mine=true')).status).toBe(401);
+    const mine = await t.owner.api.get('/api/stores?mine=true');
     const ids = mine.body.map((s: { id: string }) => s.id);
     expect(ids).toContain(open.id);
     expect(ids).toContain(closed.id);
-    expect(mine.body.every((s: { ownerId: string }) => s.ownerId === owner.user.id)).toBe(true);
+    expect(mine.body.every((s: { ownerId: string }) => s.ownerId === t.owner.user.id)).toBe(true);
     expect(mine.body.find((s: { id: string }) => s.id === open.id)).toMatchObject({
       productCount: 2,
       webhookUrl: null,
     });
-    const theirs = await other.api.get('/api/stores?mine=true');
+    const theirs = await t.other.api.get('/api/stores?mine=true');
     expect(theirs.body.map((s: { id: string }) => s.id)).not.toContain(open.id);
   });
 
   test('GET /api/stores/{slug} and /api/stores/{id} find the same store', async () => {
-    const bySlug = await shopper.get(`/api/stores/${open.slug}`);
-    const byId = await shopper.get(`/api/stores/${open.id}`);
+    const bySlug = await t.shopper.get(`/api/stores/${open.slug}`);
+    const byId = await t.shopper.get(`/api/stores/${open.id}`);
     expect(bySlug.status).toBe(200);
     expect(bySlug.body).toEqual(byId.body);
     expect(bySlug.body).toMatchObject({ description: 'Open', productCount: 1 });
   });
 
   test('an inactive store is 404 for shoppers and other merchants, visible to its owner', async () => {
-    for (const client of [shopper, other.api]) {
+    for (const client of [t.shopper, t.other.api]) {
       const response = await client.get(`/api/stores/${closed.slug}`);
       expect(response.status).toBe(404);
       expect(response.body.error).toEqual({ code: 'not_found', message: 'Store not found' });
     }
-    const own = await owner.api.get(`/api/stores/${closed.slug}`);
+    const own = await t.owner.api.get(`/api/stores/${closed.slug}`);
     expect(own.status).toBe(200);
     expect(own.body.isActive).toBe(false);
   });
 
   test('unknown slugs and ids are 404', async () => {
     for (const key of ['no-such-store', '00000000-0000-0000-0000-000000000000']) {
-      expect((await shopper.get(`/api/stores/${key}`)).status).toBe(404);
+      expect((await t.shopper.get(`/api/stores/${key}`)).status).toBe(404);
     }
   });
 });
@@ -163,41 +142,41 @@ describe('reading stores', () => {
 describe('PUT /api/stores/{id}', () => {
   let store: { id: string; slug: string; updatedAt: string };
   beforeAll(async () => {
-    store = (await owner.api.post('/api/stores', storeForm())).body;
+    store = (await t.owner.api.post('/api/stores', storeForm())).body;
   });
 
   test('the owner edits any subset of fields; the owner cannot be changed', async () => {
-    const response = await owner.api.put(`/api/stores/${store.id}`, {
+    const response = await t.owner.api.put(`/api/stores/${store.id}`, {
       name: 'Renamed',
       theme: 'light',
-      ownerId: other.user.id,
+      ownerId: t.other.user.id,
       updatedAt: store.updatedAt,
     });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       name: 'Renamed',
       theme: 'light',
-      ownerId: owner.user.id,
+      ownerId: t.owner.user.id,
     });
     expect(Date.parse(response.body.updatedAt)).toBeGreaterThan(Date.parse(store.updatedAt));
     store = response.body;
   });
 
   test('401 signed out, 404 for another merchant (nothing changes)', async () => {
-    expect((await shopper.put(`/api/stores/${store.id}`, { name: 'X' })).status).toBe(401);
-    const response = await other.api.put(`/api/stores/${store.id}`, { name: 'Hijacked' });
+    expect((await t.shopper.put(`/api/stores/${store.id}`, { name: 'X' })).status).toBe(401);
+    const response = await t.other.api.put(`/api/stores/${store.id}`, { name: 'Hijacked' });
     expect(response.status).toBe(404);
-    expect((await shopper.get(`/api/stores/${store.id}`)).body.name).toBe('Renamed');
+    expect((await t.shopper.get(`/api/stores/${store.id}`)).body.name).toBe('Renamed');
   });
 
   test('a stale edit is 409 with the current store', async () => {
     const stale = store.updatedAt;
-    const fresh = await owner.api.put(`/api/stores/${store.id}`, {
+    const fresh = await t.owner.api.put(`/api/stores/${store.id}`, {
       description: 'first edit',
       updatedAt: stale,
     });
     expect(fresh.status).toBe(200);
-    const response = await owner.api.put(`/api/stores/${store.id}`, {
+    const response = await t.owner.api.put(`/api/stores/${store.id}`, {
       description: 'second edit',
       updatedAt: stale,
     });
@@ -215,14 +194,16 @@ describe('PUT /api/stores/{id}', () => {
   });
 
   test('validates with the store form messages and refuses a taken slug', async () => {
-    const bad = await owner.api.put(`/api/stores/${store.id}`, { slug: 'Bad Slug' });
+    const bad = await t.owner.api.put(`/api/stores/${store.id}`, { slug: 'Bad Slug' });
     expect(bad.body.error.message).toBe(
       'Slug can only contain lowercase letters, numbers, and hyphens',
     );
-    const bogusVersion = await owner.api.put(`/api/stores/${store.id}`, { updatedAt: 'yesterday' });
+    const bogusVersion = await t.owner.api.put(`/api/stores/${store.id}`, {
+      updatedAt: 'yesterday',
+    });
     expect(bogusVersion.status).toBe(422);
-    const taken = (await other.api.post('/api/stores', storeForm())).body.slug;
-    const response = await owner.api.put(`/api/stores/${store.id}`, { slug: taken });
+    const taken = (await t.other.api.post('/api/stores', storeForm())).body.slug;
+    const response = await t.owner.api.put(`/api/stores/${store.id}`, { slug: taken });
     expect(response.status).toBe(409);
   });
 });

@@ -1,7 +1,7 @@
 // Webhook delivery and the merchant's webhook API on a real Postgres (no chain): the store's URL
 // under the SSRF rules, its secret shown and rotated, retries of 5xx and silent receivers, final
 // failures, redirects refused, every attempt logged, and redelivery by the owner only.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { App } from '../src/app.ts';
@@ -9,15 +9,15 @@ import { webhookDeliveries } from '../src/db/schema.ts';
 import { type DispatcherOptions, dispatchDue } from '../src/webhooks/dispatcher.ts';
 import { newWebhookKeyPair } from '../src/webhooks/signing.ts';
 import { newMerchant, storeForm } from './support/client.ts';
-import { createTestApp, startTestDatabase, type TestDatabase } from './support/database.ts';
+import { createTestApp } from './support/database.ts';
 import { webhookReceiver } from './support/settlement.ts';
+import { useTestApi } from './support/test-api.ts';
 
-let testDb: TestDatabase;
-let app: App;
+const t = useTestApi();
 let strictApp: App;
 
 const options = (patch: Partial<DispatcherOptions> = {}): DispatcherOptions => ({
-  db: testDb.database.db,
+  db: t.testDb.database.db,
   signingKey: newWebhookKeyPair().secretKey,
   allowPrivate: true,
   retryBaseMs: 50,
@@ -27,7 +27,7 @@ const options = (patch: Partial<DispatcherOptions> = {}): DispatcherOptions => (
 
 /** A merchant's store whose webhooks go to `url`, and one pending delivery of it. */
 async function storeWithDelivery(url: string) {
-  const owner = await newMerchant(app, 'hooks');
+  const owner = await newMerchant(t.app, 'hooks');
   const store = (await owner.api.post('/api/stores', storeForm())).body;
   const settings = (await owner.api.put(`/api/stores/${store.id}/webhook`, { url })).body;
   const payload = JSON.stringify({
@@ -35,7 +35,7 @@ async function storeWithDelivery(url: string) {
     orderId: crypto.randomUUID(),
     status: 'paid',
   });
-  const [delivery] = await testDb.database.db
+  const [delivery] = await t.testDb.database.db
     .insert(webhookDeliveries)
     .values({
       orderId: crypto.randomUUID(),
@@ -52,7 +52,7 @@ async function storeWithDelivery(url: string) {
 
 const deliveryRow = async (id: string) =>
   (
-    await testDb.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id))
+    await t.testDb.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id))
   )[0];
 
 /** Runs dispatcher passes until the delivery leaves `pending` or `passes` ran. */
@@ -66,15 +66,9 @@ async function dispatchUntilSettled(id: string, opts: DispatcherOptions, passes 
   return deliveryRow(id);
 }
 
-beforeAll(async () => {
-  testDb = await startTestDatabase();
-  app = createTestApp(testDb);
-  strictApp = createTestApp(testDb, { LOCAL_MODE: 'false' });
-}, 60_000);
-
-afterAll(async () => {
-  await testDb?.stop();
-}, 30_000);
+beforeAll(() => {
+  strictApp = createTestApp(t.testDb, { LOCAL_MODE: 'false' });
+});
 
 describe("the store's webhook settings", () => {
   test('https to public addresses only outside local mode; checked at save time', async () => {
@@ -106,7 +100,7 @@ describe("the store's webhook settings", () => {
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(secret);
     expect(Date.parse(rotated.body.previousSecretValidUntil)).toBeGreaterThan(Date.now());
-    const stranger = await newMerchant(app, 'other');
+    const stranger = await newMerchant(t.app, 'other');
     expect((await stranger.api.get(`/api/stores/${store.id}/webhook`)).status).toBe(404);
     expect((await stranger.api.put(`/api/stores/${store.id}/webhook`, { url: null })).status).toBe(
       404,
@@ -180,7 +174,7 @@ describe('delivery', () => {
     expect(moved.received).toHaveLength(1);
     const down = webhookReceiver(() => new Response('x', { status: 503 }));
     const c = await storeWithDelivery(down.url);
-    await testDb.database.db
+    await t.testDb.database.db
       .update(webhookDeliveries)
       .set({ retryUntil: new Date(Date.now() + 10) })
       .where(eq(webhookDeliveries.id, c.delivery.id));
@@ -208,7 +202,7 @@ describe('delivery', () => {
     const receiver = webhookReceiver();
     const { owner, delivery } = await storeWithDelivery(receiver.url);
     await dispatchUntilSettled(delivery.id, options());
-    const stranger = await newMerchant(app, 'nosy');
+    const stranger = await newMerchant(t.app, 'nosy');
     expect(
       (await stranger.api.post(`/api/webhook-deliveries/${delivery.id}/redeliver`)).status,
     ).toBe(404);
@@ -225,12 +219,12 @@ describe('delivery', () => {
 
 test('the public key of universal webhooks is published; 503 when not configured', async () => {
   const { publicKey } = newWebhookKeyPair();
-  const configured = createTestApp(testDb, { WEBHOOK_PUBLIC_KEY: publicKey });
+  const configured = createTestApp(t.testDb, { WEBHOOK_PUBLIC_KEY: publicKey });
   const response = await configured.handle(
     new Request('http://localhost/.well-known/webhook-signing-key'),
   );
   expect(await response.json()).toMatchObject({ publicKey });
   expect(
-    (await app.handle(new Request('http://localhost/.well-known/webhook-signing-key'))).status,
+    (await t.app.handle(new Request('http://localhost/.well-known/webhook-signing-key'))).status,
   ).toBe(503);
 });
