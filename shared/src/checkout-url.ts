@@ -14,26 +14,6 @@ export const UNIVERSAL_CHECKOUT_PATH = '/universal-checkout';
 /** One of the four universal checkout URL errors of SPEC §5. */
 export type CheckoutUrlError = (typeof URL_M)[keyof typeof URL_M];
 
-const TEXT_PARAMS = [
-  'theme',
-  'primaryColor',
-  'secondaryColor',
-  'accentColor',
-  'logoUrl',
-  'customerEmail',
-  'phone',
-  'firstName',
-  'lastName',
-  'street',
-  'city',
-  'state',
-  'zipCode',
-  'standardShipping',
-  'expressShipping',
-  'returnUrl',
-  'externalOrderId',
-  'webhookUrl',
-] as const;
 /** Customer pre-fill parameters, in link order. */
 export const PREFILL_PARAMS = [
   'customerEmail',
@@ -44,6 +24,20 @@ export const PREFILL_PARAMS = [
   'city',
   'state',
   'zipCode',
+] as const;
+
+const TEXT_PARAMS = [
+  'theme',
+  'primaryColor',
+  'secondaryColor',
+  'accentColor',
+  'logoUrl',
+  ...PREFILL_PARAMS,
+  'standardShipping',
+  'expressShipping',
+  'returnUrl',
+  'externalOrderId',
+  'webhookUrl',
 ] as const;
 
 /** Decodes a boolean parameter: absent/''/'false'/'0' false, 'true'/'1' true, else undefined (invalid). */
