@@ -9,7 +9,13 @@ import { orders, paymentEvents, products } from '../src/db/schema.ts';
 import { startDetectionLoop } from '../src/settlement/detection-loop.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { customer, newMerchant, storeForm } from './support/client.ts';
-import { payUsdc, transitionsOf, waitForPayment, waitForWalletState } from './support/payments.ts';
+import {
+  orderOneMug,
+  payUsdc,
+  transitionsOf,
+  waitForPayment,
+  waitForWalletState,
+} from './support/payments.ts';
 
 const CONFIRMATIONS = 4; // 800 ms at 200 ms blocks: long enough to see `detected` by polling
 const usdc = (amount: string) => parseUnits(amount, 6);
@@ -58,25 +64,7 @@ describe('a store order paid with the exact amount', () => {
   test('is detected, then received at depth; the order is paid and stock taken', async () => {
     const owner = await newMerchant(t.app, 'seller');
     const store = (await owner.api.post('/api/stores', storeForm())).body;
-    const product = (
-      await owner.api.post('/api/products', {
-        storeId: store.id,
-        title: 'Mug',
-        priceUsdc: '10.00',
-        inventory: 5,
-      })
-    ).body;
-    const order = await t.shopper.post('/api/orders', {
-      storeId: store.id,
-      ...customer,
-      items: [{ productId: product.id, title: 'Mug', priceUsdc: '10.00', quantity: 1 }],
-      subtotalUsdc: '10.00',
-      shippingUsdc: '0.00',
-      totalUsdc: '10.80',
-      status: 'pending',
-    });
-    expect(order.status).toBe(201);
-    const orderId = order.body.id as string;
+    const { orderId, productId } = await orderOneMug(owner, t.shopper, store.id);
     const { paymentWallet } = (
       await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, { paymentChain: 'base' })
     ).body;
@@ -96,7 +84,7 @@ describe('a store order paid with the exact amount', () => {
     expect(wallet.detectedAt).toBeInstanceOf(Date);
     const [paid] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(paid).toMatchObject({ status: 'paid', paymentTxHash: hash });
-    const [mug] = await t.database.db.select().from(products).where(eq(products.id, product.id));
+    const [mug] = await t.database.db.select().from(products).where(eq(products.id, productId));
     expect(mug?.inventory).toBe(4);
     expect(await transitionsOf(t.database.db, orderId)).toEqual([
       'waiting -> detected',

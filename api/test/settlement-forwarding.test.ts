@@ -23,7 +23,7 @@ import { LOCAL_ACCOUNT_INDEX, localAccount } from '../src/local/usdc.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { customer, newMerchant, storeForm } from './support/client.ts';
-import { payUsdc, walletOf } from './support/payments.ts';
+import { orderOneMug, payUsdc, walletOf } from './support/payments.ts';
 import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);
@@ -73,24 +73,7 @@ async function storeOrder() {
   const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
   const hook = await owner.api.put(`/api/stores/${store.id}/webhook`, { url: receiver.url });
   expect(hook.status).toBe(200);
-  const product = (
-    await owner.api.post('/api/products', {
-      storeId: store.id,
-      title: 'Mug',
-      priceUsdc: '10.00',
-      inventory: 5,
-    })
-  ).body;
-  const order = await t.shopper.post('/api/orders', {
-    storeId: store.id,
-    ...customer,
-    items: [{ productId: product.id, title: 'Mug', priceUsdc: '10.00', quantity: 1 }],
-    subtotalUsdc: '10.00',
-    shippingUsdc: '0.00',
-    totalUsdc: '10.80',
-    status: 'pending',
-  });
-  const orderId = order.body.id as string;
+  const { orderId } = await orderOneMug(owner, t.shopper, store.id);
   const wallet = await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
     paymentChain: 'base',
   });

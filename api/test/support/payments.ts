@@ -7,7 +7,7 @@ import { usdcAbi } from '../../src/chain/usdc-abi.ts';
 import type { Database } from '../../src/db/client.ts';
 import { paymentEvents, paymentWallets } from '../../src/db/schema.ts';
 import { localAccount } from '../../src/local/usdc.ts';
-import type { ApiClient } from './client.ts';
+import { type ApiClient, customer } from './client.ts';
 
 /** The status API's answer. */
 export interface PaymentStatus {
@@ -103,4 +103,34 @@ export async function waitForWalletState(
     if (Date.now() > deadline) throw new Error(`wallet of ${orderId} is ${wallet.status}`);
     await Bun.sleep(25);
   }
+}
+
+/**
+ * A store order of one 10.00 USDC mug from a new product with 5 in stock: 10.80 with the 8% tax
+ * and free shipping. Throws unless the API created it.
+ */
+export async function orderOneMug(
+  owner: { api: ApiClient },
+  shopper: ApiClient,
+  storeId: string,
+): Promise<{ orderId: string; productId: string }> {
+  const product = (
+    await owner.api.post('/api/products', {
+      storeId,
+      title: 'Mug',
+      priceUsdc: '10.00',
+      inventory: 5,
+    })
+  ).body;
+  const order = await shopper.post('/api/orders', {
+    storeId,
+    ...customer,
+    items: [{ productId: product.id, title: 'Mug', priceUsdc: '10.00', quantity: 1 }],
+    subtotalUsdc: '10.00',
+    shippingUsdc: '0.00',
+    totalUsdc: '10.80',
+    status: 'pending',
+  });
+  if (order.status !== 201) throw new Error(`order: ${JSON.stringify(order.body)}`);
+  return { orderId: order.body.id as string, productId: product.id as string };
 }
