@@ -1,18 +1,8 @@
-// `bun run bench:detection [--payments 50] [--open 10000] [--no-write] [--samples]`: the local
-// chain at Base's pace (200 ms blocks), the indexer, the API and the worker as in production
-// (their own processes), then payments timed from their block to `paymentDetected` true; again
-// with thousands of other open deposit addresses; results into docs/benchmarks.md.
-
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { createDatabase } from '../../api/src/db/client.ts';
-import { type Service, startService } from '../../api/src/local/process.ts';
-import { startLocalStack } from '../../api/src/local/stack.ts';
 import { runDetectionPass } from '../../api/src/settlement/detection.ts';
-import { freePort } from '../../api/test/support/ports.ts';
+import { startBenchStack } from '../bench-stack.ts';
 import { writeBenchmarkSection } from '../docs-section.ts';
 import { type BlockClock, runScenario, watchBlocks } from './measure.ts';
 import { machine, markdownTable, type ResultRow, summarize, table } from './report.ts';
@@ -28,40 +18,7 @@ const { values: args } = parseArgs({
 const startLoad = loadavg()[0] ?? 0;
 const PAYMENTS = Number(args.payments);
 const OPEN = Number(args.open);
-const root = resolve(import.meta.dir, '../..');
-const services: Service[] = [];
-const logs: string[] = [];
-const dataDir = await mkdtemp(join(tmpdir(), 'bench-detection-'));
-const stack = await startLocalStack({
-  dataDir,
-  ports: { postgres: await freePort(), anvil: await freePort(), indexer: await freePort() },
-  blockTime: 0.2,
-  ephemeral: true,
-  env: {},
-});
-const database = createDatabase(stack.env.DATABASE_URL, { max: 2 });
-
-/** Starts an entry point of the API package with the stack's environment (plus `extra`). */
-async function start(name: string, file: string, extra: Record<string, string> = {}) {
-  const env = { ...stack.env, ...extra };
-  services.push(
-    startService(name, process.execPath, [join(root, 'api/src', file)], {
-      env,
-      log: (line) => logs.push(`${name}: ${line}`),
-    }),
-  );
-}
-
-async function startApi(name: string, extra: Record<string, string> = {}): Promise<string> {
-  const port = await freePort();
-  await start(name, 'index.ts', { ...extra, PORT: String(port) });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if ((await fetch(`${url}/api/health`).catch(() => null))?.ok) return url;
-    await Bun.sleep(100);
-  }
-  throw new Error(`${name} did not become healthy:\n${logs.join('\n')}`);
-}
+const { stack, database, logs, start, startApi, stop } = await startBenchStack('detection');
 
 /** Inserts `count` pending universal orders with waiting wallets (placeholder addresses). */
 async function addOpenWallets(count: number) {
@@ -118,7 +75,7 @@ const recordPasses = async (label: string) => {
 
 let clock: BlockClock | undefined;
 try {
-  await start('worker', 'worker.ts');
+  start('worker', 'worker.ts');
   const live = await startApi('api');
   const workerOnly = await startApi('api-worker-only', { STATUS_READS_INDEXER: 'false' });
   const blocks = await watchBlocks(stack.env.WS_URL);
@@ -173,8 +130,5 @@ try {
   if (failures.length) console.warn(`log lines worth a look:\n${failures.join('\n')}`);
 } finally {
   clock?.stop();
-  await Promise.all(services.map((s) => s.stop()));
-  await database.close();
-  await stack.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  await stop();
 }

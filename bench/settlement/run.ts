@@ -1,11 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createDatabase } from '../../api/src/db/client.ts';
-import { type Service, startService } from '../../api/src/local/process.ts';
-import { startLocalStack } from '../../api/src/local/stack.ts';
-import { freePort } from '../../api/test/support/ports.ts';
+import { startBenchStack } from '../bench-stack.ts';
 import { type BlockClock, watchBlocks } from '../detection/measure.ts';
 import { machine, markdownTable, summarize } from '../detection/report.ts';
 import { writeBenchmarkSection } from '../docs-section.ts';
@@ -20,43 +15,17 @@ const { values: args } = parseArgs({
 const startLoad = loadavg()[0] ?? 0;
 const PAYMENTS = Number(args.payments);
 const CONFIRMATIONS = 2;
-const root = resolve(import.meta.dir, '../..');
-const services: Service[] = [];
-const logs: string[] = [];
-const dataDir = await mkdtemp(join(tmpdir(), 'bench-settlement-'));
-const stack = await startLocalStack({
-  dataDir,
-  ports: { postgres: await freePort(), anvil: await freePort(), indexer: await freePort() },
-  blockTime: 0.2,
-  ephemeral: true,
-  env: {},
+const { stack, database, logs, start, startApi, stop } = await startBenchStack('settlement', {
+  CONFIRMATIONS: String(CONFIRMATIONS),
 });
-const database = createDatabase(stack.env.DATABASE_URL, { max: 2 });
 const receiver = benchReceiver();
-
-function start(name: string, file: string, extra: Record<string, string> = {}) {
-  const env = { ...stack.env, CONFIRMATIONS: String(CONFIRMATIONS), ...extra };
-  const log = (line: string) => logs.push(`${name}: ${line}`);
-  services.push(startService(name, process.execPath, [join(root, 'api/src', file)], { env, log }));
-}
-
-async function startApi(): Promise<string> {
-  const port = await freePort();
-  start('api', 'index.ts', { PORT: String(port) });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if ((await fetch(`${url}/api/health`).catch(() => null))?.ok) return url;
-    await Bun.sleep(100);
-  }
-  throw new Error(`the API did not become healthy:\n${logs.join('\n')}`);
-}
 
 const ms = (value: number) => `${Math.round(value)} ms`;
 
 let clock: BlockClock | undefined;
 try {
   start('worker', 'worker.ts');
-  const apiUrl = await startApi();
+  const apiUrl = await startApi('api');
   clock = await watchBlocks(stack.env.WS_URL);
   const target = {
     apiUrl,
@@ -115,8 +84,5 @@ try {
 } finally {
   clock?.stop();
   receiver.stop();
-  await Promise.all(services.map((s) => s.stop()));
-  await database.close();
-  await stack.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  await stop();
 }

@@ -1,0 +1,59 @@
+// The stack a payment benchmark runs on: the local stack at Base's pace (0.2 s blocks) in a
+// temporary folder, plus API and worker processes started from the API package, all stopped by
+// `stop()`.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createDatabase } from '../api/src/db/client.ts';
+import { type Service, startService } from '../api/src/local/process.ts';
+import { startLocalStack } from '../api/src/local/stack.ts';
+import { freePort } from '../api/test/support/ports.ts';
+
+const root = resolve(import.meta.dir, '..');
+
+/** Starts the local stack for benchmark `name`, with `env` added to every process it starts. */
+export async function startBenchStack(name: string, env: Record<string, string> = {}) {
+  const dataDir = await mkdtemp(join(tmpdir(), `bench-${name}-`));
+  const stack = await startLocalStack({
+    dataDir,
+    ports: { postgres: await freePort(), anvil: await freePort(), indexer: await freePort() },
+    blockTime: 0.2,
+    ephemeral: true,
+    env: {},
+  });
+  const database = createDatabase(stack.env.DATABASE_URL, { max: 2 });
+  const services: Service[] = [];
+  /** Every line the started processes printed, prefixed with their name. */
+  const logs: string[] = [];
+
+  /** Starts an entry point of the API package (`index.ts`, `worker.ts`) with the stack's env. */
+  const start = (service: string, file: string, extra: Record<string, string> = {}) => {
+    services.push(
+      startService(service, process.execPath, [join(root, 'api/src', file)], {
+        env: { ...stack.env, ...env, ...extra },
+        log: (line) => logs.push(`${service}: ${line}`),
+      }),
+    );
+  };
+
+  /** Starts an API on a free port and resolves with its URL once it is healthy. */
+  const startApi = async (service: string, extra: Record<string, string> = {}) => {
+    const port = await freePort();
+    start(service, 'index.ts', { ...extra, PORT: String(port) });
+    const url = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 300; i++) {
+      if ((await fetch(`${url}/api/health`).catch(() => null))?.ok) return url;
+      await Bun.sleep(100);
+    }
+    throw new Error(`${service} did not become healthy:\n${logs.join('\n')}`);
+  };
+
+  const stop = async () => {
+    await Promise.all(services.map((s) => s.stop()));
+    await database.close();
+    await stack.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  return { stack, database, logs, start, startApi, stop };
+}
