@@ -1,7 +1,6 @@
 // Local chain + Circle's USDC + the Ponder indexer on a real embedded Postgres, end to end.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -16,10 +15,10 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
+import { getIndexerStatus } from '../src/chain/indexer-status.ts';
 import { transferWithAuthorizationTypes, usdcAbi, usdcDomain } from '../src/chain/usdc-abi.ts';
 import { type Anvil, startAnvil } from '../src/local/anvil.ts';
 import {
-  getIndexerStatus,
   type Indexer,
   indexerDataMatchesChain,
   resetIndexerData,
@@ -34,6 +33,7 @@ import {
   TEST_ACCOUNT_INDEXES,
   TEST_ACCOUNT_USDC,
 } from '../src/local/usdc.ts';
+import { freePort } from './support/ports.ts';
 
 const SCHEMA = 'indexer';
 let dir: string;
@@ -44,15 +44,6 @@ let indexer: Indexer;
 let token: LocalUsdc;
 let client: PublicClient;
 let indexerPort: number;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  await new Promise((done) => server.close(done));
-  if (!address || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
 
 function indexerOptions() {
   return {

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { createPublicClient, http } from 'viem';
+import { getIndexerStatus, isIndexerReady } from '../chain/indexer-status.ts';
 import { LOCAL_CHAIN_ID } from '../chain/networks.ts';
 
 /** Options of `startIndexer`. */
@@ -111,7 +112,7 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
     await stop();
     return new Error(`indexer ${why} (port ${port}, schema ${schema}):\n${tail()}`);
   };
-  while (!(await isReady(url))) {
+  while (!(await isIndexerReady(url))) {
     if (child.exitCode !== null) throw await failed(`exited with ${child.exitCode}`);
     if (Date.now() > deadline) throw await failed(`was not ready in ${readyTimeoutMs} ms`);
     await Bun.sleep(100);
@@ -162,14 +163,6 @@ function signalGroup(pid: number, signal: NodeJS.Signals) {
   }
 }
 
-async function isReady(url: string): Promise<boolean> {
-  try {
-    return (await fetch(`${url}/ready`)).status === 200;
-  } catch {
-    return false;
-  }
-}
-
 function collectLines(child: ChildProcess, log?: (line: string) => void): () => string {
   const lines: string[] = [];
   const take = (chunk: Buffer) => {
@@ -183,19 +176,6 @@ function collectLines(child: ChildProcess, log?: (line: string) => void): () => 
   child.stdout?.on('data', take);
   child.stderr?.on('data', take);
   return () => lines.join('\n');
-}
-
-/** The indexer's progress: `ready` once the historical sync is done, and its latest block. */
-export type IndexerStatus = { ready: boolean; blockNumber: number | null };
-
-/** Reads Ponder's `/ready` (200 or 503) and `/status` (`{ [chain]: { id, block: { number } } }`). */
-export async function getIndexerStatus(url: string): Promise<IndexerStatus> {
-  const ready = await isReady(url);
-  const response = await fetch(`${url}/status`);
-  if (!response.ok) return { ready, blockNumber: null };
-  const status = (await response.json()) as Record<string, { block?: { number?: number } }>;
-  const [chain] = Object.values(status);
-  return { ready, blockNumber: chain?.block?.number ?? null };
 }
 
 /**

@@ -1,8 +1,8 @@
 // Health of every part the API depends on: database, chain, indexer, settlement addresses.
 import { sql } from 'drizzle-orm';
 import type { PublicClient } from 'viem';
+import { getIndexerStatus } from '../../chain/indexer-status.ts';
 import type { Database } from '../../db/client.ts';
-import { getIndexerStatus } from '../../local/indexer.ts';
 
 /** What `GET /api/health` reports. */
 export interface Health {
