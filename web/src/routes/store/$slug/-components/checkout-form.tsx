@@ -3,6 +3,7 @@
 import {
   formatUsdc,
   multiplyUsdc,
+  PAGE_TEXTS,
   parseUsdc,
   SHIPPING_METHODS,
   SHIPPING_OPTIONS,
@@ -116,7 +117,7 @@ export function CheckoutForm(props: {
         totalUsdc={totals?.totalUsdc ?? '—'}
       >
         <button type="submit" className="button button-large button-block" disabled={isSubmitting}>
-          {isSubmitting ? 'Creating Order...' : 'Proceed to Payment'}
+          {isSubmitting ? PAGE_TEXTS.creatingOrder : 'Proceed to Payment'}
         </button>
         <p className="muted small">
           Paid in USDC on Base. You will get a payment address on the next page.
