@@ -55,10 +55,13 @@ export function downloadCsv(fileName: string, text: string): void {
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;
+  link.hidden = true;
   document.body.appendChild(link);
   link.click();
-  link.remove();
-  // Note: revoked a minute later, not at once: a busy browser may not have read the blob yet, and
-  // revoking it first cancels the download silently.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  // Note: the link and its blob stay a minute, not a moment: Chromium starts the download after
+  // the click returns, and removing the link or revoking the blob first cancels it silently.
+  setTimeout(() => {
+    link.remove();
+    URL.revokeObjectURL(url);
+  }, 60_000);
 }
