@@ -18,49 +18,88 @@ export const WEBHOOK_URL_MESSAGES = {
     `Webhook URL host ${host} resolves to a private, loopback or reserved address`,
 } as const;
 
-// Note: every range that is not globally routable (IANA special-purpose registries).
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['100::', 64],
-  ['2001::', 23],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv6');
+// IPv4: every entry of the IANA IPv4 Special-Purpose Address Registry is refused, the globally
+// reachable ones too (anycast relays and sinks are no webhook receivers).
+const IPV4_SPECIAL = [
+  ['0.0.0.0', 8], // "this network"
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // shared address space (carrier-grade NAT)
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local (cloud metadata services)
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation (TEST-NET-1)
+  ['192.31.196.0', 24], // AS112-v4
+  ['192.52.193.0', 24], // AMT
+  ['192.88.99.0', 24], // deprecated 6to4 relay anycast
+  ['192.168.0.0', 16], // private
+  ['192.175.48.0', 24], // direct delegation AS112 service
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation (TEST-NET-2)
+  ['203.0.113.0', 24], // documentation (TEST-NET-3)
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved
+  ['255.255.255.255', 32], // limited broadcast
+] as const;
 
-/** True for an address on the public internet (IPv4-mapped and NAT64 IPv6 judged as IPv4). */
+// IPv6: an allow-list. Only global unicast (2000::/3) is public, minus the entries of the IANA IPv6
+// Special-Purpose Address Registry inside it. Everything outside 2000::/3 (loopback, unspecified,
+// IPv4-compatible ::a.b.c.d, site-local fec0::/10, unique-local, link-local, multicast, discard,
+// local-use NAT64 64:ff9b:1::/48, …) is refused, except the two forms below that carry an IPv4
+// address and are judged by it.
+const IPV6_GLOBAL_UNICAST = ['2000::', 3] as const;
+const IPV6_SPECIAL = [
+  // IETF protocol assignments: Teredo 2001::/32 (embeds an IPv4), benchmarking, ORCHID, AMT, …
+  ['2001::', 23],
+  ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4 (embeds an IPv4; deprecated relays)
+  ['2620:4f:8000::', 48], // direct delegation AS112 service
+  ['3fff::', 20], // documentation
+  ['5f00::', 16], // SRv6 SIDs
+] as const;
+/**
+ * IPv6 forms that reach an IPv4 address: the connection goes to the IPv4 address in the last 32
+ * bits, so it is judged by the IPv4 rule. IPv4-mapped (::ffff:a.b.c.d, what a dual-stack socket
+ * uses) and the well-known NAT64 prefix (64:ff9b::/96, what DNS64 answers on an IPv6-only network).
+ */
+const IPV6_EMBEDDING_IPV4 = ['::ffff:', '64:ff9b::'] as const;
+
+function subnetList(subnets: readonly (readonly [string, number])[], type: 'ipv4' | 'ipv6') {
+  const list = new BlockList();
+  for (const [net, prefix] of subnets) list.addSubnet(net, prefix, type);
+  return list;
+}
+
+const ipv4Special = subnetList(IPV4_SPECIAL, 'ipv4');
+const ipv6GlobalUnicast = subnetList([IPV6_GLOBAL_UNICAST], 'ipv6');
+const ipv6Special = subnetList(IPV6_SPECIAL, 'ipv6');
+const ipv6EmbeddingIpv4 = subnetList(
+  IPV6_EMBEDDING_IPV4.map((prefix) => [`${prefix}0.0.0.0`, 96] as const),
+  'ipv6',
+);
+// Note: each special IPv4 range, moved into each embedding /96 (::ffff:10.0.0.0/104, …).
+const ipv6EmbeddedSpecial = subnetList(
+  IPV6_EMBEDDING_IPV4.flatMap((prefix) =>
+    IPV4_SPECIAL.map(([net, length]) => [`${prefix}${net}`, 96 + length] as const),
+  ),
+  'ipv6',
+);
+
+/**
+ * True for a public unicast address a webhook may be sent to: IPv4 outside every special-purpose
+ * range; IPv6 in global unicast outside every special-purpose range, or IPv4-mapped / NAT64
+ * (64:ff9b::/96) carrying such an IPv4 address. Anything else is refused: other spellings of
+ * IPv4 (`2130706433`, `0x7f.1`: URLs normalise these before they get here), zone ids, 6to4,
+ * Teredo, IPv4-compatible and local-use NAT64 addresses.
+ */
 export function isPublicAddress(address: string): boolean {
+  // Note: a zone id (fe80::1%eth0) only ever names a scoped address.
+  if (address.includes('%')) return false;
   const family = isIP(address);
-  if (family === 4) return !blocked.check(address, 'ipv4');
+  if (family === 4) return !ipv4Special.check(address, 'ipv4');
   if (family !== 6) return false;
-  const lower = address.toLowerCase();
-  const embedded = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (embedded?.[1]) return isPublicAddress(embedded[1]);
-  // Note: mapped addresses written in hex (::ffff:7f00:1) are refused outright.
-  if (lower.startsWith('::ffff:') || lower.startsWith('64:ff9b::')) return false;
-  return !blocked.check(address, 'ipv6');
+  if (ipv6EmbeddingIpv4.check(address, 'ipv6')) return !ipv6EmbeddedSpecial.check(address, 'ipv6');
+  return ipv6GlobalUnicast.check(address, 'ipv6') && !ipv6Special.check(address, 'ipv6');
 }
 
 const lookupAll = promisify(dnsLookup);
