@@ -8,6 +8,7 @@ import { bodyLimit } from './http/body-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { idempotencyPlugin } from './http/idempotency.ts';
 import { valibotToJsonSchema } from './http/openapi.ts';
+import { requestOriginGuard } from './http/request-origin.ts';
 import { analyticsModule } from './modules/analytics/index.ts';
 import { authModule } from './modules/auth/index.ts';
 import { forwardingModule } from './modules/forwarding/index.ts';
@@ -40,6 +41,12 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(bodyLimit())
+    .use(
+      requestOriginGuard({
+        allowedOrigins: deps.config.allowedOrigins,
+        trustProxy: deps.config.trustProxy,
+      }),
+    )
     .use(idempotencyPlugin(deps.db))
     .use(healthModule(deps))
     .use(authModule(deps))

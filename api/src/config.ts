@@ -61,6 +61,8 @@ const ApiEnv = v.object({
   ...ChainEnv.entries,
   PORT: integer('PORT', 3000, 1),
   DATABASE_URL: required('DATABASE_URL'),
+  /** The owner's URL: the process applies the migrations at start (else it only checks them). */
+  MIGRATION_DATABASE_URL: v.optional(v.string()),
   INDEXER_URL: v.optional(
     v.pipe(v.string(), v.url('`INDEXER_URL` must be a URL')),
     'http://127.0.0.1:42069',
@@ -75,7 +77,25 @@ const ApiEnv = v.object({
   RELAYER_ADDRESS: address('RELAYER_ADDRESS'),
   PAYMENT_WINDOW_HOURS: integer('PAYMENT_WINDOW_HOURS', 7 * 24, 1),
   STATUS_READS_INDEXER: flagWith('true'),
+  TRUST_PROXY: flag,
   WEB_DIST: v.optional(v.string()),
+  ALLOWED_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((list) =>
+        list
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      ),
+      v.check(
+        (origins) =>
+          origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin),
+        '`ALLOWED_ORIGINS` must be a comma-separated list of origins (https://shop.example.com)',
+      ),
+    ),
+    '',
+  ),
   WEBHOOK_PUBLIC_KEY: v.optional(
     v.pipe(
       v.string(),
@@ -87,6 +107,8 @@ const ApiEnv = v.object({
 const WorkerEnv = v.object({
   ...ChainEnv.entries,
   DATABASE_URL: required('DATABASE_URL'),
+  /** The owner's URL: the process applies the migrations at start (else it only checks them). */
+  MIGRATION_DATABASE_URL: v.optional(v.string()),
   PAYMENT_MNEMONIC: required('PAYMENT_MNEMONIC'),
   RELAYER_PRIVATE_KEY: v.pipe(
     required('RELAYER_PRIVATE_KEY'),
@@ -151,6 +173,7 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
   return {
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
+    migrationDatabaseUrl: e.MIGRATION_DATABASE_URL,
     indexerUrl: e.INDEXER_URL,
     chain: {
       rpcUrl: e.RPC_URL,
@@ -167,10 +190,17 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     treasuryAddress: e.TREASURY_ADDRESS as `0x${string}`,
     localMode: e.LOCAL_MODE,
     webDist: e.WEB_DIST,
+    /**
+     * Origins besides the API's own from which browsers may change state (a web app served from
+     * another host). Every other cross-origin or same-site request that changes state is refused.
+     */
+    allowedOrigins: e.ALLOWED_ORIGINS,
     /** Whether webhook URLs may point at loopback and private addresses (local mode). */
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? e.LOCAL_MODE,
     /** Public half of the platform's Ed25519 key that signs universal orders' webhooks. */
     webhookPublicKey: e.WEBHOOK_PUBLIC_KEY,
+    /** Whether requests come through a proxy that sets X-Forwarded-For (its first address is the client's). */
+    trustProxy: e.TRUST_PROXY,
   };
 }
 
@@ -179,6 +209,7 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
   const e = parseEnv(WorkerEnv, env);
   return {
     databaseUrl: e.DATABASE_URL,
+    migrationDatabaseUrl: e.MIGRATION_DATABASE_URL,
     chain: {
       rpcUrl: e.RPC_URL,
       chainId: e.CHAIN_ID,

@@ -202,10 +202,18 @@ describe('a universal order', () => {
         publicKey,
       ),
     ).toBe(false);
+    // A hand-made link proves only that money reached its payout address: the payload says so
+    // and names the address and the amounts, for the integrator to check against its own record.
     expect(JSON.parse(paid.body)).toMatchObject({
       status: 'paid',
       externalOrderId: expect.stringMatching(/^ext-/),
+      signed: false,
+      totalUsdc: '5.00',
+      paymentWallet: { expectedAmount: '5.00', receivedAmount: '5.000000' },
     });
+    expect(JSON.parse(paid.body).paymentWallet.storePaymentAddress.toLowerCase()).toBe(
+      payout.toLowerCase(),
+    );
   }, 40_000);
 });
 

@@ -8,6 +8,14 @@ export function isEthereumAddress(value: string): boolean {
   return ETHEREUM_ADDRESS_PATTERN.test(value);
 }
 
+/** The zero address: a payout there is burned. */
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/** True for the zero address in any case. */
+export function isZeroAddress(value: string): boolean {
+  return value.toLowerCase() === ZERO_ADDRESS;
+}
+
 /** Hex colour with # and 3 or 6 digits, as the store form accepts. */
 export const HEX_COLOR_PATTERN = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 

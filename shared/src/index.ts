@@ -2,6 +2,7 @@
 export * from './address.ts';
 export * from './checkout-url.ts';
 export * from './constants.ts';
+export * from './limits.ts';
 export * from './link-builder.ts';
 export * from './messages.ts';
 export * from './money.ts';

@@ -13,6 +13,14 @@ export const STORE_FORM_MESSAGES = {
   ownerRequired: 'Owner is required', // not in SPEC
 } as const;
 
+/** Payout addresses that could never receive a forwarded payment (not in SPEC). */
+export const PAYOUT_ADDRESS_MESSAGES = {
+  zero: 'The zero address cannot receive payouts: USDC sent there is lost',
+  token: 'The USDC contract cannot receive payouts: USDC sent there is lost',
+  platform: 'An account of this platform (treasury or relayer) cannot be a payout address',
+  deposit: 'A deposit address of this platform cannot be a payout address',
+} as const;
+
 /** Product form validation messages (SPEC §5). */
 export const PRODUCT_FORM_MESSAGES = {
   priceRequired: 'Price is required',

@@ -50,8 +50,6 @@ describe('universal order body', () => {
       storePaymentAddress: address,
       externalOrderId: 'ORDER-1',
       metadata: {
-        isUniversal: true,
-        externalStoreName: 'Shop',
         returnUrl: 'https://shop.example/done',
         theme: 'light',
         colors: { primary: null, secondary: null, accent: '#ff0000' },

@@ -57,18 +57,12 @@ export function buildUniversalOrderBody(
     ...(method ? { shippingMethod: method } : {}),
     shippingOptions: options,
     status: 'pending',
+    // Note: only the link's branding; the server builds the rest of SPEC §3's metadata itself.
     metadata: {
-      isUniversal: true,
-      externalStoreName: params.storeName,
-      externalPaymentAddress: params.paymentAddress,
       returnUrl: params.returnUrl ?? null,
       theme: params.theme ?? null,
       colors,
       logoUrl: params.logoUrl ?? null,
-      externalOrderId: params.externalOrderId ?? null,
-      storeName: params.storeName,
-      storePaymentAddress: params.paymentAddress,
-      webhookUrl: params.webhookUrl ?? null,
     },
   };
 }

@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   validation_failed: 422,
   rate_limited: 429,
   internal: 500,

@@ -130,8 +130,27 @@ async function settleKey(db: Database, claim: Claim, status: number, body: unkno
   }
   await db
     .update(idempotencyKeys)
-    .set({ responseStatus: status, responseBody: body })
+    .set({ responseStatus: status, responseBody: withoutSecrets(body) })
     .where(sameKey(claim));
+}
+
+/** Prefixes of secrets a response may show once (webhook signing secrets, keys). */
+const SECRET_PATTERN = /^(?:whsec|whsk|sk_live|sk_test)_/;
+
+/**
+ * The body to keep for replays: every secret replaced by null. Note: a secret is shown to its
+ * owner in the one response and never copied into the replay table; a client that lost the first
+ * response reads the current secret from its owner-only route again.
+ */
+export function withoutSecrets(body: unknown): unknown {
+  if (typeof body === 'string') return SECRET_PATTERN.test(body) ? null : body;
+  if (Array.isArray(body)) return body.map(withoutSecrets);
+  if (body !== null && typeof body === 'object' && !(body instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(body).map(([key, value]) => [key, withoutSecrets(value)]),
+    );
+  }
+  return body;
 }
 
 /** Deletes keys past the 24-hour replay window. */

@@ -63,6 +63,9 @@ export function serializePayload(
     orderId: order.id,
     externalOrderId: order.metadata?.externalOrderId ?? wallet.externalOrderId ?? null,
     storeId: universal ? null : order.storeId,
+    // Whether the order's terms (items, prices, payee) are the merchant's own: true for a store's
+    // catalogue, false for a hand-made universal link that anyone could have made or edited.
+    signed: universal ? order.metadata?.signed === true : true,
     // The order's status: 'paid' for order.paid and every event after it.
     status: order.status,
     paymentStatus: wallet.status,

@@ -1,8 +1,13 @@
 // Field schemas reused by the entity and request schemas, and helpers to read valibot issues.
 import * as v from 'valibot';
-import { isEthereumAddress, isHexColor, isHttpUrl } from '../address.ts';
+import { isEthereumAddress, isHexColor, isHttpUrl, isZeroAddress } from '../address.ts';
 import { SHIPPING_METHODS, THEMES } from '../constants.ts';
-import { CUSTOMER_FORM_MESSAGES, STORE_FORM_MESSAGES } from '../messages.ts';
+import { maxChars } from '../limits.ts';
+import {
+  CUSTOMER_FORM_MESSAGES,
+  PAYOUT_ADDRESS_MESSAGES,
+  STORE_FORM_MESSAGES,
+} from '../messages.ts';
 import { isPriceString, tryParseUsdc } from '../money.ts';
 
 /**
@@ -18,9 +23,22 @@ export function requiredText(message: string) {
   return v.pipe(missingAsEmpty(message), v.trim(), v.nonEmpty(message));
 }
 
+/** A required text (as `requiredText`) of at most `max` characters. */
+export function requiredCappedText(message: string, label: string, max: number) {
+  return v.pipe(missingAsEmpty(message), v.trim(), v.nonEmpty(message), maxChars(label, max));
+}
+
 /** An Ethereum address (0x + 40 hex) with the given message, also when missing. */
 export function ethereumAddress(message: string) {
   return v.pipe(missingAsEmpty(message), v.check(isEthereumAddress, message));
+}
+
+/** A payout address: an Ethereum address (`message` otherwise) that is not the zero address. */
+export function payoutAddress(message: string) {
+  return v.pipe(
+    ethereumAddress(message),
+    v.check((s) => !isZeroAddress(s), PAYOUT_ADDRESS_MESSAGES.zero),
+  );
 }
 
 /** A #abc / #aabbcc colour with the given message. */

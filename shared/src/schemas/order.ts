@@ -1,6 +1,13 @@
 // Order schemas: shipping address, items, metadata, the order read model, the checkout forms
 // and the body of POST /api/orders.
 import * as v from 'valibot';
+import {
+  LIMIT_MESSAGES,
+  MAX_ORDER_LINES,
+  maxChars,
+  optionalCappedText,
+  TEXT_LIMITS,
+} from '../limits.ts';
 import { CHECKOUT_MESSAGES, CUSTOMER_FORM_MESSAGES as M } from '../messages.ts';
 import { ORDER_STATUSES } from '../status.ts';
 import { US_STATE_CODES } from '../us-states.ts';
@@ -8,32 +15,38 @@ import {
   MoneyStringSchema,
   missingAsEmpty,
   OptionalText,
-  requiredText,
+  requiredCappedText,
   ShippingMethodSchema,
   ThemeSchema,
   TimestampSchema,
 } from './common.ts';
 
 /** Customer email: 'Invalid email address' whether missing, empty or malformed. */
-export const EmailSchema = v.pipe(missingAsEmpty(M.email), v.trim(), v.email(M.email));
+export const EmailSchema = v.pipe(
+  missingAsEmpty(M.email),
+  v.trim(),
+  v.email(M.email),
+  maxChars('Email', TEXT_LIMITS.email),
+);
 
 /** US state: required, then one of the 51 codes. */
 export const StateSchema = v.pipe(
   missingAsEmpty(M.state),
   v.trim(),
   v.nonEmpty(M.state),
+  maxChars('State', TEXT_LIMITS.addressField),
   v.picklist(US_STATE_CODES, M.stateUnknown),
 );
 
 // Shipping fields in the order the checkout form shows them (first failing field wins).
 const addressEntries = {
-  phone: requiredText(M.phone),
-  firstName: requiredText(M.firstName),
-  lastName: requiredText(M.lastName),
-  street: requiredText(M.street),
-  city: requiredText(M.city),
+  phone: requiredCappedText(M.phone, 'Phone', TEXT_LIMITS.addressField),
+  firstName: requiredCappedText(M.firstName, 'First name', TEXT_LIMITS.addressField),
+  lastName: requiredCappedText(M.lastName, 'Last name', TEXT_LIMITS.addressField),
+  street: requiredCappedText(M.street, 'Street address', TEXT_LIMITS.addressField),
+  city: requiredCappedText(M.city, 'City', TEXT_LIMITS.addressField),
   state: StateSchema,
-  zipCode: requiredText(M.zipCode),
+  zipCode: requiredCappedText(M.zipCode, 'ZIP code', TEXT_LIMITS.addressField),
 };
 
 /** Shipping address of an order (SPEC §3). */
@@ -81,16 +94,25 @@ export const LineQuantitySchema = v.pipe(v.number(), v.safeInteger(), v.minValue
 
 /** An order line (SPEC §3); universal lines carry productId universal-{timestamp}-{random}. */
 export const OrderItemSchema = v.object({
-  productId: v.pipe(v.string(), v.nonEmpty()),
-  title: v.pipe(v.string(), v.nonEmpty()),
+  productId: v.pipe(v.string(), v.nonEmpty(), maxChars('Product id', TEXT_LIMITS.externalOrderId)),
+  title: v.pipe(v.string(), v.nonEmpty(), maxChars('Item title', TEXT_LIMITS.name)),
   priceUsdc: MoneyStringSchema,
   quantity: LineQuantitySchema,
-  imageUrl: OptionalText,
+  imageUrl: optionalCappedText('Image URL', TEXT_LIMITS.url),
   /** Set by the server: the product's stock was counted when the order was placed. */
   stockTracked: v.optional(v.boolean()),
 });
 /** An order line. */
 export type OrderItem = v.InferOutput<typeof OrderItemSchema>;
+
+/** The lines of an order a client sends: at least one (`emptyMessage`), at most MAX_ORDER_LINES. */
+export function OrderLinesSchema(emptyMessage: string) {
+  return v.pipe(
+    v.array(OrderItemSchema),
+    v.minLength(1, emptyMessage),
+    v.maxLength(MAX_ORDER_LINES, LIMIT_MESSAGES.tooManyLines),
+  );
+}
 
 /** Metadata of universal orders (SPEC §3). */
 export const OrderMetadataSchema = v.object({
@@ -107,6 +129,11 @@ export const OrderMetadataSchema = v.object({
   storeName: OptionalText,
   storePaymentAddress: OptionalText,
   webhookUrl: OptionalText,
+  /**
+   * Universal orders: whether the merchant signed the link's terms (price, payee). False for a
+   * hand-made link, which anyone can make or edit: it proves only that a payment reached its address.
+   */
+  signed: v.optional(v.boolean()),
   /**
    * Store orders: lines whose stock ran out before the order was paid (another order took the
    * last units first). The payment stands; the merchant must refund or restock these.
@@ -150,10 +177,10 @@ export type Order = v.InferOutput<typeof OrderSchema>;
 
 /** Body of POST /api/orders (store checkout). The server recomputes the totals. */
 export const CreateOrderSchema = v.object({
-  storeId: v.pipe(v.string(), v.nonEmpty()),
+  storeId: v.pipe(v.string(), v.nonEmpty(), maxChars('Store', TEXT_LIMITS.slug)),
   customerEmail: EmailSchema,
   shippingAddress: ShippingAddressSchema,
-  items: v.pipe(v.array(OrderItemSchema), v.minLength(1, CHECKOUT_MESSAGES.cartEmpty)),
+  items: OrderLinesSchema(CHECKOUT_MESSAGES.cartEmpty),
   subtotalUsdc: MoneyStringSchema,
   shippingUsdc: MoneyStringSchema,
   totalUsdc: MoneyStringSchema,

@@ -2,13 +2,14 @@
 // inventory input rule.
 import * as v from 'valibot';
 import { DEFAULT_INVENTORY, MAX_INVENTORY } from '../constants.ts';
+import { optionalCappedText, TEXT_LIMITS } from '../limits.ts';
 import { PRODUCT_FORM_MESSAGES as M } from '../messages.ts';
 import { isPriceString, tryParseUsdc } from '../money.ts';
 import {
   MoneyStringSchema,
   missingAsEmpty,
   OptionalText,
-  requiredText,
+  requiredCappedText,
   TimestampSchema,
 } from './common.ts';
 
@@ -47,13 +48,13 @@ export const InventorySchema = v.pipe(
 
 /** Body of POST /api/products (Add New Product), with the SPEC defaults. */
 export const CreateProductSchema = v.object({
-  title: requiredText(M.titleRequired),
-  description: OptionalText,
+  title: requiredCappedText(M.titleRequired, 'Title', TEXT_LIMITS.name),
+  description: optionalCappedText('Description', TEXT_LIMITS.description),
   priceUsdc: ProductPriceSchema,
-  imageUrl: OptionalText,
+  imageUrl: optionalCappedText('Image URL', TEXT_LIMITS.url),
   inventory: v.optional(InventorySchema, DEFAULT_INVENTORY),
   isPublished: v.optional(v.boolean(), true),
-  storeId: requiredText(M.storeIdRequired),
+  storeId: requiredCappedText(M.storeIdRequired, 'Store', TEXT_LIMITS.slug),
 });
 /** Input of the product form. */
 export type CreateProductInput = v.InferInput<typeof CreateProductSchema>;
@@ -64,9 +65,9 @@ export type CreateProduct = v.InferOutput<typeof CreateProductSchema>;
 export const UpdateProductSchema = v.partial(
   v.object({
     title: CreateProductSchema.entries.title,
-    description: OptionalText,
+    description: CreateProductSchema.entries.description,
     priceUsdc: ProductPriceSchema,
-    imageUrl: OptionalText,
+    imageUrl: CreateProductSchema.entries.imageUrl,
     inventory: InventorySchema,
     isPublished: v.boolean(),
   }),

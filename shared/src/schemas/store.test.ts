@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { PAYOUT_ADDRESS_MESSAGES } from '../messages.ts';
 import { firstIssueMessage, issuesByField } from './common.ts';
 import { CreateStoreSchema, StoreAnalyticsSchema, UpdateStoreSchema } from './store.ts';
 
@@ -106,5 +107,22 @@ describe('store analytics', () => {
     const ok = { activeProducts: 3, totalRevenue30Days: '120.50', totalOrders30Days: 4 };
     expect(v.is(StoreAnalyticsSchema, ok)).toBe(true);
     expect(v.is(StoreAnalyticsSchema, { ...ok, totalRevenue30Days: 120.5 })).toBe(false);
+  });
+});
+
+describe('store caps', () => {
+  it('refuses a 500 KB description, an over-long name and the zero payout address', () => {
+    const base = { name: 'Shop', slug: 'shop' };
+    const issue = (body: object) =>
+      firstIssueMessage(v.safeParse(CreateStoreSchema, { ...base, ...body }));
+    expect(issue({ description: 'x'.repeat(500_000) })).toBe(
+      'Description must be at most 5,000 characters',
+    );
+    expect(issue({ description: 'x'.repeat(5_000) })).toBeUndefined();
+    expect(issue({ name: 'n'.repeat(121) })).toBe('Store name must be at most 120 characters');
+    expect(issue({ paymentAddress: '0x0000000000000000000000000000000000000000' })).toBe(
+      PAYOUT_ADDRESS_MESSAGES.zero,
+    );
+    expect(issue({ slug: 'a'.repeat(65) })).toBe('Slug must be at most 64 characters');
   });
 });

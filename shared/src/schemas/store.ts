@@ -1,16 +1,17 @@
 // Store schemas: the admin store form (POST /api/stores, PUT /api/stores/{id}), the store read model
 // and the per-store analytics.
 import * as v from 'valibot';
-import { isEthereumAddress } from '../address.ts';
+import { isEthereumAddress, isZeroAddress } from '../address.ts';
 import { DEFAULT_COLORS, DEFAULT_OWNER_ID, DEFAULT_THEME } from '../constants.ts';
-import { STORE_FORM_MESSAGES as M } from '../messages.ts';
+import { maxChars, optionalCappedText, TEXT_LIMITS } from '../limits.ts';
+import { STORE_FORM_MESSAGES as M, PAYOUT_ADDRESS_MESSAGES } from '../messages.ts';
 import { SLUG_PATTERN } from '../slug.ts';
 import {
   hexColor,
   MoneyStringSchema,
   missingAsEmpty,
   OptionalText,
-  requiredText,
+  requiredCappedText,
   ThemeSchema,
   TimestampSchema,
 } from './common.ts';
@@ -20,6 +21,7 @@ export const SlugSchema = v.pipe(
   missingAsEmpty(M.slugRequired),
   v.trim(),
   v.nonEmpty(M.slugRequired),
+  maxChars('Slug', TEXT_LIMITS.slug),
   v.regex(SLUG_PATTERN, M.slugFormat),
 );
 
@@ -28,6 +30,7 @@ export const OptionalPaymentAddressSchema = v.nullish(
   v.pipe(
     v.string(M.paymentAddress),
     v.check((s) => s === '' || isEthereumAddress(s), M.paymentAddress),
+    v.check((s) => !isZeroAddress(s), PAYOUT_ADDRESS_MESSAGES.zero),
   ),
 );
 
@@ -35,17 +38,17 @@ const HexColorSchema = hexColor(M.hexColor);
 
 // Note: no defaults here, so `v.partial` of these entries leaves unsent fields undefined on update.
 const storeEntries = {
-  name: requiredText(M.nameRequired),
+  name: requiredCappedText(M.nameRequired, 'Store name', TEXT_LIMITS.name),
   slug: SlugSchema,
-  description: OptionalText,
-  domain: OptionalText,
-  logoUrl: OptionalText,
+  description: optionalCappedText('Description', TEXT_LIMITS.description),
+  domain: optionalCappedText('Domain', TEXT_LIMITS.url),
+  logoUrl: optionalCappedText('Logo URL', TEXT_LIMITS.url),
   paymentAddress: OptionalPaymentAddressSchema,
   theme: ThemeSchema,
   primaryColor: HexColorSchema,
   secondaryColor: HexColorSchema,
   accentColor: HexColorSchema,
-  ownerId: requiredText(M.ownerRequired),
+  ownerId: requiredCappedText(M.ownerRequired, 'Owner', TEXT_LIMITS.name),
   isActive: v.boolean(),
 };
 
@@ -89,6 +92,28 @@ export const StoreSchema = v.object({
 });
 /** A store read model. */
 export type Store = v.InferOutput<typeof StoreSchema>;
+
+/**
+ * A store as anyone may see it (GET /api/stores, GET /api/stores/{slug} for a visitor): no owner
+ * id and no payout address (a shopper pays a deposit address made for the order, never this one).
+ */
+export const PublicStoreSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  slug: v.string(),
+  description: OptionalText,
+  domain: OptionalText,
+  logoUrl: OptionalText,
+  theme: ThemeSchema,
+  primaryColor: v.string(),
+  secondaryColor: v.string(),
+  accentColor: v.string(),
+  isActive: v.boolean(),
+  createdAt: v.optional(TimestampSchema),
+  productCount: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+});
+/** A store as the public sees it. */
+export type PublicStore = v.InferOutput<typeof PublicStoreSchema>;
 
 /** GET /api/stores/{id}/analytics. Note: revenue is a 2-decimal string, not the SPEC's number, to keep floats off money. */
 export const StoreAnalyticsSchema = v.object({

@@ -1,5 +1,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { ZERO_ADDRESS } from '../address.ts';
+import { LIMIT_MESSAGES, MAX_ORDER_LINES, TEXT_LIMITS } from '../limits.ts';
+import { PAYOUT_ADDRESS_MESSAGES } from '../messages.ts';
 import { firstIssueMessage } from './common.ts';
 import {
   CreateUniversalOrderSchema,
@@ -34,13 +37,33 @@ const common = {
 };
 
 describe('universal-orders bodies', () => {
-  it('accepts the checkout body with status pending', () => {
+  it('accepts the checkout body with status pending, keeping only the branding of its metadata', () => {
     const parsed = v.parse(CreateUniversalOrderSchema, {
       ...common,
-      metadata: { isUniversal: true },
+      metadata: { isUniversal: true, theme: 'light', storePaymentAddress: `0x${'e'.repeat(40)}` },
     });
     expect(parsed.status).toBe('pending');
-    expect(parsed.metadata).toEqual({ isUniversal: true });
+    expect(parsed.metadata).toEqual({ theme: 'light' });
+  });
+
+  it('refuses what a stranger could use to make an order heavy or unpayable', () => {
+    const issue = (body: object) =>
+      firstIssueMessage(v.safeParse(CreateUniversalOrderSchema, { ...common, ...body }));
+    const line = items[0];
+    expect(issue({ items: Array.from({ length: 10_000 }, () => line) })).toBe(
+      LIMIT_MESSAGES.tooManyLines,
+    );
+    expect(issue({ items: Array.from({ length: MAX_ORDER_LINES }, () => line) })).toBeUndefined();
+    expect(issue({ storeName: 'x'.repeat(TEXT_LIMITS.name + 1) })).toBe(
+      'Store name must be at most 120 characters',
+    );
+    expect(issue({ storePaymentAddress: ZERO_ADDRESS })).toBe(PAYOUT_ADDRESS_MESSAGES.zero);
+    expect(issue({ externalOrderId: 'x'.repeat(201) })).toBe(
+      'External order id must be at most 200 characters',
+    );
+    expect(issue({ webhookUrl: `https://example.com/${'a'.repeat(3000)}` })).toBe(
+      'Webhook URL must be at most 2,048 characters',
+    );
   });
 
   it('accepts the payment page body with paymentChain', () => {

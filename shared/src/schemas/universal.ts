@@ -2,13 +2,21 @@
 // bodies, their order response and the outgoing webhook payload.
 import * as v from 'valibot';
 import { isHttpUrl } from '../address.ts';
+import {
+  LIMIT_MESSAGES,
+  MAX_ORDER_LINES,
+  maxChars,
+  optionalCappedText,
+  TEXT_LIMITS,
+} from '../limits.ts';
 import { CHECKOUT_URL_MESSAGES } from '../messages.ts';
 import {
   ethereumAddress,
   hexColor,
   MoneyStringSchema,
   OptionalText,
-  requiredText,
+  payoutAddress,
+  requiredCappedText,
   ShippingMethodSchema,
   ThemeSchema,
   TimestampSchema,
@@ -18,7 +26,7 @@ import {
   EmailSchema,
   LineQuantitySchema,
   OrderItemSchema,
-  OrderMetadataSchema,
+  OrderLinesSchema,
   ShippingAddressSchema,
 } from './order.ts';
 import { PaymentChainSchema } from './payment.ts';
@@ -27,40 +35,52 @@ const PARSE_FAILED = CHECKOUT_URL_MESSAGES.parseFailed;
 
 /** One item of the `items` URL parameter: title, priceUsdc as a string amount, quantity as a number. */
 export const CheckoutItemSchema = v.object({
-  title: v.pipe(v.string(), v.trim(), v.nonEmpty()),
+  title: v.pipe(v.string(), v.trim(), v.nonEmpty(), maxChars('Item title', TEXT_LIMITS.name)),
   priceUsdc: MoneyStringSchema,
   quantity: LineQuantitySchema,
-  imageUrl: v.optional(v.string()),
+  imageUrl: v.optional(cappedString('Image URL', TEXT_LIMITS.url)),
 });
 /** An item of a universal checkout link. */
 export type CheckoutItem = v.InferOutput<typeof CheckoutItemSchema>;
 
-const optionalUrl = v.optional(v.pipe(v.string(), v.check(isHttpUrl)));
+const optionalUrl = v.optional(
+  v.pipe(v.string(), maxChars('URL', TEXT_LIMITS.url), v.check(isHttpUrl)),
+);
+
+/** A string of at most `max` characters. */
+function cappedString(label: string, max: number) {
+  return v.pipe(v.string(), maxChars(label, max));
+}
+const addressText = (label: string) => v.optional(cappedString(label, TEXT_LIMITS.addressField));
 
 /** Universal checkout parameters after URL decoding (items JSON-decoded, booleans decoded). */
 export const CheckoutParamsSchema = v.object({
-  storeName: v.pipe(v.string(), v.trim(), v.nonEmpty()),
-  items: v.pipe(v.array(CheckoutItemSchema), v.minLength(1)),
+  storeName: v.pipe(v.string(), v.trim(), v.nonEmpty(), maxChars('Store name', TEXT_LIMITS.name)),
+  items: v.pipe(
+    v.array(CheckoutItemSchema),
+    v.minLength(1),
+    v.maxLength(MAX_ORDER_LINES, LIMIT_MESSAGES.tooManyLines),
+  ),
   paymentAddress: ethereumAddress(CHECKOUT_URL_MESSAGES.invalidPaymentAddress),
   theme: v.optional(ThemeSchema),
   primaryColor: v.optional(hexColor(PARSE_FAILED)),
   secondaryColor: v.optional(hexColor(PARSE_FAILED)),
   accentColor: v.optional(hexColor(PARSE_FAILED)),
-  logoUrl: v.optional(v.string()),
-  customerEmail: v.optional(v.string()),
-  phone: v.optional(v.string()),
-  firstName: v.optional(v.string()),
-  lastName: v.optional(v.string()),
-  street: v.optional(v.string()),
-  city: v.optional(v.string()),
-  state: v.optional(v.string()),
-  zipCode: v.optional(v.string()),
+  logoUrl: v.optional(cappedString('Logo URL', TEXT_LIMITS.url)),
+  customerEmail: v.optional(cappedString('Email', TEXT_LIMITS.email)),
+  phone: addressText('Phone'),
+  firstName: addressText('First name'),
+  lastName: addressText('Last name'),
+  street: addressText('Street address'),
+  city: addressText('City'),
+  state: addressText('State'),
+  zipCode: addressText('ZIP code'),
   shipping: v.boolean(),
   freeShipping: v.boolean(),
   standardShipping: v.optional(MoneyStringSchema),
   expressShipping: v.optional(MoneyStringSchema),
   returnUrl: optionalUrl,
-  externalOrderId: v.optional(v.string()),
+  externalOrderId: v.optional(cappedString('External order id', TEXT_LIMITS.externalOrderId)),
   webhookUrl: optionalUrl,
 });
 /** Decoded universal checkout parameters. */
@@ -75,16 +95,37 @@ export const UniversalShippingOptionsSchema = v.object({
 });
 
 // Fields both universal-orders bodies share.
+/**
+ * The branding a checkout form may send in `metadata` (the rest of SPEC §3's metadata is built on
+ * the server, so any other key is dropped).
+ */
+export const UniversalBrandingSchema = v.object({
+  returnUrl: optionalCappedText('Return URL', TEXT_LIMITS.url),
+  theme: v.nullish(ThemeSchema),
+  colors: v.nullish(
+    v.object({
+      primary: optionalCappedText('Colour', 16),
+      secondary: optionalCappedText('Colour', 16),
+      accent: optionalCappedText('Colour', 16),
+    }),
+  ),
+  logoUrl: optionalCappedText('Logo URL', TEXT_LIMITS.url),
+});
+
 const universalEntries = {
-  externalOrderId: OptionalText,
-  storeName: requiredText('Store name is required'),
-  storePaymentAddress: ethereumAddress(CHECKOUT_URL_MESSAGES.invalidPaymentAddress),
+  externalOrderId: optionalCappedText('External order id', TEXT_LIMITS.externalOrderId),
+  storeName: requiredCappedText('Store name is required', 'Store name', TEXT_LIMITS.name),
+  storePaymentAddress: payoutAddress(CHECKOUT_URL_MESSAGES.invalidPaymentAddress),
   webhookUrl: v.nullish(
-    v.pipe(v.string(), v.check(isHttpUrl, 'Webhook URL must be an http(s) URL')),
+    v.pipe(
+      v.string(),
+      maxChars('Webhook URL', TEXT_LIMITS.url),
+      v.check(isHttpUrl, 'Webhook URL must be an http(s) URL'),
+    ),
   ),
   customerEmail: EmailSchema,
   shippingAddress: ShippingAddressSchema,
-  items: v.pipe(v.array(OrderItemSchema), v.minLength(1, 'At least one item is required')),
+  items: OrderLinesSchema('At least one item is required'),
   subtotalUsdc: MoneyStringSchema,
   shippingUsdc: MoneyStringSchema,
   totalUsdc: MoneyStringSchema,
@@ -98,7 +139,7 @@ const universalEntries = {
 export const CreateUniversalOrderSchema = v.object({
   ...universalEntries,
   status: v.optional(v.literal('pending'), 'pending'),
-  metadata: v.nullish(OrderMetadataSchema),
+  metadata: v.nullish(UniversalBrandingSchema),
 });
 /** A validated universal order body. */
 export type CreateUniversalOrder = v.InferOutput<typeof CreateUniversalOrderSchema>;
@@ -119,6 +160,7 @@ export type CreateUniversalWallet = v.InferOutput<typeof CreateUniversalWalletSc
 /** The documented webhook payload sent to the merchant when an order is paid. */
 export const WebhookPayloadSchema = v.object({
   orderId: v.string(),
+  signed: v.optional(v.boolean()),
   externalOrderId: OptionalText,
   status: v.literal('paid'),
   paymentTxHash: OptionalText,

@@ -1,6 +1,6 @@
 // The cached catalogue: stores and published products read from the API are written to
 // IndexedDB, and pages read IndexedDB live, so a visited store opens offline with its products.
-import type { Product, Store } from '@store/shared';
+import type { Product, PublicStore } from '@store/shared';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { isNotFound } from '../lib/api.ts';
@@ -20,7 +20,7 @@ export interface Cached<T> {
 }
 
 /** Saves a store read from the API. */
-export async function cacheStore(store: Store): Promise<void> {
+export async function cacheStore(store: PublicStore): Promise<void> {
   await db.stores.put({ ...store, cachedAt: Date.now() });
 }
 
@@ -38,6 +38,17 @@ export async function forgetStore(storeId: string): Promise<void> {
   await db.transaction('rw', db.stores, db.products, async () => {
     await db.stores.delete(storeId);
     await db.products.where('storeId').equals(storeId).delete();
+  });
+}
+
+/**
+ * Forgets the whole cached catalogue (carts stay): when a merchant's session ends, since what was
+ * read with it may be the owner's view (an unpublished product, an inactive store).
+ */
+export async function forgetCatalogue(): Promise<void> {
+  await db.transaction('rw', db.stores, db.products, async () => {
+    await db.stores.clear();
+    await db.products.clear();
   });
 }
 

@@ -1,6 +1,6 @@
 // The one IndexedDB database of the web app (Dexie): carts per store, the cached catalogue and
 // the shopper's remembered checkout details. Versioned stores: add a version, never edit one.
-import type { CartItem, Product, Store } from '@store/shared';
+import type { CartItem, Product, PublicStore } from '@store/shared';
 import { Dexie, type EntityTable } from 'dexie';
 import type {
   AdminProductRow,
@@ -21,7 +21,7 @@ export interface CartRow extends CartItem {
 }
 
 /** A cached store, as last read from the API. */
-export interface CachedStore extends Store {
+export interface CachedStore extends PublicStore {
   cachedAt: number;
 }
 

@@ -1,5 +1,5 @@
 // Which look an order page takes when no store layout gives one (SPEC §2).
-import type { Order, Store } from '@store/shared';
+import type { Order, PublicStore } from '@store/shared';
 import type { StoreTheme } from './theme.ts';
 
 /** A universal order's external store look (from its metadata); undefined for store orders. */
@@ -27,6 +27,6 @@ export function brandOfOrder(order: Pick<Order, 'metadata'>): {
 }
 
 /** The thank-you page's theme rule: the first store whose theme is light, else the first store. */
-export function pickThankYouStore(stores: readonly Store[]): Store | undefined {
+export function pickThankYouStore(stores: readonly PublicStore[]): PublicStore | undefined {
   return stores.find((store) => store.theme === 'light') ?? stores[0];
 }

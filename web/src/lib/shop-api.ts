@@ -11,9 +11,9 @@ import {
   PaymentWalletResponseSchema,
   type Product,
   ProductSchema,
+  type PublicStore,
+  PublicStoreSchema,
   type ShippingMethod,
-  type Store,
-  StoreSchema,
   UniversalOrderResponseSchema,
 } from '@store/shared';
 import * as v from 'valibot';
@@ -30,13 +30,13 @@ const AssignedWalletSchema = v.object({
 });
 
 /** GET /api/stores: the active stores. */
-export async function fetchStores(): Promise<Store[]> {
-  return v.parse(v.array(StoreSchema), await apiGet(['/api/stores']));
+export async function fetchStores(): Promise<PublicStore[]> {
+  return v.parse(v.array(PublicStoreSchema), await apiGet(['/api/stores']));
 }
 
 /** GET /api/stores/{slugOrId}. */
-export async function fetchStore(slugOrId: string): Promise<Store> {
-  return v.parse(StoreSchema, await apiGet(['/api/stores', slugOrId]));
+export async function fetchStore(slugOrId: string): Promise<PublicStore> {
+  return v.parse(PublicStoreSchema, await apiGet(['/api/stores', slugOrId]));
 }
 
 /** GET /api/stores/{id}/products?published=true. */

@@ -1,7 +1,7 @@
 // A web manifest for each store (ARCHITECTURE "Local-first web"): while a store page is shown
 // the page links a manifest built from the store's name, colours and logo, so the store installs
 // as its own app with start_url and scope /store/{slug}/. The app's manifest is restored after.
-import { DEFAULT_COLORS, isHexColor, type Store } from '@store/shared';
+import { DEFAULT_COLORS, isHexColor, type PublicStore } from '@store/shared';
 import { useEffect } from 'react';
 import { renderStoreIcon } from './store-icon.ts';
 
@@ -11,7 +11,7 @@ const ICON_SIZES = [192, 512] as const;
 
 /** The store fields a manifest uses. */
 export type ManifestStore = Pick<
-  Store,
+  PublicStore,
   'name' | 'slug' | 'description' | 'logoUrl' | 'theme' | 'primaryColor'
 >;
 

@@ -1,8 +1,9 @@
 // Routes: GET /api/stores, POST /api/stores, GET /api/stores/{slugOrId}, PUT /api/stores/{id}
-import { CreateStoreSchema } from '@store/shared';
+import { CreateStoreSchema, PAGE_LIMITS } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { refuseUnpayableAddress } from '../payouts/payout-address.ts';
 import { ListStoresQuery, UpdateStoreBody } from './model.ts';
 import {
   createStore,
@@ -15,28 +16,41 @@ import {
 const tags = ['stores'];
 
 /** Store listing and lookup for everyone; creation and edits for the signed-in owner. */
-export const storesModule = ({ db }: AppDeps) => {
+export const storesModule = ({ db, config }: AppDeps) => {
   const signedIn = signedInGuard(db);
   return new Elysia({ name: 'stores' })
     .use(sessionPlugin(db))
     .get(
       '/api/stores',
-      async ({ query, requireUser }) => {
-        if (query.mine !== 'true') return listActiveStores(db);
-        return listOwnStores(db, (await requireUser()).id);
+      async ({ query, requireUser, request, set }) => {
+        if (query.mine === 'true') return listOwnStores(db, (await requireUser()).id);
+        const limit = query.limit ?? PAGE_LIMITS.default;
+        const offset = query.offset ?? 0;
+        const page = await listActiveStores(db, { limit: limit + 1, offset });
+        // Note: one row more than asked tells whether a next page exists (RFC 8288 `Link`).
+        if (page.length > limit) {
+          const next = new URL(request.url);
+          next.searchParams.set('limit', String(limit));
+          next.searchParams.set('offset', String(offset + limit));
+          set.headers.link = `<${next.pathname}${next.search}>; rel="next"`;
+        }
+        return page.slice(0, limit);
       },
       {
         query: ListStoresQuery,
         detail: {
           tags,
-          summary: 'Active stores with their product count; `mine=true`: your own stores',
+          summary:
+            'Active stores (public fields, pages of `limit` from `offset`, `Link: rel="next"`); `mine=true`: your own stores',
         },
       },
     )
     .post(
       '/api/stores',
       async ({ body, requireUser, set }) => {
-        const store = await createStore(db, (await requireUser()).id, body);
+        const user = await requireUser();
+        await refuseUnpayableAddress(db, config, body.paymentAddress);
+        const store = await createStore(db, user.id, body);
         set.status = 201;
         return store;
       },
@@ -54,8 +68,11 @@ export const storesModule = ({ db }: AppDeps) => {
     )
     .put(
       '/api/stores/:id',
-      async ({ params, body, requireUser }) =>
-        updateStore(db, (await requireUser()).id, params.id, body),
+      async ({ params, body, requireUser }) => {
+        const user = await requireUser();
+        await refuseUnpayableAddress(db, config, body.paymentAddress);
+        return updateStore(db, user.id, params.id, body);
+      },
       {
         transform: signedIn,
         body: UpdateStoreBody,

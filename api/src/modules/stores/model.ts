@@ -1,11 +1,27 @@
 // Request schemas and response shapes of the store routes.
-import { UpdateStoreSchema } from '@store/shared';
+import { PAGE_LIMITS, UpdateStoreSchema } from '@store/shared';
 import * as v from 'valibot';
 import { UpdatedAtSchema } from '../../http/versions.ts';
 
-/** Query of GET /api/stores: `mine=true` lists the signed-in merchant's stores. */
+const pageNumber = (name: string, min: number, max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,9}$/, `${name} must be a whole number`),
+      v.transform(Number),
+      v.minValue(min, `${name} must be at least ${min}`),
+      v.maxValue(max, `${name} must be at most ${max}`),
+    ),
+  );
+
+/**
+ * Query of GET /api/stores: `mine=true` lists the signed-in merchant's stores; the public list
+ * comes in pages of `limit` (default 50, at most 100) from `offset`.
+ */
 export const ListStoresQuery = v.object({
   mine: v.optional(v.picklist(['true', 'false'], 'mine must be true or false')),
+  limit: pageNumber('limit', 1, PAGE_LIMITS.max),
+  offset: pageNumber('offset', 0, 100_000_000),
 });
 
 /** Body of PUT /api/stores/{id}: the store form's fields (any subset) and the version edited. */
@@ -24,12 +40,10 @@ export interface PublicStore {
   description: string | null;
   domain: string | null;
   logoUrl: string | null;
-  paymentAddress: string | null;
   theme: string;
   primaryColor: string;
   secondaryColor: string;
   accentColor: string;
-  ownerId: string;
   isActive: boolean;
   createdAt: Date;
   updatedAt: Date;
@@ -37,8 +51,10 @@ export interface PublicStore {
   productCount: number;
 }
 
-/** A store as its owner sees it: also where its order webhooks go (never the signing secret). */
+/** A store as its owner sees it: its payout address, where its order webhooks go (never the signing secret). */
 export interface OwnerStore extends PublicStore {
+  ownerId: string;
+  paymentAddress: string | null;
   webhookUrl: string | null;
 }
 

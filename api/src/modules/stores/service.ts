@@ -24,6 +24,7 @@ export function isUuid(value: string): boolean {
   return UUID_PATTERN.test(value);
 }
 
+// Note: what anyone may see of a store: no owner id and no payout address.
 const publicColumns = {
   id: stores.id,
   name: stores.name,
@@ -31,12 +32,10 @@ const publicColumns = {
   description: stores.description,
   domain: stores.domain,
   logoUrl: stores.logoUrl,
-  paymentAddress: stores.paymentAddress,
   theme: stores.theme,
   primaryColor: stores.primaryColor,
   secondaryColor: stores.secondaryColor,
   accentColor: stores.accentColor,
-  ownerId: stores.ownerId,
   isActive: stores.isActive,
   createdAt: stores.createdAt,
   updatedAt: stores.updatedAt,
@@ -45,15 +44,26 @@ const publicColumns = {
 // the subquery an unqualified "id" would be the product's.
 const publishedCount = sql<number>`(select count(*)::int from ${products} where ${products}.store_id = ${stores}.id and ${products}.is_published)`;
 const allCount = sql<number>`(select count(*)::int from ${products} where ${products}.store_id = ${stores}.id)`;
-const ownerColumns = { ...publicColumns, webhookUrl: stores.webhookUrl, productCount: allCount };
+const ownerColumns = {
+  ...publicColumns,
+  ownerId: stores.ownerId,
+  paymentAddress: stores.paymentAddress,
+  webhookUrl: stores.webhookUrl,
+  productCount: allCount,
+};
 
-/** Active stores with their published product count, oldest first (GET /api/stores). */
-export function listActiveStores(db: Database): Promise<PublicStore[]> {
+/** Active stores with their published product count, oldest first, one page (GET /api/stores). */
+export function listActiveStores(
+  db: Database,
+  page: { limit: number; offset: number },
+): Promise<PublicStore[]> {
   return db
     .select({ ...publicColumns, productCount: publishedCount })
     .from(stores)
     .where(eq(stores.isActive, true))
-    .orderBy(asc(stores.createdAt), asc(stores.id));
+    .orderBy(asc(stores.createdAt), asc(stores.id))
+    .limit(page.limit)
+    .offset(page.offset);
 }
 
 /** The merchant's own stores, inactive ones too, with all their products counted. */
@@ -80,8 +90,8 @@ export async function getStoreForViewer(
     .where(bySlugOrId(slugOrId))
     .limit(1);
   if (!row) throw new AppError('not_found', STORE_NOT_FOUND);
-  const { publishedCount: published, webhookUrl, ...rest } = row;
-  if (row.ownerId === viewerId) return { ...rest, webhookUrl };
+  const { publishedCount: published, webhookUrl, ownerId, paymentAddress, ...rest } = row;
+  if (ownerId === viewerId) return { ...rest, ownerId, paymentAddress, webhookUrl };
   if (!row.isActive) throw new AppError('not_found', STORE_NOT_FOUND);
   return { ...rest, productCount: published };
 }

@@ -3,6 +3,7 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { assignPaymentWallet } from '../payments/assign-payment-wallet.ts';
 import { paymentDeps } from '../payments/model.ts';
+import { refuseUnpayableAddress } from '../payouts/payout-address.ts';
 import { parseUniversalBody } from './model.ts';
 import { createUniversalOrder } from './service.ts';
 
@@ -13,6 +14,7 @@ export const universalOrdersModule = (app: AppDeps) => {
     '/api/universal-orders',
     async ({ body, set }) => {
       const parsed = parseUniversalBody(body);
+      await refuseUnpayableAddress(deps.db, app.config, parsed.input.storePaymentAddress);
       const order = await createUniversalOrder(deps.db, parsed.input, {
         allowPrivateWebhooks: app.config.allowPrivateWebhooks,
       });

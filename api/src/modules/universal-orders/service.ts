@@ -74,6 +74,9 @@ export function universalMetadata(input: UniversalOrderInput): OrderMetadata {
     storePaymentAddress: input.storePaymentAddress,
     externalOrderId: input.externalOrderId ?? null,
     webhookUrl: input.webhookUrl ?? null,
+    // Note: nothing proves a hand-made link's price or payee were the integrator's; the webhook
+    // says so (signed links are a separate, keyed path).
+    signed: false,
     // Note: the payment page navigates to returnUrl, so only http(s) (never javascript:).
     returnUrl: checked(branding?.returnUrl, isHttpUrl, M.returnUrl),
     theme: branding?.theme ?? null,

@@ -5,7 +5,7 @@ import {
   GAS_ESTIMATE_DISPLAY_USD,
   ORDER_NOT_FOUND,
   type Order,
-  type Store,
+  type PublicStore,
   shortOrderIdUpper,
 } from '@store/shared';
 import { useNavigate } from '@tanstack/react-router';
@@ -19,8 +19,11 @@ import { PaymentPanel } from './payment-panel.tsx';
 import { usePayment } from './use-payment.ts';
 
 /** A store known from the layout, or fetched by the order's storeId. */
-function useOrderStore(order: Order | undefined, known: Store | undefined): Store | undefined {
-  const [fetched, setFetched] = useState<Store>();
+function useOrderStore(
+  order: Order | undefined,
+  known: PublicStore | undefined,
+): PublicStore | undefined {
+  const [fetched, setFetched] = useState<PublicStore>();
   useEffect(() => {
     if (known || !order) return;
     let live = true;
@@ -36,7 +39,7 @@ function useOrderStore(order: Order | undefined, known: Store | undefined): Stor
 }
 
 /** The whole store payment page; `store` is given under /store/{slug}, fetched otherwise. */
-export function StorePaymentPage(props: { orderId: string; store?: Store }) {
+export function StorePaymentPage(props: { orderId: string; store?: PublicStore }) {
   const result = useOrder(props.orderId);
   const order = result.state === 'ready' ? result.order : undefined;
   const store = useOrderStore(order, props.store);
@@ -50,7 +53,7 @@ export function StorePaymentPage(props: { orderId: string; store?: Store }) {
   );
 }
 
-function StorePayment(props: { order: Order; store: Store | undefined }) {
+function StorePayment(props: { order: Order; store: PublicStore | undefined }) {
   const { order, store } = props;
   const navigate = useNavigate();
   const session = usePayment({

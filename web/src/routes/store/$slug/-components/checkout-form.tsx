@@ -4,11 +4,11 @@ import {
   formatUsdc,
   multiplyUsdc,
   PAGE_TEXTS,
+  type PublicStore,
   parseUsdc,
   SHIPPING_METHODS,
   SHIPPING_OPTIONS,
   type ShippingMethod,
-  type Store,
   StoreCheckoutFormSchema,
   shippingFor,
   storeCheckoutTotals,
@@ -56,7 +56,7 @@ type FormValues = v.InferInput<typeof StoreCheckoutFormSchema>;
 
 /** The form and its summary; `onPlaced` gets the new order's id. */
 export function CheckoutForm(props: {
-  store: Store;
+  store: PublicStore;
   lines: readonly CartRow[];
   slug: string;
   onPlaced: (orderId: string) => void;

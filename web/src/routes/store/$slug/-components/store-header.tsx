@@ -1,9 +1,13 @@
 // The themed store header (SPEC §2): logo, name, description and the three badges.
-import type { Store } from '@store/shared';
+import type { PublicStore } from '@store/shared';
 import { StoreLogo } from '../../../../components/store-logo.tsx';
 
 /** Header of the storefront and product pages. */
-export function StoreHeader(props: { store: Store; productCount?: number; compact?: boolean }) {
+export function StoreHeader(props: {
+  store: PublicStore;
+  productCount?: number;
+  compact?: boolean;
+}) {
   const { store } = props;
   const count = props.productCount ?? store.productCount ?? 0;
   return (

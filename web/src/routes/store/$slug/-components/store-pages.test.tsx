@@ -1,4 +1,4 @@
-import type { Product, Store } from '@store/shared';
+import type { Product, PublicStore } from '@store/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addToCart, readCart } from '../../../../db/cart.ts';
 import { db } from '../../../../db/db.ts';
@@ -6,19 +6,17 @@ import { dismissToast } from '../../../../lib/toast.ts';
 import { byLabel, byText, click, typeInto, waitFor } from '../../../../test-dom.ts';
 import { renderAt } from '../../../../test-utils.tsx';
 
-const store: Store = {
+const store: PublicStore = {
   id: 'store-1',
   name: 'Aurora Goods',
   slug: 'aurora',
   description: 'Cosy things',
   domain: null,
   logoUrl: '🌌',
-  paymentAddress: '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f',
   theme: 'light',
   primaryColor: '#0f766e',
   secondaryColor: '#7c3aed',
   accentColor: '#db2777',
-  ownerId: 'u1',
   isActive: true,
   productCount: 1,
 };
