@@ -3,13 +3,20 @@
 import { WEBHOOK_TIMEOUT_MS } from '@store/shared';
 
 const EXAMPLE_PAYLOAD = {
+  type: 'order.paid',
+  timestamp: '2025-01-01T00:05:00.000Z',
   orderId: '6f1c2a9e-3b7d-4c55-9d0e-8a1b2c3d4e5f',
   externalOrderId: 'ORDER-1735689600000-K3J9Q2XLP',
+  storeId: null,
+  signed: false,
   status: 'paid',
+  paymentStatus: 'received',
   paymentTxHash: '0x9b2f…c41e',
   paymentWallet: {
     address: '0x4B0897b0513fdC7C541B6d9D7E929C4e5364D2dB',
-    receivedAmount: '38.24',
+    expectedAmount: '37.99',
+    receivedAmount: '37.990000',
+    forwardedAmount: '0',
     storePaymentAddress: '0x1111111111111111111111111111111111111111',
   },
   customer: {
@@ -71,7 +78,28 @@ export function verifyWebhook(headers, rawBody) {
   });
 }`;
 
-/** Webhook docs: delivery rules, headers, payload, verification. */
+const checkCode = `// Your own record of the order, looked up by the externalOrderId you put in the link.
+const MY_PAYOUT_ADDRESS = '0x1111111111111111111111111111111111111111';
+
+/** A USDC decimal string ("37.99", "37.990000", "38") in base units (6 decimals). */
+function toUnits(usdc) {
+  const [whole, fraction = ''] = usdc.split('.');
+  return BigInt(whole + fraction.padEnd(6, '0'));
+}
+
+/** True when this verified webhook pays for this order of yours. */
+export async function paysForMyOrder(webhookId, payload, myOrder) {
+  if (payload.type !== 'order.paid') return false;
+  if (await alreadyHandled(webhookId)) return false; // deliveries are at least once
+  if (payload.externalOrderId !== myOrder.id) return false;
+  // A link can be made or edited by anyone: the money must have gone to YOUR address...
+  const payee = payload.paymentWallet.storePaymentAddress.toLowerCase();
+  if (payee !== MY_PAYOUT_ADDRESS.toLowerCase()) return false;
+  // ...and what arrived must cover YOUR price, not the price written in the link.
+  return toUnits(payload.paymentWallet.receivedAmount) >= toUnits(myOrder.totalUsdc);
+}`;
+
+/** Webhook docs: delivery rules, headers, payload, verification, the checks before fulfilling. */
 export function WebhookDocs() {
   return (
     <section className="docs-section" aria-labelledby="webhook-title">
@@ -79,8 +107,10 @@ export function WebhookDocs() {
       <p>
         When an order is paid we send a <code>POST</code> with a JSON body to your{' '}
         <code>webhookUrl</code>. Answer with any 2xx status within {WEBHOOK_TIMEOUT_MS / 1000}{' '}
-        seconds; other answers and timeouts are retried with backoff. Use <code>webhook-id</code> to
-        ignore duplicates.
+        seconds; other answers and timeouts are retried with backoff for 3 days. Delivery is{' '}
+        <strong>at least once</strong>: after a retry or a restart the same message may arrive
+        twice, with the same <code>webhook-id</code>. Record the ids you have handled and ignore a
+        repeat.
       </p>
       <h3>Headers</h3>
       <p>
@@ -108,6 +138,33 @@ export function WebhookDocs() {
       </p>
       <pre className="code-block">
         <code>{verifyCode(window.location.origin)}</code>
+      </pre>
+      <h3 id="before-you-fulfil">Before you fulfil: check the payee and the amount</h3>
+      <p>
+        A valid signature proves that we sent the webhook, not that the order's terms were yours.
+        Anyone can make a checkout link, or edit yours (the price, the payment address) before
+        paying. Each payload says what it is about: <code>signed</code> is <code>false</code> for a
+        link made by hand, which proves only that <code>paymentWallet.receivedAmount</code> USDC
+        reached <code>paymentWallet.storePaymentAddress</code>. So before you ship:
+      </p>
+      <ol>
+        <li>Verify the signature against the raw body (above).</li>
+        <li>
+          Ignore a <code>webhook-id</code> you have already handled.
+        </li>
+        <li>
+          Find your own order by <code>externalOrderId</code>.
+        </li>
+        <li>
+          Check that <code>paymentWallet.storePaymentAddress</code> is your own payout address.
+        </li>
+        <li>
+          Check that <code>paymentWallet.receivedAmount</code> covers the total in <em>your</em>{' '}
+          record, not the one in the payload.
+        </li>
+      </ol>
+      <pre className="code-block">
+        <code>{checkCode}</code>
       </pre>
     </section>
   );
