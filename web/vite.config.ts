@@ -12,6 +12,7 @@ import {
   DARK_BACKGROUND,
   THEME_COLOURS,
 } from './src/app-meta.ts';
+import { RUNTIME_CACHES } from './src/db/sw-caches.ts';
 
 const webDir = fileURLToPath(new URL('.', import.meta.url));
 const apiUrl = process.env.API_URL ?? 'http://localhost:3000';
@@ -67,29 +68,39 @@ export default defineConfig({
         cleanupOutdatedCaches: true,
         runtimeCaching: [
           {
-            // Catalogue reads: show the cached copy at once, refresh behind it.
-            // Note: not the merchant's own reads (`?mine=true`, analytics, a store's full product
-            // list): a stale copy would hide a fresh edit, and they are the owner's, not public.
-            urlPattern: ({ url, sameOrigin }) =>
-              sameOrigin &&
-              /^\/api\/(stores|products)(\/|$)/.test(url.pathname) &&
-              !url.searchParams.has('mine') &&
-              !url.pathname.endsWith('/analytics') &&
-              !(url.pathname.endsWith('/products') && !url.searchParams.has('published')),
+            // Public catalogue reads only, by an allow-list of the storefront's own requests
+            // (lib/shop-api.ts): the store list, one store, its published products, one product.
+            // Note: never any other /api/ route: the merchant's reads (`?mine=true`, a store's
+            // webhook secret and delivery log, analytics, orders) must not sit in a cache. The
+            // browser sends the session cookie with these too (an owner sees an unpublished
+            // product): sign-out deletes this cache (src/db/sw-caches.ts).
+            // A segment is a slug or a UUID: an encoded '/' or '.' never slips another route in.
+            // Note: workbox inlines this function's source into the worker; it must stay
+            // self-contained.
+            urlPattern: ({ url, sameOrigin }) => {
+              if (!sameOrigin) return false;
+              const { pathname, search } = url;
+              if (pathname === '/api/stores' || /^\/api\/(stores|products)\/[\w-]+$/.test(pathname))
+                return search === '';
+              return (
+                /^\/api\/stores\/[\w-]+\/products$/.test(pathname) && search === '?published=true'
+              );
+            },
             method: 'GET',
             handler: 'StaleWhileRevalidate',
             options: {
-              cacheName: 'catalogue',
+              cacheName: RUNTIME_CACHES.catalogue,
               expiration: { maxEntries: 300, maxAgeSeconds: 7 * 24 * 60 * 60 },
               cacheableResponse: { statuses: [200] },
             },
           },
           {
-            // Logos and product images, often on other origins (opaque: status 0).
-            urlPattern: ({ request }) => request.destination === 'image',
+            // Logos and product images, often on other origins (opaque: status 0); never /api/.
+            urlPattern: ({ request, url, sameOrigin }) =>
+              request.destination === 'image' && !(sameOrigin && url.pathname.startsWith('/api/')),
             handler: 'CacheFirst',
             options: {
-              cacheName: 'images',
+              cacheName: RUNTIME_CACHES.images,
               expiration: {
                 maxEntries: 150,
                 maxAgeSeconds: 30 * 24 * 60 * 60,
