@@ -18,9 +18,11 @@ const webDir = fileURLToPath(new URL('.', import.meta.url));
 const apiUrl = process.env.API_URL ?? 'http://localhost:3000';
 const devPort = Number(process.env.WEB_PORT ?? process.env.PORT ?? 5173);
 
+// Note: the browser's Host goes through unchanged, so the API sees its state-changing requests
+// come from the page's own origin (it refuses cross-origin ones).
 const proxy: Record<string, ProxyOptions> = {
-  '/api': { target: apiUrl, changeOrigin: true },
-  '/.well-known': { target: apiUrl, changeOrigin: true },
+  '/api': { target: apiUrl, changeOrigin: false },
+  '/.well-known': { target: apiUrl, changeOrigin: false },
 };
 
 export default defineConfig({
