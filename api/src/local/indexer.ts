@@ -18,6 +18,16 @@ export type IndexerOptions = {
   usdcAddress?: string;
   startBlock: bigint | number;
   port: number;
+  /**
+   * Address Ponder's HTTP server listens on: loopback by default, as nothing outside this
+   * machine needs it (the API reads /ready and /status).
+   */
+  hostname?: string;
+  /**
+   * Turns on SQL over HTTP (/sql/*) and GraphQL (/graphql), each requiring
+   * `Authorization: Bearer <sqlToken>` (at least 32 characters). Off (404) when omitted.
+   */
+  sqlToken?: string;
   /** Postgres schema of the indexer's tables ("indexer" in the product). */
   schema: string;
   /** Milliseconds to wait for `/ready` (historical sync done); 60 s by default. */
@@ -36,7 +46,7 @@ export type IndexerOptions = {
 
 /** A running indexer. */
 export type Indexer = {
-  /** Base URL of its HTTP server: /ready, /status, /graphql, /sql/*. */
+  /** Base URL of its HTTP server: /ready, /status, /transfers/:to (/graphql, /sql/* with a token). */
   url: string;
   pid: number;
   /** Stops Ponder (SIGINT, so it unlocks its schema; SIGKILL to its group after 15 s). */
@@ -55,19 +65,43 @@ function ponderBin(): string {
   }
 }
 
+/** Shortest `sqlToken` the indexer accepts (indexer/src/api/index.ts). */
+export const INDEXER_SQL_TOKEN_MIN_LENGTH = 32;
+
+/** Variables of this process's environment Ponder may see (the rest is set from the options). */
+const PASSED_ENV = [
+  'PATH',
+  'HOME',
+  'NODE_OPTIONS',
+  'NODE_EXTRA_CA_CERTS',
+  'NODE_ENV',
+  'POLLING_INTERVAL_MS',
+] as const;
+
 /** Starts `ponder start` under Node and resolves once `GET /ready` answers 200. */
 export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
   const { port, schema, readyTimeoutMs = 60_000, waitForHead = true } = options;
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
+  const hostname = options.hostname ?? '127.0.0.1';
+  if (options.sqlToken !== undefined && options.sqlToken.length < INDEXER_SQL_TOKEN_MIN_LENGTH) {
+    throw new Error(`sqlToken must be at least ${INDEXER_SQL_TOKEN_MIN_LENGTH} characters`);
+  }
+  // Note: only what Ponder needs. Not PORT (Ponder reads it before --port), and no key or
+  // seed of the API or the worker: /sql and the indexing code run inside this process.
+  const env: Record<string, string> = {};
+  for (const name of PASSED_ENV) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  Object.assign(env, {
     DATABASE_URL: options.databaseUrl,
     RPC_URL: rpcLanes(options.rpcUrl, options.chainId),
     WS_URL: options.wsUrl ?? '',
     CHAIN_ID: String(options.chainId),
     USDC_START_BLOCK: String(options.startBlock),
     PONDER_TELEMETRY_DISABLED: 'true',
-  };
+  });
   if (options.usdcAddress) env.USDC_ADDRESS = options.usdcAddress;
+  if (options.sqlToken !== undefined) env.INDEXER_SQL_TOKEN = options.sqlToken;
   const args = [
     ponderBin(),
     ...(options.logLevel ? ['--log-level', options.logLevel] : []),
@@ -76,6 +110,8 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
     schema,
     '--port',
     String(port),
+    '--hostname',
+    hostname,
   ];
   // Note: its own process group, so stop() reaches anything Ponder starts.
   const child = spawn('node', args, {
@@ -86,7 +122,7 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
   });
   const tail = collectLines(child, options.log);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${urlHost(hostname)}:${port}`;
   const pid = child.pid;
   if (pid === undefined) throw new Error('could not start node for the indexer');
 
@@ -153,6 +189,12 @@ function rpcLanes(rpcUrl: string, chainId: number): string {
   return [1, 2, 3, 4]
     .map((lane) => `${rpcUrl}${rpcUrl.includes('?') ? '&' : '?'}lane=${lane}`)
     .join(',');
+}
+
+/** The host part of a URL reaching a server that listens on `hostname`. */
+function urlHost(hostname: string): string {
+  if (hostname === '0.0.0.0' || hostname === '::' || hostname === '') return '127.0.0.1';
+  return hostname.includes(':') ? `[${hostname}]` : hostname;
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals) {
