@@ -199,7 +199,7 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? e.LOCAL_MODE,
     /** Public half of the platform's Ed25519 key that signs universal orders' webhooks. */
     webhookPublicKey: e.WEBHOOK_PUBLIC_KEY,
-    /** Whether requests come through a proxy that sets X-Forwarded-For (its first address is the client's). */
+    /** Whether a proxy in front sets X-Forwarded-For (its first address is then the client's). */
     trustProxy: e.TRUST_PROXY,
   };
 }

@@ -1,6 +1,6 @@
 // Merchant accounts on a real Postgres: sign-up rules, sign-in, the session cookie, sign-out.
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { sessions, users } from '../src/db/schema.ts';
 import { hashToken } from '../src/http/session.ts';
 import { apiClient, sessionCookieOf } from './support/client.ts';
@@ -9,6 +9,39 @@ import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi();
 const password = 'correct horse battery';
+const HOUR_MS = 60 * 60 * 1000;
+
+/** A new API on the test database behind a trusted proxy (fresh limits), and a client per address. */
+function behindProxy(env: Record<string, string> = {}) {
+  const app = createTestApp(t.testDb, { TRUST_PROXY: 'true', ...env });
+  const api = apiClient(app);
+  const limits = () => (app.store as { authLimits: { size: number } }).authLimits;
+  const from = (address: string) => ({
+    post: (path: string, body: unknown) =>
+      api.post(path, body, { headers: { 'x-forwarded-for': `${address}, 10.0.0.1` } }),
+  });
+  return { app, api, limits, from };
+}
+
+/** The stored session row of a `session=…` cookie. */
+async function sessionRow(cookie: string) {
+  const [row] = await t.testDb.database.db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.tokenHash, hashToken(cookie.slice('session='.length))));
+  return row;
+}
+
+/** Moves a session's clock: its times as if it had been created and last used `ms` earlier. */
+async function ageSession(cookie: string, ms: number) {
+  await t.testDb.database.db
+    .update(sessions)
+    .set({
+      createdAt: sql`${sessions.createdAt} - ${`${ms} milliseconds`}::interval`,
+      expiresAt: sql`${sessions.expiresAt} - ${`${ms} milliseconds`}::interval`,
+    })
+    .where(eq(sessions.tokenHash, hashToken(cookie.slice('session='.length))));
+}
 
 describe('POST /api/auth/sign-up', () => {
   test('creates the account, signs it in with an HttpOnly SameSite=Lax cookie', async () => {
@@ -44,9 +77,10 @@ describe('POST /api/auth/sign-up', () => {
       .from(sessions)
       .where(eq(sessions.tokenHash, hashToken(token)));
     expect(stored).toHaveLength(1);
-    const expiresInDays = ((stored[0]?.expiresAt.getTime() ?? 0) - Date.now()) / 86_400_000;
-    expect(expiresInDays).toBeGreaterThan(29.9);
-    expect(expiresInDays).toBeLessThanOrEqual(30);
+    // A new session ends after 12 hours unused (each use slides it, up to 30 days).
+    const expiresInHours = ((stored[0]?.expiresAt.getTime() ?? 0) - Date.now()) / HOUR_MS;
+    expect(expiresInHours).toBeGreaterThan(11.9);
+    expect(expiresInHours).toBeLessThanOrEqual(12);
   });
 
   test('refuses a taken username with 409, whatever its case', async () => {
@@ -71,6 +105,55 @@ describe('POST /api/auth/sign-up', () => {
     const response = await t.shopper.post('/api/auth/sign-up', body);
     expect(response.status).toBe(422);
     expect(response.body.error).toEqual({ code: 'validation_failed', message });
+  });
+
+  test.each([
+    [
+      { username: 'weakling', password: 'password' },
+      'Choose a stronger password: this is a heavily used password',
+    ],
+    [
+      { username: 'weakling', password: 'qwertyuiop' },
+      'Choose a stronger password: this is a frequently used password',
+    ],
+    [
+      { username: 'samesame', password: 'SameSame' },
+      'Choose a password that does not contain your username',
+    ],
+    [
+      { username: 'lovelace', password: 'ada lovelace rules the analytical engine' },
+      'Choose a password that does not contain your username',
+    ],
+  ])('a weak password %j -> 422 %s, and no account', async (body, message) => {
+    const response = await t.shopper.post('/api/auth/sign-up', body);
+    expect(response.status).toBe(422);
+    expect(response.body.error).toEqual({ code: 'validation_failed', message });
+    const rows = await t.testDb.database.db
+      .select()
+      .from(users)
+      .where(eq(users.username, body.username));
+    expect(rows).toHaveLength(0);
+  });
+
+  test('one client signs up at most 5 accounts an hour (429 with Retry-After); others still can', async () => {
+    const proxied = behindProxy({ LOCAL_MODE: 'false' });
+    const client = proxied.from('203.0.113.50');
+    for (let i = 0; i < 5; i++) {
+      const response = await client.post('/api/auth/sign-up', { username: `burst-${i}`, password });
+      expect(response.status).toBe(201);
+    }
+    const refused = await client.post('/api/auth/sign-up', { username: 'burst-5', password });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toEqual({
+      code: 'rate_limited',
+      message: 'Too many sign-ups from your network; try again in 60 minutes',
+    });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3590);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+    const other = await proxied
+      .from('198.51.100.50')
+      .post('/api/auth/sign-up', { username: 'burst-other', password });
+    expect(other.status).toBe(201);
   });
 });
 
@@ -123,24 +206,104 @@ describe('POST /api/auth/sign-in', () => {
     );
   });
 
-  test('after 10 wrong passwords the username waits, even with the right one', async () => {
+  test('the owner signs in after 10 wrong guesses from another client; the guesser waits', async () => {
+    const proxied = behindProxy();
     await t.shopper.post('/api/auth/sign-up', { username: 'hopper', password });
+    const guesser = proxied.from('203.0.113.66');
+    const statuses: number[] = [];
     for (let i = 0; i < 10; i++) {
-      const wrong = await t.shopper.post('/api/auth/sign-in', {
+      const wrong = await guesser.post('/api/auth/sign-in', {
         username: 'hopper',
+        password: `guess-${i}xx`,
+      });
+      statuses.push(wrong.status);
+    }
+    // 5 free failures on the account, then it waits 1 s, 2 s… for the clients that failed on it.
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429, 429, 429]);
+    // The guesser finding the password during the wait gains nothing.
+    const lucky = await guesser.post('/api/auth/sign-in', { username: 'hopper', password });
+    expect(lucky.status).toBe(429);
+    expect(lucky.body.error).toEqual({
+      code: 'rate_limited',
+      message: 'Too many failed sign-in attempts; try again in 1 second',
+    });
+    expect(lucky.headers.get('retry-after')).toBe('1');
+    // The owner, on a client that has not been failing, is not refused.
+    const owner = await proxied.from('198.51.100.7').post('/api/auth/sign-in', {
+      username: 'Hopper',
+      password,
+    });
+    expect(owner.status).toBe(200);
+    expect(owner.body.user.username).toBe('hopper');
+  });
+
+  test('guesses spread over 10 clients do not lock the owner out either', async () => {
+    const proxied = behindProxy();
+    await t.shopper.post('/api/auth/sign-up', { username: 'lamarr', password });
+    for (let i = 0; i < 10; i++) {
+      const wrong = await proxied.from(`203.0.113.${100 + i}`).post('/api/auth/sign-in', {
+        username: 'lamarr',
         password: `guess-${i}xx`,
       });
       expect(wrong.status).toBe(401);
     }
-    const locked = await t.shopper.post('/api/auth/sign-in', { username: 'Hopper', password });
-    expect(locked.status).toBe(429);
-    expect(locked.body.error).toEqual({
+    const retry = await proxied
+      .from('203.0.113.100')
+      .post('/api/auth/sign-in', { username: 'lamarr', password: 'another guess' });
+    expect(retry.status).toBe(429);
+    const owner = await proxied
+      .from('198.51.100.8')
+      .post('/api/auth/sign-in', { username: 'lamarr', password });
+    expect(owner.status).toBe(200);
+  });
+
+  test('one client spraying usernames gets 429 with Retry-After after 10 failures', async () => {
+    const proxied = behindProxy();
+    const sprayer = proxied.from('203.0.113.77');
+    const statuses: number[] = [];
+    let refused: Awaited<ReturnType<typeof sprayer.post>> | undefined;
+    for (let i = 0; i < 12; i++) {
+      const response = await sprayer.post('/api/auth/sign-in', {
+        username: `victim-${i}`,
+        password: 'Spring2024!',
+      });
+      statuses.push(response.status);
+      if (response.status === 429) refused = response;
+    }
+    expect(statuses).toEqual([...Array<number>(11).fill(401), 429]);
+    expect(refused?.headers.get('retry-after')).toBe('1');
+    expect(refused?.body.error).toEqual({
       code: 'rate_limited',
-      message: 'Too many failed sign-in attempts; try again in 15 minutes',
+      message: 'Too many failed sign-in attempts; try again in 1 second',
     });
-    expect(
-      (await t.shopper.post('/api/auth/sign-in', { username: 'grace', password })).status,
-    ).toBe(200);
+    // Another client is not slowed down by it.
+    await t.shopper.post('/api/auth/sign-up', { username: 'victim-x', password });
+    const other = await proxied
+      .from('198.51.100.9')
+      .post('/api/auth/sign-in', { username: 'victim-x', password });
+    expect(other.status).toBe(200);
+  });
+
+  test('an oversized username is refused with 422 before the limits remember anything', async () => {
+    const proxied = behindProxy();
+    const huge = await proxied
+      .from('203.0.113.88')
+      .post('/api/auth/sign-in', { username: 'u'.repeat(900_000), password: 'whatever' });
+    expect(huge.status).toBe(422);
+    expect(huge.body.error).toEqual({
+      code: 'validation_failed',
+      message: 'Username must be at most 64 characters',
+    });
+    const longPassword = await proxied
+      .from('203.0.113.88')
+      .post('/api/auth/sign-in', { username: 'grace', password: 'p'.repeat(201) });
+    expect(longPassword.status).toBe(422);
+    expect(proxied.limits().size).toBe(0);
+    // A real failure is remembered (as hashed keys of the client, the account and the pair).
+    await proxied
+      .from('203.0.113.88')
+      .post('/api/auth/sign-in', { username: 'grace', password: 'wrong password' });
+    expect(proxied.limits().size).toBe(3);
   });
 
   test('requires both fields', async () => {
@@ -163,6 +326,52 @@ describe('sessions', () => {
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(sessions.tokenHash, hashToken(cookie.slice('session='.length))));
+    expect((await t.shopper.get('/api/auth/me', { cookie })).status).toBe(401);
+  });
+
+  test('a session unused for 13 hours is refused (the idle timeout is 12)', async () => {
+    const cookie = sessionCookieOf(
+      await t.shopper.post('/api/auth/sign-up', { username: 'idle', password }),
+    );
+    expect((await t.shopper.get('/api/auth/me', { cookie })).status).toBe(200);
+    await ageSession(cookie, 13 * HOUR_MS);
+    const response = await t.shopper.get('/api/auth/me', { cookie });
+    expect(response.status).toBe(401);
+    expect(response.body.error.message).toBe('Sign in to continue');
+  });
+
+  test('each use slides the expiry 12 hours ahead, at most once a minute, never past 30 days', async () => {
+    const cookie = sessionCookieOf(
+      await t.shopper.post('/api/auth/sign-up', { username: 'busy', password }),
+    );
+    const hoursLeft = async () =>
+      (((await sessionRow(cookie))?.expiresAt.getTime() ?? 0) - Date.now()) / HOUR_MS;
+    // Used every 11 hours: alive after 22 hours, each use giving it 12 more.
+    for (let i = 0; i < 2; i++) {
+      await ageSession(cookie, 11 * HOUR_MS);
+      expect(await hoursLeft()).toBeLessThan(1.01);
+      expect((await t.shopper.get('/api/auth/me', { cookie })).status).toBe(200);
+      expect(await hoursLeft()).toBeGreaterThan(11.9);
+    }
+    // Used again 30 seconds later: not written again.
+    await ageSession(cookie, 30_000);
+    const before = (await sessionRow(cookie))?.expiresAt.getTime();
+    expect((await t.shopper.get('/api/auth/me', { cookie })).status).toBe(200);
+    expect((await sessionRow(cookie))?.expiresAt.getTime()).toBe(before as number);
+    // 29 days and 23 hours old, last used almost 12 hours ago: a use gives it only the hour left
+    // of its 30 days, after which it ends however much it is used.
+    await t.testDb.database.db
+      .update(sessions)
+      .set({
+        createdAt: new Date(Date.now() - 30 * 24 * HOUR_MS + HOUR_MS),
+        expiresAt: new Date(Date.now() + 5 * 60_000),
+      })
+      .where(eq(sessions.tokenHash, hashToken(cookie.slice('session='.length))));
+    expect((await t.shopper.get('/api/auth/me', { cookie })).status).toBe(200);
+    const left = await hoursLeft();
+    expect(left).toBeGreaterThan(0.95);
+    expect(left).toBeLessThanOrEqual(1);
+    await ageSession(cookie, HOUR_MS + 60_000);
     expect((await t.shopper.get('/api/auth/me', { cookie })).status).toBe(401);
   });
 

@@ -1,6 +1,6 @@
 // Merchant sessions: a random token in the `session` cookie, only its SHA-256 in Postgres.
 import { ACCOUNT_MESSAGES } from '@store/shared';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, lt } from 'drizzle-orm';
 import { Elysia } from 'elysia';
 import type { Database } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
@@ -14,8 +14,21 @@ export interface SessionUser {
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'session';
-/** How long a session lasts after sign-in. */
+/** Longest a session lasts, however much it is used: 30 days from sign-in. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** A session unused this long ends: 12 hours. */
+export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+/** Least time between two writes of a session's expiry (its slide on use). */
+export const SESSION_SLIDE_STEP_MS = 60_000;
+
+// Note: no "last used" column: `expiresAt` itself slides. A session is created expiring in
+// SESSION_IDLE_MS; each use moves it to min(createdAt + SESSION_TTL_MS, now + SESSION_IDLE_MS),
+// written only when that moves it by more than SESSION_SLIDE_STEP_MS (at most one UPDATE a minute
+// per session, and its WHERE keeps concurrent slides from moving it backwards).
+/** When a session created at `createdAt` and used at `now` expires. */
+export function sessionExpiry(createdAt: Date, now: Date = new Date()): Date {
+  return new Date(Math.min(createdAt.getTime() + SESSION_TTL_MS, now.getTime() + SESSION_IDLE_MS));
+}
 
 /** SHA-256 of a token, hex: what the sessions table stores. */
 export function hashToken(token: string): string {
@@ -38,7 +51,10 @@ export function sessionTokenOf(request: Request): string | undefined {
   return undefined;
 }
 
-/** Set-Cookie value for a new session; `Secure` everywhere but local mode (plain http). */
+/**
+ * Set-Cookie value for a new session; `Secure` everywhere but local mode (plain http). Its Max-Age
+ * is the absolute lifetime: the server ends idle sessions itself.
+ */
 export function sessionCookie(token: string, secure: boolean): string {
   const maxAge = Math.floor(SESSION_TTL_MS / 1000);
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
@@ -64,13 +80,27 @@ export function userOfRequest(db: Database, request: Request): Promise<SessionUs
 
 async function findSessionUser(db: Database, token: string | undefined) {
   if (!token || token.length > 100) return null;
+  const tokenHash = hashToken(token);
+  const now = new Date();
   const [row] = await db
-    .select({ id: users.id, username: users.username })
+    .select({
+      id: users.id,
+      username: users.username,
+      createdAt: sessions.createdAt,
+      expiresAt: sessions.expiresAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date())))
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  const expiresAt = sessionExpiry(row.createdAt, now);
+  if (expiresAt.getTime() - row.expiresAt.getTime() > SESSION_SLIDE_STEP_MS)
+    await db
+      .update(sessions)
+      .set({ expiresAt })
+      .where(and(eq(sessions.tokenHash, tokenHash), lt(sessions.expiresAt, expiresAt)));
+  return { id: row.id, username: row.username };
 }
 
 /** Adds `currentUser()` (null when signed out) and `requireUser()` (401 when signed out) to routes. */

@@ -51,4 +51,28 @@ describe('sign-in form', () => {
       'Password is required',
     );
   });
+
+  it.each([
+    ['a 65-character username', { username: 'a'.repeat(65), password: 'x' }],
+    ['a 900 KB username', { username: 'a'.repeat(900_000), password: 'x' }],
+  ])('refuses %s', (_label, body) => {
+    expect(firstIssueMessage(v.safeParse(CredentialsSchema, body))).toBe(
+      'Username must be at most 64 characters',
+    );
+  });
+
+  it('refuses a 201-character password', () => {
+    const body = { username: 'demo', password: 'x'.repeat(201) };
+    expect(firstIssueMessage(v.safeParse(CredentialsSchema, body))).toBe(
+      'Password must be at most 200 characters',
+    );
+  });
+
+  it('accepts the longest username and password', () => {
+    const body = { username: `  ${'a'.repeat(64)}  `, password: 'x'.repeat(200) };
+    expect(v.parse(CredentialsSchema, body)).toEqual({
+      username: 'a'.repeat(64),
+      password: 'x'.repeat(200),
+    });
+  });
 });

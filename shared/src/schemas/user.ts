@@ -10,10 +10,23 @@ export const MIN_PASSWORD_LENGTH = 8;
 // Note: argon2 cost grows with the input; a cap keeps one sign-in from costing seconds of CPU.
 /** Longest password accepted. */
 export const MAX_PASSWORD_LENGTH = 200;
+// Note: sign-in matches any username, but none is longer than sign-up's 32; a cap that refuses a
+// huge body with a 422 before the limiter or argon2 sees it, with room for a pasted space or two.
+/** Longest username accepted at sign-in. */
+export const MAX_SIGN_IN_USERNAME_LENGTH = 64;
+/** The sign-in form's message for an over-long username (the shape of the other "too long" texts). */
+export const USERNAME_TOO_LONG = `Username must be at most ${MAX_SIGN_IN_USERNAME_LENGTH} characters`;
 
-/** Sign-in body: username and password, both required. The username is matched lowercased. */
+/**
+ * Sign-in body: username (at most 64 characters) and password (at most 200), both required. The
+ * username is matched lowercased.
+ */
 export const CredentialsSchema = v.object({
-  username: v.pipe(requiredText(M.usernameRequired), v.toLowerCase()),
+  username: v.pipe(
+    requiredText(M.usernameRequired),
+    v.maxLength(MAX_SIGN_IN_USERNAME_LENGTH, USERNAME_TOO_LONG),
+    v.toLowerCase(),
+  ),
   password: v.pipe(
     missingAsEmpty(M.passwordRequired),
     v.nonEmpty(M.passwordRequired),

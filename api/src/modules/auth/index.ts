@@ -2,64 +2,100 @@
 import { CredentialsSchema, SignUpSchema } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
-import { AttemptLimiter } from '../../http/attempt-limiter.ts';
+import { tooManyAttempts } from '../../http/attempt-limiter.ts';
+import { clientAddress, clientBucket, type RequestSource } from '../../http/client-address.ts';
+import { AppError } from '../../http/errors.ts';
 import {
   clearedSessionCookie,
   sessionCookie,
   sessionPlugin,
   sessionTokenOf,
 } from '../../http/session.ts';
+import { AUTH_LIMITS, AuthLimits } from './limits.ts';
 import { endSession, signIn, signUp } from './service.ts';
 
 const tags = ['auth'];
-// Note: 10 wrong passwords for one username in 15 minutes, then a wait: argon2 makes each guess
-// cost CPU, so guessing must stay slow both for the account and for the server.
-const SIGN_IN_FAILURES = 10;
-const SIGN_IN_WINDOW_MS = 15 * 60_000;
+
+/** Texts of the auth limits (each 429 message ends with "; try again in …"). */
+export const AUTH_LIMIT_MESSAGES = {
+  signIn: 'Too many failed sign-in attempts',
+  signInBusy: 'Too many sign-in attempts at once',
+  signUp: 'Too many sign-ups from your network',
+} as const;
 
 /** Merchant accounts: the session lives in an HttpOnly, SameSite=Lax cookie. */
 export const authModule = ({ db, config }: AppDeps) => {
   const secure = !config.localMode;
-  const signInLimiter = new AttemptLimiter(SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS);
-  return new Elysia({ name: 'auth' })
-    .use(sessionPlugin(db))
-    .post(
-      '/api/auth/sign-up',
-      async ({ body, set }) => {
-        const { user, token } = await signUp(db, body);
-        set.headers['set-cookie'] = sessionCookie(token, secure);
-        set.status = 201;
-        return { user };
-      },
-      { body: SignUpSchema, detail: { tags, summary: 'Create a merchant account and sign in' } },
-    )
-    .post(
-      '/api/auth/sign-in',
-      async ({ body, request, set }) => {
-        const key = body.username;
-        signInLimiter.check(key);
-        const { user, token } = await signIn(db, body).catch((error: unknown) => {
-          signInLimiter.fail(key);
-          throw error;
-        });
-        signInLimiter.reset(key);
-        // The new session replaces the one the browser had (no session fixation).
-        await endSession(db, sessionTokenOf(request));
-        set.headers['set-cookie'] = sessionCookie(token, secure);
-        return { user };
-      },
-      { body: CredentialsSchema, detail: { tags, summary: 'Sign in with username and password' } },
-    )
-    .post(
-      '/api/auth/sign-out',
-      async ({ request, set }) => {
-        await endSession(db, sessionTokenOf(request));
-        set.headers['set-cookie'] = clearedSessionCookie(secure);
-        return { signedOut: true };
-      },
-      { detail: { tags, summary: 'End the session and clear its cookie' } },
-    )
-    .get('/api/auth/me', async ({ requireUser }) => ({ user: await requireUser() }), {
-      detail: { tags, summary: 'The signed-in merchant (401 when signed out)' },
-    });
+  // Note: local mode is one developer's machine, where the e2e run alone signs up a dozen merchants
+  // from 127.0.0.1 within minutes: it keeps every limit but allows 100 sign-ups an hour.
+  const limits = new AuthLimits(
+    config.localMode
+      ? { ...AUTH_LIMITS, signUpTriesPerHour: 200, signUpsPerHour: 100 }
+      : AUTH_LIMITS,
+  );
+  const clientOf = (source: RequestSource) =>
+    clientBucket(clientAddress(source, { trustProxy: config.trustProxy }));
+  return (
+    new Elysia({ name: 'auth' })
+      // Note: in the app's store so that tests can see what the limits remember.
+      .state('authLimits', limits)
+      .use(sessionPlugin(db))
+      .post(
+        '/api/auth/sign-up',
+        async ({ body, request, server, set }) => {
+          const client = clientOf({ request, server });
+          const wait = limits.signUpWait(client);
+          if (wait > 0) throw tooManyAttempts(set, wait, AUTH_LIMIT_MESSAGES.signUp);
+          limits.signUpTries.record(client);
+          const { user, token } = await signUp(db, body, () => limits.signUps.record(client));
+          set.headers['set-cookie'] = sessionCookie(token, secure);
+          set.status = 201;
+          return { user };
+        },
+        { body: SignUpSchema, detail: { tags, summary: 'Create a merchant account and sign in' } },
+      )
+      .post(
+        '/api/auth/sign-in',
+        async ({ body, request, server, set }) => {
+          // The body is valid here: its caps (username 64, password 200) came first, so nothing
+          // below ever sees an oversized value.
+          const client = clientOf({ request, server });
+          const account = body.username;
+          const wait = limits.signInWait(account, client);
+          if (wait > 0) throw tooManyAttempts(set, wait, AUTH_LIMIT_MESSAGES.signIn);
+          if (!limits.startSignIn(client))
+            throw tooManyAttempts(set, 1000, AUTH_LIMIT_MESSAGES.signInBusy);
+          try {
+            const { user, token } = await signIn(db, body).catch((error: unknown) => {
+              if (error instanceof AppError && error.code === 'unauthorized')
+                limits.signInFailed(account, client);
+              throw error;
+            });
+            limits.signInSucceeded(account, client);
+            // The new session replaces the one the browser had (no session fixation).
+            await endSession(db, sessionTokenOf(request));
+            set.headers['set-cookie'] = sessionCookie(token, secure);
+            return { user };
+          } finally {
+            limits.endSignIn(client);
+          }
+        },
+        {
+          body: CredentialsSchema,
+          detail: { tags, summary: 'Sign in with username and password' },
+        },
+      )
+      .post(
+        '/api/auth/sign-out',
+        async ({ request, set }) => {
+          await endSession(db, sessionTokenOf(request));
+          set.headers['set-cookie'] = clearedSessionCookie(secure);
+          return { signedOut: true };
+        },
+        { detail: { tags, summary: 'End the session and clear its cookie' } },
+      )
+      .get('/api/auth/me', async ({ requireUser }) => ({ user: await requireUser() }), {
+        detail: { tags, summary: 'The signed-in merchant (401 when signed out)' },
+      })
+  );
 };
