@@ -45,8 +45,13 @@ let token: LocalUsdc;
 let client: PublicClient;
 let indexerPort: number;
 
+/** The operator's token that turns the indexer's /sql and /graphql on (off without one). */
+const SQL_TOKEN = 'test-indexer-sql-token-0123456789abcdef';
+const bearer = { authorization: `Bearer ${SQL_TOKEN}` };
+
 function indexerOptions() {
   return {
+    sqlToken: SQL_TOKEN,
     databaseUrl: pg.url,
     rpcUrl: anvil.rpcUrl,
     wsUrl: anvil.wsUrl,
@@ -191,6 +196,7 @@ describe('indexer', () => {
     };
     const sqlResponse = await fetch(
       `${indexer.url}/sql/db?sql=${encodeURIComponent(JSON.stringify(query))}`,
+      { headers: bearer },
     );
     expect(sqlResponse.status).toBe(200);
     const sqlBody = (await sqlResponse.json()) as { rows: unknown[] };
@@ -198,7 +204,7 @@ describe('indexer', () => {
 
     const gql = await fetch(`${indexer.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...bearer },
       body: JSON.stringify({
         query: `{ transfers(where: { to: "${lower}" }) { items { to value blockNumber } } }`,
       }),

@@ -89,11 +89,8 @@ describe('universal order submission', () => {
       totalUsdc: '20.00',
       shippingUsdc: '0.00',
       status: 'pending',
-      metadata: {
-        isUniversal: true,
-        returnUrl: 'https://shop.example/done',
-        externalStoreName: 'Nebula',
-      },
+      // Only the link's branding: the server builds the rest of the metadata itself.
+      metadata: { returnUrl: 'https://shop.example/done' },
     });
     const [, init] = fetchMock.mock.calls[0] ?? [];
     expect((init?.headers as Record<string, string> | undefined)?.['idempotency-key']).toBeTruthy();
