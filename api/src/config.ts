@@ -118,6 +118,7 @@ const WorkerEnv = v.object({
     ),
   ),
   DETECTION_INTERVAL_MS: integer('DETECTION_INTERVAL_MS', 100, 10),
+  DETECTION_RECONCILE_MS: integer('DETECTION_RECONCILE_MS', 60_000, 100),
   WEBHOOK_SIGNING_KEY: v.pipe(
     required('WEBHOOK_SIGNING_KEY'),
     v.regex(
@@ -219,6 +220,11 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     paymentMnemonic: e.PAYMENT_MNEMONIC,
     /** Milliseconds between two detection passes. */
     detectionIntervalMs: e.DETECTION_INTERVAL_MS,
+    /**
+     * Milliseconds between two full passes, which also see what a reorg removed behind the cursor
+     * (a payment reversed after it counted).
+     */
+    detectionReconcileMs: e.DETECTION_RECONCILE_MS,
     relayerPrivateKey: e.RELAYER_PRIVATE_KEY as `0x${string}`,
     treasuryAddress: e.TREASURY_ADDRESS as `0x${string}`,
     localMode: e.LOCAL_MODE,
