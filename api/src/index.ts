@@ -1,8 +1,9 @@
-// API entry point: validate config, migrate, serve on PORT, stop cleanly on SIGINT/SIGTERM.
+// API entry point: validate config, migrate (or check the migrations), serve on PORT, stop cleanly
+// on SIGINT/SIGTERM.
 import { createPublicClient, http } from 'viem';
 import { createApp } from './app.ts';
 import { ConfigError, loadApiConfig } from './config.ts';
-import { createDatabase, migrateDatabase } from './db/client.ts';
+import { createDatabase, migrateOrCheckDatabase } from './db/client.ts';
 import { SERVER_MAX_BODY_BYTES } from './http/body-limit.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
 import { depositAddressDeriver } from './keys/deposit-address.ts';
@@ -18,7 +19,8 @@ async function main() {
   } catch (error) {
     throw new ConfigError(`\`PAYMENT_XPUB\` cannot be used: ${(error as Error).message}`);
   }
-  await migrateDatabase(config.databaseUrl);
+  // Note: its own role cannot change the schema; only MIGRATION_DATABASE_URL (the owner's) can.
+  await migrateOrCheckDatabase(config);
   const database = createDatabase(config.databaseUrl);
   if (config.localMode && (await seedDemoMerchant(database.db)))
     console.log(`api: demo merchant created: sign in as ${DEMO.username} / ${DEMO.password}`);

@@ -3,7 +3,7 @@
 // gas-funded) and delivers webhooks from the outbox (see settlement/settlement-loops.ts).
 import { privateKeyToAccount } from 'viem/accounts';
 import { ConfigError, loadWorkerConfig } from './config.ts';
-import { createDatabase, migrateDatabase } from './db/client.ts';
+import { createDatabase, migrateOrCheckDatabase } from './db/client.ts';
 import { depositXpubFromMnemonic, isValidMnemonic } from './keys/hd.ts';
 import { chainClient, startSettlement } from './settlement/settlement-loops.ts';
 
@@ -12,7 +12,8 @@ async function main() {
   if (!isValidMnemonic(config.paymentMnemonic)) {
     throw new ConfigError('`PAYMENT_MNEMONIC` is not a valid BIP-39 mnemonic');
   }
-  await migrateDatabase(config.databaseUrl);
+  // Note: its own role cannot change the schema; only MIGRATION_DATABASE_URL (the owner's) can.
+  await migrateOrCheckDatabase(config);
   const database = createDatabase(config.databaseUrl, { max: 6 });
   const chainId = await chainClient(config).getChainId();
   if (chainId !== config.chain.chainId) {

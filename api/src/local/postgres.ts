@@ -3,6 +3,7 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import postgres from 'postgres';
+import { DATABASE_ROLES, type DatabaseRole, setRolePasswords } from '../db/client.ts';
 import type { PostgresServerArgs } from './postgres-server.ts';
 
 /** A running embedded Postgres server. */
@@ -76,6 +77,29 @@ export async function startEmbeddedPostgres(
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
   await waitForConnection(url);
   return { url, port, created: ready === 'READY created', pid: child.pid, stop };
+}
+
+/** `url` with another user and password. */
+export function databaseUrlAs(url: string, user: string, password: string): string {
+  const parsed = new URL(url);
+  parsed.username = encodeURIComponent(user);
+  parsed.password = encodeURIComponent(password);
+  return parsed.toString();
+}
+
+/**
+ * Lets the product's roles (created NOLOGIN by the migrations) log in with `passwords`, as the
+ * superuser at `adminUrl`, and returns each role's URL on the same server and database.
+ */
+export async function enableRoleLogins(
+  adminUrl: string,
+  passwords: Record<DatabaseRole, string>,
+): Promise<Record<DatabaseRole, string>> {
+  await setRolePasswords(adminUrl, passwords);
+  const roles = Object.entries(DATABASE_ROLES) as Array<[DatabaseRole, string]>;
+  return Object.fromEntries(
+    roles.map(([role, name]) => [role, databaseUrlAs(adminUrl, name, passwords[role])]),
+  ) as Record<DatabaseRole, string>;
 }
 
 /** Calls `onLine` for each line until the stream ends or `onLine` returns true. */

@@ -1,13 +1,20 @@
-// A fresh embedded Postgres (migrated, ephemeral) for one API test file, and an app on it.
+// A fresh embedded Postgres (migrated, ephemeral) for one API test file, and an app on it that
+// connects as the API's role, like the real API process.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http } from 'viem';
 import { type App, createApp } from '../../src/app.ts';
 import { loadApiConfig } from '../../src/config.ts';
-import { createDatabase, migrateDatabase } from '../../src/db/client.ts';
+import {
+  createDatabase,
+  DATABASE_ROLES,
+  type DatabaseRole,
+  migrateDatabase,
+} from '../../src/db/client.ts';
 import { depositXpubFromMnemonic } from '../../src/keys/hd.ts';
-import { startEmbeddedPostgres } from '../../src/local/postgres.ts';
+import { enableRoleLogins, startEmbeddedPostgres } from '../../src/local/postgres.ts';
 import { ANVIL_MNEMONIC } from '../../src/local/usdc.ts';
 import { freePort } from './ports.ts';
 
@@ -16,12 +23,18 @@ export const STACK_TIMEOUT_MS = 60_000;
 
 /** A running test database; `stop()` closes the pool, stops Postgres and removes its folder. */
 export interface TestDatabase {
+  /** The API role's URL. */
   url: string;
+  /** The superuser's URL (migrations, and SQL no role may run). */
+  adminUrl: string;
+  /** Each role's URL (they may log in, with passwords of this run). */
+  roleUrls: Record<DatabaseRole, string>;
+  /** A pool connected as the API's role. */
   database: ReturnType<typeof createDatabase>;
   stop(): Promise<void>;
 }
 
-/** Starts Postgres on a free port in a temporary folder and applies the migrations. */
+/** Starts Postgres on a free port in a temporary folder, applies the migrations, opens the roles. */
 export async function startTestDatabase(): Promise<TestDatabase> {
   const dataDir = await mkdtemp(join(tmpdir(), 'store-api-test-'));
   const pg = await startEmbeddedPostgres({
@@ -29,15 +42,21 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     port: await freePort(),
     ephemeral: true,
   });
+  let roleUrls: Record<DatabaseRole, string>;
   try {
     await migrateDatabase(pg.url);
+    const roles = Object.keys(DATABASE_ROLES) as DatabaseRole[];
+    const passwords = Object.fromEntries(roles.map((r) => [r, randomBytes(16).toString('hex')]));
+    roleUrls = await enableRoleLogins(pg.url, passwords as Record<DatabaseRole, string>);
   } catch (error) {
     await pg.stop();
     throw error;
   }
-  const database = createDatabase(pg.url, { max: 5 });
+  const database = createDatabase(roleUrls.api, { max: 5 });
   return {
-    url: pg.url,
+    url: roleUrls.api,
+    adminUrl: pg.url,
+    roleUrls,
     database,
     stop: async () => {
       await database.close();

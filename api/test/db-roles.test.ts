@@ -1,0 +1,282 @@
+// Least privilege on the real Postgres: each role (API, worker, indexer, analyst) can do its job
+// and nothing else (no superuser, no public tables for the indexer and analysts, no server files).
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import { ConfigError } from '../src/config.ts';
+import {
+  DATABASE_ROLES,
+  MIGRATIONS_FOLDER,
+  migrateDatabase,
+  migrateOrCheckDatabase,
+  pendingMigrations,
+} from '../src/db/client.ts';
+import { databaseUrlAs, startEmbeddedPostgres } from '../src/local/postgres.ts';
+import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
+import { freePort } from './support/ports.ts';
+
+const DENIED = /permission denied/;
+const clients: postgres.Sql[] = [];
+const connect = (url: string) => {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  clients.push(sql);
+  return sql;
+};
+/** The same server, another database. */
+const inDatabase = (url: string, name: string) => {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+};
+
+describe('database roles', () => {
+  let testDb: TestDatabase;
+  let admin: postgres.Sql;
+  let as: Record<keyof typeof DATABASE_ROLES, postgres.Sql>;
+
+  beforeAll(async () => {
+    testDb = await startTestDatabase();
+    admin = connect(testDb.adminUrl);
+    as = {
+      api: connect(testDb.roleUrls.api),
+      worker: connect(testDb.roleUrls.worker),
+      indexer: connect(testDb.roleUrls.indexer),
+      analyst: connect(testDb.roleUrls.analyst),
+    };
+    // What Ponder does at its first start, as the indexer's role.
+    await as.indexer.unsafe(`
+      create schema if not exists indexer;
+      create table indexer.transfer (id text primary key, "to" text not null, value numeric(78, 0));
+      insert into indexer.transfer values ('1', '0xabc', 5)`);
+  }, STACK_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await Promise.all(clients.map((sql) => sql.end({ timeout: 5 })));
+    await testDb?.stop();
+  }, STACK_TIMEOUT_MS);
+
+  test('none is a superuser or may create roles or databases, or read server files', async () => {
+    const rows = await admin<{ rolname: string; powers: boolean; readsFiles: boolean }[]>`
+      select rolname, rolsuper or rolcreaterole or rolcreatedb or rolreplication or rolbypassrls
+          as powers,
+        pg_has_role(oid, 'pg_read_server_files', 'USAGE')
+          or pg_has_role(oid, 'pg_execute_server_program', 'USAGE') as "readsFiles"
+      from pg_roles where rolname like 'storefront\\_%' order by rolname`;
+    expect(rows.map((r) => r.rolname)).toEqual(Object.values(DATABASE_ROLES).sort());
+    for (const row of rows) expect({ ...row, powers: false, readsFiles: false }).toEqual(row);
+  });
+
+  test('the indexer cannot read the product: users, sessions, stores, or files', async () => {
+    for (const table of ['users', 'sessions', 'stores', 'orders', 'webhook_deliveries']) {
+      await expect(as.indexer.unsafe(`select * from public.${table}`)).rejects.toThrow(DENIED);
+    }
+    await expect(as.indexer`select pg_read_file('/etc/passwd')`).rejects.toThrow(DENIED);
+    await expect(as.indexer`select * from pg_ls_dir('.')`).rejects.toThrow(DENIED);
+    await expect(as.indexer.unsafe('create table public.planted (id int)')).rejects.toThrow(DENIED);
+    await expect(as.indexer.unsafe("copy indexer.transfer from '/etc/hostname'")).rejects.toThrow(
+      /permission denied|must be superuser|pg_read_server_files/,
+    );
+  });
+
+  test('the indexer creates its schemas and tables (as Ponder does)', async () => {
+    await as.indexer.unsafe(`
+      create schema ponder_probe;
+      create table ponder_probe.t (id int primary key);
+      create function ponder_probe.f() returns trigger language plpgsql as 'begin return new; end';
+      create trigger t_f before insert on ponder_probe.t for each row execute function ponder_probe.f();
+      insert into ponder_probe.t values (1);
+      drop schema ponder_probe cascade`);
+  });
+
+  test('the API reads and writes the product, reads the indexer, and cannot change the schema', async () => {
+    const [user] = await as.api<{ id: string }[]>`
+      insert into users (username, password) values ('roles-api', 'x') returning id`;
+    expect(user?.id).toBeString();
+    expect((await as.api`select username from users where username = 'roles-api'`).length).toBe(1);
+    expect((await as.api`select nextval('payment_derivation_index_seq')`).length).toBe(1);
+    expect((await as.api`select value::text from indexer.transfer`)[0]).toEqual({ value: '5' });
+    await expect(as.api.unsafe('create table public.planted (id int)')).rejects.toThrow(DENIED);
+    await expect(as.api.unsafe('create table planted (id int)')).rejects.toThrow(DENIED);
+    await expect(as.api.unsafe('alter table users add column planted int')).rejects.toThrow(
+      /must be owner/,
+    );
+    await expect(as.api.unsafe('drop table sessions')).rejects.toThrow(/must be owner/);
+    await expect(as.api`select pg_read_file('/etc/passwd')`).rejects.toThrow(DENIED);
+    await expect(as.api.unsafe('create schema planted')).rejects.toThrow(DENIED);
+  });
+
+  test('the worker reads stores and its tables, never users, sessions or idempotency keys', async () => {
+    expect((await as.worker`select count(*)::int as n from stores`)[0]).toEqual({ n: 0 });
+    expect((await as.worker`select count(*)::int as n from payment_wallets`)[0]).toEqual({ n: 0 });
+    expect((await as.worker`select count(*)::int as n from indexer.transfer`)[0]).toEqual({ n: 1 });
+    for (const table of ['users', 'sessions', 'idempotency_keys']) {
+      await expect(as.worker.unsafe(`select * from ${table}`)).rejects.toThrow(DENIED);
+    }
+    await expect(as.worker.unsafe("update stores set name = 'x'")).rejects.toThrow(DENIED);
+    await expect(as.worker.unsafe('create table planted (id int)')).rejects.toThrow(DENIED);
+  });
+
+  test('an analyst reads the indexer only', async () => {
+    expect((await as.analyst`select count(*)::int as n from indexer.transfer`)[0]).toEqual({
+      n: 1,
+    });
+    for (const table of ['users', 'stores', 'orders', 'payment_wallets']) {
+      await expect(as.analyst.unsafe(`select * from public.${table}`)).rejects.toThrow(DENIED);
+    }
+    await expect(
+      as.analyst.unsafe("insert into indexer.transfer values ('2', '0x1', 1)"),
+    ).rejects.toThrow(DENIED);
+    await expect(as.analyst.unsafe('create schema planted')).rejects.toThrow(DENIED);
+  });
+
+  test('tables the indexer creates again later are readable by the API, the worker and analysts', async () => {
+    // As when the stack resets the indexer's data and Ponder starts from scratch.
+    await admin.unsafe('drop schema indexer cascade');
+    await as.indexer.unsafe(`
+      create schema indexer;
+      create table indexer.transfer (id text primary key, "to" text not null, value numeric(78, 0));
+      insert into indexer.transfer values ('9', '0xdef', 7)`);
+    for (const role of ['api', 'worker', 'analyst'] as const) {
+      expect((await as[role]`select id from indexer.transfer`)[0]).toEqual({ id: '9' });
+    }
+  });
+
+  test('a schema named after the API role cannot shadow its tables', async () => {
+    await as.indexer.unsafe(`
+      create schema storefront_api;
+      create table storefront_api.users (username text);
+      insert into storefront_api.users values ('planted')`);
+    const rows = await as.api<{ username: string }[]>`select username from users`;
+    expect(rows.map((r) => r.username)).not.toContain('planted');
+    await as.indexer.unsafe('drop schema storefront_api cascade');
+  });
+
+  test('another database of the same cluster migrates too (the roles exist already)', async () => {
+    await admin.unsafe('create database second_shop');
+    const url = inDatabase(testDb.adminUrl, 'second_shop');
+    await migrateDatabase(url);
+    const api = connect(inDatabase(testDb.roleUrls.api, 'second_shop'));
+    expect((await api`select count(*)::int as n from users`)[0]).toEqual({ n: 0 });
+    const indexer = connect(inDatabase(testDb.roleUrls.indexer, 'second_shop'));
+    await expect(indexer`select * from public.users`).rejects.toThrow(DENIED);
+  });
+
+  test("Ponder's schemas from before the roles are handed to the indexer's role", async () => {
+    await admin.unsafe('create database upgraded_shop');
+    const url = inDatabase(testDb.adminUrl, 'upgraded_shop');
+    // The database as it was: migrations 0000-0003, and Ponder's objects made by the owner.
+    const folder = await mkdtemp(join(tmpdir(), 'roles-migrations-'));
+    try {
+      cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+      rmSync(join(folder, '0004_roles.sql'));
+      const journalFile = join(folder, 'meta/_journal.json');
+      const journal = JSON.parse(readFileSync(journalFile, 'utf8'));
+      journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < '0004');
+      writeFileSync(journalFile, JSON.stringify(journal));
+      const owner = connect(url);
+      await migrate(drizzle({ client: owner }), { migrationsFolder: folder });
+      await owner.unsafe(`
+        create schema indexer;
+        create type indexer.kind as enum ('a', 'b');
+        create table indexer.transfer (id serial primary key, kind indexer.kind);
+        create sequence indexer.operation_id;
+        create view indexer.recent as select * from indexer.transfer;
+        create function indexer.notify() returns trigger language plpgsql as 'begin return new; end';
+        create schema ponder_sync;
+        create table ponder_sync.blocks (number bigint primary key)`);
+      expect(await pendingMigrations(url)).toEqual(['0004_roles']);
+      await migrateDatabase(url);
+      expect(await pendingMigrations(url)).toEqual([]);
+      const owners = await owner<{ name: string; owner: string }[]>`
+        select n.nspname || '.' || c.relname as name, pg_get_userbyid(c.relowner) as owner
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname in ('indexer', 'ponder_sync')
+        union all select p.proname, pg_get_userbyid(p.proowner) from pg_proc p
+        where p.pronamespace = 'indexer'::regnamespace
+        union all select t.typname, pg_get_userbyid(t.typowner) from pg_type t
+        where t.typnamespace = 'indexer'::regnamespace and t.typtype = 'e'
+        union all select nspname, pg_get_userbyid(nspowner) from pg_namespace
+        where nspname in ('indexer', 'ponder_sync')`;
+      expect(owners.length).toBeGreaterThan(8);
+      expect(owners.filter((o) => o.owner !== DATABASE_ROLES.indexer)).toEqual([]);
+      const indexer = connect(inDatabase(testDb.roleUrls.indexer, 'upgraded_shop'));
+      await indexer.unsafe("insert into indexer.transfer (kind) values ('a')");
+      await indexer.unsafe('drop table ponder_sync.blocks');
+      const api = connect(inDatabase(testDb.roleUrls.api, 'upgraded_shop'));
+      expect((await api`select count(*)::int as n from indexer.recent`)[0]).toEqual({ n: 1 });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  test('the API and the worker only check the migrations, and say which are missing', async () => {
+    await migrateOrCheckDatabase({ databaseUrl: testDb.roleUrls.api });
+    await migrateOrCheckDatabase({ databaseUrl: testDb.roleUrls.worker });
+    await admin.unsafe('create database empty_shop');
+    const empty = inDatabase(testDb.adminUrl, 'empty_shop');
+    const check = migrateOrCheckDatabase({ databaseUrl: empty });
+    await expect(check).rejects.toBeInstanceOf(ConfigError);
+    await expect(check).rejects.toThrow(/lacks 5 migration\(s\) \(0000_init, .*0004_roles\)/);
+    await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
+    expect(await pendingMigrations(empty)).toEqual([]);
+  });
+});
+
+describe("a deployment's migrate step", () => {
+  test('an owner that is not a superuser (a managed Postgres) migrates and opens the logins', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'roles-managed-'));
+    const pg = await startEmbeddedPostgres({
+      dataDir: join(dataDir, 'postgres'),
+      port: await freePort(),
+      ephemeral: true,
+    });
+    try {
+      const superuser = connect(pg.url);
+      await superuser.unsafe(
+        "create role shop_owner login password 'owner-pw' createrole createdb",
+      );
+      await superuser.unsafe('create database shop owner shop_owner');
+      const shop = (user: string, password: string) =>
+        inDatabase(databaseUrlAs(pg.url, user, password), 'shop');
+      // What docker-compose.yml's `migrate` service runs.
+      const step = Bun.spawn(
+        [process.execPath, new URL('../src/db/client.ts', import.meta.url).pathname],
+        {
+          env: {
+            PATH: process.env.PATH ?? '',
+            MIGRATION_DATABASE_URL: shop('shop_owner', 'owner-pw'),
+            API_DATABASE_PASSWORD: 'api-pw',
+            WORKER_DATABASE_PASSWORD: 'worker-pw',
+            INDEXER_DATABASE_PASSWORD: "indexer 'pw'",
+          },
+          stdout: 'pipe',
+          stderr: 'pipe',
+        },
+      );
+      const [code, out, err] = await Promise.all([
+        step.exited,
+        new Response(step.stdout).text(),
+        new Response(step.stderr).text(),
+      ]);
+      expect(code, err).toBe(0);
+      expect(out).toContain('logins set for api, worker, indexer');
+      const api = connect(shop(DATABASE_ROLES.api, 'api-pw'));
+      expect((await api`select count(*)::int as n from users`)[0]).toEqual({ n: 0 });
+      const indexer = connect(shop(DATABASE_ROLES.indexer, "indexer 'pw'"));
+      await indexer.unsafe('create schema indexer; create table indexer.transfer (id text)');
+      expect((await api`select count(*)::int as n from indexer.transfer`)[0]).toEqual({ n: 0 });
+      await expect(indexer`select * from public.users`).rejects.toThrow(DENIED);
+      // The analyst got no password: it cannot log in.
+      await expect(connect(shop(DATABASE_ROLES.analyst, ''))`select 1`).rejects.toThrow();
+      await Promise.all(clients.map((sql) => sql.end({ timeout: 5 })));
+    } finally {
+      await pg.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
