@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createDatabase } from '../api/src/db/client.ts';
 import { type Service, startService } from '../api/src/local/process.ts';
-import { startLocalStack } from '../api/src/local/stack.ts';
+import { serviceEnvironments, startLocalStack } from '../api/src/local/stack.ts';
 import { freePort } from '../api/test/support/ports.ts';
 
 const root = resolve(import.meta.dir, '..');
@@ -21,16 +21,26 @@ export async function startBenchStack(name: string, env: Record<string, string> 
     ephemeral: true,
     env: {},
   });
-  const database = createDatabase(stack.env.DATABASE_URL, { max: 2 });
+  // Note: the benchmark's own SQL (placeholder rows, reads of the results) runs as the owner.
+  const database = createDatabase(stack.adminDatabaseUrl, { max: 2 });
+  const serviceEnv = serviceEnvironments(stack);
   const services: Service[] = [];
   /** Every line the started processes printed, prefixed with their name. */
   const logs: string[] = [];
 
-  /** Starts an entry point of the API package (`index.ts`, `worker.ts`) with the stack's env. */
-  const start = (service: string, file: string, extra: Record<string, string> = {}) => {
+  /**
+   * Starts an entry point of the API package (`index.ts`, `worker.ts`) with its environment (its
+   * role and keys, as in `bun run dev`).
+   */
+  const start = (
+    service: string,
+    file: 'index.ts' | 'worker.ts',
+    extra: Record<string, string> = {},
+  ) => {
+    const own = file === 'worker.ts' ? serviceEnv.worker : serviceEnv.api;
     services.push(
       startService(service, process.execPath, [join(root, 'api/src', file)], {
-        env: { ...stack.env, ...env, ...extra },
+        env: { ...own, ...env, ...extra },
         log: (line) => logs.push(`${service}: ${line}`),
       }),
     );

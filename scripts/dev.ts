@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { type Service, startService } from '../api/src/local/process.ts';
-import { startLocalStack } from '../api/src/local/stack.ts';
+import { serviceEnvironments, startLocalStack } from '../api/src/local/stack.ts';
 
 const root = resolve(import.meta.dir, '..');
 const env = process.env;
@@ -33,12 +33,17 @@ const stack = await startLocalStack({
 for (const notice of stack.notices) console.log(`dev     | ${notice}`);
 
 const services: Service[] = [];
-const serviceEnv = { ...stack.env, PORT: String(ports.api) };
+// Note: the API gets its role and public keys only; the seed and the private keys are the worker's.
+const serviceEnv = serviceEnvironments(stack);
 services.push(
-  startService('api', process.execPath, [join(root, 'api/src/index.ts')], { env: serviceEnv }),
+  startService('api', process.execPath, [join(root, 'api/src/index.ts')], {
+    env: { ...serviceEnv.api, PORT: String(ports.api) },
+  }),
 );
 services.push(
-  startService('worker', process.execPath, [join(root, 'api/src/worker.ts')], { env: serviceEnv }),
+  startService('worker', process.execPath, [join(root, 'api/src/worker.ts')], {
+    env: serviceEnv.worker,
+  }),
 );
 const vite = join(
   dirname(createRequire(join(root, 'web/package.json')).resolve('vite/package.json')),
@@ -80,7 +85,7 @@ console.log(
     `  API          http://localhost:${ports.api}/api/health  (OpenAPI: /api/openapi)`,
     `  indexer      ${stack.env.INDEXER_URL}/graphql  and  /sql/*`,
     `  chain        ${stack.env.RPC_URL} (chain ${stack.env.CHAIN_ID}, USDC ${stack.env.USDC_ADDRESS ?? ''})`,
-    `  database     ${stack.env.DATABASE_URL}`,
+    `  database     ${stack.adminDatabaseUrl}  (owner; each service has its own role)`,
     'Press Ctrl-C to stop.',
     '',
   ].join('\n'),

@@ -1,5 +1,7 @@
-// Least privilege on the real Postgres: each role (API, worker, indexer, analyst) can do its job
-// and nothing else (no superuser, no public tables for the indexer and analysts, no server files).
+// Least privilege on the real Postgres and the real processes: each role (API, worker, indexer,
+// analyst) can do its job and nothing else (no superuser, no public tables for the indexer and
+// analysts, no server files); the API process started the way the dev command starts it holds no
+// secret, while it answers as its role.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,9 +18,13 @@ import {
   migrateOrCheckDatabase,
   pendingMigrations,
 } from '../src/db/client.ts';
+import { loadOrCreateLocalKeys, loadOrCreateRolePasswords } from '../src/local/keys.ts';
 import { databaseUrlAs, startEmbeddedPostgres } from '../src/local/postgres.ts';
+import { type Service, startService } from '../src/local/process.ts';
+import { serviceEnvironments } from '../src/local/stack.ts';
 import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
 import { freePort } from './support/ports.ts';
+import { startTestStack, type TestStack } from './support/stack.ts';
 
 const DENIED = /permission denied/;
 const clients: postgres.Sql[] = [];
@@ -279,4 +285,139 @@ describe("a deployment's migrate step", () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('serviceEnvironments', () => {
+  test("on a real chain (keys from the shell) the API still inherits none of the worker's secrets", () => {
+    const urls = { api: 'postgres://a', worker: 'postgres://w', indexer: 'i', analyst: 'x' };
+    const { api, worker } = serviceEnvironments({
+      env: {
+        RPC_URL: 'https://base.example',
+        WS_URL: '',
+        CHAIN_ID: '8453',
+        USDC_START_BLOCK: '1',
+        LOCAL_MODE: 'false',
+        DATABASE_URL: urls.api,
+        INDEXER_URL: 'http://indexer:42069',
+      },
+      databaseUrls: urls,
+    });
+    // `undefined` removes a variable from what the child inherits; absent leaves it to the shell.
+    for (const name of ['PAYMENT_MNEMONIC', 'RELAYER_PRIVATE_KEY', 'WEBHOOK_SIGNING_KEY']) {
+      expect(name in api && api[name] === undefined, name).toBe(true);
+      expect(name in worker, name).toBe(false);
+    }
+    expect('TREASURY_ADDRESS' in api || 'PAYMENT_XPUB' in api).toBe(false);
+    expect(api.MIGRATION_DATABASE_URL === undefined && 'MIGRATION_DATABASE_URL' in api).toBe(true);
+    expect([api.DATABASE_URL, worker.DATABASE_URL]).toEqual([urls.api, urls.worker]);
+  });
+});
+
+describe('the processes of a local stack', () => {
+  let stack: TestStack;
+  const running: Service[] = [];
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(running.map((service) => service.stop()));
+    await Promise.all(clients.map((sql) => sql.end({ timeout: 5 })));
+    await stack?.stop();
+  }, 60_000);
+
+  test('the API process, started as the dev command does, holds no secret and answers as its role', async () => {
+    const env = serviceEnvironments(stack);
+    const port = await freePort();
+    const api = startService(
+      'api',
+      process.execPath,
+      [new URL('../src/index.ts', import.meta.url).pathname],
+      { env: { ...env.api, PORT: String(port) }, log: (line) => logs.push(`api: ${line}`) },
+    );
+    running.push(api);
+    const base = `http://127.0.0.1:${port}`;
+    let health: { ok?: boolean } | undefined;
+    for (let i = 0; i < 600 && !health?.ok; i++) {
+      health = await fetch(`${base}/api/health`)
+        .then((r) => r.json() as Promise<{ ok: boolean }>)
+        .catch(() => undefined);
+      if (!health?.ok) await Bun.sleep(100);
+    }
+    expect(health?.ok, logs.join('\n')).toBe(true);
+    // Local mode seeds the demo store at start: the API wrote users, stores and products as its role.
+    const store = await fetch(`${base}/api/stores/demo-store`);
+    expect(store.status).toBe(200);
+
+    const environ = readFileSync(`/proc/${api.pid}/environ`, 'utf8').split('\0').filter(Boolean);
+    const vars = new Map(
+      environ.map((entry) => [
+        entry.slice(0, entry.indexOf('=')),
+        entry.slice(entry.indexOf('=') + 1),
+      ]),
+    );
+    for (const name of [
+      'PAYMENT_MNEMONIC',
+      'RELAYER_PRIVATE_KEY',
+      'WEBHOOK_SIGNING_KEY',
+      'MIGRATION_DATABASE_URL',
+    ]) {
+      expect(vars.has(name), name).toBe(false);
+    }
+    const { keys } = await loadOrCreateLocalKeys(stack.dataDir);
+    const { passwords } = await loadOrCreateRolePasswords(stack.dataDir);
+    const secrets = [
+      keys.paymentMnemonic,
+      keys.relayerPrivateKey,
+      keys.treasuryPrivateKey,
+      keys.webhookSigningKey,
+      stack.adminDatabaseUrl,
+      passwords.worker,
+      passwords.indexer,
+      passwords.analyst,
+    ];
+    for (const [name, value] of vars) {
+      expect(value, name).not.toMatch(/^[a-z]+( [a-z]+){11,23}$/); // a BIP-39 mnemonic
+      expect(value, name).not.toMatch(/0x[0-9a-fA-F]{64}(?![0-9a-fA-F])/); // a private key
+      expect(value, name).not.toMatch(/whsk_/);
+      for (const secret of secrets) expect(value.includes(secret), name).toBe(false);
+    }
+    expect(new URL(vars.get('DATABASE_URL') ?? '').username).toBe(DATABASE_ROLES.api);
+    expect(vars.get('PAYMENT_XPUB')).toBe(keys.paymentXpub);
+
+    // The payment status reads the indexer's tables with the same role.
+    const sql = connect(stack.databaseUrls.api);
+    const [row] = await sql<{ n: number }[]>`select count(*)::int as n from indexer.transfer`;
+    expect(row?.n).toBeGreaterThan(0);
+    await expect(sql`select * from ponder_sync.blocks limit 1`).resolves.toBeDefined();
+  }, 90_000);
+
+  test('the worker process runs as its role with the secrets, the indexer as its own', async () => {
+    const env = serviceEnvironments(stack);
+    expect(env.worker.PAYMENT_MNEMONIC).toBe(stack.env.PAYMENT_MNEMONIC);
+    const worker = startService(
+      'worker',
+      process.execPath,
+      [new URL('../src/worker.ts', import.meta.url).pathname],
+      { env: env.worker, log: (line) => logs.push(`worker: ${line}`) },
+    );
+    running.push(worker);
+    for (let i = 0; i < 600 && !logs.some((l) => l.startsWith('worker: worker: ready')); i++) {
+      await Bun.sleep(100);
+    }
+    expect(logs.filter((l) => l.startsWith('worker:')).join('\n')).toContain('worker: ready');
+    expect(new URL(env.worker.DATABASE_URL ?? '').username).toBe(DATABASE_ROLES.worker);
+
+    const admin = connect(stack.adminDatabaseUrl);
+    const owners = await admin<{ owner: string }[]>`
+      select distinct pg_get_userbyid(nspowner) as owner from pg_namespace
+      where nspname in ('indexer', 'ponder_sync')`;
+    expect(owners.map((o) => o.owner)).toEqual([DATABASE_ROLES.indexer]);
+    const sessions = await admin<{ usename: string }[]>`
+      select distinct usename from pg_stat_activity where application_name like 'indexer%'
+        or application_name like 'ponder%'`;
+    expect(sessions.map((s) => s.usename)).toEqual([DATABASE_ROLES.indexer]);
+  }, 90_000);
 });

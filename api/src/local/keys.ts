@@ -1,9 +1,11 @@
-// Local-mode keys: generated once into the data folder, then reused on every start.
+// Local-mode keys and database role passwords: generated once into the data folder, then reused.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { DATABASE_ROLES, type DatabaseRole } from '../db/client.ts';
 import { depositXpubFromMnemonic, newMnemonic } from '../keys/hd.ts';
 import { newWebhookKeyPair, webhookPublicKeyOf } from '../webhooks/signing.ts';
 import { LOCAL_ACCOUNT_INDEX, localAccount } from './usdc.ts';
@@ -68,4 +70,24 @@ export async function loadOrCreateLocalKeys(
       webhookPublicKey: webhookPublicKeyOf(webhookSigningKey),
     },
   };
+}
+
+/**
+ * Passwords of the database roles (API, worker, indexer, analyst) of a local installation: read
+ * from `database-roles.json` in `dataDir`, generated once (and for any role added since).
+ */
+export async function loadOrCreateRolePasswords(
+  dataDir: string,
+): Promise<{ passwords: Record<DatabaseRole, string>; file: string }> {
+  const file = join(dataDir, 'database-roles.json');
+  const stored: Partial<Record<DatabaseRole, string>> = existsSync(file)
+    ? JSON.parse(await readFile(file, 'utf8'))
+    : {};
+  const passwords = { ...stored } as Record<DatabaseRole, string>;
+  const roles = Object.keys(DATABASE_ROLES) as DatabaseRole[];
+  for (const role of roles) passwords[role] ??= randomBytes(24).toString('hex');
+  if (roles.some((role) => stored[role] === undefined)) {
+    await writeFile(file, `${JSON.stringify(passwords, null, 2)}\n`, { mode: 0o600 });
+  }
+  return { passwords, file };
 }

@@ -2,11 +2,11 @@
 // when the environment does not name a real one. Used by the dev command, tests and benchmarks.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { migrateDatabase } from '../db/client.ts';
+import { DATABASE_ROLES, type DatabaseRole, migrateDatabase } from '../db/client.ts';
 import { startAnvil } from './anvil.ts';
 import { indexerDataMatchesChain, resetIndexerData, startIndexer } from './indexer.ts';
-import { loadOrCreateLocalKeys } from './keys.ts';
-import { startEmbeddedPostgres } from './postgres.ts';
+import { loadOrCreateLocalKeys, loadOrCreateRolePasswords } from './keys.ts';
+import { enableRoleLogins, startEmbeddedPostgres } from './postgres.ts';
 import { deployLocalUsdc } from './usdc.ts';
 
 export interface LocalStackOptions {
@@ -19,23 +19,90 @@ export interface LocalStackOptions {
   persistChain?: boolean;
   /** Faster, non-durable Postgres for tests and benchmarks. */
   ephemeral?: boolean;
-  /** The environment: a DATABASE_URL or RPC_URL in it replaces the local part. */
+  /**
+   * The environment: a DATABASE_URL or RPC_URL in it replaces the local part (with DATABASE_URL,
+   * every service uses it, and the migrations run as MIGRATION_DATABASE_URL when set).
+   */
   env?: Record<string, string | undefined>;
   log?: (part: string, line: string) => void;
 }
 
-/** The environment the API, the worker and the indexer run with (local keys in local mode). */
+/** Everything the stack set up (local keys in local mode); DATABASE_URL is the API role's. */
 export interface StackEnv extends ChainEnv, Partial<LocalKeysEnv> {
   DATABASE_URL: string;
   INDEXER_URL: string;
 }
 
-/** A running local stack and the environment the API and the worker need to use it. */
+/** A running local stack and what the API and the worker need to use it. */
 export interface LocalStack {
+  /**
+   * For code in the process that started the stack (tests, benchmarks): the chain, the indexer,
+   * every local key, and the API role's DATABASE_URL. Note: never hand it whole to a process;
+   * `serviceEnvironments` gives the API and the worker each its own part.
+   */
   env: StackEnv;
+  /** Each role's URL (API, worker, indexer, analyst); all DATABASE_URL when it was given. */
+  databaseUrls: Record<DatabaseRole, string>;
+  /**
+   * The owner's URL (the superuser's in local mode): migrations, the indexer's reset, tests' and
+   * tools' own SQL. Never given to the API, the worker or the indexer.
+   */
+  adminDatabaseUrl: string;
   /** Messages worth showing the person who started the stack. */
   notices: string[];
   stop(): Promise<void>;
+}
+
+/** A child process's environment: `undefined` removes a variable it would inherit. */
+export type ServiceEnv = Record<string, string | undefined>;
+
+/**
+ * The environments of the API and the worker processes. The API gets only public key material
+ * (xpub, addresses, the webhook public key) and its role's DATABASE_URL; the worker gets its role
+ * and the secrets (deposit seed, relayer key, webhook signing key). Neither gets the owner's URL.
+ */
+export function serviceEnvironments(stack: Pick<LocalStack, 'env' | 'databaseUrls'>): {
+  api: ServiceEnv;
+  worker: ServiceEnv;
+} {
+  const e = stack.env;
+  // Note: what the stack did not set (a real chain's keys) is left to the shell's environment.
+  const defined = (values: ServiceEnv) =>
+    Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+  const chain: ServiceEnv = {
+    RPC_URL: e.RPC_URL,
+    WS_URL: e.WS_URL,
+    CHAIN_ID: e.CHAIN_ID,
+    USDC_START_BLOCK: e.USDC_START_BLOCK,
+    LOCAL_MODE: e.LOCAL_MODE,
+    ...defined({ USDC_ADDRESS: e.USDC_ADDRESS, TREASURY_ADDRESS: e.TREASURY_ADDRESS }),
+    // Note: never inherited from the shell that started the stack either.
+    MIGRATION_DATABASE_URL: undefined,
+  };
+  return {
+    api: {
+      ...chain,
+      ...defined({
+        PAYMENT_XPUB: e.PAYMENT_XPUB,
+        RELAYER_ADDRESS: e.RELAYER_ADDRESS,
+        WEBHOOK_PUBLIC_KEY: e.WEBHOOK_PUBLIC_KEY,
+      }),
+      DATABASE_URL: stack.databaseUrls.api,
+      INDEXER_URL: e.INDEXER_URL,
+      PAYMENT_MNEMONIC: undefined,
+      RELAYER_PRIVATE_KEY: undefined,
+      WEBHOOK_SIGNING_KEY: undefined,
+    },
+    worker: {
+      ...chain,
+      ...defined({
+        PAYMENT_MNEMONIC: e.PAYMENT_MNEMONIC,
+        RELAYER_PRIVATE_KEY: e.RELAYER_PRIVATE_KEY,
+        WEBHOOK_SIGNING_KEY: e.WEBHOOK_SIGNING_KEY,
+      }),
+      DATABASE_URL: stack.databaseUrls.worker,
+    },
+  };
 }
 
 const INDEXER_SCHEMA = 'indexer';
@@ -61,19 +128,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
   try {
     await mkdir(options.dataDir, { recursive: true });
-    let databaseUrl = env.DATABASE_URL;
-    if (!databaseUrl) {
-      const pg = await startEmbeddedPostgres({
-        dataDir: join(options.dataDir, 'postgres'),
-        port: options.ports.postgres,
-        ephemeral: options.ephemeral,
-        log: (line) => log('postgres', line),
-      });
-      stops.push(pg.stop);
-      databaseUrl = pg.url;
-      notices.push(`Embedded Postgres ${pg.created ? 'created' : 'started'}: ${pg.url}`);
-    }
-    await migrateDatabase(databaseUrl);
+    const database = await startDatabase(options, env, stops, notices);
+    const adminUrl = database.adminDatabaseUrl;
 
     const local = env.RPC_URL ? undefined : await startLocalChain(options, stops, notices);
     const chainEnv = local?.env ?? realChainEnv(env);
@@ -83,18 +139,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       const matches =
         !local.fresh &&
         (await indexerDataMatchesChain({
-          databaseUrl,
+          databaseUrl: adminUrl,
           schema: INDEXER_SCHEMA,
           chainId,
           rpcUrl: chainEnv.RPC_URL,
         }));
       if (!matches) {
-        await resetIndexerData({ databaseUrl, schema: INDEXER_SCHEMA, chainId });
+        await resetIndexerData({ databaseUrl: adminUrl, schema: INDEXER_SCHEMA, chainId });
         notices.push('The local chain is new: the indexer starts again from its first block.');
       }
     }
     const indexer = await startIndexer({
-      databaseUrl,
+      databaseUrl: database.databaseUrls.indexer,
       rpcUrl: chainEnv.RPC_URL,
       wsUrl: chainEnv.WS_URL || undefined,
       chainId,
@@ -109,7 +165,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const keysEnv =
       chainEnv.LOCAL_MODE === 'true' ? await localKeysEnv(options.dataDir, notices) : {};
     return {
-      env: { ...chainEnv, ...keysEnv, DATABASE_URL: databaseUrl, INDEXER_URL: indexer.url },
+      env: {
+        ...chainEnv,
+        ...keysEnv,
+        DATABASE_URL: database.databaseUrls.api,
+        INDEXER_URL: indexer.url,
+      },
+      ...database,
       notices,
       stop,
     };
@@ -117,6 +179,37 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stop();
     throw error;
   }
+}
+
+/**
+ * The given DATABASE_URL (migrated as MIGRATION_DATABASE_URL, or as itself), else the embedded
+ * Postgres, migrated as its superuser, with the roles given LOGIN and their passwords.
+ */
+async function startDatabase(
+  options: LocalStackOptions,
+  env: Record<string, string | undefined>,
+  stops: Array<() => Promise<void>>,
+  notices: string[],
+): Promise<Pick<LocalStack, 'databaseUrls' | 'adminDatabaseUrl'>> {
+  if (env.DATABASE_URL) {
+    const url = env.DATABASE_URL;
+    const adminDatabaseUrl = env.MIGRATION_DATABASE_URL || url;
+    await migrateDatabase(adminDatabaseUrl);
+    const roles = Object.keys(DATABASE_ROLES) as DatabaseRole[];
+    const databaseUrls = Object.fromEntries(roles.map((role) => [role, url]));
+    return { databaseUrls: databaseUrls as Record<DatabaseRole, string>, adminDatabaseUrl };
+  }
+  const pg = await startEmbeddedPostgres({
+    dataDir: join(options.dataDir, 'postgres'),
+    port: options.ports.postgres,
+    ephemeral: options.ephemeral,
+    log: (line) => options.log?.('postgres', line),
+  });
+  stops.push(pg.stop);
+  notices.push(`Embedded Postgres ${pg.created ? 'created' : 'started'}: ${pg.url}`);
+  await migrateDatabase(pg.url);
+  const { passwords } = await loadOrCreateRolePasswords(options.dataDir);
+  return { databaseUrls: await enableRoleLogins(pg.url, passwords), adminDatabaseUrl: pg.url };
 }
 
 async function startLocalChain(

@@ -1,5 +1,6 @@
 // One test file's API on a whole local stack (Postgres, anvil with USDC, the indexer), with the
-// worker's loops when the file needs them: the hooks that start it all and stop it in order.
+// worker's loops when the file needs them: the hooks that start it all and stop it in order. The
+// API connects as its role, the worker's loops as theirs, as the real processes do.
 import { afterAll, beforeAll } from 'bun:test';
 import { createPublicClient, http } from 'viem';
 import { type App, createApp } from '../../src/app.ts';
@@ -11,7 +12,10 @@ import { startTestStack, type TestStack } from './stack.ts';
 /** The running stack and API of one chain test file; set once `beforeAll` has run. */
 export interface ChainApi {
   stack: TestStack;
+  /** A pool connected as the API's role (the test's own reads use it too). */
   database: ReturnType<typeof createDatabase>;
+  /** A pool connected as the worker's role. */
+  workerDatabase: ReturnType<typeof createDatabase>;
   config: ApiConfig;
   app: App;
   /** A client without a session. */
@@ -31,7 +35,7 @@ export interface ChainApiOptions {
   confirmations?: number;
   /** Connections of the test's own database pool. */
   poolSize: number;
-  /** Started once the API is up. */
+  /** Started once the API is up; its `database` is the worker role's pool. */
   worker?: (api: ChainApi) => Stoppable;
 }
 
@@ -54,7 +58,8 @@ export function useChainApi(options: ChainApiOptions): ChainApi {
   } as ChainApi;
   beforeAll(async () => {
     t.stack = await startTestStack({ blockTime: 0.2 });
-    t.database = createDatabase(t.stack.env.DATABASE_URL, { max: options.poolSize });
+    t.database = createDatabase(t.stack.databaseUrls.api, { max: options.poolSize });
+    t.workerDatabase = createDatabase(t.stack.databaseUrls.worker, { max: options.poolSize });
     const { confirmations } = options;
     t.config = loadApiConfig({
       ...t.stack.env,
@@ -63,11 +68,12 @@ export function useChainApi(options: ChainApiOptions): ChainApi {
     const chain = createPublicClient({ transport: http(t.config.chain.rpcUrl) });
     t.app = createApp({ db: t.database.db, config: t.config, chain });
     t.shopper = apiClient(t.app);
-    worker = options.worker?.(t);
+    worker = options.worker?.({ ...t, database: t.workerDatabase });
   }, CHAIN_STACK_TIMEOUT_MS);
   afterAll(async () => {
     await worker?.stop();
     await t.database?.close();
+    await t.workerDatabase?.close();
     await t.stack?.stop();
   }, CHAIN_STACK_TIMEOUT_MS);
   return t;

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { type Service, startService } from '../../../api/src/local/process.ts';
-import { startLocalStack } from '../../../api/src/local/stack.ts';
+import { serviceEnvironments, startLocalStack } from '../../../api/src/local/stack.ts';
 import { seedStore } from './seed.ts';
 import { E2E_PORTS, type StackInfo, stackInfoFile } from './stack-info.ts';
 
@@ -50,17 +50,18 @@ process.on('SIGTERM', () => void shutdown(0));
 
 try {
   const apiUrl = `http://127.0.0.1:${E2E_PORTS.api}`;
-  const serviceEnv = { ...stack.env, PORT: String(E2E_PORTS.api) };
+  // Note: as in `bun run dev`, each process gets its own role and only the keys it needs.
+  const serviceEnv = serviceEnvironments(stack);
   const quiet = (name: string) => (line: string) => log(name, line);
   services.push(
     startService('api', process.execPath, [join(root, 'api/src/index.ts')], {
-      env: serviceEnv,
+      env: { ...serviceEnv.api, PORT: String(E2E_PORTS.api) },
       log: quiet('api'),
     }),
   );
   services.push(
     startService('worker', process.execPath, [join(root, 'api/src/worker.ts')], {
-      env: serviceEnv,
+      env: serviceEnv.worker,
       log: quiet('worker'),
     }),
   );
