@@ -113,6 +113,12 @@ export const PAYMENT_MESSAGES = {
     title: 'Payment Failed',
     description: 'The payment could not be processed or has expired.',
   },
+  // not in SPEC: a payment a chain reorganisation removed after it had counted
+  reversedCard: {
+    title: 'Payment Reversed',
+    description:
+      'The network reversed the transaction that paid this order, so the payment no longer exists. If you still hold the USDC, send the amount again to the same address; the store has been told.',
+  },
 } as const;
 
 /** Failure toasts of the admin and checkout mutations (SPEC §8); the server message goes in the description. */

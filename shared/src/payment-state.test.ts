@@ -91,10 +91,24 @@ describe('nextPaymentState', () => {
     expect(step('detected', [transfer(1_000_000n, 100n)], 101n).state).toBe('underpaid');
   });
 
-  it('never leaves a paid state', () => {
+  it('stays paid while the payment is still seen, whatever the clock says', () => {
     for (const state of ['received', 'overpaid', 'paid_late'] as const) {
-      expect(step(state, [], 200n, EXPIRES_AT + 1).state).toBe(state);
+      expect(step(state, [transfer(10_000_000n, 100n)], 200n, EXPIRES_AT + 1).state).toBe(state);
     }
+  });
+
+  it('is reversed, loudly, when a reorg deeper than the depth removes the payment', () => {
+    for (const state of ['received', 'overpaid', 'paid_late'] as const) {
+      expect(step(state, [], 200n, EXPIRES_AT + 1)).toMatchObject({
+        state: 'reversed',
+        received: 0n,
+      });
+      expect(step(state, [transfer(4_000_000n, 100n)], 200n).state).toBe('reversed');
+    }
+    // Back below depth only: still reversed; the full amount at depth again: paid again.
+    expect(step('reversed', [transfer(10_000_000n, 200n)], 200n).state).toBe('reversed');
+    expect(step('reversed', [transfer(10_000_000n, 150n)], 200n).state).toBe('received');
+    expect(step('reversed', [], 200n, EXPIRES_AT + 1).state).toBe('reversed');
   });
 
   it('counts a transfer indexed ahead of the head checkpoint as unconfirmed', () => {
@@ -126,7 +140,10 @@ describe('status API view', () => {
       ['overpaid', 'received', true],
       ['paid_late', 'received', true],
       ['expired', 'expired', false],
+      ['reversed', 'reversed', false],
     ]);
     expect(apiPaymentStatus('received', true)).toBe('forwarded');
+    // Money forwarded for a payment that no longer exists is not a payment.
+    expect(apiPaymentStatus('reversed', true)).toBe('reversed');
   });
 });

@@ -12,6 +12,7 @@ export const PAYMENT_STATES = [
   'overpaid',
   'paid_late',
   'expired',
+  'reversed',
 ] as const;
 /** A deposit wallet's state. */
 export type PaymentState = (typeof PAYMENT_STATES)[number];
@@ -81,7 +82,10 @@ export function confirmationsOf(transfer: DepositTransfer, headBlock: bigint): b
  * - the full amount seen below that depth: detected;
  * - some but not all seen: underpaid (a top-up can still complete it, even after expiry);
  * - nothing by `expiresAt`: expired; otherwise waiting.
- * Note: a detected transfer that a reorg removes before depth sends the wallet back.
+ * Note: a detected transfer that a reorg removes before depth sends the wallet back. A paid
+ * wallet whose payment a reorg deeper than the depth removed (less than the expected amount is
+ * seen at all) is `reversed`, loudly, never silently paid with nothing; it is paid again only
+ * when the full amount reaches depth again.
  */
 export function nextPaymentState(
   current: PaymentWalletState,
@@ -106,6 +110,11 @@ export function nextPaymentState(
     paymentTxHash,
   });
 
+  if (isPaidState(current.state) || current.state === 'reversed') {
+    const gone = detected < current.expected;
+    const back = current.state === 'reversed' && received >= current.expected && completing;
+    if (gone || (current.state === 'reversed' && !back)) return snapshot('reversed');
+  }
   if (isPaidState(current.state)) {
     const more = current.state === 'received' && received > current.expected;
     return snapshot(more ? 'overpaid' : current.state);
@@ -121,6 +130,8 @@ export function nextPaymentState(
 
 /** The status the API reports for a wallet state (`forwarded` once the funds moved on). */
 export function apiPaymentStatus(state: PaymentState, forwarded = false): ApiPaymentStatus {
+  // Note: before `forwarded`: money forwarded for a payment that no longer exists is a loss, not a payment.
+  if (state === 'reversed') return 'reversed';
   if (forwarded) return 'forwarded';
   switch (state) {
     case 'detected':

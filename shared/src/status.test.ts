@@ -12,7 +12,14 @@ import {
 
 describe('order statuses', () => {
   it('lists the statuses in lifecycle order', () => {
-    expect(ORDER_STATUSES).toEqual(['pending', 'paid', 'processing', 'shipped', 'completed']);
+    expect(ORDER_STATUSES).toEqual([
+      'pending',
+      'paid',
+      'processing',
+      'shipped',
+      'completed',
+      'reversed',
+    ]);
     expect(isOrderStatus('shipped')).toBe(true);
     expect(isOrderStatus('refunded')).toBe(false);
   });
@@ -49,6 +56,7 @@ describe('payment statuses', () => {
       'underpaid',
       'expired',
       'forwarded',
+      'reversed',
     ]);
     expect(isApiPaymentStatus('received')).toBe(true);
     expect(isApiPaymentStatus('paid')).toBe(false);

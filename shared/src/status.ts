@@ -1,7 +1,18 @@
 // Status names of orders and payments (SPEC §4). The payment state machine lives elsewhere.
 
-/** Order statuses in lifecycle order. */
-export const ORDER_STATUSES = ['pending', 'paid', 'processing', 'shipped', 'completed'] as const;
+/**
+ * Order statuses in lifecycle order. `reversed`: the payment that paid the order was removed by a
+ * chain reorganisation deeper than the confirmation depth (do not ship; it becomes `paid` again if
+ * the payment reaches depth again).
+ */
+export const ORDER_STATUSES = [
+  'pending',
+  'paid',
+  'processing',
+  'shipped',
+  'completed',
+  'reversed',
+] as const;
 /** An order status. */
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -17,6 +28,7 @@ export const MERCHANT_ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly O
   processing: ['shipped'],
   shipped: ['completed'],
   completed: [],
+  reversed: [],
 };
 
 /** True when a merchant may move an order from `from` to `to` (paid -> processing -> shipped -> completed). */
@@ -34,8 +46,9 @@ export function isRevenueStatus(status: string): status is RevenueStatus {
   return (REVENUE_STATUSES as readonly string[]).includes(status);
 }
 
-/** Badge tone of an order status: paid green, pending amber, others grey. */
-export function orderStatusTone(status: string): 'success' | 'warning' | 'neutral' {
+/** Badge tone of an order status: paid green, pending amber, reversed red, others grey. */
+export function orderStatusTone(status: string): 'success' | 'warning' | 'neutral' | 'danger' {
+  if (status === 'reversed') return 'danger';
   if (status === 'paid') return 'success';
   if (status === 'pending') return 'warning';
   return 'neutral';
@@ -62,6 +75,7 @@ export const API_PAYMENT_STATUSES = [
   'underpaid',
   'expired',
   'forwarded',
+  'reversed',
 ] as const;
 /** An API payment status. */
 export type ApiPaymentStatus = (typeof API_PAYMENT_STATUSES)[number];

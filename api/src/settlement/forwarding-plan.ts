@@ -20,6 +20,8 @@ export interface ForwardableWallet {
  * address already forwarded once: nothing is ever left on a deposit address.
  */
 export function isForwardable(wallet: ForwardableWallet, now: Date): boolean {
+  // Note: a reversed payment no longer exists on chain: nothing of it may leave.
+  if (wallet.status === 'reversed') return false;
   if (wallet.receivedAmount <= wallet.forwardedAmount) return false;
   if (wallet.forwardedAmount > 0n) return true;
   if (!isPaymentState(wallet.status)) return false;

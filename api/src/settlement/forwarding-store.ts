@@ -17,7 +17,8 @@ export type LegRow = typeof forwardingTransfers.$inferSelect;
 /**
  * Wallets the forwarding loop must look at now: funds at depth that `isForwardable` lets go (the
  * same rule in SQL, so a wallet still waiting to be paid is not read on every pass), or a round a
- * crash left open; never one stopped for a person or waiting for its retry time.
+ * crash left open; never one stopped for a person or waiting for its retry time, and never a
+ * reversed one (its open round waits, under the same nonces, for the payment to come back).
  */
 export async function loadWalletsWithWork(db: Database, now: Date, limit: number) {
   const at = now.toISOString();
@@ -29,6 +30,7 @@ export async function loadWalletsWithWork(db: Database, now: Date, limit: number
           or (status = 'underpaid' and expired_at <= ${at}) or forwarded_amount_usdc > 0)
         union select wallet_id from forwarding_transfers where status <> 'confirmed')
       and w.forwarding_status <> 'failed'
+      and w.status <> 'reversed'
       and (w.forwarding_next_attempt_at is null or w.forwarding_next_attempt_at <= ${at})
     order by w.payment_received_at nulls last
     limit ${limit}`);
@@ -37,6 +39,27 @@ export async function loadWalletsWithWork(db: Database, now: Date, limit: number
     .select()
     .from(paymentWallets)
     .where(sql`${paymentWallets.id} in ${rows.map((r) => r.id)}`);
+}
+
+/** One wallet as it is now; undefined when there is none. */
+export async function loadWallet(db: Database, id: string): Promise<WalletRow | undefined> {
+  const [wallet] = await db.select().from(paymentWallets).where(eq(paymentWallets.id, id));
+  return wallet;
+}
+
+/**
+ * Notes where each leg was mined while the round waits for depth (what the merchant's forwarding
+ * view shows); the round stays open, so a reorg that removes a leg is seen and sent again.
+ */
+export async function recordMinedLegs(db: Database, mined: readonly MinedLeg[]): Promise<void> {
+  for (const m of mined) {
+    await db
+      .update(forwardingTransfers)
+      .set({ status: 'mined', txHash: m.txHash, blockNumber: m.blockNumber.toString() })
+      .where(
+        and(eq(forwardingTransfers.id, m.leg.id), ne(forwardingTransfers.status, 'confirmed')),
+      );
+  }
 }
 
 /** The legs of the round not yet recorded as complete (empty when none is open). */

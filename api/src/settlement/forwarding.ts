@@ -5,7 +5,12 @@
 // token whether the nonce is already used, so a restarted worker resumes from Postgres and the
 // chain alone; a resubmission can never pay twice, since the token refuses a used nonce.
 import { parseUsdc } from '@store/shared';
-import type { Hash, Hex, LocalAccount } from 'viem';
+import {
+  type Hash,
+  type Hex,
+  type LocalAccount,
+  WaitForTransactionReceiptTimeoutError,
+} from 'viem';
 import type { Database } from '../db/client.ts';
 import { depositAccount } from '../keys/deposit-address.ts';
 import { crashPoint } from './crash-point.ts';
@@ -13,6 +18,7 @@ import {
   type ForwardingChain,
   findAuthorizationTx,
   isAuthorizationUsed,
+  isPending,
   minedLeg,
   receiptOf,
   tokenBalance,
@@ -23,12 +29,15 @@ import {
   completeRound,
   insertLegs,
   type LegRow,
+  loadWallet,
   type MinedLeg,
   nextRound,
   openRoundLegs,
+  recordMinedLegs,
   type WalletRow,
 } from './forwarding-store.ts';
 import { submitAuthorization } from './forwarding-submit.ts';
+import type { WalletClaims } from './wallet-claims.ts';
 
 /** Everything the forwarding of one wallet needs. */
 export interface ForwardingContext {
@@ -37,6 +46,13 @@ export interface ForwardingContext {
   /** The deposit seed (the worker alone holds it). */
   mnemonic: string;
   mode: 'eip3009' | 'gas-funded';
+  /**
+   * Blocks a round's transactions must have (their own included) before the round counts as
+   * done and `order.forwarded` is sent: CONFIRMATIONS, 1 by default (mined).
+   */
+  confirmations?: number;
+  /** One owner per wallet across workers; without it, this worker assumes it is alone. */
+  claims?: WalletClaims;
   /** Test hook: the step to die at (FORWARDING_CRASH_AT). */
   crashAt?: string;
   /** How long a pass waits for its transactions to be mined before leaving them to the next. */
@@ -48,24 +64,75 @@ export class PermanentForwardingError extends Error {
   override name = 'PermanentForwardingError';
 }
 
-/** Runs (or resumes) the wallet's open round, or plans the next; true when a round completed. */
-export async function forwardWallet(ctx: ForwardingContext, wallet: WalletRow): Promise<boolean> {
+/**
+ * Runs (or resumes) the wallet's open round, or plans the next; true when a round completed.
+ * Note: only while this worker holds the wallet's claim, and from the wallet as it is once
+ * claimed (another worker may have completed a round since the row was listed).
+ */
+export async function forwardWallet(ctx: ForwardingContext, listed: WalletRow): Promise<boolean> {
+  if (ctx.claims && !(await ctx.claims.claim(listed.id))) return false;
+  try {
+    const wallet = ctx.claims ? await loadWallet(ctx.db, listed.id) : listed;
+    return wallet ? await forwardClaimedWallet(ctx, wallet) : false;
+  } finally {
+    await ctx.claims?.release(listed.id);
+  }
+}
+
+async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): Promise<boolean> {
   const account = depositAccount(ctx.mnemonic, wallet.derivationIndex);
   if (account.address.toLowerCase() !== wallet.walletAddress.toLowerCase())
     throw new PermanentForwardingError(
       `the deposit key at ${wallet.derivationPath} is not ${wallet.walletAddress} (wrong PAYMENT_MNEMONIC?)`,
     );
+  // Note: a reversed payment no longer exists: nothing of it leaves; an open round waits.
+  if (wallet.status === 'reversed') return false;
   let legs = await openRoundLegs(ctx.db, wallet.id);
   if (legs.length === 0) legs = (await planRound(ctx, wallet, account.address)) ?? [];
   if (legs.length === 0) return false;
   if (legs[0]?.mode === 'gas-funded') return forwardGasFunded(ctx, wallet, account, legs);
+  await checkRoundIsFunded(ctx, account.address, legs);
   crashPoint(ctx.crashAt, 'before-signing');
+  // Note: a leg whose transaction a reorg removed has its authorization unused again: it is
+  // sent again here, under the same authorization nonce, so it can still pay only once.
   for (const leg of legs) await submitAuthorization(ctx, account, leg);
   crashPoint(ctx.crashAt, 'after-submitting');
   const sent = await openRoundLegs(ctx.db, wallet.id);
-  const mined = await Promise.all(sent.map((leg) => authorizationMined(ctx, account, leg)));
+  const found = await Promise.all(sent.map((leg) => authorizationMined(ctx, account, leg)));
+  const mined = found.filter((m): m is MinedLeg => m !== null);
+  if (mined.length < found.length) return false;
   crashPoint(ctx.crashAt, 'before-recording');
+  // Final only at depth: until every leg is CONFIRMATIONS deep the round stays open (the wallet
+  // reads `forwarding`), and each pass checks again that its transactions are still on chain.
+  const head = await ctx.chain.client.getBlockNumber();
+  const depth = BigInt(ctx.confirmations ?? 1);
+  if (mined.some((m) => head - m.blockNumber + 1n < depth)) {
+    await recordMinedLegs(ctx.db, mined);
+    return false;
+  }
   return completeRound(ctx.db, wallet, mined, new Date());
+}
+
+/**
+ * Throws when the address holds less than the round's legs not yet paid: their transactions
+ * would only revert (and cost the relayer gas). Happens when a reorg took the payment away.
+ */
+async function checkRoundIsFunded(
+  ctx: ForwardingContext,
+  address: `0x${string}`,
+  legs: readonly LegRow[],
+): Promise<void> {
+  let unpaid = 0n;
+  for (const leg of legs) {
+    const nonce = leg.authorizationNonce as Hex;
+    if (!(await isAuthorizationUsed(ctx.chain, address, nonce))) unpaid += BigInt(leg.value);
+  }
+  if (unpaid === 0n) return;
+  const balance = await tokenBalance(ctx.chain, address);
+  if (balance < unpaid)
+    throw new Error(
+      `${address} holds ${balance} of the ${unpaid} base units its round forwards (the payment left the chain?)`,
+    );
 }
 
 /** Inserts the next round's legs for what the address holds; undefined when there is nothing. */
@@ -98,25 +165,41 @@ async function planRound(
   return insertLegs(ctx.db, wallet.id, ctx.mode, round, legs);
 }
 
-/** Waits for the transaction that consumed the leg's authorization; throws if it failed. */
+/**
+ * The receipt of `hash` once mined, or null as soon as the node no longer knows it (a reorg took
+ * it away, or it was replaced): waiting out a receipt that can never come would hold the round
+ * for the whole timeout.
+ */
+async function minedOrDropped(ctx: ForwardingContext, hash: Hash) {
+  const { client } = ctx.chain;
+  const deadline = Date.now() + (ctx.receiptTimeoutMs ?? 60_000);
+  for (let polls = 1; ; polls++) {
+    const receipt = await receiptOf(client, hash);
+    if (receipt) return receipt;
+    if (polls % 10 === 0 && !(await isPending(client, hash))) return null;
+    if (Date.now() > deadline) throw new WaitForTransactionReceiptTimeoutError({ hash });
+    await Bun.sleep(50);
+  }
+}
+
+/**
+ * Waits for the transaction that consumed the leg's authorization; null when it left the chain
+ * and the authorization is unused again (sent again by the next pass); throws if it failed.
+ */
 async function authorizationMined(
   ctx: ForwardingContext,
   account: LocalAccount,
   leg: LegRow,
-): Promise<MinedLeg> {
+): Promise<MinedLeg | null> {
   const { client } = ctx.chain;
   const nonce = leg.authorizationNonce as Hex;
   let hash = leg.txHash as Hash | null;
   if (hash) {
-    const receipt = await client.waitForTransactionReceipt({
-      hash,
-      pollingInterval: 50,
-      timeout: ctx.receiptTimeoutMs ?? 60_000,
-    });
-    // Note: viem follows replacements: the receipt may be another transaction that took the
-    // relayer nonce (another wallet's leg), which proves nothing about this authorization.
-    if (receipt.status === 'success' && receipt.transactionHash === hash)
-      return minedLeg(leg, receipt);
+    const receipt = await minedOrDropped(ctx, hash);
+    // Note: the receipt proves this authorization only if it is this leg's own transaction.
+    if (receipt && receipt.status === 'success') return minedLeg(leg, receipt);
+    // Dropped (a reorg, a node that forgot it) and not used: the next pass sends it again.
+    if (!receipt && !(await isAuthorizationUsed(ctx.chain, account.address, nonce))) return null;
   }
   // Note: the recorded transaction is not the one that paid (a resubmission replaced it).
   if (!(await isAuthorizationUsed(ctx.chain, account.address, nonce)))

@@ -8,7 +8,7 @@ import {
   type PaymentSnapshot,
   type PaymentState,
 } from '@store/shared';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { orders, paymentEvents, paymentWallets } from '../db/schema.ts';
 import { decrementInventoryForPaidOrder } from '../modules/orders/service.ts';
@@ -70,10 +70,14 @@ export async function recordWalletChange(
           eq(paymentWallets.receivedAmountUsdc, formatUsdcFull(before.received)),
         ),
       )
-      .returning({ id: paymentWallets.id });
-    if (updated.length === 0) return false;
-    if (before.state !== after.state) await appendEvent(tx, change, now);
+      .returning({ id: paymentWallets.id, forwarded: paymentWallets.forwardedAmountUsdc });
+    const [row] = updated;
+    if (!row) return false;
+    const reversed = after.state === 'reversed' && before.state !== 'reversed';
+    if (before.state !== after.state)
+      await appendEvent(tx, change, now, reversed ? { forwardedAmountUsdc: row.forwarded } : {});
     if (newlyPaid) await markOrderPaid(tx, change.orderId, after.paymentTxHash, now);
+    if (reversed) await markOrderReversed(tx, change.orderId, now);
     await enqueueOrderEvents(
       tx,
       change.walletId,
@@ -84,7 +88,12 @@ export async function recordWalletChange(
   });
 }
 
-async function appendEvent(tx: Transaction, change: WalletChange, now: Date): Promise<void> {
+async function appendEvent(
+  tx: Transaction,
+  change: WalletChange,
+  now: Date,
+  extra: Record<string, string> = {},
+): Promise<void> {
   const { before, after } = change;
   await tx.insert(paymentEvents).values({
     walletId: change.walletId,
@@ -97,12 +106,17 @@ async function appendEvent(tx: Transaction, change: WalletChange, now: Date): Pr
       receivedAmountUsdc: formatUsdcFull(after.received),
       paymentTxHash: after.paymentTxHash,
       headBlock: String(change.headBlock),
+      // Note: on a reversal, what had already been forwarded for it is the platform's loss.
+      ...extra,
     },
     createdAt: now,
   });
 }
 
-/** pending → paid with the shopper's deposit transaction; a no-op for an order already moved on. */
+/**
+ * pending → paid with the shopper's deposit transaction (or reversed → paid when a reversed payment
+ * reached depth again); a no-op for an order already moved on.
+ */
 async function markOrderPaid(
   tx: Transaction,
   orderId: string,
@@ -112,7 +126,15 @@ async function markOrderPaid(
   const paid = await tx
     .update(orders)
     .set({ status: 'paid', paymentTxHash, updatedAt: now })
-    .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
+    .where(and(eq(orders.id, orderId), inArray(orders.status, ['pending', 'reversed'])))
     .returning({ id: orders.id });
   if (paid.length > 0) await decrementInventoryForPaidOrder(tx, orderId);
+}
+
+/** Any paid status → reversed: the payment is gone, the merchant must not ship. */
+async function markOrderReversed(tx: Transaction, orderId: string, now: Date): Promise<void> {
+  await tx
+    .update(orders)
+    .set({ status: 'reversed', updatedAt: now })
+    .where(and(eq(orders.id, orderId), ne(orders.status, 'pending')));
 }

@@ -8,8 +8,10 @@ import type { WorkerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { startWebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { startDetectionLoop } from './detection-loop.ts';
+import type { ForwardingContext } from './forwarding.ts';
 import { NonceLock } from './forwarding-chain.ts';
 import { startForwardingLoop } from './forwarding-loop.ts';
+import { type WalletClaims, walletClaims } from './wallet-claims.ts';
 
 /** Options beyond the worker's configuration. */
 export interface SettlementOptions {
@@ -35,6 +37,31 @@ export function chainClient(config: Pick<WorkerConfig, 'chain'>): PublicClient {
   }) as PublicClient;
 }
 
+/** What forwarding needs of the configuration: the chain, the keys, the depth and the claims. */
+export function forwardingContext(
+  config: WorkerConfig,
+  db: Database,
+  options: Pick<SettlementOptions, 'token' | 'crashAt'> = {},
+): ForwardingContext & { claims: WalletClaims } {
+  return {
+    db,
+    chain: {
+      client: chainClient(config),
+      rpcUrl: config.chain.rpcUrl,
+      chainId: config.chain.chainId,
+      token: options.token ?? config.chain.usdc,
+      relayer: privateKeyToAccount(config.relayerPrivateKey),
+      treasury: config.treasuryAddress,
+      relayerLock: new NonceLock(),
+    },
+    mnemonic: config.paymentMnemonic,
+    mode: config.forwardingMode,
+    confirmations: config.confirmations,
+    claims: walletClaims(db),
+    crashAt: options.crashAt,
+  };
+}
+
 /** Starts detection, forwarding and webhook delivery on `db`. */
 export function startSettlement(
   config: WorkerConfig,
@@ -50,19 +77,10 @@ export function startSettlement(
     timeoutMs: options.webhookTimeoutMs,
     log,
   });
+  const context = forwardingContext(config, db, options);
+  const { claims } = context;
   const forwarding = startForwardingLoop({
-    db,
-    chain: {
-      client: chainClient(config),
-      rpcUrl: config.chain.rpcUrl,
-      chainId: config.chain.chainId,
-      token: options.token ?? config.chain.usdc,
-      relayer: privateKeyToAccount(config.relayerPrivateKey),
-      treasury: config.treasuryAddress,
-      relayerLock: new NonceLock(),
-    },
-    mnemonic: config.paymentMnemonic,
-    mode: config.forwardingMode,
+    ...context,
     retryBaseMs: config.forwardingRetryBaseMs,
     crashAt: options.crashAt,
     log,
@@ -73,6 +91,7 @@ export function startSettlement(
     chainId: config.chain.chainId,
     confirmations: config.confirmations,
     intervalMs: config.detectionIntervalMs,
+    reconcileMs: config.detectionReconcileMs,
     log,
     onPass: (result) => {
       if (result.changes.length === 0) return;
@@ -84,6 +103,7 @@ export function startSettlement(
     stop: async () => {
       await detection.stop();
       await forwarding.stop();
+      await claims.close();
       await webhooks.stop();
     },
   };

@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.paid_late',
   'order.expired',
   'order.forwarded',
+  'order.payment_reversed',
 ] as const;
 /** One event type. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -29,6 +30,7 @@ export function eventsForTransition(before: PaymentState, after: PaymentState): 
   if (after === 'paid_late') events.push('order.paid_late');
   if (after === 'underpaid') events.push('order.underpaid');
   if (after === 'expired') events.push('order.expired');
+  if (after === 'reversed') events.push('order.payment_reversed');
   return events;
 }
 

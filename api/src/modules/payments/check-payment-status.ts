@@ -67,7 +67,8 @@ export async function checkPaymentStatus(
   const { state, detected } = await currentState(deps, wallet);
   const known = isPaymentState(state) ? state : 'waiting';
   return {
-    paymentDetected: isPaymentDetected(known) || wallet.forwardingCompleted,
+    paymentDetected:
+      known !== 'reversed' && (isPaymentDetected(known) || wallet.forwardingCompleted),
     status: apiPaymentStatus(known, wallet.forwardingCompleted),
     receivedAmount: detected,
     expectedAmount: wallet.expectedAmountUsdc,

@@ -91,6 +91,12 @@ export function PaymentPanel(props: PaymentPanelProps) {
           </button>
         </section>
       )}
+      {session.lastCheck?.status === 'reversed' && (
+        <section className="card notice notice-error" role="alert" aria-labelledby="reversed-title">
+          <h2 id="reversed-title">{PAYMENT_MESSAGES.reversedCard.title}</h2>
+          <p>{PAYMENT_MESSAGES.reversedCard.description}</p>
+        </section>
+      )}
       {session.status === 'confirmed' && (
         <section className="card notice notice-success" aria-live="polite">
           <h2>Payment Confirmed</h2>

@@ -1,0 +1,93 @@
+// The ledger as the CHAIN tells it, not the database: USDC `Transfer` and `AuthorizationUsed` logs
+// of the token, read straight from the node. For every deposit address: what arrived equals what
+// left plus what it still holds; what left went to its payout address and the treasury with the
+// merchant never under 98%; every EIP-3009 authorization was used once; and the database's
+// forwarded amount is what the chain says left.
+import { splitFee } from '@store/shared';
+import { sql } from 'drizzle-orm';
+import { type Address, createPublicClient, http, parseAbiItem } from 'viem';
+import { foundry } from 'viem/chains';
+import type { Database } from '../../src/db/client.ts';
+
+const transferEvent = parseAbiItem(
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+);
+const authorizationUsed = parseAbiItem(
+  'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
+);
+
+/** One deposit address as the chain and the database see it. */
+export interface DepositLedger {
+  address: string;
+  received: bigint;
+  toMerchant: bigint;
+  toTreasury: bigint;
+  toOthers: bigint;
+  balance: bigint;
+  forwardedInDatabase: bigint;
+}
+
+/** Reads the logs of every deposit address in `payment_wallets` and checks the invariants. */
+export async function chainLedger(
+  env: { RPC_URL: string; USDC_ADDRESS?: string; TREASURY_ADDRESS?: string },
+  db: Database,
+): Promise<{ wallets: DepositLedger[]; breaches: string[]; authorizationsUsedTwice: string[] }> {
+  const client = createPublicClient({ chain: foundry, transport: http(env.RPC_URL) });
+  const token = env.USDC_ADDRESS as Address;
+  const treasury = (env.TREASURY_ADDRESS ?? '').toLowerCase();
+  const wallets = await db.execute<{ address: string; payout: string; forwarded: string }>(sql`
+    select lower(wallet_address) as address, lower(store_payment_address) as payout,
+      (forwarded_amount_usdc * 1000000)::bigint::text as forwarded
+    from payment_wallets`);
+  const logs = await client.getLogs({ address: token, event: transferEvent, fromBlock: 0n });
+  const used = await client.getLogs({ address: token, event: authorizationUsed, fromBlock: 0n });
+  const counts = new Map<string, number>();
+  for (const log of used) {
+    const key = `${log.args.authorizer?.toLowerCase()}:${log.args.nonce}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const breaches: string[] = [];
+  const result: DepositLedger[] = [];
+  for (const wallet of wallets) {
+    const row: DepositLedger = {
+      address: wallet.address,
+      received: 0n,
+      toMerchant: 0n,
+      toTreasury: 0n,
+      toOthers: 0n,
+      balance: 0n,
+      forwardedInDatabase: BigInt(wallet.forwarded),
+    };
+    for (const log of logs) {
+      const from = log.args.from?.toLowerCase();
+      const to = log.args.to?.toLowerCase();
+      const value = log.args.value ?? 0n;
+      if (to === wallet.address) row.received += value;
+      if (from !== wallet.address) continue;
+      if (to === wallet.payout) row.toMerchant += value;
+      else if (to === treasury) row.toTreasury += value;
+      else row.toOthers += value;
+    }
+    row.balance = await client.readContract({
+      address: token,
+      abi: [parseAbiItem('function balanceOf(address owner) view returns (uint256)')] as const,
+      functionName: 'balanceOf',
+      args: [wallet.address as Address],
+    });
+    const out = row.toMerchant + row.toTreasury + row.toOthers;
+    if (row.received !== out + row.balance)
+      breaches.push(
+        `${row.address}: received ${row.received} ≠ out ${out} + balance ${row.balance}`,
+      );
+    if (row.toOthers !== 0n) breaches.push(`${row.address}: ${row.toOthers} went elsewhere`);
+    if (out > 0n && row.toMerchant < splitFee(out).merchant)
+      breaches.push(`${row.address}: merchant got ${row.toMerchant} of ${out} (under 98%)`);
+    if (row.forwardedInDatabase !== out)
+      breaches.push(
+        `${row.address}: database says ${row.forwardedInDatabase} forwarded, chain ${out}`,
+      );
+    result.push(row);
+  }
+  const twice = [...counts].filter(([, n]) => n > 1).map(([key]) => key);
+  return { wallets: result, breaches, authorizationsUsedTwice: twice };
+}
