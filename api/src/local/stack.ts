@@ -158,6 +158,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startBlock: BigInt(chainEnv.USDC_START_BLOCK),
       port: options.ports.indexer,
       schema: INDEXER_SCHEMA,
+      // Note: the indexer's /sql and /graphql stay off unless the operator gives a token.
+      sqlToken: env.INDEXER_SQL_TOKEN || undefined,
       log: (line) => log('indexer', line),
     });
     stops.push(indexer.stop);
