@@ -244,3 +244,36 @@ describe('a reorg deeper than the depth removes a payment', () => {
     await expectChainLedgerHolds();
   }, 90_000);
 });
+
+describe('a reorg deeper than the depth takes a completed forwarding back', () => {
+  test('reconciliation with the chain reopens the legs and they are sent again, paid once', async () => {
+    const payout = freshAddress();
+    const { orderId, address } = await universalOrder('4.00', payout);
+    const { blockNumber: paidAt } = await payUsdc(t.stack.env, 4, address, usdc('4.00'));
+    const wallet = await forwarded(orderId);
+    const legs = await t.database.db
+      .select()
+      .from(forwardingTransfers)
+      .where(eq(forwardingTransfers.walletId, wallet.id));
+    const firstLeg = legs.reduce(
+      (min, leg) => (BigInt(leg.blockNumber ?? 0) < min ? BigInt(leg.blockNumber ?? 0) : min),
+      BigInt(Number.MAX_SAFE_INTEGER),
+    );
+    const head = await rpc().getBlockNumber();
+    const depth = Number(head - firstLeg) + 1;
+    expect(depth).toBeGreaterThanOrEqual(CONFIRMATIONS);
+    // The payment itself stays: only the forwarding's blocks are replaced.
+    expect(Number(head - paidAt) + 1).toBeGreaterThan(depth);
+    await reorg(depth);
+    expect((await balancesOf(t.stack.env, address)).usdc).toBe(usdc('4.00'));
+    await waitUntil(
+      async () => (await balancesOf(t.stack.env, address)).usdc === 0n,
+      'the legs sent again',
+      30_000,
+    );
+    const again = await forwarded(orderId);
+    expect(again.forwardedAmountUsdc).toBe('4.000000');
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(splitFee(usdc('4.00')).merchant);
+    await expectChainLedgerHolds();
+  }, 90_000);
+});

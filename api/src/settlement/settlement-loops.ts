@@ -11,6 +11,8 @@ import { startDetectionLoop } from './detection-loop.ts';
 import type { ForwardingContext } from './forwarding.ts';
 import { NonceLock } from './forwarding-chain.ts';
 import { startForwardingLoop } from './forwarding-loop.ts';
+import { reconcileForwarding } from './forwarding-reconcile.ts';
+import { startWakeableLoop } from './wakeable-loop.ts';
 import { type WalletClaims, walletClaims } from './wallet-claims.ts';
 
 /** Options beyond the worker's configuration. */
@@ -86,6 +88,20 @@ export function startSettlement(
     log,
     onRound: () => webhooks.wake(),
   });
+  // Note: what a reorg deeper than the depth took back from a completed round is sent again.
+  const reconcile = startWakeableLoop(
+    'forwarding reconciliation',
+    config.detectionReconcileMs,
+    async () => {
+      const reopened = await reconcileForwarding(context, new Date());
+      if (reopened > 0) {
+        log(`forwarding: ${reopened} leg(s) left the chain after a reorg; sending them again`);
+        forwarding.wake();
+      }
+      return false;
+    },
+    log,
+  );
   const detection = startDetectionLoop({
     db,
     chainId: config.chain.chainId,
@@ -102,6 +118,7 @@ export function startSettlement(
   return {
     stop: async () => {
       await detection.stop();
+      await reconcile.stop();
       await forwarding.stop();
       await claims.close();
       await webhooks.stop();
