@@ -16,6 +16,7 @@ import { healthModule } from './modules/health/index.ts';
 import { ordersModule } from './modules/orders/index.ts';
 import { paymentsModule } from './modules/payments/index.ts';
 import { productsModule } from './modules/products/index.ts';
+import { storeManifestModule } from './modules/store-manifest/index.ts';
 import { storesModule } from './modules/stores/index.ts';
 import { universalOrdersModule } from './modules/universal-orders/index.ts';
 import { webAppModule } from './modules/web-app/index.ts';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps) {
     .use(webhooksModule(deps))
     .use(forwardingModule(deps))
     .use(wellKnownModule(deps))
+    .use(storeManifestModule(deps))
     .use(deps.config.webDist ? webAppModule(deps.config.webDist) : new Elysia());
 }
 
