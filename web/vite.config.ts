@@ -15,6 +15,8 @@ import {
 import { RUNTIME_CACHES } from './src/db/sw-caches.ts';
 
 const webDir = fileURLToPath(new URL('.', import.meta.url));
+// Note: what the API answers under a store's pages; a `^` key is a regular expression to Vite.
+const STORE_INSTALL_FILES = /^\/store\/[^/]+\/(?:manifest\.webmanifest|icon-[\w-]+\.png)(?:\?|$)/;
 const apiUrl = process.env.API_URL ?? 'http://localhost:3000';
 const devPort = Number(process.env.WEB_PORT ?? process.env.PORT ?? 5173);
 
@@ -23,6 +25,8 @@ const devPort = Number(process.env.WEB_PORT ?? process.env.PORT ?? 5173);
 const proxy: Record<string, ProxyOptions> = {
   '/api': { target: apiUrl, changeOrigin: false },
   '/.well-known': { target: apiUrl, changeOrigin: false },
+  // Each store's web manifest and install icons (api/src/modules/store-manifest).
+  [STORE_INSTALL_FILES.source]: { target: apiUrl, changeOrigin: false },
 };
 
 export default defineConfig({
@@ -65,8 +69,9 @@ export default defineConfig({
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
         navigateFallback: '/index.html',
-        // Note: API and well-known documents must reach the network, never the shell.
-        navigateFallbackDenylist: [/^\/api\//, /^\/\.well-known\//],
+        // Note: API and well-known documents, and a store's manifest and icons, must reach the
+        // network, never the shell.
+        navigateFallbackDenylist: [/^\/api\//, /^\/\.well-known\//, STORE_INSTALL_FILES],
         cleanupOutdatedCaches: true,
         runtimeCaching: [
           {

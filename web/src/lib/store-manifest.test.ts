@@ -1,45 +1,37 @@
-import { describe, expect, it } from 'vitest';
-import { buildStoreManifest } from './store-manifest.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { linkStoreManifest, storeManifestUrl } from './store-manifest.ts';
 
-const store = {
-  name: 'Aurora Goods and Curiosities',
-  slug: 'aurora-goods',
-  description: 'Cosy things',
-  logoUrl: '🌌',
-  theme: 'light' as const,
-  primaryColor: '#0f766e',
-};
+const links = () =>
+  [...document.head.querySelectorAll('link')].map((link) => [link.rel, link.getAttribute('href')]);
+
+afterEach(() => {
+  document.head.innerHTML = '';
+});
 
 describe('per-store web manifest', () => {
-  it('installs the store as its own app under /store/{slug}/', () => {
-    const manifest = buildStoreManifest(store, 'https://pay.example', {
-      192: 'data:image/png;base64,AAA',
-    });
-    expect(manifest).toMatchObject({
-      id: '/store/aurora-goods/',
-      name: 'Aurora Goods and Curiosities',
-      short_name: 'Aurora Goods',
-      start_url: 'https://pay.example/store/aurora-goods/',
-      scope: 'https://pay.example/store/aurora-goods/',
-      display: 'standalone',
-      theme_color: '#0f766e',
-      background_color: '#f8fafc',
-    });
-    expect(manifest.icons).toEqual([
-      { src: 'data:image/png;base64,AAA', sizes: '192x192', type: 'image/png' },
-      { src: 'https://pay.example/pwa-512x512.png', sizes: '512x512', type: 'image/png' },
-      {
-        src: 'https://pay.example/pwa-512x512.png',
-        sizes: '512x512',
-        type: 'image/png',
-        purpose: 'maskable',
-      },
+  it("links the store's manifest on the server and puts the app's back after", () => {
+    document.head.innerHTML =
+      '<link rel="manifest" href="/manifest.webmanifest"><link rel="apple-touch-icon" href="/apple-touch-icon-180x180.png">';
+    const restore = linkStoreManifest('aurora-goods');
+    expect(links()).toEqual([
+      ['manifest', '/store/aurora-goods/manifest.webmanifest'],
+      ['apple-touch-icon', '/store/aurora-goods/icon-maskable-512.png'],
+    ]);
+    restore();
+    expect(links()).toEqual([
+      ['manifest', '/manifest.webmanifest'],
+      ['apple-touch-icon', '/apple-touch-icon-180x180.png'],
     ]);
   });
 
-  it('falls back to the default colour when the store colour is not a hex colour', () => {
-    expect(buildStoreManifest({ ...store, primaryColor: 'blue' }, 'https://x').theme_color).toBe(
-      '#6366f1',
-    );
+  it('adds the links when the page has none (the dev server) and removes them after', () => {
+    const restore = linkStoreManifest('aurora-goods');
+    expect(links().map(([rel]) => rel)).toEqual(['manifest', 'apple-touch-icon']);
+    restore();
+    expect(links()).toEqual([]);
+  });
+
+  it('never lets a slug leave its path segment', () => {
+    expect(storeManifestUrl('a/../b')).toBe('/store/a%2F..%2Fb/manifest.webmanifest');
   });
 });
