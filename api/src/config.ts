@@ -55,6 +55,9 @@ const ChainEnv = v.object({
   TREASURY_ADDRESS: address('TREASURY_ADDRESS'),
   LOCAL_MODE: flag,
   ALLOW_PRIVATE_WEBHOOKS: optionalFlag,
+  // Alerts on the relayer and the forwarding backlog (GET /api/health and the worker's log).
+  RELAYER_MIN_FORWARDS: integer('RELAYER_MIN_FORWARDS', 50, 1),
+  FORWARDING_LAG_ALERT_S: integer('FORWARDING_LAG_ALERT_S', 120, 1),
 });
 
 const ApiEnv = v.object({
@@ -132,6 +135,8 @@ const WorkerEnv = v.object({
   ),
   FORWARDING_RETRY_BASE_MS: integer('FORWARDING_RETRY_BASE_MS', 2000, 10),
   WEBHOOK_RETRY_BASE_MS: integer('WEBHOOK_RETRY_BASE_MS', 5000, 10),
+  RELAYER_STUCK_AFTER_MS: integer('RELAYER_STUCK_AFTER_MS', 30_000, 100),
+  RELAYER_GAP_AFTER_MS: integer('RELAYER_GAP_AFTER_MS', 5000, 100),
 });
 
 export type ApiConfig = ReturnType<typeof loadApiConfig>;
@@ -202,6 +207,10 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     webhookPublicKey: e.WEBHOOK_PUBLIC_KEY,
     /** Whether a proxy in front sets X-Forwarded-For (its first address is then the client's). */
     trustProxy: e.TRUST_PROXY,
+    /** The relayer alerts below this many forwards' worth of ETH at the current gas price. */
+    relayerMinForwards: e.RELAYER_MIN_FORWARDS,
+    /** Seconds the oldest paid order may wait to be forwarded before it alerts. */
+    forwardingLagAlertS: e.FORWARDING_LAG_ALERT_S,
   };
 }
 
@@ -237,5 +246,14 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     forwardingRetryBaseMs: e.FORWARDING_RETRY_BASE_MS,
     /** First retry delay of a failed webhook delivery (doubles each time, for up to 3 days). */
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    /** How the relayer is looked after (see settlement/relayer.ts). */
+    relayer: {
+      /** A relayer transaction in the pool this long is replaced with higher fees. */
+      stuckAfterMs: e.RELAYER_STUCK_AFTER_MS,
+      /** A missing relayer nonce with later transactions behind it is filled after this long. */
+      gapAfterMs: e.RELAYER_GAP_AFTER_MS,
+      minForwards: e.RELAYER_MIN_FORWARDS,
+      lagAlertS: e.FORWARDING_LAG_ALERT_S,
+    },
   };
 }

@@ -1,5 +1,6 @@
-// Chain side of forwarding: the relayer's transactions (signed, recorded, then broadcast, under
-// one nonce lock), receipts and their gas cost, and EIP-3009 authorization lookups.
+// Chain side of forwarding: the relayer's transactions (signed at the chain's nonce, recorded,
+// then broadcast, under one lock; forgotten when the node refuses them), receipts and their gas
+// cost, and EIP-3009 authorization lookups.
 import {
   type Address,
   createWalletClient,
@@ -15,6 +16,7 @@ import {
 import { getNetwork } from '../chain/networks.ts';
 import { usdcAbi } from '../chain/usdc-abi.ts';
 import type { LegRow, MinedLeg } from './forwarding-store.ts';
+import { isAlreadyKnown, nodeRefused, relayerManagerOf } from './relayer.ts';
 
 /** Everything forwarding needs from the chain and the keys. */
 export interface ForwardingChain {
@@ -24,14 +26,13 @@ export interface ForwardingChain {
   token: Address;
   relayer: LocalAccount;
   treasury: Address;
-  /** Serialises the relayer's nonces (see `sendFromRelayer`). */
+  /** Serialises the relayer's transactions (see `sendFromRelayer` and `RelayerManager`). */
   relayerLock: NonceLock;
 }
 
-/** The relayer's next nonce, handed out one transaction at a time. */
+/** One relayer transaction at a time: its nonce is chosen, signed, recorded and broadcast. */
 export class NonceLock {
   private tail: Promise<unknown> = Promise.resolve();
-  next: number | undefined;
   /** Runs `task` after every task queued before it. */
   run<T>(task: () => Promise<T>): Promise<T> {
     const result = this.tail.then(task);
@@ -47,18 +48,28 @@ export interface SignedTx {
   nonce: number;
 }
 
+/** Where a relayer transaction is recorded before broadcast, and forgotten if the node refuses it. */
+export interface TxRecord {
+  save(tx: SignedTx): Promise<void>;
+  /** Only while the record still holds `tx` (compare and clear). */
+  forget(tx: SignedTx): Promise<void>;
+}
+
 /** Gas margin on estimates, in percent (estimates are exact for the state they ran on). */
 const GAS_MARGIN_PERCENT = 20n;
 
 /**
- * Signs a relayer transaction, hands it to `record` (which stores it in Postgres), and only then
- * broadcasts it. Note: one at a time, so two legs never take the same nonce and a failure before
- * broadcast never leaves a gap that would hold up every later transaction.
+ * Signs a relayer transaction at the chain's `pending` nonce (see `RelayerManager.nextNonce`),
+ * records it (Postgres), and only then broadcasts it. One at a time, under the relayer's lock.
+ * Note: when the node refuses it (no ETH, nonce taken, underpriced: anything but "already
+ * known"), the record is cleared, so no two legs ever hold the same relayer nonce and the next
+ * transaction takes the nonce this one did not use; a broadcast that got no answer keeps its
+ * record (it may have reached the node; it is sent again or replaced later).
  */
 export function sendFromRelayer(
   chain: ForwardingChain,
   request: { to: Address; data?: Hex; value?: bigint },
-  record: (tx: SignedTx) => Promise<void>,
+  record: TxRecord,
 ): Promise<SignedTx> {
   const wallet = createWalletClient({
     account: chain.relayer,
@@ -66,30 +77,32 @@ export function sendFromRelayer(
     transport: http(chain.rpcUrl),
   });
   return chain.relayerLock.run(async () => {
+    const manager = relayerManagerOf(chain);
+    const nonce = manager
+      ? await manager.nextNonce()
+      : await chain.client.getTransactionCount({
+          address: chain.relayer.address,
+          blockTag: 'pending',
+        });
+    const estimate = await chain.client.estimateGas({ account: chain.relayer, ...request });
+    const fees = await chain.client.estimateFeesPerGas();
+    const raw = await wallet.signTransaction({
+      ...request,
+      nonce,
+      gas: (estimate * (100n + GAS_MARGIN_PERCENT)) / 100n,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    const tx = { raw, hash: keccak256(raw), nonce };
+    await record.save(tx);
     try {
-      const pending = await chain.client.getTransactionCount({
-        address: chain.relayer.address,
-        blockTag: 'pending',
-      });
-      const nonce = Math.max(pending, chain.relayerLock.next ?? 0);
-      const estimate = await chain.client.estimateGas({ account: chain.relayer, ...request });
-      const fees = await chain.client.estimateFeesPerGas();
-      const raw = await wallet.signTransaction({
-        ...request,
-        nonce,
-        gas: (estimate * (100n + GAS_MARGIN_PERCENT)) / 100n,
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      });
-      const tx = { raw, hash: keccak256(raw), nonce };
-      await record(tx);
       await broadcast(chain.client, raw);
-      chain.relayerLock.next = nonce + 1;
-      return tx;
     } catch (error) {
-      chain.relayerLock.next = undefined;
+      if (nodeRefused(error)) await record.forget(tx);
       throw error;
     }
+    manager?.noteSent(tx);
+    return tx;
   });
 }
 
@@ -98,7 +111,7 @@ export async function broadcast(client: PublicClient, raw: Hex): Promise<void> {
   try {
     await client.sendRawTransaction({ serializedTransaction: raw });
   } catch (error) {
-    if (!/already known|already imported|known transaction/i.test(String(error))) throw error;
+    if (!isAlreadyKnown(error)) throw error;
   }
 }
 

@@ -26,6 +26,7 @@ import {
   updateLeg,
   type WalletRow,
 } from './forwarding-store.ts';
+import { legTxRecord } from './forwarding-submit.ts';
 
 const GAS_MARGIN_PERCENT = 10n;
 
@@ -136,13 +137,10 @@ async function fundGas(
   }
   if (!gasLeg) throw new Error('the gas leg vanished');
   const leg = gasLeg;
-  const tx = await sendFromRelayer(ctx.chain, { to: address, value: BigInt(leg.value) }, (signed) =>
-    updateLeg(ctx.db, leg.id, {
-      rawTransaction: signed.raw,
-      txHash: signed.hash,
-      txNonce: signed.nonce,
-      status: 'sent',
-    }),
+  const tx = await sendFromRelayer(
+    ctx.chain,
+    { to: address, value: BigInt(leg.value) },
+    legTxRecord(ctx.db, leg),
   );
   const funded = { ...leg, txHash: tx.hash };
   await minedTx(ctx, funded);

@@ -1,14 +1,35 @@
 // The worker's forwarding loop: finds wallets holding unforwarded funds (or a round a crash left
-// open), forwards several at once, and turns failures into a counted, visible, retried state.
+// open), forwards several at once, and turns failures into a counted, visible, retried state;
+// the relayer's own trouble is never counted against an order: the wallet waits for the relayer.
+import { and, eq } from 'drizzle-orm';
 import {
   BaseError,
   HttpRequestError,
   TimeoutError,
   WaitForTransactionReceiptTimeoutError,
 } from 'viem';
+import { paymentWallets } from '../db/schema.ts';
 import { type ForwardingContext, forwardWallet, PermanentForwardingError } from './forwarding.ts';
+import { isPending, receiptOf } from './forwarding-chain.ts';
 import { forwardingRetryDelayMs, MAX_FORWARDING_ATTEMPTS } from './forwarding-plan.ts';
-import { loadWalletsWithWork, recordFailure, type WalletRow } from './forwarding-store.ts';
+import {
+  loadWalletsWithWork,
+  openRoundLegs,
+  recordFailure,
+  type WalletRow,
+} from './forwarding-store.ts';
+import {
+  attachRelayerManager,
+  messageOf,
+  RELAYER_DEFAULTS,
+  RelayerManager,
+  type RelayerSettings,
+  relayerTrouble,
+  relayerWaitDelayMs,
+  startRelayerWatch,
+  WAITING_RELAYER,
+  WAITING_RELAYER_PREFIX,
+} from './relayer.ts';
 import { startWakeableLoop, type WakeableLoop } from './wakeable-loop.ts';
 
 /** Options of the loop. */
@@ -21,6 +42,8 @@ export interface ForwardingLoopOptions extends ForwardingContext {
   log?: (line: string) => void;
   /** Called after a round is recorded (the worker wakes the webhook dispatcher). */
   onRound?: (walletId: string) => void;
+  /** How the relayer is looked after (RELAYER_DEFAULTS for what is not given). */
+  relayer?: Partial<RelayerSettings>;
 }
 
 /** True for failures of reaching the chain or the database: retried without limit. */
@@ -37,37 +60,99 @@ export function isConnectionError(error: unknown): boolean {
   return /ECONNREFUSED|ECONNRESET|fetch failed|socket|CONNECT_TIMEOUT/i.test(String(error));
 }
 
-/** A failure's one-line text for the merchant and the log. */
-function messageOf(error: unknown): string {
-  if (error instanceof BaseError) return error.shortMessage;
-  return error instanceof Error ? error.message : String(error);
+/**
+ * True for failures of the platform's relayer rather than of this order (out of ETH, its nonce
+ * or fee race): every order would fail alike, so they never count toward the attempts that stop
+ * an order (see `relayerTrouble`, which reads viem's error classes and the node's `details`).
+ */
+export function isRelayerError(error: unknown): boolean {
+  return relayerTrouble(error) !== undefined;
 }
 
 /**
- * True for failures of the platform's relayer rather than of this order (out of ETH, its nonce
- * or fee race): every order would fail alike, so they are retried without limit (and logged for
- * the operator) instead of stopping each order's forwarding.
+ * Why a failure that names no relayer trouble still is one: a leg's recorded relayer transaction
+ * was never mined and its nonce went to another transaction (a nonce race or a lost transaction),
+ * so the round failed for the relayer's sake, not the order's. Undefined otherwise.
  */
-export function isRelayerError(error: unknown): boolean {
-  return /insufficient funds|nonce too (low|high)|replacement transaction underpriced|already known|transaction underpriced/i.test(
-    messageOf(error),
+async function lostRelayerTransaction(
+  ctx: ForwardingContext,
+  wallet: WalletRow,
+): Promise<string | undefined> {
+  const { client, relayer } = ctx.chain;
+  const legs = (await openRoundLegs(ctx.db, wallet.id)).filter(
+    (l) => (l.mode === 'eip3009' || l.leg === 'gas') && l.txHash && l.txNonce !== null,
   );
+  if (legs.length === 0) return undefined;
+  const latest = await client.getTransactionCount({ address: relayer.address });
+  for (const leg of legs) {
+    const hash = leg.txHash as `0x${string}`;
+    if ((leg.txNonce ?? 0) >= latest || (await receiptOf(client, hash))) continue;
+    if (await isPending(client, hash)) continue;
+    return `its transaction at nonce ${leg.txNonce} was never mined; the nonce went to another`;
+  }
+  return undefined;
 }
+
+/** Marks a wallet as waiting for the relayer: not counted, never failed, tried again soon. */
+async function recordRelayerWait(
+  options: ForwardingLoopOptions,
+  wallet: WalletRow,
+  reason: string,
+  next: Date,
+): Promise<void> {
+  await options.db
+    .update(paymentWallets)
+    .set({
+      forwardingStatus: WAITING_RELAYER,
+      forwardingError: `${WAITING_RELAYER_PREFIX}${reason}`.slice(0, 1000),
+      forwardingNextAttemptAt: next,
+    })
+    .where(
+      and(
+        eq(paymentWallets.id, wallet.id),
+        eq(paymentWallets.forwardedAmountUsdc, wallet.forwardedAmountUsdc),
+      ),
+    );
+}
+
+/** Per wallet: how many times in a row it waited for the relayer (its short backoff). */
+type Waits = Map<string, { count: number; reason: string }>;
 
 /** Forwards one wallet and records what happened; true when a round was recorded. */
 async function forwardAndRecord(
   options: ForwardingLoopOptions,
+  settings: RelayerSettings,
+  waits: Waits,
   wallet: WalletRow,
 ): Promise<boolean> {
   const log = options.log ?? console.log;
   try {
     if (!(await forwardWallet(options, wallet))) return false;
+    waits.delete(wallet.id);
     log(`order ${wallet.orderId}: forwarded from ${wallet.walletAddress}`);
     options.onRound?.(wallet.id);
     return true;
   } catch (error) {
+    const trouble =
+      error instanceof PermanentForwardingError
+        ? undefined
+        : (relayerTrouble(error) ??
+          (await lostRelayerTransaction(options, wallet).catch(() => undefined)));
+    if (trouble) {
+      const previous = waits.get(wallet.id);
+      const count = (previous?.count ?? 0) + 1;
+      // Note: a wallet another worker finished leaves its entry behind; this bounds them.
+      if (waits.size > 10_000) waits.clear();
+      waits.set(wallet.id, { count, reason: trouble });
+      const delay = relayerWaitDelayMs(count, options.retryBaseMs, settings.maxWaitMs);
+      await recordRelayerWait(options, wallet, trouble, new Date(Date.now() + delay));
+      if (previous?.reason !== trouble)
+        log(`order ${wallet.orderId}: forwarding waits for the relayer (not counted): ${trouble}`);
+      return false;
+    }
+    waits.delete(wallet.id);
     const failures = wallet.forwardingRetryCount + 1;
-    const unlimited = isConnectionError(error) || isRelayerError(error);
+    const unlimited = isConnectionError(error);
     const stop =
       error instanceof PermanentForwardingError ||
       (!unlimited && failures >= MAX_FORWARDING_ATTEMPTS);
@@ -90,6 +175,10 @@ export function startForwardingLoop(options: ForwardingLoopOptions): WakeableLoo
   const log = options.log ?? console.log;
   const limit = options.concurrency ?? 8;
   const inFlight = new Map<string, Promise<unknown>>();
+  const settings = { ...RELAYER_DEFAULTS, ...options.relayer };
+  const waits: Waits = new Map();
+  const manager = new RelayerManager(options.chain, options.db, settings, log);
+  attachRelayerManager(manager);
   const loop = startWakeableLoop(
     'forwarding',
     options.intervalMs ?? 200,
@@ -99,7 +188,7 @@ export function startForwardingLoop(options: ForwardingLoopOptions): WakeableLoo
       const fresh = wallets.filter((w) => !inFlight.has(w.id)).slice(0, limit - inFlight.size);
       for (const wallet of fresh) {
         // Note: woken again only after a recorded round (more may have arrived meanwhile).
-        const run = forwardAndRecord(options, wallet)
+        const run = forwardAndRecord(options, settings, waits, wallet)
           .then((recorded) => recorded && loop.wake())
           .catch((error) => log(`forwarding ${wallet.id}: ${String(error)}`))
           .finally(() => inFlight.delete(wallet.id));
@@ -109,11 +198,14 @@ export function startForwardingLoop(options: ForwardingLoopOptions): WakeableLoo
     },
     log,
   );
+  const watch = startRelayerWatch({ manager, log, onRecovered: () => loop.wake() });
   return {
     wake: loop.wake,
     stop: async () => {
       await loop.stop();
+      // Note: the watch goes on until the last pass ends (it may be what that pass waits for).
       await Promise.all(inFlight.values());
+      await watch.stop();
     },
   };
 }

@@ -1,17 +1,56 @@
 // Submitting one leg of a gasless round: the worker signs the EIP-3009 authorization with the
 // deposit key (re-signed only when it nears its end, always under the leg's one nonce) and the
-// relayer carries it in a transaction that is recorded before it is broadcast.
+// relayer carries it in a transaction that is recorded before it is broadcast, and forgotten
+// when the node refuses it.
+import { and, eq } from 'drizzle-orm';
 import { encodeFunctionData, type Hash, type Hex, type LocalAccount } from 'viem';
 import { transferWithAuthorizationTypes, usdcAbi, usdcDomain } from '../chain/usdc-abi.ts';
+import type { Database } from '../db/client.ts';
+import { forwardingTransfers } from '../db/schema.ts';
 import type { ForwardingContext } from './forwarding.ts';
 import {
   broadcast,
   isAuthorizationUsed,
   isPending,
   receiptOf,
+  type SignedTx,
   sendFromRelayer,
+  type TxRecord,
 } from './forwarding-chain.ts';
 import { type LegRow, updateLeg } from './forwarding-store.ts';
+import { nodeRefused } from './relayer.ts';
+
+/**
+ * Where a leg keeps its relayer transaction: recorded before broadcast; cleared, only while the
+ * leg still holds that transaction, when the node refused it (it never reached the chain, and its
+ * relayer nonce must not stay with this leg). The authorization and its nonce are kept.
+ */
+export function legTxRecord(
+  db: Database,
+  leg: Pick<LegRow, 'id' | 'signature'>,
+  sentStatus = 'sent',
+): TxRecord {
+  return {
+    save: (tx) =>
+      updateLeg(db, leg.id, {
+        rawTransaction: tx.raw,
+        txHash: tx.hash,
+        txNonce: tx.nonce,
+        status: sentStatus,
+      }),
+    forget: async (tx) => {
+      await db
+        .update(forwardingTransfers)
+        .set({
+          rawTransaction: null,
+          txHash: null,
+          txNonce: null,
+          status: leg.signature ? 'signed' : 'planned',
+        })
+        .where(and(eq(forwardingTransfers.id, leg.id), eq(forwardingTransfers.txHash, tx.hash)));
+    },
+  };
+}
 
 /** An authorization's lifetime: long enough for any retry schedule, re-signed when near. */
 const AUTHORIZATION_LIFETIME_S = 24n * 60n * 60n;
@@ -31,8 +70,18 @@ export async function submitAuthorization(
     const receipt = await receiptOf(client, hash);
     if (!receipt && (await isPending(client, hash))) return;
     const latest = await client.getTransactionCount({ address: ctx.chain.relayer.address });
-    // Note: dropped by the node with its nonce still free: the same bytes go out again.
-    if (!receipt && latest <= leg.txNonce) return broadcast(client, leg.rawTransaction as Hex);
+    // Note: dropped by the node with its nonce still free: the same bytes go out again. If the
+    // node refuses them (underpriced now, or the relayer is out of ETH), the record goes and
+    // the leg is signed anew below, at the chain's next nonce and today's fees.
+    if (!receipt && latest <= leg.txNonce) {
+      const sent: SignedTx = { raw: leg.rawTransaction as Hex, hash, nonce: leg.txNonce };
+      try {
+        return await broadcast(client, sent.raw);
+      } catch (error) {
+        if (!nodeRefused(error)) throw error;
+        await legTxRecord(ctx.db, leg).forget(sent);
+      }
+    }
     // Otherwise it reverted, or its nonce went to another transaction: sign and send anew.
   }
   const now = BigInt(Math.floor(Date.now() / 1000));
@@ -72,12 +121,9 @@ export async function submitAuthorization(
       signature,
     ],
   });
-  await sendFromRelayer(ctx.chain, { to: ctx.chain.token, data }, (tx) =>
-    updateLeg(ctx.db, leg.id, {
-      rawTransaction: tx.raw,
-      txHash: tx.hash,
-      txNonce: tx.nonce,
-      status: 'sent',
-    }),
+  await sendFromRelayer(
+    ctx.chain,
+    { to: ctx.chain.token, data },
+    legTxRecord(ctx.db, { id: leg.id, signature }),
   );
 }
