@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { checkHealth } from './service.ts';
 
-/** Health of the database, the chain, the indexer and the settlement addresses. */
+/** Health of the database, the chain, the indexer, the settlement addresses and the relayer. */
 export const healthModule = ({ db, config, chain }: AppDeps) =>
   new Elysia({ name: 'health' }).get(
     '/api/health',
@@ -16,9 +16,15 @@ export const healthModule = ({ db, config, chain }: AppDeps) =>
         indexerUrl: config.indexerUrl,
         relayer: config.relayerAddress,
         treasury: config.treasuryAddress,
+        relayerMinForwards: config.relayerMinForwards,
+        forwardingLagAlertS: config.forwardingLagAlertS,
       });
       if (!health.ok) set.status = 503;
       return health;
     },
-    { detail: { summary: 'Health of the database, chain, indexer and settlement' } },
+    {
+      detail: {
+        summary: 'Health of the database, chain, indexer, settlement and relayer, with alerts',
+      },
+    },
   );
