@@ -2,7 +2,12 @@
 // the stock shortfall while ignoring a malformed one.
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { forwardingLabel, isForwardingUnsettled, stockShortfallText } from './forwarding.ts';
+import {
+  forwardingLabel,
+  forwardingNote,
+  isForwardingUnsettled,
+  stockShortfallText,
+} from './forwarding.ts';
 import { MerchantOrderSchema } from './types.ts';
 
 describe('forwardingLabel', () => {
@@ -11,13 +16,36 @@ describe('forwardingLabel', () => {
     expect(forwardingLabel('none')).toBe('pending');
     expect(forwardingLabel('forwarding')).toBe('pending');
     expect(forwardingLabel('retrying')).toBe('retrying');
+    expect(forwardingLabel('waiting_relayer')).toBe('retrying');
     expect(forwardingLabel('failed')).toBe('failed');
   });
 
   it('re-reads only what can still change by itself', () => {
-    expect(['none', 'forwarding', 'retrying'].every(isForwardingUnsettled)).toBe(true);
+    expect(['none', 'forwarding', 'retrying', 'waiting_relayer'].every(isForwardingUnsettled)).toBe(
+      true,
+    );
     expect(isForwardingUnsettled('completed')).toBe(false);
     expect(isForwardingUnsettled('failed')).toBe(false);
+  });
+});
+
+describe('forwardingNote', () => {
+  it("says a forwarding waiting for the relayer is the platform's side and goes by itself", () => {
+    expect(
+      forwardingNote({
+        status: 'waiting_relayer',
+        lastError: 'waiting for relayer: the relayer is out of ETH for gas',
+      }),
+    ).toBe(
+      "Waiting for the platform's relayer to pay the gas (the relayer is out of ETH for gas); " +
+        'your payment is safe and is forwarded by itself, nothing to do on your side',
+    );
+  });
+
+  it('shows the last error of a retrying or failed forwarding, nothing otherwise', () => {
+    expect(forwardingNote({ status: 'failed', lastError: 'blacklisted' })).toBe('blacklisted');
+    expect(forwardingNote({ status: 'retrying', lastError: 'timeout' })).toBe('timeout');
+    expect(forwardingNote({ status: 'completed', lastError: null })).toBeNull();
   });
 });
 

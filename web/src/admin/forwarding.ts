@@ -5,7 +5,10 @@ import { apiRequest } from '../lib/api.ts';
 
 /** The part of the forwarding answer the orders page shows. */
 export const ForwardingSchema = v.object({
-  /** none, forwarding, completed, retrying (will retry) or failed (stopped). */
+  /**
+   * none, forwarding, completed, retrying (will retry), waiting_relayer (waits for the platform's
+   * relayer; resumes by itself, never counted as a failure) or failed (stopped).
+   */
   status: v.string(),
   lastError: v.nullable(v.string()),
   nextAttemptAt: v.nullable(v.string()),
@@ -21,7 +24,7 @@ export async function fetchForwarding(orderId: string): Promise<Forwarding> {
   return v.parse(ForwardingSchema, await apiRequest('GET', forwardingPath(orderId)));
 }
 
-/** POST /api/orders/{id}/forwarding/retry: 409 unless forwarding has failed. */
+/** POST /api/orders/{id}/forwarding/retry: 409 unless forwarding has failed or waits. */
 export async function retryForwardingRequest(
   orderId: string,
   idempotencyKey: string,
@@ -35,11 +38,37 @@ export async function retryForwardingRequest(
 /** What the badge says. */
 export type ForwardingLabel = 'forwarded' | 'pending' | 'retrying' | 'failed';
 
-/** The badge of a forwarding status ('none' and 'forwarding' are both still on their way). */
+/** The status of a forwarding that waits for the platform's relayer (out of ETH, nonce trouble). */
+export const WAITING_RELAYER = 'waiting_relayer';
+
+/**
+ * The badge of a forwarding status ('none' and 'forwarding' are both still on their way). One
+ * waiting for the relayer reads 'retrying': it will go by itself, and its last error says why.
+ */
 export function forwardingLabel(status: string): ForwardingLabel {
   if (status === 'completed') return 'forwarded';
   if (status === 'retrying' || status === 'failed') return status;
+  if (status === WAITING_RELAYER) return 'retrying';
   return 'pending';
+}
+
+/**
+ * What the merchant reads under the badge: the last error as the API gives it, and for a
+ * forwarding waiting for the relayer, that it is the platform's side and needs nothing from them.
+ */
+export function forwardingNote(
+  forwarding: Pick<Forwarding, 'status' | 'lastError'>,
+): string | null {
+  if (forwarding.status === WAITING_RELAYER) {
+    const reason = forwarding.lastError?.replace(/^waiting for relayer: /, '');
+    return (
+      "Waiting for the platform's relayer to pay the gas" +
+      `${reason ? ` (${reason})` : ''}; your payment is safe and is forwarded by itself, ` +
+      'nothing to do on your side'
+    );
+  }
+  const label = forwardingLabel(forwarding.status);
+  return label === 'retrying' || label === 'failed' ? forwarding.lastError : null;
 }
 
 /** True while the status can still change by itself (the page re-reads it). */

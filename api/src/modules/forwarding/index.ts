@@ -24,7 +24,10 @@ export const forwardingModule = ({ db }: AppDeps) => {
       async ({ params, requireUser }) => retryForwarding(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: { tags, summary: 'Try a failed forwarding again now' },
+        detail: {
+          tags,
+          summary: 'Try a failed forwarding (or one waiting for the relayer) again now',
+        },
       },
     );
 };

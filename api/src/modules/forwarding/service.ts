@@ -1,6 +1,7 @@
 // The merchant's view of where an order's money went: forwarding status, the last error of a
-// failed attempt (never silent), every transaction of every round; and a manual retry.
-import { and, asc, eq, sql } from 'drizzle-orm';
+// failed attempt (never silent), every transaction of every round; and a manual retry (the
+// store owner's here, the operator's for any order with `bun run forwarding:retry`).
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { forwardingTransfers, orders, paymentWallets, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -12,6 +13,38 @@ export const FORWARDING_MESSAGES = {
   noWallet: 'This order has no deposit address yet',
   notStopped: 'Forwarding of this order has not failed; nothing to retry',
 } as const;
+
+/**
+ * Forwarding statuses a retry may reset: stopped for a person ('failed') or waiting for the
+ * platform's relayer ('waiting_relayer': it resumes by itself; a retry only brings it forward).
+ */
+export const RETRYABLE_FORWARDING = ['failed', 'waiting_relayer'] as const;
+
+/**
+ * Resets the retry state of the given wallets, if they failed or wait for the relayer: attempt
+ * count back to 0, due now (the worker picks them up on its next pass). Returns the ids reset.
+ */
+export async function resetForwardingRetry(
+  db: Database,
+  walletIds: readonly string[] | 'all',
+): Promise<string[]> {
+  if (walletIds !== 'all' && walletIds.length === 0) return [];
+  const rows = await db
+    .update(paymentWallets)
+    .set({
+      forwardingStatus: 'retrying',
+      forwardingRetryCount: 0,
+      forwardingNextAttemptAt: new Date(),
+    })
+    .where(
+      and(
+        inArray(paymentWallets.forwardingStatus, [...RETRYABLE_FORWARDING]),
+        walletIds === 'all' ? undefined : inArray(paymentWallets.id, [...walletIds]),
+      ),
+    )
+    .returning({ id: paymentWallets.id });
+  return rows.map((row) => row.id);
+}
 
 /** The order's wallet, if the merchant owns the order's store; 404 otherwise. */
 async function ownWalletOrThrow(db: Database, ownerId: string, orderId: string) {
@@ -63,13 +96,21 @@ export async function getForwarding(db: Database, ownerId: string, orderId: stri
   };
 }
 
-/** POST /api/orders/{id}/forwarding/retry: a stopped forwarding gets one more attempt now. */
+/**
+ * POST /api/orders/{id}/forwarding/retry: a stopped forwarding (or one waiting for the relayer)
+ * gets one more attempt now.
+ */
 export async function retryForwarding(db: Database, ownerId: string, orderId: string) {
   const wallet = await ownWalletOrThrow(db, ownerId, orderId);
   const updated = await db
     .update(paymentWallets)
     .set({ forwardingStatus: 'retrying', forwardingNextAttemptAt: new Date() })
-    .where(and(eq(paymentWallets.id, wallet.id), eq(paymentWallets.forwardingStatus, 'failed')))
+    .where(
+      and(
+        eq(paymentWallets.id, wallet.id),
+        inArray(paymentWallets.forwardingStatus, [...RETRYABLE_FORWARDING]),
+      ),
+    )
     .returning({ id: paymentWallets.id });
   if (updated.length === 0) throw new AppError('conflict', FORWARDING_MESSAGES.notStopped);
   return getForwarding(db, ownerId, orderId);
