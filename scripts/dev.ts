@@ -1,20 +1,43 @@
 // `bun run dev`: the whole product on embedded defaults (Postgres, anvil with Circle's USDC,
-// indexer, API, settlement worker, web app). Ctrl-C stops every child it started.
+// indexer, API, settlement worker) with the web app under the Vite dev server, for changing the
+// code (`bun run start` runs the built app instead). Ctrl-C stops every child it started.
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { portFromEnv, portProblems, takePortVariables } from '../api/src/local/ports.ts';
 import { type Service, startService } from '../api/src/local/process.ts';
 import { serviceEnvironments, startLocalStack } from '../api/src/local/stack.ts';
 
 const root = resolve(import.meta.dir, '..');
 const env = process.env;
-const num = (name: string, fallback: number) => Number(env[name] ?? fallback);
+// Note: each port variable reaches only its own process (PORT the API, WEB_PORT Vite); no child
+// inherits the others.
+const portEnv = await takePortVariables();
 const ports = {
-  postgres: num('POSTGRES_PORT', 54321),
-  anvil: num('ANVIL_PORT', 8545),
-  indexer: num('INDEXER_PORT', 42069),
-  api: num('PORT', 3000),
-  web: num('WEB_PORT', 5173),
+  postgres: portFromEnv(portEnv, 'POSTGRES_PORT', 54321),
+  anvil: portFromEnv(portEnv, 'ANVIL_PORT', 8545),
+  indexer: portFromEnv(portEnv, 'INDEXER_PORT', 42069),
+  api: portFromEnv(portEnv, 'PORT', 3000),
+  web: portFromEnv(portEnv, 'WEB_PORT', 5173),
 };
+// A port in use is named with the variable that moves it, before anything starts.
+const problems = await portProblems(
+  [
+    { variable: 'WEB_PORT', port: ports.web, what: 'the Vite dev server' },
+    { variable: 'PORT', port: ports.api, what: 'the API' },
+    ...(env.DATABASE_URL
+      ? []
+      : [{ variable: 'POSTGRES_PORT', port: ports.postgres, what: 'the embedded Postgres' }]),
+    ...(env.RPC_URL
+      ? []
+      : [{ variable: 'ANVIL_PORT', port: ports.anvil, what: 'the local chain' }]),
+    { variable: 'INDEXER_PORT', port: ports.indexer, what: 'the indexer' },
+  ],
+  'bun run dev',
+);
+if (problems.length > 0) {
+  for (const problem of problems) console.error(`dev     | ${problem}`);
+  process.exit(1);
+}
 const quiet = new Set(['postgres']);
 const log = (part: string, line: string) => {
   if (quiet.has(part) && !/ERROR|FATAL|PANIC/.test(line)) return;
@@ -83,10 +106,14 @@ console.log(
     `Ready in ${seconds} s`,
     `  web app      http://localhost:${ports.web}`,
     `  API          http://localhost:${ports.api}/api/health  (OpenAPI: /api/openapi)`,
-    `  indexer      ${stack.env.INDEXER_URL}/graphql  and  /sql/*`,
+    `  indexer      ${stack.env.INDEXER_URL}  ${
+      env.INDEXER_SQL_TOKEN
+        ? '(/graphql and /sql/* with the INDEXER_SQL_TOKEN bearer token)'
+        : '(/graphql and /sql/* off: set INDEXER_SQL_TOKEN to turn them on)'
+    }`,
     `  chain        ${stack.env.RPC_URL} (chain ${stack.env.CHAIN_ID}, USDC ${stack.env.USDC_ADDRESS ?? ''})`,
     `  database     ${stack.adminDatabaseUrl}  (owner; each service has its own role)`,
-    'Press Ctrl-C to stop.',
+    'Press Ctrl-C to stop. `bun run start` runs the built app as shoppers get it.',
     '',
   ].join('\n'),
 );
