@@ -1,6 +1,7 @@
 // End-to-end tests in e2e/ against the REAL stack (no mocks): webServer runs
-// e2e/support/start-stack.ts (Postgres, anvil with USDC, indexer, API, worker, and the built app
-// under `vite preview`), driven by Debian's Chromium (Playwright's own browser download is not used).
+// e2e/support/start-stack.ts (Postgres, anvil with USDC, indexer, worker, and the API serving the
+// built app on one origin, as `bun run start` does), driven by Debian's Chromium (Playwright's own
+// browser download is not used).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { E2E_PORTS } from './e2e/support/stack-info.ts';
@@ -40,8 +41,9 @@ export default defineConfig({
   },
   webServer: {
     command: `${bun} e2e/support/start-stack.ts`,
-    url: baseURL,
-    // Note: never test a stale server; a busy port fails the run instead.
+    // Note: the API serves the app before the store is seeded; the tests start once start-stack.ts
+    // says the stack is ready. Never a stale server: it fails the run on a busy port.
+    wait: { stdout: /e2e: stack ready at / },
     reuseExistingServer: false,
     timeout: 240_000,
     // Lets start-stack.ts stop Postgres, anvil, the indexer, the API and the worker by pid.

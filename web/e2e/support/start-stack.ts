@@ -1,11 +1,13 @@
 // The e2e stack, started by Playwright's webServer with `bun e2e/support/start-stack.ts`:
-// embedded Postgres, anvil at Base's pace with Circle's USDC, the indexer, the API, the
-// settlement worker and the built web app under `vite preview`. Seeds a store through the API,
-// writes e2e/.stack.json, and stops every process it started by pid on SIGTERM/SIGINT.
+// embedded Postgres, anvil at Base's pace with Circle's USDC, the indexer, the settlement worker
+// and the API serving the built web app on one origin (WEB_DIST, as `bun run start` and the
+// deployments do). Seeds a store through the API, writes e2e/.stack.json, prints "e2e: stack
+// ready" (what Playwright waits for) and stops every process it started by pid on SIGTERM/SIGINT.
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { portProblems } from '../../../api/src/local/ports.ts';
 import { type Service, startService } from '../../../api/src/local/process.ts';
 import { serviceEnvironments, startLocalStack } from '../../../api/src/local/stack.ts';
 import { seedStore } from './seed.ts';
@@ -22,11 +24,44 @@ const vite = join(
   'bin/vite.js',
 );
 
+// Note: a busy port fails the run at once, naming the variable that moves it.
+const problems = await portProblems(
+  [
+    { variable: 'E2E_PORT', port: E2E_PORTS.web, what: 'the API and the web app' },
+    { variable: 'E2E_POSTGRES_PORT', port: E2E_PORTS.postgres, what: 'the embedded Postgres' },
+    { variable: 'E2E_ANVIL_PORT', port: E2E_PORTS.anvil, what: 'the local chain' },
+    { variable: 'E2E_INDEXER_PORT', port: E2E_PORTS.indexer, what: 'the indexer' },
+  ],
+  'bun run test',
+);
+if (problems.length > 0) {
+  for (const problem of problems) console.error(`e2e: ${problem}`);
+  process.exit(1);
+}
+
 const dataDir = await mkdtemp(join(tmpdir(), 'storefront-e2e-'));
 const services: Service[] = [];
 let stopping = false;
+
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all(services.map((service) => service.stop()));
+  await (await starting)?.stop();
+  await unlink(stackInfoFile()).catch(() => {});
+  await rm(dataDir, { recursive: true, force: true });
+  process.exit(code);
+}
+
+// Note: the build (CPU) overlaps the stack's start (mostly waiting on Postgres and the chain); it
+// goes into the run's own folder, so a concurrent run or `bun run start` is not disturbed.
+const outDir = join(dataDir, 'dist');
+const building = buildWebApp(outDir).then(
+  () => undefined,
+  (error: unknown) => error,
+);
 // Note: `env: {}` so a DATABASE_URL or RPC_URL of the developer's shell never leaks into tests.
-const stack = await startLocalStack({
+const starting = startLocalStack({
   dataDir,
   ports: E2E_PORTS,
   blockTime: 0.2,
@@ -34,34 +69,34 @@ const stack = await startLocalStack({
   persistChain: false,
   env: {},
   log,
+}).catch((error) => {
+  console.error(error);
+  return undefined;
 });
-
-async function shutdown(code: number) {
-  if (stopping) return;
-  stopping = true;
-  await Promise.all(services.map((service) => service.stop()));
-  await stack.stop();
-  await unlink(stackInfoFile()).catch(() => {});
-  await rm(dataDir, { recursive: true, force: true });
-  process.exit(code);
-}
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 
 try {
-  const apiUrl = `http://127.0.0.1:${E2E_PORTS.api}`;
-  // Note: as in `bun run dev`, each process gets its own role and only the keys it needs.
+  const stack = await starting;
+  if (!stack) throw new Error('e2e: the local stack did not start');
+  const buildError = await building;
+  if (buildError) throw buildError;
+  // Note: one origin, as users get it: the API serves the built app (its service worker, the
+  // stores' manifests and icons) besides /api.
+  const webUrl = `http://localhost:${E2E_PORTS.web}`;
+  const apiUrl = `http://127.0.0.1:${E2E_PORTS.web}`;
+  // Note: as in `bun run start`, each process gets its own role and only the keys it needs.
   const serviceEnv = serviceEnvironments(stack);
   const quiet = (name: string) => (line: string) => log(name, line);
   services.push(
     startService('api', process.execPath, [join(root, 'api/src/index.ts')], {
-      env: { ...serviceEnv.api, PORT: String(E2E_PORTS.api) },
+      env: { ...serviceEnv.api, PORT: String(E2E_PORTS.web), WEB_DIST: outDir },
       log: quiet('api'),
     }),
   );
   services.push(
     startService('worker', process.execPath, [join(root, 'api/src/worker.ts')], {
-      env: serviceEnv.worker,
+      env: { ...serviceEnv.worker, PORT: undefined, WEB_DIST: undefined },
       log: quiet('worker'),
     }),
   );
@@ -77,10 +112,8 @@ try {
     90_000,
     (response) => response.status < 500 || response.status === 503,
   );
-  // Note: seeded and written before the web server listens, since Playwright starts the tests then.
-  const webUrl = `http://localhost:${E2E_PORTS.web}`;
+  // Note: seeded and written before "stack ready", since Playwright starts the tests then.
   const seeded = await seedStore(apiUrl);
-
   const info: StackInfo = {
     webUrl,
     apiUrl,
@@ -90,9 +123,15 @@ try {
     ...seeded,
   };
   await writeFile(stackInfoFile(), JSON.stringify(info, null, 2));
+  console.log(`e2e: stack ready at ${webUrl} (chain ${stack.env.RPC_URL})`);
+} catch (error) {
+  console.error(error);
+  await shutdown(1);
+}
+
+/** Builds the web app into `outDir` (never a web/dist left from another run); throws on failure. */
+async function buildWebApp(outDir: string): Promise<void> {
   const buildOutput: string[] = [];
-  // Note: built into the run's own folder, so a concurrent run or `bun run dev` is not disturbed.
-  const outDir = join(dataDir, 'dist');
   const build = startService(
     'build',
     'node',
@@ -103,28 +142,12 @@ try {
     },
   );
   services.push(build);
-  if ((await build.exited) !== 0) {
+  const code = await build.exited;
+  services.splice(services.indexOf(build), 1);
+  if (code !== 0 && !stopping) {
     console.error(buildOutput.slice(-40).join('\n'));
     throw new Error('e2e: vite build failed');
   }
-  services.push(
-    startService(
-      'web',
-      'node',
-      // Note: the build of this run, never a web/dist left from another one.
-      [vite, 'preview', '--outDir', outDir, '--port', String(E2E_PORTS.web), '--strictPort'],
-      {
-        cwd: webDir,
-        env: { API_URL: apiUrl },
-        log: quiet('web'),
-      },
-    ),
-  );
-  await waitFor(webUrl, 60_000, (response) => response.ok);
-  console.log(`e2e: stack ready at ${webUrl} (API ${apiUrl}, chain ${stack.env.RPC_URL})`);
-} catch (error) {
-  console.error(error);
-  await shutdown(1);
 }
 
 async function waitFor(url: string, timeoutMs: number, ready: (response: Response) => boolean) {
