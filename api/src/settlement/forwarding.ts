@@ -104,7 +104,8 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
   crashPoint(ctx.crashAt, 'before-recording');
   // Final only at depth: until every leg is CONFIRMATIONS deep the round stays open (the wallet
   // reads `forwarding`), and each pass checks again that its transactions are still on chain.
-  const head = await ctx.chain.client.getBlockNumber();
+  // Note: cacheTime 0: viem would otherwise answer a head up to 4 s old.
+  const head = await ctx.chain.client.getBlockNumber({ cacheTime: 0 });
   const depth = BigInt(ctx.confirmations ?? 1);
   if (mined.some((m) => head - m.blockNumber + 1n < depth)) {
     await recordMinedLegs(ctx.db, mined);

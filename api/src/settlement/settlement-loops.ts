@@ -84,6 +84,7 @@ export function startSettlement(
   const forwarding = startForwardingLoop({
     ...context,
     retryBaseMs: config.forwardingRetryBaseMs,
+    relayer: config.relayer,
     crashAt: options.crashAt,
     log,
     onRound: () => webhooks.wake(),

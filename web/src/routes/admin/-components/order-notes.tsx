@@ -1,6 +1,11 @@
 // What the orders table says beside an order's status: where its money went (forwarding badge,
 // the last error, 'Retry forwarding' once it stopped) and the stock that ran out before payment.
-import { type Forwarding, forwardingLabel, stockShortfallText } from '../../../admin/forwarding.ts';
+import {
+  type Forwarding,
+  forwardingLabel,
+  forwardingNote,
+  stockShortfallText,
+} from '../../../admin/forwarding.ts';
 import type { MerchantOrder } from '../../../admin/types.ts';
 
 const TONES = {
@@ -19,7 +24,7 @@ export function ForwardingStatus(props: {
   const { forwarding } = props;
   if (!forwarding) return <span className="muted">—</span>;
   const label = forwardingLabel(forwarding.status);
-  const error = label === 'retrying' || label === 'failed' ? forwarding.lastError : null;
+  const error = forwardingNote(forwarding);
   return (
     <div className="order-notes">
       <span
