@@ -237,6 +237,10 @@ describe('a reorg deeper than the depth removes a payment', () => {
       status: 'reversed',
       paymentStatus: 'reversed',
     });
+    // The operator sees it in the health report.
+    const { body: health } = await t.shopper.get('/api/health');
+    expect(health.settlement.reversals.open).toBeGreaterThanOrEqual(1);
+    expect(health.alerts.join('\n')).toMatch(/reversed: a reorg removed their payment/);
     // Nothing of a payment that no longer exists is forwarded, now or later.
     await Bun.sleep(1500);
     expect((await balancesOf(t.stack.env, payout)).usdc).toBe(0n);

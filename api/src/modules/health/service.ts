@@ -14,7 +14,12 @@ export interface Health {
   database: boolean;
   chain: { chainId: number; usdc: string; blockNumber: number | null };
   indexer: { ready: boolean; blockNumber: number | null };
-  settlement: { relayer: RelayerStatus; treasury: string };
+  settlement: {
+    relayer: RelayerStatus;
+    treasury: string;
+    /** Payments a reorg deeper than the depth took away after they counted (last 7 days). */
+    reversals: Reversals;
+  };
   /** One line per alert (a part down, the relayer low on ETH, orders waiting, a forwarding lag). */
   alerts: string[];
 }
@@ -34,6 +39,27 @@ export interface HealthDeps {
 }
 
 const TIMEOUT_MS = 2000;
+
+/** Blocks the indexer may trail the chain before it is an alert (about 10 s of Base). */
+const INDEXER_LAG_ALERT_BLOCKS = 50;
+
+/** Reversed payments and what had already been forwarded for them (the platform's loss). */
+export interface Reversals {
+  /** Orders whose wallet is reversed now. */
+  open: number;
+  /** USDC forwarded for payments that were then reversed, last 7 days (6 decimals). */
+  lossUsdc: string;
+}
+
+async function readReversals(db: Database): Promise<Reversals> {
+  const [row] = await db.execute<{ open: number; loss: string }>(sql`
+    select
+      (select count(*)::int from payment_wallets where status = 'reversed') as open,
+      (select coalesce(sum((details->>'forwardedAmountUsdc')::numeric), 0)::numeric(20, 6)::text
+        from payment_events
+        where to_status = 'reversed' and created_at > now() - interval '7 days') as loss`);
+  return { open: row?.open ?? 0, lossUsdc: row?.loss ?? '0.000000' };
+}
 
 /** Probes each dependency in parallel; a probe that fails or times out reads as down. */
 export async function checkHealth(deps: HealthDeps): Promise<Health> {
@@ -56,18 +82,35 @@ export async function checkHealth(deps: HealthDeps): Promise<Health> {
       timeout: withTimeout,
     }),
   ]);
+  const reversals = await withTimeout(readReversals(deps.db)).catch(() => ({
+    open: 0,
+    lossUsdc: '0.000000',
+  }));
+  const indexerLag =
+    blockNumber !== null && indexer.blockNumber !== null ? blockNumber - indexer.blockNumber : 0;
   const alerts = [
     ...(database ? [] : ['the database does not answer']),
     ...(blockNumber === null ? ['the chain (RPC_URL) does not answer'] : []),
     ...(indexer.ready ? [] : ['the indexer is not ready']),
+    ...(indexerLag > INDEXER_LAG_ALERT_BLOCKS
+      ? [`the indexer is ${indexerLag} blocks behind the chain: payments are seen late`]
+      : []),
     ...relayerAlerts(relayer).map((alert) => alert.text),
+    ...(reversals.open > 0
+      ? [
+          `${reversals.open} order(s) reversed: a reorg removed their payment after it counted` +
+            (Number(reversals.lossUsdc) > 0
+              ? `; ${reversals.lossUsdc} USDC had already been forwarded (the platform's loss)`
+              : ''),
+        ]
+      : []),
   ];
   return {
     ok: database && blockNumber !== null && indexer.ready,
     database,
     chain: { chainId: deps.chainId, usdc: deps.usdc, blockNumber },
     indexer,
-    settlement: { relayer, treasury: deps.treasury },
+    settlement: { relayer, treasury: deps.treasury, reversals },
     alerts,
   };
 }
