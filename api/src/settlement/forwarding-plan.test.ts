@@ -38,6 +38,18 @@ describe('isForwardable', () => {
   });
 });
 
+describe('a reversed wallet', () => {
+  test('forwards nothing while its window is open, even after an earlier round', () => {
+    expect(isForwardable(wallet('reversed', 10n), now)).toBe(false);
+    expect(isForwardable(wallet('reversed', 10n, 4n), now)).toBe(false);
+  });
+
+  test('what the reorg left on the address goes on once the window has closed', () => {
+    expect(isForwardable(wallet('reversed', 10n, 0n, past), now)).toBe(true);
+    expect(isForwardable(wallet('reversed', 10n, 10n, past), now)).toBe(false);
+  });
+});
+
 describe('roundAmount and planLegs', () => {
   test('the round takes the balance, never more than reached depth and is unforwarded', () => {
     expect(roundAmount(15n, wallet('received', 10n))).toBe(10n);

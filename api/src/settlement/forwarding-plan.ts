@@ -20,13 +20,14 @@ export interface ForwardableWallet {
  * address already forwarded once: nothing is ever left on a deposit address.
  */
 export function isForwardable(wallet: ForwardableWallet, now: Date): boolean {
-  // Note: a reversed payment no longer exists on chain: nothing of it may leave.
-  if (wallet.status === 'reversed') return false;
   if (wallet.receivedAmount <= wallet.forwardedAmount) return false;
-  if (wallet.forwardedAmount > 0n) return true;
+  if (wallet.forwardedAmount > 0n && wallet.status !== 'reversed') return true;
   if (!isPaymentState(wallet.status)) return false;
   if (isPaidState(wallet.status)) return true;
-  return wallet.status === 'underpaid' && wallet.expiredAt !== null && wallet.expiredAt <= now;
+  // Note: what is left of a reversed payment (a first part the reorg kept) waits like an
+  // underpaid one: a top-up can still complete it, and at the window's end it goes on.
+  const partial = wallet.status === 'underpaid' || wallet.status === 'reversed';
+  return partial && wallet.expiredAt !== null && wallet.expiredAt <= now;
 }
 
 /**

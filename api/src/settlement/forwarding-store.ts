@@ -17,8 +17,8 @@ export type LegRow = typeof forwardingTransfers.$inferSelect;
 /**
  * Wallets the forwarding loop must look at now: funds at depth that `isForwardable` lets go (the
  * same rule in SQL, so a wallet still waiting to be paid is not read on every pass), or a round a
- * crash left open; never one stopped for a person or waiting for its retry time, and never a
- * reversed one (its open round waits, under the same nonces, for the payment to come back).
+ * crash left open; never one stopped for a person or waiting for its retry time. A reversed
+ * wallet only to record legs already on their way, or once its window closed (what is left).
  */
 export async function loadWalletsWithWork(db: Database, now: Date, limit: number) {
   const at = now.toISOString();
@@ -27,10 +27,13 @@ export async function loadWalletsWithWork(db: Database, now: Date, limit: number
     where w.id in (
         select id from payment_wallets
         where forwarding_due and (status in ('received', 'overpaid', 'paid_late')
-          or (status = 'underpaid' and expired_at <= ${at}) or forwarded_amount_usdc > 0)
+          or (status in ('underpaid', 'reversed') and expired_at <= ${at})
+          or (forwarded_amount_usdc > 0 and status <> 'reversed'))
         union select wallet_id from forwarding_transfers where status <> 'confirmed')
       and w.forwarding_status <> 'failed'
-      and w.status <> 'reversed'
+      and (w.status <> 'reversed' or w.expired_at <= ${at}
+        or w.id in (select wallet_id from forwarding_transfers
+          where status <> 'confirmed' and tx_hash is not null))
       and (w.forwarding_next_attempt_at is null or w.forwarding_next_attempt_at <= ${at})
     order by w.payment_received_at nulls last
     limit ${limit}`);

@@ -85,9 +85,11 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
     throw new PermanentForwardingError(
       `the deposit key at ${wallet.derivationPath} is not ${wallet.walletAddress} (wrong PAYMENT_MNEMONIC?)`,
     );
-  // Note: a reversed payment no longer exists: nothing of it leaves; an open round waits.
-  if (wallet.status === 'reversed') return false;
   let legs = await openRoundLegs(ctx.db, wallet.id);
+  // Note: a reversed payment no longer exists: nothing new leaves for it while its window is
+  // open, but what already left (legs on their way when the reorg came) is recorded.
+  if (wallet.status === 'reversed' && !(wallet.expiredAt && wallet.expiredAt <= new Date()))
+    return recordLegsAlreadyPaid(ctx, wallet, account, legs);
   if (legs.length === 0) legs = (await planRound(ctx, wallet, account.address)) ?? [];
   if (legs.length === 0) return false;
   if (legs[0]?.mode === 'gas-funded') return forwardGasFunded(ctx, wallet, account, legs);
@@ -111,6 +113,30 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
     await recordMinedLegs(ctx.db, mined);
     return false;
   }
+  return completeRound(ctx.db, wallet, mined, new Date());
+}
+
+/**
+ * Records, at depth, the open legs of a reversed wallet whose authorizations were used (they were
+ * submitted before the reorg took the payment away); the others stay open, never sent.
+ */
+async function recordLegsAlreadyPaid(
+  ctx: ForwardingContext,
+  wallet: WalletRow,
+  account: LocalAccount,
+  legs: readonly LegRow[],
+): Promise<boolean> {
+  const paid: LegRow[] = [];
+  for (const leg of legs) {
+    if (await isAuthorizationUsed(ctx.chain, account.address, leg.authorizationNonce as Hex))
+      paid.push(leg);
+  }
+  if (paid.length === 0) return false;
+  const found = await Promise.all(paid.map((leg) => authorizationMined(ctx, account, leg)));
+  const mined = found.filter((m): m is MinedLeg => m !== null);
+  if (mined.length < found.length) return false;
+  const head = await ctx.chain.client.getBlockNumber({ cacheTime: 0 });
+  if (mined.some((m) => head - m.blockNumber + 1n < BigInt(ctx.confirmations ?? 1))) return false;
   return completeRound(ctx.db, wallet, mined, new Date());
 }
 
