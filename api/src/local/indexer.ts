@@ -163,6 +163,77 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
   return { url, pid, stop };
 }
 
+/** Options of `superviseIndexer`. */
+export type SupervisedIndexerOptions = IndexerOptions & {
+  /** Blocks behind the chain's head beyond which a stalled indexer is restarted (default 50). */
+  maxLagBlocks?: number;
+  /** How long the indexer may make no progress while that far behind (default 20 s). */
+  stallMs?: number;
+  /** Milliseconds between two checks (default 2 s). */
+  checkMs?: number;
+};
+
+/**
+ * The indexer under a watchdog: when it falls more than `maxLagBlocks` behind the chain and makes
+ * no progress for `stallMs`, it is restarted. Note: Ponder 0.16 can stay stuck for good after a
+ * reorg replaced a head block it was still fetching ("unknown block", retried without end, then
+ * "unrecoverable reorg"); a restart resumes from its finalized checkpoint and catches up.
+ */
+export async function superviseIndexer(
+  options: SupervisedIndexerOptions,
+): Promise<Indexer & { restarts(): number }> {
+  const { maxLagBlocks = 50, stallMs = 20_000, checkMs = 2000 } = options;
+  const log = options.log ?? (() => {});
+  let current = await startIndexer(options);
+  let restarts = 0;
+  let stopped = false;
+  let lastBlock = -1;
+  let stalledSince = Date.now();
+  const chain = createPublicClient({ transport: http(options.rpcUrl) });
+  const check = async () => {
+    const [status, head] = await Promise.all([
+      getIndexerStatus(current.url).catch(() => ({ blockNumber: null })),
+      chain.getBlockNumber().catch(() => null),
+    ]);
+    if (head === null) return;
+    const at = status.blockNumber ?? -1;
+    if (at > lastBlock) {
+      lastBlock = at;
+      stalledSince = Date.now();
+      return;
+    }
+    const behind = Number(head) - at;
+    if (behind <= maxLagBlocks || Date.now() - stalledSince < stallMs) return;
+    log(
+      `watchdog: no progress for ${Math.round((Date.now() - stalledSince) / 1000)} s at block ${at}, ${behind} behind the chain: restarting the indexer`,
+    );
+    await current.stop();
+    if (stopped) return;
+    current = await startIndexer({ ...options, waitForHead: false });
+    restarts += 1;
+    lastBlock = -1;
+    stalledSince = Date.now();
+  };
+  let running: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(check).catch((error) => log(`watchdog: ${String(error)}`));
+  }, checkMs);
+  timer.unref?.();
+  return {
+    url: current.url,
+    get pid() {
+      return current.pid;
+    },
+    restarts: () => restarts,
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      await current.stop();
+    },
+  };
+}
+
 /** Waits until the indexer has indexed `blockNumber`; false on timeout. */
 export async function waitForIndexerBlock(
   url: string,

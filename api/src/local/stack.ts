@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DATABASE_ROLES, type DatabaseRole, migrateDatabase } from '../db/client.ts';
 import { startAnvil } from './anvil.ts';
-import { indexerDataMatchesChain, resetIndexerData, startIndexer } from './indexer.ts';
+import { indexerDataMatchesChain, resetIndexerData, superviseIndexer } from './indexer.ts';
 import { loadOrCreateLocalKeys, loadOrCreateRolePasswords } from './keys.ts';
 import { enableRoleLogins, startEmbeddedPostgres } from './postgres.ts';
 import { deployLocalUsdc } from './usdc.ts';
@@ -149,7 +149,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         notices.push('The local chain is new: the indexer starts again from its first block.');
       }
     }
-    const indexer = await startIndexer({
+    const indexer = await superviseIndexer({
       databaseUrl: database.databaseUrls.indexer,
       rpcUrl: chainEnv.RPC_URL,
       wsUrl: chainEnv.WS_URL || undefined,
