@@ -105,6 +105,29 @@ const ApiEnv = v.object({
       v.regex(/^whpk_[A-Za-z0-9+/]{43}=$/, '`WEBHOOK_PUBLIC_KEY` must be an Ed25519 key (whpk_…)'),
     ),
   ),
+  // Note: no fallbacks here; they depend on LOCAL_MODE (see rateLimitsFor).
+  RATE_LIMIT_ORDERS_PER_MINUTE: v.optional(wholeNumber('RATE_LIMIT_ORDERS_PER_MINUTE', 1)),
+  RATE_LIMIT_STORE_ORDERS_PER_MINUTE: v.optional(
+    wholeNumber('RATE_LIMIT_STORE_ORDERS_PER_MINUTE', 1),
+  ),
+  RATE_LIMIT_WALLETS_PER_MINUTE: v.optional(wholeNumber('RATE_LIMIT_WALLETS_PER_MINUTE', 1)),
+  FRAME_ANCESTORS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((list) =>
+        list
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      ),
+      v.check(
+        (origins) =>
+          origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin),
+        '`FRAME_ANCESTORS` must be a comma-separated list of origins (https://shop.example.com)',
+      ),
+    ),
+    '',
+  ),
 });
 
 const WorkerEnv = v.object({
@@ -135,6 +158,7 @@ const WorkerEnv = v.object({
   ),
   FORWARDING_RETRY_BASE_MS: integer('FORWARDING_RETRY_BASE_MS', 2000, 10),
   WEBHOOK_RETRY_BASE_MS: integer('WEBHOOK_RETRY_BASE_MS', 5000, 10),
+  DETECTION_GRACE_DAYS: integer('DETECTION_GRACE_DAYS', 7, 0),
   RELAYER_STUCK_AFTER_MS: integer('RELAYER_STUCK_AFTER_MS', 30_000, 100),
   RELAYER_GAP_AFTER_MS: integer('RELAYER_GAP_AFTER_MS', 5000, 100),
 });
@@ -171,6 +195,27 @@ function usdcAddressFor(chainId: number, configured: string | undefined): `0x${s
  */
 function confirmationsFor(chainId: number, configured: number | undefined): number {
   return configured ?? (chainId === 31337 ? 2 : 10);
+}
+
+/**
+ * Public writes allowed per minute (orders and deposit addresses): the settings, else the
+ * production figures, or in local mode (one machine, where every test, e2e run and benchmark
+ * comes from 127.0.0.1, the API benchmark at 2,000 orders a second) figures still counted but
+ * never reached there.
+ */
+function rateLimitsFor(
+  localMode: boolean,
+  configured: { orders?: number; storeOrders?: number; wallets?: number },
+) {
+  const fallback = localMode ? 1_000_000 : undefined;
+  return {
+    /** Orders (store and universal) one client may create. */
+    ordersPerMinute: configured.orders ?? fallback ?? 30,
+    /** Orders of one store, or of one universal payout address. */
+    storeOrdersPerMinute: configured.storeOrders ?? fallback ?? 600,
+    /** Deposit address requests of one client (the payment page asks once per visit). */
+    walletsPerMinute: configured.wallets ?? fallback ?? 60,
+  };
 }
 
 /** Reads and validates the API process's configuration. */
@@ -211,6 +256,16 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     relayerMinForwards: e.RELAYER_MIN_FORWARDS,
     /** Seconds the oldest paid order may wait to be forwarded before it alerts. */
     forwardingLagAlertS: e.FORWARDING_LAG_ALERT_S,
+    /** Public writes per minute, per client and per store (see http/rate-limit.ts). */
+    rateLimits: rateLimitsFor(e.LOCAL_MODE, {
+      orders: e.RATE_LIMIT_ORDERS_PER_MINUTE,
+      storeOrders: e.RATE_LIMIT_STORE_ORDERS_PER_MINUTE,
+      wallets: e.RATE_LIMIT_WALLETS_PER_MINUTE,
+    }),
+    /**
+     * Origins whose pages may frame the web app (a store embedding the checkout); none by default.
+     */
+    frameAncestors: e.FRAME_ANCESTORS,
   };
 }
 
@@ -246,6 +301,11 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     forwardingRetryBaseMs: e.FORWARDING_RETRY_BASE_MS,
     /** First retry delay of a failed webhook delivery (doubles each time, for up to 3 days). */
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    /**
+     * The full detection pass keeps unpaid wallets until this long after their window closed (a
+     * late payment to an older address is still found by the pass over new transfers).
+     */
+    detectionGraceMs: e.DETECTION_GRACE_DAYS * 24 * 60 * 60 * 1000,
     /** How the relayer is looked after (see settlement/relayer.ts). */
     relayer: {
       /** A relayer transaction in the pool this long is replaced with higher fees. */

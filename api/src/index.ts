@@ -6,6 +6,7 @@ import { ConfigError, loadApiConfig } from './config.ts';
 import { createDatabase, migrateOrCheckDatabase } from './db/client.ts';
 import { SERVER_MAX_BODY_BYTES } from './http/body-limit.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
+import { pruneRateLimits } from './http/rate-limit.ts';
 import { depositAddressDeriver } from './keys/deposit-address.ts';
 import { DEMO, seedDemoMerchant } from './local/seed.ts';
 import { pruneExpiredSessions } from './modules/auth/service.ts';
@@ -32,8 +33,12 @@ async function main() {
   });
   console.log(`api: listening on http://localhost:${config.port}`);
   const prune = setInterval(() => {
-    Promise.all([pruneIdempotencyKeys(database.db), pruneExpiredSessions(database.db)]).catch(
-      (error) => console.error('api: pruning expired keys and sessions failed', error),
+    Promise.all([
+      pruneIdempotencyKeys(database.db),
+      pruneExpiredSessions(database.db),
+      pruneRateLimits(database.db),
+    ]).catch((error) =>
+      console.error('api: pruning expired keys, sessions and rate limits failed', error),
     );
   }, HOUR_MS);
   prune.unref();

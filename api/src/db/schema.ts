@@ -67,6 +67,23 @@ export const idempotencyKeys = pgTable(
   ],
 );
 
+/**
+ * Rate-limit counters shared by every API process: the hits of one key (a client's address
+ * bucket, a store) in one bucket (a limited action) during its current window, which starts at
+ * the key's first hit. Note: keys are stored as their SHA-256 (no client address is kept), rows
+ * are pruned hourly once their window has ended, and the table is UNLOGGED (see its migration).
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    bucket: text().notNull(),
+    key: text().notNull(),
+    hits: integer().notNull(),
+    windowEndsAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.key] })],
+);
+
 /** Merchant stores with their branding and payout address. */
 export const stores = pgTable(
   'stores',
@@ -256,6 +273,8 @@ export const paymentEvents = pgTable(
   (t) => [
     index('payment_events_wallet_id_idx').on(t.walletId),
     index('payment_events_order_id_idx').on(t.orderId),
+    // The detection's full pass keeps wallets whose state changed lately, however old.
+    index('payment_events_created_at_idx').on(t.createdAt),
   ],
 );
 

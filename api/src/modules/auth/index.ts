@@ -5,13 +5,14 @@ import type { AppDeps } from '../../app.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { clientAddress, clientBucket, type RequestSource } from '../../http/client-address.ts';
 import { AppError } from '../../http/errors.ts';
+import { RateLimiter } from '../../http/rate-limit.ts';
 import {
   clearedSessionCookie,
   sessionCookie,
   sessionPlugin,
   sessionTokenOf,
 } from '../../http/session.ts';
-import { AUTH_LIMITS, AuthLimits } from './limits.ts';
+import { AUTH_LIMITS, AuthLimits, signUpRateLimits } from './limits.ts';
 import { endSession, signIn, signUp } from './service.ts';
 
 const tags = ['auth'];
@@ -28,11 +29,13 @@ export const authModule = ({ db, config }: AppDeps) => {
   const secure = !config.localMode;
   // Note: local mode is one developer's machine, where the e2e run alone signs up a dozen merchants
   // from 127.0.0.1 within minutes: it keeps every limit but allows 100 sign-ups an hour.
-  const limits = new AuthLimits(
-    config.localMode
-      ? { ...AUTH_LIMITS, signUpTriesPerHour: 200, signUpsPerHour: 100 }
-      : AUTH_LIMITS,
-  );
+  const settings = config.localMode
+    ? { ...AUTH_LIMITS, signUpTriesPerHour: 200, signUpsPerHour: 100 }
+    : AUTH_LIMITS;
+  const limits = new AuthLimits(settings);
+  // Note: sign-ups are counted in Postgres, so that every API process sees the same counts.
+  const signUps = signUpRateLimits(settings);
+  const limiter = new RateLimiter(db);
   const clientOf = (source: RequestSource) =>
     clientBucket(clientAddress(source, { trustProxy: config.trustProxy }));
   return (
@@ -44,10 +47,16 @@ export const authModule = ({ db, config }: AppDeps) => {
         '/api/auth/sign-up',
         async ({ body, request, server, set }) => {
           const client = clientOf({ request, server });
-          const wait = limits.signUpWait(client);
+          // Note: a client out of accounts is refused before its try counts; a refused try
+          // counts (it never lengthens the window).
+          const wait =
+            (await limiter.waitMs(signUps.accounts, client)) ||
+            (await limiter.hit(signUps.tries, client));
           if (wait > 0) throw tooManyAttempts(set, wait, AUTH_LIMIT_MESSAGES.signUp);
-          limits.signUpTries.record(client);
-          const { user, token } = await signUp(db, body, () => limits.signUps.record(client));
+          const counted: Promise<number>[] = [];
+          const { user, token } = await signUp(db, body, () => {
+            counted.push(limiter.hit(signUps.accounts, client));
+          }).finally(() => Promise.all(counted));
           set.headers['set-cookie'] = sessionCookie(token, secure);
           set.status = 201;
           return { user };

@@ -1,6 +1,7 @@
 // How hard strangers may push on merchant accounts: failed sign-ins slow down per client and per
 // account, a client has few sign-ins in flight at once, and sign-ups are counted per client.
-import { BackoffLimiter, WindowLimiter } from '../../http/attempt-limiter.ts';
+import { BackoffLimiter } from '../../http/attempt-limiter.ts';
+import type { RateLimit } from '../../http/rate-limit.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -31,7 +32,22 @@ export const AUTH_LIMITS: AuthLimitSettings = {
 };
 
 /**
- * The limits of one API process.
+ * Sign-up limits, counted in Postgres (shared by every API process, see http/rate-limit.ts): at
+ * most `signUpTriesPerHour` requests (valid bodies, any outcome) and `signUpsPerHour` new accounts
+ * (sign-ups that passed the password policy) per client and hour.
+ */
+export function signUpRateLimits(settings: AuthLimitSettings): {
+  tries: RateLimit;
+  accounts: RateLimit;
+} {
+  return {
+    tries: { bucket: 'sign-up:tries', max: settings.signUpTriesPerHour, windowMs: HOUR },
+    accounts: { bucket: 'sign-up:accounts', max: settings.signUpsPerHour, windowMs: HOUR },
+  };
+}
+
+/**
+ * The sign-in limits of one API process.
  *
  * Sign-in, against these threats:
  * - Spraying (one client, many usernames): every failure of a client counts against it, whatever
@@ -47,7 +63,7 @@ export const AUTH_LIMITS: AuthLimitSettings = {
  *   client, like the owner's, must be allowed), and its own wait after that.
  * - Parallel bursts, which would all pass the checks before any failure is recorded: a client has
  *   at most `clientConcurrency` sign-ins in flight.
- * Sign-up: at most `signUpTriesPerHour` requests and `signUpsPerHour` new accounts per client.
+ * Sign-up is limited in Postgres instead (see signUpRateLimits).
  * A client is its address's bucket (see client-address.ts); an account is its lowercased username.
  * Every key is stored hashed and every table is bounded, whatever strangers send.
  */
@@ -56,8 +72,6 @@ export class AuthLimits {
   readonly accounts: BackoffLimiter;
   /** Which clients have failed on which accounts (no waits of its own). */
   readonly pairs: BackoffLimiter;
-  readonly signUpTries: WindowLimiter;
-  readonly signUps: WindowLimiter;
   // Note: an entry per client with sign-ins in flight, removed when they end: bounded by the
   // requests in flight, so it needs no hashing or cap.
   private readonly inFlight = new Map<string, number>();
@@ -80,20 +94,11 @@ export class AuthLimits {
       freeFailures: Number.POSITIVE_INFINITY,
       maxKeys: 50_000,
     });
-    const window = { windowMs: HOUR, maxKeys: 20_000, now };
-    this.signUpTries = new WindowLimiter({ ...window, max: settings.signUpTriesPerHour });
-    this.signUps = new WindowLimiter({ ...window, max: settings.signUpsPerHour });
   }
 
   /** Keys remembered by all the limiters (sign-ins in flight aside). */
   get size(): number {
-    return (
-      this.clients.size +
-      this.accounts.size +
-      this.pairs.size +
-      this.signUpTries.size +
-      this.signUps.size
-    );
+    return this.clients.size + this.accounts.size + this.pairs.size;
   }
 
   /** Milliseconds `client` must wait before trying to sign in as `account`; 0 when it may now. */
@@ -130,11 +135,6 @@ export class AuthLimits {
     const running = (this.inFlight.get(client) ?? 1) - 1;
     if (running > 0) this.inFlight.set(client, running);
     else this.inFlight.delete(client);
-  }
-
-  /** Milliseconds `client` must wait before another sign-up; 0 when it may now. */
-  signUpWait(client: string): number {
-    return Math.max(this.signUpTries.waitMs(client), this.signUps.waitMs(client));
   }
 }
 

@@ -1,6 +1,7 @@
 // Routes: POST /api/orders, GET /api/orders, GET /api/orders/{id}, PATCH /api/orders/{id}
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { CreateOrderBody, ListOrdersQuery, UpdateOrderBody } from './model.ts';
 import { createOrder, getOrder, listMerchantOrders, updateOrderStatus } from './service.ts';
@@ -8,8 +9,9 @@ import { createOrder, getOrder, listMerchantOrders, updateOrderStatus } from './
 const tags = ['orders'];
 
 /** Store checkout orders for shoppers; the order list and fulfilment steps for merchants. */
-export const ordersModule = ({ db }: AppDeps) => {
+export const ordersModule = ({ db, config }: AppDeps) => {
   const signedIn = signedInGuard(db);
+  const limits = publicWriteGuards({ db, config });
   return new Elysia({ name: 'orders' })
     .use(sessionPlugin(db))
     .post(
@@ -20,6 +22,8 @@ export const ordersModule = ({ db }: AppDeps) => {
         return order;
       },
       {
+        // 429 past the orders of one client, or of one store, per minute.
+        transform: limits.storeOrder,
         body: CreateOrderBody,
         detail: {
           tags,

@@ -3,6 +3,7 @@ import { AssignPaymentWalletSchema, DEFAULT_CHAIN } from '@store/shared';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../app.ts';
+import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { assignPaymentWallet } from './assign-payment-wallet.ts';
 import { checkPaymentStatus } from './check-payment-status.ts';
 import { paymentDeps } from './model.ts';
@@ -12,12 +13,15 @@ const tags = ['payments'];
 /** Deposit addresses of orders and the shopper's payment status. */
 export const paymentsModule = (app: AppDeps) => {
   const deps = paymentDeps(app);
+  const limits = publicWriteGuards(app);
   return new Elysia({ name: 'payments' })
     .post(
       '/api/orders/:id/assign-payment-wallet',
       ({ params, body }) =>
         assignPaymentWallet(deps, params.id, body?.paymentChain ?? DEFAULT_CHAIN),
       {
+        // 429 past the deposit addresses one client asks for per minute.
+        transform: limits.wallet,
         // Note: SPEC's client sends { paymentChain }; a bare POST means Base as well.
         body: v.optional(AssignPaymentWalletSchema),
         detail: {

@@ -1,6 +1,7 @@
 // Routes: POST /api/universal-orders (the checkout form's body, or the payment page's)
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { assignPaymentWallet } from '../payments/assign-payment-wallet.ts';
 import { paymentDeps } from '../payments/model.ts';
 import { refuseUnpayableAddress } from '../payouts/payout-address.ts';
@@ -10,6 +11,7 @@ import { createUniversalOrder } from './service.ts';
 /** Orders of external stores that link to the universal checkout. */
 export const universalOrdersModule = (app: AppDeps) => {
   const deps = paymentDeps(app);
+  const limits = publicWriteGuards(app);
   return new Elysia({ name: 'universal-orders' }).post(
     '/api/universal-orders',
     async ({ body, set }) => {
@@ -29,6 +31,8 @@ export const universalOrdersModule = (app: AppDeps) => {
       return { paymentWallet, order };
     },
     {
+      // 429 past the orders of one client, or to one payout address, per minute.
+      transform: limits.universalOrder,
       detail: {
         tags: ['universal orders'],
         summary:

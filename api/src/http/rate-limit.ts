@@ -1,0 +1,157 @@
+// Rate limits shared by every API process: hits are counted in Postgres (table rate_limits), one
+// row per (bucket, key) and one upsert per hit, so replicas behind a load balancer see the same
+// counts. A key's window starts at its first hit and lasts `windowMs`; a hit beyond `max` in it is
+// refused with 429 and Retry-After (the time left in the window). Rows whose window has ended are
+// deleted by the API's hourly prune.
+// Note: a refused hit still counts, which never lengthens the window; the next window starts with
+// the first hit after it.
+import { lt, sql } from 'drizzle-orm';
+import type { AppDeps } from '../app.ts';
+import type { ApiConfig } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { rateLimits } from '../db/schema.ts';
+import { hashKey, tooManyAttempts } from './attempt-limiter.ts';
+import { clientAddress, clientBucket, type RequestSource } from './client-address.ts';
+
+const MINUTE_MS = 60 * 1000;
+
+/** One limited action. */
+export interface RateLimit {
+  /** The action's name in the table ('orders:client', …). */
+  bucket: string;
+  /** Hits allowed per key in one window. */
+  max: number;
+  /** Length of a key's window, from its first hit. */
+  windowMs: number;
+}
+
+/** A limit to apply to one key, and the 429's reason (its message before "; try again in …"). */
+export interface RateLimitCheck {
+  limit: RateLimit;
+  key: string;
+  reason: string;
+}
+
+/** Where a route's handler puts its response headers. */
+type ResponseHeaders = { headers: Record<string, unknown> };
+
+/** Counts and reads hits in the shared table. */
+export class RateLimiter {
+  constructor(private readonly db: Database) {}
+
+  /** Counts one hit of `key`; the milliseconds to wait when this hit is beyond the limit, else 0. */
+  async hit(limit: RateLimit, key: string): Promise<number> {
+    // Note: `r.` is the stored row; both expressions read it before the update.
+    const [row] = await this.db.execute<{ hits: number; wait_ms: number }>(sql`
+      insert into ${rateLimits} as r (bucket, key, hits, window_ends_at)
+      values (${limit.bucket}, ${hashKey(key)}, 1,
+        now() + make_interval(secs => ${limit.windowMs / 1000}))
+      on conflict (bucket, key) do update set
+        hits = case when r.window_ends_at <= now() then 1 else least(r.hits, 2147483646) + 1 end,
+        window_ends_at = case when r.window_ends_at <= now() then excluded.window_ends_at
+          else r.window_ends_at end
+      returning hits, extract(epoch from window_ends_at - now())::float8 * 1000 as wait_ms`);
+    return row && row.hits > limit.max ? Math.max(1, row.wait_ms) : 0;
+  }
+
+  /** The milliseconds `key` must wait before its next hit would be allowed, without counting one. */
+  async waitMs(limit: RateLimit, key: string): Promise<number> {
+    const [row] = await this.db.execute<{ hits: number; wait_ms: number }>(sql`
+      select hits, extract(epoch from window_ends_at - now())::float8 * 1000 as wait_ms
+      from ${rateLimits}
+      where bucket = ${limit.bucket} and key = ${hashKey(key)} and window_ends_at > now()`);
+    return row && row.hits >= limit.max ? Math.max(1, row.wait_ms) : 0;
+  }
+
+  /**
+   * Counts a hit for each check in turn and throws the 429 (with Retry-After) of the first one
+   * beyond its limit; the checks after it are not counted (a client refused on its own limit
+   * never uses up a store's).
+   */
+  async enforce(set: ResponseHeaders, checks: readonly RateLimitCheck[]): Promise<void> {
+    for (const { limit, key, reason } of checks) {
+      const wait = await this.hit(limit, key);
+      if (wait > 0) throw tooManyAttempts(set, wait, reason);
+    }
+  }
+}
+
+/** Deletes the counters whose window has ended (the API's hourly prune). */
+export async function pruneRateLimits(db: Database): Promise<void> {
+  await db.delete(rateLimits).where(lt(rateLimits.windowEndsAt, sql`now()`));
+}
+
+/** The key of a request's client: its address's bucket (an IPv6 /64 counts as one client). */
+export function clientKey(source: RequestSource, config: Pick<ApiConfig, 'trustProxy'>): string {
+  return clientBucket(clientAddress(source, { trustProxy: config.trustProxy }));
+}
+
+/** Texts of the public write limits (each 429 message ends with "; try again in …"). */
+export const RATE_LIMIT_MESSAGES = {
+  clientOrders: 'Too many orders from your network',
+  storeOrders: 'This store is receiving too many orders right now',
+  clientWallets: 'Too many payment addresses requested from your network',
+} as const;
+
+/** The limits of the public writes, per minute, from the configuration. */
+export function publicWriteLimits(config: Pick<ApiConfig, 'rateLimits'>) {
+  const perMinute = (bucket: string, max: number): RateLimit => ({
+    bucket,
+    max,
+    windowMs: MINUTE_MS,
+  });
+  return {
+    /** Orders (store and universal) created by one client. */
+    clientOrders: perMinute('orders:client', config.rateLimits.ordersPerMinute),
+    /** Orders of one store (its id) or one universal payout address. */
+    storeOrders: perMinute('orders:store', config.rateLimits.storeOrdersPerMinute),
+    /** Deposit addresses asked for by one client. */
+    clientWallets: perMinute('wallets:client', config.rateLimits.walletsPerMinute),
+  };
+}
+
+/** What a route's `transform` hook sees of the request. */
+type Context = RequestSource & { set: ResponseHeaders };
+
+/**
+ * The checks of the public writes, for the routes' `transform` hooks.
+ * Note: `transform` runs before the Idempotency-Key is claimed, so a refused request leaves no
+ * stored 429 behind that a retry with the same key would replay; the body there is parsed but not
+ * validated yet, so the store's key is read defensively (none when the body names none).
+ */
+export function publicWriteGuards({ db, config }: Pick<AppDeps, 'db' | 'config'>) {
+  const limiter = new RateLimiter(db);
+  const limits = publicWriteLimits(config);
+  const clientCheck = (context: Context, limit: RateLimit, reason: string): RateLimitCheck => ({
+    limit,
+    key: clientKey(context, config),
+    reason,
+  });
+  /** One order from the request's client for `store` (a store id or a payout address). */
+  const order = (context: Context, store: unknown) => {
+    const checks = [clientCheck(context, limits.clientOrders, RATE_LIMIT_MESSAGES.clientOrders)];
+    if (typeof store === 'string' && store.length > 0 && store.length <= 200)
+      checks.push({
+        limit: limits.storeOrders,
+        key: store.trim().toLowerCase(),
+        reason: RATE_LIMIT_MESSAGES.storeOrders,
+      });
+    return limiter.enforce(context.set, checks);
+  };
+  return {
+    /** POST /api/orders: the client, then the store of `body.storeId`. */
+    storeOrder: (context: Context & { body: unknown }) =>
+      order(context, (context.body as { storeId?: unknown } | null)?.storeId),
+    /** POST /api/universal-orders: the client, then the payout address of the body. */
+    universalOrder: (context: Context & { body: unknown }) =>
+      order(
+        context,
+        (context.body as { storePaymentAddress?: unknown } | null)?.storePaymentAddress,
+      ),
+    /** POST /api/orders/{id}/assign-payment-wallet: the client. */
+    wallet: (context: Context) =>
+      limiter.enforce(context.set, [
+        clientCheck(context, limits.clientWallets, RATE_LIMIT_MESSAGES.clientWallets),
+      ]),
+  };
+}
