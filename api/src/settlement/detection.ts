@@ -20,7 +20,12 @@ import { recordWalletChange, type WalletChange } from './record.ts';
 export interface DetectionSettings {
   chainId: number;
   confirmations: number;
+  /** How long after its window an unpaid wallet stays in the full pass (7 days by default). */
+  graceMs?: number;
 }
+
+/** Default of `DetectionSettings.graceMs`. */
+export const DETECTION_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Where the previous pass stopped; null before the first (which then reconciles everything). */
 export interface DetectionCursor {
@@ -48,20 +53,45 @@ type WalletRow = Partial<TransferRow> & {
 
 const UNPAID = sql`('waiting', 'detected', 'underpaid', 'expired')`;
 
-/** Ids of the wallets this pass must look at. */
-function candidateWallets(cursor: DetectionCursor, upTo: string, now: Date, full: boolean): SQL {
+/**
+ * Ids of the wallets this pass must look at.
+ * Note: the full pass reads unpaid wallets only until `graceMs` after their window closed, so
+ * abandoned ones (anyone can create them) leave it. A late payment to an older one is still seen:
+ * by the incremental pass, which finds wallets through new transfer rows whatever their age; by
+ * the full pass for `graceMs` after any change of state (a late payment a reorg removed may come
+ * back behind the cursor); and by the first pass of a process, which also reads the older ones
+ * whose indexed transfers differ from what they have seen (paid while no worker ran).
+ */
+function candidateWallets(
+  cursor: DetectionCursor,
+  upTo: string,
+  now: Date,
+  full: boolean,
+  graceMs: number,
+): SQL {
   const belowDepth = sql`select id from payment_wallets where awaiting_depth`;
+  const differsFromIndexer = sql`w.detected_amount_usdc * 1000000 <> coalesce((
+    select sum(t.value) from ${indexerTable('transfer')} t
+    where t."to" = lower(w.wallet_address)), 0)`;
   if (full || cursor.lastTransferId === null) {
+    const cutoff = new Date(now.getTime() - graceMs).toISOString();
+    const recent = sql`
+      select id from payment_wallets where status = 'waiting'
+      union select id from payment_wallets where status in ${UNPAID}
+        and (expired_at > ${cutoff} or expired_at is null)
+      union select wallet_id from payment_events where created_at > ${cutoff}`;
+    const missedWhileStopped =
+      cursor.lastTransferId === null
+        ? sql`union select w.id from payment_wallets w
+            where w.status in ${UNPAID} and w.expired_at <= ${cutoff} and ${differsFromIndexer}`
+        : sql``;
     // Note: paid wallets too, when the indexer holds more than they have seen: a top-up indexed
     // while the worker was down (or a reorg behind the cursor) would otherwise never be seen,
     // and so never forwarded.
     const paidWithNewTransfers = sql`
       select w.id from payment_wallets w
-      where w.status not in ${UNPAID}
-        and w.detected_amount_usdc * 1000000 <> coalesce((
-          select sum(t.value) from ${indexerTable('transfer')} t
-          where t."to" = lower(w.wallet_address)), 0)`;
-    return sql`select id from payment_wallets where status in ${UNPAID}
+      where w.status not in ${UNPAID} and ${differsFromIndexer}`;
+    return sql`${recent} ${missedWhileStopped}
       union ${belowDepth} union ${paidWithNewTransfers}`;
   }
   return sql`
@@ -85,6 +115,8 @@ export async function runDetectionPass(
   const { headBlock, lastTransferId } = await readIndexerPosition(db, settings.chainId);
   if (headBlock === null) return { cursor, headBlock, candidates: 0, changes: [] };
   const upTo = lastTransferId ?? '';
+  const graceMs = settings.graceMs ?? DETECTION_GRACE_MS;
+  const candidates = candidateWallets(cursor, upTo, now, full, graceMs);
   const rows = await db.execute<WalletRow>(sql`
     select w.id, w.order_id, w.status, w.expected_amount_usdc::text as expected,
       floor(extract(epoch from w.expired_at) * 1000)::bigint::text as expires_at_ms,
@@ -93,7 +125,7 @@ export async function runDetectionPass(
       t.value::text, t.block_number::text, t.block_timestamp::text, t.tx_hash
     from payment_wallets w
     left join ${indexerTable('transfer')} t on t."to" = lower(w.wallet_address)
-    where w.id in (${candidateWallets(cursor, upTo, now, full)})
+    where w.id in (${candidates})
     order by w.id, t.block_number, t.log_index`);
 
   const changes: WalletChange[] = [];
