@@ -9,6 +9,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { idempotencyPlugin } from './http/idempotency.ts';
 import { valibotToJsonSchema } from './http/openapi.ts';
 import { requestOriginGuard } from './http/request-origin.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { analyticsModule } from './modules/analytics/index.ts';
 import { authModule } from './modules/auth/index.ts';
 import { forwardingModule } from './modules/forwarding/index.ts';
@@ -34,6 +35,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps) {
   return new Elysia()
     .use(errorHandler())
+    .use(securityHeaders(deps.config))
     .use(
       openapi({
         path: '/api/openapi',
