@@ -14,7 +14,12 @@ const root = resolve(import.meta.dir, '..');
 /** Starts the local stack for benchmark `name`, with `env` added to every process it starts. */
 export async function startBenchStack(name: string, env: Record<string, string> = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), `bench-${name}-`));
+  /** Every line the started processes printed, prefixed with their name. */
+  const logs: string[] = [];
   const stack = await startLocalStack({
+    log: (part, line) => {
+      if (part === 'indexer' && !/event_count=0/.test(line)) logs.push(`indexer: ${line}`);
+    },
     dataDir,
     ports: { postgres: await freePort(), anvil: await freePort(), indexer: await freePort() },
     blockTime: 0.2,
@@ -25,8 +30,6 @@ export async function startBenchStack(name: string, env: Record<string, string> 
   const database = createDatabase(stack.adminDatabaseUrl, { max: 2 });
   const serviceEnv = serviceEnvironments(stack);
   const services: Service[] = [];
-  /** Every line the started processes printed, prefixed with their name. */
-  const logs: string[] = [];
 
   /**
    * Starts an entry point of the API package (`index.ts`, `worker.ts`) with its environment (its
@@ -38,12 +41,12 @@ export async function startBenchStack(name: string, env: Record<string, string> 
     extra: Record<string, string> = {},
   ) => {
     const own = file === 'worker.ts' ? serviceEnv.worker : serviceEnv.api;
-    services.push(
-      startService(service, process.execPath, [join(root, 'api/src', file)], {
-        env: { ...own, ...env, ...extra },
-        log: (line) => logs.push(`${service}: ${line}`),
-      }),
-    );
+    const started = startService(service, process.execPath, [join(root, 'api/src', file)], {
+      env: { ...own, ...env, ...extra },
+      log: (line) => logs.push(`${service}: ${line}`),
+    });
+    services.push(started);
+    return started;
   };
 
   /** Starts an API on a free port and resolves with its URL once it is healthy. */

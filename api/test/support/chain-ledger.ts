@@ -31,7 +31,13 @@ export interface DepositLedger {
 export async function chainLedger(
   env: { RPC_URL: string; USDC_ADDRESS?: string; TREASURY_ADDRESS?: string },
   db: Database,
-): Promise<{ wallets: DepositLedger[]; breaches: string[]; authorizationsUsedTwice: string[] }> {
+): Promise<{
+  wallets: DepositLedger[];
+  breaches: string[];
+  authorizationsUsedTwice: string[];
+  /** Transfers out of deposit addresses. */
+  transfersOut: number;
+}> {
   const client = createPublicClient({ chain: foundry, transport: http(env.RPC_URL) });
   const token = env.USDC_ADDRESS as Address;
   const treasury = (env.TREASURY_ADDRESS ?? '').toLowerCase();
@@ -48,6 +54,7 @@ export async function chainLedger(
   }
   const breaches: string[] = [];
   const result: DepositLedger[] = [];
+  let transfersOut = 0;
   for (const wallet of wallets) {
     const row: DepositLedger = {
       address: wallet.address,
@@ -64,6 +71,7 @@ export async function chainLedger(
       const value = log.args.value ?? 0n;
       if (to === wallet.address) row.received += value;
       if (from !== wallet.address) continue;
+      transfersOut += 1;
       if (to === wallet.payout) row.toMerchant += value;
       else if (to === treasury) row.toTreasury += value;
       else row.toOthers += value;
@@ -89,5 +97,5 @@ export async function chainLedger(
     result.push(row);
   }
   const twice = [...counts].filter(([, n]) => n > 1).map(([key]) => key);
-  return { wallets: result, breaches, authorizationsUsedTwice: twice };
+  return { wallets: result, breaches, authorizationsUsedTwice: twice, transfersOut };
 }
