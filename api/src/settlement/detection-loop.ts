@@ -40,7 +40,11 @@ export function describeChange(change: WalletChange): string {
 /** Starts polling; errors (database or indexer not ready) are logged and the loop goes on. */
 export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop {
   const { db, intervalMs, reconcileMs = 60_000, log = console.log } = options;
-  const settings = { chainId: options.chainId, confirmations: options.confirmations };
+  const settings = {
+    chainId: options.chainId,
+    confirmations: options.confirmations,
+    graceMs: options.graceMs,
+  };
   let stopped = false;
   let cursor: DetectionCursor = { lastTransferId: null };
   let lastFullPass = 0;

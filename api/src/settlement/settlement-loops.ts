@@ -109,6 +109,7 @@ export function startSettlement(
     confirmations: config.confirmations,
     intervalMs: config.detectionIntervalMs,
     reconcileMs: config.detectionReconcileMs,
+    graceMs: config.detectionGraceMs,
     log,
     onPass: (result) => {
       if (result.changes.length === 0) return;
