@@ -1,13 +1,8 @@
 // Ponder config: USDC `Transfer` logs of one chain (local anvil, Base or Base Sepolia) into Postgres.
+// Note: the chain module alone, not the package index (which loads valibot and every rule).
+import { chainFacts, SUPPORTED_CHAIN_IDS } from '@store/shared/chains';
 import { createConfig } from 'ponder';
 import { usdcAbi } from './abis/usdc.ts';
-
-// Note: kept in step with api/src/chain/networks.ts (the indexer does not import the api).
-const networks = {
-  31337: { name: 'anvil', usdc: undefined },
-  8453: { name: 'base', usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' },
-  84532: { name: 'baseSepolia', usdc: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' },
-} as const;
 
 function env(name: string): string {
   const value = process.env[name];
@@ -16,11 +11,13 @@ function env(name: string): string {
 }
 
 const chainId = Number(process.env.CHAIN_ID ?? 31337);
-const network = networks[chainId as keyof typeof networks];
-if (!network) {
-  throw new Error(`CHAIN_ID ${chainId} is not supported (use ${Object.keys(networks).join(', ')})`);
+const facts = chainFacts(chainId);
+if (!facts) {
+  throw new Error(`CHAIN_ID ${chainId} is not supported (use ${SUPPORTED_CHAIN_IDS.join(', ')})`);
 }
-const usdc = (network.usdc ?? env('USDC_ADDRESS')) as `0x${string}`;
+// Ponder's name of the chain: anvil, base or baseSepolia.
+const network = { name: facts.key };
+const usdc = (facts.usdc ?? env('USDC_ADDRESS')) as `0x${string}`;
 // Note: required on every chain. On Base, block 0 would mean every USDC transfer ever made; use
 // the block the product went live at. On the local chain it is the USDC deploy block.
 const startBlock = Number(env('USDC_START_BLOCK'));

@@ -1,4 +1,5 @@
 // Configuration from the environment, validated once at start-up with valibot.
+import { defaultConfirmations, usdcAddressOf } from '@store/shared';
 import * as v from 'valibot';
 
 const notConfigured = (name: string) => `\`${name}\` is not configured`;
@@ -182,8 +183,8 @@ function parseEnv<S extends v.GenericSchema>(schema: S, env: Record<string, stri
 /** The USDC contract for a chain: the configured one, or Circle's on Base and Base Sepolia. */
 function usdcAddressFor(chainId: number, configured: string | undefined): `0x${string}` {
   if (configured) return configured as `0x${string}`;
-  if (chainId === 8453) return '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-  if (chainId === 84532) return '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
+  const circle = usdcAddressOf(chainId);
+  if (circle) return circle;
   throw new ConfigError(notConfigured('USDC_ADDRESS'));
 }
 
@@ -194,7 +195,7 @@ function usdcAddressFor(chainId: number, configured: string | undefined): `0x${s
  * minutes; high-value merchants can raise it and still settle "in minutes".
  */
 function confirmationsFor(chainId: number, configured: number | undefined): number {
-  return configured ?? (chainId === 31337 ? 2 : 10);
+  return configured ?? defaultConfirmations(chainId);
 }
 
 /**

@@ -19,21 +19,15 @@ export const PRICE_PRECISION = { digits: 10, decimals: 2 } as const;
 /** Precision of gas columns: decimal(30, 18). */
 export const GAS_PRECISION = { digits: 30, decimals: 18 } as const;
 
-/** Chain ids the product runs on. */
-export const CHAIN_IDS = { base: 8453, baseSepolia: 84532 } as const;
-/** Base mainnet chain id. */
-export const BASE_CHAIN_ID = CHAIN_IDS.base;
-/** Base Sepolia (test mode) chain id. */
-export const BASE_SEPOLIA_CHAIN_ID = CHAIN_IDS.baseSepolia;
-/** Circle's USDC contract on Base mainnet. */
-export const BASE_USDC_ADDRESS = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-/** Circle's USDC contract on Base Sepolia. */
-export const BASE_SEPOLIA_USDC_ADDRESS = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
-/** USDC contract by chain id. */
-export const USDC_ADDRESSES = {
-  [CHAIN_IDS.base]: BASE_USDC_ADDRESS,
-  [CHAIN_IDS.baseSepolia]: BASE_SEPOLIA_USDC_ADDRESS,
-} as const;
+// Chain ids and Circle's USDC contracts live in chains.ts (re-exported here for older imports).
+export {
+  BASE_CHAIN_ID,
+  BASE_SEPOLIA_CHAIN_ID,
+  BASE_SEPOLIA_USDC_ADDRESS,
+  BASE_USDC_ADDRESS,
+  CHAIN_IDS,
+  USDC_ADDRESSES,
+} from './chains.ts';
 /** Chain names a payment can be requested on (Base only). */
 export const PAYMENT_CHAINS = ['base'] as const;
 /** Default selected chain of the cart and of wallet requests. */

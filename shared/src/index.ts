@@ -1,5 +1,6 @@
 // @store/shared: pure domain rules used by web and api.
 export * from './address.ts';
+export * from './chains.ts';
 export * from './checkout-url.ts';
 export * from './constants.ts';
 export * from './limits.ts';

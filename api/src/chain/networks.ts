@@ -1,4 +1,5 @@
 // The chains the product runs on and the USDC contract on each.
+import { BASE_CHAIN_ID, BASE_SEPOLIA_CHAIN_ID, CHAINS, LOCAL_CHAIN_ID } from '@store/shared';
 import type { Address, Chain } from 'viem';
 import { base, baseSepolia, foundry } from 'viem/chains';
 
@@ -11,24 +12,26 @@ export type Network = {
   testMode: boolean;
 };
 
-/** Supported chain ids. */
-export const BASE_CHAIN_ID = 8453;
-export const BASE_SEPOLIA_CHAIN_ID = 84532;
-export const LOCAL_CHAIN_ID = 31337;
+/** Supported chain ids (the facts of each chain live in @store/shared's chains.ts). */
+export { BASE_CHAIN_ID, BASE_SEPOLIA_CHAIN_ID, LOCAL_CHAIN_ID };
 
 /** Networks by chain id. */
 export const networks = {
   [BASE_CHAIN_ID]: {
     chain: base,
-    usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-    testMode: false,
+    usdc: CHAINS[BASE_CHAIN_ID].usdc,
+    testMode: CHAINS[BASE_CHAIN_ID].testMode,
   },
   [BASE_SEPOLIA_CHAIN_ID]: {
     chain: baseSepolia,
-    usdc: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-    testMode: true,
+    usdc: CHAINS[BASE_SEPOLIA_CHAIN_ID].usdc,
+    testMode: CHAINS[BASE_SEPOLIA_CHAIN_ID].testMode,
   },
-  [LOCAL_CHAIN_ID]: { chain: foundry, usdc: undefined, testMode: true },
+  [LOCAL_CHAIN_ID]: {
+    chain: foundry,
+    usdc: CHAINS[LOCAL_CHAIN_ID].usdc,
+    testMode: CHAINS[LOCAL_CHAIN_ID].testMode,
+  },
 } as const satisfies Record<number, Network>;
 
 export type SupportedChainId = keyof typeof networks;

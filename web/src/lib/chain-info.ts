@@ -1,6 +1,6 @@
 // The chain the API settles on and its USDC contract, read once from GET /api/health, so the
 // payment pages show the contract the shopper must send (mainnet, Sepolia or a local chain).
-import { BASE_CHAIN_ID, BASE_SEPOLIA_CHAIN_ID, BASE_USDC_ADDRESS } from '@store/shared';
+import { BASE_CHAIN_ID, BASE_USDC_ADDRESS, chainFacts } from '@store/shared';
 import { useEffect, useState } from 'react';
 
 /** The settlement chain. */
@@ -12,19 +12,15 @@ export interface ChainInfo {
   networkName: string;
 }
 
-const EXPLORERS: Record<number, { url: string; name: string }> = {
-  [BASE_CHAIN_ID]: { url: 'https://basescan.org', name: 'Base' },
-  [BASE_SEPOLIA_CHAIN_ID]: { url: 'https://sepolia.basescan.org', name: 'Base Sepolia' },
-};
-
-/** Chain info for a chain id and token address. */
+/** Chain info for a chain id and token address (explorer and name from the shared chain facts). */
 export function chainInfo(chainId: number, usdc: string): ChainInfo {
-  const explorer = EXPLORERS[chainId];
+  const facts = chainFacts(chainId);
+  const explorer = facts?.explorerUrl;
   return {
     chainId,
     usdc,
-    networkName: explorer?.name ?? `Local chain ${chainId}`,
-    ...(explorer ? { explorerUrl: `${explorer.url}/token/${usdc}` } : {}),
+    networkName: explorer && facts ? facts.name : `Local chain ${chainId}`,
+    ...(explorer ? { explorerUrl: `${explorer}/token/${usdc}` } : {}),
   };
 }
 
