@@ -46,6 +46,23 @@ const EXAMPLE_PAYLOAD = {
   completedAt: '2025-01-01T00:05:00.000Z',
 };
 
+/** Every event a webhook may carry, in the order an order meets them. */
+const WEBHOOK_EVENTS = [
+  ['order.paid', 'The full amount reached the confirmation depth: fulfil the order.'],
+  ['order.underpaid', 'Less than the total arrived; the shopper can still send the rest.'],
+  ['order.overpaid', 'More than the total arrived (sent beside order.paid).'],
+  ['order.paid_late', 'The payment completed after the payment window closed (beside order.paid).'],
+  ['order.expired', 'The payment window closed with nothing received.'],
+  [
+    'order.forwarded',
+    'Your share left the deposit address and is final at the confirmation depth (tx hashes inside).',
+  ],
+  [
+    'order.payment_reversed',
+    'A chain reorganisation removed the payment after it had counted: do not ship; if you have, treat it as unpaid. The order becomes paid again (a new order.paid) only if the payment returns.',
+  ],
+] as const;
+
 const HEADERS = `POST /your/webhook HTTP/1.1
 Content-Type: application/json
 User-Agent: USDC-Storefront-Webhooks/1.0
@@ -112,6 +129,20 @@ export function WebhookDocs() {
         twice, with the same <code>webhook-id</code>. Record the ids you have handled and ignore a
         repeat.
       </p>
+      <h3>Events</h3>
+      <p>
+        The payload's <code>type</code> says what happened; fulfil on <code>order.paid</code>.
+      </p>
+      <dl className="docs-events">
+        {WEBHOOK_EVENTS.map(([type, meaning]) => (
+          <div key={type}>
+            <dt>
+              <code>{type}</code>
+            </dt>
+            <dd>{meaning}</dd>
+          </div>
+        ))}
+      </dl>
       <h3>Headers</h3>
       <p>
         Webhooks follow the <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>{' '}
