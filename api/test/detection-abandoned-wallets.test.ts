@@ -3,6 +3,7 @@
 // rows, and by a worker's first pass for payments made while no worker ran. The indexer's tables
 // are made here as Ponder makes them (as its role), with the rows a payment would leave.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { PaymentState } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import postgres from 'postgres';
 import { createDatabase } from '../src/db/client.ts';
@@ -47,7 +48,7 @@ async function indexTransfer(to: string, usdc: string, block: number, minedAt: D
 }
 
 /** A store order of 10.80 USDC with its deposit address; its window ended `expiredAgoMs` ago. */
-async function walletExpired(expiredAgoMs: number, status = 'expired') {
+async function walletExpired(expiredAgoMs: number, status: PaymentState = 'expired') {
   const order = await t.shopper.post('/api/orders', {
     storeId,
     ...customer,

@@ -14,5 +14,6 @@ export * from './result.ts';
 export * from './schemas.ts';
 export * from './slug.ts';
 export * from './status.ts';
+export * from './stored-states.ts';
 export * from './totals.ts';
 export * from './us-states.ts';

@@ -2,10 +2,25 @@
 // Money columns are Postgres numerics, read and written as decimal strings (`"12.99"`); the
 // shared money module turns them into bigint base units. No floating point touches them.
 
-import type { OrderItem, OrderMetadata, ShippingAddress } from '@store/shared';
-import { sql } from 'drizzle-orm';
+import {
+  FORWARDING_LEG_STATUSES,
+  FORWARDING_STATUSES,
+  type ForwardingLegStatus,
+  type ForwardingStatus,
+  ORDER_STATUSES,
+  type OrderItem,
+  type OrderMetadata,
+  type OrderStatus,
+  PAYMENT_STATES,
+  type PaymentState,
+  type ShippingAddress,
+  WEBHOOK_DELIVERY_STATUSES,
+  type WebhookDeliveryStatus,
+} from '@store/shared';
+import { type SQL, sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -22,6 +37,16 @@ import {
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 // Note: the version an edit was made on; a stale one gets 409 (optimistic concurrency).
 const updatedAt = () => timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow();
+
+/**
+ * The condition of a CHECK constraint that keeps a state column to the values of a shared list
+ * (`"status" in ('pending', 'paid', ...)`). Note: built from the shared constants, so a new state
+ * is one edit there and a generated migration here.
+ */
+export function oneOf(column: string, values: readonly string[]): SQL {
+  const quoted = values.map((value) => `'${value.replaceAll("'", "''")}'`).join(', ');
+  return sql.raw(`"${column}" in (${quoted})`);
+}
 
 /** Merchants who sign in; `password` holds an argon2id hash, never the password. */
 export const users = pgTable('users', {
@@ -148,7 +173,7 @@ export const orders = pgTable(
     subtotalUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
     shippingUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
     totalUsdc: numeric({ precision: 10, scale: 2 }).notNull(),
-    status: text().notNull().default('pending'),
+    status: text().$type<OrderStatus>().notNull().default('pending'),
     paymentChain: text(),
     paymentTxHash: text(),
     paymentAddress: text(),
@@ -163,6 +188,7 @@ export const orders = pgTable(
     index('orders_store_id_idx').on(t.storeId),
     index('orders_status_idx').on(t.status),
     index('orders_created_at_idx').on(t.createdAt),
+    check('orders_status_check', oneOf('status', ORDER_STATUSES)),
   ],
 );
 
@@ -190,7 +216,7 @@ export const paymentWallets = pgTable(
     // Note: unique, so that no two orders ever share a deposit key.
     derivationIndex: integer().notNull().unique(),
     // Payment state (waiting, detected, received, underpaid, overpaid, paid_late, expired, ...).
-    status: text().notNull().default('waiting'),
+    status: text().$type<PaymentState>().notNull().default('waiting'),
     // amount in USDC, 2 decimals
     expectedAmountUsdc: numeric({ precision: 10, scale: 2 }).notNull(),
     // Note: 6 decimals, not 2: shoppers may send any number of base units and every one counts.
@@ -218,8 +244,9 @@ export const paymentWallets = pgTable(
     actualGasUsed: numeric({ precision: 30, scale: 18 }).notNull().default('0'),
     // amount in USDC, 6 decimals: every confirmed forwarding round (merchant share + fee)
     forwardedAmountUsdc: numeric({ precision: 20, scale: 6 }).notNull().default('0'),
-    // none, forwarding, completed, retrying (a failure that will be retried) or failed (stopped)
-    forwardingStatus: text().notNull().default('none'),
+    // none, forwarding, completed, retrying (a failure that will be retried), waiting_relayer or
+    // failed (stopped): FORWARDING_STATUSES
+    forwardingStatus: text().$type<ForwardingStatus>().notNull().default('none'),
     forwardingError: text(),
     forwardingNextAttemptAt: timestamp({ withTimezone: true }),
     // Note: generated and partially indexed, so the forwarding loop finds the wallets holding
@@ -251,6 +278,11 @@ export const paymentWallets = pgTable(
     index('payment_wallets_awaiting_depth_idx').on(t.id).where(sql`${t.awaitingDepth}`),
     // Wallets holding funds that are not forwarded yet (the forwarding loop's work).
     index('payment_wallets_forwarding_due_idx').on(t.id).where(sql`${t.forwardingDue}`),
+    check('payment_wallets_status_check', oneOf('status', PAYMENT_STATES)),
+    check(
+      'payment_wallets_forwarding_status_check',
+      oneOf('forwarding_status', FORWARDING_STATUSES),
+    ),
   ],
 );
 
@@ -309,8 +341,8 @@ export const forwardingTransfers = pgTable(
     rawTransaction: text(),
     txHash: text(),
     txNonce: integer(),
-    // planned, signed, sent, confirmed
-    status: text().notNull().default('planned'),
+    // planned, signed, sent, mined, confirmed: FORWARDING_LEG_STATUSES
+    status: text().$type<ForwardingLegStatus>().notNull().default('planned'),
     blockNumber: numeric({ precision: 78, scale: 0 }),
     // amount in wei: gasUsed × effectiveGasPrice (+ the L1 fee on Base)
     gasCostWei: numeric({ precision: 78, scale: 0 }),
@@ -322,6 +354,7 @@ export const forwardingTransfers = pgTable(
     index('forwarding_transfers_tx_hash_idx').on(t.txHash),
     // Rounds not yet recorded as complete (a restarted worker resumes them first).
     index('forwarding_transfers_open_idx').on(t.walletId).where(sql`${t.status} <> 'confirmed'`),
+    check('forwarding_transfers_status_check', oneOf('status', FORWARDING_LEG_STATUSES)),
   ],
 );
 
@@ -341,7 +374,7 @@ export const webhookDeliveries = pgTable(
     url: text().notNull(),
     payload: text().notNull(),
     // pending, delivered or failed (given up, or a response that is not retried)
-    status: text().notNull().default('pending'),
+    status: text().$type<WebhookDeliveryStatus>().notNull().default('pending'),
     attemptCount: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     retryUntil: timestamp({ withTimezone: true }).notNull(),
@@ -355,6 +388,7 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_store_id_idx').on(t.storeId, t.createdAt),
     index('webhook_deliveries_order_id_idx').on(t.orderId),
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    check('webhook_deliveries_status_check', oneOf('status', WEBHOOK_DELIVERY_STATUSES)),
   ],
 );
 

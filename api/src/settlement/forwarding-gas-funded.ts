@@ -90,7 +90,7 @@ async function signTransfers(ctx: ForwardingContext, account: LocalAccount, legs
       rawTransaction: raw,
       txHash: keccak256(raw),
       txNonce: nonce,
-      status: 'signed',
+      status: 'signed' as const,
     };
     await updateLeg(ctx.db, leg.id, fields);
     signed.push({ ...leg, ...fields });

@@ -2,6 +2,8 @@
 // deposit key (re-signed only when it nears its end, always under the leg's one nonce) and the
 // relayer carries it in a transaction that is recorded before it is broadcast, and forgotten
 // when the node refuses it.
+
+import type { ForwardingLegStatus } from '@store/shared';
 import { and, eq } from 'drizzle-orm';
 import { encodeFunctionData, type Hash, type Hex, type LocalAccount } from 'viem';
 import { transferWithAuthorizationTypes, usdcAbi, usdcDomain } from '../chain/usdc-abi.ts';
@@ -28,7 +30,7 @@ import { nodeRefused } from './relayer.ts';
 export function legTxRecord(
   db: Database,
   leg: Pick<LegRow, 'id' | 'signature'>,
-  sentStatus = 'sent',
+  sentStatus: ForwardingLegStatus = 'sent',
 ): TxRecord {
   return {
     save: (tx) =>

@@ -1,0 +1,34 @@
+// States stored in the database besides the order status (status.ts) and the payment state
+// (payment-state.ts). The database holds each in a CHECK constraint built from these lists
+// (api/src/db/schema.ts), so a value written anywhere else fails loudly instead of being stored.
+
+/**
+ * Forwarding status of a deposit wallet (`payment_wallets.forwarding_status`): none (nothing to
+ * forward yet), forwarding, completed, retrying (a failure that will be retried), waiting_relayer
+ * (waits for the platform's relayer; resumes by itself, never counted as a failure) or failed
+ * (stopped until someone retries it).
+ */
+export const FORWARDING_STATUSES = [
+  'none',
+  'forwarding',
+  'completed',
+  'retrying',
+  'waiting_relayer',
+  'failed',
+] as const;
+/** A wallet's forwarding status. */
+export type ForwardingStatus = (typeof FORWARDING_STATUSES)[number];
+
+/**
+ * Status of one forwarding transaction (`forwarding_transfers.status`), in order: planned (written
+ * before anything is signed), signed, sent (its transaction stored and broadcast), mined (in a
+ * block, below the confirmation depth) and confirmed (at depth).
+ */
+export const FORWARDING_LEG_STATUSES = ['planned', 'signed', 'sent', 'mined', 'confirmed'] as const;
+/** A forwarding transaction's status. */
+export type ForwardingLegStatus = (typeof FORWARDING_LEG_STATUSES)[number];
+
+/** Status of a webhook delivery (`webhook_deliveries.status`): pending (due or retrying), delivered or failed (given up). */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+/** A webhook delivery's status. */
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
