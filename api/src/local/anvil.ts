@@ -8,6 +8,8 @@ import { LOCAL_CHAIN_ID } from '../chain/networks.ts';
 /** Options of `startAnvil`. */
 export type AnvilOptions = {
   port: number;
+  /** Chain id anvil reports; the local chain's (31337) by default (8453 for a Base rehearsal). */
+  chainId?: number;
   /** Seconds between blocks; 1 by default, 0.2 reproduces Base. */
   blockTime?: number;
   /**
@@ -73,7 +75,8 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
 
 async function spawnAnvil(options: AnvilOptions, loadsState: boolean): Promise<Anvil> {
   const { port, blockTime = 1, stateFile, stateInterval = 1 } = options;
-  const args = ['--port', String(port), '--chain-id', String(LOCAL_CHAIN_ID)];
+  const chainId = options.chainId ?? LOCAL_CHAIN_ID;
+  const args = ['--port', String(port), '--chain-id', String(chainId)];
   args.push('--block-time', String(blockTime));
   if (stateFile) args.push('--state', stateFile, '--state-interval', String(stateInterval));
 
@@ -107,7 +110,7 @@ async function spawnAnvil(options: AnvilOptions, loadsState: boolean): Promise<A
     return {
       rpcUrl,
       wsUrl: `ws://127.0.0.1:${port}`,
-      chainId: LOCAL_CHAIN_ID,
+      chainId,
       pid: child.pid,
       fresh: !loadsState,
       startBlock,

