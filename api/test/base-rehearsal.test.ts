@@ -286,11 +286,9 @@ describe('the product on a Base-like chain, configured as a deployment', () => {
     await rehearse(8453, { forwards: true });
   }, 90_000);
 
-  // KNOWN DEFECT, asserted so that it is seen: Circle's USDC on Base Sepolia is named "USDC" (its
-  // EIP-712 domain name; "USD Coin" on Base), but `usdcDomain` (api/src/chain/usdc-abi.ts) signs
-  // for "USD Coin" on every chain, so the token refuses every gasless forwarding there. Once the
-  // domain follows the chain, this test fails: make it `{ forwards: true }`, like mainnet's.
-  test('Base Sepolia (84532): paid at depth 10 and its webhook verifies; forwarding is refused (EIP-712 name "USDC")', async () => {
-    await rehearse(84532, { forwards: false });
+  // Circle's USDC on Base Sepolia has the EIP-712 name "USDC" ("USD Coin" on Base): the worker
+  // signs for the chain's own name (shared chain facts), so Sepolia forwards like mainnet.
+  test('Base Sepolia (84532): a store order is paid, forwarded 98/2 at depth 10, webhooks verify', async () => {
+    await rehearse(84532, { forwards: true });
   }, 90_000);
 });

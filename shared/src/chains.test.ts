@@ -10,6 +10,7 @@ import {
   SUPPORTED_CHAIN_IDS,
   USDC_ADDRESSES,
   usdcAddressOf,
+  usdcDomainNameOf,
 } from './chains.ts';
 import * as constants from './constants.ts';
 
@@ -58,5 +59,13 @@ describe('chain facts', () => {
     expect(constants.BASE_USDC_ADDRESS).toBe(CHAINS[8453].usdc);
     expect(constants.BASE_SEPOLIA_USDC_ADDRESS).toBe(CHAINS[84532].usdc);
     expect(constants.BASE_CHAIN_ID).toBe(8453);
+  });
+});
+
+describe('USDC EIP-712 domain names', () => {
+  it('signs for "USD Coin" on Base and locally, "USDC" on Base Sepolia', () => {
+    expect(usdcDomainNameOf(8453)).toBe('USD Coin');
+    expect(usdcDomainNameOf(84532)).toBe('USDC');
+    expect(usdcDomainNameOf(31337)).toBe('USD Coin');
   });
 });

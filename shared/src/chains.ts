@@ -35,6 +35,11 @@ export interface ChainFacts {
   name: string;
   /** Circle's USDC; undefined on the local chain, where the contract is deployed at start-up. */
   usdc: `0x${string}` | undefined;
+  /**
+   * The name in USDC's EIP-712 domain (version "2"), which gasless EIP-3009 authorizations sign:
+   * "USD Coin" on Base and on our local deployment, but "USDC" on Base Sepolia.
+   */
+  usdcDomainName: string;
   /** The block explorer's origin; undefined on the local chain. */
   explorerUrl: string | undefined;
   /**
@@ -56,6 +61,7 @@ export const CHAINS = {
     key: 'base',
     name: 'Base',
     usdc: BASE_USDC_ADDRESS,
+    usdcDomainName: 'USD Coin',
     explorerUrl: 'https://basescan.org',
     confirmations: 10,
     blockTimeMs: 200,
@@ -66,6 +72,7 @@ export const CHAINS = {
     key: 'baseSepolia',
     name: 'Base Sepolia',
     usdc: BASE_SEPOLIA_USDC_ADDRESS,
+    usdcDomainName: 'USDC',
     explorerUrl: 'https://sepolia.basescan.org',
     confirmations: 10,
     blockTimeMs: 200,
@@ -76,6 +83,7 @@ export const CHAINS = {
     key: 'anvil',
     name: `Local chain ${LOCAL_CHAIN_ID}`,
     usdc: undefined,
+    usdcDomainName: 'USD Coin',
     explorerUrl: undefined,
     confirmations: 2,
     blockTimeMs: 1000,
@@ -107,4 +115,9 @@ export function usdcAddressOf(chainId: number): `0x${string}` | undefined {
 /** The default confirmation depth of `chainId` (unknown chains: Base's 10). */
 export function defaultConfirmations(chainId: number): number {
   return chainFacts(chainId)?.confirmations ?? CHAINS[BASE_CHAIN_ID].confirmations;
+}
+
+/** The name of USDC's EIP-712 domain on `chainId` ("USD Coin" where unknown). */
+export function usdcDomainNameOf(chainId: number): string {
+  return chainFacts(chainId)?.usdcDomainName ?? 'USD Coin';
 }

@@ -1,4 +1,5 @@
 // The part of Circle's FiatToken (USDC) interface the product uses; the same on Base and locally.
+import { usdcDomainNameOf } from '@store/shared';
 import { parseAbi } from 'viem';
 
 /** USDC (FiatTokenV2_2) functions and events used by the api and the worker. */
@@ -32,7 +33,14 @@ export const transferWithAuthorizationTypes = {
 
 /** EIP-712 domain of USDC on a chain: name "USD Coin", version "2" (Base and the local token). */
 export function usdcDomain(chainId: number, usdc: `0x${string}`) {
-  return { name: 'USD Coin', version: '2', chainId, verifyingContract: usdc } as const;
+  // Note: the domain name differs by chain ("USDC" on Base Sepolia): a wrong one makes every
+  // authorization an invalid signature.
+  return {
+    name: usdcDomainNameOf(chainId),
+    version: '2',
+    chainId,
+    verifyingContract: usdc,
+  } as const;
 }
 
 /** USDC has 6 decimals: 1_000_000n base units are one dollar. */
