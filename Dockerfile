@@ -12,6 +12,7 @@ COPY shared/package.json shared/
 COPY api/package.json api/
 COPY indexer/package.json indexer/
 COPY web/package.json web/
+COPY stack/package.json stack/
 RUN bun install --frozen-lockfile
 COPY . .
 RUN cd web && bun run build
@@ -28,7 +29,9 @@ COPY shared/package.json shared/
 COPY api/package.json api/
 COPY indexer/package.json indexer/
 COPY web/package.json web/
-# Note: --production leaves out every devDependency of every workspace (web's build and test tools).
+COPY stack/package.json stack/
+# Note: --production leaves out every devDependency of every workspace: web's build and test tools,
+# and the whole local stack (anvil, embedded Postgres, Circle's contract artifacts).
 RUN bun install --frozen-lockfile --production && rm -rf /root/.bun/install/cache
 COPY shared/ shared/
 COPY api/ api/

@@ -5,9 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createDatabase } from '../api/src/db/client.ts';
-import { type Service, startService } from '../api/src/local/process.ts';
-import { serviceEnvironments, startLocalStack } from '../api/src/local/stack.ts';
 import { freePort } from '../api/test/support/ports.ts';
+import { type Service, startService } from '../stack/src/process.ts';
+import { serviceEnvironments, startLocalStack } from '../stack/src/stack.ts';
 
 const root = resolve(import.meta.dir, '..');
 

@@ -3,9 +3,9 @@
 // code (`bun run start` runs the built app instead). Ctrl-C stops every child it started.
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { portFromEnv, portProblems, takePortVariables } from '../api/src/local/ports.ts';
-import { type Service, startService } from '../api/src/local/process.ts';
-import { serviceEnvironments, startLocalStack } from '../api/src/local/stack.ts';
+import { portFromEnv, portProblems, takePortVariables } from '../stack/src/ports.ts';
+import { type Service, startService } from '../stack/src/process.ts';
+import { serviceEnvironments, startLocalStack } from '../stack/src/stack.ts';
 
 const root = resolve(import.meta.dir, '..');
 const env = process.env;

@@ -6,9 +6,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { portFromEnv, portProblems, takePortVariables } from '../api/src/local/ports.ts';
-import { type Service, startService } from '../api/src/local/process.ts';
-import { type LocalStack, serviceEnvironments, startLocalStack } from '../api/src/local/stack.ts';
+import { portFromEnv, portProblems, takePortVariables } from '../stack/src/ports.ts';
+import { type Service, startService } from '../stack/src/process.ts';
+import { type LocalStack, serviceEnvironments, startLocalStack } from '../stack/src/stack.ts';
 
 const root = resolve(import.meta.dir, '..');
 const webDir = join(root, 'web');

@@ -65,7 +65,7 @@ const checkStep = (name: string, command: string[]): Step => ({
 
 const steps: Step[] = [
   checkStep('lint and format (Biome)', [biome, 'check', '.']),
-  ...['shared', 'api', 'indexer', 'web', 'web/tsconfig.stack.json'].map((project) =>
+  ...['shared', 'api', 'stack', 'indexer', 'web', 'web/tsconfig.stack.json'].map((project) =>
     checkStep(`typecheck ${project} (tsc)`, ['node', tsc, '-p', project]),
   ),
   vitestStep('shared: unit tests (vitest)', 'shared'),

@@ -4,11 +4,11 @@ import { createPublicClient, http } from 'viem';
 import { createApp } from './app.ts';
 import { ConfigError, loadApiConfig } from './config.ts';
 import { createDatabase, migrateOrCheckDatabase } from './db/client.ts';
+import { DEMO, seedDemoMerchant } from './demo-seed.ts';
 import { SERVER_MAX_BODY_BYTES } from './http/body-limit.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
 import { depositAddressDeriver } from './keys/deposit-address.ts';
-import { DEMO, seedDemoMerchant } from './local/seed.ts';
 import { pruneExpiredSessions } from './modules/auth/service.ts';
 
 const HOUR_MS = 60 * 60 * 1000;

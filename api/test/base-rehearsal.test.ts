@@ -22,14 +22,14 @@ import {
   parseUnits,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { type RehearsalChainId, startBaseRehearsalChain } from '../../stack/src/base-rehearsal.ts';
+import { superviseIndexer } from '../../stack/src/indexer.ts';
+import { localAccount } from '../../stack/src/usdc.ts';
 import { createApp } from '../src/app.ts';
 import { networks } from '../src/chain/networks.ts';
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
 import { loadApiConfig } from '../src/config.ts';
 import { depositXpubFromMnemonic, newMnemonic } from '../src/keys/hd.ts';
-import { type RehearsalChainId, startBaseRehearsalChain } from '../src/local/base-rehearsal.ts';
-import { superviseIndexer } from '../src/local/indexer.ts';
-import { localAccount } from '../src/local/usdc.ts';
 import { newWebhookKeyPair } from '../src/webhooks/signing.ts';
 import { apiClient, newMerchant, storeForm } from './support/client.ts';
 import { startTestDatabase } from './support/database.ts';

@@ -15,16 +15,14 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { getIndexerStatus } from '../src/chain/indexer-status.ts';
-import { transferWithAuthorizationTypes, usdcAbi, usdcDomain } from '../src/chain/usdc-abi.ts';
-import { type Anvil, startAnvil } from '../src/local/anvil.ts';
+import { type Anvil, startAnvil } from '../../stack/src/anvil.ts';
 import {
   type Indexer,
   indexerDataMatchesChain,
   resetIndexerData,
   startIndexer,
-} from '../src/local/indexer.ts';
-import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../src/local/postgres.ts';
+} from '../../stack/src/indexer.ts';
+import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../../stack/src/postgres.ts';
 import {
   deployLocalUsdc,
   LOCAL_ACCOUNT_INDEX,
@@ -32,7 +30,9 @@ import {
   localAccount,
   TEST_ACCOUNT_INDEXES,
   TEST_ACCOUNT_USDC,
-} from '../src/local/usdc.ts';
+} from '../../stack/src/usdc.ts';
+import { getIndexerStatus } from '../src/chain/indexer-status.ts';
+import { transferWithAuthorizationTypes, usdcAbi, usdcDomain } from '../src/chain/usdc-abi.ts';
 import { freePort } from './support/ports.ts';
 
 const SCHEMA = 'indexer';

@@ -10,6 +10,10 @@ import { join } from 'node:path';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { loadOrCreateLocalKeys, loadOrCreateRolePasswords } from '../../stack/src/keys.ts';
+import { databaseUrlAs, startEmbeddedPostgres } from '../../stack/src/postgres.ts';
+import { type Service, startService } from '../../stack/src/process.ts';
+import { serviceEnvironments } from '../../stack/src/stack.ts';
 import { ConfigError } from '../src/config.ts';
 import {
   DATABASE_ROLES,
@@ -18,10 +22,6 @@ import {
   migrateOrCheckDatabase,
   pendingMigrations,
 } from '../src/db/client.ts';
-import { loadOrCreateLocalKeys, loadOrCreateRolePasswords } from '../src/local/keys.ts';
-import { databaseUrlAs, startEmbeddedPostgres } from '../src/local/postgres.ts';
-import { type Service, startService } from '../src/local/process.ts';
-import { serviceEnvironments } from '../src/local/stack.ts';
 import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
 import { freePort } from './support/ports.ts';
 import { startTestStack, type TestStack } from './support/stack.ts';

@@ -7,11 +7,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
+import { type Anvil, startAnvil } from '../../stack/src/anvil.ts';
+import { type Indexer, type IndexerOptions, startIndexer } from '../../stack/src/indexer.ts';
+import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../../stack/src/postgres.ts';
+import { deployLocalUsdc, type LocalUsdc } from '../../stack/src/usdc.ts';
 import { migrateDatabase } from '../src/db/client.ts';
-import { type Anvil, startAnvil } from '../src/local/anvil.ts';
-import { type Indexer, type IndexerOptions, startIndexer } from '../src/local/indexer.ts';
-import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../src/local/postgres.ts';
-import { deployLocalUsdc, type LocalUsdc } from '../src/local/usdc.ts';
 import { freePort } from './support/ports.ts';
 
 const SCHEMA = 'indexer';

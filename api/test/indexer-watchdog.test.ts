@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http } from 'viem';
 import { foundry } from 'viem/chains';
-import { type Anvil, startAnvil } from '../src/local/anvil.ts';
-import { superviseIndexer, waitForIndexerBlock } from '../src/local/indexer.ts';
-import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../src/local/postgres.ts';
-import { deployLocalUsdc } from '../src/local/usdc.ts';
+import { type Anvil, startAnvil } from '../../stack/src/anvil.ts';
+import { superviseIndexer, waitForIndexerBlock } from '../../stack/src/indexer.ts';
+import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../../stack/src/postgres.ts';
+import { deployLocalUsdc } from '../../stack/src/usdc.ts';
 import { freePort } from './support/ports.ts';
 
 let dir: string;

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { products, stores, users } from '../src/db/schema.ts';
-import { DEMO, seedDemoMerchant } from '../src/local/seed.ts';
+import { DEMO, seedDemoMerchant } from '../src/demo-seed.ts';
 import { apiClient, sessionCookieOf } from './support/client.ts';
 import { useTestApi } from './support/test-api.ts';
 

@@ -17,9 +17,9 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
+import { LOCAL_ACCOUNT_INDEX, localAccount } from '../../stack/src/usdc.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { orders } from '../src/db/schema.ts';
-import { LOCAL_ACCOUNT_INDEX, localAccount } from '../src/local/usdc.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { customer, newMerchant, storeForm } from './support/client.ts';

@@ -19,11 +19,11 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
+import { localAccount } from '../../stack/src/usdc.ts';
 import { type App, createApp } from '../src/app.ts';
 import { loadApiConfig, loadWorkerConfig, type WorkerConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { paymentWallets } from '../src/db/schema.ts';
-import { localAccount } from '../src/local/usdc.ts';
 import { type ForwardingContext, forwardWallet } from '../src/settlement/forwarding.ts';
 import { NonceLock } from '../src/settlement/forwarding-chain.ts';
 import { apiClient, customer } from './support/client.ts';

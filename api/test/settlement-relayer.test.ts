@@ -18,12 +18,12 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
+import { type Service, startService } from '../../stack/src/process.ts';
 import { createApp } from '../src/app.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
 import { forwardingTransfers, paymentWallets } from '../src/db/schema.ts';
 import { forwardingRetry } from '../src/forwarding-retry.ts';
-import { type Service, startService } from '../src/local/process.ts';
 import { startDetectionLoop } from '../src/settlement/detection-loop.ts';
 import { startForwardingLoop } from '../src/settlement/forwarding-loop.ts';
 import { forwardingContext } from '../src/settlement/settlement-loops.ts';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { migrateDatabase } from '../../api/src/db/client.ts';
-import { startEmbeddedPostgres } from '../../api/src/local/postgres.ts';
 import { freePort } from '../../api/test/support/ports.ts';
+import { startEmbeddedPostgres } from '../../stack/src/postgres.ts';
 
 const root = resolve(import.meta.dir, '../..');
 

@@ -15,9 +15,9 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
+import { type Anvil, startAnvil } from '../../../stack/src/anvil.ts';
+import { localAccount } from '../../../stack/src/usdc.ts';
 import { freePort } from '../../test/support/ports.ts';
-import { type Anvil, startAnvil } from '../local/anvil.ts';
-import { localAccount } from '../local/usdc.ts';
 import {
   broadcast,
   type ForwardingChain,

@@ -5,6 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http } from 'viem';
+import { enableRoleLogins, startEmbeddedPostgres } from '../../../stack/src/postgres.ts';
+import { ANVIL_MNEMONIC } from '../../../stack/src/usdc.ts';
 import { type App, createApp } from '../../src/app.ts';
 import { loadApiConfig } from '../../src/config.ts';
 import {
@@ -14,8 +16,6 @@ import {
   migrateDatabase,
 } from '../../src/db/client.ts';
 import { depositXpubFromMnemonic } from '../../src/keys/hd.ts';
-import { enableRoleLogins, startEmbeddedPostgres } from '../../src/local/postgres.ts';
-import { ANVIL_MNEMONIC } from '../../src/local/usdc.ts';
 import { freePort } from './ports.ts';
 
 /** Time the start and stop hooks may take on a busy two-core machine (argon2 sign-ups included). */

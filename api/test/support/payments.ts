@@ -3,10 +3,10 @@
 import { asc, eq } from 'drizzle-orm';
 import { type Address, createPublicClient, createWalletClient, type Hash, http } from 'viem';
 import { foundry } from 'viem/chains';
+import { localAccount } from '../../../stack/src/usdc.ts';
 import { usdcAbi } from '../../src/chain/usdc-abi.ts';
 import type { Database } from '../../src/db/client.ts';
 import { paymentEvents, paymentWallets } from '../../src/db/schema.ts';
-import { localAccount } from '../../src/local/usdc.ts';
 import { type ApiClient, customer } from './client.ts';
 
 /** The status API's answer. */

@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LocalStack, startLocalStack } from '../../src/local/stack.ts';
+import { type LocalStack, startLocalStack } from '../../../stack/src/stack.ts';
 import { freePort } from './ports.ts';
 
 /** A started stack plus the temporary folder it lives in; `stop()` removes both. */

@@ -7,9 +7,9 @@ import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { portProblems } from '../../../api/src/local/ports.ts';
-import { type Service, startService } from '../../../api/src/local/process.ts';
-import { serviceEnvironments, startLocalStack } from '../../../api/src/local/stack.ts';
+import { portProblems } from '../../../stack/src/ports.ts';
+import { type Service, startService } from '../../../stack/src/process.ts';
+import { serviceEnvironments, startLocalStack } from '../../../stack/src/stack.ts';
 import { seedStore } from './seed.ts';
 import { E2E_PORTS, type StackInfo, stackInfoFile } from './stack-info.ts';
 

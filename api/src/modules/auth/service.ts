@@ -1,6 +1,6 @@
 // Merchant accounts: sign-up, sign-in and sign-out; passwords as argon2id hashes, sessions in Postgres.
 // Note: a password is set only here (sign-up), so only here is it held to the password policy;
-// the local demo merchant (local/seed.ts) is written straight to the database and exempt.
+// the local demo merchant (demo-seed.ts) is written straight to the database and exempt.
 import { ACCOUNT_MESSAGES, type Credentials, type SignUp } from '@store/shared';
 import { eq, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';

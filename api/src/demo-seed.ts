@@ -1,8 +1,8 @@
 // Local mode's demo merchant (`demo` / `demo-password`) with a demo store and a few products, so
 // the dashboard and the storefront are not empty on first start. Never touches existing data.
 import { eq, sql } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
-import { products, stores, users } from '../db/schema.ts';
+import type { Database } from './db/client.ts';
+import { products, stores, users } from './db/schema.ts';
 
 /** The demo merchant's sign-in and store. */
 export const DEMO = {

@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { createPublicClient, http } from 'viem';
-import { getIndexerStatus, isIndexerReady } from '../chain/indexer-status.ts';
-import { LOCAL_CHAIN_ID } from '../chain/networks.ts';
+import { getIndexerStatus, isIndexerReady } from '../../api/src/chain/indexer-status.ts';
+import { LOCAL_CHAIN_ID } from '../../api/src/chain/networks.ts';
 
 /** Options of `startIndexer`. */
 export type IndexerOptions = {
@@ -54,7 +54,7 @@ export type Indexer = {
 };
 
 /** Folder of the Ponder app. */
-export const INDEXER_DIR = resolve(import.meta.dir, '../../../indexer');
+export const INDEXER_DIR = resolve(import.meta.dir, '../../indexer');
 
 /** Path of Ponder's CLI script, found the way Node resolves `ponder` from the indexer folder. */
 function ponderBin(): string {

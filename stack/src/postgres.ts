@@ -3,7 +3,7 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import postgres from 'postgres';
-import { DATABASE_ROLES, type DatabaseRole, setRolePasswords } from '../db/client.ts';
+import { DATABASE_ROLES, type DatabaseRole, setRolePasswords } from '../../api/src/db/client.ts';
 import type { PostgresServerArgs } from './postgres-server.ts';
 
 /** A running embedded Postgres server. */

@@ -5,9 +5,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { DATABASE_ROLES, type DatabaseRole } from '../db/client.ts';
-import { depositXpubFromMnemonic, newMnemonic } from '../keys/hd.ts';
-import { newWebhookKeyPair, webhookPublicKeyOf } from '../webhooks/signing.ts';
+import { DATABASE_ROLES, type DatabaseRole } from '../../api/src/db/client.ts';
+import { depositXpubFromMnemonic, newMnemonic } from '../../api/src/keys/hd.ts';
+import { newWebhookKeyPair, webhookPublicKeyOf } from '../../api/src/webhooks/signing.ts';
 import { LOCAL_ACCOUNT_INDEX, localAccount } from './usdc.ts';
 
 /** Keys of a local installation. Never use these on a real chain. */

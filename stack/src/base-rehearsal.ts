@@ -25,7 +25,7 @@ import {
   parseEther,
 } from 'viem';
 import type { HDAccount } from 'viem/accounts';
-import { BASE_CHAIN_ID, BASE_SEPOLIA_CHAIN_ID, networks } from '../chain/networks.ts';
+import { BASE_CHAIN_ID, BASE_SEPOLIA_CHAIN_ID, networks } from '../../api/src/chain/networks.ts';
 import { type Anvil, startAnvil } from './anvil.ts';
 import {
   adminAbi,
