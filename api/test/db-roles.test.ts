@@ -195,7 +195,11 @@ describe('database roles', () => {
         create function indexer.notify() returns trigger language plpgsql as 'begin return new; end';
         create schema ponder_sync;
         create table ponder_sync.blocks (number bigint primary key)`);
-      expect(await pendingMigrations(url)).toEqual(['0004_roles', '0005_rate_limits']);
+      expect(await pendingMigrations(url)).toEqual([
+        '0004_roles',
+        '0005_rate_limits',
+        '0006_state_checks',
+      ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
       const owners = await owner<{ name: string; owner: string }[]>`
@@ -227,7 +231,9 @@ describe('database roles', () => {
     const empty = inDatabase(testDb.adminUrl, 'empty_shop');
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
-    await expect(check).rejects.toThrow(/lacks 6 migration\(s\) \(0000_init, .*0005_rate_limits\)/);
+    await expect(check).rejects.toThrow(
+      /lacks 7 migration\(s\) \(0000_init, .*0006_state_checks\)/,
+    );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
   });

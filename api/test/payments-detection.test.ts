@@ -73,7 +73,12 @@ describe('a store order paid with the exact amount', () => {
     const watching = waitForPayment(t.shopper, orderId, isFinal);
     const { hash } = await pay(1, paymentWallet.address, '10.80');
     const { last, seen } = await watching;
-    expect(seen).toEqual(['waiting', 'detected_pending_processing', 'received']);
+    // Note: on a busy machine the first answer may already come after the transfer was mined.
+    expect(seen.filter((status) => status !== 'waiting')).toEqual([
+      'detected_pending_processing',
+      'received',
+    ]);
+    expect(seen.indexOf('waiting')).toBeLessThanOrEqual(0);
     expect(last).toMatchObject({
       paymentDetected: true,
       receivedAmount: '10.800000',

@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
+import postgres from 'postgres';
 import { type Address, createPublicClient, type Hash, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -280,4 +281,32 @@ describe('a reorg deeper than the depth takes a completed forwarding back', () =
     expect((await balancesOf(t.stack.env, payout)).usdc).toBe(splitFee(usdc('4.00')).merchant);
     await expectChainLedgerHolds();
   }, 90_000);
+});
+
+describe('an indexer that forgets a payment (a restart drops its latest rows for a while)', () => {
+  test('does not reverse an order whose payment is still on the chain', async () => {
+    const payout = freshAddress();
+    const { orderId, address } = await universalOrder('3.00', payout);
+    await payUsdc(t.stack.env, 5, address, usdc('3.00'));
+    await waitUntil(
+      async () => (await walletOf(t.database.db, orderId)).status === 'received',
+      'the payment at depth',
+    );
+    const admin = postgres(t.stack.adminDatabaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      // Note: as Ponder's crash recovery does it, without firing Ponder's live-query triggers.
+      await admin.begin(async (tx) => {
+        await tx`set local session_replication_role = replica`;
+        await tx`delete from indexer.transfer where "to" = ${address.toLowerCase()}`;
+      });
+    } finally {
+      await admin.end({ timeout: 5 });
+    }
+    // Several full detection passes (every 500 ms here) see less than the order's amount.
+    await Bun.sleep(2500);
+    expect((await walletOf(t.database.db, orderId)).status).toBe('received');
+    const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(order?.status).toBe('paid');
+    expect(eventsOf(orderId, 'order.payment_reversed')).toHaveLength(0);
+  }, 60_000);
 });

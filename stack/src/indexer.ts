@@ -189,6 +189,7 @@ export async function superviseIndexer(
   let stopped = false;
   let lastBlock = -1;
   let stalledSince = Date.now();
+  let unanswered: number | undefined;
   const chain = createPublicClient({ transport: http(options.rpcUrl) });
   const check = async () => {
     const [status, head] = await Promise.all([
@@ -196,6 +197,12 @@ export async function superviseIndexer(
       chain.getBlockNumber().catch(() => null),
     ]);
     if (head === null) return;
+    // Note: a status that does not answer counts as no progress only when it lasts (a busy
+    // indexer catching up may answer slowly; a restart would only set it back).
+    if (status.blockNumber === null) {
+      unanswered ??= Date.now();
+      if (Date.now() - unanswered < stallMs * 3) return;
+    } else unanswered = undefined;
     const at = status.blockNumber ?? -1;
     if (at > lastBlock) {
       lastBlock = at;
@@ -211,6 +218,7 @@ export async function superviseIndexer(
     if (stopped) return;
     current = await startIndexer({ ...options, waitForHead: false });
     restarts += 1;
+    unanswered = undefined;
     lastBlock = -1;
     stalledSince = Date.now();
   };

@@ -44,6 +44,7 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
     chainId: options.chainId,
     confirmations: options.confirmations,
     graceMs: options.graceMs,
+    paymentStillOnChain: options.paymentStillOnChain,
   };
   let stopped = false;
   let cursor: DetectionCursor = { lastTransferId: null };

@@ -22,6 +22,13 @@ export interface DetectionSettings {
   confirmations: number;
   /** How long after its window an unpaid wallet stays in the full pass (7 days by default). */
   graceMs?: number;
+  /**
+   * Whether the shopper's payment transaction is still on the chain (a successful receipt).
+   * Note: asked before a paid wallet is reversed: an indexer that restarted drops its latest rows
+   * until it has indexed them again, which must not read as a reorg. Without it, the indexer's
+   * rows alone decide.
+   */
+  paymentStillOnChain?: (txHash: string) => Promise<boolean>;
 }
 
 /** Default of `DetectionSettings.graceMs`. */
@@ -131,11 +138,24 @@ export async function runDetectionPass(
   const changes: WalletChange[] = [];
   for (const group of groupByWallet(rows)) {
     const change = walletChange(group, headBlock, now, settings);
-    if (change && (await recordWalletChange(db, change, now))) changes.push(change);
+    if (!change) continue;
+    if (await indexerOnlyForgot(change, settings)) continue;
+    if (await recordWalletChange(db, change, now)) changes.push(change);
   }
   // Note: '' once the pass has run, so an empty transfer table does not mean "full pass" again.
   const next = lastTransferId ?? cursor.lastTransferId ?? '';
   return { cursor: { lastTransferId: next }, headBlock, candidates: countWallets(rows), changes };
+}
+
+/** True when a reversal is only the indexer's gap: the payment transaction is still on chain. */
+async function indexerOnlyForgot(
+  change: WalletChange,
+  settings: DetectionSettings,
+): Promise<boolean> {
+  const reversing = change.after.state === 'reversed' && change.before.state !== 'reversed';
+  const tx = change.before.paymentTxHash;
+  if (!reversing || !tx || !settings.paymentStillOnChain) return false;
+  return settings.paymentStillOnChain(tx);
 }
 
 /** The state machine on one wallet's rows; undefined for a state this version does not know. */

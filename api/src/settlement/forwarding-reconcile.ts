@@ -18,10 +18,15 @@ export const RECONCILE_WINDOW_MS = 30 * 60 * 1000;
 /** Legs checked at once. */
 const CONCURRENCY = 8;
 
-/** Checks the recently confirmed legs; returns how many were reopened. */
+/**
+ * Checks the recently confirmed legs; returns how many were reopened. Note: a leg is reopened
+ * only when it was already seen gone by an earlier pass (`suspects`, kept by the caller between
+ * passes): one answer of a lagging or load-balanced node must not take a paid leg back.
+ */
 export async function reconcileForwarding(
   ctx: Pick<ForwardingContext, 'db' | 'chain'>,
   now: Date,
+  suspects: Set<string> = new Set(),
 ): Promise<number> {
   const since = new Date(now.getTime() - RECONCILE_WINDOW_MS);
   const legs = await ctx.db
@@ -39,7 +44,16 @@ export async function reconcileForwarding(
     const batch = legs.slice(i, i + CONCURRENCY);
     const gone = await Promise.all(batch.map((leg) => leftTheChain(ctx, leg)));
     for (const [j, leg] of batch.entries()) {
-      if (gone[j] && (await reopenLeg(ctx.db, leg, now))) reopened += 1;
+      if (!gone[j]) {
+        suspects.delete(leg.id);
+        continue;
+      }
+      if (!suspects.has(leg.id)) {
+        suspects.add(leg.id);
+        continue;
+      }
+      suspects.delete(leg.id);
+      if (await reopenLeg(ctx.db, leg, now)) reopened += 1;
     }
   }
   return reopened;

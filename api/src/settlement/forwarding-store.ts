@@ -65,6 +65,17 @@ export async function recordMinedLegs(db: Database, mined: readonly MinedLeg[]):
   }
 }
 
+/**
+ * Leaves the wallet alone until `at` (its round waits for depth, or a reversed wallet has nothing
+ * to record): the loop does not ask the chain about it on every pass meanwhile.
+ */
+export async function deferForwarding(db: Database, walletId: string, at: Date): Promise<void> {
+  await db
+    .update(paymentWallets)
+    .set({ forwardingNextAttemptAt: at })
+    .where(eq(paymentWallets.id, walletId));
+}
+
 /** The legs of the round not yet recorded as complete (empty when none is open). */
 export function openRoundLegs(db: Database, walletId: string): Promise<LegRow[]> {
   return db

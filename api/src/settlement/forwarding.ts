@@ -27,6 +27,7 @@ import { forwardGasFunded } from './forwarding-gas-funded.ts';
 import { forwardingNonce, isForwardable, planLegs, roundAmount } from './forwarding-plan.ts';
 import {
   completeRound,
+  deferForwarding,
   insertLegs,
   type LegRow,
   loadWallet,
@@ -109,12 +110,34 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
   // Note: cacheTime 0: viem would otherwise answer a head up to 4 s old.
   const head = await ctx.chain.client.getBlockNumber({ cacheTime: 0 });
   const depth = BigInt(ctx.confirmations ?? 1);
-  if (mined.some((m) => head - m.blockNumber + 1n < depth)) {
+  const missing = blocksToDepth(mined, head, depth);
+  if (missing > 0n) {
     await recordMinedLegs(ctx.db, mined);
+    await deferForwarding(ctx.db, wallet.id, untilDepth(missing));
     return false;
   }
   return completeRound(ctx.db, wallet, mined, new Date());
 }
+
+/** Blocks the shallowest leg still needs to reach `depth` (0 when all are deep enough). */
+function blocksToDepth(mined: readonly MinedLeg[], head: bigint, depth: bigint): bigint {
+  let missing = 0n;
+  for (const m of mined) {
+    const left = depth - (head - m.blockNumber + 1n);
+    if (left > missing) missing = left;
+  }
+  return missing;
+}
+
+/**
+ * When to look again at a round `missing` blocks short of its depth. Note: at Base's pace (one
+ * block every 200 ms), never later: a slower chain only makes the round look again sooner.
+ */
+function untilDepth(missing: bigint): Date {
+  return new Date(Date.now() + Number(missing) * BASE_BLOCK_MS);
+}
+
+const BASE_BLOCK_MS = 200;
 
 /**
  * Records, at depth, the open legs of a reversed wallet whose authorizations were used (they were
@@ -131,12 +154,24 @@ async function recordLegsAlreadyPaid(
     if (await isAuthorizationUsed(ctx.chain, account.address, leg.authorizationNonce as Hex))
       paid.push(leg);
   }
-  if (paid.length === 0) return false;
+  // Note: looked at again every 30 s, not on every pass (a reorg may reverse many wallets).
+  const later = () => deferForwarding(ctx.db, wallet.id, new Date(Date.now() + 30_000));
+  if (paid.length === 0) {
+    await later();
+    return false;
+  }
   const found = await Promise.all(paid.map((leg) => authorizationMined(ctx, account, leg)));
   const mined = found.filter((m): m is MinedLeg => m !== null);
-  if (mined.length < found.length) return false;
+  if (mined.length < found.length) {
+    await later();
+    return false;
+  }
   const head = await ctx.chain.client.getBlockNumber({ cacheTime: 0 });
-  if (mined.some((m) => head - m.blockNumber + 1n < BigInt(ctx.confirmations ?? 1))) return false;
+  const missing = blocksToDepth(mined, head, BigInt(ctx.confirmations ?? 1));
+  if (missing > 0n) {
+    await deferForwarding(ctx.db, wallet.id, untilDepth(missing));
+    return false;
+  }
   return completeRound(ctx.db, wallet, mined, new Date());
 }
 

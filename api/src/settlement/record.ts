@@ -8,7 +8,7 @@ import {
   type PaymentSnapshot,
   type PaymentState,
 } from '@store/shared';
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { orders, paymentEvents, paymentWallets } from '../db/schema.ts';
 import { decrementInventoryForPaidOrder } from '../modules/orders/service.ts';
@@ -126,15 +126,31 @@ async function markOrderPaid(
   const paid = await tx
     .update(orders)
     .set({ status: 'paid', paymentTxHash, updatedAt: now })
-    .where(and(eq(orders.id, orderId), inArray(orders.status, ['pending', 'reversed'])))
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
     .returning({ id: orders.id });
   if (paid.length > 0) await decrementInventoryForPaidOrder(tx, orderId);
+  // Note: a reversed order paid again gets back the status the merchant had moved it to
+  // (processing, shipped…), so it is never shipped twice.
+  await tx
+    .update(orders)
+    .set({
+      status: sql`coalesce(${orders.metadata}->>'reversedFrom', 'paid')`,
+      metadata: sql`${orders.metadata} - 'reversedFrom'`,
+      paymentTxHash,
+      updatedAt: now,
+    })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'reversed')));
 }
 
 /** Any paid status → reversed: the payment is gone, the merchant must not ship. */
 async function markOrderReversed(tx: Transaction, orderId: string, now: Date): Promise<void> {
+  // Note: the status it had (paid, processing, shipped…) is kept for when the payment returns.
   await tx
     .update(orders)
-    .set({ status: 'reversed', updatedAt: now })
-    .where(and(eq(orders.id, orderId), ne(orders.status, 'pending')));
+    .set({
+      status: 'reversed',
+      metadata: sql`coalesce(${orders.metadata}, '{}'::jsonb) || jsonb_build_object('reversedFrom', ${orders.status})`,
+      updatedAt: now,
+    })
+    .where(and(eq(orders.id, orderId), notInArray(orders.status, ['pending', 'reversed'])));
 }

@@ -3,7 +3,7 @@
 // stuck transactions in its nonces (filled, rebroadcast or replaced with higher fees, from what the
 // chain and the legs table say), and its health (balance, waiting wallets, forwarding lag) with an
 // alert line logged once per crossing.
-import { and, eq, gte, isNotNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import {
   BaseError,
   FeeCapTooLowError,
@@ -280,8 +280,8 @@ export class RelayerManager {
       .from(forwardingTransfers)
       .where(
         and(
-          ne(forwardingTransfers.status, 'confirmed'),
-          eq(forwardingTransfers.status, 'sent'),
+          // Note: 'mined' too: a leg whose block a reorg removed holds its nonce until sent again.
+          inArray(forwardingTransfers.status, ['sent', 'mined']),
           isNotNull(forwardingTransfers.rawTransaction),
           gte(forwardingTransfers.txNonce, latest),
           relayerLegs,

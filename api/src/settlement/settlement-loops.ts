@@ -9,7 +9,7 @@ import type { Database } from '../db/client.ts';
 import { startWebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { startDetectionLoop } from './detection-loop.ts';
 import type { ForwardingContext } from './forwarding.ts';
-import { NonceLock } from './forwarding-chain.ts';
+import { NonceLock, receiptOf } from './forwarding-chain.ts';
 import { startForwardingLoop } from './forwarding-loop.ts';
 import { reconcileForwarding } from './forwarding-reconcile.ts';
 import { startWakeableLoop } from './wakeable-loop.ts';
@@ -90,11 +90,12 @@ export function startSettlement(
     onRound: () => webhooks.wake(),
   });
   // Note: what a reorg deeper than the depth took back from a completed round is sent again.
+  const suspects = new Set<string>();
   const reconcile = startWakeableLoop(
     'forwarding reconciliation',
     config.detectionReconcileMs,
     async () => {
-      const reopened = await reconcileForwarding(context, new Date());
+      const reopened = await reconcileForwarding(context, new Date(), suspects);
       if (reopened > 0) {
         log(`forwarding: ${reopened} leg(s) left the chain after a reorg; sending them again`);
         forwarding.wake();
@@ -110,6 +111,8 @@ export function startSettlement(
     intervalMs: config.detectionIntervalMs,
     reconcileMs: config.detectionReconcileMs,
     graceMs: config.detectionGraceMs,
+    paymentStillOnChain: async (hash) =>
+      (await receiptOf(context.chain.client, hash as `0x${string}`))?.status === 'success',
     log,
     onPass: (result) => {
       if (result.changes.length === 0) return;

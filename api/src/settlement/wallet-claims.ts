@@ -23,7 +23,11 @@ export function walletClaims(db: Database): WalletClaims {
   type Reserved = Awaited<ReturnType<Database['$client']['reserve']>>;
   let reserved: Promise<Reserved> | undefined;
   const connection = () => {
-    reserved ??= db.$client.reserve();
+    // Note: a failed reserve (the database down) is forgotten, so the next claim tries again.
+    reserved ??= db.$client.reserve().catch((error: unknown) => {
+      reserved = undefined;
+      throw error;
+    });
     return reserved;
   };
   // Note: one statement at a time on the one connection.

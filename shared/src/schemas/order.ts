@@ -134,6 +134,8 @@ export const OrderMetadataSchema = v.object({
    * hand-made link, which anyone can make or edit: it proves only that a payment reached its address.
    */
   signed: v.optional(v.boolean()),
+  /** A reversed order: the status it had before its payment was reversed (restored if it returns). */
+  reversedFrom: v.optional(v.string()),
   /**
    * Store orders: lines whose stock ran out before the order was paid (another order took the
    * last units first). The payment stands; the merchant must refund or restock these.

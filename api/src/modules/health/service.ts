@@ -47,17 +47,17 @@ const INDEXER_LAG_ALERT_BLOCKS = 50;
 export interface Reversals {
   /** Orders whose wallet is reversed now. */
   open: number;
-  /** USDC forwarded for payments that were then reversed, last 7 days (6 decimals). */
+  /** USDC forwarded beyond what reversed wallets still hold at depth (6 decimals). */
   lossUsdc: string;
 }
 
 async function readReversals(db: Database): Promise<Reversals> {
+  // Note: from the wallets as they are now (reconciliation may have taken a forwarding back, or
+  // the payment returned), not from the events at the time of the reversal.
   const [row] = await db.execute<{ open: number; loss: string }>(sql`
-    select
-      (select count(*)::int from payment_wallets where status = 'reversed') as open,
-      (select coalesce(sum((details->>'forwardedAmountUsdc')::numeric), 0)::numeric(20, 6)::text
-        from payment_events
-        where to_status = 'reversed' and created_at > now() - interval '7 days') as loss`);
+    select count(*)::int as open,
+      coalesce(sum(greatest(forwarded_amount_usdc - received_amount_usdc, 0)), 0)::numeric(20, 6)::text as loss
+    from payment_wallets where status = 'reversed'`);
   return { open: row?.open ?? 0, lossUsdc: row?.loss ?? '0.000000' };
 }
 
