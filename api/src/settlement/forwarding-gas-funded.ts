@@ -52,6 +52,11 @@ export async function forwardGasFunded(
   const mined: MinedLeg[] = await Promise.all(transfers.map((leg) => minedTx(ctx, leg)));
   if (gasLeg) mined.push(await minedTx(ctx, gasLeg));
   crashPoint(ctx.crashAt, 'before-recording');
+  // Final only at depth, as in gasless mode: until then the round stays open and a transfer a
+  // reorg dropped is broadcast again (same signed bytes, same nonce of the deposit account).
+  const head = await ctx.chain.client.getBlockNumber({ cacheTime: 0 });
+  const depth = BigInt(ctx.confirmations ?? 1);
+  if (mined.some((m) => head - m.blockNumber + 1n < depth)) return false;
   return completeRound(ctx.db, wallet, mined, new Date());
 }
 
