@@ -77,13 +77,14 @@ export function parseCheckoutParams(
   return result.success ? ok(result.output) : err(URL_M.parseFailed);
 }
 
-/** Note: placeholder payee of the demo link; pass the operator's own address in production. */
-export const DEMO_PAYMENT_ADDRESS = '0x000000000000000000000000000000000000dEaD';
-
 /** Options of the landing page demo link. */
 export interface DemoLinkOptions {
   base?: string;
-  paymentAddress?: string;
+  /**
+   * Who the demo pays: an address the platform controls (the web app uses the treasury that
+   * GET /api/health reports). Note: never a burn address; on Base a demo payment is real money.
+   */
+  paymentAddress: string;
   storeName?: string;
 }
 
@@ -91,7 +92,7 @@ export interface DemoLinkOptions {
 export function buildDemoCheckoutUrl(
   now: number,
   random: RandomSource,
-  options: DemoLinkOptions = {},
+  options: DemoLinkOptions,
 ): string {
   const params = new URLSearchParams();
   params.set('storeName', options.storeName ?? 'Demo Store');
@@ -99,7 +100,7 @@ export function buildDemoCheckoutUrl(
     'items',
     JSON.stringify([{ title: 'Demo Product', priceUsdc: DEMO_ITEM_PRICE_USDC, quantity: 1 }]),
   );
-  params.set('paymentAddress', options.paymentAddress ?? DEMO_PAYMENT_ADDRESS);
+  params.set('paymentAddress', options.paymentAddress);
   params.set('theme', 'dark');
   params.set('accentColor', DEFAULT_COLORS.accent);
   params.set('externalOrderId', generateDemoOrderId(now, random));

@@ -1,5 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { waitFor } from './test-dom.ts';
 import { renderAt } from './test-utils.tsx';
+
+// The API's health: Base Sepolia, and the platform's treasury that the demo link pays.
+const TREASURY = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+vi.stubGlobal(
+  'fetch',
+  vi.fn(async (url: string) =>
+    String(url).endsWith('/api/health')
+      ? Response.json({
+          chain: { chainId: 84532, usdc: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' },
+          settlement: { treasury: TREASURY },
+        })
+      : Response.json({ error: 'not found' }, { status: 404 }),
+  ),
+);
 
 let cleanup: (() => void) | undefined;
 afterEach(() => {
@@ -17,8 +32,17 @@ describe('routes', () => {
   it('renders the landing page at / with the demo link SPEC §2 describes', async () => {
     const page = await render('/');
     expect(page.querySelector('h1')?.textContent).toBe('Accept crypto payments in 60 seconds');
-    const demo = [...page.querySelectorAll('a')].find((a) => a.textContent === 'Try Live Demo');
-    const url = new URL(demo?.getAttribute('href') ?? '', 'http://x');
+    const demo = await waitFor(() => {
+      const link = [...page.querySelectorAll('a')].find((a) => a.textContent === 'Try Live Demo');
+      if (!link) throw new Error('no demo link yet');
+      return link;
+    });
+    const url = new URL(demo.getAttribute('href') ?? '', 'http://x');
+    // Note: the demo pays the platform's treasury, never a burn address (0x…dEaD).
+    expect(url.searchParams.get('paymentAddress')).toBe(TREASURY);
+    expect(page.querySelector('[data-testid="demo-note"]')?.textContent).toBe(
+      'Demo on Base Sepolia, a test network: pay with test USDC, no real money.',
+    );
     expect(url.pathname).toBe('/universal-checkout');
     expect(JSON.parse(url.searchParams.get('items') ?? '')).toEqual([
       { title: 'Demo Product', priceUsdc: '0.25', quantity: 1 },
@@ -73,8 +97,13 @@ describe('routes', () => {
     for (const header of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
       expect(page.textContent).toContain(header);
     }
-    expect(page.querySelector('[data-testid="demo-url"]')?.textContent).toContain(
-      '/universal-checkout?storeName=',
-    );
+    const demoUrl = await waitFor(() => {
+      const text = page.querySelector('[data-testid="demo-url"]')?.textContent;
+      if (!text) throw new Error('no demo url yet');
+      return text;
+    });
+    expect(demoUrl).toContain('/universal-checkout?storeName=');
+    expect(demoUrl).toContain(`paymentAddress=${TREASURY}`);
+    expect(demoUrl).not.toMatch(/dead/i);
   });
 });

@@ -10,18 +10,33 @@ export interface ChainInfo {
   /** The block explorer's page of the USDC contract; undefined on a local chain. */
   explorerUrl?: string;
   networkName: string;
+  /** False on Base mainnet only, where payments are real money. */
+  testMode: boolean;
+  /**
+   * The platform's treasury (GET /api/health `settlement.treasury`): the payee of the demo link, so
+   * a demo payment goes to the platform, never to a burn address. Undefined until the API answers.
+   */
+  demoPayout?: string;
 }
 
 /** Chain info for a chain id and token address (explorer and name from the shared chain facts). */
-export function chainInfo(chainId: number, usdc: string): ChainInfo {
+export function chainInfo(chainId: number, usdc: string, demoPayout?: string): ChainInfo {
   const facts = chainFacts(chainId);
   const explorer = facts?.explorerUrl;
   return {
     chainId,
     usdc,
     networkName: explorer && facts ? facts.name : `Local chain ${chainId}`,
+    testMode: facts?.testMode ?? true,
     ...(explorer ? { explorerUrl: `${explorer}/token/${usdc}` } : {}),
+    ...(demoPayout ? { demoPayout } : {}),
   };
+}
+
+/** The block explorer's page of a transaction; undefined on a local chain. */
+export function explorerTxUrl(chainId: number, txHash: string): string | undefined {
+  const explorer = chainFacts(chainId)?.explorerUrl;
+  return explorer ? `${explorer}/tx/${txHash}` : undefined;
 }
 
 const MAINNET = chainInfo(BASE_CHAIN_ID, BASE_USDC_ADDRESS);
@@ -30,10 +45,16 @@ let pending: Promise<ChainInfo> | undefined;
 function loadChainInfo(): Promise<ChainInfo> {
   // Note: a degraded API answers 503 with the same body; the chain part is still right.
   pending ??= fetch('/api/health', { headers: { accept: 'application/json' } })
-    .then((response) => response.json() as Promise<{ chain?: { chainId?: number; usdc?: string } }>)
+    .then(
+      (response) =>
+        response.json() as Promise<{
+          chain?: { chainId?: number; usdc?: string };
+          settlement?: { treasury?: string };
+        }>,
+    )
     .then((health) =>
       health?.chain?.chainId && health.chain.usdc
-        ? chainInfo(health.chain.chainId, health.chain.usdc)
+        ? chainInfo(health.chain.chainId, health.chain.usdc, health.settlement?.treasury)
         : MAINNET,
     )
     .catch(() => {

@@ -1,10 +1,11 @@
 // Route "/": the landing page (SPEC §1, §2): hero with the demo and link-builder buttons, a
 // comparison with traditional processors, six feature cards, three steps, a call to action and
-// the footer. The demo link is built as SPEC §2 says (shared buildDemoCheckoutUrl).
-import { buildDemoCheckoutUrl, MARKETING_CLAIMS, PAYMENT_WINDOW_DAYS } from '@store/shared';
+// the footer. The demo link is built as SPEC §2 says (shared buildDemoCheckoutUrl), paying the
+// platform's treasury, with a note on what a demo payment is on this chain.
+import { MARKETING_CLAIMS, PAYMENT_WINDOW_DAYS } from '@store/shared';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { useState } from 'react';
 import { APP_NAME } from '../app-meta.ts';
+import { DemoButton, useDemoCheckout } from '../components/demo-link.tsx';
 import { Comparison, Features, Steps } from './-landing/sections.tsx';
 import { SiteFooter } from './-landing/site-footer.tsx';
 
@@ -12,7 +13,7 @@ export const Route = createFileRoute('/')({ component: LandingPage });
 
 function LandingPage() {
   // Note: one demo id per visit; the link only navigates (SPEC §2).
-  const [demoUrl] = useState(() => buildDemoCheckoutUrl(Date.now(), Math.random));
+  const demo = useDemoCheckout();
   return (
     <div className="landing">
       <header className="landing-nav">
@@ -31,9 +32,7 @@ function LandingPage() {
             {MARKETING_CLAIMS.merchantPercent}% of every sale, sent straight to your wallet.
           </p>
           <div className="actions">
-            <a href={demoUrl} className="button button-large">
-              Try Live Demo
-            </a>
+            <DemoButton demo={demo} className="button button-large" />
             <Link to="/payment-link-builder" className="button button-quiet button-large">
               Build Payment Link
             </Link>
@@ -41,6 +40,9 @@ function LandingPage() {
           <p className="muted small">
             {MARKETING_CLAIMS.feePercent}% processing fee · no monthly fees · {PAYMENT_WINDOW_DAYS}
             -day payment window
+          </p>
+          <p className="muted small" data-testid="demo-note">
+            {demo.note}
           </p>
         </section>
         <Comparison />

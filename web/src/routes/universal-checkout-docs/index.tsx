@@ -2,14 +2,13 @@
 // the webhook with its Standard Webhooks headers and verification, a demo URL with copy and
 // 'Try Live Demo', integration steps and support notes.
 import {
-  buildDemoCheckoutUrl,
   CONFIRMATION_REDIRECT_DELAY_MS,
   MARKETING_CLAIMS,
   PAYMENT_WINDOW_DAYS,
 } from '@store/shared';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { useState } from 'react';
 import { CopyButton } from '../../components/copy-button.tsx';
+import { DemoButton, useDemoCheckout } from '../../components/demo-link.tsx';
 import { ContentPage } from '../-landing/content-page.tsx';
 import { PARAMETERS } from './-components/parameters.ts';
 import { WebhookDocs } from './-components/webhook-docs.tsx';
@@ -17,9 +16,7 @@ import { WebhookDocs } from './-components/webhook-docs.tsx';
 export const Route = createFileRoute('/universal-checkout-docs/')({ component: DocsPage });
 
 function DocsPage() {
-  const [demoUrl] = useState(() =>
-    buildDemoCheckoutUrl(Date.now(), Math.random, { base: window.location.origin }),
-  );
+  const demo = useDemoCheckout(window.location.origin);
   return (
     <ContentPage title="Universal Checkout Integration" className="prose docs">
       <p className="lead">
@@ -80,16 +77,21 @@ function DocsPage() {
       <section className="docs-section" aria-labelledby="demo-title">
         <h2 id="demo-title">Try it</h2>
         <p>A demo link for one item of 0.25 USDC:</p>
-        <pre className="code-block">
-          <code data-testid="demo-url">{demoUrl}</code>
-        </pre>
+        <p className="muted small" data-testid="demo-note">
+          {demo.note}
+        </p>
+        {demo.url && (
+          <pre className="code-block">
+            <code data-testid="demo-url">{demo.url}</code>
+          </pre>
+        )}
         <div className="actions actions-start">
-          <CopyButton text={demoUrl} label="Demo URL" className="button button-quiet">
-            Copy URL
-          </CopyButton>
-          <a href={demoUrl} className="button">
-            Try Live Demo
-          </a>
+          {demo.url && (
+            <CopyButton text={demo.url} label="Demo URL" className="button button-quiet">
+              Copy URL
+            </CopyButton>
+          )}
+          <DemoButton demo={demo} className="button" />
         </div>
       </section>
 
