@@ -1,7 +1,7 @@
 import { PAYMENT_MESSAGES } from '@store/shared';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PaymentPanel } from './payment-panel.tsx';
 import type { PaymentSession } from './use-payment.ts';
 
@@ -17,7 +17,7 @@ const ORDER = {
   status: 'reversed' as const,
 };
 
-function session(status: string): PaymentSession {
+function session(status: string, receivedAmount = '0.000000'): PaymentSession {
   return {
     status: 'waiting',
     wallet: {
@@ -30,7 +30,7 @@ function session(status: string): PaymentSession {
     lastCheck: {
       paymentDetected: false,
       status,
-      receivedAmount: '0.000000',
+      receivedAmount,
       expectedAmount: '10.80',
       expiredAt: '2099-01-01T00:00:00.000Z',
     },
@@ -40,14 +40,14 @@ function session(status: string): PaymentSession {
   } as PaymentSession;
 }
 
-async function render(status: string) {
+async function render(status: string, receivedAmount?: string) {
   const container = document.body.appendChild(document.createElement('div'));
   const root = createRoot(container);
   await act(async () => {
     root.render(
       <PaymentPanel
         order={ORDER}
-        session={session(status)}
+        session={session(status, receivedAmount)}
         partnerOrderId="ORDER-1"
         gasEstimateUsd="0.02"
       />,
@@ -55,9 +55,20 @@ async function render(status: string) {
   });
   const text = container.textContent ?? '';
   const alert = container.querySelector('[role="alert"]')?.textContent ?? null;
+  const heading = container.querySelector('#send-title')?.textContent ?? null;
+  const amount = container.querySelector('[data-testid="payment-amount"]')?.textContent ?? null;
+  const note = container.querySelector('[data-testid="amount-note"]')?.textContent ?? null;
+  // What Copy Amount puts on the clipboard.
+  const writeText = vi.fn(async (_text: string) => {});
+  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  const copy = [...container.querySelectorAll('button')].find(
+    (b) => b.textContent === 'Copy Amount',
+  );
+  await act(async () => copy?.click());
+  const copied = writeText.mock.calls[0]?.[0] ?? null;
   await act(async () => root.unmount());
   container.remove();
-  return { text, alert };
+  return { text, alert, heading, amount, note, copied };
 }
 
 describe('a payment a reorg took away', () => {
@@ -70,5 +81,49 @@ describe('a payment a reorg took away', () => {
   it('shows no such alert for a payment still waiting', async () => {
     const { text } = await render('waiting');
     expect(text).not.toContain(PAYMENT_MESSAGES.reversedCard.title);
+  });
+});
+
+describe('a payment short of the total', () => {
+  it('asks for the remaining amount, exact, in the big amount and Copy Amount', async () => {
+    const view = await render('underpaid', '5.123456');
+    expect(view.heading).toBe('Send the remaining');
+    expect(view.amount).toBe('5.676544 USDC');
+    expect(view.copied).toBe('5.676544');
+    expect(view.note).toBe(
+      'Received 5.123456 of 10.80 USDC. Send the remaining 5.676544 USDC to the same address to complete the payment.',
+    );
+  });
+
+  it('uses one format for whole cents too', async () => {
+    const view = await render('underpaid', '10.000000');
+    expect(view.amount).toBe('0.80 USDC');
+    expect(view.note).toBe(
+      'Received 10.00 of 10.80 USDC. Send the remaining 0.80 USDC to the same address to complete the payment.',
+    );
+  });
+
+  it('asks for the total while nothing has arrived', async () => {
+    const view = await render('waiting');
+    expect(view.heading).toBe('Send exactly');
+    expect(view.amount).toBe('10.80 USDC');
+    expect(view.copied).toBe('10.80');
+    expect(view.note).toBeNull();
+  });
+});
+
+describe('a payment above the total', () => {
+  it('tells the shopper how much more they sent', async () => {
+    const view = await render('received', '12.000000');
+    expect(view.note).toBe(
+      'You sent 12.00 USDC, 1.20 USDC more than the 10.80 USDC due. Your order is paid; contact the store about the extra 1.20 USDC.',
+    );
+  });
+
+  it('does not call it paid before it counts', async () => {
+    const view = await render('detected_pending_processing', '11.000000');
+    expect(view.note).toBe(
+      'You sent 11.00 USDC, 0.20 USDC more than the 10.80 USDC due. Contact the store about the extra 0.20 USDC.',
+    );
   });
 });

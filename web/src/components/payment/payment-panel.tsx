@@ -3,7 +3,6 @@
 // 'Check Payment Status', and the failure card with Try Again.
 import {
   CLIENT_PAYMENT_STATUS_LABELS,
-  formatUsdcFull,
   type Order,
   PAGE_TEXTS,
   PAYMENT_MESSAGES,
@@ -11,7 +10,7 @@ import {
 } from '@store/shared';
 import { buildOnrampUrl } from '@store/shared/payment-display';
 import { useEffect } from 'react';
-import { usdc } from '../../lib/format.ts';
+import { usdc, usdcExact } from '../../lib/format.ts';
 import { CopyButton } from '../copy-button.tsx';
 import { Countdown, useSecondsLeft } from './countdown.tsx';
 import { PaymentDetails } from './payment-details.tsx';
@@ -33,14 +32,41 @@ export interface PaymentPanelProps {
   forwardingAddress?: string | null;
 }
 
-function remainingNote(session: PaymentSession): string | undefined {
+/** What the last status check says about the amount: part paid, or more than due. */
+type AmountNote =
+  | { kind: 'underpaid'; remaining: string; text: string }
+  | { kind: 'overpaid'; text: string };
+
+/** Statuses after which the payment counts (the API reads overpaid as received). */
+const COUNTED = new Set(['received', 'forwarded']);
+
+function amountNote(session: PaymentSession): AmountNote | undefined {
   const check = session.lastCheck;
-  if (check?.status !== 'underpaid' || !check.receivedAmount || !check.expectedAmount)
-    return undefined;
+  if (!check?.receivedAmount || !check.expectedAmount) return undefined;
   const received = tryParseUsdc(check.receivedAmount);
   const expected = tryParseUsdc(check.expectedAmount);
-  if (received === undefined || expected === undefined || received >= expected) return undefined;
-  return `Received ${check.receivedAmount} of ${check.expectedAmount} USDC. Send the remaining ${formatUsdcFull(expected - received)} USDC to the same address to complete the payment.`;
+  if (received === undefined || expected === undefined) return undefined;
+  // Note: every amount in one format, exact to the base unit (a rounded remainder underpays).
+  const [got, due] = [usdcExact(received), usdcExact(expected)];
+  if (check.status === 'underpaid' && received < expected) {
+    const remaining = usdcExact(expected - received);
+    return {
+      kind: 'underpaid',
+      remaining,
+      text: `Received ${got} of ${due} USDC. Send the remaining ${remaining} USDC to the same address to complete the payment.`,
+    };
+  }
+  if (check.status !== 'reversed' && check.status !== 'underpaid' && received > expected) {
+    const extra = usdcExact(received - expected);
+    const next = COUNTED.has(check.status)
+      ? `Your order is paid; contact the store about the extra ${extra} USDC.`
+      : `Contact the store about the extra ${extra} USDC.`;
+    return {
+      kind: 'overpaid',
+      text: `You sent ${got} USDC, ${extra} USDC more than the ${due} USDC due. ${next}`,
+    };
+  }
+  return undefined;
 }
 
 /** Everything between the page header and the footer of a payment page. */
@@ -53,11 +79,13 @@ export function PaymentPanel(props: PaymentPanelProps) {
   }, [secondsLeft, expire]);
 
   const amount = session.wallet?.expectedAmount ?? order.totalUsdc;
-  const note = remainingNote(session);
+  const note = amountNote(session);
+  // Note: after a partial payment the shopper sends the rest, not the total again.
+  const toSend = note?.kind === 'underpaid' ? note.remaining : amount;
   const onrampUrl = session.wallet
     ? buildOnrampUrl({
         walletAddress: session.wallet.address,
-        amountUsdc: amount,
+        amountUsdc: toSend,
         customerEmail: order.customerEmail,
         redirectUrl: window.location.href,
         partnerOrderId: props.partnerOrderId,
@@ -104,16 +132,18 @@ export function PaymentPanel(props: PaymentPanelProps) {
         </section>
       )}
       {note && (
-        <p className="card notice notice-warning" role="status">
-          {note}
+        <p className="card notice notice-warning" role="status" data-testid="amount-note">
+          {note.text}
         </p>
       )}
 
       <div className="payment-grid">
         <section className="card payment-send" aria-labelledby="send-title">
-          <h2 id="send-title">Send exactly</h2>
+          <h2 id="send-title">
+            {note?.kind === 'underpaid' ? 'Send the remaining' : 'Send exactly'}
+          </h2>
           <p className="payment-amount" data-testid="payment-amount">
-            {usdc(amount)}
+            {note?.kind === 'underpaid' ? `${toSend} USDC` : usdc(amount)}
           </p>
           {session.wallet ? (
             <>
@@ -128,7 +158,7 @@ export function PaymentPanel(props: PaymentPanelProps) {
                 <CopyButton text={session.wallet.address} label="Address">
                   Copy Address
                 </CopyButton>
-                <CopyButton text={amount} label="Amount">
+                <CopyButton text={toSend} label="Amount">
                   Copy Amount
                 </CopyButton>
               </div>
