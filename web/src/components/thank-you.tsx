@@ -1,15 +1,20 @@
 // The order confirmation of /thank-you/{orderId} and /store/{slug}/thank-you/{orderId} (SPEC §2):
 // lines, subtotal, shipping, total paid, payment method, status, date, address, delivery estimate.
+// It says what is true of the order: a pending order is not paid yet (with a link to its payment
+// page), a reversed one lost its payment, and a paid one shows its payment transaction.
 import {
   formatUsdc,
+  isRevenueStatus,
   multiplyUsdc,
   ORDER_NOT_FOUND,
   type Order,
   PAGE_TEXTS,
+  PAYMENT_MESSAGES,
   parseUsdc,
   shortOrderIdUpper,
   THANK_YOU_DELIVERY_ESTIMATE,
 } from '@store/shared';
+import { explorerTxUrl, useChainInfo } from '../lib/chain-info.ts';
 import { usdc } from '../lib/format.ts';
 import type { OrderState } from '../lib/use-order.ts';
 import { OrderGate } from './order-gate.tsx';
@@ -22,12 +27,47 @@ function lineTotal(priceUsdc: string, quantity: number): string {
   }
 }
 
-/** Shows an order's confirmation; `home` is where 'Continue Shopping' goes. */
-export function ThankYouPage(props: { result: OrderState; home: string }) {
+/**
+ * Shows an order's confirmation; `home` is where 'Continue Shopping' goes, `paymentBase` the
+ * store's payment page prefix (a universal order's payment page is /universal-payment/{id}).
+ */
+export function ThankYouPage(props: { result: OrderState; home: string; paymentBase: string }) {
   return (
     <OrderGate result={props.result} notFoundDescription={ORDER_NOT_FOUND.thankYouDescription}>
-      {(order) => <Confirmation order={order} home={props.home} />}
+      {(order) => (
+        <Confirmation
+          order={order}
+          home={props.home}
+          paymentHref={
+            order.metadata?.isUniversal
+              ? `/universal-payment/${order.id}`
+              : `${props.paymentBase}${order.id}`
+          }
+        />
+      )}
     </OrderGate>
+  );
+}
+
+/** The order's payment as this page tells it. */
+type Standing = 'pending' | 'reversed' | 'paid';
+
+function standingOf(order: Order): Standing {
+  if (order.status === 'reversed') return 'reversed';
+  return isRevenueStatus(order.status) ? 'paid' : 'pending';
+}
+
+/** The payment transaction, linked to the block explorer when the chain has one. */
+function PaymentTransaction(props: { txHash: string }) {
+  const chain = useChainInfo();
+  const short = `${props.txHash.slice(0, 10)}…${props.txHash.slice(-8)}`;
+  const url = chain.loaded ? explorerTxUrl(chain.chainId, props.txHash) : undefined;
+  return url ? (
+    <a href={url} target="_blank" rel="noopener noreferrer" title={props.txHash}>
+      {short}
+    </a>
+  ) : (
+    <code title={props.txHash}>{short}</code>
   );
 }
 
@@ -42,12 +82,10 @@ function taxOf(order: Order): string | undefined {
   }
 }
 
-function Confirmation(props: { order: Order; home: string }) {
-  const { order } = props;
-  const tax = taxOf(order);
-  const address = order.shippingAddress;
-  return (
-    <main className="page thank-you-page">
+function Header(props: { order: Order; standing: Standing; paymentHref: string }) {
+  const { order, standing } = props;
+  if (standing === 'paid')
+    return (
       <header className="thank-you-header">
         <span className="thank-you-icon" aria-hidden="true">
           ✓
@@ -58,6 +96,40 @@ function Confirmation(props: { order: Order; home: string }) {
           <strong>{order.customerEmail}</strong>
         </p>
       </header>
+    );
+  return (
+    <header className="thank-you-header">
+      <h1>{standing === 'pending' ? 'Your order is not paid yet' : 'Your payment was reversed'}</h1>
+      <p className="muted">Order #{shortOrderIdUpper(order.id)}</p>
+      <div className="card notice notice-warning" role="status">
+        <p>
+          {standing === 'pending'
+            ? 'We have not received the payment for this order. Pay on its payment page; the order is confirmed once the payment arrives.'
+            : PAYMENT_MESSAGES.reversedCard.description}
+        </p>
+        <a href={props.paymentHref} className="button">
+          Go to Payment Page
+        </a>
+      </div>
+    </header>
+  );
+}
+
+const STATUS_BADGE = {
+  pending: { className: 'status-badge', text: 'Awaiting Payment' },
+  reversed: { className: 'status-badge status-failed', text: PAYMENT_MESSAGES.reversedCard.title },
+  paid: { className: 'status-badge status-confirmed', text: PAGE_TEXTS.orderConfirmed },
+} as const;
+
+function Confirmation(props: { order: Order; home: string; paymentHref: string }) {
+  const { order } = props;
+  const tax = taxOf(order);
+  const address = order.shippingAddress;
+  const standing = standingOf(order);
+  const badge = STATUS_BADGE[standing];
+  return (
+    <main className="page thank-you-page">
+      <Header order={order} standing={standing} paymentHref={props.paymentHref} />
       <div className="thank-you-grid">
         <section className="card" aria-labelledby="items-title">
           <h2 id="items-title">Order Details</h2>
@@ -87,7 +159,7 @@ function Confirmation(props: { order: Order; home: string }) {
               </div>
             )}
             <div className="summary-total">
-              <dt>Total Paid</dt>
+              <dt>{standing === 'paid' ? 'Total Paid' : 'Total'}</dt>
               <dd>{usdc(order.totalUsdc)}</dd>
             </div>
           </dl>
@@ -102,9 +174,19 @@ function Confirmation(props: { order: Order; home: string }) {
             <div>
               <dt>Status</dt>
               <dd>
-                <span className="status-badge status-confirmed">{PAGE_TEXTS.orderConfirmed}</span>
+                <span className={badge.className} data-testid="order-status">
+                  {badge.text}
+                </span>
               </dd>
             </div>
+            {standing === 'paid' && order.paymentTxHash && (
+              <div>
+                <dt>Transaction</dt>
+                <dd data-testid="payment-tx">
+                  <PaymentTransaction txHash={order.paymentTxHash} />
+                </dd>
+              </div>
+            )}
             <div>
               <dt>Date</dt>
               <dd>{new Date().toLocaleDateString(undefined, { dateStyle: 'long' })}</dd>

@@ -17,6 +17,8 @@ export interface ChainInfo {
    * a demo payment goes to the platform, never to a burn address. Undefined until the API answers.
    */
   demoPayout?: string;
+  /** True once the API has answered (before, the chain is assumed to be Base mainnet). */
+  loaded?: boolean;
 }
 
 /** Chain info for a chain id and token address (explorer and name from the shared chain facts). */
@@ -54,7 +56,10 @@ function loadChainInfo(): Promise<ChainInfo> {
     )
     .then((health) =>
       health?.chain?.chainId && health.chain.usdc
-        ? chainInfo(health.chain.chainId, health.chain.usdc, health.settlement?.treasury)
+        ? {
+            ...chainInfo(health.chain.chainId, health.chain.usdc, health.settlement?.treasury),
+            loaded: true,
+          }
         : MAINNET,
     )
     .catch(() => {

@@ -32,5 +32,5 @@ function ThankYouRoute() {
     };
   }, [needsList]);
   useStoreTheme(universal ?? listTheme);
-  return <ThankYouPage result={order} home="/" />;
+  return <ThankYouPage result={order} home="/" paymentBase="/payment/" />;
 }

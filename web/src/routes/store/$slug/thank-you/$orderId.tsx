@@ -9,6 +9,12 @@ export const Route = createFileRoute('/store/$slug/thank-you/$orderId')({
   component: function StoreThankYouRoute() {
     const { slug, orderId } = Route.useParams();
     const result = useOrder(orderId);
-    return <ThankYouPage result={result} home={`/store/${slug}/`} />;
+    return (
+      <ThankYouPage
+        result={result}
+        home={`/store/${slug}/`}
+        paymentBase={`/store/${slug}/payment/`}
+      />
+    );
   },
 });
