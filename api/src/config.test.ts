@@ -26,6 +26,18 @@ describe('loadApiConfig', () => {
     });
   });
 
+  test("names the demo link's payee: configured, anvil's account 9 in local mode, else none", () => {
+    const payee = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+    expect(loadApiConfig({ ...api, DEMO_PAYOUT_ADDRESS: payee }).demoPayoutAddress).toBe(payee);
+    expect(loadApiConfig({ ...api, LOCAL_MODE: 'true' }).demoPayoutAddress).toBe(
+      '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+    );
+    expect(loadApiConfig(api).demoPayoutAddress).toBeNull();
+    expect(() => loadApiConfig({ ...api, DEMO_PAYOUT_ADDRESS: '0xdead' })).toThrow(
+      '`DEMO_PAYOUT_ADDRESS` must be an address',
+    );
+  });
+
   test('on Base, Circle USDC is the default token', () => {
     const { USDC_ADDRESS: _, ...rest } = api;
     expect(loadApiConfig({ ...rest, CHAIN_ID: '8453' }).chain.usdc).toBe(

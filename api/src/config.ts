@@ -79,6 +79,7 @@ const ApiEnv = v.object({
     ),
   ),
   RELAYER_ADDRESS: address('RELAYER_ADDRESS'),
+  DEMO_PAYOUT_ADDRESS: v.optional(address('DEMO_PAYOUT_ADDRESS')),
   PAYMENT_WINDOW_HOURS: integer('PAYMENT_WINDOW_HOURS', 7 * 24, 1),
   STATUS_READS_INDEXER: flagWith('true'),
   TRUST_PROXY: flag,
@@ -219,6 +220,9 @@ function rateLimitsFor(
   };
 }
 
+/** Who the local stack's demo link pays when DEMO_PAYOUT_ADDRESS is unset: anvil's account 9. */
+export const LOCAL_DEMO_PAYOUT_ADDRESS = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
+
 /** Reads and validates the API process's configuration. */
 export function loadApiConfig(env: Record<string, string | undefined> = process.env) {
   const e = parseEnv(ApiEnv, env);
@@ -240,6 +244,12 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     statusReadsIndexer: e.STATUS_READS_INDEXER,
     relayerAddress: e.RELAYER_ADDRESS as `0x${string}`,
     treasuryAddress: e.TREASURY_ADDRESS as `0x${string}`,
+    /**
+     * Who the landing page's 'Try Live Demo' link pays (GET /api/health `demo`): an address the
+     * platform controls, not the treasury (a payout address may not be a platform account). Unset:
+     * anvil's account 9 in local mode, else no live demo.
+     */
+    demoPayoutAddress: e.DEMO_PAYOUT_ADDRESS ?? (e.LOCAL_MODE ? LOCAL_DEMO_PAYOUT_ADDRESS : null),
     localMode: e.LOCAL_MODE,
     webDist: e.WEB_DIST,
     /**

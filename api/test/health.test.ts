@@ -56,6 +56,8 @@ describe('GET /api/health', () => {
       },
       treasury: stack.env.TREASURY_ADDRESS as string,
     });
+    // The demo link's payee: local mode's default, anvil's account 9 (never a burn address).
+    expect(body.demo).toEqual({ payoutAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720' });
     expect(BigInt(body.settlement.relayer.balanceWei ?? 0)).toBeGreaterThan(
       BigInt(body.settlement.relayer.minBalanceWei ?? 0),
     );

@@ -114,11 +114,11 @@ describe('parseCheckoutParams values', () => {
   });
 });
 
-const TREASURY = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const DEMO_PAYOUT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 describe('buildDemoCheckoutUrl', () => {
   it('links one 0.25 USDC item with theme dark, accent colour and a demo order id', () => {
-    const url = buildDemoCheckoutUrl(1_732_000_000_000, () => 0, { paymentAddress: TREASURY });
+    const url = buildDemoCheckoutUrl(1_732_000_000_000, () => 0, { paymentAddress: DEMO_PAYOUT });
     expect(url.startsWith('/universal-checkout?')).toBe(true);
     expect(url).toContain('accentColor=%2306b6d4');
     const result = parseCheckoutParams(url.slice(url.indexOf('?')));
@@ -127,7 +127,7 @@ describe('buildDemoCheckoutUrl', () => {
       value: {
         storeName: 'Demo Store',
         items: [{ title: 'Demo Product', priceUsdc: '0.25', quantity: 1 }],
-        paymentAddress: TREASURY,
+        paymentAddress: DEMO_PAYOUT,
         theme: 'dark',
         accentColor: '#06b6d4',
         externalOrderId: 'demo-1732000000000-000000000',

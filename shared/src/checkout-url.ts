@@ -81,7 +81,7 @@ export function parseCheckoutParams(
 export interface DemoLinkOptions {
   base?: string;
   /**
-   * Who the demo pays: an address the platform controls (the web app uses the treasury that
+   * Who the demo pays: an address the platform controls (the web app uses the demo payout that
    * GET /api/health reports). Note: never a burn address; on Base a demo payment is real money.
    */
   paymentAddress: string;

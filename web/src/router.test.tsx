@@ -2,15 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from './test-dom.ts';
 import { renderAt } from './test-utils.tsx';
 
-// The API's health: Base Sepolia, and the platform's treasury that the demo link pays.
-const TREASURY = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+// The API's health: Base Sepolia, and the demo payout address the demo link pays.
+const DEMO_PAYOUT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 vi.stubGlobal(
   'fetch',
   vi.fn(async (url: string) =>
     String(url).endsWith('/api/health')
       ? Response.json({
           chain: { chainId: 84532, usdc: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' },
-          settlement: { treasury: TREASURY },
+          demo: { payoutAddress: DEMO_PAYOUT },
         })
       : Response.json({ error: 'not found' }, { status: 404 }),
   ),
@@ -38,8 +38,8 @@ describe('routes', () => {
       return link;
     });
     const url = new URL(demo.getAttribute('href') ?? '', 'http://x');
-    // Note: the demo pays the platform's treasury, never a burn address (0x…dEaD).
-    expect(url.searchParams.get('paymentAddress')).toBe(TREASURY);
+    // Note: the demo pays the configured demo payout, never a burn address (0x…dEaD).
+    expect(url.searchParams.get('paymentAddress')).toBe(DEMO_PAYOUT);
     expect(page.querySelector('[data-testid="demo-note"]')?.textContent).toBe(
       'Demo on Base Sepolia, a test network: pay with test USDC, no real money.',
     );
@@ -103,7 +103,7 @@ describe('routes', () => {
       return text;
     });
     expect(demoUrl).toContain('/universal-checkout?storeName=');
-    expect(demoUrl).toContain(`paymentAddress=${TREASURY}`);
+    expect(demoUrl).toContain(`paymentAddress=${DEMO_PAYOUT}`);
     expect(demoUrl).not.toMatch(/dead/i);
   });
 });

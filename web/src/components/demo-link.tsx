@@ -1,6 +1,7 @@
-// The 'Try Live Demo' link of the landing page and the docs (SPEC §2). Its payee is the platform's
-// treasury from GET /api/health, never a burn address, and a note says what a demo payment is:
-// test money on a test network, real USDC to the platform on Base mainnet.
+// The 'Try Live Demo' link of the landing page and the docs (SPEC §2). Its payee is the demo payout
+// address GET /api/health names (DEMO_PAYOUT_ADDRESS, an address the platform controls), never a
+// burn address, and a note says what a demo payment is: test money on a test network, real USDC
+// to the platform on Base mainnet. A deployment without one offers no live demo.
 import { buildDemoCheckoutUrl, DEMO_ITEM_PRICE_USDC } from '@store/shared';
 import { useMemo, useState } from 'react';
 import { APP_NAME } from '../app-meta.ts';
@@ -14,7 +15,10 @@ export interface DemoCheckout {
 
 /** What a demo payment is on this chain. */
 export function demoNote(chain: ChainInfo): string {
-  if (!chain.demoPayout) return 'The live demo is unavailable until the payment service answers.';
+  if (!chain.demoPayout)
+    return chain.loaded
+      ? 'There is no live demo on this site.'
+      : 'The live demo is unavailable until the payment service answers.';
   return chain.testMode
     ? `Demo on ${chain.networkName}, a test network: pay with test USDC, no real money.`
     : `The demo is a real payment: ${DEMO_ITEM_PRICE_USDC} USDC on ${chain.networkName}, paid to ${APP_NAME}.`;

@@ -11,7 +11,7 @@ vi.stubGlobal(
   vi.fn(async () =>
     Response.json({
       chain: { chainId: 8453, usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' },
-      settlement: { treasury: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
+      demo: { payoutAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
     }),
   ),
 );

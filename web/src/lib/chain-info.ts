@@ -13,8 +13,9 @@ export interface ChainInfo {
   /** False on Base mainnet only, where payments are real money. */
   testMode: boolean;
   /**
-   * The platform's treasury (GET /api/health `settlement.treasury`): the payee of the demo link, so
-   * a demo payment goes to the platform, never to a burn address. Undefined until the API answers.
+   * The payee of the demo link (GET /api/health `demo.payoutAddress`, DEMO_PAYOUT_ADDRESS): an
+   * address the platform controls, never a burn address. Undefined until the API answers, or
+   * when the deployment offers no live demo.
    */
   demoPayout?: string;
   /** True once the API has answered (before, the chain is assumed to be Base mainnet). */
@@ -51,13 +52,17 @@ function loadChainInfo(): Promise<ChainInfo> {
       (response) =>
         response.json() as Promise<{
           chain?: { chainId?: number; usdc?: string };
-          settlement?: { treasury?: string };
+          demo?: { payoutAddress?: string | null };
         }>,
     )
     .then((health) =>
       health?.chain?.chainId && health.chain.usdc
         ? {
-            ...chainInfo(health.chain.chainId, health.chain.usdc, health.settlement?.treasury),
+            ...chainInfo(
+              health.chain.chainId,
+              health.chain.usdc,
+              health.demo?.payoutAddress ?? undefined,
+            ),
             loaded: true,
           }
         : MAINNET,

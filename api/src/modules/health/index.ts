@@ -16,6 +16,7 @@ export const healthModule = ({ db, config, chain }: AppDeps) =>
         indexerUrl: config.indexerUrl,
         relayer: config.relayerAddress,
         treasury: config.treasuryAddress,
+        demoPayout: config.demoPayoutAddress,
         relayerMinForwards: config.relayerMinForwards,
         forwardingLagAlertS: config.forwardingLagAlertS,
       });

@@ -20,6 +20,8 @@ export interface Health {
     /** Payments a reorg deeper than the depth took away after they counted (last 7 days). */
     reversals: Reversals;
   };
+  /** Who the web app's demo link pays (DEMO_PAYOUT_ADDRESS); null: no live demo. */
+  demo: { payoutAddress: string | null };
   /** One line per alert (a part down, the relayer low on ETH, orders waiting, a forwarding lag). */
   alerts: string[];
 }
@@ -32,6 +34,7 @@ export interface HealthDeps {
   indexerUrl: string;
   relayer: string;
   treasury: string;
+  demoPayout: string | null;
   /** The relayer alerts below this many forwards' worth of ETH (RELAYER_MIN_FORWARDS). */
   relayerMinForwards: number;
   /** The oldest paid order not forwarded after this many seconds alerts (FORWARDING_LAG_ALERT_S). */
@@ -111,6 +114,7 @@ export async function checkHealth(deps: HealthDeps): Promise<Health> {
     chain: { chainId: deps.chainId, usdc: deps.usdc, blockNumber },
     indexer,
     settlement: { relayer, treasury: deps.treasury, reversals },
+    demo: { payoutAddress: deps.demoPayout },
     alerts,
   };
 }

@@ -1,0 +1,106 @@
+// Journey: the shopper's moment of payment says what is true. The demo link pays the demo payout
+// address the API names (never a burn address) and says it is a test network; an order not paid yet says so on
+// its thank-you page; a partial payment asks for the remaining amount; an overpayment is named;
+// and the paid order's thank-you page shows its payment transaction. Screenshots at phone and
+// laptop sizes.
+import { expect, type Page, test } from '@playwright/test';
+import { payUsdc } from './support/pay.ts';
+import { snap } from './support/screenshots.ts';
+import { readStackInfo } from './support/stack-info.ts';
+
+const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
+
+async function snapBoth(page: Page, name: string) {
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    await page.setViewportSize(viewport);
+    await snap(page, `${name}-${size}`);
+  }
+}
+
+test('the demo link, a partial payment, an overpayment and the thank-you page', async ({
+  page,
+  context,
+}) => {
+  const stack = readStackInfo();
+  const health = await (await context.request.get(`${stack.apiUrl}/api/health`)).json();
+  const demoPayout: string = health.demo.payoutAddress;
+  expect(demoPayout).toMatch(/^0x[0-9a-fA-F]{40}$/);
+
+  await page.goto('/');
+  const demo = page.getByRole('link', { name: 'Try Live Demo' });
+  await expect(demo).toBeVisible();
+  const demoUrl = new URL((await demo.getAttribute('href')) ?? '', stack.webUrl);
+  expect(demoUrl.searchParams.get('paymentAddress')).toBe(demoPayout);
+  expect(demoUrl.toString()).not.toMatch(/dead/i);
+  await expect(page.getByTestId('demo-note')).toHaveText(
+    `Demo on Local chain ${stack.chainId}, a test network: pay with test USDC, no real money.`,
+  );
+  await snapBoth(page, 'moment-1-landing');
+
+  await page.goto('/universal-checkout-docs');
+  await expect(page.getByTestId('demo-url')).toContainText(`paymentAddress=${demoPayout}`);
+  await page.getByTestId('demo-note').scrollIntoViewIfNeeded();
+  await snapBoth(page, 'moment-2-docs');
+
+  await page.goto(demoUrl.toString());
+  await page.getByLabel('Email').fill('ada@example.com');
+  await page.getByLabel('Phone').fill('555-0101');
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('Street address').fill('12 St James Square');
+  await page.getByLabel('City').fill('Arlington');
+  await page.getByLabel('State').selectOption('VA');
+  await page.getByLabel('ZIP code').fill('22202');
+  await page.getByRole('button', { name: 'Continue to Payment' }).click();
+  await expect(page).toHaveURL(/\/universal-payment\/[0-9a-f-]{36}$/);
+  const orderId = page.url().split('/').pop() ?? '';
+  const address = (await page.getByTestId('payment-address').textContent()) ?? '';
+  await expect(page.getByTestId('payment-amount')).toHaveText('0.25 USDC');
+
+  // Before any payment the thank-you page says the order is not paid.
+  await page.goto(`/thank-you/${orderId}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your order is not paid yet');
+  await expect(page.getByTestId('order-status')).toHaveText('Awaiting Payment');
+  await expect(page.getByText('Total Paid')).toHaveCount(0);
+  await snapBoth(page, 'moment-3-thank-you-pending');
+  await page.getByRole('link', { name: 'Go to Payment Page' }).click();
+  await expect(page).toHaveURL(`${stack.webUrl}/universal-payment/${orderId}`);
+
+  const status = async () =>
+    (
+      await (
+        await context.request.get(`${stack.apiUrl}/api/check-payment-status/${orderId}`)
+      ).json()
+    ).status;
+
+  // A partial payment: the page asks for the rest, exactly.
+  await payUsdc(stack, address, '0.10', 4);
+  await expect.poll(status, { timeout: 30_000 }).toBe('underpaid');
+  await page.getByRole('button', { name: 'Check Payment Status' }).click();
+  await expect(page.getByRole('heading', { name: 'Send the remaining' })).toBeVisible();
+  await expect(page.getByTestId('payment-amount')).toHaveText('0.15 USDC');
+  await expect(page.getByTestId('amount-note')).toHaveText(
+    'Received 0.10 of 0.25 USDC. Send the remaining 0.15 USDC to the same address to complete the payment.',
+  );
+  await snapBoth(page, 'moment-4-underpaid');
+
+  // Then more than the rest: the page names the extra.
+  await page.clock.install();
+  const txHash = await payUsdc(stack, address, '0.20', 4);
+  await expect.poll(status, { timeout: 30_000 }).toMatch(/^(received|forwarded)$/);
+  await page.getByRole('button', { name: 'Check Payment Status' }).click();
+  await expect(page.getByTestId('amount-note')).toContainText(
+    'You sent 0.30 USDC, 0.05 USDC more than the 0.25 USDC due. Your order is paid',
+  );
+  await snapBoth(page, 'moment-5-overpaid');
+
+  await page.goto(`/thank-you/${orderId}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you for your order!');
+  await expect(page.getByTestId('order-status')).toHaveText('Confirmed');
+  await expect(page.getByText('Total Paid')).toBeVisible();
+  // Note: the local chain has no block explorer, so the transaction is shown, not linked.
+  await expect(page.getByTestId('payment-tx')).toHaveText(
+    `${txHash.slice(0, 10)}…${txHash.slice(-8)}`,
+  );
+  await snapBoth(page, 'moment-6-thank-you-paid');
+});
