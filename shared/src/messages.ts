@@ -113,6 +113,11 @@ export const PAYMENT_MESSAGES = {
     title: 'Payment Failed',
     description: 'The payment could not be processed or has expired.',
   },
+  // not in SPEC: a manual check that finds part of the amount (SPEC's "not detected yet" would mislead)
+  partlyReceived: (received: string, expected: string, remaining: string) => ({
+    title: 'Part of the payment arrived',
+    description: `Received ${received} of ${expected} USDC. Send the remaining ${remaining} USDC to the same address.`,
+  }),
   // not in SPEC: a payment a chain reorganisation removed after it had counted
   reversedCard: {
     title: 'Payment Reversed',

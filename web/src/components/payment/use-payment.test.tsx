@@ -118,6 +118,25 @@ describe('payment flow (SPEC §4)', () => {
     expect(session.status).toBe('waiting');
   });
 
+  it('a manual check that finds part of the amount asks for the rest, not "not detected"', async () => {
+    await mount('universal');
+    statusAnswers = [
+      {
+        status: 200,
+        body: {
+          paymentDetected: false,
+          status: 'underpaid',
+          receivedAmount: '50.000000',
+          expectedAmount: '88.59',
+          expiredAt: '2099-01-01T00:00:00.000Z',
+        },
+      },
+    ];
+    await act(async () => session.checkNow());
+    expect(toastTitle).toBe('Part of the payment arrived');
+    expect(session.status).toBe('waiting');
+  });
+
   it('a manual check that fails says so and goes back to waiting', async () => {
     await mount('universal');
     statusAnswers = [{ status: 503, body: { error: { message: 'indexer down' } } }];

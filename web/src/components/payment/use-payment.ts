@@ -8,16 +8,31 @@ import {
   PAYMENT_POLL_INTERVAL_MS,
   PAYMENT_RETRY_COUNTDOWN_SECONDS,
   type PaymentStatusResponse,
+  tryParseUsdc,
 } from '@store/shared';
 import { isConfirmedPaymentStatus } from '@store/shared/payment-display';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { newIdempotencyKey } from '../../lib/api.ts';
+import { usdcExact } from '../../lib/format.ts';
 import {
   type AssignedWallet,
   assignPaymentWallet,
   checkPaymentStatus,
 } from '../../lib/shop-api.ts';
 import { toast, toastError } from '../../lib/toast.ts';
+
+/** The toast of a manual check that found part of the amount; undefined otherwise. */
+function partialPaymentToast(check: PaymentStatusResponse) {
+  if (check.status !== 'underpaid') return undefined;
+  const received = tryParseUsdc(check.receivedAmount ?? '');
+  const expected = tryParseUsdc(check.expectedAmount ?? '');
+  if (received === undefined || expected === undefined || received >= expected) return undefined;
+  return PAYMENT_MESSAGES.partlyReceived(
+    usdcExact(received),
+    usdcExact(expected),
+    usdcExact(expected - received),
+  );
+}
 
 /** How the payment was confirmed: the universal page redirects differently for each. */
 export type ConfirmedBy = 'poll' | 'manual' | 'already-paid';
@@ -139,7 +154,7 @@ export function usePayment(options: PaymentOptions): PaymentSession {
     try {
       const check = await checkPaymentStatus(orderId);
       if (record(check, 'manual')) return;
-      toast(PAYMENT_MESSAGES.notDetected);
+      toast(partialPaymentToast(check) ?? PAYMENT_MESSAGES.notDetected);
       setStatus(check.status === 'expired' && !inGrace.current() ? 'failed' : 'waiting');
     } catch (error) {
       console.warn(PAYMENT_MESSAGES.checkStatusFailed, error);
