@@ -253,10 +253,16 @@ describe('amounts other than the exact one: nothing is left on a deposit address
     const expected = splitFee(usdc('3.00')).merchant + splitFee(usdc('7.00')).merchant;
     expect((await balancesOf(t.stack.env, payout)).usdc).toBe(expected);
     expect(await balancesOf(t.stack.env, address)).toEqual({ usdc: 0n, eth: 0n });
-    const rounds = receiver.received.filter((r) => {
-      const body = JSON.parse(r.body);
-      return body.orderId === orderId && body.type === 'order.forwarded';
-    });
+    const forwardedHooks = () =>
+      receiver.received.filter((r) => {
+        const body = JSON.parse(r.body);
+        return body.orderId === orderId && body.type === 'order.forwarded';
+      });
+    // Note: the round is recorded before its webhook leaves the outbox: wait for the delivery.
+    const rounds = await waitUntil(
+      () => forwardedHooks().length >= 2 && forwardedHooks(),
+      'both order.forwarded webhooks',
+    );
     expect(rounds.map((r) => JSON.parse(r.body).forwarding.round).sort()).toEqual([1, 2]);
   }, 60_000);
 });
