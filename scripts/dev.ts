@@ -3,47 +3,28 @@
 // code (`bun run start` runs the built app instead). Ctrl-C stops every child it started.
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { portFromEnv, portProblems, takePortVariables } from '../stack/src/ports.ts';
+import { portFromEnv, takePortVariables } from '../stack/src/ports.ts';
 import { type Service, startService } from '../stack/src/process.ts';
 import { serviceEnvironments, startLocalStack } from '../stack/src/stack.ts';
+import { exitOnBusyPorts, stackLog, stackPorts } from './local-command.ts';
 
 const root = resolve(import.meta.dir, '..');
 const env = process.env;
 // Note: each port variable reaches only its own process (PORT the API, WEB_PORT Vite); no child
 // inherits the others.
 const portEnv = await takePortVariables();
-const ports = {
-  postgres: portFromEnv(portEnv, 'POSTGRES_PORT', 54321),
-  anvil: portFromEnv(portEnv, 'ANVIL_PORT', 8545),
-  indexer: portFromEnv(portEnv, 'INDEXER_PORT', 42069),
-  api: portFromEnv(portEnv, 'PORT', 3000),
-  web: portFromEnv(portEnv, 'WEB_PORT', 5173),
-};
+const ports = { ...stackPorts(portEnv), web: portFromEnv(portEnv, 'WEB_PORT', 5173) };
 // A port in use is named with the variable that moves it, before anything starts.
-const problems = await portProblems(
+await exitOnBusyPorts(
   [
     { variable: 'WEB_PORT', port: ports.web, what: 'the Vite dev server' },
     { variable: 'PORT', port: ports.api, what: 'the API' },
-    ...(env.DATABASE_URL
-      ? []
-      : [{ variable: 'POSTGRES_PORT', port: ports.postgres, what: 'the embedded Postgres' }]),
-    ...(env.RPC_URL
-      ? []
-      : [{ variable: 'ANVIL_PORT', port: ports.anvil, what: 'the local chain' }]),
-    { variable: 'INDEXER_PORT', port: ports.indexer, what: 'the indexer' },
   ],
-  'bun run dev',
+  ports,
+  env,
+  'dev',
 );
-if (problems.length > 0) {
-  for (const problem of problems) console.error(`dev     | ${problem}`);
-  process.exit(1);
-}
-const quiet = new Set(['postgres']);
-const log = (part: string, line: string) => {
-  if (quiet.has(part) && !/ERROR|FATAL|PANIC/.test(line)) return;
-  if (part === 'indexer' && /Indexed block .*event_count=0/.test(line)) return;
-  console.log(`${part.padEnd(8)}| ${line}`);
-};
+const log = stackLog;
 
 const started = performance.now();
 const stack = await startLocalStack({

@@ -6,9 +6,10 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { portFromEnv, portProblems, takePortVariables } from '../stack/src/ports.ts';
+import { takePortVariables } from '../stack/src/ports.ts';
 import { type Service, startService } from '../stack/src/process.ts';
 import { type LocalStack, serviceEnvironments, startLocalStack } from '../stack/src/stack.ts';
+import { exitOnBusyPorts, stackLog, stackPorts } from './local-command.ts';
 
 const root = resolve(import.meta.dir, '..');
 const webDir = join(root, 'web');
@@ -17,38 +18,16 @@ const env = process.env;
 // Note: each port variable reaches only its own process (PORT the API); no child
 // inherits the others.
 const portEnv = await takePortVariables();
-const ports = {
-  postgres: portFromEnv(portEnv, 'POSTGRES_PORT', 54321),
-  anvil: portFromEnv(portEnv, 'ANVIL_PORT', 8545),
-  indexer: portFromEnv(portEnv, 'INDEXER_PORT', 42069),
-  api: portFromEnv(portEnv, 'PORT', 3000),
-};
+const ports = stackPorts(portEnv);
 
 const say = (line: string) => console.log(`start   | ${line}`);
-const problems = await portProblems(
-  [
-    { variable: 'PORT', port: ports.api, what: 'the API and the web app' },
-    ...(env.DATABASE_URL
-      ? []
-      : [{ variable: 'POSTGRES_PORT', port: ports.postgres, what: 'the embedded Postgres' }]),
-    ...(env.RPC_URL
-      ? []
-      : [{ variable: 'ANVIL_PORT', port: ports.anvil, what: 'the local chain' }]),
-    { variable: 'INDEXER_PORT', port: ports.indexer, what: 'the indexer' },
-  ],
-  'bun run start',
+await exitOnBusyPorts(
+  [{ variable: 'PORT', port: ports.api, what: 'the API and the web app' }],
+  ports,
+  env,
+  'start',
 );
-if (problems.length > 0) {
-  for (const problem of problems) console.error(`start   | ${problem}`);
-  process.exit(1);
-}
-
-const quiet = new Set(['postgres']);
-const log = (part: string, line: string) => {
-  if (quiet.has(part) && !/ERROR|FATAL|PANIC/.test(line)) return;
-  if (part === 'indexer' && /Indexed block .*event_count=0/.test(line)) return;
-  console.log(`${part.padEnd(8)}| ${line}`);
-};
+const log = stackLog;
 
 const started = performance.now();
 const services: Service[] = [];

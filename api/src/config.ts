@@ -61,6 +61,27 @@ const ChainEnv = v.object({
   FORWARDING_LAG_ALERT_S: integer('FORWARDING_LAG_ALERT_S', 120, 1),
 });
 
+/** A comma-separated list of origins (https://shop.example.com); empty when unset. */
+function originList(name: string) {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((list) =>
+        list
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      ),
+      v.check(
+        (origins) =>
+          origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin),
+        `\`${name}\` must be a comma-separated list of origins (https://shop.example.com)`,
+      ),
+    ),
+    '',
+  );
+}
+
 const ApiEnv = v.object({
   ...ChainEnv.entries,
   PORT: integer('PORT', 3000, 1),
@@ -84,23 +105,7 @@ const ApiEnv = v.object({
   STATUS_READS_INDEXER: flagWith('true'),
   TRUST_PROXY: flag,
   WEB_DIST: v.optional(v.string()),
-  ALLOWED_ORIGINS: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform((list) =>
-        list
-          .split(',')
-          .map((origin) => origin.trim())
-          .filter(Boolean),
-      ),
-      v.check(
-        (origins) =>
-          origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin),
-        '`ALLOWED_ORIGINS` must be a comma-separated list of origins (https://shop.example.com)',
-      ),
-    ),
-    '',
-  ),
+  ALLOWED_ORIGINS: originList('ALLOWED_ORIGINS'),
   WEBHOOK_PUBLIC_KEY: v.optional(
     v.pipe(
       v.string(),
@@ -113,23 +118,7 @@ const ApiEnv = v.object({
     wholeNumber('RATE_LIMIT_STORE_ORDERS_PER_MINUTE', 1),
   ),
   RATE_LIMIT_WALLETS_PER_MINUTE: v.optional(wholeNumber('RATE_LIMIT_WALLETS_PER_MINUTE', 1)),
-  FRAME_ANCESTORS: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform((list) =>
-        list
-          .split(',')
-          .map((origin) => origin.trim())
-          .filter(Boolean),
-      ),
-      v.check(
-        (origins) =>
-          origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin),
-        '`FRAME_ANCESTORS` must be a comma-separated list of origins (https://shop.example.com)',
-      ),
-    ),
-    '',
-  ),
+  FRAME_ANCESTORS: originList('FRAME_ANCESTORS'),
 });
 
 const WorkerEnv = v.object({

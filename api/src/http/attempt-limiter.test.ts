@@ -1,13 +1,7 @@
-// The limiters: doubling waits after the free failures, windows of events, hashed keys, expired
+// The limiter: doubling waits after the free failures, hashed keys, expired
 // entries forgotten, and a bounded number of keys with the least recently touched evicted first.
 import { describe, expect, test } from 'bun:test';
-import {
-  BackoffLimiter,
-  hashKey,
-  tooManyAttempts,
-  WindowLimiter,
-  waitText,
-} from './attempt-limiter.ts';
+import { BackoffLimiter, hashKey, tooManyAttempts, waitText } from './attempt-limiter.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -117,38 +111,6 @@ describe('BackoffLimiter', () => {
 
   test('refuses a forget time shorter than the longest wait', () => {
     expect(() => backoff(() => 0, { forgetAfterMs: MINUTE })).toThrow();
-  });
-});
-
-describe('WindowLimiter', () => {
-  test('allows max events per window from the first one, then says how long to wait', () => {
-    let now = 0;
-    const limiter = new WindowLimiter({
-      max: 2,
-      windowMs: 60 * MINUTE,
-      maxKeys: 10,
-      now: () => now,
-    });
-    limiter.record('10.0.0.1');
-    now += 10 * MINUTE;
-    expect(limiter.waitMs('10.0.0.1')).toBe(0);
-    limiter.record('10.0.0.1');
-    expect(limiter.waitMs('10.0.0.1')).toBe(50 * MINUTE);
-    expect(limiter.waitMs('10.0.0.2')).toBe(0);
-    now += 50 * MINUTE;
-    expect(limiter.waitMs('10.0.0.1')).toBe(0);
-    limiter.record('10.0.0.1');
-    expect(limiter.waitMs('10.0.0.1')).toBe(0);
-  });
-
-  test('is bounded and forgets finished windows', () => {
-    let now = 0;
-    const limiter = new WindowLimiter({ max: 1, windowMs: MINUTE, maxKeys: 5, now: () => now });
-    for (let i = 0; i < 100; i++) limiter.record(`c-${i}`);
-    expect(limiter.size).toBe(5);
-    now += MINUTE;
-    limiter.record('late');
-    expect(limiter.size).toBe(1);
   });
 });
 

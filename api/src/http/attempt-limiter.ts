@@ -1,6 +1,6 @@
 // In-memory limits on what strangers may repeat: failures that earn growing delays (BackoffLimiter,
-// failed sign-ins) and events counted per window (WindowLimiter, sign-ups). Per API process:
-// several processes would each count their own.
+// failed sign-ins). Per API process: several processes would each count their own (counts that
+// replicas share, such as sign-ups, are in Postgres: http/rate-limit.ts).
 // Note: memory stays bounded whatever strangers send. Keys are stored as their SHA-256 (64
 // characters however long the input), an entry is forgotten once it no longer limits anything, and
 // at most `maxKeys` entries are kept: past that the least recently touched go first.
@@ -136,51 +136,6 @@ export class BackoffLimiter {
   /** Forgets the failures of `key`. */
   reset(key: string): void {
     this.store.delete(hashKey(key));
-  }
-}
-
-/** How many events a WindowLimiter allows. */
-export interface WindowOptions {
-  /** Events allowed per key in one window. */
-  max: number;
-  /** The window, from a key's first event. */
-  windowMs: number;
-  /** Most keys remembered. */
-  maxKeys: number;
-  now?: () => number;
-}
-
-interface Window extends Expiring {
-  count: number;
-}
-
-/** At most `max` events per key in a window that starts at the key's first event. */
-export class WindowLimiter {
-  private readonly store: BoundedStore<Window>;
-  private readonly now: () => number;
-
-  constructor(private readonly options: WindowOptions) {
-    this.now = options.now ?? Date.now;
-    this.store = new BoundedStore(options.maxKeys, this.now);
-  }
-
-  /** Keys remembered. */
-  get size(): number {
-    return this.store.size;
-  }
-
-  /** Milliseconds until `key` may have another event; 0 when it may now. */
-  waitMs(key: string): number {
-    const entry = this.store.get(hashKey(key));
-    return entry && entry.count >= this.options.max ? entry.forgetAt - this.now() : 0;
-  }
-
-  /** Counts one event of `key`. */
-  record(key: string): void {
-    const hash = hashKey(key);
-    const entry = this.store.get(hash);
-    if (entry) entry.count += 1;
-    else this.store.set(hash, { count: 1, forgetAt: this.now() + this.options.windowMs });
   }
 }
 
