@@ -16,8 +16,13 @@ import { forwardWallet } from '../src/settlement/forwarding.ts';
 import { forwardingContext, startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { chainLedger } from './support/chain-ledger.ts';
-import { customer } from './support/client.ts';
-import { paymentStatus, payUsdc, walletOf } from './support/payments.ts';
+import {
+  payableUniversalOrder,
+  paymentStatus,
+  payUsdc,
+  waitForForwarded,
+  walletOf,
+} from './support/payments.ts';
 import { balancesOf, waitUntil, webhookReceiver } from './support/settlement.ts';
 
 const CONFIRMATIONS = 10;
@@ -60,32 +65,16 @@ afterAll(() => {
 const rpc = () => createPublicClient({ chain: foundry, transport: http(t.stack.env.RPC_URL) });
 
 /** A universal order paying out to `payout`, with webhooks to the local receiver. */
-async function universalOrder(total: string, payout: Address) {
-  const { status, body } = await t.shopper.post('/api/universal-orders', {
-    storeName: 'Fault Shop',
-    storePaymentAddress: payout,
-    externalOrderId: `fault-${Date.now()}-${Math.random()}`,
+const universalOrder = (total: string, payout: Address) =>
+  payableUniversalOrder(t.shopper, {
+    total,
+    payout,
     webhookUrl: receiver.url,
-    ...customer,
-    items: [{ productId: 'universal-1', title: 'Item', priceUsdc: total, quantity: 1 }],
-    subtotalUsdc: total,
-    shippingUsdc: '0.00',
-    totalUsdc: total,
-    paymentChain: 'base',
+    storeName: 'Fault Shop',
   });
-  if (status !== 201) throw new Error(`universal order: ${JSON.stringify(body)}`);
-  return { orderId: body.order.id as string, address: body.paymentWallet.address as Address };
-}
 
 const forwarded = (orderId: string, timeoutMs = 30_000) =>
-  waitUntil(
-    async () => {
-      const wallet = await walletOf(t.database.db, orderId);
-      return wallet.forwardingStatus === 'completed' && wallet.forwardingCompleted && wallet;
-    },
-    `forwarding of ${orderId}`,
-    timeoutMs,
-  );
+  waitForForwarded(t.database.db, orderId, timeoutMs);
 
 const eventsOf = (orderId: string, type: string) =>
   receiver.received.filter((r) => {

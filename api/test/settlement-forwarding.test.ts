@@ -23,7 +23,13 @@ import { orders } from '../src/db/schema.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { customer, newMerchant, storeForm } from './support/client.ts';
-import { orderOneMug, payUsdc, walletOf } from './support/payments.ts';
+import {
+  orderOneMug,
+  payableUniversalOrder,
+  payUsdc,
+  waitForForwarded,
+  walletOf,
+} from './support/payments.ts';
 import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);
@@ -49,22 +55,8 @@ afterAll(() => {
 });
 
 /** A universal order paying out to `payout`, with webhooks to the local receiver. */
-async function universalOrder(total: string, payout: Address, client = t.shopper) {
-  const { status, body } = await client.post('/api/universal-orders', {
-    storeName: 'Corner Shop',
-    storePaymentAddress: payout,
-    externalOrderId: `ext-${Date.now()}`,
-    webhookUrl: receiver.url,
-    ...customer,
-    items: [{ productId: 'universal-1', title: 'Item', priceUsdc: total, quantity: 1 }],
-    subtotalUsdc: total,
-    shippingUsdc: '0.00',
-    totalUsdc: total,
-    paymentChain: 'base',
-  });
-  if (status !== 201) throw new Error(`universal order: ${JSON.stringify(body)}`);
-  return { orderId: body.order.id as string, address: body.paymentWallet.address as Address };
-}
+const universalOrder = (total: string, payout: Address, client = t.shopper) =>
+  payableUniversalOrder(client, { total, payout, webhookUrl: receiver.url });
 
 /** A merchant, a store paying out to a fresh address with a webhook URL, and a 10.80 order. */
 async function storeOrder() {
@@ -81,11 +73,7 @@ async function storeOrder() {
   return { owner, store, payout, orderId, address, secret: hook.body.secret as string };
 }
 
-const forwarded = (orderId: string) =>
-  waitUntil(async () => {
-    const wallet = await walletOf(t.database.db, orderId);
-    return wallet.forwardingStatus === 'completed' && wallet.forwardingCompleted && wallet;
-  }, `forwarding of ${orderId}`);
+const forwarded = (orderId: string) => waitForForwarded(t.database.db, orderId);
 
 const webhookOf = (orderId: string, type: string) =>
   waitUntil(

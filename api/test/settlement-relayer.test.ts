@@ -28,8 +28,14 @@ import { startDetectionLoop } from '../src/settlement/detection-loop.ts';
 import { startForwardingLoop } from '../src/settlement/forwarding-loop.ts';
 import { forwardingContext } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
-import { apiClient, customer, newMerchant, storeForm } from './support/client.ts';
-import { orderOneMug, payUsdc, walletOf } from './support/payments.ts';
+import { apiClient, newMerchant, storeForm } from './support/client.ts';
+import {
+  orderOneMug,
+  payableUniversalOrder,
+  payUsdc,
+  waitForForwarded,
+  walletOf,
+} from './support/payments.ts';
 import { balancesOf, ledgerBreaches, waitUntil } from './support/settlement.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);
@@ -174,24 +180,12 @@ function startWorkerProcess(): Service {
 /** A universal order paying out to a fresh address. */
 async function universalOrder(total: string) {
   const payout = freshAddress();
-  const { status, body } = await t.shopper.post('/api/universal-orders', {
-    storeName: 'Relayer Shop',
-    storePaymentAddress: payout,
-    externalOrderId: `ext-${Date.now()}-${Math.random()}`,
-    ...customer,
-    items: [{ productId: 'universal-relayer', title: 'Item', priceUsdc: total, quantity: 1 }],
-    subtotalUsdc: total,
-    shippingUsdc: '0.00',
-    totalUsdc: total,
-    paymentChain: 'base',
-  });
-  if (status !== 201) throw new Error(`universal order: ${JSON.stringify(body)}`);
-  return {
-    orderId: body.order.id as string,
-    address: body.paymentWallet.address as Address,
+  const order = await payableUniversalOrder(t.shopper, {
+    total,
     payout,
-    amount: usdc(total),
-  };
+    storeName: 'Relayer Shop',
+  });
+  return { ...order, payout, amount: usdc(total) };
 }
 
 /** A store order (10.80) whose owner can read its forwarding. */
@@ -210,14 +204,7 @@ async function storeOrder() {
 type Order = { orderId: string; address: Address; payout: Address; amount: bigint };
 
 const forwarded = (orderId: string, timeoutMs = 20_000) =>
-  waitUntil(
-    async () => {
-      const wallet = await walletOf(t.database.db, orderId);
-      return wallet.forwardingStatus === 'completed' && wallet.forwardingCompleted && wallet;
-    },
-    `forwarding of ${orderId}`,
-    timeoutMs,
-  );
+  waitForForwarded(t.database.db, orderId, timeoutMs);
 
 const authorizationUsed = parseAbiItem(
   'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',

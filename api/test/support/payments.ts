@@ -8,6 +8,7 @@ import { usdcAbi } from '../../src/chain/usdc-abi.ts';
 import type { Database } from '../../src/db/client.ts';
 import { paymentEvents, paymentWallets } from '../../src/db/schema.ts';
 import { type ApiClient, customer } from './client.ts';
+import { waitUntil } from './settlement.ts';
 
 /** The status API's answer. */
 export interface PaymentStatus {
@@ -133,4 +134,46 @@ export async function orderOneMug(
   });
   if (order.status !== 201) throw new Error(`order: ${JSON.stringify(order.body)}`);
   return { orderId: order.body.id as string, productId: product.id as string };
+}
+
+/** What a payable universal order needs: its total, payout address and optional webhook. */
+export interface UniversalOrderOptions {
+  total: string;
+  payout: Address;
+  webhookUrl?: string;
+  storeName?: string;
+}
+
+/**
+ * A universal order with its deposit address in one call (the payment page's form), as the
+ * settlement tests pay them; throws unless the API answers 201.
+ */
+export async function payableUniversalOrder(api: ApiClient, options: UniversalOrderOptions) {
+  const { total } = options;
+  const { status, body } = await api.post('/api/universal-orders', {
+    storeName: options.storeName ?? 'Corner Shop',
+    storePaymentAddress: options.payout,
+    externalOrderId: `ext-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+    ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
+    ...customer,
+    items: [{ productId: 'universal-1', title: 'Item', priceUsdc: total, quantity: 1 }],
+    subtotalUsdc: total,
+    shippingUsdc: '0.00',
+    totalUsdc: total,
+    paymentChain: 'base',
+  });
+  if (status !== 201) throw new Error(`universal order: ${JSON.stringify(body)}`);
+  return { orderId: body.order.id as string, address: body.paymentWallet.address as Address };
+}
+
+/** Waits until the order's forwarding is recorded as complete; returns its wallet row. */
+export function waitForForwarded(db: Database, orderId: string, timeoutMs = 20_000) {
+  return waitUntil(
+    async () => {
+      const wallet = await walletOf(db, orderId);
+      return wallet.forwardingStatus === 'completed' && wallet.forwardingCompleted && wallet;
+    },
+    `forwarding of ${orderId}`,
+    timeoutMs,
+  );
 }
