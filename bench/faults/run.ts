@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { type Address, createPublicClient, type Hash, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
+import { usdcAbi } from '../../api/src/chain/usdc-abi.ts';
 import { chainLedger } from '../../api/test/support/chain-ledger.ts';
 import { payUsdc } from '../../api/test/support/payments.ts';
 import { waitForIndexerBlock } from '../../stack/src/indexer.ts';
@@ -190,7 +191,6 @@ try {
   const out = ledger.wallets.reduce((sum, w) => sum + w.toMerchant + w.toTreasury, 0n);
   const failedRows = await database.db.execute<{ error: string | null }>(sql`
     select forwarding_error as error from payment_wallets where forwarding_status = 'failed'`);
-  const failed = [{ n: failedRows.length }];
   const indexerAt = await fetch(`${stack.env.INDEXER_URL}/status`)
     .then((r) => r.json() as Promise<Record<string, { block?: { number?: number } }>>)
     .then((status) => Object.values(status)[0]?.block?.number ?? null)
@@ -234,7 +234,7 @@ try {
     ledger.authorizationsUsedTwice.length === 0 &&
     result.stuck.length === 0 &&
     result.misreported.length === 0 &&
-    (failed[0]?.n ?? 0) === 0;
+    failedRows.length === 0;
   const body = [
     '## Faults: kills, reorgs and two workers (`bench/faults`)',
     '',
@@ -329,15 +329,7 @@ async function settle(orders: readonly { orderId: string; address: Address }[]) 
 async function usdcBalance(address: Address): Promise<bigint> {
   return client.readContract({
     address: stack.env.USDC_ADDRESS as Address,
-    abi: [
-      {
-        type: 'function',
-        name: 'balanceOf',
-        stateMutability: 'view',
-        inputs: [{ name: 'owner', type: 'address' }],
-        outputs: [{ name: '', type: 'uint256' }],
-      },
-    ] as const,
+    abi: usdcAbi,
     functionName: 'balanceOf',
     args: [address],
   });

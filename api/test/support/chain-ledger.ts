@@ -7,6 +7,7 @@ import { splitFee } from '@store/shared';
 import { sql } from 'drizzle-orm';
 import { type Address, createPublicClient, http, parseAbiItem } from 'viem';
 import { foundry } from 'viem/chains';
+import { usdcAbi } from '../../src/chain/usdc-abi.ts';
 import type { Database } from '../../src/db/client.ts';
 
 const transferEvent = parseAbiItem(
@@ -78,7 +79,7 @@ export async function chainLedger(
     }
     row.balance = await client.readContract({
       address: token,
-      abi: [parseAbiItem('function balanceOf(address owner) view returns (uint256)')] as const,
+      abi: usdcAbi,
       functionName: 'balanceOf',
       args: [wallet.address as Address],
     });
