@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyStoreTheme } from './theme.ts';
+import { contrastRatio } from './contrast.ts';
+import { applyStoreTheme, THEME_BACKGROUNDS, themeVariables } from './theme.ts';
 
 const root = document.documentElement;
 const variable = (name: string) => root.style.getPropertyValue(name);
@@ -20,14 +21,17 @@ describe('store theming', () => {
     });
     expect(root.classList.contains('light')).toBe(true);
     expect(root.classList.contains('dark')).toBe(false);
+    // Note: #db2777 reads at 4.3:1 on the light theme's grey surface; the accent is darkened.
     expect([variable('--primary'), variable('--secondary'), variable('--accent')]).toEqual([
       '#0f766e',
       '#7c3aed',
-      '#db2777',
+      '#d22572',
     ]);
+    expect(variable('--on-primary')).toBe('#ffffff');
     reset();
     expect(root.className).toBe('dark');
     expect(variable('--primary')).toBe('');
+    expect(variable('--on-primary')).toBe('');
   });
 
   it('uses the default dark theme and colours for missing or unsafe values', () => {
@@ -35,5 +39,22 @@ describe('store theming', () => {
     expect(root.classList.contains('dark')).toBe(true);
     expect(variable('--primary')).toBe('#6366f1');
     expect(variable('--accent')).toBe('#06b6d4');
+  });
+
+  it('makes merchant colours readable as text (WCAG AA 4.5:1) in both themes', () => {
+    const light = themeVariables({
+      theme: 'light',
+      primaryColor: '#10b981',
+      accentColor: '#10b981',
+    });
+    expect(contrastRatio('#10b981', '#ffffff')).toBeLessThan(3);
+    for (const bg of THEME_BACKGROUNDS.light) {
+      expect(contrastRatio(light['--accent'] ?? '', bg)).toBeGreaterThanOrEqual(4.5);
+    }
+    expect(contrastRatio(light['--on-primary'] ?? '', '#10b981')).toBeGreaterThanOrEqual(4.5);
+    const dark = themeVariables({ theme: 'dark', accentColor: '#1e3a8a' });
+    for (const bg of THEME_BACKGROUNDS.dark) {
+      expect(contrastRatio(dark['--accent'] ?? '', bg)).toBeGreaterThanOrEqual(4.5);
+    }
   });
 });

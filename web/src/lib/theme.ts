@@ -1,7 +1,10 @@
 // Store theming (SPEC §2): the light/dark class and the three colours as CSS variables on <html>
-// while a store page is shown, and the app's own look back when the page goes away.
+// while a store page is shown, and the app's own look back when the page goes away. The accent
+// colours text (prices, the payment amount, links), so it is adjusted to WCAG AA contrast on the
+// theme's backgrounds; button text on the primary colour is white or dark, whichever reads.
 import { DEFAULT_COLORS, DEFAULT_THEME, isHexColor, type Theme } from '@store/shared';
 import { useEffect } from 'react';
+import { readableTextColour, textOn } from './contrast.ts';
 
 /** A store's (or an external store's) look. */
 export interface StoreTheme {
@@ -16,6 +19,33 @@ const VARIABLES = [
   ['--secondary', 'secondaryColor', DEFAULT_COLORS.secondary],
   ['--accent', 'accentColor', DEFAULT_COLORS.accent],
 ] as const;
+/** Variables set from the colours: button text on the primary colour. */
+const DERIVED = ['--on-primary'] as const;
+
+/**
+ * The backgrounds text sits on in each theme (--surface, --bg, --surface-2 of styles/base.css).
+ * Note: kept in step with the stylesheet by hand; text must read on the darkest (light theme) or
+ * lightest (dark theme) of them.
+ */
+export const THEME_BACKGROUNDS = {
+  light: ['#ffffff', '#f8fafc', '#f1f5f9'],
+  dark: ['#0b1020', '#131a2e', '#1a2340'],
+} as const;
+
+/** The CSS variables of a theme: merchant colours, the accent made readable as text. */
+export function themeVariables(theme: StoreTheme): Record<string, string> {
+  const dark = (theme.theme ?? DEFAULT_THEME) === 'dark';
+  const primary = colourOr(theme.primaryColor, DEFAULT_COLORS.primary);
+  return {
+    '--primary': primary,
+    '--secondary': colourOr(theme.secondaryColor, DEFAULT_COLORS.secondary),
+    '--accent': readableTextColour(
+      colourOr(theme.accentColor, DEFAULT_COLORS.accent),
+      THEME_BACKGROUNDS[dark ? 'dark' : 'light'],
+    ),
+    '--on-primary': textOn(primary),
+  };
+}
 
 // Note: colours come from strangers (store settings, URL parameters); only hex colours reach CSS.
 function colourOr(value: string | null | undefined, fallback: string): string {
@@ -29,12 +59,13 @@ export function applyStoreTheme(
 ): () => void {
   const wasDark = root.classList.contains('dark');
   const wasLight = root.classList.contains('light');
-  const previous = VARIABLES.map(([name]) => root.style.getPropertyValue(name));
+  const names = [...VARIABLES.map(([name]) => name), ...DERIVED];
+  const previous = names.map((name) => root.style.getPropertyValue(name));
   const dark = (theme.theme ?? DEFAULT_THEME) === 'dark';
   root.classList.toggle('dark', dark);
   root.classList.toggle('light', !dark);
-  for (const [name, key, fallback] of VARIABLES) {
-    root.style.setProperty(name, colourOr(theme[key], fallback));
+  for (const [name, value] of Object.entries(themeVariables(theme))) {
+    root.style.setProperty(name, value);
   }
   const meta = document.querySelector<HTMLMetaElement>('meta[name="theme-color"]');
   const previousMeta = meta?.content;
@@ -42,7 +73,7 @@ export function applyStoreTheme(
   return () => {
     root.classList.toggle('dark', wasDark);
     root.classList.toggle('light', wasLight);
-    VARIABLES.forEach(([name], index) => {
+    names.forEach((name, index) => {
       const value = previous[index];
       if (value) root.style.setProperty(name, value);
       else root.style.removeProperty(name);
