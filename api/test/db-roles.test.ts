@@ -116,11 +116,18 @@ describe('database roles', () => {
     await expect(as.api.unsafe('create schema planted')).rejects.toThrow(DENIED);
   });
 
-  test('the worker reads stores and its tables, never users, sessions or idempotency keys', async () => {
+  test('the worker reads stores and its tables, never users, sessions, idempotency keys, API keys, checkout sessions or link secrets', async () => {
     expect((await as.worker`select count(*)::int as n from stores`)[0]).toEqual({ n: 0 });
     expect((await as.worker`select count(*)::int as n from payment_wallets`)[0]).toEqual({ n: 0 });
     expect((await as.worker`select count(*)::int as n from indexer.transfer`)[0]).toEqual({ n: 1 });
-    for (const table of ['users', 'sessions', 'idempotency_keys']) {
+    for (const table of [
+      'users',
+      'sessions',
+      'idempotency_keys',
+      'api_keys',
+      'checkout_sessions',
+      'store_link_secrets',
+    ]) {
       await expect(as.worker.unsafe(`select * from ${table}`)).rejects.toThrow(DENIED);
     }
     await expect(as.worker.unsafe("update stores set name = 'x'")).rejects.toThrow(DENIED);
@@ -199,6 +206,7 @@ describe('database roles', () => {
         '0004_roles',
         '0005_rate_limits',
         '0006_state_checks',
+        '0007_integrators',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -231,9 +239,7 @@ describe('database roles', () => {
     const empty = inDatabase(testDb.adminUrl, 'empty_shop');
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
-    await expect(check).rejects.toThrow(
-      /lacks 7 migration\(s\) \(0000_init, .*0006_state_checks\)/,
-    );
+    await expect(check).rejects.toThrow(/lacks 8 migration\(s\) \(0000_init, .*0007_integrators\)/);
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
   });

@@ -32,3 +32,17 @@ export type ForwardingLegStatus = (typeof FORWARDING_LEG_STATUSES)[number];
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 /** A webhook delivery's status. */
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+/**
+ * Status of a checkout session (`checkout_sessions.status`): open (its link can be checked out
+ * until `expires_at`), completed (an order was created from it) or expired (marked once its link is
+ * opened or read after `expires_at` without an order).
+ */
+export const CHECKOUT_SESSION_STATUSES = ['open', 'completed', 'expired'] as const;
+/** A checkout session's status. */
+export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number];
+
+/** Mode of an API key: test keys (`sk_test_…`) on test chains, live keys (`sk_live_…`) on Base mainnet. */
+export const API_KEY_MODES = ['test', 'live'] as const;
+/** An API key's mode. */
+export type ApiKeyMode = (typeof API_KEY_MODES)[number];

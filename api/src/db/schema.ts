@@ -3,6 +3,10 @@
 // shared money module turns them into bigint base units. No floating point touches them.
 
 import {
+  API_KEY_MODES,
+  type ApiKeyMode,
+  CHECKOUT_SESSION_STATUSES,
+  type CheckoutSessionStatus,
   FORWARDING_LEG_STATUSES,
   FORWARDING_STATUSES,
   type ForwardingLegStatus,
@@ -409,3 +413,88 @@ export const webhookAttempts = pgTable(
   },
   (t) => [index('webhook_attempts_delivery_id_idx').on(t.deliveryId, t.attemptedAt)],
 );
+
+/**
+ * Merchants' secret API keys (`Authorization: Bearer sk_test_…` / `sk_live_…`); the table holds
+ * only the key's SHA-256 and the first characters the admin shows to tell keys apart.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    mode: text().$type<ApiKeyMode>().notNull(),
+    keyHash: text().notNull().unique(),
+    // e.g. "sk_test_Ab12": enough to recognise a key, far too little to use it
+    keyPrefix: text().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp({ withTimezone: true }),
+    revokedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('api_keys_user_id_idx').on(t.userId, t.createdAt),
+    check('api_keys_mode_check', oneOf('mode', API_KEY_MODES)),
+  ],
+);
+
+/**
+ * Checkout sessions an integrator's server creates with an API key: the items, prices and URLs of
+ * one hosted checkout, fixed on the server so the shopper cannot edit them. Its order (once the
+ * shopper submits the checkout) is a store order of `store_id`, paid to the store's payout address.
+ */
+export const checkoutSessions = pgTable(
+  'checkout_sessions',
+  {
+    // "cs_" + random base62: the capability in the hosted checkout's URL
+    id: text().primaryKey(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    storeId: uuid()
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    status: text().$type<CheckoutSessionStatus>().notNull().default('open'),
+    // [{ title, priceUsdc, quantity, imageUrl?, productId? }]
+    items: jsonb().$type<unknown[]>().notNull(),
+    // [{ id, label, priceUsdc }]; empty: no shipping asked
+    shippingOptions: jsonb().$type<unknown[]>().notNull().default([]),
+    // amounts in USDC, 2 decimals
+    subtotalUsdc: numeric({ precision: 10, scale: 2 }).notNull(),
+    taxUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
+    currency: text().notNull().default('USDC'),
+    externalOrderId: text(),
+    returnUrl: text(),
+    cancelUrl: text(),
+    // optional pre-fill of the checkout form: { email?, name?, address... }
+    customer: jsonb().$type<Record<string, unknown>>(),
+    // optional look of the hosted checkout: { primaryColor?, logoUrl?, storeName? ... }
+    theme: jsonb().$type<Record<string, unknown>>(),
+    metadata: jsonb().$type<Record<string, unknown>>(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    orderId: uuid().references(() => orders.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('checkout_sessions_user_id_idx').on(t.userId, t.createdAt),
+    index('checkout_sessions_store_id_idx').on(t.storeId),
+    uniqueIndex('checkout_sessions_order_id_idx').on(t.orderId),
+    check('checkout_sessions_status_check', oneOf('status', CHECKOUT_SESSION_STATUSES)),
+  ],
+);
+
+/**
+ * Per-store secrets that sign universal-checkout links (HMAC-SHA256). Note: a table of its own so
+ * the worker role, which reads `stores`, is refused it (migration 0007); only the API verifies links.
+ */
+export const storeLinkSecrets = pgTable('store_link_secrets', {
+  storeId: uuid()
+    .primaryKey()
+    .references(() => stores.id, { onDelete: 'cascade' }),
+  secret: text().notNull(),
+  createdAt: createdAt(),
+  rotatedAt: timestamp({ withTimezone: true }),
+});
