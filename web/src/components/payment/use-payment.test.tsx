@@ -167,6 +167,25 @@ describe('payment flow (SPEC §4)', () => {
     ).toHaveLength(2);
   });
 
+  it('the universal page asks for a wallet again on Try Again after a wallet failure', async () => {
+    walletAnswer = { status: 503, body: { error: { message: 'no wallet' } } };
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await mount('universal');
+    expect(session.status).toBe('failed');
+    walletAnswer = { status: 200, body: { paymentWallet: WALLET } };
+    await act(async () => session.tryAgain());
+    await act(async () => {});
+    expect(session.wallet?.address).toBe(WALLET.address);
+    expect(session.status).toBe('waiting');
+    const walletCalls = () =>
+      fetchMock.mock.calls.filter(([url]) => String(url).includes('assign-payment-wallet'));
+    expect(walletCalls()).toHaveLength(2);
+    // With a wallet, Try Again only returns to waiting (SPEC §4): the same address stays.
+    await act(async () => session.tryAgain());
+    await act(async () => {});
+    expect(walletCalls()).toHaveLength(2);
+  });
+
   it('an order that is already paid is confirmed without a wallet', async () => {
     await mount('store', 'paid');
     expect(session.status).toBe('confirmed');

@@ -166,14 +166,19 @@ export function usePayment(options: PaymentOptions): PaymentSession {
     }
   }, [orderId, record]);
 
+  // Note: the universal page keeps its wallet and window (SPEC §4) unless it never got a wallet;
+  // then waiting without one would wait forever, so it asks for one again.
+  const hasWallet = wallet !== undefined;
   const tryAgain = useCallback(() => {
     setStatus('waiting');
     if (kind === 'store') {
       setGraceUntil(Date.now() + PAYMENT_RETRY_COUNTDOWN_SECONDS * 1000);
       setWallet(undefined);
       setAttempt((n) => n + 1);
+    } else if (!hasWallet) {
+      setAttempt((n) => n + 1);
     }
-  }, [kind]);
+  }, [kind, hasWallet]);
 
   const expire = useCallback(() => {
     if (kind === 'store' && !confirmed.current) setStatus('failed');

@@ -1,6 +1,6 @@
 // Route /universal-payment/{orderId}: the universal payment page (SPEC §2, §4): the external
 // store's name, logo and colours from the order's metadata, the order number, the payment panel,
-// and after confirmation the thank-you page, or the integrator's returnUrl after a manual check.
+// and after confirmation the integrator's returnUrl when the order has one, else the thank-you page.
 import {
   GAS_ESTIMATE_DISPLAY_USD,
   ORDER_NOT_FOUND,
@@ -40,8 +40,11 @@ function UniversalPayment(props: { order: Order }) {
   const brand = brandOfOrder(order);
   const returnUrl = order.metadata?.isUniversal ? order.metadata.returnUrl : undefined;
   const onConfirmed = (by: ConfirmedBy) => {
-    // SPEC §4: only the manual check hands the shopper back to the integrator.
-    if (by === 'manual' && returnUrl) window.location.assign(buildReturnUrl(returnUrl, order.id));
+    // The integrator's returnUrl gets the shopper back after a payment seen on this page, by the
+    // automatic detection or the manual check alike. Note: an order already paid on arrival
+    // shows its thank-you page, so a returnUrl that links back here cannot loop.
+    if (by !== 'already-paid' && returnUrl)
+      window.location.assign(buildReturnUrl(returnUrl, order.id));
     else void navigate({ to: '/thank-you/$orderId', params: { orderId: order.id } });
   };
   const session = usePayment({
