@@ -88,7 +88,7 @@ describe('POST /api/auth/sign-up', () => {
     const again = await t.shopper.post('/api/auth/sign-up', { username: 'TAKEN', password });
     expect(again.status).toBe(409);
     expect(again.body.error).toEqual({
-      code: 'conflict',
+      code: 'already_exists',
       message: 'That username is already taken',
     });
   });

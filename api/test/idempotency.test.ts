@@ -107,7 +107,10 @@ describe('Idempotency-Key', () => {
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
     for (const r of responses.filter((r) => r.status === 409))
-      expect(r.body.error.message).toBe('A request with this Idempotency-Key is in progress');
+      expect(r.body.error).toEqual({
+        code: 'idempotency_in_progress',
+        message: 'A request with this Idempotency-Key is in progress',
+      });
     expect(await count(orders)).toBe(before + 1);
   });
 
@@ -131,7 +134,10 @@ describe('Idempotency-Key', () => {
       .where(eq(idempotencyKeys.key, k));
     const running = await t.shopper.post('/api/orders', orderBody, withKey(k));
     expect(running.status).toBe(409);
-    expect(running.body.error.message).toBe('A request with this Idempotency-Key is in progress');
+    expect(running.body.error).toEqual({
+      code: 'idempotency_in_progress',
+      message: 'A request with this Idempotency-Key is in progress',
+    });
   });
 
   test('after 24 hours a key runs again', async () => {

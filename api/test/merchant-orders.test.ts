@@ -119,6 +119,7 @@ describe('PATCH /api/orders/{id}', () => {
       updatedAt: fresh.updatedAt,
     });
     expect(stale.status).toBe(409);
+    expect(stale.body.error.code).toBe('stale_version');
     expect(stale.body.error.details.current).toMatchObject({ id: fresh.id, status: 'paid' });
   });
 });

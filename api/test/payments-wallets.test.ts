@@ -85,7 +85,10 @@ describe('POST /api/orders/{id}/assign-payment-wallet', () => {
     });
     const paid = await storeOrder();
     await t.testDb.database.db.update(orders).set({ status: 'paid' }).where(eq(orders.id, paid));
-    expect((await assign(paid)).status).toBe(409);
+    expect(await assign(paid)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'invalid_state' } },
+    });
     expect((await assign(await storeOrder(), { paymentChain: 'ethereum' })).status).toBe(422);
     expect((await assign(crypto.randomUUID())).status).toBe(404);
     expect((await assign('not-an-id')).status).toBe(404);

@@ -174,6 +174,7 @@ describe('PUT and DELETE /api/products/{id}', () => {
       updatedAt: stale,
     });
     expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe('stale_version');
     expect(second.body.error.details.current).toMatchObject({
       title: 'Mug v2',
       updatedAt: first.body.updatedAt,

@@ -67,7 +67,10 @@ describe('POST /api/stores', () => {
     await t.owner.api.post('/api/stores', form);
     const response = await t.other.api.post('/api/stores', storeForm({ slug: form.slug }));
     expect(response.status).toBe(409);
-    expect(response.body.error.message).toBe('That store slug is already taken; choose another');
+    expect(response.body.error).toEqual({
+      code: 'already_exists',
+      message: 'That store slug is already taken; choose another',
+    });
   });
 });
 
@@ -183,7 +186,7 @@ describe('PUT /api/stores/{id}', () => {
       updatedAt: stale,
     });
     expect(response.status).toBe(409);
-    expect(response.body.error.code).toBe('conflict');
+    expect(response.body.error.code).toBe('stale_version');
     expect(response.body.error.message).toBe(
       'This store was changed since you loaded it; review the current version and try again',
     );

@@ -13,7 +13,7 @@ const app = new Elysia()
     throw new Error('password=hunter2 at /srv/secret.ts:12');
   })
   .get('/conflict', () => {
-    throw new AppError('conflict', 'The store changed since you loaded it');
+    throw new AppError('stale_version', 'The store changed since you loaded it');
   });
 
 const post = (body: string) =>
@@ -53,7 +53,7 @@ describe('error handler', () => {
     const response = await app.handle(new Request('http://localhost/conflict'));
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({
-      error: { code: 'conflict', message: 'The store changed since you loaded it' },
+      error: { code: 'stale_version', message: 'The store changed since you loaded it' },
     });
   });
 

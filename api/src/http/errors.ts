@@ -6,7 +6,14 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
-  conflict: 409,
+  /** An edit made on an older version; `details.current` is the record as it is now. */
+  stale_version: 409,
+  /** A request with the same Idempotency-Key is still running; retry later. */
+  idempotency_in_progress: 409,
+  /** A unique name (store slug, username) another record already has. */
+  already_exists: 409,
+  /** The record is not in a state that allows this (an order not pending, forwarding not stopped). */
+  invalid_state: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,

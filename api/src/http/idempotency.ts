@@ -95,10 +95,10 @@ async function claimKey(db: Database, row: KeyRow): Promise<Outcome> {
       existing.requestHash === row.requestHash;
     if (!same) throw new AppError('validation_failed', IDEMPOTENCY_MESSAGES.reused);
     if (existing.responseStatus === null)
-      throw new AppError('conflict', IDEMPOTENCY_MESSAGES.inProgress);
+      throw new AppError('idempotency_in_progress', IDEMPOTENCY_MESSAGES.inProgress);
     return { claimed: false, status: existing.responseStatus, body: existing.responseBody };
   }
-  throw new AppError('conflict', IDEMPOTENCY_MESSAGES.inProgress);
+  throw new AppError('idempotency_in_progress', IDEMPOTENCY_MESSAGES.inProgress);
 }
 
 // Note: a key whose first request never finished (a crash) is taken over after 5 minutes.

@@ -27,7 +27,7 @@ export function nextVersion(column: PgColumn): SQL {
 /** The 409 of a stale edit, carrying the current record so the client can show the conflict. */
 export function staleEdit(what: string, current: unknown): AppError {
   return new AppError(
-    'conflict',
+    'stale_version',
     `This ${what} was changed since you loaded it; review the current version and try again`,
     { current },
   );

@@ -79,7 +79,8 @@ export async function signUp(
     const created = user as SessionUser;
     return { user: created, token: await createSession(db, created.id) };
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('conflict', ACCOUNT_MESSAGES.usernameTaken);
+    if (isUniqueViolation(error))
+      throw new AppError('already_exists', ACCOUNT_MESSAGES.usernameTaken);
     throw error;
   }
 }

@@ -112,6 +112,6 @@ export async function retryForwarding(db: Database, ownerId: string, orderId: st
       ),
     )
     .returning({ id: paymentWallets.id });
-  if (updated.length === 0) throw new AppError('conflict', FORWARDING_MESSAGES.notStopped);
+  if (updated.length === 0) throw new AppError('invalid_state', FORWARDING_MESSAGES.notStopped);
   return getForwarding(db, ownerId, orderId);
 }

@@ -75,7 +75,7 @@ export async function assignPaymentWallet(
   const order = await getOrderOrThrow(db, orderId);
   const existing = await findWallet(db, orderId);
   if (existing) return { paymentWallet: walletView(existing) };
-  if (order.status !== 'pending') throw new AppError('conflict', M.notPending(order.status));
+  if (order.status !== 'pending') throw new AppError('invalid_state', M.notPending(order.status));
   if (parseUsdc(order.totalUsdc) <= 0n) throw new AppError('validation_failed', M.zeroTotal);
   const storePaymentAddress = await payoutAddressOf(db, order);
 

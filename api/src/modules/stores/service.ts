@@ -139,7 +139,7 @@ export async function createStore(
       .returning({ id: stores.id });
     return getOwnStoreOrThrow(db, ownerId, (created as { id: string }).id);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('conflict', SLUG_TAKEN);
+    if (isUniqueViolation(error)) throw new AppError('already_exists', SLUG_TAKEN);
     throw error;
   }
 }
@@ -166,7 +166,7 @@ export async function updateStore(
       .returning({ id: stores.id });
     if (updated.length === 0) throw staleEdit('store', await getOwnStoreOrThrow(db, ownerId, id));
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('conflict', SLUG_TAKEN);
+    if (isUniqueViolation(error)) throw new AppError('already_exists', SLUG_TAKEN);
     throw error;
   }
   return getOwnStoreOrThrow(db, ownerId, id);

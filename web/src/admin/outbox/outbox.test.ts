@@ -156,6 +156,37 @@ describe('conflicts', () => {
   });
 });
 
+describe('409s told apart by their code', () => {
+  it('leaves an entry whose key is still in flight for the next replay, whatever the wording', async () => {
+    server.network = 'down';
+    const store = await enqueue({ userId, kind: 'store', op: 'create', changes: storeBody });
+    server.network = 'up';
+    const [entry] = await db.outbox.toArray();
+    server.inFlight.add(entry?.idempotencyKey ?? '');
+    server.busyText = 'Une requête avec cette clé est en cours';
+    const busy = await replay();
+    expect(busy).toMatchObject({ synced: [], conflicts: [], failures: [] });
+    expect((await db.outbox.toArray()).map((row) => row.status)).toEqual(['pending']);
+
+    server.inFlight.clear();
+    expect((await replay()).synced).toHaveLength(1);
+    expect(await db.drafts.get(`store:${store.entityId}`)).toBeUndefined();
+    expect(server.stores.size).toBe(1);
+  });
+
+  it('refuses a taken slug as a failed entry, not as a conflict', async () => {
+    server.seed('store', { name: 'Taken', slug: storeBody.slug });
+    server.network = 'down';
+    await enqueue({ userId, kind: 'store', op: 'create', changes: storeBody });
+    server.network = 'up';
+    const report = await replay();
+    expect(report.conflicts).toHaveLength(0);
+    expect(report.failures.map((row) => row.error)).toEqual([
+      'That store slug is already taken; choose another',
+    ]);
+  });
+});
+
 describe('submitMutation', () => {
   it('answers synced online, queued offline', async () => {
     expect(

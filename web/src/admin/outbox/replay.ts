@@ -26,9 +26,6 @@ export interface ReplayReport {
   stopped?: StopReason;
 }
 
-// Note: the API's answer while another tab is sending the same key; try again later.
-const KEY_IN_PROGRESS = 'A request with this Idempotency-Key is in progress';
-
 type Outcome =
   | { kind: 'synced'; saved: MerchantStore | MerchantProduct }
   | { kind: 'conflict'; server: Record<string, unknown> }
@@ -39,10 +36,12 @@ type Outcome =
 function classify(error: unknown): Outcome {
   if (!(error instanceof ApiError)) return { kind: 'stop', reason: 'offline' };
   if (error.status === 401) return { kind: 'stop', reason: 'signed-out' };
+  // Note: decided by the API's error code, never by its wording.
   const current = (error.details as { current?: unknown } | undefined)?.current;
-  if (error.status === 409 && current && typeof current === 'object')
+  if (error.code === 'stale_version' && current && typeof current === 'object')
     return { kind: 'conflict', server: current as Record<string, unknown> };
-  if (error.status === 409 && error.text === KEY_IN_PROGRESS) return { kind: 'skip' };
+  // Another tab is sending the same key right now: leave the entry for the next replay.
+  if (error.code === 'idempotency_in_progress') return { kind: 'skip' };
   if (error.status >= 500 || error.status === 408 || error.status === 429)
     return { kind: 'stop', reason: 'server-busy' };
   return { kind: 'failed', message: error.text };

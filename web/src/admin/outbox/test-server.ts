@@ -15,6 +15,10 @@ export class TestServer {
     [];
   /** 'down': no request arrives; 'drop-answer': the work is done, the answer is lost (once). */
   network: 'up' | 'down' | 'drop-answer' = 'up';
+  /** Keys another tab is still sending: answered 409 `idempotency_in_progress` in `busyText`. */
+  readonly inFlight = new Set<string>();
+  /** The wording of the in-flight 409; the client must decide by its code, not by this text. */
+  busyText = 'A request with this Idempotency-Key is in progress';
   /** Answers to replay, by Idempotency-Key. */
   private readonly answers = new Map<string, { hash: string; answer: Row | ApiError }>();
   private clock = Date.parse('2025-01-01T00:00:00.000Z');
@@ -53,6 +57,7 @@ export class TestServer {
     if (this.network === 'down') throw new TypeError('Failed to fetch');
     const body = request.body as Record<string, unknown>;
     this.calls.push({ method: request.method, url: request.url, body, key });
+    if (this.inFlight.has(key)) throw new ApiError(409, this.busyText, 'idempotency_in_progress');
     const hash = JSON.stringify([request.method, request.url, body]);
     const stored = this.answers.get(key);
     let answer: Row | ApiError;
@@ -77,7 +82,11 @@ export class TestServer {
       if (kind === 'product' && !this.stores.has(String(body.storeId)))
         return new ApiError(404, 'Store not found', 'not_found');
       if (kind === 'store' && [...this.stores.values()].some((s) => s.slug === body.slug))
-        return new ApiError(409, 'That store slug is already taken; choose another', 'conflict');
+        return new ApiError(
+          409,
+          'That store slug is already taken; choose another',
+          'already_exists',
+        );
       return this.seed(kind, { productCount: 0, ...body });
     }
     const id = decodeURIComponent(request.url.split('/').at(-1) ?? '');
@@ -85,7 +94,7 @@ export class TestServer {
     if (!current) return new ApiError(404, 'Not found', 'not_found');
     const { updatedAt, ...changes } = body;
     if (updatedAt !== undefined && updatedAt !== current.updatedAt)
-      return new ApiError(409, `This ${kind} was changed since you loaded it`, 'conflict', {
+      return new ApiError(409, `This ${kind} was changed since you loaded it`, 'stale_version', {
         current,
       });
     return this.editElsewhere(kind, id, changes);
