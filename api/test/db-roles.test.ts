@@ -207,6 +207,7 @@ describe('database roles', () => {
         '0005_rate_limits',
         '0006_state_checks',
         '0007_integrators',
+        '0008_receipts',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -239,7 +240,7 @@ describe('database roles', () => {
     const empty = inDatabase(testDb.adminUrl, 'empty_shop');
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
-    await expect(check).rejects.toThrow(/lacks 8 migration\(s\) \(0000_init, .*0007_integrators\)/);
+    await expect(check).rejects.toThrow(/lacks 9 migration\(s\) \(0000_init, .*0008_receipts\)/);
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
   });

@@ -46,3 +46,12 @@ export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number];
 export const API_KEY_MODES = ['test', 'live'] as const;
 /** An API key's mode. */
 export type ApiKeyMode = (typeof API_KEY_MODES)[number];
+
+/**
+ * Status of a message in the email outbox (`email_outbox.status`): pending (due or retrying), sent,
+ * or failed (given up after the retry window, or never sent because no mail server was configured
+ * while it could still matter).
+ */
+export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
+/** An outgoing email's status. */
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];

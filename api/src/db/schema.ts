@@ -7,6 +7,8 @@ import {
   type ApiKeyMode,
   CHECKOUT_SESSION_STATUSES,
   type CheckoutSessionStatus,
+  EMAIL_STATUSES,
+  type EmailStatus,
   FORWARDING_LEG_STATUSES,
   FORWARDING_STATUSES,
   type ForwardingLegStatus,
@@ -136,6 +138,8 @@ export const stores = pgTable(
     // Note: kept for a day after a rotation and signed with too, so receivers can switch over.
     previousWebhookSecret: text(),
     webhookSecretRotatedAt: timestamp({ withTimezone: true }),
+    // Where shoppers' replies to the store's receipts go (none: the platform's sender).
+    replyToEmail: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -498,3 +502,34 @@ export const storeLinkSecrets = pgTable('store_link_secrets', {
   createdAt: createdAt(),
   rotatedAt: timestamp({ withTimezone: true }),
 });
+
+/**
+ * The email outbox: a receipt is inserted in the transaction that marks its order paid, so a mail
+ * server outage or a crash loses none; the worker renders and sends it, retrying with backoff.
+ */
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    // 'receipt' (one per order)
+    kind: text().notNull(),
+    toAddress: text().notNull(),
+    status: text().$type<EmailStatus>().notNull().default('pending'),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull(),
+    retryUntil: timestamp({ withTimezone: true }).notNull(),
+    lastError: text(),
+    // the SMTP server's message id once accepted
+    messageId: text(),
+    createdAt: createdAt(),
+    sentAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('email_outbox_order_kind_idx').on(t.orderId, t.kind),
+    index('email_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    check('email_outbox_status_check', oneOf('status', EMAIL_STATUSES)),
+  ],
+);
