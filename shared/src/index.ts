@@ -5,6 +5,7 @@ export * from './checkout-url.ts';
 export * from './constants.ts';
 export * from './limits.ts';
 export * from './link-builder.ts';
+export * from './link-signature.ts';
 export * from './messages.ts';
 export * from './money.ts';
 export * from './order-id.ts';
