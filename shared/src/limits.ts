@@ -19,6 +19,8 @@ export const TEXT_LIMITS = {
   externalOrderId: 200,
   /** A store slug. */
   slug: 64,
+  /** The query of a signed universal-checkout link, sent back to be verified. */
+  linkQuery: 16_384,
 } as const;
 
 /** Most lines one order (store or universal) may hold. */

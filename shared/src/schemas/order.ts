@@ -126,6 +126,8 @@ export const OrderMetadataSchema = v.object({
   ),
   logoUrl: OptionalText,
   externalOrderId: OptionalText,
+  /** Orders of a checkout session (cs_…): the session the integrator's server created. */
+  checkoutSessionId: OptionalText,
   storeName: OptionalText,
   storePaymentAddress: OptionalText,
   webhookUrl: OptionalText,
@@ -134,6 +136,8 @@ export const OrderMetadataSchema = v.object({
    * hand-made link, which anyone can make or edit: it proves only that a payment reached its address.
    */
   signed: v.optional(v.boolean()),
+  /** Signed universal orders: the store whose link secret signed the link (its webhook secret signs). */
+  linkStoreId: v.optional(v.string()),
   /** A reversed order: the status it had before its payment was reversed (restored if it returns). */
   reversedFrom: v.optional(v.string()),
   /**

@@ -133,6 +133,11 @@ const universalEntries = {
   // prices shipping; without them it takes shippingUsdc as the link's claim.
   shippingMethod: v.optional(ShippingMethodSchema),
   shippingOptions: v.optional(UniversalShippingOptionsSchema),
+  /**
+   * Not in SPEC §7: the query of the checkout link when it is signed (`storeId`, `sig`, `sigv`).
+   * The server verifies it and that the order is the link's; without it the order is unsigned.
+   */
+  signedLink: v.optional(v.pipe(v.string(), maxChars('Signed link', TEXT_LIMITS.linkQuery))),
 };
 
 /** Body of POST /api/universal-orders from the checkout form; response {order:{id}}. */
