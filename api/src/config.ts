@@ -118,6 +118,10 @@ const ApiEnv = v.object({
     wholeNumber('RATE_LIMIT_STORE_ORDERS_PER_MINUTE', 1),
   ),
   RATE_LIMIT_WALLETS_PER_MINUTE: v.optional(wholeNumber('RATE_LIMIT_WALLETS_PER_MINUTE', 1)),
+  RATE_LIMIT_PAYMENT_STREAMS_PER_MINUTE: v.optional(
+    wholeNumber('RATE_LIMIT_PAYMENT_STREAMS_PER_MINUTE', 1),
+  ),
+  PAYMENT_STREAMS_PER_CLIENT: v.optional(wholeNumber('PAYMENT_STREAMS_PER_CLIENT', 1)),
   FRAME_ANCESTORS: originList('FRAME_ANCESTORS'),
 });
 
@@ -196,7 +200,13 @@ function confirmationsFor(chainId: number, configured: number | undefined): numb
  */
 function rateLimitsFor(
   localMode: boolean,
-  configured: { orders?: number; storeOrders?: number; wallets?: number },
+  configured: {
+    orders?: number;
+    storeOrders?: number;
+    wallets?: number;
+    paymentStreams?: number;
+    streamsPerClient?: number;
+  },
 ) {
   const fallback = localMode ? 1_000_000 : undefined;
   return {
@@ -206,6 +216,10 @@ function rateLimitsFor(
     storeOrdersPerMinute: configured.storeOrders ?? fallback ?? 600,
     /** Deposit address requests of one client (the payment page asks once per visit). */
     walletsPerMinute: configured.wallets ?? fallback ?? 60,
+    /** Payment status streams one client may open (a page reconnects every few seconds at most). */
+    paymentStreamsPerMinute: configured.paymentStreams ?? fallback ?? 120,
+    /** Payment status streams one client may hold open at once (one per shopper's tab). */
+    paymentStreamsPerClient: configured.streamsPerClient ?? fallback ?? 4,
   };
 }
 
@@ -261,6 +275,8 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
       orders: e.RATE_LIMIT_ORDERS_PER_MINUTE,
       storeOrders: e.RATE_LIMIT_STORE_ORDERS_PER_MINUTE,
       wallets: e.RATE_LIMIT_WALLETS_PER_MINUTE,
+      paymentStreams: e.RATE_LIMIT_PAYMENT_STREAMS_PER_MINUTE,
+      streamsPerClient: e.PAYMENT_STREAMS_PER_CLIENT,
     }),
     /**
      * Origins whose pages may frame the web app (a store embedding the checkout); none by default.

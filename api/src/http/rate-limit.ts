@@ -91,6 +91,7 @@ export const RATE_LIMIT_MESSAGES = {
   clientOrders: 'Too many orders from your network',
   storeOrders: 'This store is receiving too many orders right now',
   clientWallets: 'Too many payment addresses requested from your network',
+  clientPaymentStreams: 'Too many payment status streams opened from your network',
 } as const;
 
 /** The limits of the public writes, per minute, from the configuration. */
@@ -107,6 +108,11 @@ export function publicWriteLimits(config: Pick<ApiConfig, 'rateLimits'>) {
     storeOrders: perMinute('orders:store', config.rateLimits.storeOrdersPerMinute),
     /** Deposit addresses asked for by one client. */
     clientWallets: perMinute('wallets:client', config.rateLimits.walletsPerMinute),
+    /** Payment status streams opened by one client. */
+    clientPaymentStreams: perMinute(
+      'payment-streams:client',
+      config.rateLimits.paymentStreamsPerMinute,
+    ),
   };
 }
 
@@ -152,6 +158,11 @@ export function publicWriteGuards({ db, config }: Pick<AppDeps, 'db' | 'config'>
     wallet: (context: Context) =>
       limiter.enforce(context.set, [
         clientCheck(context, limits.clientWallets, RATE_LIMIT_MESSAGES.clientWallets),
+      ]),
+    /** GET /api/orders/{id}/payment-events: the client. */
+    paymentStream: (context: Context) =>
+      limiter.enforce(context.set, [
+        clientCheck(context, limits.clientPaymentStreams, RATE_LIMIT_MESSAGES.clientPaymentStreams),
       ]),
   };
 }

@@ -8,6 +8,7 @@ import {
   type DetectionSettings,
   runDetectionPass,
 } from './detection.ts';
+import { noticeIndexedHead } from './payment-notices.ts';
 import type { WalletChange } from './record.ts';
 
 /** Options of `startDetectionLoop`. */
@@ -50,6 +51,7 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
   let cursor: DetectionCursor = { lastTransferId: null };
   let lastFullPass = 0;
   let lastError = '';
+  let lastHead: bigint | null = null;
 
   const loop = (async () => {
     while (!stopped) {
@@ -60,6 +62,11 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
         if (full && result.headBlock !== null) lastFullPass = Date.now();
         cursor = result.cursor;
         for (const change of result.changes) log(describeChange(change));
+        // Note: one notification per new indexed block, so the payment pages see confirmations grow.
+        if (result.headBlock !== null && (lastHead === null || result.headBlock > lastHead)) {
+          lastHead = result.headBlock;
+          await noticeIndexedHead(db, result.headBlock);
+        }
         options.onPass?.(result, performance.now() - started);
         lastError = '';
       } catch (error) {

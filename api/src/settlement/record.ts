@@ -11,9 +11,11 @@ import {
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { orders, paymentEvents, paymentWallets } from '../db/schema.ts';
+import { enqueueReceipt } from '../mail/outbox.ts';
 import { decrementInventoryForPaidOrder } from '../modules/orders/service.ts';
 import { eventsForTransition } from '../webhooks/events.ts';
 import { enqueueOrderEvents } from '../webhooks/outbox.ts';
+import { noticePaymentChange } from './payment-notices.ts';
 
 /** A wallet as stored before a pass and as the state machine sees it after. */
 export interface WalletChange {
@@ -77,6 +79,8 @@ export async function recordWalletChange(
     if (before.state !== after.state)
       await appendEvent(tx, change, now, reversed ? { forwardedAmountUsdc: row.forwarded } : {});
     if (newlyPaid) await markOrderPaid(tx, change.orderId, after.paymentTxHash, now);
+    // Note: the receipt is queued with the payment it confirms (sent by the mail dispatcher).
+    if (newlyPaid) await enqueueReceipt(tx, change.orderId, now);
     if (reversed) await markOrderReversed(tx, change.orderId, now);
     await enqueueOrderEvents(
       tx,
@@ -84,6 +88,8 @@ export async function recordWalletChange(
       eventsForTransition(before.state, after.state),
       now,
     );
+    // Note: delivered at commit, so the payment page is pushed exactly what was stored.
+    await noticePaymentChange(tx, change.orderId);
     return true;
   });
 }

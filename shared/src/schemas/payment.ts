@@ -73,6 +73,14 @@ export const PaymentStatusResponseSchema = v.object({
   expectedAmount: v.optional(MoneyStringSchema),
   /** End of the payment window (what every countdown shows); null before a wallet exists. */
   expiredAt: v.nullish(TimestampSchema),
+  /**
+   * Blocks the payment has on the chain, its own included, at most `requiredConfirmations`: of
+   * the transfer that completed the amount (or the latest one while part is missing); 0 before
+   * any; null when only the worker's stored state is known.
+   */
+  confirmations: v.nullish(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Blocks a payment needs before it counts as received (CONFIRMATIONS). */
+  requiredConfirmations: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
 });
 /** A payment status check result. */
 export type PaymentStatusResponse = v.InferOutput<typeof PaymentStatusResponseSchema>;

@@ -3,6 +3,8 @@
 // between two worker passes. Nothing here writes: the worker alone records transitions.
 import {
   apiPaymentStatus,
+  confirmationsOf,
+  type DepositObservation,
   formatUsdcFull,
   isPaidState,
   isPaymentDetected,
@@ -17,12 +19,33 @@ import type { PaymentDeps, PaymentStatusView } from './model.ts';
 
 type Wallet = NonNullable<Awaited<ReturnType<typeof findWallet>>>;
 
+/**
+ * Blocks the payment has on `observation`'s head: the transfer that brought the sum to `expected`
+ * (the one the order waits on), else the latest; 0 when nothing arrived.
+ */
+export function paymentConfirmations(observation: DepositObservation, expected: bigint): number {
+  let sum = 0n;
+  let last: DepositObservation['transfers'][number] | undefined;
+  for (const transfer of observation.transfers) {
+    sum += transfer.value;
+    last = transfer;
+    if (sum >= expected) break;
+  }
+  return last ? Number(confirmationsOf(last, observation.headBlock)) : 0;
+}
+
 /** The state and amount seen now: stored, or projected from the indexer's rows when unpaid. */
 async function currentState(
   deps: PaymentDeps,
   wallet: Wallet,
-): Promise<{ state: string; detected: string }> {
-  const stored = { state: wallet.status, detected: wallet.detectedAmountUsdc };
+): Promise<{ state: string; detected: string; confirmations: number | null }> {
+  const paid = isPaymentState(wallet.status) && isPaidState(wallet.status);
+  const stored = {
+    state: wallet.status,
+    detected: wallet.detectedAmountUsdc,
+    // Note: the stored state alone says nothing of blocks, except that a paid one reached depth.
+    confirmations: paid ? deps.confirmations : wallet.status === 'waiting' ? 0 : null,
+  };
   if (!deps.statusReadsIndexer || !isPaymentState(stored.state) || isPaidState(stored.state))
     return stored;
   // Note: with the indexer unreachable the worker's last state is still a correct answer.
@@ -45,7 +68,12 @@ async function currentState(
   // Note: "paid" is the worker's to declare (it marks the order in the same transaction); until
   // it has, a projection that reached depth reads as detected.
   const state: PaymentState = isPaidState(live.state) ? 'detected' : live.state;
-  return { state, detected: formatUsdcFull(live.detected) };
+  const expected = parseUsdc(wallet.expectedAmountUsdc);
+  return {
+    state,
+    detected: formatUsdcFull(live.detected),
+    confirmations: paymentConfirmations(observation, expected),
+  };
 }
 
 /** GET /api/check-payment-status/{orderId}: waiting until a wallet exists. */
@@ -62,9 +90,11 @@ export async function checkPaymentStatus(
       receivedAmount: '0.000000',
       expectedAmount: order.totalUsdc,
       expiredAt: null,
+      confirmations: 0,
+      requiredConfirmations: deps.confirmations,
     };
   }
-  const { state, detected } = await currentState(deps, wallet);
+  const { state, detected, confirmations } = await currentState(deps, wallet);
   const known = isPaymentState(state) ? state : 'waiting';
   return {
     paymentDetected:
@@ -73,5 +103,7 @@ export async function checkPaymentStatus(
     receivedAmount: detected,
     expectedAmount: wallet.expectedAmountUsdc,
     expiredAt: wallet.expiredAt?.toISOString() ?? null,
+    confirmations: confirmations === null ? null : Math.min(confirmations, deps.confirmations),
+    requiredConfirmations: deps.confirmations,
   };
 }

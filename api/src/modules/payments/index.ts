@@ -1,12 +1,14 @@
-// Routes: POST /api/orders/{id}/assign-payment-wallet, GET /api/check-payment-status/{orderId}
+// Routes: POST /api/orders/{id}/assign-payment-wallet, GET /api/check-payment-status/{orderId},
+// GET /api/orders/{id}/payment-events (the same status, pushed as Server-Sent Events)
 import { AssignPaymentWalletSchema, DEFAULT_CHAIN } from '@store/shared';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../app.ts';
-import { publicWriteGuards } from '../../http/rate-limit.ts';
+import { clientKey, publicWriteGuards } from '../../http/rate-limit.ts';
 import { assignPaymentWallet } from './assign-payment-wallet.ts';
 import { checkPaymentStatus } from './check-payment-status.ts';
 import { paymentDeps } from './model.ts';
+import { PAYMENT_STREAM_DEFAULTS, paymentStreams } from './payment-events.ts';
 
 const tags = ['payments'];
 
@@ -14,7 +16,12 @@ const tags = ['payments'];
 export const paymentsModule = (app: AppDeps) => {
   const deps = paymentDeps(app);
   const limits = publicWriteGuards(app);
+  const streams = paymentStreams(deps, app.db.$client, {
+    ...PAYMENT_STREAM_DEFAULTS,
+    perClient: app.config.rateLimits.paymentStreamsPerClient,
+  });
   return new Elysia({ name: 'payments' })
+    .onStop(() => streams.closeAll())
     .post(
       '/api/orders/:id/assign-payment-wallet',
       ({ params, body }) =>
@@ -37,6 +44,27 @@ export const paymentsModule = (app: AppDeps) => {
         detail: {
           tags,
           summary: 'Payment status; paymentDetected turns true once the full amount is seen',
+        },
+      },
+    )
+    .get(
+      '/api/orders/:id/payment-events',
+      (context) => {
+        // Note: Bun would otherwise close a stream that sends nothing for its idle timeout.
+        context.server?.timeout?.(context.request, 0);
+        return streams.open(
+          context.params.id,
+          clientKey(context, app.config),
+          context.request.signal,
+        );
+      },
+      {
+        // 429 past the streams one client opens per minute.
+        transform: limits.paymentStream,
+        detail: {
+          tags,
+          summary:
+            'The payment status as Server-Sent Events (`status` events with the check-payment-status view) until the order is paid',
         },
       },
     );

@@ -58,4 +58,11 @@ export interface PaymentStatusView {
   receivedAmount: string;
   expectedAmount: string;
   expiredAt: string | null;
+  /**
+   * Blocks the payment has, its own included, at most `requiredConfirmations` (of the transfer
+   * that completed the amount, else the latest); null when only the stored state is known.
+   */
+  confirmations: number | null;
+  /** Blocks a payment needs before it counts as received. */
+  requiredConfirmations: number;
 }
