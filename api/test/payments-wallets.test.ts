@@ -1,7 +1,7 @@
 // Deposit addresses and universal orders on a real Postgres (no chain needed): derivation from the
 // xpub, idempotent and race-safe assignment, the status of an unpaid order, both universal forms.
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { CHECKOUT_URL_MESSAGES } from '@store/shared';
+import { CHECKOUT_URL_MESSAGES, defaultConfirmations } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { orders, paymentWallets, stores } from '../src/db/schema.ts';
 import { depositAddressDeriver } from '../src/keys/deposit-address.ts';
@@ -104,6 +104,8 @@ describe('GET /api/check-payment-status/{orderId}', () => {
       receivedAmount: '0.000000',
       expectedAmount: '9.99',
       expiredAt: null,
+      confirmations: 0,
+      requiredConfirmations: defaultConfirmations(31337),
     });
     const { paymentWallet } = (await assign(orderId)).body;
     expect((await t.shopper.get(`/api/check-payment-status/${orderId}`)).body).toEqual({
@@ -112,6 +114,8 @@ describe('GET /api/check-payment-status/{orderId}', () => {
       receivedAmount: '0.000000',
       expectedAmount: '9.99',
       expiredAt: paymentWallet.expiredAt,
+      confirmations: 0,
+      requiredConfirmations: defaultConfirmations(31337),
     });
     expect((await t.shopper.get(`/api/check-payment-status/${crypto.randomUUID()}`)).status).toBe(
       404,
