@@ -14,6 +14,7 @@ import { analyticsModule } from './modules/analytics/index.ts';
 import { authModule } from './modules/auth/index.ts';
 import { forwardingModule } from './modules/forwarding/index.ts';
 import { healthModule } from './modules/health/index.ts';
+import { linkSigningModule } from './modules/link-signing/index.ts';
 import { ordersModule } from './modules/orders/index.ts';
 import { paymentsModule } from './modules/payments/index.ts';
 import { productsModule } from './modules/products/index.ts';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps) {
     .use(ordersModule(deps))
     .use(paymentsModule(deps))
     .use(universalOrdersModule(deps))
+    .use(linkSigningModule(deps))
     .use(webhooksModule(deps))
     .use(forwardingModule(deps))
     .use(wellKnownModule(deps))

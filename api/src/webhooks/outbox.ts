@@ -53,7 +53,10 @@ export async function enqueueOrderEvents(
   await tx.insert(webhookDeliveries).values(
     events.map((type) => ({
       orderId: row.order.id,
-      storeId: row.wallet.isUniversal ? 'universal' : row.order.storeId,
+      // Note: a signed link's events are signed like its store's (v1, the store's secret).
+      storeId: row.wallet.isUniversal
+        ? (row.order.metadata?.linkStoreId ?? 'universal')
+        : row.order.storeId,
       eventType: type,
       url,
       payload: serializePayload(type, at, row.order, row.wallet, forwarding),

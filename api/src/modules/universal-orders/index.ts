@@ -7,6 +7,7 @@ import { paymentDeps } from '../payments/model.ts';
 import { refuseUnpayableAddress } from '../payouts/payout-address.ts';
 import { parseUniversalBody } from './model.ts';
 import { createUniversalOrder } from './service.ts';
+import { checkSignedLink, holdToLink } from './signed-link.ts';
 
 /** Orders of external stores that link to the universal checkout. */
 export const universalOrdersModule = (app: AppDeps) => {
@@ -16,9 +17,16 @@ export const universalOrdersModule = (app: AppDeps) => {
     '/api/universal-orders',
     async ({ body, set }) => {
       const parsed = parseUniversalBody(body);
-      await refuseUnpayableAddress(deps.db, app.config, parsed.input.storePaymentAddress);
-      const order = await createUniversalOrder(deps.db, parsed.input, {
+      // A signed link's order must be the link's (else 422, altered); an unsigned one is taken
+      // as sent and says `signed: false`.
+      const link = parsed.input.signedLink
+        ? await checkSignedLink(deps.db, parsed.input.signedLink)
+        : { signed: false as const };
+      const input = link.signed ? holdToLink(parsed.input, link.params) : parsed.input;
+      await refuseUnpayableAddress(deps.db, app.config, input.storePaymentAddress);
+      const order = await createUniversalOrder(deps.db, input, {
         allowPrivateWebhooks: app.config.allowPrivateWebhooks,
+        ...(link.signed ? { signedBy: link.storeId } : {}),
       });
       set.status = 201;
       if (parsed.form === 'order') return { order };
@@ -37,7 +45,8 @@ export const universalOrdersModule = (app: AppDeps) => {
         tags: ['universal orders'],
         summary:
           'Create a universal order: answers { order: { id } }, or with `paymentChain` ' +
-          '{ paymentWallet, order } (totals are recomputed and must match, else 422)',
+          '{ paymentWallet, order } (totals are recomputed and must match, else 422). With ' +
+          "`signedLink` (the query of a signed link) the order must be that link's, else 422.",
       },
     },
   );

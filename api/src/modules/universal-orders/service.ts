@@ -62,8 +62,11 @@ function checked(value: string | null | undefined, check: (v: string) => boolean
 const isLogo = (value: string) => isHttpUrl(value) || [...value].length <= 2;
 const isColor = (value: string) => isHexColor(value);
 
-/** SPEC §3 metadata: addresses and ids from the validated body, branding checked like a link. */
-export function universalMetadata(input: UniversalOrderInput): OrderMetadata {
+/**
+ * SPEC §3 metadata: addresses and ids from the validated body, branding checked like a link;
+ * `signedBy` is the store whose signed link the order was held to.
+ */
+export function universalMetadata(input: UniversalOrderInput, signedBy?: string): OrderMetadata {
   const branding = 'metadata' in input ? input.metadata : undefined;
   const colors = branding?.colors;
   return {
@@ -75,8 +78,9 @@ export function universalMetadata(input: UniversalOrderInput): OrderMetadata {
     externalOrderId: input.externalOrderId ?? null,
     webhookUrl: input.webhookUrl ?? null,
     // Note: nothing proves a hand-made link's price or payee were the integrator's; the webhook
-    // says so (signed links are a separate, keyed path).
-    signed: false,
+    // says so. A signed link's were checked against its signature (signed-link.ts).
+    signed: signedBy !== undefined,
+    ...(signedBy ? { linkStoreId: signedBy } : {}),
     // Note: the payment page navigates to returnUrl, so only http(s) (never javascript:).
     returnUrl: checked(branding?.returnUrl, isHttpUrl, M.returnUrl),
     theme: branding?.theme ?? null,
@@ -99,14 +103,14 @@ export function universalMetadata(input: UniversalOrderInput): OrderMetadata {
 export async function createUniversalOrder(
   db: Database,
   input: UniversalOrderInput,
-  options: { allowPrivateWebhooks: boolean },
+  options: { allowPrivateWebhooks: boolean; signedBy?: string },
 ): Promise<{ id: string }> {
   const webhookError = input.webhookUrl
     ? checkWebhookUrlForm(input.webhookUrl, options.allowPrivateWebhooks)
     : null;
   if (webhookError) throw invalid(webhookError);
   const totals = priceUniversalOrder(input);
-  const metadata = universalMetadata(input);
+  const metadata = universalMetadata(input, options.signedBy);
   const items = input.items.map((item) => ({
     ...item,
     priceUsdc: normalizePriceString(item.priceUsdc),
