@@ -27,6 +27,7 @@ import { Route as UniversalCheckoutIndexRouteImport } from './routes/universal-c
 import { Route as UniversalPaymentOrderIdRouteImport } from './routes/universal-payment/$orderId';
 import { Route as AdminStoresStoreIdRouteImport } from './routes/admin/stores/$storeId';
 import { Route as StoreSlugIndexRouteImport } from './routes/store/$slug/index';
+import { Route as StoreSlugCartRouteImport } from './routes/store/$slug/cart';
 import { Route as StoreSlugCheckoutRouteImport } from './routes/store/$slug/checkout';
 import { Route as StoreSlugPaymentOrderIdRouteImport } from './routes/store/$slug/payment/$orderId';
 import { Route as StoreSlugProductProductIdRouteImport } from './routes/store/$slug/product/$productId';
@@ -123,6 +124,11 @@ const StoreSlugIndexRoute = StoreSlugIndexRouteImport.update({
   path: '/',
   getParentRoute: () => StoreSlugRouteRoute,
 } as any);
+const StoreSlugCartRoute = StoreSlugCartRouteImport.update({
+  id: '/cart',
+  path: '/cart',
+  getParentRoute: () => StoreSlugRouteRoute,
+} as any);
 const StoreSlugCheckoutRoute = StoreSlugCheckoutRouteImport.update({
   id: '/checkout',
   path: '/checkout',
@@ -164,6 +170,7 @@ export interface FileRoutesByFullPath {
   '/universal-checkout-docs/': typeof UniversalCheckoutDocsIndexRoute;
   '/universal-checkout/': typeof UniversalCheckoutIndexRoute;
   '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
+  '/store/$slug/cart': typeof StoreSlugCartRoute;
   '/store/$slug/checkout': typeof StoreSlugCheckoutRoute;
   '/store/$slug/': typeof StoreSlugIndexRoute;
   '/store/$slug/payment/$orderId': typeof StoreSlugPaymentOrderIdRoute;
@@ -186,6 +193,7 @@ export interface FileRoutesByTo {
   '/universal-checkout-docs': typeof UniversalCheckoutDocsIndexRoute;
   '/universal-checkout': typeof UniversalCheckoutIndexRoute;
   '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
+  '/store/$slug/cart': typeof StoreSlugCartRoute;
   '/store/$slug/checkout': typeof StoreSlugCheckoutRoute;
   '/store/$slug': typeof StoreSlugIndexRoute;
   '/store/$slug/payment/$orderId': typeof StoreSlugPaymentOrderIdRoute;
@@ -211,6 +219,7 @@ export interface FileRoutesById {
   '/universal-checkout-docs/': typeof UniversalCheckoutDocsIndexRoute;
   '/universal-checkout/': typeof UniversalCheckoutIndexRoute;
   '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
+  '/store/$slug/cart': typeof StoreSlugCartRoute;
   '/store/$slug/checkout': typeof StoreSlugCheckoutRoute;
   '/store/$slug/': typeof StoreSlugIndexRoute;
   '/store/$slug/payment/$orderId': typeof StoreSlugPaymentOrderIdRoute;
@@ -237,6 +246,7 @@ export interface FileRouteTypes {
     | '/universal-checkout-docs/'
     | '/universal-checkout/'
     | '/admin/stores/$storeId'
+    | '/store/$slug/cart'
     | '/store/$slug/checkout'
     | '/store/$slug/'
     | '/store/$slug/payment/$orderId'
@@ -259,6 +269,7 @@ export interface FileRouteTypes {
     | '/universal-checkout-docs'
     | '/universal-checkout'
     | '/admin/stores/$storeId'
+    | '/store/$slug/cart'
     | '/store/$slug/checkout'
     | '/store/$slug'
     | '/store/$slug/payment/$orderId'
@@ -283,6 +294,7 @@ export interface FileRouteTypes {
     | '/universal-checkout-docs/'
     | '/universal-checkout/'
     | '/admin/stores/$storeId'
+    | '/store/$slug/cart'
     | '/store/$slug/checkout'
     | '/store/$slug/'
     | '/store/$slug/payment/$orderId'
@@ -435,6 +447,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StoreSlugIndexRouteImport;
       parentRoute: typeof StoreSlugRouteRoute;
     };
+    '/store/$slug/cart': {
+      id: '/store/$slug/cart';
+      path: '/cart';
+      fullPath: '/store/$slug/cart';
+      preLoaderRoute: typeof StoreSlugCartRouteImport;
+      parentRoute: typeof StoreSlugRouteRoute;
+    };
     '/store/$slug/checkout': {
       id: '/store/$slug/checkout';
       path: '/checkout';
@@ -483,6 +502,7 @@ const AdminRouteRouteWithChildren = AdminRouteRoute._addFileChildren(
 );
 
 interface StoreSlugRouteRouteChildren {
+  StoreSlugCartRoute: typeof StoreSlugCartRoute;
   StoreSlugCheckoutRoute: typeof StoreSlugCheckoutRoute;
   StoreSlugIndexRoute: typeof StoreSlugIndexRoute;
   StoreSlugPaymentOrderIdRoute: typeof StoreSlugPaymentOrderIdRoute;
@@ -491,6 +511,7 @@ interface StoreSlugRouteRouteChildren {
 }
 
 const StoreSlugRouteRouteChildren: StoreSlugRouteRouteChildren = {
+  StoreSlugCartRoute: StoreSlugCartRoute,
   StoreSlugCheckoutRoute: StoreSlugCheckoutRoute,
   StoreSlugIndexRoute: StoreSlugIndexRoute,
   StoreSlugPaymentOrderIdRoute: StoreSlugPaymentOrderIdRoute,

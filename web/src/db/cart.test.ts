@@ -4,6 +4,7 @@ import {
   type CartProduct,
   cartView,
   clearCart,
+  lineTotalOf,
   readCart,
   readOutdatedItems,
   removeFromCart,
@@ -35,6 +36,29 @@ describe('cart rules (SPEC §4)', () => {
     expect((await readCart('s1'))[0]?.quantity).toBe(4);
     await addToCart({ ...tee, inventory: 0 }, 150);
     expect((await readCart('s1'))[1]?.quantity).toBe(99);
+  });
+
+  it('says how many units an add really added when the limit caps it', async () => {
+    expect(await addToCart({ ...mug, inventory: 5 }, 3)).toMatchObject({ added: 3, limit: 5 });
+    const capped = await addToCart({ ...mug, inventory: 5 }, 4);
+    expect(capped).toMatchObject({ added: 2, limit: 5 });
+    expect(capped.row.quantity).toBe(5);
+    expect(await addToCart({ ...mug, inventory: 5 })).toMatchObject({ added: 0, limit: 5 });
+    expect(await addToCart({ ...tee, inventory: 0 }, 2)).toMatchObject({ added: 2, limit: 99 });
+  });
+
+  it('setting a quantity caps it at the limit and resolves to what was saved', async () => {
+    await addToCart({ ...mug, inventory: 4 });
+    expect(await setCartQuantity('s1', 'p-mug', 3)).toBe(3);
+    expect(await setCartQuantity('s1', 'p-mug', 10)).toBe(4);
+    expect((await readCart('s1'))[0]?.quantity).toBe(4);
+    // A fresher stock from the catalogue becomes the line's limit.
+    expect(await setCartQuantity('s1', 'p-mug', 10, 6)).toBe(6);
+    expect((await readCart('s1'))[0]).toMatchObject({ quantity: 6, inventory: 6 });
+    expect(await setCartQuantity('s1', 'p-mug', 2.7)).toBe(2);
+    expect(await setCartQuantity('s1', 'p-none', 2)).toBe(0);
+    expect(await setCartQuantity('s1', 'p-mug', 0)).toBe(0);
+    expect(await readCart('s1')).toEqual([]);
   });
 
   it('a quantity of 0 or less removes the line', async () => {
@@ -85,6 +109,12 @@ describe('cart rules (SPEC §4)', () => {
     await removeFromCart(undefined, 'old');
     expect(await readOutdatedItems()).toEqual([]);
     expect(await readCart('s1')).toHaveLength(1);
+  });
+
+  it("computes a line's total in exact cents", () => {
+    expect(lineTotalOf({ priceUsdc: '4.99', quantity: 3 })).toBe('14.97');
+    expect(lineTotalOf({ priceUsdc: '0.10', quantity: 3 })).toBe('0.30');
+    expect(lineTotalOf({ priceUsdc: 'abc', quantity: 1 })).toBeUndefined();
   });
 
   it('sums count and subtotal in exact cents', async () => {

@@ -7,6 +7,8 @@ import {
   formatUsdc,
   isOutdatedCartItem,
   maxQuantity,
+  multiplyUsdc,
+  parseUsdc,
   subtotalOf,
 } from '@store/shared';
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -18,8 +20,17 @@ export interface CartProduct extends Omit<CartItem, 'quantity' | 'storeId'> {
   inventory?: number;
 }
 
+/** What an add did: the line as saved and how many units were really added. */
+export interface CartAddition {
+  row: CartRow;
+  /** Units added: less than asked when the line reached the product's limit (0 when it was full). */
+  added: number;
+  /** The line's limit: the stock, or 99 when untracked. */
+  limit: number;
+}
+
 /** Adds `quantity` of a product to its store's cart; the line never exceeds the stock limit. */
-export async function addToCart(product: CartProduct, quantity = 1): Promise<CartRow> {
+export async function addToCart(product: CartProduct, quantity = 1): Promise<CartAddition> {
   const key = cartKey(product.storeId, product.productId);
   return db.transaction('rw', db.cartItems, db.settings, async () => {
     const existing = await db.cartItems.get(key);
@@ -38,24 +49,40 @@ export async function addToCart(product: CartProduct, quantity = 1): Promise<Car
     };
     await db.cartItems.put(row);
     await db.settings.put({ key: 'currentStoreId', value: product.storeId });
-    return row;
+    return {
+      row,
+      added: Math.max(row.quantity - (existing?.quantity ?? 0), 0),
+      limit: maxQuantity(inventory),
+    };
   });
 }
 
-/** Sets a line's quantity; 0 or less removes it, more than the stock limit is capped. */
+/**
+ * Sets a line's quantity; 0 or less removes it, more than the stock limit is capped. `inventory`,
+ * when known (a fresher catalogue copy), becomes the line's stock limit. Resolves to the quantity
+ * saved: 0 when the line is gone, below `quantity` when capped.
+ */
 export async function setCartQuantity(
   storeId: string | undefined,
   productId: string,
   quantity: number,
-): Promise<void> {
+  inventory?: number,
+): Promise<number> {
   const key = cartKey(storeId, productId);
-  await db.transaction('rw', db.cartItems, async () => {
+  return db.transaction('rw', db.cartItems, async () => {
     if (!(quantity > 0)) {
       await db.cartItems.delete(key);
-      return;
+      return 0;
     }
     const row = await db.cartItems.get(key);
-    if (row) await db.cartItems.update(key, { quantity: clampQuantity(quantity, row.inventory) });
+    if (!row) return 0;
+    const limit = inventory ?? row.inventory;
+    const saved = clampQuantity(quantity, limit);
+    await db.cartItems.update(key, {
+      quantity: saved,
+      ...(limit === undefined ? {} : { inventory: limit }),
+    });
+    return saved;
   });
 }
 
@@ -88,6 +115,15 @@ export function cartView(items: CartRow[]): CartView {
     subtotalUsdc = undefined;
   }
   return { items, count: items.reduce((sum, item) => sum + item.quantity, 0), subtotalUsdc };
+}
+
+/** A line's price × quantity, 2 decimals; undefined when its price cannot be read. */
+export function lineTotalOf(line: Pick<CartItem, 'priceUsdc' | 'quantity'>): string | undefined {
+  try {
+    return formatUsdc(multiplyUsdc(parseUsdc(line.priceUsdc), line.quantity));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Lines of one store's cart, oldest first. */

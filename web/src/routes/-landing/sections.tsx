@@ -1,6 +1,14 @@
 // Landing page sections: the comparison, the six feature cards and the three steps (SPEC §1).
 import { MARKETING_CLAIMS, PAYMENT_WINDOW_DAYS } from '@store/shared';
 import { Link } from '@tanstack/react-router';
+import {
+  FeeIcon,
+  GlobeIcon,
+  PaletteIcon,
+  TimerIcon,
+  WebhookIcon,
+  ZapIcon,
+} from '../../components/icons.tsx';
 
 const COMPARISON = [
   [
@@ -17,32 +25,32 @@ const COMPARISON = [
 
 const FEATURES = [
   {
-    icon: '⚡',
+    Icon: ZapIcon,
     title: 'Setup in 60 seconds',
     text: 'No coding and no accounts: paste your wallet address and share a link.',
   },
   {
-    icon: '💸',
+    Icon: FeeIcon,
     title: `${MARKETING_CLAIMS.feePercent}% flat fee`,
     text: `${MARKETING_CLAIMS.merchantPercent}% goes to your wallet, collected automatically. No monthly fees.`,
   },
   {
-    icon: '⏱️',
+    Icon: TimerIcon,
     title: 'Settlement in minutes',
     text: `Funds are forwarded to your wallet once the payment confirms. Shoppers get a ${PAYMENT_WINDOW_DAYS}-day payment window.`,
   },
   {
-    icon: '🔔',
+    Icon: WebhookIcon,
     title: 'Webhooks',
     text: 'Your server hears about every confirmed payment, signed so you can verify it.',
   },
   {
-    icon: '🎨',
+    Icon: PaletteIcon,
     title: 'White-label branding',
     text: 'Your name, logo and colours on the checkout and payment pages.',
   },
   {
-    icon: '🌍',
+    Icon: GlobeIcon,
     title: 'Global reach',
     text: `Anyone with USDC on Base can pay; network fees are under $${MARKETING_CLAIMS.networkFeeUnderUsd}.`,
   },
@@ -83,13 +91,13 @@ export function Features() {
     <section className="landing-section" aria-labelledby="features-title">
       <h2 id="features-title">Everything you need to get paid</h2>
       <ul className="feature-grid">
-        {FEATURES.map((feature) => (
-          <li key={feature.title} className="card feature-card">
-            <span className="feature-icon" aria-hidden="true">
-              {feature.icon}
+        {FEATURES.map(({ Icon, title, text }) => (
+          <li key={title} className="card feature-card">
+            <span className="feature-icon">
+              <Icon size={24} aria-hidden="true" />
             </span>
-            <h3>{feature.title}</h3>
-            <p className="muted">{feature.text}</p>
+            <h3>{title}</h3>
+            <p className="muted">{text}</p>
           </li>
         ))}
       </ul>

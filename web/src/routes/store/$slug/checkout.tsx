@@ -4,6 +4,7 @@
 import { PAGE_TEXTS } from '@store/shared';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { BackIcon, CartIcon } from '../../../components/icons.tsx';
 import { LoadingPage, MessageCard } from '../../../components/message-card.tsx';
 import { useCart } from '../../../db/cart.ts';
 import { CheckoutForm } from './-components/checkout-form.tsx';
@@ -32,16 +33,21 @@ function StoreCheckoutPage() {
         description={PAGE_TEXTS.emptyCart.description}
       >
         <Link to="/store/$slug/" params={{ slug }} className="button">
-          ← Back to Store
+          <BackIcon size="1em" aria-hidden="true" /> Back to Store
         </Link>
       </MessageCard>
     );
   }
   return (
     <main className="page checkout-page">
-      <Link to="/store/$slug/" params={{ slug }} className="back-link">
-        ← Back to {store.data.name}
-      </Link>
+      <div className="checkout-top">
+        <Link to="/store/$slug/" params={{ slug }} className="back-link">
+          <BackIcon size="1em" aria-hidden="true" /> Back to {store.data.name}
+        </Link>
+        <Link to="/store/$slug/cart" params={{ slug }} className="back-link">
+          <CartIcon size="1em" aria-hidden="true" /> Edit cart
+        </Link>
+      </div>
       <h1>Checkout</h1>
       <CheckoutForm store={store.data} lines={cart.items} slug={slug} onPlaced={onPlaced} />
     </main>

@@ -1,25 +1,35 @@
-// Cart summary (SPEC §2): item count, USDC total and a Checkout button disabled while empty.
+// Cart summary (SPEC §2): item count and USDC total, linking to the store's cart page, and a
+// Checkout button disabled while the cart is empty.
 import { Link } from '@tanstack/react-router';
+import { CartIcon } from '../../../../components/icons.tsx';
 import { useCart } from '../../../../db/cart.ts';
 import { usdc } from '../../../../lib/format.ts';
 
-/** The store's cart at a glance, linking to /store/{slug}/checkout. */
+/** The store's cart at a glance: opens /store/{slug}/cart; Checkout goes to /store/{slug}/checkout. */
 export function CartSummary(props: { storeId: string | undefined; slug: string }) {
   const cart = useCart(props.storeId);
   const count = cart?.count ?? 0;
   return (
     <section className="cart-summary" aria-label="Cart">
-      <span className="cart-summary-icon" aria-hidden="true">
-        🛒
-      </span>
-      <p>
-        <span data-testid="cart-count">
-          {count} {count === 1 ? 'item' : 'items'}
+      <Link to="/store/$slug/cart" params={{ slug: props.slug }} className="cart-summary-link">
+        <span className="cart-summary-icon">
+          <CartIcon size={22} aria-hidden="true" />
+          {count > 0 && (
+            <span className="cart-summary-badge" aria-hidden="true">
+              {count > 99 ? '99+' : count}
+            </span>
+          )}
         </span>
-        <span className="cart-summary-total" data-testid="cart-total">
-          {usdc(cart?.subtotalUsdc ?? '0.00')}
+        <span className="visually-hidden">View cart: </span>
+        <span className="cart-summary-text">
+          <span data-testid="cart-count">
+            {count} {count === 1 ? 'item' : 'items'}
+          </span>
+          <span className="cart-summary-total" data-testid="cart-total">
+            {usdc(cart?.subtotalUsdc ?? '0.00')}
+          </span>
         </span>
-      </p>
+      </Link>
       {count > 0 ? (
         <Link to="/store/$slug/checkout" params={{ slug: props.slug }} className="button">
           Checkout

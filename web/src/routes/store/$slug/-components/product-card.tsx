@@ -1,14 +1,18 @@
 // A product card of the storefront grid (SPEC §2) and its loading skeleton.
 import { SUCCESS_TOASTS } from '@store/shared';
 import { Link } from '@tanstack/react-router';
+import { ProductImage } from '../../../../components/product-image.tsx';
 import { addToCart } from '../../../../db/cart.ts';
 import type { CachedProduct } from '../../../../db/db.ts';
 import { truncateDescription, usdc } from '../../../../lib/format.ts';
 import { toast } from '../../../../lib/toast.ts';
 
-/** Adds one unit of `product` to its store's cart and says so. */
+/**
+ * Adds `quantity` of `product` to its store's cart and says what was really added: fewer units, or
+ * none, when the line reached the product's limit (its stock, or 99 when untracked).
+ */
 export async function addProductToCart(product: CachedProduct, quantity = 1): Promise<void> {
-  await addToCart(
+  const { added, limit } = await addToCart(
     {
       productId: product.id,
       storeId: product.storeId,
@@ -19,7 +23,24 @@ export async function addProductToCart(product: CachedProduct, quantity = 1): Pr
     },
     quantity,
   );
-  toast({ ...SUCCESS_TOASTS.addedToCart, description: `${quantity} × ${product.title}` });
+  toast(addedToCartToast(product.title, quantity, added, limit));
+}
+
+/** The toast of an add: SPEC's 'Added to cart', saying so when the limit capped it. */
+export function addedToCartToast(title: string, asked: number, added: number, limit: number) {
+  if (added === 0) {
+    return {
+      title: 'Cart limit reached',
+      description: `Your cart already has ${limit} × ${title}, the most you can order.`,
+    };
+  }
+  if (added < asked) {
+    return {
+      ...SUCCESS_TOASTS.addedToCart,
+      description: `Only ${added} × ${title} added: your cart now has ${limit}, the most you can order.`,
+    };
+  }
+  return { ...SUCCESS_TOASTS.addedToCart, description: `${added} × ${title}` };
 }
 
 /** Image, title, description, price, stock, Add to Cart and a view button. */
@@ -35,11 +56,7 @@ export function ProductCard(props: { product: CachedProduct; slug: string }) {
         tabIndex={-1}
         aria-hidden="true"
       >
-        {product.imageUrl ? (
-          <img src={product.imageUrl} alt="" loading="lazy" />
-        ) : (
-          <span aria-hidden="true">📦</span>
-        )}
+        <ProductImage src={product.imageUrl} alt="" loading="lazy" />
       </Link>
       <div className="product-card-body">
         <h3 id={`product-${product.id}`}>

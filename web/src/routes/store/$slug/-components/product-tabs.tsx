@@ -1,6 +1,7 @@
 // The product page's Description / Reviews / Shipping tabs (SPEC §2). Reviews are the spec's
 // static placeholder: three sample reviews, their average and a 'Write Review' button.
 import { RETURN_POLICY_DAYS, SHIPPING_METHODS, SHIPPING_OPTIONS } from '@store/shared';
+import { StarIcon } from '../../../../components/icons.tsx';
 import { Tabs } from '../../../../components/tabs.tsx';
 import { usdc } from '../../../../lib/format.ts';
 
@@ -22,8 +23,14 @@ export const SAMPLE_AVERAGE_RATING = (
 function Stars(props: { rating: number }) {
   return (
     <span className="stars" role="img" aria-label={`${props.rating} out of 5 stars`}>
-      {'★'.repeat(Math.round(props.rating))}
-      {'☆'.repeat(5 - Math.round(props.rating))}
+      {[1, 2, 3, 4, 5].map((star) => (
+        <StarIcon
+          key={star}
+          size="1em"
+          aria-hidden="true"
+          fill={star <= Math.round(props.rating) ? 'currentColor' : 'none'}
+        />
+      ))}
     </span>
   );
 }

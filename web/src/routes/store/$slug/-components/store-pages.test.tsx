@@ -1,10 +1,12 @@
 import type { Product, PublicStore } from '@store/shared';
+import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addToCart, readCart } from '../../../../db/cart.ts';
 import { db } from '../../../../db/db.ts';
 import { dismissToast } from '../../../../lib/toast.ts';
 import { byLabel, byText, click, typeInto, waitFor } from '../../../../test-dom.ts';
 import { renderAt } from '../../../../test-utils.tsx';
+import { addedToCartToast } from './product-card.tsx';
 
 const store: PublicStore = {
   id: 'store-1',
@@ -169,7 +171,7 @@ describe('store checkout', () => {
     );
     expect(container.textContent).toContain('Add some products before checking out.');
     // Note: with the trailing slash, so an installed store app (scope /store/{slug}/) stays in scope.
-    expect(byText(container, '← Back to Store', 'a')?.getAttribute('href')).toBe('/store/aurora/');
+    expect(byText(container, 'Back to Store', 'a')?.getAttribute('href')).toBe('/store/aurora/');
   });
 });
 
@@ -199,5 +201,128 @@ describe('product page', () => {
     );
     expect(container.textContent).toContain("The product you're looking for doesn't exist.");
     expect(byText(container, 'Return Home', 'a')?.getAttribute('href')).toBe('/');
+  });
+});
+
+const hoodie = { productId: 'prod-2', storeId: 'store-1', title: 'Hoodie', priceUsdc: '45.00' };
+
+describe('cart page', () => {
+  it('lists each line with its unit price and total, within the stock limit; 0 and Remove remove', async () => {
+    mug.inventory = 3;
+    await addToCart(
+      { productId: 'prod-1', storeId: 'store-1', title: 'Ceramic Mug', priceUsdc: '12.50' },
+      1,
+    );
+    await addToCart(hoodie, 2);
+    const { container } = await render('/store/aurora/cart');
+    await waitFor(() =>
+      expect(container.querySelectorAll('[data-testid="cart-line"]')).toHaveLength(2),
+    );
+    const [mugLine, hoodieLine] = [...container.querySelectorAll('[data-testid="cart-line"]')];
+    expect(mugLine?.querySelector('[data-testid="unit-price"]')?.textContent).toBe('12.50 USDC');
+    expect(mugLine?.querySelector('[data-testid="line-total"]')?.textContent).toBe('12.50 USDC');
+    expect(hoodieLine?.querySelector('[data-testid="line-total"]')?.textContent).toBe('90.00 USDC');
+    expect(container.querySelector('[data-testid="cart-subtotal"]')?.textContent).toBe(
+      '102.50 USDC',
+    );
+    // No image: a drawn placeholder, not an emoji or a broken image.
+    expect(mugLine?.querySelector('[data-testid="image-placeholder"] svg')).not.toBeNull();
+
+    const plus = mugLine?.querySelector('[aria-label="Increase quantity of Ceramic Mug"]') ?? null;
+    const minus = mugLine?.querySelector('[aria-label="Decrease quantity of Ceramic Mug"]') ?? null;
+    expect(minus?.hasAttribute('disabled')).toBe(true);
+    const quantityOfMug = byLabel(container, 'Quantity of Ceramic Mug') as HTMLInputElement;
+    await click(plus);
+    await waitFor(() => expect(quantityOfMug.value).toBe('2'));
+    await click(plus);
+    await waitFor(() => expect(quantityOfMug.value).toBe('3'));
+    // The catalogue's stock (3) is the limit: plus stops there and the page says why.
+    await waitFor(() => expect(plus?.hasAttribute('disabled')).toBe(true));
+    expect(mugLine?.querySelector('[data-testid="line-total"]')?.textContent).toBe('37.50 USDC');
+    expect(mugLine?.querySelector('[data-testid="line-note"]')?.textContent).toBe(
+      'Only 3 available',
+    );
+    expect(container.querySelector('[data-testid="cart-subtotal"]')?.textContent).toBe(
+      '127.50 USDC',
+    );
+
+    // A typed quantity beyond the stock is capped; a typed 0 removes the line.
+    const field = byLabel(container, 'Quantity of Hoodie') as HTMLInputElement;
+    await typeInto(field, '150');
+    field.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
+    await waitFor(() => expect(field.value).toBe('99'));
+    expect(hoodieLine?.querySelector('[data-testid="line-note"]')?.textContent).toBe(
+      'At most 99 per order',
+    );
+    await typeInto(field, '0');
+    field.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
+    await waitFor(() =>
+      expect(container.querySelectorAll('[data-testid="cart-line"]')).toHaveLength(1),
+    );
+    expect((await readCart('store-1')).map((line) => [line.title, line.quantity])).toEqual([
+      ['Ceramic Mug', 3],
+    ]);
+    expect(byText(container, 'Checkout', 'a')?.getAttribute('href')).toBe('/store/aurora/checkout');
+
+    await click(byText(container, 'Remove', 'button') ?? null);
+    await waitFor(() =>
+      expect(container.querySelector('h2')?.textContent).toBe('Your cart is empty'),
+    );
+    expect(await readCart('store-1')).toEqual([]);
+    mug.inventory = 0;
+  });
+
+  it('is reached from the cart summary of the storefront', async () => {
+    await addToCart(hoodie, 2);
+    const { container } = await render('/store/aurora');
+    await waitFor(() =>
+      expect(container.querySelector('[data-testid="cart-count"]')?.textContent).toBe('2 items'),
+    );
+    const link = container.querySelector('.cart-summary-link');
+    expect(link?.getAttribute('href')).toBe('/store/aurora/cart');
+    expect(link?.textContent).toContain('View cart');
+  });
+});
+
+describe('added-to-cart toast', () => {
+  it('says what was really added when the limit capped it', () => {
+    expect(addedToCartToast('Mug', 2, 2, 5)).toEqual({
+      title: 'Added to cart',
+      description: '2 × Mug',
+    });
+    expect(addedToCartToast('Mug', 4, 1, 5)).toEqual({
+      title: 'Added to cart',
+      description: 'Only 1 × Mug added: your cart now has 5, the most you can order.',
+    });
+    expect(addedToCartToast('Mug', 1, 0, 5)).toEqual({
+      title: 'Cart limit reached',
+      description: 'Your cart already has 5 × Mug, the most you can order.',
+    });
+  });
+});
+
+describe('product images', () => {
+  it('falls back to a placeholder when the image fails to load', async () => {
+    const withImage = { ...mug, imageUrl: 'https://img.example/mug.png' };
+    fetchMock.mockImplementation(async (input) => {
+      const url = String(input);
+      if (url === '/api/stores/aurora') return Response.json(store);
+      if (url.startsWith('/api/stores/store-1/products')) return Response.json([withImage]);
+      if (url === '/api/products/prod-1') return Response.json(withImage);
+      return Response.json({ error: { message: 'Not found' } }, { status: 404 });
+    });
+    const { container } = await render('/store/aurora/product/prod-1');
+    const image = await waitFor(() => {
+      const found = container.querySelector('.product-image img');
+      if (!found) throw new Error('no image yet');
+      return found;
+    });
+    expect(image.getAttribute('alt')).toBe('Ceramic Mug');
+    await act(async () => {
+      image.dispatchEvent(new Event('error'));
+    });
+    const fallback = container.querySelector('.product-image[data-testid="image-fallback"]');
+    expect(fallback?.getAttribute('aria-label')).toBe('Ceramic Mug: image unavailable');
+    expect(container.querySelector('.product-image img')).toBeNull();
   });
 });

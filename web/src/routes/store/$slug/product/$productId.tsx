@@ -9,7 +9,9 @@ import {
 } from '@store/shared';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { BackIcon, LockIcon, ReturnsIcon, TruckIcon } from '../../../../components/icons.tsx';
 import { LoadingPage, NotFoundCard, OfflineCard } from '../../../../components/message-card.tsx';
+import { ProductImage } from '../../../../components/product-image.tsx';
 import { useProduct } from '../../../../db/catalogue.ts';
 import { usdc } from '../../../../lib/format.ts';
 import { IdParamSchema, requireParam } from '../../../../lib/route-params.ts';
@@ -26,9 +28,9 @@ export const Route = createFileRoute('/store/$slug/product/$productId')({
 });
 
 const TRUST_CARDS = [
-  { icon: '🔒', title: 'Secure Payment', text: 'USDC on Base' },
-  { icon: '🚚', title: 'Fast Shipping', text: '2-7 Days' },
-  { icon: '↩️', title: 'Easy Returns', text: `${RETURN_POLICY_DAYS} Days` },
+  { Icon: LockIcon, title: 'Secure Payment', text: 'USDC on Base' },
+  { Icon: TruckIcon, title: 'Fast Shipping', text: '2-7 Days' },
+  { Icon: ReturnsIcon, title: 'Easy Returns', text: `${RETURN_POLICY_DAYS} Days` },
 ] as const;
 
 function ProductPage() {
@@ -68,25 +70,21 @@ function ProductPage() {
       </nav>
       <div className="product-page-top">
         <Link to="/store/$slug/" params={{ slug }} className="button button-quiet">
-          ← Back to Store
+          <BackIcon size="1em" aria-hidden="true" /> Back to Store
         </Link>
         <CartSummary storeId={store.data.id} slug={slug} />
       </div>
+      {/* Note: on a phone the two columns dissolve (store.css) and the title, price, quantity and
+          Buy Now follow the image, so they sit within the first screen; trust cards come after. */}
       <div className="product-layout">
-        <div>
-          <div className="product-image card">
-            {item.imageUrl ? (
-              <img src={item.imageUrl} alt={item.title} />
-            ) : (
-              <span aria-hidden="true">📦</span>
-            )}
-          </div>
+        <div className="product-gallery">
+          <ProductImage src={item.imageUrl} alt={item.title} className="product-image card" />
           <ul className="trust-cards">
-            {TRUST_CARDS.map((card) => (
-              <li key={card.title} className="card">
-                <span aria-hidden="true">{card.icon}</span>
-                <strong>{card.title}</strong>
-                <span className="muted">{card.text}</span>
+            {TRUST_CARDS.map(({ Icon, title, text }) => (
+              <li key={title} className="card">
+                <Icon size={22} aria-hidden="true" />
+                <strong>{title}</strong>
+                <span className="muted">{text}</span>
               </li>
             ))}
           </ul>
@@ -100,19 +98,23 @@ function ProductPage() {
               {item.inventory > 0 ? `${item.inventory} in stock` : 'In stock'}
             </span>
           </p>
-          <p className="price price-large">{usdc(item.priceUsdc)}</p>
-          <QuantitySelector value={quantity} inventory={item.inventory} onChange={setQuantity} />
-          <div className="actions actions-start">
-            <button type="button" className="button button-large" onClick={() => void buyNow()}>
-              Buy Now
-            </button>
-            <button
-              type="button"
-              className="button button-quiet button-large"
-              onClick={() => void addProductToCart(item, quantity)}
-            >
-              Add to Cart
-            </button>
+          <div className="product-buy">
+            <p className="price price-large" data-testid="product-price">
+              {usdc(item.priceUsdc)}
+            </p>
+            <QuantitySelector value={quantity} inventory={item.inventory} onChange={setQuantity} />
+            <div className="actions actions-start">
+              <button type="button" className="button button-large" onClick={() => void buyNow()}>
+                Buy Now
+              </button>
+              <button
+                type="button"
+                className="button button-quiet button-large"
+                onClick={() => void addProductToCart(item, quantity)}
+              >
+                Add to Cart
+              </button>
+            </div>
           </div>
           <section aria-labelledby="methods-title" className="accepted-methods">
             <h2 id="methods-title">Accepted payment methods</h2>
@@ -124,7 +126,9 @@ function ProductPage() {
               ))}
             </ul>
           </section>
-          <ProductTabs description={item.description} />
+          <div className="product-details">
+            <ProductTabs description={item.description} />
+          </div>
         </div>
       </div>
     </main>
