@@ -11,6 +11,7 @@ import { valibotToJsonSchema } from './http/openapi.ts';
 import { requestOriginGuard } from './http/request-origin.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { analyticsModule } from './modules/analytics/index.ts';
+import { apiKeysModule } from './modules/api-keys/index.ts';
 import { authModule } from './modules/auth/index.ts';
 import { forwardingModule } from './modules/forwarding/index.ts';
 import { healthModule } from './modules/health/index.ts';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps) {
     .use(universalOrdersModule(deps))
     .use(linkSigningModule(deps))
     .use(webhooksModule(deps))
+    .use(apiKeysModule(deps))
     .use(forwardingModule(deps))
     .use(wellKnownModule(deps))
     .use(storeManifestModule(deps))

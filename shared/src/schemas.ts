@@ -1,5 +1,8 @@
 // Valibot schemas and inferred types of every entity (SPEC §3) and request body (SPEC §7).
+
+export * from './schemas/api-key.ts';
 export * from './schemas/cart.ts';
+export * from './schemas/checkout-session.ts';
 export * from './schemas/common.ts';
 export * from './schemas/order.ts';
 export * from './schemas/payment.ts';
@@ -7,3 +10,4 @@ export * from './schemas/product.ts';
 export * from './schemas/store.ts';
 export * from './schemas/universal.ts';
 export * from './schemas/user.ts';
+export * from './schemas/webhook.ts';

@@ -1,9 +1,10 @@
-// Merchant sessions: a random token in the `session` cookie, only its SHA-256 in Postgres.
-import { ACCOUNT_MESSAGES } from '@store/shared';
-import { and, eq, gt, lt } from 'drizzle-orm';
+// Merchant sessions: a random token in the `session` cookie, only its SHA-256 in Postgres; or a
+// merchant's secret API key in `Authorization: Bearer sk_…` (also only its SHA-256 stored).
+import { ACCOUNT_MESSAGES, API_KEY_MESSAGES, API_KEY_PATTERN } from '@store/shared';
+import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import { Elysia } from 'elysia';
 import type { Database } from '../db/client.ts';
-import { sessions, users } from '../db/schema.ts';
+import { apiKeys, sessions, users } from '../db/schema.ts';
 import { AppError } from './errors.ts';
 
 /** The signed-in merchant. */
@@ -65,17 +66,72 @@ export function clearedSessionCookie(secure: boolean): string {
   return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`;
 }
 
+/** Least time between two writes of an API key's `last_used_at`. */
+export const API_KEY_TOUCH_STEP_MS = 60_000;
+
+/**
+ * The credential of an `Authorization: Bearer …` header (trimmed), or undefined without one.
+ * Note: any Bearer header counts, well-formed or not, so a mistyped key gets a clear 401 instead
+ * of falling back to a cookie the integrator's server never had.
+ */
+export function bearerTokenOf(request: Request): string | undefined {
+  const header = request.headers.get('authorization');
+  if (!header) return undefined;
+  const match = /^Bearer(?:\s+(.*))?$/i.exec(header.trim());
+  return match ? (match[1] ?? '').trim() : undefined;
+}
+
 // Note: one lookup per request, shared by the idempotency plugin (its scope) and the handler.
 const lookups = new WeakMap<Request, Promise<SessionUser | null>>();
 
-/** The merchant signed in on this request, or null; looked up at most once per request. */
+/**
+ * The merchant of this request, by its API key (`Authorization: Bearer sk_…`, which wins over a
+ * cookie) or its session cookie, or null; looked up at most once per request. An unknown or
+ * revoked key rejects with a 401 that says so.
+ */
 export function userOfRequest(db: Database, request: Request): Promise<SessionUser | null> {
   let lookup = lookups.get(request);
   if (!lookup) {
-    lookup = findSessionUser(db, sessionTokenOf(request));
+    const bearer = bearerTokenOf(request);
+    lookup =
+      bearer === undefined
+        ? findSessionUser(db, sessionTokenOf(request))
+        : findApiKeyUser(db, bearer);
     lookups.set(request, lookup);
   }
   return lookup;
+}
+
+async function findApiKeyUser(db: Database, key: string): Promise<SessionUser> {
+  if (!API_KEY_PATTERN.test(key)) throw new AppError('unauthorized', API_KEY_MESSAGES.invalid);
+  const [row] = await db
+    .select({
+      keyId: apiKeys.id,
+      revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      id: users.id,
+      username: users.username,
+    })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(eq(apiKeys.keyHash, hashToken(key)))
+    .limit(1);
+  if (!row) throw new AppError('unauthorized', API_KEY_MESSAGES.invalid);
+  if (row.revokedAt) throw new AppError('unauthorized', API_KEY_MESSAGES.revoked);
+  const now = new Date();
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > API_KEY_TOUCH_STEP_MS) {
+    const stale = new Date(now.getTime() - API_KEY_TOUCH_STEP_MS);
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: now })
+      .where(
+        and(
+          eq(apiKeys.id, row.keyId),
+          or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale)),
+        ),
+      );
+  }
+  return { id: row.id, username: row.username };
 }
 
 async function findSessionUser(db: Database, token: string | undefined) {
@@ -103,16 +159,28 @@ async function findSessionUser(db: Database, token: string | undefined) {
   return { id: row.id, username: row.username };
 }
 
-/** Adds `currentUser()` (null when signed out) and `requireUser()` (401 when signed out) to routes. */
+/**
+ * Adds `currentUser()` (null when signed out), `requireUser()` (401 when signed out; a session or
+ * an API key) and `requireSessionUser()` (a session only: 403 with an API key) to routes.
+ */
 export const sessionPlugin = (db: Database) =>
-  new Elysia().derive({ as: 'scoped' }, ({ request }) => ({
-    currentUser: () => userOfRequest(db, request),
-    requireUser: async (): Promise<SessionUser> => {
+  new Elysia().derive({ as: 'scoped' }, ({ request }) => {
+    const requireUser = async (): Promise<SessionUser> => {
       const user = await userOfRequest(db, request);
       if (!user) throw new AppError('unauthorized', ACCOUNT_MESSAGES.signInRequired);
       return user;
-    },
-  }));
+    };
+    return {
+      currentUser: () => userOfRequest(db, request),
+      requireUser,
+      requireSessionUser: async (): Promise<SessionUser> => {
+        const user = await requireUser();
+        if (bearerTokenOf(request) !== undefined)
+          throw new AppError('forbidden', API_KEY_MESSAGES.sessionRequired);
+        return user;
+      },
+    };
+  });
 
 /** A route's `transform` hook: 401 without a session, before the body is validated. */
 export const signedInGuard =

@@ -1,0 +1,50 @@
+// Routes: POST /api/api-keys, GET /api/api-keys, DELETE /api/api-keys/{id}
+import { CreateApiKeySchema, chainFacts } from '@store/shared';
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../../app.ts';
+import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from './service.ts';
+
+const tags = ['api-keys'];
+
+/**
+ * A merchant's secret API keys. Note: keys are created and revoked from a signed-in session only
+ * (403 with a key), so a leaked key cannot mint more keys or outlive its revocation.
+ */
+export const apiKeysModule = ({ db, config }: AppDeps) => {
+  const signedIn = signedInGuard(db);
+  // Note: live keys only where payments are real (Base mainnet); test keys everywhere else.
+  const mode = chainFacts(config.chain.chainId)?.testMode === false ? 'live' : 'test';
+  return new Elysia({ name: 'api-keys' })
+    .use(sessionPlugin(db))
+    .post(
+      '/api/api-keys',
+      async ({ body, requireSessionUser, set }) => {
+        const user = await requireSessionUser();
+        const created = await createApiKey(db, user.id, body.name, mode);
+        set.status = 201;
+        return created;
+      },
+      {
+        transform: signedIn,
+        body: CreateApiKeySchema,
+        detail: {
+          tags,
+          summary: 'Create a secret key (sk_test_… or sk_live_…); the key is in this response only',
+        },
+      },
+    )
+    .get('/api/api-keys', async ({ requireUser }) => listApiKeys(db, (await requireUser()).id), {
+      transform: signedIn,
+      detail: { tags, summary: 'Your API keys (never the keys themselves)' },
+    })
+    .delete(
+      '/api/api-keys/:id',
+      async ({ params, requireSessionUser }) =>
+        revokeApiKey(db, (await requireSessionUser()).id, params.id),
+      {
+        transform: signedIn,
+        detail: { tags, summary: 'Revoke your key at once (again: no change)' },
+      },
+    );
+};

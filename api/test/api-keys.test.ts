@@ -1,0 +1,202 @@
+// API keys on a real Postgres: created from a session (shown once, only a hash stored), listed,
+// revoked; `Authorization: Bearer` authenticates the merchant on merchant routes and nowhere else.
+import { beforeAll, describe, expect, test } from 'bun:test';
+import { API_KEY_MESSAGES } from '@store/shared';
+import { eq } from 'drizzle-orm';
+import { apiKeys } from '../src/db/schema.ts';
+import { hashToken } from '../src/http/session.ts';
+import { apiClient, storeForm } from './support/client.ts';
+import { useTestApi } from './support/test-api.ts';
+
+const t = useTestApi({ merchants: ['owner', 'other'] });
+
+/** A client that sends `Authorization: Bearer <key>` and no cookie. */
+const withKey = (key: string) => {
+  const client = apiClient(t.app);
+  const headers = { authorization: `Bearer ${key}` };
+  return {
+    get: (path: string) => client.get(path, { headers }),
+    post: (path: string, body?: unknown, extra: Record<string, string> = {}) =>
+      client.post(path, body, { headers: { ...headers, ...extra } }),
+    delete: (path: string) => client.delete(path, { headers }),
+    patch: (path: string, body?: unknown) => client.patch(path, body, { headers }),
+  };
+};
+
+let ownerKey: { id: string; key: string };
+let ownerStoreId: string;
+let otherStoreId: string;
+
+beforeAll(async () => {
+  const created = await t.owner.api.post('/api/api-keys', { name: 'Production server' });
+  expect(created.status).toBe(201);
+  ownerKey = created.body;
+  ownerStoreId = (await t.owner.api.post('/api/stores', storeForm())).body.id;
+  otherStoreId = (await t.other.api.post('/api/stores', storeForm())).body.id;
+});
+
+describe('POST /api/api-keys', () => {
+  test('returns the key once: sk_test_ on the local chain, only its SHA-256 stored', async () => {
+    const response = await t.owner.api.post('/api/api-keys', { name: '  Staging  ' });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ name: 'Staging', mode: 'test', revokedAt: null });
+    expect(response.body.key).toMatch(/^sk_test_[0-9A-Za-z]{40}$/);
+    expect(response.body.keyPrefix).toBe(response.body.key.slice(0, 12));
+    const [row] = await t.testDb.database.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.id, response.body.id));
+    expect(row?.keyHash).toBe(hashToken(response.body.key));
+    expect(JSON.stringify(row)).not.toContain(response.body.key);
+  });
+
+  test('two keys differ', async () => {
+    const a = await t.owner.api.post('/api/api-keys', { name: 'a' });
+    const b = await t.owner.api.post('/api/api-keys', { name: 'b' });
+    expect(a.body.key).not.toBe(b.body.key);
+  });
+
+  test('422 without a name, 401 anonymous, 403 with a key (a key cannot mint keys)', async () => {
+    const blank = await t.owner.api.post('/api/api-keys', { name: ' ' });
+    expect(blank.status).toBe(422);
+    expect(blank.body.error.message).toBe(API_KEY_MESSAGES.nameRequired);
+    const long = await t.owner.api.post('/api/api-keys', { name: 'x'.repeat(121) });
+    expect(long.status).toBe(422);
+    const anonymous = await t.shopper.post('/api/api-keys', { name: 'x' });
+    expect(anonymous.status).toBe(401);
+    const byKey = await withKey(ownerKey.key).post('/api/api-keys', { name: 'minted' });
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.error.message).toBe(API_KEY_MESSAGES.sessionRequired);
+    const revokeByKey = await withKey(ownerKey.key).delete(`/api/api-keys/${ownerKey.id}`);
+    expect(revokeByKey.status).toBe(403);
+  });
+
+  test('the key is not kept in the Idempotency-Key replay', async () => {
+    const first = await t.owner.api.post(
+      '/api/api-keys',
+      { name: 'replayed' },
+      { headers: { 'idempotency-key': 'key-create-1' } },
+    );
+    const again = await t.owner.api.post(
+      '/api/api-keys',
+      { name: 'replayed' },
+      { headers: { 'idempotency-key': 'key-create-1' } },
+    );
+    expect(first.body.key).toMatch(/^sk_test_/);
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.body.key).toBeNull();
+  });
+});
+
+describe('GET /api/api-keys', () => {
+  test('lists the merchant own keys with prefix and dates, never a key or hash', async () => {
+    const response = await t.owner.api.get('/api/api-keys');
+    expect(response.status).toBe(200);
+    const listed = response.body.find((k: { id: string }) => k.id === ownerKey.id);
+    expect(listed).toMatchObject({ name: 'Production server', mode: 'test' });
+    expect(JSON.stringify(response.body)).not.toMatch(/sk_test_[0-9A-Za-z]{20}|keyHash/);
+    const others = await t.other.api.get('/api/api-keys');
+    expect(others.body).toEqual([]);
+  });
+
+  test('a key may list its merchant keys, only them', async () => {
+    const response = await withKey(ownerKey.key).get('/api/api-keys');
+    expect(response.status).toBe(200);
+    expect(response.body.map((k: { id: string }) => k.id)).toContain(ownerKey.id);
+  });
+});
+
+describe('Authorization: Bearer', () => {
+  test('authenticates the merchant on merchant routes, scoped to its data', async () => {
+    const key = withKey(ownerKey.key);
+    const stores = await key.get('/api/stores?mine=true');
+    expect(stores.status).toBe(200);
+    expect(stores.body.map((s: { id: string }) => s.id)).toEqual([ownerStoreId]);
+    expect((await key.get('/api/orders')).status).toBe(200);
+    expect((await key.get(`/api/orders?storeId=${otherStoreId}`)).status).toBe(404);
+    expect((await key.get(`/api/stores/${otherStoreId}/webhook`)).status).toBe(404);
+    expect((await key.get(`/api/stores/${ownerStoreId}/webhook`)).status).toBe(200);
+    const product = await key.post('/api/products', {
+      storeId: otherStoreId,
+      title: 'Not mine',
+      priceUsdc: '1.00',
+    });
+    expect(product.status).toBe(404);
+  });
+
+  test('records last use at most once a minute', async () => {
+    const created = (await t.owner.api.post('/api/api-keys', { name: 'touch' })).body;
+    const lastUsed = async () =>
+      (await t.testDb.database.db.select().from(apiKeys).where(eq(apiKeys.id, created.id)))[0]
+        ?.lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+    await withKey(created.key).get('/api/stores?mine=true');
+    const first = await lastUsed();
+    expect(first).toBeInstanceOf(Date);
+    await withKey(created.key).get('/api/stores?mine=true');
+    expect((await lastUsed())?.getTime()).toBe(first?.getTime());
+    await t.testDb.database.db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(Date.now() - 120_000) })
+      .where(eq(apiKeys.id, created.id));
+    await withKey(created.key).get('/api/stores?mine=true');
+    expect((await lastUsed())?.getTime()).toBeGreaterThan(Date.now() - 10_000);
+  });
+
+  test('an unknown or malformed key gets 401 with a clear message', async () => {
+    for (const key of [`sk_test_${'A'.repeat(40)}`, 'not-a-key', '']) {
+      const response = await withKey(key).get('/api/stores?mine=true');
+      expect(response.status).toBe(401);
+      expect(response.body.error).toEqual({
+        code: 'unauthorized',
+        message: API_KEY_MESSAGES.invalid,
+      });
+    }
+  });
+
+  test('a bad key is refused even beside a valid session cookie', async () => {
+    const response = await t.owner.api.get('/api/stores?mine=true', {
+      headers: { authorization: `Bearer sk_test_${'B'.repeat(40)}` },
+    });
+    expect(response.status).toBe(401);
+  });
+
+  test('a server-to-server POST with a key and no Origin passes the origin guard', async () => {
+    const response = await withKey(ownerKey.key).post('/api/stores', storeForm());
+    expect(response.status).toBe(201);
+  });
+
+  test('a browser POST with a key from another origin stays refused', async () => {
+    const response = await withKey(ownerKey.key).post('/api/stores', storeForm(), {
+      origin: 'https://evil.example',
+      'sec-fetch-site': 'cross-site',
+    });
+    expect(response.status).toBe(403);
+  });
+});
+
+describe('DELETE /api/api-keys/{id}', () => {
+  test('revokes (idempotent); the revoked key then gets 401 saying so', async () => {
+    const created = (await t.owner.api.post('/api/api-keys', { name: 'short-lived' })).body;
+    expect((await withKey(created.key).get('/api/stores?mine=true')).status).toBe(200);
+    const revoked = await t.owner.api.delete(`/api/api-keys/${created.id}`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revokedAt).not.toBeNull();
+    const again = await t.owner.api.delete(`/api/api-keys/${created.id}`);
+    expect(again.status).toBe(200);
+    expect(again.body.revokedAt).toBe(revoked.body.revokedAt);
+    const refused = await withKey(created.key).get('/api/stores?mine=true');
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.message).toBe(API_KEY_MESSAGES.revoked);
+  });
+
+  test("404 for another merchant's key or an unknown id; 401 anonymous", async () => {
+    const mine = (await t.owner.api.post('/api/api-keys', { name: 'mine' })).body;
+    const response = await t.other.api.delete(`/api/api-keys/${mine.id}`);
+    expect(response.status).toBe(404);
+    expect(response.body.error.message).toBe(API_KEY_MESSAGES.notFound);
+    expect((await withKey(mine.key).get('/api/stores?mine=true')).status).toBe(200);
+    expect((await t.owner.api.delete('/api/api-keys/not-a-uuid')).status).toBe(404);
+    expect((await t.shopper.delete(`/api/api-keys/${mine.id}`)).status).toBe(401);
+  });
+});

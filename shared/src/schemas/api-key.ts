@@ -1,0 +1,47 @@
+// API key schemas: the body of POST /api/api-keys, the key shown once, and the list's rows.
+import * as v from 'valibot';
+import { TEXT_LIMITS } from '../limits.ts';
+import { API_KEY_MODES } from '../stored-states.ts';
+import { requiredCappedText, TimestampSchema } from './common.ts';
+
+/** Texts of the API key errors and checks. */
+export const API_KEY_MESSAGES = {
+  nameRequired: 'API key name is required',
+  invalid: 'Invalid API key: check the Authorization: Bearer header',
+  revoked: 'This API key has been revoked; create a new one in Admin → API keys',
+  sessionRequired:
+    'API keys can only be created and revoked from a signed-in session, not with a key',
+  notFound: 'API key not found',
+} as const;
+
+/** A secret key as sent in `Authorization: Bearer …`: sk_test_ or sk_live_ and base62. */
+export const API_KEY_PATTERN = /^sk_(?:test|live)_[0-9A-Za-z]{32,64}$/;
+
+/** Body of POST /api/api-keys. */
+export const CreateApiKeySchema = v.object({
+  name: requiredCappedText(API_KEY_MESSAGES.nameRequired, 'Name', TEXT_LIMITS.name),
+});
+/** A validated new-key body. */
+export type CreateApiKey = v.InferOutput<typeof CreateApiKeySchema>;
+
+/** An API key as listed (never the key itself): its name, mode, prefix and use. */
+export const ApiKeySchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  mode: v.picklist(API_KEY_MODES),
+  /** The key's first characters ("sk_test_Ab12"), to recognise it. */
+  keyPrefix: v.string(),
+  createdAt: TimestampSchema,
+  lastUsedAt: v.nullable(TimestampSchema),
+  revokedAt: v.nullable(TimestampSchema),
+});
+/** A listed API key. */
+export type ApiKey = v.InferOutput<typeof ApiKeySchema>;
+
+/** Response of POST /api/api-keys: the key, shown this once. */
+export const CreatedApiKeySchema = v.object({
+  ...ApiKeySchema.entries,
+  key: v.pipe(v.string(), v.regex(API_KEY_PATTERN)),
+});
+/** A new API key with its secret. */
+export type CreatedApiKey = v.InferOutput<typeof CreatedApiKeySchema>;

@@ -1,0 +1,285 @@
+// Checkout session schemas: the body an integrator's server sends to POST /api/checkout-sessions,
+// the owner's and the hosted page's views, and the shopper's submission of the hosted checkout.
+import * as v from 'valibot';
+import { isHexColor, isHttpUrl } from '../address.ts';
+import { LIMIT_MESSAGES, MAX_ORDER_LINES, maxChars, TEXT_LIMITS } from '../limits.ts';
+import { tryParseUsdc } from '../money.ts';
+import { CHECKOUT_SESSION_STATUSES } from '../stored-states.ts';
+import { MoneyStringSchema, TimestampSchema } from './common.ts';
+import { UniversalCheckoutFormSchema } from './order.ts';
+
+/** Least, default and longest life of a checkout session, in seconds. */
+export const CHECKOUT_SESSION_EXPIRY = {
+  min: 5 * 60,
+  default: 24 * 60 * 60,
+  max: 7 * 24 * 60 * 60,
+} as const;
+/** Most shipping options one session may offer. */
+export const MAX_SHIPPING_OPTIONS = 10;
+/** Most metadata entries, and the longest key and value. */
+export const SESSION_METADATA_LIMITS = { entries: 20, key: 40, value: 500 } as const;
+/** Largest quantity of one line. */
+export const MAX_SESSION_QUANTITY = 10_000;
+
+/** Texts of the checkout session errors and pages. */
+export const CHECKOUT_SESSION_MESSAGES = {
+  storeRequired: 'storeId is required',
+  storeNotFound: 'Store not found',
+  noPayoutAddress:
+    'This store has no payout address; set one in Admin → Stores before creating checkout sessions',
+  storeClosed: 'This store is not taking orders right now',
+  itemsRequired: 'items must hold at least one item',
+  itemTitle: 'Each item needs a title',
+  price: 'priceUsdc must be a decimal above 0 with at most 2 decimals',
+  amount: 'Amount must be a decimal with at most 2 decimals',
+  quantity: `quantity must be a whole number from 1 to ${MAX_SESSION_QUANTITY.toLocaleString('en-US')}`,
+  imageUrl: 'imageUrl must be an https URL',
+  url: (name: string) => `${name} must be an http(s) URL`,
+  currency: 'currency must be USDC',
+  color: (name: string) => `theme.${name} must be a hex color (#abc or #aabbcc)`,
+  shippingId: 'Each shipping option needs an id of letters, numbers, hyphens or underscores',
+  shippingLabel: 'Each shipping option needs a label',
+  shippingDuplicate: 'Shipping option ids must be unique',
+  tooManyShipping: `A session can offer at most ${MAX_SHIPPING_OPTIONS} shipping options`,
+  expires: `expiresInSeconds must be a whole number from ${CHECKOUT_SESSION_EXPIRY.min} (5 minutes) to ${CHECKOUT_SESSION_EXPIRY.max} (7 days)`,
+  metadata: `metadata holds at most ${SESSION_METADATA_LIMITS.entries} string values (keys up to ${SESSION_METADATA_LIMITS.key} characters, values up to ${SESSION_METADATA_LIMITS.value})`,
+  totalTooLarge: 'The session total must be below 100,000,000 USDC',
+  notFound: 'Checkout session not found',
+  expired: 'This checkout has expired',
+  shippingRequired: 'Choose a shipping option',
+  shippingUnknown: 'That shipping option is not offered by this checkout',
+} as const;
+const M = CHECKOUT_SESSION_MESSAGES;
+
+/** A positive price: decimal(10,2) above 0. */
+const PositivePriceSchema = v.pipe(
+  v.string(M.price),
+  v.check((s) => /^\d{1,8}(?:\.\d{1,2})?$/.test(s) && (tryParseUsdc(s) ?? 0n) > 0n, M.price),
+);
+/** A non-negative amount: decimal(10,2). */
+const AmountSchema = v.pipe(
+  v.string(M.amount),
+  v.check((s) => /^\d{1,8}(?:\.\d{1,2})?$/.test(s), M.amount),
+);
+const optionalHttpUrl = (name: string) =>
+  v.optional(
+    v.pipe(v.string(M.url(name)), maxChars(name, TEXT_LIMITS.url), v.check(isHttpUrl, M.url(name))),
+  );
+const isHttpsUrl = (s: string) => isHttpUrl(s) && s.startsWith('https:');
+const optionalText = (label: string, max: number) =>
+  v.optional(v.pipe(v.string(), v.trim(), maxChars(label, max)));
+const optionalColor = (name: string) =>
+  v.optional(v.pipe(v.string(M.color(name)), v.check(isHexColor, M.color(name))));
+
+/** One line of a session: what the shopper sees and pays, fixed by the integrator. */
+export const SessionItemSchema = v.object({
+  title: v.pipe(
+    v.optional(v.string(M.itemTitle), ''),
+    v.trim(),
+    v.nonEmpty(M.itemTitle),
+    maxChars('Item title', TEXT_LIMITS.name),
+  ),
+  priceUsdc: PositivePriceSchema,
+  quantity: v.pipe(
+    v.number(M.quantity),
+    v.safeInteger(M.quantity),
+    v.minValue(1, M.quantity),
+    v.maxValue(MAX_SESSION_QUANTITY, M.quantity),
+  ),
+  imageUrl: v.optional(
+    v.pipe(
+      v.string(M.imageUrl),
+      maxChars('imageUrl', TEXT_LIMITS.url),
+      v.check(isHttpsUrl, M.imageUrl),
+    ),
+  ),
+  /** The integrator's own product id (shown in the order and the webhook's items). */
+  productId: optionalText('productId', TEXT_LIMITS.externalOrderId),
+});
+/** A session line. */
+export type SessionItem = v.InferOutput<typeof SessionItemSchema>;
+
+/** One shipping choice the integrator offers, with its price. */
+export const SessionShippingOptionSchema = v.object({
+  id: v.pipe(v.string(M.shippingId), v.regex(/^[A-Za-z0-9_-]{1,64}$/, M.shippingId)),
+  label: v.pipe(
+    v.optional(v.string(M.shippingLabel), ''),
+    v.trim(),
+    v.nonEmpty(M.shippingLabel),
+    maxChars('Shipping label', TEXT_LIMITS.name),
+  ),
+  priceUsdc: AmountSchema,
+});
+/** A session's shipping choice. */
+export type SessionShippingOption = v.InferOutput<typeof SessionShippingOptionSchema>;
+
+/** The checkout form's pre-fill: any of the shopper's details the integrator already knows. */
+export const SessionCustomerSchema = v.object({
+  email: optionalText('customer.email', TEXT_LIMITS.email),
+  name: optionalText('customer.name', TEXT_LIMITS.addressField),
+  firstName: optionalText('customer.firstName', TEXT_LIMITS.addressField),
+  lastName: optionalText('customer.lastName', TEXT_LIMITS.addressField),
+  phone: optionalText('customer.phone', TEXT_LIMITS.addressField),
+  street: optionalText('customer.street', TEXT_LIMITS.addressField),
+  city: optionalText('customer.city', TEXT_LIMITS.addressField),
+  state: optionalText('customer.state', TEXT_LIMITS.addressField),
+  zipCode: optionalText('customer.zipCode', TEXT_LIMITS.addressField),
+});
+/** A session's pre-fill. */
+export type SessionCustomer = v.InferOutput<typeof SessionCustomerSchema>;
+
+/** The hosted checkout's look; unset fields fall back to the store's. */
+export const SessionThemeSchema = v.object({
+  mode: v.optional(v.picklist(['light', 'dark'], 'theme.mode must be light or dark')),
+  primaryColor: optionalColor('primaryColor'),
+  secondaryColor: optionalColor('secondaryColor'),
+  accentColor: optionalColor('accentColor'),
+  logoUrl: v.optional(
+    v.pipe(
+      v.string(M.url('theme.logoUrl')),
+      maxChars('theme.logoUrl', TEXT_LIMITS.url),
+      v.check(isHttpsUrl, 'theme.logoUrl must be an https URL'),
+    ),
+  ),
+});
+/** A session's theme. */
+export type SessionTheme = v.InferOutput<typeof SessionThemeSchema>;
+
+/** Body of POST /api/checkout-sessions. */
+export const CreateCheckoutSessionSchema = v.object({
+  storeId: v.pipe(
+    v.optional(v.string(M.storeRequired), ''),
+    v.nonEmpty(M.storeRequired),
+    maxChars('storeId', TEXT_LIMITS.slug),
+  ),
+  items: v.pipe(
+    v.array(SessionItemSchema, M.itemsRequired),
+    v.minLength(1, M.itemsRequired),
+    v.maxLength(MAX_ORDER_LINES, LIMIT_MESSAGES.tooManyLines),
+  ),
+  taxUsdc: v.optional(AmountSchema),
+  shippingOptions: v.optional(
+    v.pipe(
+      v.array(SessionShippingOptionSchema),
+      v.maxLength(MAX_SHIPPING_OPTIONS, M.tooManyShipping),
+      v.check(
+        (options) => new Set(options.map((o) => o.id)).size === options.length,
+        M.shippingDuplicate,
+      ),
+    ),
+  ),
+  currency: v.optional(v.literal('USDC', M.currency)),
+  externalOrderId: optionalText('externalOrderId', TEXT_LIMITS.externalOrderId),
+  returnUrl: optionalHttpUrl('returnUrl'),
+  cancelUrl: optionalHttpUrl('cancelUrl'),
+  customer: v.optional(SessionCustomerSchema),
+  theme: v.optional(SessionThemeSchema),
+  metadata: v.optional(
+    v.pipe(
+      v.record(
+        v.pipe(v.string(), v.maxLength(SESSION_METADATA_LIMITS.key, M.metadata)),
+        v.pipe(v.string(M.metadata), v.maxLength(SESSION_METADATA_LIMITS.value, M.metadata)),
+        M.metadata,
+      ),
+      v.check(
+        (record) => Object.keys(record).length <= SESSION_METADATA_LIMITS.entries,
+        M.metadata,
+      ),
+    ),
+  ),
+  expiresInSeconds: v.optional(
+    v.pipe(
+      v.number(M.expires),
+      v.safeInteger(M.expires),
+      v.minValue(CHECKOUT_SESSION_EXPIRY.min, M.expires),
+      v.maxValue(CHECKOUT_SESSION_EXPIRY.max, M.expires),
+    ),
+  ),
+});
+/** A validated session body. */
+export type CreateCheckoutSession = v.InferOutput<typeof CreateCheckoutSessionSchema>;
+
+/** Response of POST /api/checkout-sessions: the hosted checkout's URL to redirect the shopper to. */
+export const CreatedCheckoutSessionSchema = v.object({
+  id: v.string(),
+  url: v.string(),
+  expiresAt: TimestampSchema,
+});
+/** A created session. */
+export type CreatedCheckoutSession = v.InferOutput<typeof CreatedCheckoutSessionSchema>;
+
+/** A session's status. */
+export const CheckoutSessionStatusSchema = v.picklist(CHECKOUT_SESSION_STATUSES);
+
+/** The order a completed session created, as its owner reads it. */
+export const CheckoutSessionOrderSchema = v.object({
+  id: v.string(),
+  status: v.string(),
+  totalUsdc: MoneyStringSchema,
+  /** The deposit wallet's state (pending, detected, paid, …), null before the shopper opened it. */
+  paymentStatus: v.nullable(v.string()),
+  paymentTxHash: v.nullable(v.string()),
+});
+
+/** GET /api/checkout-sessions/{id}: the session as its owner reads it. */
+export const CheckoutSessionSchema = v.object({
+  id: v.string(),
+  url: v.string(),
+  status: CheckoutSessionStatusSchema,
+  storeId: v.string(),
+  items: v.array(SessionItemSchema),
+  shippingOptions: v.array(SessionShippingOptionSchema),
+  subtotalUsdc: MoneyStringSchema,
+  taxUsdc: MoneyStringSchema,
+  currency: v.literal('USDC'),
+  externalOrderId: v.nullable(v.string()),
+  returnUrl: v.nullable(v.string()),
+  cancelUrl: v.nullable(v.string()),
+  customer: v.nullable(SessionCustomerSchema),
+  theme: v.nullable(SessionThemeSchema),
+  metadata: v.nullable(v.record(v.string(), v.string())),
+  expiresAt: TimestampSchema,
+  createdAt: TimestampSchema,
+  completedAt: v.nullable(TimestampSchema),
+  order: v.nullable(CheckoutSessionOrderSchema),
+});
+/** A session as its owner reads it. */
+export type CheckoutSession = v.InferOutput<typeof CheckoutSessionSchema>;
+
+/** GET /api/checkout-sessions/{id}/public: what the hosted checkout shows (no owner data). */
+export const PublicCheckoutSessionSchema = v.object({
+  id: v.string(),
+  status: CheckoutSessionStatusSchema,
+  store: v.object({
+    name: v.string(),
+    logoUrl: v.nullable(v.string()),
+    theme: v.picklist(['light', 'dark']),
+    primaryColor: v.string(),
+    secondaryColor: v.string(),
+    accentColor: v.string(),
+  }),
+  items: v.array(SessionItemSchema),
+  shippingOptions: v.array(SessionShippingOptionSchema),
+  subtotalUsdc: MoneyStringSchema,
+  taxUsdc: MoneyStringSchema,
+  currency: v.literal('USDC'),
+  customer: v.nullable(SessionCustomerSchema),
+  returnUrl: v.nullable(v.string()),
+  cancelUrl: v.nullable(v.string()),
+  expiresAt: TimestampSchema,
+  /** The order once the shopper submitted the checkout (its payment page). */
+  orderId: v.nullable(v.string()),
+});
+/** A session as the hosted checkout reads it. */
+export type PublicCheckoutSession = v.InferOutput<typeof PublicCheckoutSessionSchema>;
+
+/** Body of POST /api/checkout-sessions/{id}/complete: the shopper's details and shipping choice. */
+export const CompleteCheckoutSessionSchema = v.object({
+  ...v.omit(UniversalCheckoutFormSchema, ['shippingMethod']).entries,
+  shippingOptionId: v.optional(v.pipe(v.string(), maxChars('shippingOptionId', 64))),
+});
+/** A validated hosted checkout submission. */
+export type CompleteCheckoutSession = v.InferOutput<typeof CompleteCheckoutSessionSchema>;
+
+/** Response of the submission: the order to pay. */
+export const CompletedCheckoutSessionSchema = v.object({ orderId: v.string() });
