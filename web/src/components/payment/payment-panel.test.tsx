@@ -58,6 +58,11 @@ async function render(status: string, receivedAmount?: string) {
   const heading = container.querySelector('#send-title')?.textContent ?? null;
   const amount = container.querySelector('[data-testid="payment-amount"]')?.textContent ?? null;
   const note = container.querySelector('[data-testid="amount-note"]')?.textContent ?? null;
+  const openInWallet =
+    container.querySelector<HTMLAnchorElement>('[data-testid="open-in-wallet"]')?.href ?? null;
+  const walletButton = [...container.querySelectorAll('button')].some(
+    (b) => b.textContent === 'Pay with browser wallet',
+  );
   // What Copy Amount puts on the clipboard.
   const writeText = vi.fn(async (_text: string) => {});
   Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
@@ -68,7 +73,7 @@ async function render(status: string, receivedAmount?: string) {
   const copied = writeText.mock.calls[0]?.[0] ?? null;
   await act(async () => root.unmount());
   container.remove();
-  return { text, alert, heading, amount, note, copied };
+  return { text, alert, heading, amount, note, copied, openInWallet, walletButton };
 }
 
 describe('a payment a reorg took away', () => {
@@ -116,14 +121,48 @@ describe('a payment above the total', () => {
   it('tells the shopper how much more they sent', async () => {
     const view = await render('received', '12.000000');
     expect(view.note).toBe(
-      'You sent 12.00 USDC, 1.20 USDC more than the 10.80 USDC due. Your order is paid; contact the store about the extra 1.20 USDC.',
+      'You sent 12.00 USDC, 1.20 USDC more than the 10.80 USDC due. Your order is paid. The extra 1.20 USDC is forwarded to the store with the rest of the payment; ask the store to refund it.',
     );
   });
 
   it('does not call it paid before it counts', async () => {
     const view = await render('detected_pending_processing', '11.000000');
     expect(view.note).toBe(
-      'You sent 11.00 USDC, 0.20 USDC more than the 10.80 USDC due. Contact the store about the extra 0.20 USDC.',
+      'You sent 11.00 USDC, 0.20 USDC more than the 10.80 USDC due. The extra 0.20 USDC will be forwarded to the store with the rest of the payment; ask the store to refund it.',
     );
+  });
+});
+
+describe('one-tap pay', () => {
+  const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+  const health = () =>
+    vi.fn(async () =>
+      Response.json({ status: 'ok', chain: { chainId: 8453, usdc: USDC }, demo: {} }),
+    );
+
+  it('carries an EIP-681 request for the remaining amount on the API chain', async () => {
+    vi.stubGlobal('fetch', health());
+    try {
+      const view = await render('underpaid', '5.123456');
+      expect(view.openInWallet).toBe(
+        `ethereum:${USDC}@8453/transfer?address=0xAbC0000000000000000000000000000000000001&uint256=5676544`,
+      );
+      // No wallet extension in this browser: no wallet button.
+      expect(view.walletButton).toBe(false);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('offers the browser wallet when one is injected', async () => {
+    vi.stubGlobal('fetch', health());
+    vi.stubGlobal('ethereum', { request: async () => null });
+    try {
+      const view = await render('waiting');
+      expect(view.walletButton).toBe(true);
+      expect(view.openInWallet).toMatch(/&uint256=10800000$/);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

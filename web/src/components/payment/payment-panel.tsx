@@ -1,21 +1,30 @@
 // The body of both payment pages (SPEC §2): status badge, countdown, QR code and address with copy
 // buttons, exact amount, USDC contract, card on-ramp, wallet download link, payment details card,
-// 'Check Payment Status', and the failure card with Try Again.
+// 'Check Payment Status', and the failure card with Try Again. The QR code and 'Open in wallet'
+// carry an EIP-681 request for the USDC transfer of the amount due on the settlement chain, and
+// 'Pay with browser wallet' sends it from a wallet extension.
 import {
   CLIENT_PAYMENT_STATUS_LABELS,
+  isEthereumAddress,
   type Order,
   PAGE_TEXTS,
   PAYMENT_MESSAGES,
   tryParseUsdc,
+  type Usdc,
 } from '@store/shared';
+import { usdcTransferUri } from '@store/shared/eip681';
 import { buildOnrampUrl } from '@store/shared/payment-display';
 import { useEffect } from 'react';
+import { type ChainInfo, useChainInfo } from '../../lib/chain-info.ts';
 import { usdc, usdcExact } from '../../lib/format.ts';
+import { useInjectedWallets } from '../../lib/injected-wallets.ts';
 import { CopyButton } from '../copy-button.tsx';
 import { Countdown, useSecondsLeft } from './countdown.tsx';
 import { PaymentDetails } from './payment-details.tsx';
+import { PaymentProgress } from './payment-progress.tsx';
 import { QrCode } from './qr-code.tsx';
 import type { PaymentSession } from './use-payment.ts';
+import { WalletPay } from './wallet-pay.tsx';
 
 /** A wallet app to download when the shopper has none. */
 export const WALLET_DOWNLOAD_URL = 'https://www.coinbase.com/wallet/downloads';
@@ -34,7 +43,7 @@ export interface PaymentPanelProps {
 
 /** What the last status check says about the amount: part paid, or more than due. */
 type AmountNote =
-  | { kind: 'underpaid'; remaining: string; text: string }
+  | { kind: 'underpaid'; remaining: string; remainingUnits: Usdc; text: string }
   | { kind: 'overpaid'; text: string };
 
 /** Statuses after which the payment counts (the API reads overpaid as received). */
@@ -53,20 +62,36 @@ function amountNote(session: PaymentSession): AmountNote | undefined {
     return {
       kind: 'underpaid',
       remaining,
+      remainingUnits: expected - received,
       text: `Received ${got} of ${due} USDC. Send the remaining ${remaining} USDC to the same address to complete the payment.`,
     };
   }
   if (check.status !== 'reversed' && check.status !== 'underpaid' && received > expected) {
     const extra = usdcExact(received - expected);
+    // Note: the excess is not kept apart; it goes to the store with the rest of the payment.
     const next = COUNTED.has(check.status)
-      ? `Your order is paid; contact the store about the extra ${extra} USDC.`
-      : `Contact the store about the extra ${extra} USDC.`;
+      ? `Your order is paid. The extra ${extra} USDC is forwarded to the store with the rest of the payment; ask the store to refund it.`
+      : `The extra ${extra} USDC will be forwarded to the store with the rest of the payment; ask the store to refund it.`;
     return {
       kind: 'overpaid',
       text: `You sent ${got} USDC, ${extra} USDC more than the ${due} USDC due. ${next}`,
     };
   }
   return undefined;
+}
+
+/**
+ * The EIP-681 URI of the USDC transfer due now; undefined until the API has named the chain (a
+ * request for the wrong chain would send money where it is not seen) or without a wallet.
+ */
+function paymentUri(
+  chain: ChainInfo,
+  deposit: string | undefined,
+  due: Usdc | undefined,
+): string | undefined {
+  if (!chain.loaded || !deposit || !due || due <= 0n) return undefined;
+  if (!isEthereumAddress(chain.usdc) || !isEthereumAddress(deposit)) return undefined;
+  return usdcTransferUri({ usdc: chain.usdc, chainId: chain.chainId, to: deposit, amount: due });
 }
 
 /** Everything between the page header and the footer of a payment page. */
@@ -82,6 +107,12 @@ export function PaymentPanel(props: PaymentPanelProps) {
   const note = amountNote(session);
   // Note: after a partial payment the shopper sends the rest, not the total again.
   const toSend = note?.kind === 'underpaid' ? note.remaining : amount;
+  const due = note?.kind === 'underpaid' ? note.remainingUnits : tryParseUsdc(amount);
+  const chain = useChainInfo();
+  const wallets = useInjectedWallets();
+  const deposit = session.wallet?.address;
+  const uri = paymentUri(chain, deposit, due);
+  const payable = session.status !== 'confirmed' && session.status !== 'failed';
   const onrampUrl = session.wallet
     ? buildOnrampUrl({
         walletAddress: session.wallet.address,
@@ -131,6 +162,7 @@ export function PaymentPanel(props: PaymentPanelProps) {
           <p>Thank you! Taking you to your order confirmation…</p>
         </section>
       )}
+      <PaymentProgress check={session.lastCheck} />
       {note && (
         <p className="card notice notice-warning" role="status" data-testid="amount-note">
           {note.text}
@@ -147,9 +179,32 @@ export function PaymentPanel(props: PaymentPanelProps) {
           </p>
           {session.wallet ? (
             <>
+              {uri && payable && due !== undefined && deposit && (
+                <div className="wallet-actions">
+                  <WalletPay
+                    wallets={wallets}
+                    chainId={chain.chainId}
+                    usdc={chain.usdc as `0x${string}`}
+                    to={deposit as `0x${string}`}
+                    amount={due}
+                    networkName={chain.networkName}
+                  />
+                  <a
+                    className="button button-quiet button-block"
+                    href={uri}
+                    data-testid="open-in-wallet"
+                  >
+                    Open in wallet
+                  </a>
+                </div>
+              )}
               <QrCode
-                value={session.wallet.address}
-                label={`QR code of the payment address ${session.wallet.address}`}
+                value={uri ?? session.wallet.address}
+                label={
+                  uri
+                    ? `QR code of the payment address ${session.wallet.address} with a request to pay ${toSend} USDC on ${chain.networkName}`
+                    : `QR code of the payment address ${session.wallet.address}`
+                }
               />
               <p className="address" data-testid="payment-address">
                 {session.wallet.address}
