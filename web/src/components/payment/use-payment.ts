@@ -14,6 +14,7 @@ import { isConfirmedPaymentStatus } from '@store/shared/payment-display';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { newIdempotencyKey } from '../../lib/api.ts';
 import { usdcExact } from '../../lib/format.ts';
+import { usePaymentEvents } from '../../lib/payment-events.ts';
 import {
   type AssignedWallet,
   assignPaymentWallet,
@@ -137,10 +138,17 @@ export function usePayment(options: PaymentOptions): PaymentSession {
     [confirm],
   );
 
+  // The status pushed as it changes (the same view as the poll's, sooner); it goes on after
+  // confirmation so the page shows the confirmations, and ends once the order is paid.
+  const live = useRef(false);
+  live.current = usePaymentEvents(orderId, wallet !== undefined, (view) => record(view, 'poll'));
+
   // Poll every 10 s while not confirmed; polling errors are only logged (SPEC §8).
+  // Note: a tick is skipped while the push channel is open; the poll is its fallback.
   useEffect(() => {
     if (!wallet || status === 'confirmed') return;
     const timer = setInterval(() => {
+      if (live.current) return;
       checkPaymentStatus(orderId).then(
         (check) => record(check, 'poll'),
         (error: unknown) => console.warn(PAYMENT_MESSAGES.checkStatusFailed, error),
