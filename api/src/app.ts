@@ -13,6 +13,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { analyticsModule } from './modules/analytics/index.ts';
 import { apiKeysModule } from './modules/api-keys/index.ts';
 import { authModule } from './modules/auth/index.ts';
+import { checkoutSessionsModule } from './modules/checkout-sessions/index.ts';
 import { forwardingModule } from './modules/forwarding/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { linkSigningModule } from './modules/link-signing/index.ts';
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps) {
     .use(linkSigningModule(deps))
     .use(webhooksModule(deps))
     .use(apiKeysModule(deps))
+    .use(checkoutSessionsModule(deps))
     .use(forwardingModule(deps))
     .use(wellKnownModule(deps))
     .use(storeManifestModule(deps))

@@ -106,6 +106,16 @@ const ApiEnv = v.object({
   TRUST_PROXY: flag,
   WEB_DIST: v.optional(v.string()),
   ALLOWED_ORIGINS: originList('ALLOWED_ORIGINS'),
+  PUBLIC_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (url) => URL.canParse(url) && new URL(url).origin === url.replace(/\/$/, ''),
+        '`PUBLIC_URL` must be an origin (https://pay.example.com)',
+      ),
+      v.transform((url) => url.replace(/\/$/, '')),
+    ),
+  ),
   WEBHOOK_PUBLIC_KEY: v.optional(
     v.pipe(
       v.string(),
@@ -260,6 +270,11 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
      * another host). Every other cross-origin or same-site request that changes state is refused.
      */
     allowedOrigins: e.ALLOWED_ORIGINS,
+    /**
+     * The web app's public origin, where checkout session URLs point (https://pay.example.com).
+     * Unset: the origin the request addressed (the API serves the web app on its own origin).
+     */
+    publicUrl: e.PUBLIC_URL,
     /** Whether webhook URLs may point at loopback and private addresses (local mode). */
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? e.LOCAL_MODE,
     /** Public half of the platform's Ed25519 key that signs universal orders' webhooks. */

@@ -1,0 +1,89 @@
+// Routes: POST /api/checkout-sessions, GET /api/checkout-sessions/{id},
+// GET /api/checkout-sessions/{id}/public, POST /api/checkout-sessions/{id}/complete
+import { CompleteCheckoutSessionSchema, CreateCheckoutSessionSchema } from '@store/shared';
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../../app.ts';
+import { publicWriteGuards } from '../../http/rate-limit.ts';
+import { isHttpsRequest } from '../../http/security-headers.ts';
+import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import {
+  completeCheckoutSession,
+  createCheckoutSession,
+  getCheckoutSession,
+  getPublicCheckoutSession,
+} from './service.ts';
+
+const tags = ['checkout-sessions'];
+
+/** Server-side checkouts: created with an API key, checked out by the shopper on our page. */
+export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
+  const signedIn = signedInGuard(db);
+  const limits = publicWriteGuards({ db, config });
+  /** Where the hosted checkout lives: PUBLIC_URL, else the origin this request addressed. */
+  const publicOrigin = (request: Request) => {
+    if (config.publicUrl) return config.publicUrl;
+    const forwardedHost = config.trustProxy
+      ? request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()
+      : undefined;
+    const host = forwardedHost || request.headers.get('host') || new URL(request.url).host;
+    return `${isHttpsRequest(request, config.trustProxy) ? 'https' : 'http'}://${host}`;
+  };
+  return new Elysia({ name: 'checkout-sessions' })
+    .use(sessionPlugin(db))
+    .post(
+      '/api/checkout-sessions',
+      async ({ body, request, requireUser, set }) => {
+        const user = await requireUser();
+        const created = await createCheckoutSession(db, user.id, body, publicOrigin(request));
+        set.status = 201;
+        return created;
+      },
+      {
+        transform: signedIn,
+        body: CreateCheckoutSessionSchema,
+        detail: {
+          tags,
+          summary:
+            'Create a hosted checkout of your store with fixed items and prices (Bearer key); redirect the shopper to `url`',
+        },
+      },
+    )
+    .get(
+      '/api/checkout-sessions/:id',
+      async ({ params, request, requireUser }) =>
+        getCheckoutSession(db, (await requireUser()).id, params.id, publicOrigin(request)),
+      {
+        transform: signedIn,
+        detail: { tags, summary: 'Your session: open, completed or expired, and its order' },
+      },
+    )
+    .get(
+      '/api/checkout-sessions/:id/public',
+      ({ params }) => getPublicCheckoutSession(db, params.id),
+      {
+        detail: {
+          tags,
+          summary:
+            "What the hosted checkout shows (items, amounts, the store's look; no owner data)",
+        },
+      },
+    )
+    .post(
+      '/api/checkout-sessions/:id/complete',
+      async ({ params, body, set }) => {
+        const completed = await completeCheckoutSession(db, params.id, body);
+        set.status = 201;
+        return completed;
+      },
+      {
+        // 429 past the orders one client may place per minute.
+        transform: limits.storeOrder,
+        body: CompleteCheckoutSessionSchema,
+        detail: {
+          tags,
+          summary:
+            "The shopper's details: creates the store order from the session's own items and prices (once)",
+        },
+      },
+    );
+};

@@ -1,0 +1,306 @@
+// Checkout sessions: an integrator's server fixes the items, prices and URLs of one hosted checkout
+// (with its API key); the shopper fills in their details on our page, and the session becomes a
+// store order of the integrator's store, paid to its payout address like any store order.
+import {
+  CHECKOUT_SESSION_EXPIRY,
+  CHECKOUT_SESSION_MESSAGES,
+  type CheckoutSessionStatus,
+  type CompleteCheckoutSession,
+  type CreateCheckoutSession,
+  formatUsdc,
+  multiplyUsdc,
+  type OrderItem,
+  parseUsdc,
+  type SessionCustomer,
+  type SessionItem,
+  type SessionShippingOption,
+  type SessionTheme,
+  shippingAddressFromForm,
+  sumUsdc,
+} from '@store/shared';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { checkoutSessions, orders, paymentWallets, stores } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { randomBase62 } from '../api-keys/service.ts';
+import { isUuid } from '../stores/service.ts';
+
+const M = CHECKOUT_SESSION_MESSAGES;
+/** Path of the hosted checkout of a session, on the web app's origin. */
+export const hostedCheckoutPath = (id: string) => `/pay/${id}`;
+/** Random characters of a session id after `cs_` (about 238 bits: the id is the capability). */
+const SESSION_ID_RANDOM_LENGTH = 40;
+const SESSION_ID_PATTERN = /^cs_[0-9A-Za-z]{20,64}$/;
+// decimal(10,2): the largest amount an order can carry.
+const MAX_AMOUNT = parseUsdc('99999999.99');
+
+type SessionRow = typeof checkoutSessions.$inferSelect;
+
+/** A fresh session id: `cs_` and random base62. */
+export function newSessionId(): string {
+  return `cs_${randomBase62(SESSION_ID_RANDOM_LENGTH)}`;
+}
+
+/** Σ price × quantity of the session's lines. */
+function subtotalOf(items: readonly SessionItem[]) {
+  return sumUsdc(items.map((item) => multiplyUsdc(parseUsdc(item.priceUsdc), item.quantity)));
+}
+
+/** Creates an open session for the merchant's store; 404 for a store not theirs. */
+export async function createCheckoutSession(
+  db: Database,
+  userId: string,
+  body: CreateCheckoutSession,
+  publicOrigin: string,
+) {
+  const storeId = body.storeId.toLowerCase();
+  const [store] = isUuid(storeId)
+    ? await db
+        .select({ isActive: stores.isActive, paymentAddress: stores.paymentAddress })
+        .from(stores)
+        .where(and(eq(stores.id, storeId), eq(stores.ownerId, userId)))
+        .limit(1)
+    : [];
+  if (!store) throw new AppError('not_found', M.storeNotFound);
+  if (!store.paymentAddress) throw new AppError('validation_failed', M.noPayoutAddress);
+  if (!store.isActive) throw new AppError('validation_failed', M.storeClosed);
+  const subtotal = subtotalOf(body.items);
+  const tax = parseUsdc(body.taxUsdc ?? '0');
+  const shippingOptions = body.shippingOptions ?? [];
+  let dearestShipping = 0n;
+  for (const option of shippingOptions) {
+    const price = parseUsdc(option.priceUsdc);
+    if (price > dearestShipping) dearestShipping = price;
+  }
+  if (subtotal + tax + dearestShipping > MAX_AMOUNT)
+    throw new AppError('validation_failed', M.totalTooLarge);
+  const id = newSessionId();
+  const seconds = body.expiresInSeconds ?? CHECKOUT_SESSION_EXPIRY.default;
+  const [created] = await db
+    .insert(checkoutSessions)
+    .values({
+      id,
+      userId,
+      storeId,
+      items: body.items,
+      shippingOptions,
+      subtotalUsdc: formatUsdc(subtotal),
+      taxUsdc: formatUsdc(tax),
+      currency: 'USDC',
+      externalOrderId: body.externalOrderId || null,
+      returnUrl: body.returnUrl ?? null,
+      cancelUrl: body.cancelUrl ?? null,
+      customer: body.customer ?? null,
+      theme: body.theme ?? null,
+      metadata: body.metadata ?? null,
+      expiresAt: sql`now() + make_interval(secs => ${seconds})`,
+    })
+    .returning({ expiresAt: checkoutSessions.expiresAt });
+  return { id, url: publicOrigin + hostedCheckoutPath(id), expiresAt: created?.expiresAt };
+}
+
+/**
+ * The session's status now: an open session past its expiry is marked expired (once) here, so
+ * every reader sees the same state.
+ */
+async function settleExpiry(db: Database, row: SessionRow): Promise<CheckoutSessionStatus> {
+  if (row.status !== 'open' || row.expiresAt.getTime() > Date.now()) return row.status;
+  await db
+    .update(checkoutSessions)
+    .set({ status: 'expired' })
+    .where(
+      and(
+        eq(checkoutSessions.id, row.id),
+        eq(checkoutSessions.status, 'open'),
+        lt(checkoutSessions.expiresAt, sql`now()`),
+      ),
+    );
+  return 'expired';
+}
+
+async function findSession(db: Database, id: string) {
+  if (!SESSION_ID_PATTERN.test(id)) return undefined;
+  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id));
+  return row;
+}
+
+/** The session as its owner reads it, with its order and payment state once created. */
+export async function getCheckoutSession(
+  db: Database,
+  userId: string,
+  id: string,
+  publicOrigin: string,
+) {
+  const row = await findSession(db, id);
+  if (!row || row.userId !== userId) throw new AppError('not_found', M.notFound);
+  const status = await settleExpiry(db, row);
+  const [order] = row.orderId
+    ? await db
+        .select({
+          id: orders.id,
+          status: orders.status,
+          totalUsdc: orders.totalUsdc,
+          paymentStatus: paymentWallets.status,
+          paymentTxHash: sql<
+            string | null
+          >`coalesce(${orders.paymentTxHash}, ${paymentWallets.depositTxHash})`,
+        })
+        .from(orders)
+        .leftJoin(paymentWallets, eq(paymentWallets.orderId, orders.id))
+        .where(eq(orders.id, row.orderId))
+        .limit(1)
+    : [];
+  return {
+    id: row.id,
+    url: publicOrigin + hostedCheckoutPath(row.id),
+    status,
+    storeId: row.storeId,
+    items: row.items as SessionItem[],
+    shippingOptions: row.shippingOptions as SessionShippingOption[],
+    subtotalUsdc: row.subtotalUsdc,
+    taxUsdc: row.taxUsdc,
+    currency: 'USDC' as const,
+    externalOrderId: row.externalOrderId,
+    returnUrl: row.returnUrl,
+    cancelUrl: row.cancelUrl,
+    customer: row.customer as SessionCustomer | null,
+    theme: row.theme as SessionTheme | null,
+    metadata: row.metadata as Record<string, string> | null,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+    completedAt: row.completedAt,
+    order: order
+      ? {
+          ...order,
+          paymentStatus: order.paymentStatus ?? null,
+          paymentTxHash: order.paymentTxHash ?? null,
+        }
+      : null,
+  };
+}
+
+/** What the hosted checkout shows: items, amounts, the store's look; nothing of the owner's. */
+export async function getPublicCheckoutSession(db: Database, id: string) {
+  const row = await findSession(db, id);
+  if (!row) throw new AppError('not_found', M.notFound);
+  const status = await settleExpiry(db, row);
+  const [store] = await db
+    .select({
+      name: stores.name,
+      logoUrl: stores.logoUrl,
+      theme: stores.theme,
+      primaryColor: stores.primaryColor,
+      secondaryColor: stores.secondaryColor,
+      accentColor: stores.accentColor,
+    })
+    .from(stores)
+    .where(eq(stores.id, row.storeId));
+  if (!store) throw new AppError('not_found', M.notFound);
+  const theme = (row.theme ?? {}) as SessionTheme;
+  return {
+    id: row.id,
+    status,
+    store: {
+      name: store.name,
+      logoUrl: theme.logoUrl ?? store.logoUrl ?? null,
+      theme: theme.mode ?? (store.theme === 'light' ? 'light' : 'dark'),
+      primaryColor: theme.primaryColor ?? store.primaryColor,
+      secondaryColor: theme.secondaryColor ?? store.secondaryColor,
+      accentColor: theme.accentColor ?? store.accentColor,
+    },
+    items: row.items as SessionItem[],
+    shippingOptions: row.shippingOptions as SessionShippingOption[],
+    subtotalUsdc: row.subtotalUsdc,
+    taxUsdc: row.taxUsdc,
+    currency: 'USDC' as const,
+    customer: row.customer as SessionCustomer | null,
+    returnUrl: row.returnUrl,
+    cancelUrl: row.cancelUrl,
+    expiresAt: row.expiresAt,
+    orderId: status === 'completed' ? row.orderId : null,
+  };
+}
+
+/** The shipping option the shopper chose: required and one of the session's when it offers any. */
+function chosenShipping(row: SessionRow, id: string | undefined) {
+  const options = row.shippingOptions as SessionShippingOption[];
+  if (options.length === 0) return undefined;
+  if (!id) throw new AppError('validation_failed', M.shippingRequired);
+  const option = options.find((o) => o.id === id);
+  if (!option) throw new AppError('validation_failed', M.shippingUnknown);
+  return option;
+}
+
+/**
+ * The shopper submits the hosted checkout: creates the store order from the session's stored items
+ * and prices (never the browser's) and completes the session with it, once; a second submission
+ * returns the same order.
+ */
+export async function completeCheckoutSession(
+  db: Database,
+  id: string,
+  form: CompleteCheckoutSession,
+): Promise<{ orderId: string }> {
+  if (!SESSION_ID_PATTERN.test(id)) throw new AppError('not_found', M.notFound);
+  return db.transaction(async (tx) => {
+    // Note: the row lock makes two submissions at once create one order between them.
+    const [row] = await tx
+      .select()
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.id, id))
+      .for('update');
+    if (!row) throw new AppError('not_found', M.notFound);
+    if (row.status === 'completed' && row.orderId) return { orderId: row.orderId };
+    if (row.status !== 'open' || row.expiresAt.getTime() <= Date.now()) {
+      await tx
+        .update(checkoutSessions)
+        .set({ status: 'expired' })
+        .where(eq(checkoutSessions.id, id));
+      throw new AppError('invalid_state', M.expired);
+    }
+    const [store] = await tx
+      .select({ isActive: stores.isActive, paymentAddress: stores.paymentAddress })
+      .from(stores)
+      .where(eq(stores.id, row.storeId));
+    if (!store?.isActive) throw new AppError('validation_failed', M.storeClosed);
+    if (!store.paymentAddress) throw new AppError('validation_failed', M.noPayoutAddress);
+    const shipping = chosenShipping(row, form.shippingOptionId);
+    const shippingAmount = parseUsdc(shipping?.priceUsdc ?? '0');
+    const subtotal = parseUsdc(row.subtotalUsdc);
+    const total = subtotal + shippingAmount + parseUsdc(row.taxUsdc);
+    const items = (row.items as SessionItem[]).map(
+      (item, index): OrderItem => ({
+        productId: item.productId || `${row.id}-${index + 1}`,
+        title: item.title,
+        priceUsdc: formatUsdc(parseUsdc(item.priceUsdc)),
+        quantity: item.quantity,
+        imageUrl: item.imageUrl ?? null,
+        // Note: the integrator's lines are not our catalogue's: no stock is counted or taken.
+        stockTracked: false,
+      }),
+    );
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        storeId: row.storeId,
+        customerEmail: form.customerEmail,
+        shippingAddress: shippingAddressFromForm({ ...form, shippingMethod: undefined }),
+        items,
+        subtotalUsdc: formatUsdc(subtotal),
+        shippingUsdc: formatUsdc(shippingAmount),
+        totalUsdc: formatUsdc(total),
+        status: 'pending',
+        metadata: {
+          externalOrderId: row.externalOrderId,
+          checkoutSessionId: row.id,
+        },
+      })
+      .returning({ id: orders.id });
+    if (!order) throw new Error('order insert returned nothing');
+    await tx
+      .update(checkoutSessions)
+      .set({ status: 'completed', orderId: order.id, completedAt: sql`now()` })
+      .where(eq(checkoutSessions.id, id));
+    return { orderId: order.id };
+  });
+}
