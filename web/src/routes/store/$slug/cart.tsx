@@ -69,7 +69,7 @@ function CartPage() {
               <div className="summary-total">
                 <dt>
                   Subtotal{' '}
-                  <span className="muted" data-testid="cart-page-count">
+                  <span className="muted cart-totals-count" data-testid="cart-page-count">
                     ({cart.count} {cart.count === 1 ? 'item' : 'items'})
                   </span>
                 </dt>
@@ -84,7 +84,11 @@ function CartPage() {
             >
               Checkout
             </Link>
-            <Link to="/store/$slug/" params={{ slug }} className="button button-quiet button-block">
+            <Link
+              to="/store/$slug/"
+              params={{ slug }}
+              className="button button-quiet button-block cart-totals-continue"
+            >
               Continue shopping
             </Link>
           </aside>

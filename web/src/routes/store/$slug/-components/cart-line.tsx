@@ -49,14 +49,21 @@ export function CartLine(props: { line: CartRow; slug: string; inventory?: numbe
         <ProductImage src={line.imageUrl} alt="" />
       </Link>
       <div className="cart-line-body">
-        <h2 id={titleId} className="cart-line-title">
-          <Link to="/store/$slug/product/$productId" params={params}>
-            {line.title}
-          </Link>
-        </h2>
-        <p className="muted cart-line-price">
-          <span data-testid="unit-price">{usdc(line.priceUsdc)}</span> each
-        </p>
+        <div className="cart-line-head">
+          <div>
+            <h2 id={titleId} className="cart-line-title">
+              <Link to="/store/$slug/product/$productId" params={params}>
+                {line.title}
+              </Link>
+            </h2>
+            <p className="muted cart-line-price">
+              <span data-testid="unit-price">{usdc(line.priceUsdc)}</span> each
+            </p>
+          </div>
+          <p className="cart-line-total" data-testid="line-total">
+            {total === undefined ? '—' : usdc(total)}
+          </p>
+        </div>
         <div className="cart-line-controls">
           <div className="quantity-controls">
             <button
@@ -101,16 +108,13 @@ export function CartLine(props: { line: CartRow; slug: string; inventory?: numbe
             onClick={() => void removeFromCart(line.storeId, line.productId)}
           >
             <TrashIcon size={16} aria-hidden="true" />
-            Remove
+            <span className="cart-line-remove-text">Remove</span>
           </button>
         </div>
         <p className="small cart-line-note" aria-live="polite" data-testid="line-note">
           {note || (line.quantity >= limit ? limitText(limit, inventory) : '')}
         </p>
       </div>
-      <p className="cart-line-total" data-testid="line-total">
-        {total === undefined ? '—' : usdc(total)}
-      </p>
     </li>
   );
 }
