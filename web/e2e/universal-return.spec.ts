@@ -8,6 +8,7 @@ import { snap } from './support/screenshots.ts';
 import { readStackInfo } from './support/stack-info.ts';
 
 const MERCHANT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'; // anvil account 3
+const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
 
 /** A universal checkout link with the shopper's details prefilled (SPEC §5 parameters). */
 function checkoutLink(extra: Record<string, string>): string {
@@ -33,6 +34,7 @@ function checkoutLink(extra: Record<string, string>): string {
 /** Submits the prefilled checkout and answers the new order's id. */
 async function checkOut(page: Page, link: string): Promise<string> {
   await page.goto(link);
+  await expect(page.getByTestId('order-total')).toHaveText('3.20 USDC');
   await page.getByRole('button', { name: 'Continue to Payment' }).click();
   await expect(page).toHaveURL(/\/universal-payment\/[0-9a-f-]{36}$/);
   return page.url().split('/').pop() ?? '';
@@ -43,6 +45,24 @@ test('automatic detection returns the shopper to returnUrl with orderId and stat
 }) => {
   const stack = readStackInfo();
   const returnUrl = `${stack.webUrl}/integrator/thanks?ref=77`;
+  // On a phone the total and the pay button are on the first screen, beside each other.
+  await page.setViewportSize(SIZES.phone);
+  await page.goto(checkoutLink({ returnUrl }));
+  const pay = page.getByRole('button', { name: 'Continue to Payment' });
+  await expect(page.getByTestId('pay-bar-total')).toHaveText('3.20 USDC');
+  await expect(page.getByTestId('pay-bar-total')).toBeInViewport();
+  await expect(pay).toBeInViewport();
+  const [totalBox, payBox] = [
+    await page.getByTestId('pay-bar-total').boundingBox(),
+    await pay.boundingBox(),
+  ];
+  expect(Math.abs((totalBox?.y ?? 0) - (payBox?.y ?? 999))).toBeLessThan(60);
+  await snap(page, 'universal-return-0-checkout-phone');
+  await page.setViewportSize(SIZES.laptop);
+  await expect(page.getByTestId('pay-bar-total')).toBeHidden();
+  await expect(pay).toBeVisible();
+  await snap(page, 'universal-return-0-checkout-laptop');
+  await page.setViewportSize(SIZES.phone);
   const orderId = await checkOut(page, checkoutLink({ returnUrl }));
   const address = (await page.getByTestId('payment-address').textContent()) ?? '';
   expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);

@@ -1,4 +1,6 @@
-// Order Summary sidebar of both checkouts: lines, subtotal, shipping, optional tax, total.
+// Order Summary sidebar of both checkouts: lines, subtotal, shipping, optional tax, total. On a
+// phone the pay button sits in a bar with the total that stays at the bottom of the screen while
+// the shopper fills in the form (the summary itself comes after the form there).
 import type { ReactNode } from 'react';
 import { usdc } from '../../lib/format.ts';
 
@@ -12,7 +14,11 @@ export interface SummaryLine {
   imageUrl?: string | null;
 }
 
-/** The summary card; `taxUsdc` is shown only on the store checkout (8% estimated tax). */
+/**
+ * The summary card; `taxUsdc` is shown only on the store checkout (8% estimated tax). `children`
+ * (the pay button) is shown under the totals on wide screens and in the bottom bar on phones.
+ * Note: CSS shows one of the two copies, so a page has one visible button of that name.
+ */
 export function OrderSummary(props: {
   lines: readonly SummaryLine[];
   subtotalUsdc: string;
@@ -22,41 +28,52 @@ export function OrderSummary(props: {
   children?: ReactNode;
 }) {
   return (
-    <aside className="card order-summary" aria-labelledby="order-summary-title">
-      <h2 id="order-summary-title">Order Summary</h2>
-      <ul className="summary-lines">
-        {props.lines.map((line) => (
-          <li key={line.key}>
-            <span>
-              {line.title} <span className="muted">× {line.quantity}</span>
-            </span>
-            <span>{usdc(line.lineTotalUsdc)}</span>
-          </li>
-        ))}
-      </ul>
-      <dl className="summary-totals">
-        <div>
-          <dt>Subtotal</dt>
-          <dd>{usdc(props.subtotalUsdc)}</dd>
-        </div>
-        {props.shippingUsdc !== undefined && (
+    <>
+      <aside className="card order-summary" aria-labelledby="order-summary-title">
+        <h2 id="order-summary-title">Order Summary</h2>
+        <ul className="summary-lines">
+          {props.lines.map((line) => (
+            <li key={line.key}>
+              <span>
+                {line.title} <span className="muted">× {line.quantity}</span>
+              </span>
+              <span>{usdc(line.lineTotalUsdc)}</span>
+            </li>
+          ))}
+        </ul>
+        <dl className="summary-totals">
           <div>
-            <dt>Shipping</dt>
-            <dd>{props.shippingUsdc === '0.00' ? 'Free' : usdc(props.shippingUsdc)}</dd>
+            <dt>Subtotal</dt>
+            <dd>{usdc(props.subtotalUsdc)}</dd>
           </div>
-        )}
-        {props.taxUsdc !== undefined && (
-          <div>
-            <dt>Estimated tax (8%)</dt>
-            <dd>{usdc(props.taxUsdc)}</dd>
+          {props.shippingUsdc !== undefined && (
+            <div>
+              <dt>Shipping</dt>
+              <dd>{props.shippingUsdc === '0.00' ? 'Free' : usdc(props.shippingUsdc)}</dd>
+            </div>
+          )}
+          {props.taxUsdc !== undefined && (
+            <div>
+              <dt>Estimated tax (8%)</dt>
+              <dd>{usdc(props.taxUsdc)}</dd>
+            </div>
+          )}
+          <div className="summary-total">
+            <dt>Total</dt>
+            <dd data-testid="order-total">{usdc(props.totalUsdc)}</dd>
           </div>
-        )}
-        <div className="summary-total">
-          <dt>Total</dt>
-          <dd data-testid="order-total">{usdc(props.totalUsdc)}</dd>
+        </dl>
+        {props.children && <div className="summary-action">{props.children}</div>}
+      </aside>
+      {props.children && (
+        <div className="pay-bar">
+          <p className="pay-bar-total">
+            <span className="muted">Total</span>{' '}
+            <strong data-testid="pay-bar-total">{usdc(props.totalUsdc)}</strong>
+          </p>
+          {props.children}
         </div>
-      </dl>
-      {props.children}
-    </aside>
+      )}
+    </>
   );
 }
