@@ -10,6 +10,12 @@ import { LoadingPage } from '../../components/message-card.tsx';
 import { StoreLogo } from '../../components/store-logo.tsx';
 import { useStoreTheme } from '../../lib/theme.ts';
 import { CheckoutError } from './-components/checkout-error.tsx';
+import {
+  LinkAlteredCard,
+  openedLinkQuery,
+  SignedBadge,
+  useSignedLinkCheck,
+} from './-components/signed-link.tsx';
 import { UniversalForm } from './-components/universal-form.tsx';
 
 // Note: every value is a string (see router.tsx); parseCheckoutParams applies SPEC §5's rules.
@@ -24,6 +30,9 @@ function UniversalCheckoutPage() {
   const search = Route.useSearch();
   const navigate = useNavigate();
   const [created, setCreated] = useState(false);
+  // Note: the link as opened (duplicates and all), which is what a signature covers.
+  const [link] = useState(openedLinkQuery);
+  const signature = useSignedLinkCheck(link);
   const parsed = useMemo(() => parseCheckoutParams(new URLSearchParams(search)), [search]);
   const params = parsed.ok ? parsed.value : undefined;
   useStoreTheme(
@@ -35,6 +44,8 @@ function UniversalCheckoutPage() {
     },
   );
 
+  if (signature.kind === 'refused') return <LinkAlteredCard message={signature.message} />;
+  if (signature.kind === 'checking') return <LoadingPage text="Checking this payment link..." />;
   if (!parsed.ok) return <CheckoutError message={parsed.error} />;
   if (created || !params) return <LoadingPage text="Redirecting to payment..." />;
   return (
@@ -46,8 +57,10 @@ function UniversalCheckoutPage() {
           <h1>{params.storeName}</h1>
         </div>
       </header>
+      {signature.kind === 'verified' && <SignedBadge />}
       <UniversalForm
         params={params}
+        {...(signature.kind === 'unsigned' ? {} : { signedLink: link })}
         onCreated={(orderId) => {
           setCreated(true);
           void navigate({ to: '/universal-payment/$orderId', params: { orderId } });

@@ -60,9 +60,10 @@ export function universalChoices(params: CheckoutParams): ShippingChoice[] {
 
 type FormValues = v.InferInput<typeof UniversalCheckoutFormSchema>;
 
-/** The form; `onCreated` gets the new order's id. */
+/** The form; `onCreated` gets the new order's id; `signedLink` is sent for the API to verify. */
 export function UniversalForm(props: {
   params: CheckoutParams;
+  signedLink?: string;
   onCreated: (orderId: string) => void;
 }) {
   const { params } = props;
@@ -77,7 +78,10 @@ export function UniversalForm(props: {
     onSubmit: async ({ value }) => {
       try {
         const valid = v.parse(UniversalCheckoutFormSchema, value);
-        const built = buildUniversalOrderBody(params, valid, Date.now(), Math.random);
+        const built = {
+          ...buildUniversalOrderBody(params, valid, Date.now(), Math.random),
+          ...(props.signedLink ? { signedLink: props.signedLink } : {}),
+        };
         // Note: a re-sent identical order reuses its key and its exact body (the generated
         // product ids included), so the API replays the first answer instead of a second order.
         const same = JSON.stringify({
