@@ -5,7 +5,7 @@ import { PAGE_TEXTS } from '@store/shared';
 import { createFileRoute, Link, Outlet, redirect, useNavigate } from '@tanstack/react-router';
 import { SyncPanel } from '../../admin/components/sync-panel.tsx';
 import { useOutboxSync } from '../../admin/outbox/use-outbox-sync.ts';
-import { endSession, resolveSession } from '../../admin/session.ts';
+import { endSession } from '../../admin/session.ts';
 import { LoadingPage } from '../../components/message-card.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { toastError } from '../../lib/toast.ts';
@@ -13,6 +13,9 @@ import '../../admin/admin.css';
 
 export const Route = createFileRoute('/admin')({
   beforeLoad: async ({ location }) => {
+    // Note: imported here, not at the top: this option stays in the app's entry chunk (only the
+    // component is split off), and the session code would otherwise load on every page.
+    const { resolveSession } = await import('../../admin/session.ts');
     const merchant = await resolveSession();
     if (!merchant) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
     return { merchant };
