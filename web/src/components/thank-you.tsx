@@ -17,6 +17,7 @@ import {
 import { explorerTxUrl, useChainInfo } from '../lib/chain-info.ts';
 import { usdc } from '../lib/format.ts';
 import type { OrderState } from '../lib/use-order.ts';
+import { CheckIcon } from './icons.tsx';
 import { OrderGate } from './order-gate.tsx';
 
 function lineTotal(priceUsdc: string, quantity: number): string {
@@ -88,7 +89,7 @@ function Header(props: { order: Order; standing: Standing; paymentHref: string }
     return (
       <header className="thank-you-header">
         <span className="thank-you-icon" aria-hidden="true">
-          ✓
+          <CheckIcon size={28} strokeWidth={3} />
         </span>
         <h1>Thank you for your order!</h1>
         <p className="muted">

@@ -4,6 +4,7 @@ import { shortOrderId } from '@store/shared';
 import { useChainInfo } from '../../lib/chain-info.ts';
 import { usdc } from '../../lib/format.ts';
 import { CopyButton } from '../copy-button.tsx';
+import { WarningIcon } from '../icons.tsx';
 
 /** The details card beside the QR code. */
 export function PaymentDetails(props: {
@@ -60,8 +61,9 @@ export function PaymentDetails(props: {
         </div>
       </dl>
       <p className="warning" role="note">
-        ⚠️ Send the exact amount of USDC on {chain.networkName}. A different amount, token or network
-        may delay or lose your payment.
+        <WarningIcon size="1.1em" aria-hidden="true" className="warning-icon" /> Send the exact
+        amount of USDC on {chain.networkName}. A different amount, token or network may delay or
+        lose your payment.
       </p>
     </section>
   );
