@@ -1,5 +1,4 @@
 // The HTTP API: Elysia with the error handler, OpenAPI and every feature module.
-import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
 import type { PublicClient } from 'viem';
 import type { ApiConfig } from './config.ts';
@@ -7,7 +6,7 @@ import type { Database } from './db/client.ts';
 import { bodyLimit } from './http/body-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { idempotencyPlugin } from './http/idempotency.ts';
-import { valibotToJsonSchema } from './http/openapi.ts';
+import { openapiDocs } from './http/openapi.ts';
 import { requestOriginGuard } from './http/request-origin.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { analyticsModule } from './modules/analytics/index.ts';
@@ -39,13 +38,7 @@ export function createApp(deps: AppDeps) {
   return new Elysia()
     .use(errorHandler())
     .use(securityHeaders(deps.config))
-    .use(
-      openapi({
-        path: '/api/openapi',
-        documentation: { info: { title: 'Storefront API', version: '0.1.0' } },
-        mapJsonSchema: { valibot: valibotToJsonSchema },
-      }),
-    )
+    .use(openapiDocs({ title: 'Storefront API', version: '0.1.0' }))
     .use(bodyLimit())
     .use(
       requestOriginGuard({

@@ -14,7 +14,8 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 const MAX_KEY_LENGTH = 200;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // Note: a session cookie cannot be replayed, so sign-in and sign-up always run.
-const EXEMPT_PREFIX = '/api/auth/';
+/** Paths under this prefix ignore the Idempotency-Key. */
+export const IDEMPOTENCY_EXEMPT_PREFIX = '/api/auth/';
 
 /** Texts of the idempotency errors. */
 export const IDEMPOTENCY_MESSAGES = {
@@ -39,7 +40,7 @@ export const idempotencyPlugin = (db: Database) =>
     .onBeforeHandle({ as: 'global' }, async ({ request, body, set }) => {
       const key = request.headers.get(IDEMPOTENCY_HEADER);
       const url = new URL(request.url);
-      if (key === null || !MUTATING.has(request.method) || url.pathname.startsWith(EXEMPT_PREFIX))
+      if (key === null || !MUTATING.has(request.method) || url.pathname.startsWith(IDEMPOTENCY_EXEMPT_PREFIX))
         return;
       if (key.length === 0 || key.length > MAX_KEY_LENGTH)
         throw new AppError('validation_failed', IDEMPOTENCY_MESSAGES.keyLength);

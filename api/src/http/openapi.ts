@@ -1,8 +1,415 @@
-// The OpenAPI document's view of the valibot schemas.
+// The OpenAPI 3.1 document: the valibot schemas converted to JSON Schema, each route's answers and
+// error codes, the security schemes (session cookie, API key), the Idempotency-Key header on the
+// mutations that honour it, and the webhooks (one payload schema and one example per event).
+import { openapi } from '@elysiajs/openapi';
+import {
+  AccountResponseSchema,
+  ApiKeySchema,
+  CreatedApiKeySchema,
+  DeletedResponseSchema,
+  ForwardingResponseSchema,
+  HealthResponseSchema,
+  LinkSecretResponseSchema,
+  OrderResponseSchema,
+  OwnerStoreResponseSchema,
+  PaymentStatusResponseSchema,
+  PaymentWalletEnvelopeSchema,
+  ProductResponseSchema,
+  PublicStoreResponseSchema,
+  SignedLinkResponseSchema,
+  SignedOutResponseSchema,
+  StoreAnalyticsSchema,
+  UniversalOrderCreatedSchema,
+  VerifiedLinkResponseSchema,
+  WEBHOOK_EVENT_DESCRIPTIONS,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EXAMPLES,
+  WEBHOOK_PAYLOAD_SCHEMAS,
+  WebhookDeliveryResponseSchema,
+  type WebhookEventType,
+  WebhookSettingsResponseSchema,
+  WebhookSigningKeyResponseSchema,
+} from '@store/shared';
 import { toJsonSchema } from '@valibot/to-json-schema';
+import { Elysia } from 'elysia';
 import type * as v from 'valibot';
+import { ERROR_STATUS, type ErrorCode } from './errors.ts';
+import { IDEMPOTENCY_EXEMPT_PREFIX } from './idempotency.ts';
+import { SESSION_COOKIE } from './session.ts';
 
 // Note: trims, lowercasing and defaults have no JSON Schema form; `ignore` documents the rest.
 /** Converts a valibot schema for `@elysiajs/openapi`'s `mapJsonSchema`. */
 export const valibotToJsonSchema = (schema: unknown) =>
   toJsonSchema(schema as v.GenericSchema, { errorMode: 'ignore', target: 'draft-2020-12' });
+
+/** The document's path. */
+export const OPENAPI_PATH = '/api/openapi';
+/** The JSON document's path. */
+export const OPENAPI_JSON_PATH = `${OPENAPI_PATH}/json`;
+
+/** Named response schemas (`components.schemas`) the routes refer to. */
+const RESPONSE_SCHEMAS = {
+  Account: AccountResponseSchema,
+  SignedOut: SignedOutResponseSchema,
+  PublicStore: PublicStoreResponseSchema,
+  OwnerStore: OwnerStoreResponseSchema,
+  StoreAnalytics: StoreAnalyticsSchema,
+  Product: ProductResponseSchema,
+  Deleted: DeletedResponseSchema,
+  Order: OrderResponseSchema,
+  PaymentWallet: PaymentWalletEnvelopeSchema,
+  PaymentStatus: PaymentStatusResponseSchema,
+  UniversalOrderCreated: UniversalOrderCreatedSchema,
+  WebhookSettings: WebhookSettingsResponseSchema,
+  WebhookDelivery: WebhookDeliveryResponseSchema,
+  Forwarding: ForwardingResponseSchema,
+  Health: HealthResponseSchema,
+  WebhookSigningKey: WebhookSigningKeyResponseSchema,
+  ApiKey: ApiKeySchema,
+  CreatedApiKey: CreatedApiKeySchema,
+  LinkSecret: LinkSecretResponseSchema,
+  SignedLink: SignedLinkResponseSchema,
+  VerifiedLink: VerifiedLinkResponseSchema,
+} as const;
+
+/** A named response schema. */
+export type ResponseName = keyof typeof RESPONSE_SCHEMAS;
+
+/** Extra response schemas a module registers (routes built beside this file). */
+const extraSchemas = new Map<string, unknown>();
+
+/** Registers a response schema under `name`, for routes that declare it by that name. */
+export function registerResponseSchema(name: string, schema: v.GenericSchema): string {
+  extraSchemas.set(name, schema);
+  return name;
+}
+
+/** What a 2xx answer carries: a named schema, an array of one (`[name]`), one of several, or another media type. */
+export type ResponseBody =
+  | ResponseName
+  | (string & {})
+  | [ResponseName | (string & {})]
+  | { oneOf: ResponseBody[] }
+  | { mediaType: string; description: string };
+
+/**
+ * Who may call a route: anyone; the signed-in merchant (session cookie or API key); or anyone,
+ * with more for the owner (`optional`).
+ */
+export type Access = 'public' | 'merchant' | 'optional';
+
+/** A route's documentation: its answers, the error codes it can answer and who may call it. */
+export interface RouteDoc {
+  tags?: string[];
+  summary: string;
+  description?: string;
+  /**
+   * The JSON body, for a route that validates its body itself (the document takes a route's
+   * `body` schema otherwise).
+   */
+  body?: v.GenericSchema;
+  /** The 2xx answers by status. */
+  ok: Partial<Record<200 | 201 | 202 | 304, ResponseBody>>;
+  /**
+   * Error codes of this route beyond the ones its kind always has (bad JSON, size, media type and
+   * validation for a body; 401 for a merchant route; the Idempotency-Key's codes on mutations).
+   */
+  errors?: ErrorCode[];
+  access?: Access;
+}
+
+/** Security requirements of a merchant route: its session cookie or an API key. */
+const MERCHANT_SECURITY = [{ sessionCookie: [] }, { apiKey: [] }];
+
+function schemaOf(body: ResponseBody): Record<string, unknown> {
+  if (typeof body === 'string') return { $ref: `#/components/schemas/${body}` };
+  if (Array.isArray(body)) return { type: 'array', items: schemaOf(body[0]) };
+  if ('oneOf' in body) return { anyOf: body.oneOf.map(schemaOf) };
+  return {};
+}
+
+function responseOf(status: number, body: ResponseBody) {
+  if (typeof body === 'object' && 'mediaType' in body)
+    return { description: body.description, content: { [body.mediaType]: {} } };
+  if (status === 304) return { description: 'Not modified (the ETag matched)' };
+  return {
+    description: status === 201 ? 'Created' : status === 202 ? 'Accepted' : 'OK',
+    content: { 'application/json': { schema: schemaOf(body) } },
+  };
+}
+
+/** The `detail` of a route: its summary, answers, security and error codes. */
+export function routeDoc(doc: RouteDoc) {
+  const access = doc.access ?? 'public';
+  return {
+    ...(doc.tags ? { tags: doc.tags } : {}),
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    ...(doc.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchemaOf(doc.body) } },
+          },
+        }
+      : {}),
+    responses: Object.fromEntries(
+      Object.entries(doc.ok).map(([status, body]) => [
+        status,
+        responseOf(Number(status), body as ResponseBody),
+      ]),
+    ),
+    security:
+      access === 'merchant'
+        ? MERCHANT_SECURITY
+        : access === 'optional'
+          ? [{}, ...MERCHANT_SECURITY]
+          : [],
+    'x-error-codes': doc.errors ?? [],
+  } as Record<string, unknown>;
+}
+
+type Operation = Record<string, unknown> & {
+  requestBody?: { content?: Record<string, unknown>; required?: boolean };
+  parameters?: Record<string, unknown>[];
+  responses?: Record<string, unknown>;
+  security?: Record<string, string[]>[];
+  'x-error-codes'?: ErrorCode[];
+};
+type Document = Record<string, unknown> & {
+  paths: Record<string, Record<string, Operation>>;
+  components?: Record<string, unknown>;
+};
+
+const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
+
+/** The JSON Schema of the error body with the codes a response can carry. */
+function errorBodySchema(codes: ErrorCode[]) {
+  return {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'string', enum: codes },
+          message: { type: 'string', description: 'A message safe to show to the user' },
+          details: {
+            description:
+              'More about the error; `stale_version` carries `{ current }`, the record as it is now',
+          },
+        },
+      },
+    },
+  };
+}
+
+/** The error codes an operation can answer: its own plus those of its kind. */
+function errorCodesOf(path: string, method: string, op: Operation): ErrorCode[] {
+  const codes = new Set<ErrorCode>(op['x-error-codes'] ?? []);
+  if (op.requestBody) {
+    for (const code of [
+      'bad_request',
+      'payload_too_large',
+      'unsupported_media_type',
+      'validation_failed',
+    ] as const)
+      codes.add(code);
+  }
+  if ((op.parameters ?? []).some((p) => p.in === 'query')) codes.add('validation_failed');
+  const merchantOnly = op.security?.length && !op.security.some((s) => Object.keys(s).length === 0);
+  if (merchantOnly) codes.add('unauthorized');
+  if (honoursIdempotencyKey(path, method)) {
+    codes.add('idempotency_in_progress');
+    codes.add('validation_failed');
+  }
+  codes.add('internal');
+  return [...codes].sort(
+    (a, b) => ERROR_STATUS[a] - ERROR_STATUS[b] || (a < b ? -1 : a > b ? 1 : 0),
+  );
+}
+
+/** True for the mutations the idempotency plugin replays (every one outside /api/auth/). */
+export function honoursIdempotencyKey(path: string, method: string): boolean {
+  return MUTATING.has(method) && !path.startsWith(IDEMPOTENCY_EXEMPT_PREFIX);
+}
+
+function finishOperation(path: string, method: string, op: Operation): Operation {
+  const finished: Operation = { ...op, responses: { ...(op.responses ?? {}) } };
+  // Note: every body is JSON (other media types are refused with 415).
+  const json = op.requestBody?.content?.['application/json'];
+  if (op.requestBody && json)
+    finished.requestBody = { ...op.requestBody, content: { 'application/json': json } };
+  if (honoursIdempotencyKey(path, method))
+    finished.parameters = [
+      ...(op.parameters ?? []),
+      { $ref: '#/components/parameters/IdempotencyKey' },
+    ];
+  const codes = errorCodesOf(path, method, op);
+  finished['x-error-codes'] = codes;
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes)
+    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const [status, group] of byStatus) {
+    (finished.responses as Record<string, unknown>)[String(status)] = {
+      description: group.join(', '),
+      content: { 'application/json': { schema: errorBodySchema(group) } },
+    };
+  }
+  return finished;
+}
+
+const jsonSchemaOf = (schema: unknown) => {
+  const { $schema: _, ...rest } = valibotToJsonSchema(schema) as Record<string, unknown>;
+  return rest;
+};
+
+/** The webhook's schema name in `components.schemas`: `order.paid` → `WebhookOrderPaid`. */
+export const webhookSchemaName = (type: WebhookEventType) =>
+  `Webhook${type
+    .split(/[._]/)
+    .map((part) => part[0]?.toUpperCase() + part.slice(1))
+    .join('')}`;
+
+const SIGNATURE_HEADERS = [
+  ['webhook-id', 'The message id, the same on every attempt (deduplicate on it)'],
+  ['webhook-timestamp', 'Unix seconds of this attempt'],
+  [
+    'webhook-signature',
+    "Space-separated signatures: `v1,…` (HMAC-SHA256 with the store's `whsec_` secret) or `v1a,…` (Ed25519, universal links; key at /.well-known/webhook-signing-key)",
+  ],
+] as const;
+
+function webhooksSection() {
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace('.', '_')}`,
+          summary: type,
+          description: WEBHOOK_EVENT_DESCRIPTIONS[type],
+          parameters: SIGNATURE_HEADERS.map(([name, description]) => ({
+            name,
+            in: 'header',
+            required: true,
+            description,
+            schema: { type: 'string' },
+          })),
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: `#/components/schemas/${webhookSchemaName(type)}` },
+                example: WEBHOOK_EXAMPLES[type],
+              },
+            },
+          },
+          responses: {
+            '200': { description: 'Received; any 2xx stops the retries (10 s timeout)' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+/** Completes the document the plugin built from the routes (see the file header). */
+export function finishDocument(raw: Document): Document {
+  const paths = Object.fromEntries(
+    Object.entries(raw.paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([method, op]) => [method, finishOperation(path, method, op)]),
+      ),
+    ]),
+  );
+  const components = (raw.components ?? {}) as { schemas?: Record<string, unknown> };
+  const schemas = {
+    ...components.schemas,
+    ...Object.fromEntries(
+      Object.entries(RESPONSE_SCHEMAS).map(([name, schema]) => [name, jsonSchemaOf(schema)]),
+    ),
+    ...Object.fromEntries([...extraSchemas].map(([name, schema]) => [name, jsonSchemaOf(schema)])),
+    ...Object.fromEntries(
+      WEBHOOK_EVENT_TYPES.map((type) => [
+        webhookSchemaName(type),
+        jsonSchemaOf(WEBHOOK_PAYLOAD_SCHEMAS[type]),
+      ]),
+    ),
+    ErrorBody: errorBodySchema(Object.keys(ERROR_STATUS) as ErrorCode[]),
+  };
+  return {
+    ...raw,
+    paths,
+    webhooks: webhooksSection(),
+    components: {
+      ...components,
+      schemas,
+      securitySchemes: {
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: 'The merchant session set by sign-in or sign-up (HttpOnly, SameSite=Lax)',
+        },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A secret API key: `Authorization: Bearer sk_live_…` (sk_test_… on test chains), created in the admin or with POST /api/api-keys',
+        },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Any 1-200 characters. The first answer is kept for 24 hours and replayed (header `idempotent-replayed: true`) for the same key and body; the same key with another body is 422, and 409 `idempotency_in_progress` while the first request runs.',
+          schema: { type: 'string', minLength: 1, maxLength: 200 },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * The document at /api/openapi (Scalar) and /api/openapi/json. Note: the plugin builds the paths
+ * from the routes; a global after-handle hook on the JSON path completes them (`finishDocument`),
+ * once per version of the plugin's cached document.
+ */
+export function openapiDocs(info: { title: string; version: string; description?: string }) {
+  const finished = new WeakMap<object, Document>();
+  return new Elysia({ name: 'openapi-docs' })
+    .onAfterHandle({ as: 'global' }, ({ path, response }) => {
+      if (path !== OPENAPI_JSON_PATH || typeof response !== 'object' || response === null) return;
+      let document = finished.get(response);
+      if (!document) {
+        document = finishDocument(response as Document);
+        finished.set(response, document);
+      }
+      return document;
+    })
+    .use(
+      openapi({
+        path: OPENAPI_PATH,
+        specPath: OPENAPI_JSON_PATH,
+        documentation: {
+          info,
+          tags: [
+            { name: 'auth', description: 'Merchant accounts and sessions' },
+            { name: 'stores', description: 'Stores, their manifest and analytics' },
+            { name: 'products', description: 'The catalogue' },
+            { name: 'orders', description: 'Store orders and their fulfilment' },
+            { name: 'payments', description: 'Deposit addresses, payment status, forwarding' },
+            { name: 'universal orders', description: 'Orders of universal checkout links' },
+            { name: 'webhooks', description: 'Webhook settings, deliveries and the signing key' },
+          ],
+        },
+        exclude: { paths: ['/*'] },
+        mapJsonSchema: { valibot: valibotToJsonSchema },
+      }),
+    );
+}

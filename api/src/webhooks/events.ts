@@ -1,20 +1,18 @@
-// Webhook events and their payload: SPEC §3's documented fields (flat, so integrators of the
-// documented payload keep working) plus the event type, its time and the amounts.
-import { isPaidState, type PaymentState } from '@store/shared';
+// Webhook events and their payload, built to the shared per-event schemas: SPEC §3's documented
+// fields (flat, so integrators of the documented payload keep working) plus the event type, its
+// time, the payload version and the amounts.
+import {
+  isPaidState,
+  type PaymentState,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_PAYLOAD_VERSION,
+  type WebhookEventType,
+  type WebhookForwarding,
+  type WebhookPayload,
+} from '@store/shared';
 import type { orders, paymentWallets } from '../db/schema.ts';
 
-/** Event types a merchant or integrator can receive. */
-export const WEBHOOK_EVENT_TYPES = [
-  'order.paid',
-  'order.underpaid',
-  'order.overpaid',
-  'order.paid_late',
-  'order.expired',
-  'order.forwarded',
-  'order.payment_reversed',
-] as const;
-/** One event type. */
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
 
 /**
  * The events of a wallet transition. Note: `order.paid` is THE event to fulfil on and is sent
@@ -35,17 +33,7 @@ export function eventsForTransition(before: PaymentState, after: PaymentState): 
 }
 
 /** One confirmed forwarding round, as `order.forwarded` reports it. */
-export interface ForwardingSummary {
-  round: number;
-  /** USDC amounts with 6 decimals. */
-  amount: string;
-  merchantAmount: string;
-  feeAmount: string;
-  merchantAddress: string;
-  merchantTxHash: string | null;
-  feeTxHash: string | null;
-  forwardedAt: string;
-}
+export type ForwardingSummary = WebhookForwarding;
 
 type OrderRow = typeof orders.$inferSelect;
 type WalletRow = typeof paymentWallets.$inferSelect;
@@ -59,8 +47,8 @@ export function serializePayload(
   forwarding?: ForwardingSummary,
 ): string {
   const universal = wallet.isUniversal;
-  return JSON.stringify({
-    type,
+  const base = {
+    version: WEBHOOK_PAYLOAD_VERSION,
     timestamp: at.toISOString(),
     orderId: order.id,
     externalOrderId: order.metadata?.externalOrderId ?? wallet.externalOrderId ?? null,
@@ -85,6 +73,16 @@ export function serializePayload(
     shippingUsdc: order.shippingUsdc,
     totalUsdc: order.totalUsdc,
     completedAt: wallet.paymentReceivedAt?.toISOString() ?? null,
-    ...(forwarding ? { forwarding } : {}),
-  });
+  };
+  // Note: typed against the shared schemas: a missing or mistyped field fails to compile.
+  const payload: WebhookPayload =
+    type === 'order.forwarded'
+      ? { type, ...base, forwarding: forwardingOf(forwarding) }
+      : { type, ...base };
+  return JSON.stringify(payload);
+}
+
+function forwardingOf(forwarding: ForwardingSummary | undefined): ForwardingSummary {
+  if (!forwarding) throw new Error('order.forwarded needs its forwarding round');
+  return forwarding;
 }

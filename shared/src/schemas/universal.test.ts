@@ -4,11 +4,7 @@ import { ZERO_ADDRESS } from '../address.ts';
 import { LIMIT_MESSAGES, MAX_ORDER_LINES, TEXT_LIMITS } from '../limits.ts';
 import { PAYOUT_ADDRESS_MESSAGES } from '../messages.ts';
 import { firstIssueMessage } from './common.ts';
-import {
-  CreateUniversalOrderSchema,
-  CreateUniversalWalletSchema,
-  WebhookPayloadSchema,
-} from './universal.ts';
+import { CreateUniversalOrderSchema, CreateUniversalWalletSchema } from './universal.ts';
 
 const address = {
   firstName: 'Ada',
@@ -84,29 +80,5 @@ describe('universal-orders bodies', () => {
     for (const webhookUrl of ['javascript:alert(1)', 'ftp://x.example', 'not a url']) {
       expect(v.is(CreateUniversalOrderSchema, { ...common, webhookUrl })).toBe(false);
     }
-  });
-});
-
-describe('webhook payload', () => {
-  it('matches the documented shape with status paid', () => {
-    const payload = {
-      orderId: 'o1',
-      externalOrderId: 'ORDER-1-ABC',
-      status: 'paid',
-      paymentTxHash: `0x${'e'.repeat(64)}`,
-      paymentWallet: {
-        address: `0x${'b'.repeat(40)}`,
-        receivedAmount: '10.000000',
-        storePaymentAddress: common.storePaymentAddress,
-      },
-      customer: { email: 'ada@example.com', shippingAddress: address },
-      items,
-      subtotalUsdc: '10.00',
-      shippingUsdc: '0.00',
-      totalUsdc: '10.00',
-      completedAt: '2025-01-01T00:00:00.000Z',
-    };
-    expect(v.is(WebhookPayloadSchema, payload)).toBe(true);
-    expect(v.is(WebhookPayloadSchema, { ...payload, status: 'pending' })).toBe(false);
   });
 });

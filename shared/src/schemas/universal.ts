@@ -14,18 +14,14 @@ import {
   ethereumAddress,
   hexColor,
   MoneyStringSchema,
-  OptionalText,
   payoutAddress,
   requiredCappedText,
   ShippingMethodSchema,
   ThemeSchema,
-  TimestampSchema,
-  UsdcAmountStringSchema,
 } from './common.ts';
 import {
   EmailSchema,
   LineQuantitySchema,
-  OrderItemSchema,
   OrderLinesSchema,
   ShippingAddressSchema,
 } from './order.ts';
@@ -161,25 +157,3 @@ export const CreateUniversalWalletSchema = v.object({
 });
 /** A validated universal wallet creation body. */
 export type CreateUniversalWallet = v.InferOutput<typeof CreateUniversalWalletSchema>;
-
-/** The documented webhook payload sent to the merchant when an order is paid. */
-export const WebhookPayloadSchema = v.object({
-  orderId: v.string(),
-  signed: v.optional(v.boolean()),
-  externalOrderId: OptionalText,
-  status: v.literal('paid'),
-  paymentTxHash: OptionalText,
-  paymentWallet: v.object({
-    address: v.string(),
-    receivedAmount: UsdcAmountStringSchema,
-    storePaymentAddress: v.string(),
-  }),
-  customer: v.object({ email: v.string(), shippingAddress: v.nullish(ShippingAddressSchema) }),
-  items: v.array(OrderItemSchema),
-  subtotalUsdc: MoneyStringSchema,
-  shippingUsdc: MoneyStringSchema,
-  totalUsdc: MoneyStringSchema,
-  completedAt: TimestampSchema,
-});
-/** The webhook payload. */
-export type WebhookPayload = v.InferOutput<typeof WebhookPayloadSchema>;

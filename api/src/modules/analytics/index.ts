@@ -1,6 +1,7 @@
 // Routes: GET /api/stores/{id}/analytics
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { getStoreAnalytics } from './service.ts';
 
@@ -13,10 +14,13 @@ export const analyticsModule = ({ db }: AppDeps) =>
       async ({ params, requireUser }) => getStoreAnalytics(db, (await requireUser()).id, params.id),
       {
         transform: signedInGuard(db),
-        detail: {
+        detail: routeDoc({
           tags: ['stores'],
           summary:
             'activeProducts, totalRevenue30Days (paid and later, 2-decimal string), totalOrders30Days',
-        },
+          ok: { 200: 'StoreAnalytics' },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
       },
     );

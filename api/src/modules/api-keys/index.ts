@@ -2,6 +2,7 @@
 import { CreateApiKeySchema, chainFacts } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './service.ts';
 
@@ -28,15 +29,23 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: CreateApiKeySchema,
-        detail: {
+        detail: routeDoc({
           tags,
           summary: 'Create a secret key (sk_test_… or sk_live_…); the key is in this response only',
-        },
+          ok: { 201: 'CreatedApiKey' },
+          errors: ['forbidden'],
+          access: 'merchant',
+        }),
       },
     )
     .get('/api/api-keys', async ({ requireUser }) => listApiKeys(db, (await requireUser()).id), {
       transform: signedIn,
-      detail: { tags, summary: 'Your API keys (never the keys themselves)' },
+      detail: routeDoc({
+        tags,
+        summary: 'Your API keys (never the keys themselves)',
+        ok: { 200: ['ApiKey'] },
+        access: 'merchant',
+      }),
     })
     .delete(
       '/api/api-keys/:id',
@@ -44,7 +53,13 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
         revokeApiKey(db, (await requireSessionUser()).id, params.id),
       {
         transform: signedIn,
-        detail: { tags, summary: 'Revoke your key at once (again: no change)' },
+        detail: routeDoc({
+          tags,
+          summary: 'Revoke your key at once (again: no change)',
+          ok: { 200: 'ApiKey' },
+          errors: ['forbidden', 'not_found'],
+          access: 'merchant',
+        }),
       },
     );
 };

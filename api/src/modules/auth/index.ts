@@ -5,6 +5,7 @@ import type { AppDeps } from '../../app.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { clientAddress, clientBucket, type RequestSource } from '../../http/client-address.ts';
 import { AppError } from '../../http/errors.ts';
+import { routeDoc } from '../../http/openapi.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import {
   clearedSessionCookie,
@@ -61,7 +62,15 @@ export const authModule = ({ db, config }: AppDeps) => {
           set.status = 201;
           return { user };
         },
-        { body: SignUpSchema, detail: { tags, summary: 'Create a merchant account and sign in' } },
+        {
+          body: SignUpSchema,
+          detail: routeDoc({
+            tags,
+            summary: 'Create a merchant account and sign in',
+            ok: { 201: 'Account' },
+            errors: ['already_exists', 'rate_limited'],
+          }),
+        },
       )
       .post(
         '/api/auth/sign-in',
@@ -91,7 +100,12 @@ export const authModule = ({ db, config }: AppDeps) => {
         },
         {
           body: CredentialsSchema,
-          detail: { tags, summary: 'Sign in with username and password' },
+          detail: routeDoc({
+            tags,
+            summary: 'Sign in with username and password',
+            ok: { 200: 'Account' },
+            errors: ['unauthorized', 'rate_limited'],
+          }),
         },
       )
       .post(
@@ -101,10 +115,21 @@ export const authModule = ({ db, config }: AppDeps) => {
           set.headers['set-cookie'] = clearedSessionCookie(secure);
           return { signedOut: true };
         },
-        { detail: { tags, summary: 'End the session and clear its cookie' } },
+        {
+          detail: routeDoc({
+            tags,
+            summary: 'End the session and clear its cookie',
+            ok: { 200: 'SignedOut' },
+          }),
+        },
       )
       .get('/api/auth/me', async ({ requireUser }) => ({ user: await requireUser() }), {
-        detail: { tags, summary: 'The signed-in merchant (401 when signed out)' },
+        detail: routeDoc({
+          tags,
+          summary: 'The signed-in merchant (401 when signed out)',
+          ok: { 200: 'Account' },
+          access: 'merchant',
+        }),
       })
   );
 };

@@ -1,6 +1,7 @@
 // Routes: GET /api/orders/{id}/forwarding, POST /api/orders/{id}/forwarding/retry
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { getForwarding, retryForwarding } from './service.ts';
 
@@ -16,7 +17,13 @@ export const forwardingModule = ({ db }: AppDeps) => {
       async ({ params, requireUser }) => getForwarding(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: { tags, summary: 'Forwarding status, last error and transactions of your order' },
+        detail: routeDoc({
+          tags,
+          summary: 'Forwarding status, last error and transactions of your order',
+          ok: { 200: 'Forwarding' },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
       },
     )
     .post(
@@ -24,10 +31,13 @@ export const forwardingModule = ({ db }: AppDeps) => {
       async ({ params, requireUser }) => retryForwarding(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: {
+        detail: routeDoc({
           tags,
           summary: 'Try a failed forwarding (or one waiting for the relayer) again now',
-        },
+          ok: { 200: 'Forwarding' },
+          errors: ['not_found', 'invalid_state'],
+          access: 'merchant',
+        }),
       },
     );
 };

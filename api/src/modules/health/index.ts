@@ -1,6 +1,7 @@
 // Routes: GET /api/health
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { routeDoc } from '../../http/openapi.ts';
 import { checkHealth } from './service.ts';
 
 /** Health of the database, the chain, the indexer, the settlement addresses and the relayer. */
@@ -24,8 +25,10 @@ export const healthModule = ({ db, config, chain }: AppDeps) =>
       return health;
     },
     {
-      detail: {
-        summary: 'Health of the database, chain, indexer, settlement and relayer, with alerts',
-      },
+      detail: routeDoc({
+        summary:
+          'Health of the database, chain, indexer, settlement and relayer, with alerts (503 with the same body when a part is down)',
+        ok: { 200: 'Health' },
+      }),
     },
   );

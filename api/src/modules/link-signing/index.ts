@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import type { RequestSource } from '../../http/client-address.ts';
+import { routeDoc } from '../../http/openapi.ts';
 import { clientKey, RateLimiter } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { checkSignedLink } from '../universal-orders/signed-link.ts';
@@ -30,7 +31,13 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
       async ({ params, requireUser }) => getLinkSecret(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: { tags, summary: "Your store's link secret (made on first read)" },
+        detail: routeDoc({
+          tags,
+          summary: "Your store's link secret (made on first read)",
+          ok: { 200: 'LinkSecret' },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
       },
     )
     .post(
@@ -38,7 +45,13 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
       async ({ params, requireUser }) => rotateLinkSecret(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: { tags, summary: 'A new link secret; links signed with the old one are refused' },
+        detail: routeDoc({
+          tags,
+          summary: 'A new link secret; links signed with the old one are refused',
+          ok: { 200: 'LinkSecret' },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
       },
     )
     .post(
@@ -57,11 +70,14 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: SignLinkBody,
-        detail: {
+        detail: routeDoc({
           tags,
           summary:
             "Sign a universal-checkout link for your store (it must pay the store's payout address)",
-        },
+          ok: { 201: 'SignedLink' },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
       },
     )
     .post(
@@ -82,11 +98,13 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
             },
           ]),
         body: VerifyLinkBody,
-        detail: {
+        detail: routeDoc({
           tags,
           summary:
             'Check a checkout link: { signed: false } when hand-made, the store when signed, 422 when altered',
-        },
+          ok: { 200: 'VerifiedLink' },
+          errors: ['rate_limited'],
+        }),
       },
     );
 };

@@ -1,6 +1,7 @@
 // Routes: POST /api/orders, GET /api/orders, GET /api/orders/{id}, PATCH /api/orders/{id}
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { routeDoc } from '../../http/openapi.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { CreateOrderBody, ListOrdersQuery, UpdateOrderBody } from './model.ts';
@@ -25,10 +26,12 @@ export const ordersModule = ({ db, config }: AppDeps) => {
         // 429 past the orders of one client, or of one store, per minute.
         transform: limits.storeOrder,
         body: CreateOrderBody,
-        detail: {
+        detail: routeDoc({
           tags,
           summary: 'Create a pending order; totals are recomputed and must match (else 422)',
-        },
+          ok: { 201: 'Order' },
+          errors: ['not_found', 'rate_limited'],
+        }),
       },
     )
     .get(
@@ -37,11 +40,21 @@ export const ordersModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         query: ListOrdersQuery,
-        detail: { tags, summary: 'Orders of your stores, newest first' },
+        detail: routeDoc({
+          tags,
+          summary: 'Orders of your stores, newest first',
+          ok: { 200: ['Order'] },
+          access: 'merchant',
+        }),
       },
     )
     .get('/api/orders/:id', async ({ params }) => getOrder(db, params.id), {
-      detail: { tags, summary: 'An order by its id (for the payment and thank-you pages)' },
+      detail: routeDoc({
+        tags,
+        summary: 'An order by its id (for the payment and thank-you pages)',
+        ok: { 200: 'Order' },
+        errors: ['not_found'],
+      }),
     })
     .patch(
       '/api/orders/:id',
@@ -50,7 +63,13 @@ export const ordersModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: UpdateOrderBody,
-        detail: { tags, summary: 'Move your order from paid to processing, shipped, completed' },
+        detail: routeDoc({
+          tags,
+          summary: 'Move your order from paid to processing, shipped, completed',
+          ok: { 200: 'Order' },
+          errors: ['not_found', 'stale_version'],
+          access: 'merchant',
+        }),
       },
     );
 };

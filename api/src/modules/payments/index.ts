@@ -4,6 +4,7 @@ import { AssignPaymentWalletSchema, DEFAULT_CHAIN } from '@store/shared';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../app.ts';
+import { routeDoc } from '../../http/openapi.ts';
 import { clientKey, publicWriteGuards } from '../../http/rate-limit.ts';
 import { assignPaymentWallet } from './assign-payment-wallet.ts';
 import { checkPaymentStatus } from './check-payment-status.ts';
@@ -31,20 +32,24 @@ export const paymentsModule = (app: AppDeps) => {
         transform: limits.wallet,
         // Note: SPEC's client sends { paymentChain }; a bare POST means Base as well.
         body: v.optional(AssignPaymentWalletSchema),
-        detail: {
+        detail: routeDoc({
           tags,
           summary: "The order's deposit address (created on the first call, then the same one)",
-        },
+          ok: { 200: 'PaymentWallet' },
+          errors: ['not_found', 'invalid_state', 'rate_limited'],
+        }),
       },
     )
     .get(
       '/api/check-payment-status/:orderId',
       ({ params }) => checkPaymentStatus(deps, params.orderId),
       {
-        detail: {
+        detail: routeDoc({
           tags,
           summary: 'Payment status; paymentDetected turns true once the full amount is seen',
-        },
+          ok: { 200: 'PaymentStatus' },
+          errors: ['not_found'],
+        }),
       },
     )
     .get(
@@ -61,11 +66,18 @@ export const paymentsModule = (app: AppDeps) => {
       {
         // 429 past the streams one client opens per minute.
         transform: limits.paymentStream,
-        detail: {
+        detail: routeDoc({
           tags,
           summary:
             'The payment status as Server-Sent Events (`status` events with the check-payment-status view) until the order is paid',
-        },
+          ok: {
+            200: {
+              mediaType: 'text/event-stream',
+              description: '`status` events, each with the PaymentStatus view as its data',
+            },
+          },
+          errors: ['not_found', 'rate_limited', 'unavailable'],
+        }),
       },
     );
 };

@@ -2,6 +2,7 @@
 import { CreateProductSchema } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { ListProductsQuery, UpdateProductBody } from './model.ts';
 import {
@@ -25,10 +26,13 @@ export const productsModule = ({ db }: AppDeps) => {
         listStoreProducts(db, params.id, (await currentUser())?.id, query.published === 'true'),
       {
         query: ListProductsQuery,
-        detail: {
+        detail: routeDoc({
           tags,
           summary: "A store's published products (its owner also sees unpublished ones)",
-        },
+          ok: { 200: ['Product'] },
+          errors: ['not_found'],
+          access: 'optional',
+        }),
       },
     )
     .post(
@@ -41,14 +45,28 @@ export const productsModule = ({ db }: AppDeps) => {
       {
         transform: signedIn,
         body: CreateProductSchema,
-        detail: { tags, summary: 'Add a product to one of your stores' },
+        detail: routeDoc({
+          tags,
+          summary: 'Add a product to one of your stores',
+          ok: { 201: 'Product' },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
       },
     )
     .get(
       '/api/products/:id',
       async ({ params, currentUser }) =>
         getProductForViewer(db, params.id, (await currentUser())?.id),
-      { detail: { tags, summary: 'A product' } },
+      {
+        detail: routeDoc({
+          tags,
+          summary: 'A product (unpublished ones for their owner only)',
+          ok: { 200: 'Product' },
+          errors: ['not_found'],
+          access: 'optional',
+        }),
+      },
     )
     .put(
       '/api/products/:id',
@@ -57,12 +75,27 @@ export const productsModule = ({ db }: AppDeps) => {
       {
         transform: signedIn,
         body: UpdateProductBody,
-        detail: { tags, summary: 'Edit your product (send `updatedAt` to detect stale edits)' },
+        detail: routeDoc({
+          tags,
+          summary: 'Edit your product (send `updatedAt` to detect stale edits)',
+          ok: { 200: 'Product' },
+          errors: ['not_found', 'stale_version'],
+          access: 'merchant',
+        }),
       },
     )
     .delete(
       '/api/products/:id',
       async ({ params, requireUser }) => deleteProduct(db, (await requireUser()).id, params.id),
-      { transform: signedIn, detail: { tags, summary: 'Delete your product' } },
+      {
+        transform: signedIn,
+        detail: routeDoc({
+          tags,
+          summary: 'Delete your product',
+          ok: { 200: 'Deleted' },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
+      },
     );
 };

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { routeDoc } from '../../http/openapi.ts';
 import { iconVersion, renderStoreIcon } from './icon.ts';
 import { buildStoreManifest, STORE_ICONS } from './manifest.ts';
 import { findInstallableStore } from './service.ts';
@@ -37,10 +38,15 @@ export const storeManifestModule = ({ db }: AppDeps) => {
       });
     },
     {
-      detail: {
+      detail: routeDoc({
         tags: ['stores'],
         summary: "The store's web app manifest (install the store as its own app)",
-      },
+        ok: {
+          200: { mediaType: 'application/manifest+json', description: 'The web app manifest' },
+          304: 'Not modified',
+        },
+        errors: ['not_found'],
+      }),
     },
   );
   for (const icon of STORE_ICONS) {
@@ -55,10 +61,12 @@ export const storeManifestModule = ({ db }: AppDeps) => {
         });
       },
       {
-        detail: {
+        detail: routeDoc({
           tags: ['stores'],
           summary: `The store's ${icon.size}×${icon.size} ${icon.purpose === 'maskable' ? 'maskable ' : ''}install icon (PNG)`,
-        },
+          ok: { 200: { mediaType: 'image/png', description: 'The icon' }, 304: 'Not modified' },
+          errors: ['not_found'],
+        }),
       },
     );
   }

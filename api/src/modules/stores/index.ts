@@ -2,6 +2,7 @@
 import { CreateStoreSchema, PAGE_LIMITS } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { refuseUnpayableAddress } from '../payouts/payout-address.ts';
 import { ListStoresQuery, UpdateStoreBody } from './model.ts';
@@ -38,11 +39,14 @@ export const storesModule = ({ db, config }: AppDeps) => {
       },
       {
         query: ListStoresQuery,
-        detail: {
+        detail: routeDoc({
           tags,
           summary:
             'Active stores (public fields, pages of `limit` from `offset`, `Link: rel="next"`); `mine=true`: your own stores',
-        },
+          ok: { 200: { oneOf: [['PublicStore'], ['OwnerStore']] } },
+          errors: ['unauthorized'],
+          access: 'optional',
+        }),
       },
     )
     .post(
@@ -57,14 +61,28 @@ export const storesModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: CreateStoreSchema,
-        detail: { tags, summary: 'Create a store you own' },
+        detail: routeDoc({
+          tags,
+          summary: 'Create a store you own',
+          ok: { 201: 'OwnerStore' },
+          errors: ['already_exists'],
+          access: 'merchant',
+        }),
       },
     )
     .get(
       '/api/stores/:id',
       async ({ params, currentUser }) =>
         getStoreForViewer(db, params.id, (await currentUser())?.id),
-      { detail: { tags, summary: 'A store by id (UUID) or slug' } },
+      {
+        detail: routeDoc({
+          tags,
+          summary: 'A store by id (UUID) or slug (its owner reads the owner view)',
+          ok: { 200: { oneOf: ['PublicStore', 'OwnerStore'] } },
+          errors: ['not_found'],
+          access: 'optional',
+        }),
+      },
     )
     .put(
       '/api/stores/:id',
@@ -76,7 +94,13 @@ export const storesModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: UpdateStoreBody,
-        detail: { tags, summary: 'Edit your store (send `updatedAt` to detect stale edits)' },
+        detail: routeDoc({
+          tags,
+          summary: 'Edit your store (send `updatedAt` to detect stale edits)',
+          ok: { 200: 'OwnerStore' },
+          errors: ['not_found', 'stale_version', 'already_exists'],
+          access: 'merchant',
+        }),
       },
     );
 };

@@ -1,6 +1,10 @@
 // Routes: POST /api/universal-orders (the checkout form's body, or the payment page's)
+
+import { CreateUniversalOrderSchema, CreateUniversalWalletSchema } from '@store/shared';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppDeps } from '../../app.ts';
+import { routeDoc } from '../../http/openapi.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { assignPaymentWallet } from '../payments/assign-payment-wallet.ts';
 import { paymentDeps } from '../payments/model.ts';
@@ -41,13 +45,17 @@ export const universalOrdersModule = (app: AppDeps) => {
     {
       // 429 past the orders of one client, or to one payout address, per minute.
       transform: limits.universalOrder,
-      detail: {
+      detail: routeDoc({
         tags: ['universal orders'],
         summary:
           'Create a universal order: answers { order: { id } }, or with `paymentChain` ' +
           '{ paymentWallet, order } (totals are recomputed and must match, else 422). With ' +
           "`signedLink` (the query of a signed link) the order must be that link's, else 422.",
-      },
+        // Note: the body is validated in the handler, by the form its `paymentChain` picks.
+        body: v.union([CreateUniversalWalletSchema, CreateUniversalOrderSchema]),
+        ok: { 201: 'UniversalOrderCreated' },
+        errors: ['bad_request', 'payload_too_large', 'unsupported_media_type', 'rate_limited'],
+      }),
     },
   );
 };

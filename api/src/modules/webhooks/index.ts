@@ -3,6 +3,7 @@
 // POST /api/webhook-deliveries/{id}/redeliver
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { ListDeliveriesQuery, SetWebhookBody } from './model.ts';
 import {
@@ -24,7 +25,16 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
       '/api/stores/:id/webhook',
       async ({ params, requireUser }) =>
         getWebhookSettings(db, (await requireUser()).id, params.id),
-      { transform: signedIn, detail: { tags, summary: "Your store's webhook URL and secret" } },
+      {
+        transform: signedIn,
+        detail: routeDoc({
+          tags,
+          summary: "Your store's webhook URL and secret",
+          ok: { 200: 'WebhookSettings' },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
+      },
     )
     .put(
       '/api/stores/:id/webhook',
@@ -39,7 +49,13 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: SetWebhookBody,
-        detail: { tags, summary: 'Set the webhook URL (https, public addresses) or null' },
+        detail: routeDoc({
+          tags,
+          summary: 'Set the webhook URL (https, public addresses) or null',
+          ok: { 200: 'WebhookSettings' },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
       },
     )
     .post(
@@ -48,7 +64,13 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
         rotateWebhookSecret(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: { tags, summary: 'A new signing secret (the old one also signs for 24 hours)' },
+        detail: routeDoc({
+          tags,
+          summary: 'A new signing secret (the old one also signs for 24 hours)',
+          ok: { 200: 'WebhookSettings' },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
       },
     )
     .get(
@@ -58,7 +80,13 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         query: ListDeliveriesQuery,
-        detail: { tags, summary: "Your store's webhook deliveries, newest first, with attempts" },
+        detail: routeDoc({
+          tags,
+          summary: "Your store's webhook deliveries, newest first, with attempts",
+          ok: { 200: ['WebhookDelivery'] },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
       },
     )
     .post(
@@ -68,6 +96,15 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
         set.status = 202;
         return delivery;
       },
-      { transform: signedIn, detail: { tags, summary: 'Send one of your deliveries again' } },
+      {
+        transform: signedIn,
+        detail: routeDoc({
+          tags,
+          summary: 'Send one of your deliveries again',
+          ok: { 202: 'WebhookDelivery' },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
+      },
     );
 };

@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { AppError } from '../../http/errors.ts';
+import { routeDoc } from '../../http/openapi.ts';
 
 /** The public key that verifies universal orders' webhooks (Standard Webhooks v1a, Ed25519). */
 export const wellKnownModule = ({ config }: AppDeps) =>
@@ -14,5 +15,12 @@ export const wellKnownModule = ({ config }: AppDeps) =>
       set.headers['cache-control'] = 'public, max-age=3600';
       return { publicKey: config.webhookPublicKey, algorithm: 'ed25519', signatureVersion: 'v1a' };
     },
-    { detail: { tags: ['webhooks'], summary: 'Public key of universal-order webhooks (whpk_…)' } },
+    {
+      detail: routeDoc({
+        tags: ['webhooks'],
+        summary: 'Public key of universal-order webhooks (whpk_…)',
+        ok: { 200: 'WebhookSigningKey' },
+        errors: ['unavailable'],
+      }),
+    },
   );

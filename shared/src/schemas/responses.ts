@@ -1,0 +1,207 @@
+// What the API answers, route by route: the response schemas of the OpenAPI document (and, through
+// the types generated from it, of the web app). Timestamps are ISO strings as JSON carries them.
+import * as v from 'valibot';
+import { PAYMENT_STATES } from '../payment-state.ts';
+import { ORDER_STATUSES } from '../status.ts';
+import { FORWARDING_LEG_STATUSES, FORWARDING_STATUSES } from '../stored-states.ts';
+import { MoneyStringSchema, ThemeSchema, UsdcAmountStringSchema } from './common.ts';
+import { OrderItemSchema, OrderMetadataSchema, ShippingAddressSchema } from './order.ts';
+import { PaymentWalletResponseSchema } from './payment.ts';
+import { WEBHOOK_EVENT_TYPES } from './webhook.ts';
+
+const timestamp = v.pipe(v.string(), v.isoTimestamp());
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** The signed-in merchant. */
+export const AccountUserSchema = v.object({ id: v.string(), username: v.string() });
+/** Answer of sign-up, sign-in and GET /api/auth/me. */
+export const AccountResponseSchema = v.object({ user: AccountUserSchema });
+/** Answer of POST /api/auth/sign-out. */
+export const SignedOutResponseSchema = v.object({ signedOut: v.literal(true) });
+
+const publicStoreEntries = {
+  id: v.string(),
+  name: v.string(),
+  slug: v.string(),
+  description: v.nullable(v.string()),
+  domain: v.nullable(v.string()),
+  logoUrl: v.nullable(v.string()),
+  theme: ThemeSchema,
+  primaryColor: v.string(),
+  secondaryColor: v.string(),
+  accentColor: v.string(),
+  isActive: v.boolean(),
+  createdAt: timestamp,
+  /** The version an edit must carry (`updatedAt` of PUT). */
+  updatedAt: timestamp,
+  /** Published products for the public; all products in the owner's view. */
+  productCount: count,
+};
+/** A store as everyone may see it. */
+export const PublicStoreResponseSchema = v.object(publicStoreEntries);
+/** A store as its owner sees it: payout address, reply-to and webhook URL (never the secret). */
+export const OwnerStoreResponseSchema = v.object({
+  ...publicStoreEntries,
+  ownerId: v.string(),
+  paymentAddress: v.nullable(v.string()),
+  replyToEmail: v.nullable(v.string()),
+  webhookUrl: v.nullable(v.string()),
+});
+
+/** A product (its owner also reads unpublished ones). */
+export const ProductResponseSchema = v.object({
+  id: v.string(),
+  storeId: v.string(),
+  title: v.string(),
+  description: v.nullable(v.string()),
+  imageUrl: v.nullable(v.string()),
+  priceUsdc: MoneyStringSchema,
+  isPublished: v.boolean(),
+  /** 0: stock not tracked; above 0: units left. */
+  inventory: count,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+/** Answer of DELETE /api/products/{id}. */
+export const DeletedResponseSchema = v.object({ id: v.string(), deleted: v.literal(true) });
+
+/** An order (the shopper's pages and the merchant's list read the same view). */
+export const OrderResponseSchema = v.object({
+  id: v.string(),
+  storeId: v.string(),
+  customerEmail: v.string(),
+  shippingAddress: v.nullable(ShippingAddressSchema),
+  items: v.array(OrderItemSchema),
+  subtotalUsdc: MoneyStringSchema,
+  shippingUsdc: MoneyStringSchema,
+  totalUsdc: MoneyStringSchema,
+  status: v.picklist(ORDER_STATUSES),
+  paymentChain: v.nullable(v.string()),
+  paymentTxHash: v.nullable(v.string()),
+  paymentAddress: v.nullable(v.string()),
+  metadata: v.nullable(OrderMetadataSchema),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+/** Answer of POST /api/universal-orders: the checkout form's `{ order }`, or the payment page's. */
+export const UniversalOrderCreatedSchema = v.union([
+  v.object({ paymentWallet: PaymentWalletResponseSchema, order: v.object({ id: v.string() }) }),
+  v.object({ order: v.object({ id: v.string() }) }),
+]);
+
+/** A store's webhook settings, as its owner reads them (the secret included: they verify). */
+export const WebhookSettingsResponseSchema = v.object({
+  url: v.nullable(v.string()),
+  /** The `whsec_…` secret that signs this store's webhooks (Standard Webhooks, v1). */
+  secret: v.nullable(v.string()),
+  /** Until then webhooks also carry a signature made with the previous secret. */
+  previousSecretValidUntil: v.nullable(timestamp),
+  signatureScheme: v.literal('v1'),
+});
+
+/** One delivery of a webhook with its attempts. */
+export const WebhookDeliveryResponseSchema = v.object({
+  id: v.string(),
+  /** The `webhook-id` header (the same on every attempt). */
+  messageId: v.string(),
+  orderId: v.string(),
+  eventType: v.picklist(WEBHOOK_EVENT_TYPES),
+  url: v.string(),
+  status: v.string(),
+  attemptCount: count,
+  nextAttemptAt: v.nullable(timestamp),
+  lastStatusCode: v.nullable(v.number()),
+  lastError: v.nullable(v.string()),
+  createdAt: timestamp,
+  deliveredAt: v.nullable(timestamp),
+  /** The payload as sent (see the `webhooks` section). */
+  payload: v.unknown(),
+  attempts: v.array(
+    v.object({
+      attemptedAt: timestamp,
+      statusCode: v.nullable(v.number()),
+      latencyMs: v.number(),
+      error: v.nullable(v.string()),
+      responseBody: v.nullable(v.string()),
+    }),
+  ),
+});
+
+/** Where a paid order's money went: status, last error and the transfers of every round. */
+export const ForwardingResponseSchema = v.object({
+  depositAddress: v.string(),
+  paymentStatus: v.picklist(PAYMENT_STATES),
+  status: v.picklist(FORWARDING_STATUSES),
+  completed: v.boolean(),
+  receivedAmount: UsdcAmountStringSchema,
+  forwardedAmount: UsdcAmountStringSchema,
+  retryCount: count,
+  lastError: v.nullable(v.string()),
+  nextAttemptAt: v.nullable(timestamp),
+  forwardedAt: v.nullable(timestamp),
+  gasFunded: v.boolean(),
+  gasAmountSent: v.string(),
+  actualGasUsed: v.string(),
+  transfers: v.array(
+    v.object({
+      round: v.number(),
+      leg: v.string(),
+      to: v.string(),
+      value: v.string(),
+      status: v.picklist(FORWARDING_LEG_STATUSES),
+      txHash: v.nullable(v.string()),
+      confirmedAt: v.nullable(timestamp),
+    }),
+  ),
+});
+
+/** GET /api/health (503 with the same body when a part is down). */
+export const HealthResponseSchema = v.object({
+  ok: v.boolean(),
+  database: v.boolean(),
+  chain: v.object({ chainId: v.number(), usdc: v.string(), blockNumber: v.nullable(v.number()) }),
+  indexer: v.object({ ready: v.boolean(), blockNumber: v.nullable(v.number()) }),
+  settlement: v.object({
+    relayer: v.looseObject({ address: v.string() }),
+    treasury: v.string(),
+    reversals: v.object({ open: count, lossUsdc: v.string() }),
+  }),
+  demo: v.object({ payoutAddress: v.nullable(v.string()) }),
+  alerts: v.array(v.string()),
+});
+
+/** GET /.well-known/webhook-signing-key. */
+export const WebhookSigningKeyResponseSchema = v.object({
+  publicKey: v.string(),
+  algorithm: v.literal('ed25519'),
+  signatureVersion: v.literal('v1a'),
+});
+
+/** A store's link secret as its owner reads it (it signs their universal-checkout links). */
+export const LinkSecretResponseSchema = v.object({
+  storeId: v.string(),
+  /** `lsk_` and 64 hex characters; the HMAC-SHA256 key is this whole text (UTF-8). */
+  secret: v.string(),
+  /** The scheme links carry as `sigv`. */
+  version: v.literal('1'),
+  createdAt: timestamp,
+  rotatedAt: v.nullable(timestamp),
+});
+
+/** A signed universal-checkout link. */
+export const SignedLinkResponseSchema = v.object({
+  storeId: v.string(),
+  /** The link's query: the parameters sent, `storeId`, `sig` and `sigv`. */
+  query: v.string(),
+  /** `/universal-checkout?{query}`. */
+  path: v.string(),
+  url: v.string(),
+  signature: v.string(),
+});
+
+/** Answer of POST /api/universal-links/verify (an altered link gets 422 instead). */
+export const VerifiedLinkResponseSchema = v.union([
+  v.object({ signed: v.literal(true), storeId: v.string(), storeName: v.string() }),
+  v.object({ signed: v.literal(false) }),
+]);

@@ -1,0 +1,211 @@
+// The webhook payloads (one schema per event type, versioned) and one example of each: the API
+// builds what it sends from these types, and the OpenAPI document and the docs page show them.
+import * as v from 'valibot';
+import { PAYMENT_STATES } from '../payment-state.ts';
+import { ORDER_STATUSES } from '../status.ts';
+import { OptionalText, UsdcAmountStringSchema } from './common.ts';
+import { OrderItemSchema, ShippingAddressSchema } from './order.ts';
+
+/** Version of the payload shape; raised when a field changes meaning or disappears. */
+export const WEBHOOK_PAYLOAD_VERSION = 1 as const;
+
+/** Event types a merchant or integrator can receive. */
+export const WEBHOOK_EVENT_TYPES = [
+  'order.paid',
+  'order.underpaid',
+  'order.overpaid',
+  'order.paid_late',
+  'order.expired',
+  'order.forwarded',
+  'order.payment_reversed',
+] as const;
+/** One event type. */
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** What each event means to the receiver, for the docs and the OpenAPI document. */
+export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
+  'order.paid':
+    'The order is paid (also when overpaid or paid late): fulfil on this event, once per order.',
+  'order.underpaid':
+    'Less than the total arrived before the payment window closed; the order is not paid.',
+  'order.overpaid': 'More than the total arrived; sent beside order.paid, or alone for a top-up.',
+  'order.paid_late': 'The payment arrived after the payment window; sent beside order.paid.',
+  'order.expired': 'Nothing arrived within the payment window.',
+  'order.forwarded':
+    'One forwarding round is confirmed on chain: the merchant share and the fee left the deposit address.',
+  'order.payment_reversed':
+    'The payment transaction left the chain (a reorganisation); do not fulfil until order.paid comes again.',
+};
+
+const timestamp = v.pipe(v.string(), v.isoTimestamp());
+const txHash = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{64}$/));
+const address = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/));
+
+/** The deposit address of the order and what it expected, received and forwarded (USDC). */
+export const WebhookPaymentWalletSchema = v.object({
+  address,
+  expectedAmount: UsdcAmountStringSchema,
+  receivedAmount: UsdcAmountStringSchema,
+  forwardedAmount: UsdcAmountStringSchema,
+  storePaymentAddress: address,
+});
+
+/** One confirmed forwarding round, as `order.forwarded` reports it (USDC amounts, 6 decimals). */
+export const WebhookForwardingSchema = v.object({
+  round: v.pipe(v.number(), v.safeInteger(), v.minValue(1)),
+  amount: UsdcAmountStringSchema,
+  merchantAmount: UsdcAmountStringSchema,
+  feeAmount: UsdcAmountStringSchema,
+  merchantAddress: address,
+  merchantTxHash: v.nullable(txHash),
+  feeTxHash: v.nullable(txHash),
+  forwardedAt: timestamp,
+});
+/** One forwarding round of `order.forwarded`. */
+export type WebhookForwarding = v.InferOutput<typeof WebhookForwardingSchema>;
+
+// Note: flat, with SPEC §3's documented fields at the top level, so receivers of the documented
+// payload keep working; the event type, its time, the version and the amounts come beside them.
+const payloadEntries = {
+  version: v.literal(WEBHOOK_PAYLOAD_VERSION),
+  timestamp,
+  orderId: v.pipe(v.string(), v.uuid()),
+  externalOrderId: OptionalText,
+  /** The store's id; null for a universal (link) order. */
+  storeId: v.nullable(v.string()),
+  /** True when the order's terms are the merchant's own (store catalogue, signed link or session). */
+  signed: v.boolean(),
+  status: v.picklist(ORDER_STATUSES),
+  paymentStatus: v.picklist(PAYMENT_STATES),
+  paymentTxHash: v.nullable(txHash),
+  paymentWallet: WebhookPaymentWalletSchema,
+  customer: v.object({ email: v.string(), shippingAddress: v.nullable(ShippingAddressSchema) }),
+  items: v.array(OrderItemSchema),
+  subtotalUsdc: UsdcAmountStringSchema,
+  shippingUsdc: UsdcAmountStringSchema,
+  totalUsdc: UsdcAmountStringSchema,
+  /** When the payment was received; null before (underpaid, expired). */
+  completedAt: v.nullable(timestamp),
+};
+
+const eventSchema = <T extends WebhookEventType>(type: T) =>
+  v.object({ type: v.literal(type), ...payloadEntries });
+
+/** The payload of each event type. */
+export const WEBHOOK_PAYLOAD_SCHEMAS = {
+  'order.paid': eventSchema('order.paid'),
+  'order.underpaid': eventSchema('order.underpaid'),
+  'order.overpaid': eventSchema('order.overpaid'),
+  'order.paid_late': eventSchema('order.paid_late'),
+  'order.expired': eventSchema('order.expired'),
+  'order.forwarded': v.object({
+    type: v.literal('order.forwarded'),
+    ...payloadEntries,
+    forwarding: WebhookForwardingSchema,
+  }),
+  'order.payment_reversed': eventSchema('order.payment_reversed'),
+} as const;
+
+/** Any webhook payload, told apart by `type`. */
+export const WebhookPayloadSchema = v.variant('type', Object.values(WEBHOOK_PAYLOAD_SCHEMAS));
+/** A webhook payload as a receiver gets it. */
+export type WebhookPayload = v.InferOutput<typeof WebhookPayloadSchema>;
+/** The payload of one event type. */
+export type WebhookPayloadOf<T extends WebhookEventType> = v.InferOutput<
+  (typeof WEBHOOK_PAYLOAD_SCHEMAS)[T]
+>;
+
+const exampleAddress = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '+1 555 0100',
+  street: '12 Analytical Way',
+  city: 'Portland',
+  state: 'OR' as const,
+  zipCode: '97201',
+};
+
+const exampleBase = {
+  version: WEBHOOK_PAYLOAD_VERSION,
+  timestamp: '2026-01-15T10:04:12.000Z',
+  orderId: '6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f',
+  externalOrderId: 'SHOP-1042',
+  storeId: null,
+  signed: true,
+  status: 'paid',
+  paymentStatus: 'received',
+  paymentTxHash: `0x${'3b'.repeat(32)}`,
+  paymentWallet: {
+    address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    expectedAmount: '25.00',
+    receivedAmount: '25.000000',
+    forwardedAmount: '0.000000',
+    storePaymentAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+  },
+  customer: { email: 'ada@example.com', shippingAddress: exampleAddress },
+  items: [
+    {
+      productId: 'universal-1736935200000-k3j9',
+      title: 'Notebook',
+      priceUsdc: '12.50',
+      quantity: 2,
+    },
+  ],
+  subtotalUsdc: '25.00',
+  shippingUsdc: '0.00',
+  totalUsdc: '25.00',
+  completedAt: '2026-01-15T10:04:10.000Z',
+} satisfies Omit<WebhookPayloadOf<'order.paid'>, 'type'>;
+
+/** One example payload of each event type (valid against its schema; a test checks it). */
+export const WEBHOOK_EXAMPLES: { [T in WebhookEventType]: WebhookPayloadOf<T> } = {
+  'order.paid': { type: 'order.paid', ...exampleBase },
+  'order.underpaid': {
+    type: 'order.underpaid',
+    ...exampleBase,
+    status: 'pending',
+    paymentStatus: 'underpaid',
+    paymentWallet: { ...exampleBase.paymentWallet, receivedAmount: '20.000000' },
+    completedAt: null,
+  },
+  'order.overpaid': {
+    type: 'order.overpaid',
+    ...exampleBase,
+    paymentStatus: 'overpaid',
+    paymentWallet: { ...exampleBase.paymentWallet, receivedAmount: '30.000000' },
+  },
+  'order.paid_late': { type: 'order.paid_late', ...exampleBase, paymentStatus: 'paid_late' },
+  'order.expired': {
+    type: 'order.expired',
+    ...exampleBase,
+    status: 'pending',
+    paymentStatus: 'expired',
+    paymentTxHash: null,
+    paymentWallet: { ...exampleBase.paymentWallet, receivedAmount: '0.000000' },
+    completedAt: null,
+  },
+  'order.forwarded': {
+    type: 'order.forwarded',
+    ...exampleBase,
+    timestamp: '2026-01-15T10:05:40.000Z',
+    paymentWallet: { ...exampleBase.paymentWallet, forwardedAmount: '25.000000' },
+    forwarding: {
+      round: 1,
+      amount: '25.000000',
+      merchantAmount: '24.500000',
+      feeAmount: '0.500000',
+      merchantAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+      merchantTxHash: `0x${'4c'.repeat(32)}`,
+      feeTxHash: `0x${'5d'.repeat(32)}`,
+      forwardedAt: '2026-01-15T10:05:38.000Z',
+    },
+  },
+  'order.payment_reversed': {
+    type: 'order.payment_reversed',
+    ...exampleBase,
+    timestamp: '2026-01-15T10:06:00.000Z',
+    status: 'reversed',
+    paymentStatus: 'reversed',
+  },
+};
