@@ -18,6 +18,7 @@ import { Route as SignUpRouteImport } from './routes/sign-up';
 import { Route as TermsOfServiceRouteImport } from './routes/terms-of-service';
 import { Route as AdminIndexRouteImport } from './routes/admin/index';
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders';
+import { Route as PaySessionIdRouteImport } from './routes/pay/$sessionId';
 import { Route as PaymentLinkBuilderIndexRouteImport } from './routes/payment-link-builder/index';
 import { Route as PaymentOrderIdRouteImport } from './routes/payment/$orderId';
 import { Route as StoreSlugRouteRouteImport } from './routes/store/$slug/route';
@@ -77,6 +78,11 @@ const AdminOrdersRoute = AdminOrdersRouteImport.update({
   id: '/orders',
   path: '/orders',
   getParentRoute: () => AdminRouteRoute,
+} as any);
+const PaySessionIdRoute = PaySessionIdRouteImport.update({
+  id: '/pay/$sessionId',
+  path: '/pay/$sessionId',
+  getParentRoute: () => rootRouteImport,
 } as any);
 const PaymentLinkBuilderIndexRoute = PaymentLinkBuilderIndexRouteImport.update({
   id: '/payment-link-builder/',
@@ -162,6 +168,7 @@ export interface FileRoutesByFullPath {
   '/terms-of-service': typeof TermsOfServiceRoute;
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
   '/admin/orders': typeof AdminOrdersRoute;
+  '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
   '/thank-you/$orderId': typeof ThankYouOrderIdRoute;
   '/universal-payment/$orderId': typeof UniversalPaymentOrderIdRoute;
@@ -185,6 +192,7 @@ export interface FileRoutesByTo {
   '/sign-up': typeof SignUpRoute;
   '/terms-of-service': typeof TermsOfServiceRoute;
   '/admin/orders': typeof AdminOrdersRoute;
+  '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
   '/thank-you/$orderId': typeof ThankYouOrderIdRoute;
   '/universal-payment/$orderId': typeof UniversalPaymentOrderIdRoute;
@@ -211,6 +219,7 @@ export interface FileRoutesById {
   '/terms-of-service': typeof TermsOfServiceRoute;
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
   '/admin/orders': typeof AdminOrdersRoute;
+  '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
   '/thank-you/$orderId': typeof ThankYouOrderIdRoute;
   '/universal-payment/$orderId': typeof UniversalPaymentOrderIdRoute;
@@ -238,6 +247,7 @@ export interface FileRouteTypes {
     | '/terms-of-service'
     | '/store/$slug'
     | '/admin/orders'
+    | '/pay/$sessionId'
     | '/payment/$orderId'
     | '/thank-you/$orderId'
     | '/universal-payment/$orderId'
@@ -261,6 +271,7 @@ export interface FileRouteTypes {
     | '/sign-up'
     | '/terms-of-service'
     | '/admin/orders'
+    | '/pay/$sessionId'
     | '/payment/$orderId'
     | '/thank-you/$orderId'
     | '/universal-payment/$orderId'
@@ -286,6 +297,7 @@ export interface FileRouteTypes {
     | '/terms-of-service'
     | '/store/$slug'
     | '/admin/orders'
+    | '/pay/$sessionId'
     | '/payment/$orderId'
     | '/thank-you/$orderId'
     | '/universal-payment/$orderId'
@@ -311,6 +323,7 @@ export interface RootRouteChildren {
   SignUpRoute: typeof SignUpRoute;
   TermsOfServiceRoute: typeof TermsOfServiceRoute;
   StoreSlugRouteRoute: typeof StoreSlugRouteRouteWithChildren;
+  PaySessionIdRoute: typeof PaySessionIdRoute;
   PaymentOrderIdRoute: typeof PaymentOrderIdRoute;
   ThankYouOrderIdRoute: typeof ThankYouOrderIdRoute;
   UniversalPaymentOrderIdRoute: typeof UniversalPaymentOrderIdRoute;
@@ -383,6 +396,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/admin/orders';
       preLoaderRoute: typeof AdminOrdersRouteImport;
       parentRoute: typeof AdminRouteRoute;
+    };
+    '/pay/$sessionId': {
+      id: '/pay/$sessionId';
+      path: '/pay/$sessionId';
+      fullPath: '/pay/$sessionId';
+      preLoaderRoute: typeof PaySessionIdRouteImport;
+      parentRoute: typeof rootRouteImport;
     };
     '/payment-link-builder/': {
       id: '/payment-link-builder/';
@@ -532,6 +552,7 @@ const rootRouteChildren: RootRouteChildren = {
   SignUpRoute: SignUpRoute,
   TermsOfServiceRoute: TermsOfServiceRoute,
   StoreSlugRouteRoute: StoreSlugRouteRouteWithChildren,
+  PaySessionIdRoute: PaySessionIdRoute,
   PaymentOrderIdRoute: PaymentOrderIdRoute,
   ThankYouOrderIdRoute: ThankYouOrderIdRoute,
   UniversalPaymentOrderIdRoute: UniversalPaymentOrderIdRoute,

@@ -24,6 +24,8 @@ export function OrderSummary(props: {
   subtotalUsdc: string;
   shippingUsdc?: string;
   taxUsdc?: string;
+  /** The tax line's label: the store checkout's 8% estimate unless given (a session's own tax). */
+  taxLabel?: string;
   totalUsdc: string;
   children?: ReactNode;
 }) {
@@ -54,7 +56,7 @@ export function OrderSummary(props: {
           )}
           {props.taxUsdc !== undefined && (
             <div>
-              <dt>Estimated tax (8%)</dt>
+              <dt>{props.taxLabel ?? 'Estimated tax (8%)'}</dt>
               <dd>{usdc(props.taxUsdc)}</dd>
             </div>
           )}

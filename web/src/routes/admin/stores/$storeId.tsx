@@ -15,6 +15,7 @@ import { db } from '../../../db/db.ts';
 import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api.ts';
 import { IdParamSchema, requireParam } from '../../../lib/route-params.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
+import { ApiKeysPanel } from '../-components/api-keys-panel.tsx';
 import { ProductTable } from '../-components/product-table.tsx';
 import { WebhooksPanel } from '../-components/webhooks-panel.tsx';
 
@@ -126,6 +127,7 @@ function StoreProductsPage() {
             ? []
             : [
                 { id: 'webhooks', label: 'Webhooks', content: <WebhooksPanel storeId={storeId} /> },
+                { id: 'api-keys', label: 'API keys', content: <ApiKeysPanel storeId={storeId} /> },
               ]),
         ]}
       />
