@@ -166,6 +166,14 @@ const WorkerEnv = v.object({
   DETECTION_GRACE_DAYS: integer('DETECTION_GRACE_DAYS', 7, 0),
   RELAYER_STUCK_AFTER_MS: integer('RELAYER_STUCK_AFTER_MS', 30_000, 100),
   RELAYER_GAP_AFTER_MS: integer('RELAYER_GAP_AFTER_MS', 5000, 100),
+  SMTP_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^smtps?:\/\/\S+$/, '`SMTP_URL` must be an smtp:// or smtps:// URL'),
+    ),
+  ),
+  MAIL_FROM: v.optional(v.string(), 'Storefront receipts <receipts@localhost>'),
+  MAIL_RETRY_BASE_MS: integer('MAIL_RETRY_BASE_MS', 30_000, 10),
 });
 
 export type ApiConfig = ReturnType<typeof loadApiConfig>;
@@ -345,6 +353,12 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
       gapAfterMs: e.RELAYER_GAP_AFTER_MS,
       minForwards: e.RELAYER_MIN_FORWARDS,
       lagAlertS: e.FORWARDING_LAG_ALERT_S,
+    },
+    /** Shoppers' receipts: sent over SMTP_URL from MAIL_FROM; without it none is sent. */
+    mail: {
+      smtpUrl: e.SMTP_URL ?? null,
+      from: e.MAIL_FROM,
+      retryBaseMs: e.MAIL_RETRY_BASE_MS,
     },
   };
 }

@@ -6,6 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { getNetwork } from '../chain/networks.ts';
 import type { WorkerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { startMailDispatcher } from '../mail/dispatcher.ts';
 import { startWebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { startDetectionLoop } from './detection-loop.ts';
 import type { ForwardingContext } from './forwarding.ts';
@@ -79,6 +80,14 @@ export function startSettlement(
     timeoutMs: options.webhookTimeoutMs,
     log,
   });
+  const mail = startMailDispatcher({
+    db,
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    chainId: config.chain.chainId,
+    retryBaseMs: config.mail.retryBaseMs,
+    log,
+  });
   const context = forwardingContext(config, db, options);
   const { claims } = context;
   const forwarding = startForwardingLoop({
@@ -118,6 +127,7 @@ export function startSettlement(
       if (result.changes.length === 0) return;
       forwarding.wake();
       webhooks.wake();
+      mail.wake();
     },
   });
   return {
@@ -127,6 +137,7 @@ export function startSettlement(
       await forwarding.stop();
       await claims.close();
       await webhooks.stop();
+      await mail.stop();
     },
   };
 }

@@ -16,6 +16,9 @@ import {
   TimestampSchema,
 } from './common.ts';
 
+/** Refusal of a reply-to that is not an email address. */
+export const STORE_REPLY_TO_MESSAGE = 'Reply-to must be an email address';
+
 /** Slug: required, then lowercase letters, digits and hyphens only. */
 export const SlugSchema = v.pipe(
   missingAsEmpty(M.slugRequired),
@@ -36,6 +39,14 @@ export const OptionalPaymentAddressSchema = v.nullish(
 
 const HexColorSchema = hexColor(M.hexColor);
 
+/** Where shoppers' replies to the store's receipts go: empty or absent means none. */
+const ReplyToEmailSchema = v.pipe(
+  v.string(STORE_REPLY_TO_MESSAGE),
+  v.trim(),
+  v.check((s) => s === '' || v.is(v.pipe(v.string(), v.email()), s), STORE_REPLY_TO_MESSAGE),
+  maxChars('Reply-to email', TEXT_LIMITS.email),
+);
+
 // Note: no defaults here, so `v.partial` of these entries leaves unsent fields undefined on update.
 const storeEntries = {
   name: requiredCappedText(M.nameRequired, 'Store name', TEXT_LIMITS.name),
@@ -44,6 +55,7 @@ const storeEntries = {
   domain: optionalCappedText('Domain', TEXT_LIMITS.url),
   logoUrl: optionalCappedText('Logo URL', TEXT_LIMITS.url),
   paymentAddress: OptionalPaymentAddressSchema,
+  replyToEmail: v.optional(ReplyToEmailSchema),
   theme: ThemeSchema,
   primaryColor: HexColorSchema,
   secondaryColor: HexColorSchema,
@@ -81,6 +93,8 @@ export const StoreSchema = v.object({
   domain: OptionalText,
   logoUrl: OptionalText,
   paymentAddress: OptionalText,
+  /** Where replies to the store's receipts go (owner only). */
+  replyToEmail: OptionalText,
   theme: ThemeSchema,
   primaryColor: v.string(),
   secondaryColor: v.string(),

@@ -55,6 +55,8 @@ export interface PublicStore {
 export interface OwnerStore extends PublicStore {
   ownerId: string;
   paymentAddress: string | null;
+  /** Where replies to the store's receipts go. */
+  replyToEmail: string | null;
   webhookUrl: string | null;
 }
 

@@ -48,6 +48,7 @@ const ownerColumns = {
   ...publicColumns,
   ownerId: stores.ownerId,
   paymentAddress: stores.paymentAddress,
+  replyToEmail: stores.replyToEmail,
   webhookUrl: stores.webhookUrl,
   productCount: allCount,
 };
@@ -90,8 +91,15 @@ export async function getStoreForViewer(
     .where(bySlugOrId(slugOrId))
     .limit(1);
   if (!row) throw new AppError('not_found', STORE_NOT_FOUND);
-  const { publishedCount: published, webhookUrl, ownerId, paymentAddress, ...rest } = row;
-  if (ownerId === viewerId) return { ...rest, ownerId, paymentAddress, webhookUrl };
+  const {
+    publishedCount: published,
+    webhookUrl,
+    ownerId,
+    paymentAddress,
+    replyToEmail,
+    ...rest
+  } = row;
+  if (ownerId === viewerId) return { ...rest, ownerId, paymentAddress, replyToEmail, webhookUrl };
   if (!row.isActive) throw new AppError('not_found', STORE_NOT_FOUND);
   return { ...rest, productCount: published };
 }
@@ -135,7 +143,12 @@ export async function createStore(
   try {
     const [created] = await db
       .insert(stores)
-      .values({ ...fields, paymentAddress: fields.paymentAddress || null, ownerId })
+      .values({
+        ...fields,
+        paymentAddress: fields.paymentAddress || null,
+        replyToEmail: fields.replyToEmail || null,
+        ownerId,
+      })
       .returning({ id: stores.id });
     return getOwnStoreOrThrow(db, ownerId, (created as { id: string }).id);
   } catch (error) {
@@ -156,7 +169,12 @@ export async function updateStore(
   const expected = expectedVersion(updatedAt);
   if (expected && expected.getTime() !== current.updatedAt.getTime())
     throw staleEdit('store', current);
-  const changes = { ...fields, updatedAt: nextVersion(stores.updatedAt) };
+  const changes = {
+    ...fields,
+    // Note: undefined leaves the column as it is; '' clears it.
+    replyToEmail: fields.replyToEmail === '' ? null : fields.replyToEmail,
+    updatedAt: nextVersion(stores.updatedAt),
+  };
   if (fields.paymentAddress === '') changes.paymentAddress = null;
   try {
     const updated = await db

@@ -1,0 +1,171 @@
+// The worker's mail dispatcher: claims due messages of the email outbox, renders each receipt from
+// the order as stored, sends it over SMTP (SMTP_URL) and records the outcome; a mail server that
+// is down or refuses for now is retried with backoff for EMAIL_RETRY_WINDOW_MS, so none is lost.
+import { eq, sql } from 'drizzle-orm';
+import { createTransport, type Transporter } from 'nodemailer';
+import type { Database } from '../db/client.ts';
+import { emailOutbox, orders, stores } from '../db/schema.ts';
+import { startWakeableLoop, type WakeableLoop } from '../settlement/wakeable-loop.ts';
+import { renderReceipt, storeNameOf } from './receipt.ts';
+
+/** What the dispatcher needs. */
+export interface MailDispatcherOptions {
+  db: Database;
+  /** smtp(s)://user:pass@host:port; null: nothing can be sent (each receipt is marked failed). */
+  smtpUrl: string | null;
+  /** The sender, e.g. `Storefront <receipts@example.com>`. */
+  from: string;
+  chainId: number;
+  /** First retry delay (doubles each time, at most an hour). */
+  retryBaseMs: number;
+  intervalMs?: number;
+  log?: (line: string) => void;
+}
+
+/** Longest wait between two attempts of one message. */
+const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
+/** A claimed message is leased this long, so a crashed sender's claim lapses. */
+const LEASE_MS = 2 * 60 * 1000;
+/** Why receipts are not sent when the worker has no SMTP_URL. */
+export const NO_MAIL_SERVER = 'no mail server is configured (SMTP_URL is unset)';
+
+/** Delay before attempt `attempts + 1`. */
+export function mailRetryDelayMs(attempts: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_RETRY_DELAY_MS);
+}
+
+interface Due {
+  id: string;
+  orderId: string;
+  attempts: number;
+  retryUntil: Date;
+}
+
+async function claimDue(db: Database, limit: number): Promise<Due[]> {
+  const rows = await db.execute<{
+    id: string;
+    order_id: string;
+    attempts: number;
+    retry_until: string;
+  }>(sql`
+    update email_outbox set next_attempt_at = now() + ${`${LEASE_MS} milliseconds`}::interval
+    where id in (
+      select id from email_outbox where status = 'pending' and next_attempt_at <= now()
+      order by next_attempt_at limit ${limit} for update skip locked)
+    returning id, order_id, attempts, retry_until`);
+  return [...rows].map((r) => ({
+    id: r.id,
+    orderId: r.order_id,
+    attempts: r.attempts,
+    retryUntil: new Date(r.retry_until),
+  }));
+}
+
+/** The receipt of one order, rendered from the order and its store as they are now. */
+async function receiptOf(db: Database, orderId: string, chainId: number) {
+  const [order] = await db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+  if (!order) return null;
+  const [store] = order.metadata?.isUniversal
+    ? []
+    : await db
+        .select({
+          name: stores.name,
+          primaryColor: stores.primaryColor,
+          replyTo: stores.replyToEmail,
+        })
+        .from(stores)
+        .where(sql`${stores.id}::text = ${order.storeId}`)
+        .limit(1);
+  return renderReceipt(
+    order,
+    {
+      name: storeNameOf(order, store?.name),
+      primaryColor: store?.primaryColor ?? order.metadata?.colors?.primary ?? null,
+      replyTo: store?.replyTo ?? null,
+    },
+    chainId,
+  );
+}
+
+/** Whether an SMTP error is worth retrying: connection trouble and 4xx replies are; 5xx are not. */
+function retryable(error: unknown): boolean {
+  const code = (error as { responseCode?: number }).responseCode;
+  return !(typeof code === 'number' && code >= 500);
+}
+
+async function sendOne(
+  options: MailDispatcherOptions,
+  transport: Transporter | null,
+  due: Due,
+): Promise<void> {
+  const { db } = options;
+  const now = new Date();
+  const attempts = due.attempts + 1;
+  const settle = (values: Partial<typeof emailOutbox.$inferInsert>) =>
+    db
+      .update(emailOutbox)
+      .set({ attempts, ...values })
+      .where(eq(emailOutbox.id, due.id));
+  if (!transport) {
+    await settle({ status: 'failed', lastError: NO_MAIL_SERVER });
+    return;
+  }
+  const message = await receiptOf(db, due.orderId, options.chainId);
+  if (!message) {
+    await settle({ status: 'failed', lastError: 'the order no longer exists' });
+    return;
+  }
+  try {
+    const info = await transport.sendMail({
+      from: options.from,
+      to: message.to,
+      replyTo: message.replyTo,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+    });
+    await settle({
+      status: 'sent',
+      sentAt: new Date(),
+      messageId: info.messageId,
+      lastError: null,
+    });
+  } catch (error) {
+    const next = new Date(now.getTime() + mailRetryDelayMs(attempts, options.retryBaseMs));
+    const again = retryable(error) && next.getTime() <= due.retryUntil.getTime();
+    const reason = error instanceof Error ? error.message : String(error);
+    await settle({
+      status: again ? 'pending' : 'failed',
+      nextAttemptAt: next,
+      lastError: reason.slice(0, 500),
+    });
+  }
+}
+
+/** Starts the mail dispatcher (a pass every second by default, or when woken). */
+export function startMailDispatcher(options: MailDispatcherOptions): WakeableLoop {
+  const log = options.log ?? console.log;
+  const transport = options.smtpUrl ? createTransport(options.smtpUrl) : null;
+  const limit = 8;
+  const loop = startWakeableLoop(
+    'mail dispatch',
+    options.intervalMs ?? 1000,
+    async () => {
+      const due = await claimDue(options.db, limit);
+      for (const message of due) {
+        await sendOne(options, transport, message).catch((error) =>
+          log(`mail ${message.id}: ${String(error)}`),
+        );
+      }
+      return due.length === limit;
+    },
+    log,
+  );
+  return {
+    wake: loop.wake,
+    stop: async () => {
+      await loop.stop();
+      transport?.close();
+    },
+  };
+}

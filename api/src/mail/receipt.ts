@@ -1,0 +1,163 @@
+// The shopper's receipt of a paid order: its lines, totals, payment transaction and shipping
+// address, in the store's name and colour, as plain text and as HTML (every value escaped).
+import {
+  chainFacts,
+  formatOrderNumber,
+  isHexColor,
+  type OrderItem,
+  type OrderMetadata,
+  type ShippingAddress,
+} from '@store/shared';
+
+/** What a receipt is made of: the order as stored and the store that sold it. */
+export interface ReceiptOrder {
+  id: string;
+  customerEmail: string;
+  shippingAddress: ShippingAddress | null;
+  items: OrderItem[];
+  subtotalUsdc: string;
+  shippingUsdc: string;
+  totalUsdc: string;
+  paymentTxHash: string | null;
+  metadata: OrderMetadata | null;
+}
+
+/** The store's part of a receipt (universal orders: the name and colour their link carried). */
+export interface ReceiptStore {
+  name: string;
+  primaryColor: string | null;
+  replyTo: string | null;
+}
+
+/** A rendered message. */
+export interface RenderedEmail {
+  to: string;
+  replyTo: string | undefined;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Delivery promise of SPEC's thank-you page, repeated in the receipt. */
+const ESTIMATED_DELIVERY = '5-7 business days';
+const DEFAULT_COLOR = '#6366f1';
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+/** Text made safe for HTML content and attribute values. */
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+
+/** `price × quantity` of a line, exact to the cent (prices are 2-decimal strings). */
+function lineTotal(item: OrderItem): string {
+  const [whole = '0', fraction = ''] = item.priceUsdc.split('.');
+  const cents = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
+  const total = cents * BigInt(item.quantity);
+  return `${total / 100n}.${(total % 100n).toString().padStart(2, '0')}`;
+}
+
+/** The store name a receipt is sent in: the store's, or the universal link's. */
+export function storeNameOf(order: Pick<ReceiptOrder, 'metadata'>, storeName?: string): string {
+  return (
+    storeName ?? order.metadata?.storeName ?? order.metadata?.externalStoreName ?? 'Your store'
+  );
+}
+
+function addressLines(address: ShippingAddress | null): string[] {
+  if (!address) return [];
+  const region = [address.city, [address.state, address.zipCode].filter(Boolean).join(' ')]
+    .filter(Boolean)
+    .join(', ');
+  const country = (address as { country?: string }).country;
+  return [`${address.firstName} ${address.lastName}`, address.street, region, country ?? ''].filter(
+    (line) => line.trim() !== '',
+  );
+}
+
+/** Renders the receipt of a paid order on chain `chainId`. */
+export function renderReceipt(
+  order: ReceiptOrder,
+  store: ReceiptStore,
+  chainId: number,
+): RenderedEmail {
+  const number = formatOrderNumber(order.id);
+  const color =
+    store.primaryColor && isHexColor(store.primaryColor) ? store.primaryColor : DEFAULT_COLOR;
+  const explorer = chainFacts(chainId)?.explorerUrl;
+  const txUrl = order.paymentTxHash && explorer ? `${explorer}/tx/${order.paymentTxHash}` : null;
+  const address = addressLines(order.shippingAddress);
+  const subject = `Your receipt from ${store.name}: order ${number}`;
+
+  const text = [
+    `Thank you for your order from ${store.name}.`,
+    '',
+    `Order ${number}`,
+    ...order.items.map(
+      (item) =>
+        `${item.title} × ${item.quantity}: ${lineTotal(item)} USDC (${item.priceUsdc} each)`,
+    ),
+    '',
+    `Subtotal: ${order.subtotalUsdc} USDC`,
+    `Shipping: ${order.shippingUsdc} USDC`,
+    `Total paid: ${order.totalUsdc} USDC`,
+    'Payment method: USDC (Cryptocurrency)',
+    ...(order.paymentTxHash ? [`Payment transaction: ${txUrl ?? order.paymentTxHash}`] : []),
+    ...(address.length > 0
+      ? ['', 'Shipping to:', ...address, `Estimated delivery: ${ESTIMATED_DELIVERY}`]
+      : []),
+    '',
+    store.replyTo
+      ? `Questions? Reply to this email to reach ${store.name}.`
+      : `Questions? Contact ${store.name}.`,
+  ].join('\n');
+
+  const e = escapeHtml;
+  const rows = order.items
+    .map(
+      (item) =>
+        `<tr><td style="padding:6px 0">${e(item.title)} × ${item.quantity}</td>` +
+        `<td style="padding:6px 0;text-align:right">${lineTotal(item)} USDC</td></tr>`,
+    )
+    .join('');
+  const total = (label: string, value: string, bold = false) =>
+    `<tr><td style="padding:4px 0${bold ? ';font-weight:700' : ''}">${label}</td>` +
+    `<td style="padding:4px 0;text-align:right${bold ? ';font-weight:700' : ''}">${value} USDC</td></tr>`;
+  const tx = order.paymentTxHash
+    ? `<p style="margin:16px 0 0;font-size:13px;word-break:break-all">Payment transaction: ${
+        txUrl ? `<a href="${e(txUrl)}">${e(order.paymentTxHash)}</a>` : e(order.paymentTxHash)
+      }</p>`
+    : '';
+  const shipping =
+    address.length > 0
+      ? `<h2 style="font-size:15px;margin:24px 0 8px">Shipping to</h2><p style="margin:0">${address
+          .map(e)
+          .join('<br>')}</p><p style="margin:8px 0 0">Estimated delivery: ${ESTIMATED_DELIVERY}</p>`
+      : '';
+  const html = `<!doctype html><html><body style="margin:0;background:#f4f4f5;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#18181b">
+<div style="max-width:560px;margin:0 auto;background:#ffffff;border-top:6px solid ${color};padding:24px">
+<h1 style="font-size:20px;margin:0 0 4px">${e(store.name)}</h1>
+<p style="margin:0 0 16px">Thank you for your order. Your payment is confirmed.</p>
+<p style="margin:0 0 8px;font-weight:700">Order ${e(number)}</p>
+<table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${rows}</table>
+<hr style="border:0;border-top:1px solid #e4e4e7;margin:12px 0">
+<table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${total('Subtotal', order.subtotalUsdc)}${total('Shipping', order.shippingUsdc)}${total('Total paid', order.totalUsdc, true)}</table>
+<p style="margin:12px 0 0;font-size:13px">Payment method: USDC (Cryptocurrency)</p>${tx}${shipping}
+<p style="margin:24px 0 0;font-size:13px;color:#52525b">${
+    store.replyTo
+      ? `Questions? Reply to this email to reach ${e(store.name)}.`
+      : `Questions? Contact ${e(store.name)}.`
+  }</p>
+</div></body></html>`;
+
+  return {
+    to: order.customerEmail,
+    replyTo: store.replyTo ?? undefined,
+    subject,
+    text,
+    html,
+  };
+}

@@ -1,0 +1,127 @@
+// Receipts on the real stack: Postgres, anvil (200 ms blocks) with USDC, the indexer and the
+// worker's loops in-process, sending over SMTP to the local mail catcher. A paid order gets exactly
+// one receipt with its lines, totals, transaction and the store's reply-to; an order not paid in
+// full gets none; a mail server that is down when the order is paid loses nothing.
+import { afterAll, describe, expect, test } from 'bun:test';
+import { eq } from 'drizzle-orm';
+import { type Address, parseUnits } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { type MailCatcher, startMailCatcher } from '../../stack/src/mail-catcher.ts';
+import { loadWorkerConfig } from '../src/config.ts';
+import { emailOutbox } from '../src/db/schema.ts';
+import { enqueueReceipt } from '../src/mail/outbox.ts';
+import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { useChainApi } from './support/chain-api.ts';
+import { customer, newMerchant, storeForm } from './support/client.ts';
+import { orderOneMug, payUsdc, waitForWalletState } from './support/payments.ts';
+import { freePort } from './support/ports.ts';
+import { waitUntil } from './support/settlement.ts';
+
+const usdc = (amount: string) => parseUnits(amount, 6);
+const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+
+// Note: the SMTP port is chosen before the catcher runs, so the worker starts with a mail server
+// that is down; the first test brings it up.
+const smtpPort = await freePort();
+let catcher: MailCatcher | undefined;
+const t = useChainApi({
+  confirmations: 2,
+  poolSize: 6,
+  worker: ({ stack, database }) =>
+    startSettlement(
+      loadWorkerConfig({
+        ...stack.env,
+        CONFIRMATIONS: '2',
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        MAIL_FROM: 'Storefront receipts <receipts@shop.test>',
+        MAIL_RETRY_BASE_MS: '200',
+      }),
+      database.db,
+      { log: (line) => console.log(line) },
+    ),
+});
+afterAll(async () => {
+  await catcher?.stop();
+});
+
+/** A store with a reply-to address, a 10.80 order of one mug, and its deposit address. */
+async function paidStoreOrder() {
+  const owner = await newMerchant(t.app, 'receipt');
+  const store = (
+    await owner.api.post(
+      '/api/stores',
+      storeForm({ paymentAddress: freshAddress(), replyToEmail: 'help@mugs.test' }),
+    )
+  ).body;
+  expect(store.replyToEmail).toBe('help@mugs.test');
+  const { orderId } = await orderOneMug(owner, t.shopper, store.id);
+  const wallet = await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
+    paymentChain: 'base',
+  });
+  return { store, orderId, address: wallet.body.paymentWallet.address as Address };
+}
+
+const outboxOf = (orderId: string) =>
+  t.database.db.select().from(emailOutbox).where(eq(emailOutbox.orderId, orderId));
+
+describe('receipts', () => {
+  test('a receipt queued while the mail server is down is sent once it is up, exactly once', async () => {
+    const { store, orderId, address } = await paidStoreOrder();
+    const { hash } = await payUsdc(t.stack.env, 3, address, usdc('10.80'));
+
+    // The server is down: the attempt fails and the receipt waits for the next one.
+    const failed = await waitUntil(async () => {
+      const [row] = await outboxOf(orderId);
+      return row && row.attempts >= 1 && row;
+    }, 'a first attempt');
+    expect(failed).toMatchObject({ status: 'pending', kind: 'receipt' });
+    expect(failed.toAddress).toBe(customer.customerEmail);
+    expect(failed.lastError).toBeTruthy();
+
+    catcher = await startMailCatcher({ smtpPort, inboxPort: 0 });
+    const mail = await waitUntil(
+      () => catcher?.messages().find((m) => m.subject.includes(store.name)),
+      'the receipt in the inbox',
+    );
+    expect(mail.to).toEqual([customer.customerEmail]);
+    expect(mail.from).toContain('receipts@shop.test');
+    expect(mail.replyTo).toContain('help@mugs.test');
+    expect(mail.text).toContain('Mug × 1: 10.00 USDC');
+    expect(mail.text).toContain('Total paid: 10.80 USDC');
+    expect(mail.text).toContain(hash);
+    expect(mail.html).toContain(hash);
+    const [sent] = await outboxOf(orderId);
+    expect(sent).toMatchObject({ status: 'sent', lastError: null });
+    expect(sent?.messageId).toBeTruthy();
+
+    // Queuing it again (a retried settlement) adds nothing, and nothing more is sent.
+    await enqueueReceipt(t.database.db, orderId, new Date());
+    await Bun.sleep(1500);
+    expect(await outboxOf(orderId)).toHaveLength(1);
+    expect(catcher.messages().filter((m) => m.subject.includes(store.name))).toHaveLength(1);
+  }, 60_000);
+
+  test('an order paid only in part gets no receipt', async () => {
+    const { orderId, address } = await paidStoreOrder();
+    await payUsdc(t.stack.env, 4, address, usdc('5.00'));
+    await waitForWalletState(t.database.db, orderId, 'underpaid');
+    await Bun.sleep(1000);
+    expect(await outboxOf(orderId)).toEqual([]);
+  }, 60_000);
+
+  test('a store can change its reply-to, and a reply-to that is not an email is refused', async () => {
+    const owner = await newMerchant(t.app, 'replyto');
+    const store = (await owner.api.post('/api/stores', storeForm())).body;
+    expect(store.replyToEmail).toBeNull();
+    const bad = await owner.api.put(`/api/stores/${store.id}`, { replyToEmail: 'not an email' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.message).toBe('Reply-to must be an email address');
+    const set = await owner.api.put(`/api/stores/${store.id}`, { replyToEmail: 'a@b.test' });
+    expect(set.body.replyToEmail).toBe('a@b.test');
+    const cleared = await owner.api.put(`/api/stores/${store.id}`, { replyToEmail: '' });
+    expect(cleared.body.replyToEmail).toBeNull();
+    // The public never sees it.
+    const visitor = await t.shopper.get(`/api/stores/${store.slug}`);
+    expect(visitor.body.replyToEmail).toBeUndefined();
+  }, 30_000);
+});
