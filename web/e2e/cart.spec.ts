@@ -44,6 +44,8 @@ test('a shopper edits the cart within the limits, offline too, and checks out th
   await page.getByRole('button', { name: 'Add to Cart: Aurora Hoodie' }).click();
   await page.getByRole('button', { name: 'Add to Cart: Ceramic Mug' }).click();
   await expect(page.getByTestId('cart-count')).toHaveText('3 items');
+  await snapBoth(page, 'cart-0-storefront');
+  await page.setViewportSize(SIZES.phone);
 
   // Sticker Pack has 3 in stock: asking for 3 more adds only 2, and the toast says so.
   await page.getByRole('link', { name: 'View Sticker Pack' }).click();

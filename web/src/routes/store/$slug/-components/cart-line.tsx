@@ -1,9 +1,9 @@
 // One line of the cart page: image, title, unit price, a quantity control within the product's
 // limit (SPEC §5: 1 to the stock, 99 when untracked; a typed 0 removes the line, SPEC §4),
 // Remove, and the line total. Changes go straight to IndexedDB, so they work offline.
-import { canDecrement, canIncrement, maxQuantity } from '@store/shared';
+import { canDecrement, canIncrement, clampQuantity, maxQuantity } from '@store/shared';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { MinusIcon, PlusIcon, TrashIcon } from '../../../../components/icons.tsx';
 import { ProductImage } from '../../../../components/product-image.tsx';
 import { lineTotalOf, removeFromCart, setCartQuantity } from '../../../../db/cart.ts';
@@ -19,12 +19,31 @@ export function CartLine(props: { line: CartRow; slug: string; inventory?: numbe
   const titleId = useId();
   const [draft, setDraft] = useState(String(line.quantity));
   const [note, setNote] = useState('');
-  // Note: the field follows the saved quantity (buttons, another tab), not the other way round.
-  useEffect(() => setDraft(String(line.quantity)), [line.quantity]);
+  // Saves not answered yet: while some are, the field shows what was asked, not older answers.
+  const pending = useRef(0);
+  // Note: the field follows the saved quantity (another tab, a capped save) once saves settle.
+  useEffect(() => {
+    if (pending.current === 0) setDraft(String(line.quantity));
+  }, [line.quantity]);
+
+  // Note: − and + count from what the field shows, so quick taps add up before IndexedDB answers.
+  const drafted = Number(draft);
+  const shown = Number.isInteger(drafted) && drafted > 0 ? drafted : line.quantity;
+  const step = (delta: number) => {
+    const next = clampQuantity(shown + delta, inventory);
+    setDraft(String(next));
+    void save(next);
+  };
 
   const save = async (quantity: number) => {
-    const saved = await setCartQuantity(line.storeId, line.productId, quantity, inventory);
-    setDraft(String(saved || line.quantity));
+    pending.current += 1;
+    let saved: number;
+    try {
+      saved = await setCartQuantity(line.storeId, line.productId, quantity, inventory);
+    } finally {
+      pending.current -= 1;
+    }
+    if (saved !== quantity && saved > 0) setDraft(String(saved));
     setNote(saved > 0 && saved < quantity ? limitText(limit, inventory) : '');
   };
   // A typed value is saved when it is a whole number; 0 removes the line, anything else (empty,
@@ -70,8 +89,8 @@ export function CartLine(props: { line: CartRow; slug: string; inventory?: numbe
               type="button"
               className="button button-quiet button-icon"
               aria-label={`Decrease quantity of ${line.title}`}
-              disabled={!canDecrement(line.quantity)}
-              onClick={() => void save(line.quantity - 1)}
+              disabled={!canDecrement(shown)}
+              onClick={() => step(-1)}
             >
               <MinusIcon size={18} />
             </button>
@@ -95,8 +114,8 @@ export function CartLine(props: { line: CartRow; slug: string; inventory?: numbe
               type="button"
               className="button button-quiet button-icon"
               aria-label={`Increase quantity of ${line.title}`}
-              disabled={!canIncrement(line.quantity, inventory)}
-              onClick={() => void save(line.quantity + 1)}
+              disabled={!canIncrement(shown, inventory)}
+              onClick={() => step(1)}
             >
               <PlusIcon size={18} />
             </button>
