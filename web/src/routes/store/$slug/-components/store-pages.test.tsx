@@ -121,6 +121,7 @@ describe('store checkout', () => {
     );
     const { container, router } = await render('/store/aurora/checkout');
     await waitFor(() => expect(byText(container, 'Proceed to Payment', 'button')).toBeDefined());
+    expect(byText(container, 'Edit cart', 'a')?.getAttribute('href')).toBe('/store/aurora/cart');
     // Default free shipping: 25.00 + 2.00 tax.
     expect(container.querySelector('[data-testid="order-total"]')?.textContent).toBe('27.00 USDC');
     await click(byText(container, 'Proceed to Payment', 'button') ?? null);
