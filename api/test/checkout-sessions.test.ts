@@ -242,6 +242,12 @@ describe('reading a session', () => {
       orderId: null,
     });
     expect(response.body.items).toHaveLength(2);
+    // Amounts come back in their 2-decimal form.
+    expect(response.body.shippingOptions[1]).toEqual({
+      id: 'pickup',
+      label: 'Pick up in store',
+      priceUsdc: '0.00',
+    });
     for (const field of ['userId', 'storeId', 'metadata', 'externalOrderId'])
       expect(response.body).not.toHaveProperty(field);
     expect((await t.shopper.get('/api/checkout-sessions/cs_nope/public')).status).toBe(404);

@@ -66,7 +66,13 @@ export async function createCheckoutSession(
   if (!store.isActive) throw new AppError('validation_failed', M.storeClosed);
   const subtotal = subtotalOf(body.items);
   const tax = parseUsdc(body.taxUsdc ?? '0');
-  const shippingOptions = body.shippingOptions ?? [];
+  // Note: amounts are stored in their 2-decimal form ("0" -> "0.00"), as orders show them.
+  const money = (amount: string) => formatUsdc(parseUsdc(amount));
+  const items = body.items.map((item) => ({ ...item, priceUsdc: money(item.priceUsdc) }));
+  const shippingOptions = (body.shippingOptions ?? []).map((option) => ({
+    ...option,
+    priceUsdc: money(option.priceUsdc),
+  }));
   let dearestShipping = 0n;
   for (const option of shippingOptions) {
     const price = parseUsdc(option.priceUsdc);
@@ -82,7 +88,7 @@ export async function createCheckoutSession(
       id,
       userId,
       storeId,
-      items: body.items,
+      items,
       shippingOptions,
       subtotalUsdc: formatUsdc(subtotal),
       taxUsdc: formatUsdc(tax),

@@ -11,6 +11,7 @@ import { CopyButton } from '../../components/copy-button.tsx';
 import { DemoButton, useDemoCheckout } from '../../components/demo-link.tsx';
 import { ContentPage } from '../-landing/content-page.tsx';
 import { PARAMETERS } from './-components/parameters.ts';
+import { ServerCheckoutDocs } from './-components/server-checkout.tsx';
 import { WebhookDocs } from './-components/webhook-docs.tsx';
 
 export const Route = createFileRoute('/universal-checkout-docs/')({ component: DocsPage });
@@ -71,6 +72,8 @@ function DocsPage() {
           </table>
         </div>
       </section>
+
+      <ServerCheckoutDocs origin={window.location.origin} />
 
       <WebhookDocs />
 
