@@ -23,7 +23,7 @@ export const SIGNED_LINK_MESSAGES = {
     "This payment link no longer pays the seller's payout address. Ask the seller for a new link.",
   payoutMismatch: "A signed link must pay the store's payout address",
   noPayout: 'Set a payout address for this store before signing links',
-  signedBadge: 'Signed link: the price and payee are verified by the seller',
+  signedBadge: 'Signed link: the items, prices and payee are the seller’s own',
 } as const;
 
 /** Percent-encodes UTF-8, leaving only RFC 3986's unreserved characters. */

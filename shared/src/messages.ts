@@ -90,6 +90,19 @@ export const LINK_BUILDER_MESSAGES = {
   copyFailed: 'Failed to copy link',
 } as const;
 
+/** The link builder's checks of what it builds, after SPEC's (not in SPEC). */
+export const LINK_BUILDER_CHECK_MESSAGES = {
+  addressChecksum:
+    'This address has mixed-case letters that fail its checksum: a character may be mistyped',
+  webhookUrlFormat: 'Webhook URL must be a full URL such as https://shop.example.com/webhooks',
+  webhookUrlHttps: 'Webhook URL must start with https:// (http is only allowed for localhost)',
+  quantity: 'Quantity must be a whole number of at least 1',
+  imageUrl: 'Image URL must be an http(s) URL',
+  shippingPrice: 'Shipping price must be a number of at least 0 with at most 2 decimals',
+  returnUrl: 'Return URL must be an http(s) URL',
+  logoUrl: 'Logo must be an http(s) URL or an emoji',
+} as const;
+
 /** Failure toasts and errors of the payment flow (SPEC §8). */
 export const PAYMENT_MESSAGES = {
   walletGenerationFailed: {
