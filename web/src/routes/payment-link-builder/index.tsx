@@ -1,19 +1,31 @@
 // Route /payment-link-builder (SPEC §2, §5): required fields, products, branding, shipping and
 // customer pre-fill; 'Generate' makes an ORDER-{timestamp}-{random} id and 'Generate Payment Link'
-// builds the universal-checkout link (shared validateLinkBuilder/buildCheckoutUrl) to copy or test.
+// builds the universal-checkout link to copy or test. Every problem (shared linkBuilderIssues:
+// SPEC's required fields first) shows beside its field and no link is built while one remains; a
+// signed-in merchant who picks a store gets the link signed by the API.
 import {
   buildCheckoutUrl,
+  completeItems,
+  formatUsdc,
   generateExternalOrderId,
   LINK_BUILDER_MESSAGES,
   type LinkBuilderState,
-  validateLinkBuilder,
+  linkBuilderIssues,
+  subtotalOf,
 } from '@store/shared';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
+import { errorText } from '../../lib/api.ts';
 import { toastError } from '../../lib/toast.ts';
 import { ContentPage } from '../-landing/content-page.tsx';
 import { ItemRows } from './-components/item-rows.tsx';
 import { GeneratedLink, PrefillSection, ShippingSection } from './-components/sections.tsx';
+import {
+  SigningSection,
+  type SigningStore,
+  signLinkFor,
+  useSigningStores,
+} from './-components/signing.tsx';
 import { TextInput } from './-components/text-input.tsx';
 
 export const Route = createFileRoute('/payment-link-builder/')({ component: LinkBuilderPage });
@@ -37,9 +49,32 @@ const INITIAL: LinkBuilderState = {
   prefill: {},
 };
 
+/** What the link asks the shopper for, in one line. */
+function summaryOf(state: LinkBuilderState): string {
+  const items = completeItems(state.items);
+  const count = items.reduce((sum, item) => sum + item.quantity, 0);
+  const subtotal = formatUsdc(subtotalOf(items));
+  const shipping = state.shippingEnabled ? ' + shipping' : '';
+  return `${count} item${count === 1 ? '' : 's'} · ${subtotal} USDC${shipping} · paid to ${state.paymentAddress.trim()}`;
+}
+
+/** The first problem of each field, by field. */
+function errorsByField(issues: readonly { field: string; message: string }[]) {
+  const errors: Record<string, string> = {};
+  for (const issue of issues) errors[issue.field] ??= issue.message;
+  return errors;
+}
+
 function LinkBuilderPage() {
   const [state, setState] = useState<LinkBuilderState>(INITIAL);
-  const [link, setLink] = useState<string>();
+  const [link, setLink] = useState<{ url: string; summary: string; signedFor?: string }>();
+  // Note: the problems show once 'Generate Payment Link' was pressed, then follow every edit.
+  const [checked, setChecked] = useState(false);
+  const [signing, setSigning] = useState<SigningStore>();
+  const [busy, setBusy] = useState(false);
+  const stores = useSigningStores();
+  const issues = linkBuilderIssues(state);
+  const errors = checked ? errorsByField(issues) : {};
   const set = (patch: Partial<LinkBuilderState>) => {
     setState((current) => ({ ...current, ...patch }));
     setLink(undefined);
@@ -57,16 +92,35 @@ function LinkBuilderPage() {
       | 'returnUrl',
   ) => ({
     value: state[name] ?? '',
+    error: errors[name],
     onChange: (value: string) => set({ [name]: value }),
   });
 
-  const generate = () => {
-    const check = validateLinkBuilder(state);
-    if (!check.ok) {
-      toastError(LINK_BUILDER_MESSAGES.errorTitle, check.error);
+  const generate = async () => {
+    setChecked(true);
+    const [first] = issues;
+    if (first) {
+      toastError(LINK_BUILDER_MESSAGES.errorTitle, first.message);
       return;
     }
-    setLink(buildCheckoutUrl(window.location.origin, state));
+    const url = buildCheckoutUrl(window.location.origin, state);
+    if (!signing) {
+      setLink({ url, summary: summaryOf(state) });
+      return;
+    }
+    setBusy(true);
+    try {
+      const path = await signLinkFor(signing.id, url);
+      setLink({
+        url: `${window.location.origin}${path}`,
+        summary: summaryOf(state),
+        signedFor: signing.name,
+      });
+    } catch (error) {
+      toastError(LINK_BUILDER_MESSAGES.errorTitle, errorText(error));
+    } finally {
+      setBusy(false);
+    }
   };
 
   return (
@@ -76,9 +130,20 @@ function LinkBuilderPage() {
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          generate();
+          void generate();
         }}
       >
+        {stores && stores.length > 0 && (
+          <SigningSection
+            stores={stores}
+            storeId={signing?.id ?? ''}
+            onPick={(store) => {
+              setSigning(store);
+              if (store?.paymentAddress) set({ paymentAddress: store.paymentAddress });
+              else setLink(undefined);
+            }}
+          />
+        )}
         <section className="card" aria-labelledby="required-title">
           <h2 id="required-title">Required fields</h2>
           <div className="field-grid">
@@ -86,6 +151,8 @@ function LinkBuilderPage() {
             <TextInput
               label="Payment address (Base)"
               placeholder="0x…"
+              readOnly={signing !== undefined}
+              hint={signing ? `The payout address of ${signing.name}` : undefined}
               {...text('paymentAddress')}
             />
             <div className="field-with-action">
@@ -110,7 +177,8 @@ function LinkBuilderPage() {
         </section>
         <section className="card" aria-labelledby="products-title">
           <h2 id="products-title">Products</h2>
-          <ItemRows items={state.items} onChange={(items) => set({ items })} />
+          {errors.items && <p className="field-error">{errors.items}</p>}
+          <ItemRows items={state.items} errors={errors} onChange={(items) => set({ items })} />
         </section>
         <section className="card" aria-labelledby="branding-title">
           <h2 id="branding-title">Branding</h2>
@@ -140,13 +208,14 @@ function LinkBuilderPage() {
             />
           </div>
         </section>
-        <ShippingSection state={state} set={set} />
-        <PrefillSection state={state} set={set} />
-        <button type="submit" className="button button-large">
-          Generate Payment Link
+        <ShippingSection state={state} set={set} errors={errors} />
+        <PrefillSection state={state} set={set} errors={errors} />
+        {errors.link && <p className="field-error">{errors.link}</p>}
+        <button type="submit" className="button button-large" disabled={busy}>
+          {signing ? 'Generate Signed Payment Link' : 'Generate Payment Link'}
         </button>
       </form>
-      {link && <GeneratedLink link={link} />}
+      {link && <GeneratedLink link={link.url} summary={link.summary} signedFor={link.signedFor} />}
     </ContentPage>
   );
 }

@@ -3,11 +3,14 @@
 import type { LinkBuilderItem } from '@store/shared';
 import { TextInput } from './text-input.tsx';
 
-/** Editable item rows; `onChange` receives the whole new list. */
+/** Editable item rows; `onChange` receives the whole new list; `errors` by `items.{row}.{field}`. */
 export function ItemRows(props: {
   items: readonly LinkBuilderItem[];
   onChange: (items: LinkBuilderItem[]) => void;
+  errors?: Readonly<Record<string, string>>;
 }) {
+  const error = (index: number, field: keyof LinkBuilderItem) =>
+    props.errors?.[`items.${index}.${field}`];
   const update = (index: number, patch: Partial<LinkBuilderItem>) =>
     props.onChange(props.items.map((item, i) => (i === index ? { ...item, ...patch } : item)));
   return (
@@ -19,6 +22,7 @@ export function ItemRows(props: {
           <TextInput
             label="Title"
             value={item.title}
+            error={error(index, 'title')}
             onChange={(title) => update(index, { title })}
           />
           <TextInput
@@ -29,6 +33,7 @@ export function ItemRows(props: {
             min="0"
             narrow
             value={item.priceUsdc}
+            error={error(index, 'priceUsdc')}
             onChange={(priceUsdc) => update(index, { priceUsdc })}
           />
           <TextInput
@@ -38,12 +43,14 @@ export function ItemRows(props: {
             min="1"
             narrow
             value={String(item.quantity)}
+            error={error(index, 'quantity')}
             onChange={(quantity) => update(index, { quantity })}
           />
           <TextInput
             label="Image URL (optional)"
             type="url"
             value={item.imageUrl ?? ''}
+            error={error(index, 'imageUrl')}
             onChange={(imageUrl) => update(index, { imageUrl })}
           />
           {props.items.length > 1 && (

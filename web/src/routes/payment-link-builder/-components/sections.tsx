@@ -4,10 +4,11 @@ import { LINK_BUILDER_MESSAGES, type LinkBuilderState, PREFILL_PARAMS } from '@s
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { TextInput } from './text-input.tsx';
 
-/** Props of a section: the builder state and its patcher. */
+/** Props of a section: the builder state, its patcher and the problems by field. */
 interface SectionProps {
   state: LinkBuilderState;
   set: (patch: Partial<LinkBuilderState>) => void;
+  errors?: Readonly<Record<string, string>>;
 }
 
 const PREFILL_LABELS: Record<(typeof PREFILL_PARAMS)[number], string> = {
@@ -22,7 +23,7 @@ const PREFILL_LABELS: Record<(typeof PREFILL_PARAMS)[number], string> = {
 };
 
 /** Shipping: the toggle, the free flag and the two prices. */
-export function ShippingSection({ state, set }: SectionProps) {
+export function ShippingSection({ state, set, errors }: SectionProps) {
   return (
     <section className="card" aria-labelledby="shipping-title">
       <h2 id="shipping-title">Shipping</h2>
@@ -50,6 +51,7 @@ export function ShippingSection({ state, set }: SectionProps) {
             step="0.01"
             min="0"
             value={state.standardShipping ?? ''}
+            error={errors?.standardShipping}
             onChange={(value) => set({ standardShipping: value })}
           />
           <TextInput
@@ -58,6 +60,7 @@ export function ShippingSection({ state, set }: SectionProps) {
             step="0.01"
             min="0"
             value={state.expressShipping ?? ''}
+            error={errors?.expressShipping}
             onChange={(value) => set({ expressShipping: value })}
           />
         </div>
@@ -67,7 +70,7 @@ export function ShippingSection({ state, set }: SectionProps) {
 }
 
 /** Customer pre-fill: the eight optional customer fields. */
-export function PrefillSection({ state, set }: SectionProps) {
+export function PrefillSection({ state, set, errors }: SectionProps) {
   return (
     <section className="card" aria-labelledby="prefill-title">
       <h2 id="prefill-title">Customer pre-fill (optional)</h2>
@@ -77,6 +80,7 @@ export function PrefillSection({ state, set }: SectionProps) {
             key={name}
             label={PREFILL_LABELS[name]}
             value={state.prefill?.[name] ?? ''}
+            error={errors?.[`prefill.${name}`]}
             onChange={(value) => set({ prefill: { ...state.prefill, [name]: value } })}
           />
         ))}
@@ -85,14 +89,27 @@ export function PrefillSection({ state, set }: SectionProps) {
   );
 }
 
-/** The generated link with Copy Link and Test Link. */
-export function GeneratedLink(props: { link: string }) {
+/** The generated link with Copy Link and Test Link, what it asks for, and whether it is signed. */
+export function GeneratedLink(props: {
+  link: string;
+  summary: string;
+  /** The store whose secret signed the link, when it is signed. */
+  signedFor?: string;
+}) {
   return (
     <section className="card generated-link" aria-labelledby="link-title" aria-live="polite">
       <h2 id="link-title">Your payment link</h2>
+      <p data-testid="link-signature" className={props.signedFor ? 'link-signed' : 'muted'}>
+        {props.signedFor
+          ? `Signed for ${props.signedFor}: a shopper who edits the price, items or payee gets a refusal.`
+          : 'Not signed: anyone can edit this link, and its webhook says signed: false.'}
+      </p>
       <pre className="code-block">
         <code data-testid="generated-link">{props.link}</code>
       </pre>
+      <p className="muted small" data-testid="link-preview">
+        Preview: {props.summary}
+      </p>
       <div className="actions actions-start">
         <CopyButton
           text={props.link}

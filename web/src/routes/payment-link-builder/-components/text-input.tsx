@@ -1,4 +1,4 @@
-// A labelled text input for the builder's plain fields.
+// A labelled text input for the builder's plain fields, with its problem under it.
 import { useId } from 'react';
 
 /** Label + input bound to a string. */
@@ -14,8 +14,12 @@ export function TextInput(props: {
   inputMode?: 'decimal' | 'numeric';
   /** A narrow column of the item rows. */
   narrow?: boolean;
+  /** The field's problem, shown under it. */
+  error?: string;
+  readOnly?: boolean;
 }) {
   const id = useId();
+  const described = [props.hint && `${id}-hint`, props.error && `${id}-error`].filter(Boolean);
   return (
     <div className={props.narrow ? 'field field-narrow' : 'field'}>
       <label htmlFor={id}>{props.label}</label>
@@ -27,12 +31,19 @@ export function TextInput(props: {
         step={props.step}
         min={props.min}
         inputMode={props.inputMode}
-        aria-describedby={props.hint ? `${id}-hint` : undefined}
+        readOnly={props.readOnly}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={described.length > 0 ? described.join(' ') : undefined}
         onChange={(event) => props.onChange(event.target.value)}
       />
       {props.hint && (
         <p id={`${id}-hint`} className="muted small">
           {props.hint}
+        </p>
+      )}
+      {props.error && (
+        <p id={`${id}-error`} className="field-error">
+          {props.error}
         </p>
       )}
     </div>
