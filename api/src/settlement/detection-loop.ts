@@ -1,5 +1,6 @@
-// The worker's detection loop: a pass every `intervalMs`, a full reconciliation every
-// `reconcileMs`; the same function runs in the worker process, the tests and the benchmark.
+// The worker's detection loop: a pass every `intervalMs` and at once when the indexer commits a
+// block, a full reconciliation every `reconcileMs`; the same function runs in the worker process,
+// the tests and the benchmark.
 import { formatUsdcFull } from '@store/shared';
 import type { Database } from '../db/client.ts';
 import {
@@ -8,7 +9,7 @@ import {
   type DetectionSettings,
   runDetectionPass,
 } from './detection.ts';
-import { noticeIndexedHead } from './payment-notices.ts';
+import { INDEXER_BLOCK_CHANNEL, noticeIndexedHead } from './payment-notices.ts';
 import type { WalletChange } from './record.ts';
 
 /** Options of `startDetectionLoop`. */
@@ -19,6 +20,11 @@ export interface DetectionLoopOptions extends DetectionSettings {
   /** Period of the full pass over every unpaid wallet (60 s by default). */
   reconcileMs?: number;
   log?: (line: string) => void;
+  /**
+   * Whether a pass also starts as soon as the indexer commits a block (LISTEN on its channel), not
+   * only every `intervalMs`. On by default; a payment is then seen about 50 ms sooner on average.
+   */
+  wakeOnIndexedBlocks?: boolean;
   /** Called after every pass (benchmarks and tests observe the loop through it). */
   onPass?: (result: DetectionResult, durationMs: number) => void;
 }
@@ -52,10 +58,37 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
   let lastFullPass = 0;
   let lastError = '';
   let lastHead: bigint | null = null;
+  let woken = false;
+  let wakeUp: (() => void) | undefined;
+  const wake = () => {
+    woken = true;
+    wakeUp?.();
+  };
+  /** Sleeps `ms`, or less when woken (then the next pass starts at once). */
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken || stopped) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+  // Note: a notification lost while the connection is down costs at most one interval.
+  const listening =
+    options.wakeOnIndexedBlocks === false
+      ? undefined
+      : db.$client.listen(INDEXER_BLOCK_CHANNEL, wake).catch((error: unknown) => {
+          log(`detection: no wake-up on indexed blocks (${(error as Error).message})`);
+          return undefined;
+        });
 
   const loop = (async () => {
     while (!stopped) {
       const started = performance.now();
+      woken = false;
       try {
         const full = cursor.lastTransferId === null || Date.now() - lastFullPass >= reconcileMs;
         const result = await runDetectionPass(db, settings, cursor, new Date(), full);
@@ -75,14 +108,16 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
         if (message !== lastError) log(`detection pass failed (will retry): ${message}`);
         lastError = message;
       }
-      await Bun.sleep(Math.max(0, intervalMs - (performance.now() - started)));
+      await sleep(Math.max(0, intervalMs - (performance.now() - started)));
     }
   })();
 
   return {
     stop: async () => {
       stopped = true;
+      wakeUp?.();
       await loop;
+      await (await listening)?.unlisten();
     },
   };
 }

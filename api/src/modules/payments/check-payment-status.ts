@@ -81,8 +81,15 @@ export async function checkPaymentStatus(
   deps: PaymentDeps,
   orderId: string,
 ): Promise<PaymentStatusView> {
-  const order = await getOrderOrThrow(deps.db, orderId);
-  const wallet = await findWallet(deps.db, orderId);
+  return paymentStatusOf(deps, await getOrderOrThrow(deps.db, orderId));
+}
+
+/** The status view of an order already read (the pushed stream reads it once). */
+export async function paymentStatusOf(
+  deps: PaymentDeps,
+  order: { id: string; totalUsdc: string },
+): Promise<PaymentStatusView> {
+  const wallet = await findWallet(deps.db, order.id);
   if (!wallet) {
     return {
       paymentDetected: false,

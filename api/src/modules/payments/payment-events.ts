@@ -9,7 +9,8 @@
 import type { Sql } from 'postgres';
 import { AppError } from '../../http/errors.ts';
 import { INDEXED_HEAD_CHANNEL, PAYMENT_CHANGES_CHANNEL } from '../../settlement/payment-notices.ts';
-import { checkPaymentStatus } from './check-payment-status.ts';
+import { getOrderOrThrow } from './assign-payment-wallet.ts';
+import { paymentStatusOf } from './check-payment-status.ts';
 import type { PaymentDeps, PaymentStatusView } from './model.ts';
 
 /** Limits and timings of the streams of one API process. */
@@ -138,7 +139,8 @@ export function paymentStreams(
       throw new AppError('unavailable', PAYMENT_STREAM_MESSAGES.tooManyOpen);
     // Note: listening before the first read, so no change can fall between the two.
     await listen();
-    const first = await checkPaymentStatus(deps, orderId);
+    const order = await getOrderOrThrow(deps.db, orderId);
+    const first = await paymentStatusOf(deps, order);
 
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
     let closed = false;
@@ -160,7 +162,7 @@ export function paymentStreams(
           return;
         }
         busy = true;
-        checkPaymentStatus(deps, orderId)
+        paymentStatusOf(deps, order)
           .then((view) => {
             const json = JSON.stringify(view);
             if (json !== stream.last) {
