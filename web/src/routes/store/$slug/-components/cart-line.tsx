@@ -46,6 +46,14 @@ export function CartLine(props: { line: CartRow; slug: string; inventory?: numbe
     if (saved !== quantity && saved > 0) setDraft(String(saved));
     setNote(saved > 0 && saved < quantity ? limitText(limit, inventory) : '');
   };
+  // The catalogue's stock went below the line's quantity since it was added: the line follows it.
+  const over = line.quantity > limit;
+  useEffect(() => {
+    if (!over) return;
+    void setCartQuantity(line.storeId, line.productId, limit, inventory).then(() =>
+      setNote(`${limitText(limit, inventory)}: quantity lowered to ${limit}`),
+    );
+  }, [over, line.storeId, line.productId, limit, inventory]);
   // A typed value is saved when it is a whole number; 0 removes the line, anything else (empty,
   // letters) puts the saved quantity back.
   const commitDraft = () => {

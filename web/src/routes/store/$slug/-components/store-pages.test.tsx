@@ -279,6 +279,27 @@ describe('cart page', () => {
     mug.inventory = 0;
   });
 
+  it('lowers a line to the stock when the catalogue now has less than the cart holds', async () => {
+    mug.inventory = 2;
+    await addToCart(
+      { productId: 'prod-1', storeId: 'store-1', title: 'Ceramic Mug', priceUsdc: '12.50' },
+      5,
+    );
+    const { container } = await render('/store/aurora/cart');
+    await waitFor(() =>
+      expect(container.querySelector('[data-testid="line-note"]')?.textContent).toBe(
+        'Only 2 available: quantity lowered to 2',
+      ),
+    );
+    expect((await readCart('store-1')).map((line) => line.quantity)).toEqual([2]);
+    await waitFor(() =>
+      expect(container.querySelector('[data-testid="cart-subtotal"]')?.textContent).toBe(
+        '25.00 USDC',
+      ),
+    );
+    mug.inventory = 0;
+  });
+
   it('is reached from the cart summary of the storefront', async () => {
     await addToCart(hoodie, 2);
     const { container } = await render('/store/aurora');
