@@ -731,6 +731,74 @@ export type components = {
             name: string;
             revokedAt: string | null;
         };
+        CheckoutSession: {
+            cancelUrl: string | null;
+            completedAt: string | null;
+            createdAt: string;
+            /** @constant */
+            currency: "USDC";
+            customer: {
+                city?: string;
+                email?: string;
+                firstName?: string;
+                lastName?: string;
+                name?: string;
+                phone?: string;
+                state?: string;
+                street?: string;
+                zipCode?: string;
+            } | null;
+            expiresAt: string;
+            externalOrderId: string | null;
+            id: string;
+            items: {
+                imageUrl?: string;
+                priceUsdc: string;
+                productId?: string;
+                quantity: number;
+                /** @default  */
+                title: string;
+            }[];
+            metadata: {
+                [key: string]: string;
+            } | null;
+            order: {
+                id: string;
+                paymentStatus: string | null;
+                paymentTxHash: string | null;
+                status: string;
+                totalUsdc: string;
+            } | null;
+            returnUrl: string | null;
+            shippingOptions: {
+                id: string;
+                /** @default  */
+                label: string;
+                priceUsdc: string;
+            }[];
+            /** @enum {string} */
+            status: "open" | "completed" | "expired";
+            storeId: string;
+            subtotalUsdc: string;
+            taxUsdc: string;
+            theme: {
+                accentColor?: string;
+                logoUrl?: string;
+                /** @enum {string} */
+                mode?: "light" | "dark";
+                primaryColor?: string;
+                secondaryColor?: string;
+            } | null;
+            url: string;
+        };
+        CheckoutSessionCompleted: {
+            orderId: string;
+        };
+        CheckoutSessionCreated: {
+            expiresAt: string;
+            id: string;
+            url: string;
+        };
         CreatedApiKey: {
             createdAt: string;
             id: string;
@@ -800,6 +868,9 @@ export type components = {
                 ready: boolean;
             };
             ok: boolean;
+            receipts: {
+                email: boolean;
+            };
             settlement: {
                 relayer: {
                     address: string;
@@ -949,6 +1020,53 @@ export type components = {
             title: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        PublicCheckoutSession: {
+            cancelUrl: string | null;
+            /** @constant */
+            currency: "USDC";
+            customer: {
+                city?: string;
+                email?: string;
+                firstName?: string;
+                lastName?: string;
+                name?: string;
+                phone?: string;
+                state?: string;
+                street?: string;
+                zipCode?: string;
+            } | null;
+            expiresAt: string;
+            id: string;
+            items: {
+                imageUrl?: string;
+                priceUsdc: string;
+                productId?: string;
+                quantity: number;
+                /** @default  */
+                title: string;
+            }[];
+            orderId: string | null;
+            returnUrl: string | null;
+            shippingOptions: {
+                id: string;
+                /** @default  */
+                label: string;
+                priceUsdc: string;
+            }[];
+            /** @enum {string} */
+            status: "open" | "completed" | "expired";
+            store: {
+                accentColor: string;
+                logoUrl: string | null;
+                name: string;
+                primaryColor: string;
+                secondaryColor: string;
+                /** @enum {string} */
+                theme: "light" | "dark";
+            };
+            subtotalUsdc: string;
+            taxUsdc: string;
         };
         PublicStore: {
             accentColor: string;
@@ -2405,6 +2523,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSessionCreated"];
+                };
+            };
             /** @description bad_request */
             400: {
                 headers: {
@@ -2415,6 +2542,42 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "bad_request";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */
@@ -2526,6 +2689,51 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSession"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description internal */
             500: {
                 headers: {
@@ -2588,6 +2796,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSessionCompleted"];
+                };
+            };
             /** @description bad_request */
             400: {
                 headers: {
@@ -2606,7 +2823,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description idempotency_in_progress */
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_in_progress, invalid_state */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2615,7 +2850,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "idempotency_in_progress";
+                            code: "idempotency_in_progress" | "invalid_state";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */
@@ -2678,6 +2913,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description internal */
             500: {
                 headers: {
@@ -2709,6 +2962,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicCheckoutSession"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description internal */
             500: {
                 headers: {

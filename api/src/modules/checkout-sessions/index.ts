@@ -1,8 +1,16 @@
 // Routes: POST /api/checkout-sessions, GET /api/checkout-sessions/{id},
 // GET /api/checkout-sessions/{id}/public, POST /api/checkout-sessions/{id}/complete
-import { CompleteCheckoutSessionSchema, CreateCheckoutSessionSchema } from '@store/shared';
+import {
+  CheckoutSessionSchema,
+  CompleteCheckoutSessionSchema,
+  CompletedCheckoutSessionSchema,
+  CreateCheckoutSessionSchema,
+  CreatedCheckoutSessionSchema,
+  PublicCheckoutSessionSchema,
+} from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { isHttpsRequest } from '../../http/security-headers.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
@@ -14,6 +22,13 @@ import {
 } from './service.ts';
 
 const tags = ['checkout-sessions'];
+const created = registerResponseSchema('CheckoutSessionCreated', CreatedCheckoutSessionSchema);
+const owned = registerResponseSchema('CheckoutSession', CheckoutSessionSchema);
+const hosted = registerResponseSchema('PublicCheckoutSession', PublicCheckoutSessionSchema);
+const completed = registerResponseSchema(
+  'CheckoutSessionCompleted',
+  CompletedCheckoutSessionSchema,
+);
 
 /** Server-side checkouts: created with an API key, checked out by the shopper on our page. */
 export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
@@ -41,11 +56,14 @@ export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: CreateCheckoutSessionSchema,
-        detail: {
+        detail: routeDoc({
           tags,
           summary:
             'Create a hosted checkout of your store with fixed items and prices (Bearer key); redirect the shopper to `url`',
-        },
+          ok: { 201: created },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
       },
     )
     .get(
@@ -54,18 +72,26 @@ export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
         getCheckoutSession(db, (await requireUser()).id, params.id, publicOrigin(request)),
       {
         transform: signedIn,
-        detail: { tags, summary: 'Your session: open, completed or expired, and its order' },
+        detail: routeDoc({
+          tags,
+          summary: 'Your session: open, completed or expired, and its order',
+          ok: { 200: owned },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
       },
     )
     .get(
       '/api/checkout-sessions/:id/public',
       ({ params }) => getPublicCheckoutSession(db, params.id),
       {
-        detail: {
+        detail: routeDoc({
           tags,
           summary:
             "What the hosted checkout shows (items, amounts, the store's look; no owner data)",
-        },
+          ok: { 200: hosted },
+          errors: ['not_found'],
+        }),
       },
     )
     .post(
@@ -79,11 +105,13 @@ export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
         // 429 past the orders one client may place per minute.
         transform: limits.storeOrder,
         body: CompleteCheckoutSessionSchema,
-        detail: {
+        detail: routeDoc({
           tags,
           summary:
             "The shopper's details: creates the store order from the session's own items and prices (once)",
-        },
+          ok: { 201: completed },
+          errors: ['not_found', 'invalid_state', 'rate_limited'],
+        }),
       },
     );
 };
