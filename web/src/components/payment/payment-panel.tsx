@@ -179,9 +179,10 @@ export function PaymentPanel(props: PaymentPanelProps) {
           </p>
           {session.wallet ? (
             <>
-              {uri && payable && due !== undefined && deposit && (
+              {uri && due !== undefined && deposit && (
                 <div className="wallet-actions">
                   <WalletPay
+                    payable={payable}
                     wallets={wallets}
                     chainId={chain.chainId}
                     usdc={chain.usdc as `0x${string}`}
@@ -189,13 +190,15 @@ export function PaymentPanel(props: PaymentPanelProps) {
                     amount={due}
                     networkName={chain.networkName}
                   />
-                  <a
-                    className="button button-quiet button-block"
-                    href={uri}
-                    data-testid="open-in-wallet"
-                  >
-                    Open in wallet
-                  </a>
+                  {payable && (
+                    <a
+                      className="button button-quiet button-block"
+                      href={uri}
+                      data-testid="open-in-wallet"
+                    >
+                      Open in wallet
+                    </a>
+                  )}
                 </div>
               )}
               <QrCode

@@ -43,6 +43,11 @@ function TxHash(props: { chainId: number; hash: string }) {
 
 /** The button, the wallet choice when there are several, and the payment's progress. */
 export function WalletPay(props: {
+  /**
+   * False once the payment is confirmed or the page failed: the button goes, a transaction
+   * already sent stays on screen.
+   */
+  payable: boolean;
   wallets: readonly InjectedWallet[];
   chainId: number;
   usdc: `0x${string}`;
@@ -56,6 +61,8 @@ export function WalletPay(props: {
   const wallet = props.wallets.find((known) => known.id === chosen) ?? props.wallets[0];
   if (!wallet) return null;
   const busy = state.step === 'asking' || state.step === 'pending';
+  if (!props.payable && !busy && state.step !== 'included') return null;
+  const offer = props.payable || busy;
 
   const pay = async () => {
     setState({ step: 'asking' });
@@ -84,7 +91,7 @@ export function WalletPay(props: {
 
   return (
     <div className="wallet-pay">
-      {props.wallets.length > 1 && (
+      {offer && props.wallets.length > 1 && (
         <label className="wallet-choice">
           <span>Wallet</span>
           <select
@@ -100,14 +107,16 @@ export function WalletPay(props: {
           </select>
         </label>
       )}
-      <button
-        type="button"
-        className="button button-block"
-        disabled={busy || state.step === 'included'}
-        onClick={() => void pay()}
-      >
-        {state.step === 'asking' ? 'Confirm in your wallet…' : 'Pay with browser wallet'}
-      </button>
+      {offer && (
+        <button
+          type="button"
+          className="button button-block"
+          disabled={busy || state.step === 'included'}
+          onClick={() => void pay()}
+        >
+          {state.step === 'asking' ? 'Confirm in your wallet…' : 'Pay with browser wallet'}
+        </button>
+      )}
       <div aria-live="polite" data-testid="wallet-progress">
         {state.step === 'pending' && (
           <p className="small">
@@ -117,8 +126,8 @@ export function WalletPay(props: {
         )}
         {state.step === 'included' && (
           <p className="small">
-            Transaction <TxHash chainId={props.chainId} hash={state.hash} /> is in a block. This
-            page turns to confirmed once the payment is seen.
+            Transaction <TxHash chainId={props.chainId} hash={state.hash} /> is in a block.
+            {props.payable && ' This page turns to confirmed once the payment is seen.'}
           </p>
         )}
         {state.step === 'failed' && (
