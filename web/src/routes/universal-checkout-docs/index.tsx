@@ -12,6 +12,7 @@ import { DemoButton, useDemoCheckout } from '../../components/demo-link.tsx';
 import { ContentPage } from '../-landing/content-page.tsx';
 import { PARAMETERS } from './-components/parameters.ts';
 import { ServerCheckoutDocs } from './-components/server-checkout.tsx';
+import { SignedLinksDocs } from './-components/signed-links-docs.tsx';
 import { WebhookDocs } from './-components/webhook-docs.tsx';
 
 export const Route = createFileRoute('/universal-checkout-docs/')({ component: DocsPage });
@@ -74,6 +75,7 @@ function DocsPage() {
       </section>
 
       <ServerCheckoutDocs origin={window.location.origin} />
+      <SignedLinksDocs origin={window.location.origin} />
 
       <WebhookDocs />
 
