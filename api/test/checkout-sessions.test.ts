@@ -355,6 +355,7 @@ describe('checking out a session', () => {
       type: 'order.paid',
       orderId,
       externalOrderId: body.externalOrderId,
+      checkoutSessionId: id,
       storeId: storeA.id,
       status: 'paid',
       totalUsdc: '48.75',

@@ -52,6 +52,7 @@ export function serializePayload(
     timestamp: at.toISOString(),
     orderId: order.id,
     externalOrderId: order.metadata?.externalOrderId ?? wallet.externalOrderId ?? null,
+    checkoutSessionId: order.metadata?.checkoutSessionId ?? null,
     storeId: universal ? null : order.storeId,
     // Whether the order's terms (items, prices, payee) are the merchant's own: true for a store's
     // catalogue, false for a hand-made universal link that anyone could have made or edited.

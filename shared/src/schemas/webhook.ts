@@ -71,6 +71,8 @@ const payloadEntries = {
   timestamp,
   orderId: v.pipe(v.string(), v.uuid()),
   externalOrderId: OptionalText,
+  /** The checkout session (cs_…) the order came from; null for other orders. */
+  checkoutSessionId: v.nullable(v.string()),
   /** The store's id; null for a universal (link) order. */
   storeId: v.nullable(v.string()),
   /** True when the order's terms are the merchant's own (store catalogue, signed link or session). */
@@ -131,6 +133,7 @@ const exampleBase = {
   timestamp: '2026-01-15T10:04:12.000Z',
   orderId: '6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f',
   externalOrderId: 'SHOP-1042',
+  checkoutSessionId: null,
   storeId: null,
   signed: true,
   status: 'paid',

@@ -1152,6 +1152,7 @@ export type components = {
             url: string;
         };
         WebhookOrderExpired: {
+            checkoutSessionId: string | null;
             completedAt: string | null;
             customer: {
                 email: string;
@@ -1216,6 +1217,7 @@ export type components = {
             version: 1;
         };
         WebhookOrderForwarded: {
+            checkoutSessionId: string | null;
             completedAt: string | null;
             customer: {
                 email: string;
@@ -1291,6 +1293,7 @@ export type components = {
             version: 1;
         };
         WebhookOrderOverpaid: {
+            checkoutSessionId: string | null;
             completedAt: string | null;
             customer: {
                 email: string;
@@ -1355,6 +1358,7 @@ export type components = {
             version: 1;
         };
         WebhookOrderPaid: {
+            checkoutSessionId: string | null;
             completedAt: string | null;
             customer: {
                 email: string;
@@ -1419,6 +1423,7 @@ export type components = {
             version: 1;
         };
         WebhookOrderPaidLate: {
+            checkoutSessionId: string | null;
             completedAt: string | null;
             customer: {
                 email: string;
@@ -1483,6 +1488,7 @@ export type components = {
             version: 1;
         };
         WebhookOrderPaymentReversed: {
+            checkoutSessionId: string | null;
             completedAt: string | null;
             customer: {
                 email: string;
@@ -1547,6 +1553,7 @@ export type components = {
             version: 1;
         };
         WebhookOrderUnderpaid: {
+            checkoutSessionId: string | null;
             completedAt: string | null;
             customer: {
                 email: string;
@@ -6653,6 +6660,7 @@ export interface operations {
                  *       "timestamp": "2026-01-15T10:04:12.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
+                 *       "checkoutSessionId": null,
                  *       "storeId": null,
                  *       "signed": true,
                  *       "status": "pending",
@@ -6728,6 +6736,7 @@ export interface operations {
                  *       "timestamp": "2026-01-15T10:05:40.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
+                 *       "checkoutSessionId": null,
                  *       "storeId": null,
                  *       "signed": true,
                  *       "status": "paid",
@@ -6813,6 +6822,7 @@ export interface operations {
                  *       "timestamp": "2026-01-15T10:04:12.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
+                 *       "checkoutSessionId": null,
                  *       "storeId": null,
                  *       "signed": true,
                  *       "status": "paid",
@@ -6888,6 +6898,7 @@ export interface operations {
                  *       "timestamp": "2026-01-15T10:04:12.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
+                 *       "checkoutSessionId": null,
                  *       "storeId": null,
                  *       "signed": true,
                  *       "status": "paid",
@@ -6963,6 +6974,7 @@ export interface operations {
                  *       "timestamp": "2026-01-15T10:04:12.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
+                 *       "checkoutSessionId": null,
                  *       "storeId": null,
                  *       "signed": true,
                  *       "status": "paid",
@@ -7038,6 +7050,7 @@ export interface operations {
                  *       "timestamp": "2026-01-15T10:06:00.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
+                 *       "checkoutSessionId": null,
                  *       "storeId": null,
                  *       "signed": true,
                  *       "status": "reversed",
@@ -7113,6 +7126,7 @@ export interface operations {
                  *       "timestamp": "2026-01-15T10:04:12.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
+                 *       "checkoutSessionId": null,
                  *       "storeId": null,
                  *       "signed": true,
                  *       "status": "pending",
