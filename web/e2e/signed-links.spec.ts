@@ -148,3 +148,18 @@ test('a signed-in merchant builds a signed link that the checkout page accepts',
   await expect(page.getByRole('note')).toContainText('Signed link');
   await expect(page.getByTestId('order-total')).toHaveText('7.50 USDC');
 });
+
+test('the docs show how to sign a link on a server', async ({ page }) => {
+  await page.goto('/universal-checkout-docs');
+  const section = page.getByRole('region', { name: 'Signing links on your server' });
+  await expect(section).toContainText("createHmac('sha256', LINK_SECRET)");
+  await expect(section).toContainText(ALTERED);
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await section.scrollIntoViewIfNeeded();
+    await section.screenshot({ path: `e2e/screenshots/signed-links-docs-${width}.png` });
+  }
+});

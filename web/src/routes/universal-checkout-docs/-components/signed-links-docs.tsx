@@ -35,10 +35,12 @@ export function SignedLinksDocs(props: { origin: string }) {
         <code>
           {LINK_SIGNATURE_VERSION_PARAM}={LINK_SIGNATURE_VERSION}
         </code>
-        ; if a shopper changes any parameter (price, quantity, address, webhook URL…), the checkout
-        refuses it with “{SIGNED_LINK_MESSAGES.altered}”. Its order pays your store's payout
-        address, and its webhook says <code>signed: true</code> and is signed with your store's
-        webhook secret.
+        . If a shopper changes any parameter (price, quantity, address, webhook URL…), the checkout
+        refuses it and tells them: “{SIGNED_LINK_MESSAGES.altered}”
+      </p>
+      <p>
+        A signed link's order pays your store's payout address, and its webhook says{' '}
+        <code>signed: true</code> and is signed with your store's webhook secret.
       </p>
       <ol>
         <li>
