@@ -1,21 +1,54 @@
-// What the merchant side reads from the API (the shared read models plus the version each edit is
-// made on) and the rows it keeps in IndexedDB: the cached merchant data, drafts and the outbox.
+// What the merchant side reads from the API and the rows it keeps in IndexedDB: the cached
+// merchant data, drafts and the outbox. The response types are the API contract's, generated
+// from its OpenAPI document (lib/api-types.gen.ts, `bun run api:types`); the schemas below check
+// the fields the screens rely on when an answer (or a cached copy) is read.
 import { OrderSchema, ProductSchema, StoreAnalyticsSchema, StoreSchema } from '@store/shared';
 import * as v from 'valibot';
+import type { components } from '../lib/api-types.gen.ts';
 
-/** A store as its owner reads it: `updatedAt` is the version an edit must carry. */
-export const MerchantStoreSchema = v.object({
-  ...StoreSchema.entries,
-  updatedAt: v.string(),
-  webhookUrl: v.nullish(v.string()),
-});
-/** The owner's view of a store. */
-export type MerchantStore = v.InferOutput<typeof MerchantStoreSchema>;
+/** The response schemas of the API contract, by name. */
+export type ApiSchemas = components['schemas'];
 
+/** The owner's view of a store: `updatedAt` is the version an edit must carry. */
+export type MerchantStore = ApiSchemas['OwnerStore'];
 /** A product as its owner reads it (published or not), with its version. */
-export const MerchantProductSchema = v.object({ ...ProductSchema.entries, updatedAt: v.string() });
-/** The owner's view of a product. */
-export type MerchantProduct = v.InferOutput<typeof MerchantProductSchema>;
+export type MerchantProduct = ApiSchemas['Product'];
+/** A merchant's order, with its version. */
+export type MerchantOrder = ApiSchemas['Order'];
+/** The signed-in merchant. */
+export type Merchant = ApiSchemas['Account']['user'];
+
+/** `T` with every field optional, at every depth: what a lenient schema may leave out. */
+export type Lenient<T> = T extends readonly (infer U)[]
+  ? Lenient<U>[]
+  : T extends object
+    ? { [K in keyof T]?: Lenient<T[K]> }
+    : T;
+
+/**
+ * A schema of the fields the app relies on, typed by the contract. Note: its output must fit the
+ * contract type field by field (checked by tsc) while it stays lenient on the rest, so that an
+ * older cached record still loads; what it passes is read as the contract's type.
+ */
+export function contractSchema<T>(
+  schema: v.GenericSchema<unknown, Lenient<T>>,
+): v.GenericSchema<unknown, T> {
+  return schema as unknown as v.GenericSchema<unknown, T>;
+}
+
+/** The store fields the admin relies on. */
+export const MerchantStoreSchema = contractSchema<MerchantStore>(
+  v.looseObject({
+    ...StoreSchema.entries,
+    updatedAt: v.string(),
+    webhookUrl: v.nullish(v.string()),
+  }),
+);
+
+/** The product fields the admin relies on. */
+export const MerchantProductSchema = contractSchema<MerchantProduct>(
+  v.looseObject({ ...ProductSchema.entries, updatedAt: v.string() }),
+);
 
 const StockShortfallSchema = v.object({
   productId: v.string(),
@@ -25,37 +58,39 @@ const StockShortfallSchema = v.object({
 });
 
 // Note: lenient on the nested JSON (address, items) so one odd old order cannot hide the list.
-/** An order of one of the merchant's stores, with its version. */
-export const MerchantOrderSchema = v.object({
-  id: v.string(),
-  storeId: v.string(),
-  customerEmail: v.string(),
-  shippingAddress: v.nullish(v.record(v.string(), v.unknown())),
-  items: v.array(v.looseObject({ title: v.string(), quantity: v.number(), priceUsdc: v.string() })),
-  subtotalUsdc: OrderSchema.entries.subtotalUsdc,
-  shippingUsdc: OrderSchema.entries.shippingUsdc,
-  totalUsdc: OrderSchema.entries.totalUsdc,
-  status: OrderSchema.entries.status,
-  paymentChain: v.nullish(v.string()),
-  paymentTxHash: v.nullish(v.string()),
-  createdAt: v.string(),
-  updatedAt: v.string(),
-  metadata: v.nullish(
-    v.looseObject({
-      /** Lines whose stock ran out before the order was paid; ignored when malformed. */
-      stockShortfall: v.fallback(v.optional(v.array(StockShortfallSchema)), undefined),
-    }),
-  ),
-});
-/** A merchant's order. */
-export type MerchantOrder = v.InferOutput<typeof MerchantOrderSchema>;
+/** The order fields the admin relies on. */
+export const MerchantOrderSchema = contractSchema<MerchantOrder>(
+  v.looseObject({
+    id: v.string(),
+    storeId: v.string(),
+    customerEmail: v.string(),
+    shippingAddress: v.nullish(v.looseObject({})),
+    items: v.array(
+      v.looseObject({ title: v.string(), quantity: v.number(), priceUsdc: v.string() }),
+    ),
+    subtotalUsdc: OrderSchema.entries.subtotalUsdc,
+    shippingUsdc: OrderSchema.entries.shippingUsdc,
+    totalUsdc: OrderSchema.entries.totalUsdc,
+    status: OrderSchema.entries.status,
+    paymentChain: v.nullish(v.string()),
+    paymentTxHash: v.nullish(v.string()),
+    createdAt: v.string(),
+    updatedAt: v.string(),
+    metadata: v.nullish(
+      v.looseObject({
+        /** Lines whose stock ran out before the order was paid; ignored when malformed. */
+        stockShortfall: v.fallback(v.optional(v.array(StockShortfallSchema)), undefined),
+      }),
+    ),
+  }),
+);
 
 export { StoreAnalyticsSchema };
 
-/** The signed-in merchant. */
-export const MerchantSchema = v.object({ id: v.string(), username: v.string() });
-/** The signed-in merchant. */
-export type Merchant = v.InferOutput<typeof MerchantSchema>;
+/** The signed-in merchant's fields. */
+export const MerchantSchema = contractSchema<Merchant>(
+  v.object({ id: v.string(), username: v.string() }),
+);
 
 /** A cached store of the signed-in merchant; `userId` keeps merchants on one device apart. */
 export type AdminStoreRow = MerchantStore & { userId: string };

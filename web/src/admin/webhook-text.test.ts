@@ -62,8 +62,8 @@ describe('attempt lines', () => {
   it('summarise the last attempt, or say none was made', () => {
     expect(lastAttemptSummary({ attempts: [] })).toBe('Not sent yet');
     const attempts = [
-      { attemptedAt: 'a', statusCode: 500, latencyMs: 3, error: 'HTTP 500' },
-      { attemptedAt: 'b', statusCode: 204, latencyMs: 4, error: null },
+      { attemptedAt: 'a', statusCode: 500, latencyMs: 3, error: 'HTTP 500', responseBody: null },
+      { attemptedAt: 'b', statusCode: 204, latencyMs: 4, error: null, responseBody: null },
     ];
     expect(lastAttemptSummary({ attempts })).toBe('HTTP 204 · 4 ms');
   });

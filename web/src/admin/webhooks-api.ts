@@ -1,18 +1,27 @@
 // The merchant's webhook calls: the store's URL and signing secret, the delivery log and
 // redelivery. Answers are checked against their schemas so an API change shows as one clear error.
+import { WEBHOOK_EVENT_TYPES } from '@store/shared';
 import * as v from 'valibot';
 import { apiRequest } from '../lib/api.ts';
+import { type ApiSchemas, contractSchema } from './types.ts';
+
+/** A store's webhook settings (the contract's type). */
+export type WebhookSettings = ApiSchemas['WebhookSettings'];
+/** One delivery of the log (the contract's type). */
+export type WebhookDelivery = ApiSchemas['WebhookDelivery'];
+/** One attempt of a delivery. */
+export type WebhookAttempt = WebhookDelivery['attempts'][number];
 
 /** A store's webhook settings (GET/PUT /api/stores/{id}/webhook). */
-export const WebhookSettingsSchema = v.object({
-  url: v.nullable(v.string()),
-  /** `whsec_…`: the owner sees it, since they must verify signatures with it. */
-  secret: v.nullable(v.string()),
-  /** Until then each webhook also carries a signature made with the previous secret. */
-  previousSecretValidUntil: v.nullable(v.string()),
-});
-/** A store's webhook settings. */
-export type WebhookSettings = v.InferOutput<typeof WebhookSettingsSchema>;
+export const WebhookSettingsSchema = contractSchema<WebhookSettings>(
+  v.object({
+    url: v.nullable(v.string()),
+    /** `whsec_…`: the owner sees it, since they must verify signatures with it. */
+    secret: v.nullable(v.string()),
+    /** Until then each webhook also carries a signature made with the previous secret. */
+    previousSecretValidUntil: v.nullable(v.string()),
+  }),
+);
 
 /** One attempt of a delivery. */
 export const WebhookAttemptSchema = v.object({
@@ -21,29 +30,27 @@ export const WebhookAttemptSchema = v.object({
   latencyMs: v.number(),
   error: v.nullable(v.string()),
 });
-/** One attempt of a delivery. */
-export type WebhookAttempt = v.InferOutput<typeof WebhookAttemptSchema>;
 
 /** One delivery of the log, with its attempts in the order they were made. */
-export const WebhookDeliverySchema = v.object({
-  id: v.string(),
-  /** The `webhook-id` header: the same on every attempt and redelivery. */
-  messageId: v.string(),
-  orderId: v.string(),
-  eventType: v.string(),
-  url: v.string(),
-  /** pending, delivered or failed. */
-  status: v.string(),
-  attemptCount: v.number(),
-  nextAttemptAt: v.nullable(v.string()),
-  lastStatusCode: v.nullable(v.number()),
-  lastError: v.nullable(v.string()),
-  createdAt: v.string(),
-  deliveredAt: v.nullable(v.string()),
-  attempts: v.array(WebhookAttemptSchema),
-});
-/** One delivery of the log. */
-export type WebhookDelivery = v.InferOutput<typeof WebhookDeliverySchema>;
+export const WebhookDeliverySchema = contractSchema<WebhookDelivery>(
+  v.object({
+    id: v.string(),
+    /** The `webhook-id` header: the same on every attempt and redelivery. */
+    messageId: v.string(),
+    orderId: v.string(),
+    eventType: v.picklist(WEBHOOK_EVENT_TYPES),
+    url: v.string(),
+    /** pending, delivered or failed. */
+    status: v.string(),
+    attemptCount: v.number(),
+    nextAttemptAt: v.nullable(v.string()),
+    lastStatusCode: v.nullable(v.number()),
+    lastError: v.nullable(v.string()),
+    createdAt: v.string(),
+    deliveredAt: v.nullable(v.string()),
+    attempts: v.array(WebhookAttemptSchema),
+  }),
+);
 
 const storePath = (storeId: string) => `/api/stores/${encodeURIComponent(storeId)}`;
 
