@@ -7,6 +7,7 @@ const EXAMPLE_PAYLOAD = {
   timestamp: '2025-01-01T00:05:00.000Z',
   orderId: '6f1c2a9e-3b7d-4c55-9d0e-8a1b2c3d4e5f',
   externalOrderId: 'ORDER-1735689600000-K3J9Q2XLP',
+  checkoutSessionId: null,
   storeId: null,
   signed: false,
   status: 'paid',
