@@ -6,7 +6,13 @@ import { dirname, join, resolve } from 'node:path';
 import { portFromEnv, takePortVariables } from '../stack/src/ports.ts';
 import { type Service, startService } from '../stack/src/process.ts';
 import { serviceEnvironments, startLocalStack } from '../stack/src/stack.ts';
-import { exitOnBusyPorts, stackLog, stackPorts } from './local-command.ts';
+import {
+  exitOnBusyPorts,
+  localMail,
+  mailEnvironments,
+  stackLog,
+  stackPorts,
+} from './local-command.ts';
 
 const root = resolve(import.meta.dir, '..');
 const env = process.env;
@@ -39,14 +45,17 @@ for (const notice of stack.notices) console.log(`dev     | ${notice}`);
 const services: Service[] = [];
 // Note: the API gets its role and public keys only; the seed and the private keys are the worker's.
 const serviceEnv = serviceEnvironments(stack);
+const mail = await localMail(env, stack.env.LOCAL_MODE === 'true', ports);
+if (mail.inboxUrl) console.log(`dev     | local inbox (receipts): ${mail.inboxUrl}`);
+const mailEnv = mailEnvironments(mail);
 services.push(
   startService('api', process.execPath, [join(root, 'api/src/index.ts')], {
-    env: { ...serviceEnv.api, PORT: String(ports.api) },
+    env: { ...serviceEnv.api, ...mailEnv.api, PORT: String(ports.api) },
   }),
 );
 services.push(
   startService('worker', process.execPath, [join(root, 'api/src/worker.ts')], {
-    env: serviceEnv.worker,
+    env: { ...serviceEnv.worker, ...mailEnv.worker },
   }),
 );
 const vite = join(
@@ -66,6 +75,7 @@ async function shutdown(code: number) {
   stopping = true;
   console.log('dev     | stopping…');
   await Promise.all(services.map((s) => s.stop()));
+  await mail.stop();
   await stack.stop();
   process.exit(code);
 }

@@ -1,5 +1,6 @@
 // What `bun run start` and `bun run dev` share: the stack's ports from their variables, the check
 // that they are free before anything starts, and the console lines of the stack's parts.
+import { startMailCatcher } from '../stack/src/mail-catcher.ts';
 import { type PortNeed, portFromEnv, portProblems } from '../stack/src/ports.ts';
 
 /** The ports of the stack and the API, from the variables taken out of the environment. */
@@ -9,6 +10,40 @@ export function stackPorts(portEnv: Record<string, string>) {
     anvil: portFromEnv(portEnv, 'ANVIL_PORT', 8545),
     indexer: portFromEnv(portEnv, 'INDEXER_PORT', 42069),
     api: portFromEnv(portEnv, 'PORT', 3000),
+    mail: portFromEnv(portEnv, 'MAIL_PORT', 2525),
+    mailInbox: portFromEnv(portEnv, 'MAIL_INBOX_PORT', 8025),
+  };
+}
+
+/** Where the worker sends receipts, and the local inbox when the command runs one. */
+export interface LocalMail {
+  /** SMTP_URL of the worker; undefined: no mail server (nothing is promised or sent). */
+  smtpUrl: string | undefined;
+  /** The local inbox page, when the catcher runs. */
+  inboxUrl: string | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * The mail server of a local command: the shell's SMTP_URL when set; else, in local mode, the mail
+ * catcher on MAIL_PORT with its inbox page on MAIL_INBOX_PORT; else none.
+ */
+export async function localMail(
+  env: Record<string, string | undefined>,
+  localMode: boolean,
+  ports: ReturnType<typeof stackPorts>,
+): Promise<LocalMail> {
+  if (env.SMTP_URL) return { smtpUrl: env.SMTP_URL, inboxUrl: undefined, stop: async () => {} };
+  if (!localMode) return { smtpUrl: undefined, inboxUrl: undefined, stop: async () => {} };
+  const catcher = await startMailCatcher({ smtpPort: ports.mail, inboxPort: ports.mailInbox });
+  return { smtpUrl: catcher.smtpUrl, inboxUrl: catcher.inboxUrl, stop: catcher.stop };
+}
+
+/** The API's and the worker's part of the mail settings: the URL (a secret) is the worker's only. */
+export function mailEnvironments(mail: LocalMail) {
+  return {
+    api: { RECEIPTS_BY_EMAIL: mail.smtpUrl ? 'true' : 'false', SMTP_URL: undefined },
+    worker: { SMTP_URL: mail.smtpUrl },
   };
 }
 
@@ -33,6 +68,16 @@ export async function exitOnBusyPorts(
         ? []
         : [{ variable: 'ANVIL_PORT', port: ports.anvil, what: 'the local chain' }]),
       { variable: 'INDEXER_PORT', port: ports.indexer, what: 'the indexer' },
+      ...(env.SMTP_URL
+        ? []
+        : [
+            { variable: 'MAIL_PORT', port: ports.mail, what: 'the local mail catcher (SMTP)' },
+            {
+              variable: 'MAIL_INBOX_PORT',
+              port: ports.mailInbox,
+              what: 'the local inbox page',
+            },
+          ]),
     ],
     `bun run ${command}`,
   );

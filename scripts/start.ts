@@ -9,7 +9,14 @@ import { dirname, join, resolve } from 'node:path';
 import { takePortVariables } from '../stack/src/ports.ts';
 import { type Service, startService } from '../stack/src/process.ts';
 import { type LocalStack, serviceEnvironments, startLocalStack } from '../stack/src/stack.ts';
-import { exitOnBusyPorts, stackLog, stackPorts } from './local-command.ts';
+import {
+  exitOnBusyPorts,
+  type LocalMail,
+  localMail,
+  mailEnvironments,
+  stackLog,
+  stackPorts,
+} from './local-command.ts';
 
 const root = resolve(import.meta.dir, '..');
 const webDir = join(root, 'web');
@@ -31,6 +38,7 @@ const log = stackLog;
 
 const started = performance.now();
 const services: Service[] = [];
+let mail: LocalMail | undefined;
 let stopping = false;
 // Note: the build (CPU) and the stack's start (mostly waiting on Postgres and the chain) overlap.
 const build = buildWebApp();
@@ -49,6 +57,7 @@ async function shutdown(code: number) {
   stopping = true;
   say('stopping…');
   await Promise.all(services.map((s) => s.stop()));
+  await mail?.stop();
   // Note: a Ctrl-C while the stack is starting stops it once it is up.
   await (await starting)?.stop();
   process.exit(code);
@@ -68,14 +77,16 @@ if (!(await build) || stopping) await fail();
 
 // Note: the API gets its role and public keys only; the seed and the private keys are the worker's.
 const serviceEnv = serviceEnvironments(stack);
+mail = await localMail(env, stack.env.LOCAL_MODE === 'true', ports);
+const mailEnv = mailEnvironments(mail);
 services.push(
   startService('api', process.execPath, [join(root, 'api/src/index.ts')], {
-    env: { ...serviceEnv.api, PORT: String(ports.api), WEB_DIST: webDist },
+    env: { ...serviceEnv.api, ...mailEnv.api, PORT: String(ports.api), WEB_DIST: webDist },
   }),
 );
 services.push(
   startService('worker', process.execPath, [join(root, 'api/src/worker.ts')], {
-    env: { ...serviceEnv.worker, WEB_DIST: undefined },
+    env: { ...serviceEnv.worker, ...mailEnv.worker, WEB_DIST: undefined },
   }),
 );
 for (const service of services) {
@@ -107,6 +118,13 @@ if (await waitForHealth(`http://127.0.0.1:${ports.api}/api/health`)) {
         sqlToken
           ? '(/graphql and /sql/* with the INDEXER_SQL_TOKEN bearer token)'
           : '(/graphql and /sql/* off: set INDEXER_SQL_TOKEN to turn them on)'
+      }`,
+      `  email        ${
+        mail?.inboxUrl
+          ? `${mail.inboxUrl}  (local inbox: every receipt sent to shoppers)`
+          : mail?.smtpUrl
+            ? 'receipts sent over SMTP_URL'
+            : 'no mail server: set SMTP_URL to email receipts'
       }`,
       `  chain        ${stack.env.RPC_URL} (chain ${stack.env.CHAIN_ID}, USDC ${stack.env.USDC_ADDRESS ?? ''})`,
       `  database     ${stack.adminDatabaseUrl}  (owner; each service has its own role)`,

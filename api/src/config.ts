@@ -104,6 +104,7 @@ const ApiEnv = v.object({
   PAYMENT_WINDOW_HOURS: integer('PAYMENT_WINDOW_HOURS', 7 * 24, 1),
   STATUS_READS_INDEXER: flagWith('true'),
   TRUST_PROXY: flag,
+  RECEIPTS_BY_EMAIL: flag,
   WEB_DIST: v.optional(v.string()),
   ALLOWED_ORIGINS: originList('ALLOWED_ORIGINS'),
   PUBLIC_URL: v.optional(
@@ -272,6 +273,11 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
      */
     demoPayoutAddress: e.DEMO_PAYOUT_ADDRESS ?? (e.LOCAL_MODE ? LOCAL_DEMO_PAYOUT_ADDRESS : null),
     localMode: e.LOCAL_MODE,
+    /**
+     * Whether shoppers are told a receipt is emailed: true only when the worker has a mail server
+     * (SMTP_URL, which the API itself never gets).
+     */
+    receiptsByEmail: e.RECEIPTS_BY_EMAIL,
     webDist: e.WEB_DIST,
     /**
      * Origins besides the API's own from which browsers may change state (a web app served from

@@ -96,6 +96,8 @@ export const PORT_VARIABLES = [
   'POSTGRES_PORT',
   'ANVIL_PORT',
   'INDEXER_PORT',
+  'MAIL_PORT',
+  'MAIL_INBOX_PORT',
 ] as const;
 
 const PORTS_ARGUMENT = '--ports=';

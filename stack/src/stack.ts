@@ -92,6 +92,8 @@ export function serviceEnvironments(stack: Pick<LocalStack, 'env' | 'databaseUrl
       PAYMENT_MNEMONIC: undefined,
       RELAYER_PRIVATE_KEY: undefined,
       WEBHOOK_SIGNING_KEY: undefined,
+      // Note: the mail server's URL (with its password) is the worker's alone.
+      SMTP_URL: undefined,
     },
     worker: {
       ...chain,

@@ -168,6 +168,8 @@ export const HealthResponseSchema = v.object({
     reversals: v.object({ open: count, lossUsdc: v.string() }),
   }),
   demo: v.object({ payoutAddress: v.nullable(v.string()) }),
+  /** Whether shoppers get their receipt by email (the worker has a mail server). */
+  receipts: v.object({ email: v.boolean() }),
   alerts: v.array(v.string()),
 });
 

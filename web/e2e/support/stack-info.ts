@@ -31,6 +31,8 @@ export interface StackInfo {
   rpcUrl: string;
   chainId: number;
   usdc: `0x${string}`;
+  /** The local mail catcher's inbox (GET /api/messages: every email the worker sent). */
+  mailInboxUrl: string;
   store: { id: string; slug: string; name: string; paymentAddress: string };
   products: SeededProduct[];
 }

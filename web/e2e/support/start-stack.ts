@@ -7,6 +7,7 @@ import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { type MailCatcher, startMailCatcher } from '../../../stack/src/mail-catcher.ts';
 import { portProblems } from '../../../stack/src/ports.ts';
 import { type Service, startService } from '../../../stack/src/process.ts';
 import { serviceEnvironments, startLocalStack } from '../../../stack/src/stack.ts';
@@ -41,12 +42,14 @@ if (problems.length > 0) {
 
 const dataDir = await mkdtemp(join(tmpdir(), 'storefront-e2e-'));
 const services: Service[] = [];
+let mail: MailCatcher | undefined;
 let stopping = false;
 
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
   await Promise.all(services.map((service) => service.stop()));
+  await mail?.stop();
   await (await starting)?.stop();
   await unlink(stackInfoFile()).catch(() => {});
   await rm(dataDir, { recursive: true, force: true });
@@ -87,16 +90,29 @@ try {
   const apiUrl = `http://127.0.0.1:${E2E_PORTS.web}`;
   // Note: as in `bun run start`, each process gets its own role and only the keys it needs.
   const serviceEnv = serviceEnvironments(stack);
+  // Note: receipts go to the local mail catcher (any free ports), as in `bun run start`.
+  mail = await startMailCatcher({ smtpPort: 0, inboxPort: 0 });
   const quiet = (name: string) => (line: string) => log(name, line);
   services.push(
     startService('api', process.execPath, [join(root, 'api/src/index.ts')], {
-      env: { ...serviceEnv.api, PORT: String(E2E_PORTS.web), WEB_DIST: outDir },
+      env: {
+        ...serviceEnv.api,
+        PORT: String(E2E_PORTS.web),
+        WEB_DIST: outDir,
+        RECEIPTS_BY_EMAIL: 'true',
+      },
       log: quiet('api'),
     }),
   );
   services.push(
     startService('worker', process.execPath, [join(root, 'api/src/worker.ts')], {
-      env: { ...serviceEnv.worker, PORT: undefined, WEB_DIST: undefined },
+      env: {
+        ...serviceEnv.worker,
+        PORT: undefined,
+        WEB_DIST: undefined,
+        SMTP_URL: mail.smtpUrl,
+        MAIL_RETRY_BASE_MS: '500',
+      },
       log: quiet('worker'),
     }),
   );
@@ -120,6 +136,7 @@ try {
     rpcUrl: stack.env.RPC_URL,
     chainId: Number(stack.env.CHAIN_ID),
     usdc: stack.env.USDC_ADDRESS as `0x${string}`,
+    mailInboxUrl: mail.inboxUrl,
     ...seeded,
   };
   await writeFile(stackInfoFile(), JSON.stringify(info, null, 2));

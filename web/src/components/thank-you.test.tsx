@@ -106,4 +106,11 @@ describe('the thank-you page of a paid order', () => {
       href: `https://basescan.org/tx/${TX}`,
     });
   });
+
+  it('promises no email when the platform sends no receipts (no mail server)', async () => {
+    const page = await render(order('paid', { paymentTxHash: TX }), (root) => {
+      if (!root.querySelector('[data-testid="payment-tx"] a')) throw new Error('not loaded yet');
+    });
+    expect(page.text).not.toContain('A confirmation will be sent');
+  });
 });

@@ -85,6 +85,7 @@ function taxOf(order: Order): string | undefined {
 
 function Header(props: { order: Order; standing: Standing; paymentHref: string }) {
   const { order, standing } = props;
+  const chain = useChainInfo();
   if (standing === 'paid')
     return (
       <header className="thank-you-header">
@@ -92,9 +93,15 @@ function Header(props: { order: Order; standing: Standing; paymentHref: string }
           <CheckIcon size={28} strokeWidth={3} />
         </span>
         <h1>Thank you for your order!</h1>
+        {/* Note: an email is promised only when the platform sends receipts (a mail server). */}
         <p className="muted">
-          Order #{shortOrderIdUpper(order.id)} · A confirmation will be sent to{' '}
-          <strong>{order.customerEmail}</strong>
+          Order #{shortOrderIdUpper(order.id)}
+          {chain.receiptsByEmail ? (
+            <>
+              {' '}
+              · A confirmation will be sent to <strong>{order.customerEmail}</strong>
+            </>
+          ) : null}
         </p>
       </header>
     );

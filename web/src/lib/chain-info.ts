@@ -18,6 +18,8 @@ export interface ChainInfo {
    * when the deployment offers no live demo.
    */
   demoPayout?: string;
+  /** Whether the shopper gets a receipt by email (GET /api/health `receipts.email`). */
+  receiptsByEmail?: boolean;
   /** True once the API has answered (before, the chain is assumed to be Base mainnet). */
   loaded?: boolean;
 }
@@ -53,6 +55,7 @@ function loadChainInfo(): Promise<ChainInfo> {
         response.json() as Promise<{
           chain?: { chainId?: number; usdc?: string };
           demo?: { payoutAddress?: string | null };
+          receipts?: { email?: boolean };
         }>,
     )
     .then((health) =>
@@ -63,6 +66,7 @@ function loadChainInfo(): Promise<ChainInfo> {
               health.chain.usdc,
               health.demo?.payoutAddress ?? undefined,
             ),
+            receiptsByEmail: health.receipts?.email === true,
             loaded: true,
           }
         : MAINNET,

@@ -18,6 +18,7 @@ export const healthModule = ({ db, config, chain }: AppDeps) =>
         relayer: config.relayerAddress,
         treasury: config.treasuryAddress,
         demoPayout: config.demoPayoutAddress,
+        receiptsByEmail: config.receiptsByEmail,
         relayerMinForwards: config.relayerMinForwards,
         forwardingLagAlertS: config.forwardingLagAlertS,
       });

@@ -22,6 +22,8 @@ export interface Health {
   };
   /** Who the web app's demo link pays (DEMO_PAYOUT_ADDRESS); null: no live demo. */
   demo: { payoutAddress: string | null };
+  /** Whether shoppers get their receipt by email (RECEIPTS_BY_EMAIL: the worker has SMTP_URL). */
+  receipts: { email: boolean };
   /** One line per alert (a part down, the relayer low on ETH, orders waiting, a forwarding lag). */
   alerts: string[];
 }
@@ -35,6 +37,7 @@ export interface HealthDeps {
   relayer: string;
   treasury: string;
   demoPayout: string | null;
+  receiptsByEmail: boolean;
   /** The relayer alerts below this many forwards' worth of ETH (RELAYER_MIN_FORWARDS). */
   relayerMinForwards: number;
   /** The oldest paid order not forwarded after this many seconds alerts (FORWARDING_LAG_ALERT_S). */
@@ -115,6 +118,7 @@ export async function checkHealth(deps: HealthDeps): Promise<Health> {
     indexer,
     settlement: { relayer, treasury: deps.treasury, reversals },
     demo: { payoutAddress: deps.demoPayout },
+    receipts: { email: deps.receiptsByEmail },
     alerts,
   };
 }
