@@ -27,6 +27,7 @@ export interface StoreFormValues {
   description: string;
   logoUrl: string;
   paymentAddress: string;
+  replyToEmail: string;
   theme: string;
   primaryColor: string;
   secondaryColor: string;
@@ -41,6 +42,7 @@ export function storeFormDefaults(store?: Partial<MerchantStore>): StoreFormValu
     description: store?.description ?? '',
     logoUrl: store?.logoUrl ?? '',
     paymentAddress: store?.paymentAddress ?? '',
+    replyToEmail: store?.replyToEmail ?? '',
     theme: store?.theme ?? DEFAULT_THEME,
     primaryColor: store?.primaryColor ?? DEFAULT_COLORS.primary,
     secondaryColor: store?.secondaryColor ?? DEFAULT_COLORS.secondary,

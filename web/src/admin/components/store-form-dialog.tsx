@@ -110,6 +110,17 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
             <field.InputField label="Payment Address" placeholder="0x…" autoComplete="off" />
           )}
         </form.AppField>
+        <form.AppField name="replyToEmail">
+          {(field) => (
+            <field.InputField
+              label="Reply-to email"
+              placeholder="help@yourstore.com"
+              hint="Where shoppers' replies to their receipts go"
+              type="email"
+              autoComplete="email"
+            />
+          )}
+        </form.AppField>
         <form.AppField name="theme">
           {(field) => <field.SelectField label="Theme" options={THEME_OPTIONS} />}
         </form.AppField>
