@@ -1,68 +1,13 @@
-// The webhook section of the docs: headers, an example payload, and how to verify the signature
-// (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
-import { WEBHOOK_TIMEOUT_MS } from '@store/shared';
-
-const EXAMPLE_PAYLOAD = {
-  type: 'order.paid',
-  timestamp: '2025-01-01T00:05:00.000Z',
-  orderId: '6f1c2a9e-3b7d-4c55-9d0e-8a1b2c3d4e5f',
-  externalOrderId: 'ORDER-1735689600000-K3J9Q2XLP',
-  checkoutSessionId: null,
-  storeId: null,
-  signed: false,
-  status: 'paid',
-  paymentStatus: 'received',
-  paymentTxHash: '0x9b2f…c41e',
-  paymentWallet: {
-    address: '0x4B0897b0513fdC7C541B6d9D7E929C4e5364D2dB',
-    expectedAmount: '37.99',
-    receivedAmount: '37.990000',
-    forwardedAmount: '0',
-    storePaymentAddress: '0x1111111111111111111111111111111111111111',
-  },
-  customer: {
-    email: 'ada@example.com',
-    shippingAddress: {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email: 'ada@example.com',
-      phone: '555-0100',
-      street: '1 Main St',
-      city: 'New York',
-      state: 'NY',
-      zipCode: '10001',
-    },
-  },
-  items: [
-    {
-      productId: 'universal-1735689600000-k3j9q2xlp',
-      title: 'Poster',
-      priceUsdc: '10.00',
-      quantity: 2,
-    },
-  ],
-  subtotalUsdc: '20.00',
-  shippingUsdc: '17.99',
-  totalUsdc: '37.99',
-  completedAt: '2025-01-01T00:05:00.000Z',
-};
-
-/** Every event a webhook may carry, in the order an order meets them. */
-const WEBHOOK_EVENTS = [
-  ['order.paid', 'The full amount reached the confirmation depth: fulfil the order.'],
-  ['order.underpaid', 'Less than the total arrived; the shopper can still send the rest.'],
-  ['order.overpaid', 'More than the total arrived (sent beside order.paid).'],
-  ['order.paid_late', 'The payment completed after the payment window closed (beside order.paid).'],
-  ['order.expired', 'The payment window closed with nothing received.'],
-  [
-    'order.forwarded',
-    'Your share left the deposit address and is final at the confirmation depth (tx hashes inside).',
-  ],
-  [
-    'order.payment_reversed',
-    'A chain reorganisation removed the payment after it had counted: do not ship; if you have, treat it as unpaid. The order becomes paid again (a new order.paid) only if the payment returns.',
-  ],
-] as const;
+// The webhook section of the docs: every event with its example payload (the shared schemas'
+// examples, as the OpenAPI document's `webhooks` shows them), the headers, and how to verify the
+// signature (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+import {
+  WEBHOOK_EVENT_DESCRIPTIONS,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EXAMPLES,
+  WEBHOOK_PAYLOAD_VERSION,
+  WEBHOOK_TIMEOUT_MS,
+} from '@store/shared';
 
 const HEADERS = `POST /your/webhook HTTP/1.1
 Content-Type: application/json
@@ -132,18 +77,25 @@ export function WebhookDocs() {
       </p>
       <h3>Events</h3>
       <p>
-        The payload's <code>type</code> says what happened; fulfil on <code>order.paid</code>.
+        The payload's <code>type</code> says what happened; fulfil on <code>order.paid</code>. Every
+        event carries the same fields (payload <code>version</code> {WEBHOOK_PAYLOAD_VERSION}), and{' '}
+        <code>order.forwarded</code> adds its <code>forwarding</code> round. Open an event to see
+        its payload; the <a href="/api/openapi">API reference</a> lists the same under{' '}
+        <em>Webhooks</em>.
       </p>
-      <dl className="docs-events">
-        {WEBHOOK_EVENTS.map(([type, meaning]) => (
-          <div key={type}>
-            <dt>
+      <div className="docs-events">
+        {WEBHOOK_EVENT_TYPES.map((type) => (
+          <details key={type} className="docs-event">
+            <summary>
               <code>{type}</code>
-            </dt>
-            <dd>{meaning}</dd>
-          </div>
+              <span>{WEBHOOK_EVENT_DESCRIPTIONS[type]}</span>
+            </summary>
+            <pre className="code-block">
+              <code>{JSON.stringify(WEBHOOK_EXAMPLES[type], null, 2)}</code>
+            </pre>
+          </details>
         ))}
-      </dl>
+      </div>
       <h3>Headers</h3>
       <p>
         Webhooks follow the <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>{' '}
@@ -153,10 +105,6 @@ export function WebhookDocs() {
       </p>
       <pre className="code-block">
         <code>{HEADERS}</code>
-      </pre>
-      <h3>Payload</h3>
-      <pre className="code-block">
-        <code>{JSON.stringify(EXAMPLE_PAYLOAD, null, 2)}</code>
       </pre>
       <h3>Verify the signature</h3>
       <p>
