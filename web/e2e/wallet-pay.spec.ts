@@ -139,11 +139,24 @@ test('pay the remaining amount from the browser wallet', async ({ page, context 
       name: `QR code of the payment address ${address} with a request to pay 3.20 USDC on Local chain ${stack.chainId}`,
     }),
   ).toBeVisible();
-  // The merchant's #10b981 (2.5:1 on white) is darkened for the amount to 4.5:1 or more.
-  const amountColour = await page
-    .getByTestId('payment-amount')
-    .evaluate((element) => getComputedStyle(element).color);
-  expect(amountColour).not.toBe('rgb(16, 185, 129)');
+  // The merchant's #10b981 (2.5:1 on white) colours the amount at 4.5:1 or more on its card.
+  const ratio = await page.getByTestId('payment-amount').evaluate((element) => {
+    const channels = (css: string) => (css.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
+    const luminance = (css: string) => {
+      const [r = 0, g = 0, b = 0] = channels(css).map((c) => {
+        const v = c / 255;
+        return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const card = element.closest('.card') ?? document.body;
+    const [text, background] = [
+      luminance(getComputedStyle(element).color),
+      luminance(getComputedStyle(card).backgroundColor),
+    ];
+    return (Math.max(text, background) + 0.05) / (Math.min(text, background) + 0.05);
+  });
+  expect(ratio).toBeGreaterThanOrEqual(4.5);
   await snapBoth(page, 'wallet-1-payment');
 
   // Part of the amount from elsewhere: the wallet request switches to the rest.
