@@ -275,6 +275,15 @@ describe('checking out a session', () => {
     expect(badEmail.body.error.message).toBe('Invalid email address');
   });
 
+  test('two submissions at once make one order', async () => {
+    const { id } = (await withKey(keyA).post('/api/checkout-sessions', sessionBody())).body;
+    const submits = await Promise.all(
+      [1, 2, 3].map(() => t.shopper.post(`/api/checkout-sessions/${id}/complete`, checkoutForm())),
+    );
+    expect(submits.map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(new Set(submits.map((r) => r.body.orderId)).size).toBe(1);
+  });
+
   test('an expired session cannot be checked out, and reads as expired', async () => {
     const { id } = (
       await withKey(keyA).post('/api/checkout-sessions', sessionBody({ expiresInSeconds: 300 }))
