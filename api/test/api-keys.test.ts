@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { apiKeys } from '../src/db/schema.ts';
 import { hashToken } from '../src/http/session.ts';
 import { apiClient, storeForm } from './support/client.ts';
+import { createTestApp } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi({ merchants: ['owner', 'other'] });
@@ -48,6 +49,21 @@ describe('POST /api/api-keys', () => {
       .where(eq(apiKeys.id, response.body.id));
     expect(row?.keyHash).toBe(hashToken(response.body.key));
     expect(JSON.stringify(row)).not.toContain(response.body.key);
+  });
+
+  test('sk_live_ on Base mainnet, sk_test_ on Base Sepolia', async () => {
+    for (const [chainId, prefix] of [
+      ['8453', 'sk_live_'],
+      ['84532', 'sk_test_'],
+    ] as const) {
+      const app = createTestApp(t.testDb, { CHAIN_ID: chainId, USDC_ADDRESS: '' });
+      const response = await apiClient(app, t.owner.cookie).post('/api/api-keys', {
+        name: chainId,
+      });
+      expect(response.status).toBe(201);
+      expect(response.body.key.startsWith(prefix)).toBe(true);
+      expect(response.body.mode).toBe(prefix === 'sk_live_' ? 'live' : 'test');
+    }
   });
 
   test('two keys differ', async () => {
