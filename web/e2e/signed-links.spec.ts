@@ -77,7 +77,7 @@ test('an edited signed link is refused before the form; the untouched one pays',
   const address = (await page.getByTestId('payment-address').textContent()) ?? '';
   await payUsdc(stack, address, '25.00', 4);
   // The page follows the payment by itself and goes on to the thank-you page once it is paid.
-  await expect(page).toHaveURL(new RegExp(`/thank-you/${orderId}$`), { timeout: 45_000 });
+  await expect(page).toHaveURL(new RegExp(`/thank-you/${orderId}$`), { timeout: 60_000 });
   const paid = await context.request.get(`${stack.apiUrl}/api/check-payment-status/${orderId}`);
   expect((await paid.json()).paymentDetected).toBe(true);
 });
