@@ -4,7 +4,7 @@ import type { Product, PublicStore } from '@store/shared';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { isNotFound } from '../lib/api.ts';
-import { fetchProduct, fetchPublishedProducts, fetchStore } from '../lib/shop-api.ts';
+import { fetchProduct, fetchPublishedProducts, fetchStore } from '../lib/catalogue-api.ts';
 import { type CachedProduct, type CachedStore, db } from './db.ts';
 
 /** Where the network copy of a resource stands. */

@@ -9,10 +9,6 @@ import {
   PaymentStatusResponseSchema,
   type PaymentWalletResponse,
   PaymentWalletResponseSchema,
-  type Product,
-  ProductSchema,
-  type PublicStore,
-  PublicStoreSchema,
   type ShippingMethod,
   UniversalOrderResponseSchema,
 } from '@store/shared';
@@ -29,26 +25,7 @@ const AssignedWalletSchema = v.object({
   }),
 });
 
-/** GET /api/stores: the active stores. */
-export async function fetchStores(): Promise<PublicStore[]> {
-  return v.parse(v.array(PublicStoreSchema), await apiGet(['/api/stores']));
-}
-
-/** GET /api/stores/{slugOrId}. */
-export async function fetchStore(slugOrId: string): Promise<PublicStore> {
-  return v.parse(PublicStoreSchema, await apiGet(['/api/stores', slugOrId]));
-}
-
-/** GET /api/stores/{id}/products?published=true. */
-export async function fetchPublishedProducts(storeId: string): Promise<Product[]> {
-  const path = `/api/stores/${encodeURIComponent(storeId)}/products?published=true`;
-  return v.parse(v.array(ProductSchema), await apiRequest('GET', path));
-}
-
-/** GET /api/products/{id}. */
-export async function fetchProduct(productId: string): Promise<Product> {
-  return v.parse(ProductSchema, await apiGet(['/api/products', productId]));
-}
+export { fetchProduct, fetchPublishedProducts, fetchStore, fetchStores } from './catalogue-api.ts';
 
 /** GET /api/orders/{id}. */
 export async function fetchOrder(orderId: string): Promise<Order> {
