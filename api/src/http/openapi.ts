@@ -408,7 +408,9 @@ export function openapiDocs(info: { title: string; version: string; description?
             { name: 'webhooks', description: 'Webhook settings, deliveries and the signing key' },
           ],
         },
-        exclude: { paths: ['/*'] },
+        // Note: the default would also leave out every path with a dot (the manifest, the icons,
+        // /.well-known/…), which are API routes here.
+        exclude: { paths: ['/*'], staticFile: false },
         mapJsonSchema: { valibot: valibotToJsonSchema },
       }),
     );
