@@ -4,7 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { escapeHtml as escape } from '../../api/src/mail/receipt.ts';
+import { escapeHtml } from '../../api/src/mail/receipt.ts';
 
 /** One caught message. */
 export interface CaughtMail {
@@ -47,8 +47,8 @@ function inboxPage(messages: CaughtMail[]): string {
     .reverse()
     .map(
       (m) =>
-        `<li><a href="/messages/${m.id}">${escape(m.subject || '(no subject)')}</a>` +
-        `<span>to ${escape(m.to.join(', '))} · ${escape(m.receivedAt)}</span></li>`,
+        `<li><a href="/messages/${m.id}">${escapeHtml(m.subject || '(no subject)')}</a>` +
+        `<span>to ${escapeHtml(m.to.join(', '))} · ${escapeHtml(m.receivedAt)}</span></li>`,
     )
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Local inbox</title>
@@ -60,13 +60,13 @@ function inboxPage(messages: CaughtMail[]): string {
 
 function messagePage(m: CaughtMail): string {
   const body = m.html
-    ? `<iframe title="Message" sandbox="" srcdoc="${escape(m.html)}" style="width:100%;height:80vh;border:1px solid #e4e4e7"></iframe>`
-    : `<pre>${escape(m.text)}</pre>`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(m.subject)}</title>
+    ? `<iframe title="Message" sandbox="" srcdoc="${escapeHtml(m.html)}" style="width:100%;height:80vh;border:1px solid #e4e4e7"></iframe>`
+    : `<pre>${escapeHtml(m.text)}</pre>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(m.subject)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:0 auto;max-width:760px;padding:16px;color:#18181b}dt{font-weight:600}dd{margin:0 0 6px}</style></head>
-<body><p><a href="/">← Local inbox</a></p><h1>${escape(m.subject)}</h1><dl><dt>From</dt><dd>${escape(m.from)}</dd><dt>To</dt><dd>${escape(m.to.join(', '))}</dd>${
-    m.replyTo ? `<dt>Reply-To</dt><dd>${escape(m.replyTo)}</dd>` : ''
-  }<dt>Received</dt><dd>${escape(m.receivedAt)}</dd></dl>${body}</body></html>`;
+<body><p><a href="/">← Local inbox</a></p><h1>${escapeHtml(m.subject)}</h1><dl><dt>From</dt><dd>${escapeHtml(m.from)}</dd><dt>To</dt><dd>${escapeHtml(m.to.join(', '))}</dd>${
+    m.replyTo ? `<dt>Reply-To</dt><dd>${escapeHtml(m.replyTo)}</dd>` : ''
+  }<dt>Received</dt><dd>${escapeHtml(m.receivedAt)}</dd></dl>${body}</body></html>`;
 }
 
 /**
