@@ -278,7 +278,13 @@ try {
     const summary = summarize(samples.map(of));
     return [label, ms(summary.p50), ms(summary.p95)];
   };
-  const detectedFirst = samples.filter((s) => s.firstText.startsWith('Payment detected')).length;
+  const firstTexts = new Map<string, number>();
+  for (const { firstText } of samples)
+    firstTexts.set(firstText, (firstTexts.get(firstText) ?? 0) + 1);
+  const firstTextList = [...firstTexts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([text, count]) => `"${text}" ${count} times`)
+    .join(', ');
   const body = [
     '## Payment pushed to the page (`bench/push`)',
     '',
@@ -291,7 +297,8 @@ try {
     '`GET /api/orders/{id}/payment-events`; and, for the same payments, to the pushed event at a',
     'plain SSE client in the benchmark process. Payments of 1.25 USDC one at a time at a random',
     "phase of the block, on the e2e stack at Base's pace: anvil `--block-time 0.2` with Circle's",
-    'USDC, the Ponder indexer, the settlement worker (a detection pass every 100 ms) and the API',
+    'USDC, the Ponder indexer, the settlement worker (a detection pass on each indexed block and',
+    'at least every 100 ms) and the API',
     `serving the built app, each its own process on one Postgres. Other USDC transfers in every`,
     `block: ${background} sent from two other accounts during the run, ${logs.length} transfers in`,
     `${blocks} blocks, ${busy} of them with two or more.`,
@@ -306,9 +313,9 @@ try {
       ],
     ),
     '',
-    `Target: p95 ≤ ${TARGET_P95_MS} ms (${page95.p95 <= TARGET_P95_MS ? 'met' : 'NOT met'}).`,
-    `The page's first text was "Payment detected · 1 of 2 confirmations" for ${detectedFirst} of`,
-    `${samples.length} payments (the others showed the payment already at depth, 2 of 2).`,
+    `Target: p95 ≤ ${TARGET_P95_MS} ms (${page95.p95 <= TARGET_P95_MS ? 'met' : 'NOT met'} in this run).`,
+    `The page's first text of the progress: ${firstTextList} (2 of 2: the API's read already saw`,
+    'the next block; "received" is the worker\'s to declare, one pass later).',
     '',
     'Where the time goes (medians of each step, same payments):',
     '',
@@ -329,6 +336,9 @@ try {
     '  next 100 ms tick (`DETECTION_INTERVAL_MS` stays as the fallback). It records the state',
     '  and `NOTIFY`s in the same transaction; the API, `LISTEN`ing, reads the status view',
     '  (wallet, indexed transfers and head) and writes the event.',
+    '  Measured on 2026-11-24 (10 payments each, same machine and load): with the 100 ms tick',
+    '  alone, indexer → NOTIFY took 73 ms at the median (27 to 313 ms); woken by the indexer,',
+    '  32 ms (5 to 196 ms).',
     '- The page and the SSE client in this process receive the same event; the difference is',
     "  the browser's delivery and React's render, and either may be scheduled later on a busy",
     '  machine.',
