@@ -5,7 +5,7 @@
 import { db } from '../../db/db.ts';
 import { ApiError } from '../../lib/api.ts';
 import { type EntityRequest, sendEntityRequest } from '../api.ts';
-import type { MerchantProduct, MerchantStore, OutboxRow } from '../types.ts';
+import type { ApiSchemas, MerchantProduct, MerchantStore, OutboxRow } from '../types.ts';
 import { entityKeyOf, requestOf } from './queue.ts';
 
 /** Sends one entity request; tests pass a fake. */
@@ -33,15 +33,21 @@ type Outcome =
   | { kind: 'skip' }
   | { kind: 'stop'; reason: StopReason };
 
+/** The API's error codes (the contract's). */
+type ErrorCode = ApiSchemas['ErrorBody']['error']['code'];
+// Note: typed by the contract, so a renamed code fails to compile here.
+const STALE_VERSION: ErrorCode = 'stale_version';
+const KEY_IN_PROGRESS: ErrorCode = 'idempotency_in_progress';
+
 function classify(error: unknown): Outcome {
   if (!(error instanceof ApiError)) return { kind: 'stop', reason: 'offline' };
   if (error.status === 401) return { kind: 'stop', reason: 'signed-out' };
   // Note: decided by the API's error code, never by its wording.
   const current = (error.details as { current?: unknown } | undefined)?.current;
-  if (error.code === 'stale_version' && current && typeof current === 'object')
+  if (error.code === STALE_VERSION && current && typeof current === 'object')
     return { kind: 'conflict', server: current as Record<string, unknown> };
   // Another tab is sending the same key right now: leave the entry for the next replay.
-  if (error.code === 'idempotency_in_progress') return { kind: 'skip' };
+  if (error.code === KEY_IN_PROGRESS) return { kind: 'skip' };
   if (error.status >= 500 || error.status === 408 || error.status === 429)
     return { kind: 'stop', reason: 'server-busy' };
   return { kind: 'failed', message: error.text };
