@@ -16,6 +16,7 @@ import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { orders } from '../src/db/schema.ts';
+import { LINK_VERIFY_LIMIT, LINK_VERIFY_LIMITED } from '../src/modules/link-signing/index.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { type ApiClient, apiClient, customer, newMerchant, storeForm } from './support/client.ts';
@@ -338,4 +339,26 @@ describe('paid on the chain', () => {
     expect(payload).toMatchObject({ type: 'order.paid', signed: false });
     expect(payload.paymentWallet.storePaymentAddress.toLowerCase()).toBe(payout.toLowerCase());
   }, 60_000);
+});
+
+describe('POST /api/universal-links/verify', () => {
+  test('is JSON only, capped, and limited per client per minute', async () => {
+    const form = await t.app.handle(
+      new Request('http://localhost/api/universal-links/verify', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'link=a',
+      }),
+    );
+    expect(form.status).toBe(415);
+    const long = await t.shopper.post('/api/universal-links/verify', { link: 'a'.repeat(20_000) });
+    expect(long.status).toBe(422);
+    let limited: { body: { error: { message: string } } } | undefined;
+    for (let i = 0; i <= LINK_VERIFY_LIMIT.max && !limited; i++) {
+      const response = await t.shopper.post('/api/universal-links/verify', { link: 'a=1' });
+      if (response.status === 429) limited = response;
+      else expect(response.body).toEqual({ signed: false });
+    }
+    expect(limited?.body.error.message).toStartWith(LINK_VERIFY_LIMITED);
+  });
 });
