@@ -64,6 +64,8 @@ function StorefrontPage() {
         <EmptyState searching={deferredQuery.trim() !== ''} />
       ) : (
         <section className="product-grid" aria-label="Products">
+          {/* Note: the cards' titles are h3; this keeps the outline h1 > h2 > h3. */}
+          <h2 className="visually-hidden">Products</h2>
           {shown.map((product) => (
             <ProductCard key={product.id} product={product} slug={slug} />
           ))}
