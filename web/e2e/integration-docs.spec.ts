@@ -26,10 +26,12 @@ for (const viewport of [
     await expect(section).toContainText('not the one in the payload');
     await expect(section.locator('code', { hasText: 'paysForMyOrder' })).toBeVisible();
     await expect(section).toContainText('at least once');
-    const events = page.locator('dl.docs-events');
+    const events = page.locator('.docs-events');
     await expect(events).toContainText('order.payment_reversed');
     await expect(events).toContainText('order.forwarded');
-    await expect(section.locator('pre').filter({ hasText: '"signed": false' })).toBeVisible();
+    // Each event opens to its example payload.
+    await events.getByText('order.paid', { exact: true }).click();
+    await expect(events.locator('pre').filter({ hasText: '"signed": false' })).toBeVisible();
     await snap(page, `docs-webhook-checks-${viewport.name}`);
     // What a reader sees there: the events, then the checks before fulfilling.
     await events.scrollIntoViewIfNeeded();

@@ -124,6 +124,7 @@ const exampleAddress = {
   phone: '+1 555 0100',
   street: '12 Analytical Way',
   city: 'Portland',
+  country: 'US' as const,
   state: 'OR' as const,
   zipCode: '97201',
 };
@@ -135,7 +136,8 @@ const exampleBase = {
   externalOrderId: 'SHOP-1042',
   checkoutSessionId: null,
   storeId: null,
-  signed: true,
+  // A hand-made checkout link's order: anyone could have made or edited its terms.
+  signed: false,
   status: 'paid',
   paymentStatus: 'received',
   paymentTxHash: `0x${'3b'.repeat(32)}`,
