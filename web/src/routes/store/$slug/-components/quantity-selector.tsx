@@ -2,6 +2,7 @@
 // disabled at 1, plus disabled at the maximum; typed values are clamped.
 import { canDecrement, canIncrement, clampQuantity, maxQuantity } from '@store/shared';
 import { useId } from 'react';
+import { MinusIcon, PlusIcon } from '../../../../components/icons.tsx';
 
 /** A −/number/+ control bound to `value`. */
 export function QuantitySelector(props: {
@@ -17,12 +18,12 @@ export function QuantitySelector(props: {
       <div className="quantity-controls">
         <button
           type="button"
-          className="button button-quiet"
+          className="button button-quiet button-icon"
           aria-label="Decrease quantity"
           disabled={!canDecrement(value)}
           onClick={() => onChange(clampQuantity(value - 1, inventory))}
         >
-          −
+          <MinusIcon size={18} />
         </button>
         <input
           id={id}
@@ -35,12 +36,12 @@ export function QuantitySelector(props: {
         />
         <button
           type="button"
-          className="button button-quiet"
+          className="button button-quiet button-icon"
           aria-label="Increase quantity"
           disabled={!canIncrement(value, inventory)}
           onClick={() => onChange(clampQuantity(value + 1, inventory))}
         >
-          +
+          <PlusIcon size={18} />
         </button>
       </div>
     </div>
