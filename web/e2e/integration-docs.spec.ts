@@ -31,7 +31,9 @@ for (const viewport of [
     await expect(events).toContainText('order.forwarded');
     // Each event opens to its example payload.
     await events.getByText('order.paid', { exact: true }).click();
-    await expect(events.locator('pre').filter({ hasText: '"signed": false' })).toBeVisible();
+    const paid = events.locator('pre').filter({ hasText: '"type": "order.paid"' });
+    await expect(paid).toBeVisible();
+    await expect(paid).toContainText('"signed": false');
     await snap(page, `docs-webhook-checks-${viewport.name}`);
     // What a reader sees there: the events, then the checks before fulfilling.
     await events.scrollIntoViewIfNeeded();
