@@ -40,7 +40,11 @@ export const idempotencyPlugin = (db: Database) =>
     .onBeforeHandle({ as: 'global' }, async ({ request, body, set }) => {
       const key = request.headers.get(IDEMPOTENCY_HEADER);
       const url = new URL(request.url);
-      if (key === null || !MUTATING.has(request.method) || url.pathname.startsWith(IDEMPOTENCY_EXEMPT_PREFIX))
+      if (
+        key === null ||
+        !MUTATING.has(request.method) ||
+        url.pathname.startsWith(IDEMPOTENCY_EXEMPT_PREFIX)
+      )
         return;
       if (key.length === 0 || key.length > MAX_KEY_LENGTH)
         throw new AppError('validation_failed', IDEMPOTENCY_MESSAGES.keyLength);
