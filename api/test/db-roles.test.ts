@@ -208,6 +208,7 @@ describe('database roles', () => {
         '0006_state_checks',
         '0007_integrators',
         '0008_receipts',
+        '0009_grants',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -240,7 +241,7 @@ describe('database roles', () => {
     const empty = inDatabase(testDb.adminUrl, 'empty_shop');
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
-    await expect(check).rejects.toThrow(/lacks 9 migration\(s\) \(0000_init, .*0008_receipts\)/);
+    await expect(check).rejects.toThrow(/lacks 10 migration\(s\) \(0000_init, .*0009_grants\)/);
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
   });

@@ -11,6 +11,7 @@ export * from './money.ts';
 export * from './order-id.ts';
 export * from './payment-state.ts';
 export * from './quantity.ts';
+export * from './receipts.ts';
 export * from './result.ts';
 export * from './schemas.ts';
 export * from './slug.ts';

@@ -1,7 +1,7 @@
 // The worker's mail dispatcher: claims due messages of the email outbox, renders each receipt from
 // the order as stored, sends it over SMTP (SMTP_URL) and records the outcome; a mail server that
 // is down or refuses for now is retried with backoff for EMAIL_RETRY_WINDOW_MS, so none is lost.
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { Database } from '../db/client.ts';
 import { emailOutbox, orders, stores } from '../db/schema.ts';
@@ -24,10 +24,23 @@ export interface MailDispatcherOptions {
 
 /** Longest wait between two attempts of one message. */
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
-/** A claimed message is leased this long, so a crashed sender's claim lapses. */
-const LEASE_MS = 2 * 60 * 1000;
+/** SMTP timeouts: connecting, the greeting, and silence on the socket. */
+const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
 /** Why receipts are not sent when the worker has no SMTP_URL. */
 export const NO_MAIL_SERVER = 'no mail server is configured (SMTP_URL is unset)';
+
+/** SMTP_URL with the timeouts added as its query options, unless it sets its own. */
+export function smtpUrlWithTimeouts(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  for (const [name, ms] of Object.entries(SMTP_TIMEOUTS))
+    if (!url.searchParams.has(name)) url.searchParams.set(name, String(ms));
+  return url.toString();
+}
+/**
+ * A claimed message is leased this long, well past the SMTP timeouts, so a live sender's claim
+ * never lapses while it sends; a crashed sender's does.
+ */
+const LEASE_MS = 5 * 60 * 1000;
 
 /** Delay before attempt `attempts + 1`. */
 export function mailRetryDelayMs(attempts: number, baseMs: number): number {
@@ -39,26 +52,40 @@ interface Due {
   orderId: string;
   attempts: number;
   retryUntil: Date;
+  /** The lease's end as stored: the claim is still this sender's while it is unchanged. */
+  leasedUntil: string;
 }
 
-async function claimDue(db: Database, limit: number): Promise<Due[]> {
+/**
+ * Claims the next due message (one at a time: each is sent before the next is claimed). Messages
+ * past their retry window (a mail server down for days) are given up first.
+ */
+async function claimNext(db: Database): Promise<Due | undefined> {
+  await db.execute(sql`
+    update email_outbox set status = 'failed', last_error = 'not sent within the retry window'
+    where status = 'pending' and retry_until <= now()`);
   const rows = await db.execute<{
     id: string;
     order_id: string;
     attempts: number;
     retry_until: string;
+    leased_until: string;
   }>(sql`
     update email_outbox set next_attempt_at = now() + ${`${LEASE_MS} milliseconds`}::interval
-    where id in (
+    where id = (
       select id from email_outbox where status = 'pending' and next_attempt_at <= now()
-      order by next_attempt_at limit ${limit} for update skip locked)
-    returning id, order_id, attempts, retry_until`);
-  return [...rows].map((r) => ({
-    id: r.id,
-    orderId: r.order_id,
-    attempts: r.attempts,
-    retryUntil: new Date(r.retry_until),
-  }));
+      order by next_attempt_at limit 1 for update skip locked)
+    returning id, order_id, attempts, retry_until, next_attempt_at::text as leased_until`);
+  const row = [...rows][0];
+  return row
+    ? {
+        id: row.id,
+        orderId: row.order_id,
+        attempts: row.attempts,
+        retryUntil: new Date(row.retry_until),
+        leasedUntil: row.leased_until,
+      }
+    : undefined;
 }
 
 /** The receipt of one order, rendered from the order and its store as they are now. */
@@ -95,21 +122,24 @@ function retryable(error: unknown): boolean {
 
 async function sendOne(
   options: MailDispatcherOptions,
-  transport: Transporter | null,
+  transport: Transporter,
   due: Due,
 ): Promise<void> {
   const { db } = options;
   const now = new Date();
   const attempts = due.attempts + 1;
+  // Note: only while the claim is still this sender's (its lease unchanged and still pending).
   const settle = (values: Partial<typeof emailOutbox.$inferInsert>) =>
     db
       .update(emailOutbox)
       .set({ attempts, ...values })
-      .where(eq(emailOutbox.id, due.id));
-  if (!transport) {
-    await settle({ status: 'failed', lastError: NO_MAIL_SERVER });
-    return;
-  }
+      .where(
+        and(
+          eq(emailOutbox.id, due.id),
+          eq(emailOutbox.status, 'pending'),
+          sql`${emailOutbox.nextAttemptAt}::text = ${due.leasedUntil}`,
+        ),
+      );
   const message = await receiptOf(db, due.orderId, options.chainId);
   if (!message) {
     await settle({ status: 'failed', lastError: 'the order no longer exists' });
@@ -142,22 +172,28 @@ async function sendOne(
   }
 }
 
-/** Starts the mail dispatcher (a pass every second by default, or when woken). */
+/**
+ * Starts the mail dispatcher (a pass every second by default, or when woken); without a mail
+ * server it does nothing and receipts wait (and are given up after their retry window).
+ */
 export function startMailDispatcher(options: MailDispatcherOptions): WakeableLoop {
   const log = options.log ?? console.log;
-  const transport = options.smtpUrl ? createTransport(options.smtpUrl) : null;
-  const limit = 8;
+  const { smtpUrl } = options;
+  if (!smtpUrl) {
+    log(`mail: ${NO_MAIL_SERVER}; receipts are not sent`);
+    return { wake: () => {}, stop: async () => {} };
+  }
+  const transport = createTransport(smtpUrlWithTimeouts(smtpUrl));
   const loop = startWakeableLoop(
     'mail dispatch',
     options.intervalMs ?? 1000,
     async () => {
-      const due = await claimDue(options.db, limit);
-      for (const message of due) {
-        await sendOne(options, transport, message).catch((error) =>
-          log(`mail ${message.id}: ${String(error)}`),
-        );
-      }
-      return due.length === limit;
+      const due = await claimNext(options.db);
+      if (!due) return false;
+      await sendOne(options, transport, due).catch((error) =>
+        log(`mail ${due.id}: ${String(error)}`),
+      );
+      return true;
     },
     log,
   );
@@ -165,7 +201,7 @@ export function startMailDispatcher(options: MailDispatcherOptions): WakeableLoo
     wake: loop.wake,
     stop: async () => {
       await loop.stop();
-      transport?.close();
+      transport.close();
     },
   };
 }

@@ -17,14 +17,14 @@ const order: ReceiptOrder = {
     city: 'Springfield',
     state: 'IL',
     zipCode: '62701',
-  },
+  } as ReceiptOrder['shippingAddress'],
   items: [
     { productId: 'p1', title: 'Mug <script>', priceUsdc: '12.50', quantity: 3 },
     { productId: 'p2', title: 'Tea', priceUsdc: '0.99', quantity: 1 },
   ],
   subtotalUsdc: '38.49',
   shippingUsdc: '5.00',
-  totalUsdc: '43.49',
+  totalUsdc: '46.57',
   paymentTxHash: TX,
   metadata: null,
 };
@@ -38,7 +38,10 @@ describe('renderReceipt', () => {
     expect(mail.subject).toBe('Your receipt from Mugs & Co: order #9abcdef0');
     expect(mail.text).toContain('Mug <script> × 3: 37.50 USDC (12.50 each)');
     expect(mail.text).toContain('Tea × 1: 0.99 USDC');
-    expect(mail.text).toContain('Total paid: 43.49 USDC');
+    // Subtotal + shipping + tax = the total paid (the 8% tax of a store order, 3.08 here).
+    expect(mail.text).toContain('Subtotal: 38.49 USDC\nShipping: 5.00 USDC\nTax: 3.08 USDC');
+    expect(mail.text).toContain('Total paid: 46.57 USDC');
+    expect(mail.html).toContain('Tax</td>');
     expect(mail.text).toContain(`https://basescan.org/tx/${TX}`);
     expect(mail.html).toContain(`href="https://basescan.org/tx/${TX}"`);
     expect(mail.text).toContain('Springfield, IL 62701');

@@ -60,6 +60,16 @@ function lineTotal(item: OrderItem): string {
   return `${total / 100n}.${(total % 100n).toString().padStart(2, '0')}`;
 }
 
+/** Tax of an order: what the total holds beyond subtotal and shipping (2-decimal strings). */
+function taxOf(order: Pick<ReceiptOrder, 'subtotalUsdc' | 'shippingUsdc' | 'totalUsdc'>): string {
+  const cents = (amount: string) => {
+    const [whole = '0', fraction = ''] = amount.split('.');
+    return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
+  };
+  const tax = cents(order.totalUsdc) - cents(order.subtotalUsdc) - cents(order.shippingUsdc);
+  return tax > 0n ? `${tax / 100n}.${(tax % 100n).toString().padStart(2, '0')}` : '0.00';
+}
+
 /** The store name a receipt is sent in: the store's, or the universal link's. */
 export function storeNameOf(order: Pick<ReceiptOrder, 'metadata'>, storeName?: string): string {
   return (
@@ -91,6 +101,7 @@ export function renderReceipt(
   const txUrl = order.paymentTxHash && explorer ? `${explorer}/tx/${order.paymentTxHash}` : null;
   const address = addressLines(order.shippingAddress);
   const subject = `Your receipt from ${store.name}: order ${number}`;
+  const tax = taxOf(order);
 
   const text = [
     `Thank you for your order from ${store.name}.`,
@@ -103,6 +114,7 @@ export function renderReceipt(
     '',
     `Subtotal: ${order.subtotalUsdc} USDC`,
     `Shipping: ${order.shippingUsdc} USDC`,
+    ...(tax !== '0.00' ? [`Tax: ${tax} USDC`] : []),
     `Total paid: ${order.totalUsdc} USDC`,
     'Payment method: USDC (Cryptocurrency)',
     ...(order.paymentTxHash ? [`Payment transaction: ${txUrl ?? order.paymentTxHash}`] : []),
@@ -144,7 +156,7 @@ export function renderReceipt(
 <p style="margin:0 0 8px;font-weight:700">Order ${e(number)}</p>
 <table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${rows}</table>
 <hr style="border:0;border-top:1px solid #e4e4e7;margin:12px 0">
-<table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${total('Subtotal', order.subtotalUsdc)}${total('Shipping', order.shippingUsdc)}${total('Total paid', order.totalUsdc, true)}</table>
+<table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${total('Subtotal', order.subtotalUsdc)}${total('Shipping', order.shippingUsdc)}${tax !== '0.00' ? total('Tax', tax) : ''}${total('Total paid', order.totalUsdc, true)}</table>
 <p style="margin:12px 0 0;font-size:13px">Payment method: USDC (Cryptocurrency)</p>${tx}${shipping}
 <p style="margin:24px 0 0;font-size:13px;color:#52525b">${
     store.replyTo

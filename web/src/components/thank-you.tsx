@@ -11,6 +11,7 @@ import {
   PAGE_TEXTS,
   PAYMENT_MESSAGES,
   parseUsdc,
+  receiptIsEmailed,
   shortOrderIdUpper,
   THANK_YOU_DELIVERY_ESTIMATE,
 } from '@store/shared';
@@ -96,7 +97,7 @@ function Header(props: { order: Order; standing: Standing; paymentHref: string }
         {/* Note: an email is promised only when the platform sends receipts (a mail server). */}
         <p className="muted">
           Order #{shortOrderIdUpper(order.id)}
-          {chain.receiptsByEmail ? (
+          {chain.receiptsByEmail && receiptIsEmailed(order.metadata) ? (
             <>
               {' '}
               · A confirmation will be sent to <strong>{order.customerEmail}</strong>
