@@ -1,6 +1,7 @@
 // Every webhook payload the worker sends, on the real chain (Postgres, anvil with Circle's USDC,
 // the indexer, the worker's loops in-process), parsed against the shared schema of its event type:
-// paid, overpaid, underpaid, expired, paid late and forwarded, for universal and store orders.
+// paid, overpaid, underpaid, expired, paid late, forwarded and reversed, for universal and store
+// orders.
 import { afterAll, describe, expect, test } from 'bun:test';
 import {
   WEBHOOK_PAYLOAD_SCHEMAS,
@@ -12,6 +13,7 @@ import * as v from 'valibot';
 import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadWorkerConfig } from '../src/config.ts';
+import { recordWalletChange } from '../src/settlement/record.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { newMerchant, storeForm } from './support/client.ts';
@@ -118,6 +120,34 @@ describe('payloads sent', () => {
     await waitForEvents(orderId, ['order.paid', 'order.paid_late']);
   }, 60_000);
 
+  test('a payment a reorganisation took back: order.payment_reversed', async () => {
+    const { orderId, address } = await universalOrder('4.00');
+    const { hash } = await pay(7, address, '4.00');
+    await waitForEvents(orderId, ['order.paid']);
+    // Note: anvil does not reorganise; the reversal is recorded the way the worker's reorg check
+    // records one, through the same transaction that enqueues its webhook.
+    const wallet = await waitForWalletState(t.database.db, orderId, 'received');
+    const paid = { state: 'received' as const, detected: 4_000_000n, received: 4_000_000n };
+    const recorded = await recordWalletChange(
+      t.database.db,
+      {
+        walletId: wallet.id,
+        orderId,
+        headBlock: 0n,
+        before: { ...paid, paymentTxHash: wallet.depositTxHash ?? hash },
+        after: { state: 'reversed', detected: 0n, received: 0n, paymentTxHash: null },
+      },
+      new Date(),
+    );
+    expect(recorded).toBe(true);
+    const payloads = await waitForEvents(orderId, ['order.payment_reversed']);
+    const reversed = payloads.find((p) => p.type === 'order.payment_reversed');
+    expect(v.parse(WEBHOOK_PAYLOAD_SCHEMAS['order.payment_reversed'], reversed)).toMatchObject({
+      status: 'reversed',
+      paymentStatus: 'reversed',
+    });
+  }, 60_000);
+
   test('a store order: its store id, signed', async () => {
     const owner = await newMerchant(t.app, 'payloads');
     const store = (
@@ -158,6 +188,7 @@ test('every payload received parses against the schema of its type', () => {
     'order.overpaid',
     'order.paid',
     'order.paid_late',
+    'order.payment_reversed',
     'order.underpaid',
   ]);
 });
