@@ -21,6 +21,7 @@ const withKey = (key: string) => {
       client.post(path, body, { headers: { ...headers, ...extra } }),
     delete: (path: string) => client.delete(path, { headers }),
     patch: (path: string, body?: unknown) => client.patch(path, body, { headers }),
+    put: (path: string, body?: unknown) => client.put(path, body, { headers }),
   };
 };
 
@@ -130,14 +131,41 @@ describe('Authorization: Bearer', () => {
     expect(stores.body.map((s: { id: string }) => s.id)).toEqual([ownerStoreId]);
     expect((await key.get('/api/orders')).status).toBe(200);
     expect((await key.get(`/api/orders?storeId=${otherStoreId}`)).status).toBe(404);
-    expect((await key.get(`/api/stores/${otherStoreId}/webhook`)).status).toBe(404);
-    expect((await key.get(`/api/stores/${ownerStoreId}/webhook`)).status).toBe(200);
+    expect((await key.get(`/api/stores/${otherStoreId}/webhook`)).status).toBe(403);
     const product = await key.post('/api/products', {
       storeId: otherStoreId,
       title: 'Not mine',
       priceUsdc: '1.00',
     });
     expect(product.status).toBe(404);
+  });
+
+  test('a key cannot redirect payouts or touch the webhook secret; the session can', async () => {
+    const key = withKey(ownerKey.key);
+    const payout = '0x1b2C3d4E5f60718293a4B5c6D7e8F90112233445';
+    const moved = await key.put(`/api/stores/${ownerStoreId}`, { paymentAddress: payout });
+    expect(moved.status).toBe(403);
+    expect(moved.body.error.message).toBe(API_KEY_MESSAGES.sessionRequired);
+    // Other edits of the store are allowed with a key.
+    const renamed = await key.put(`/api/stores/${ownerStoreId}`, {
+      description: 'From the server',
+    });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.paymentAddress).not.toBe(payout);
+    for (const call of [
+      () => key.get(`/api/stores/${ownerStoreId}/webhook`),
+      () => key.put(`/api/stores/${ownerStoreId}/webhook`, { url: 'https://attacker.example/h' }),
+      () => key.post(`/api/stores/${ownerStoreId}/webhook/rotate-secret`),
+    ]) {
+      const answer = await call();
+      expect(answer.status).toBe(403);
+      expect(JSON.stringify(answer.body)).not.toContain('whsec_');
+    }
+    expect((await t.owner.api.get(`/api/stores/${ownerStoreId}/webhook`)).status).toBe(200);
+    const byOwner = await t.owner.api.put(`/api/stores/${ownerStoreId}`, {
+      paymentAddress: payout,
+    });
+    expect(byOwner.body.paymentAddress).toBe(payout);
   });
 
   test('records last use at most once a minute', async () => {

@@ -93,6 +93,18 @@ describe('linkSignaturePartsOf', () => {
     expect(linkSignaturePartsOf(LINK)).toEqual({ kind: 'unsigned' });
   });
 
+  it('a signed link that gives a name twice is altered, whatever the order of its values', async () => {
+    // Signed with two items values, the first being the one the checkout reads: swapping them
+    // keeps the canonical form (values are sorted), so a repeated name can never be trusted.
+    const params = new URLSearchParams(LINK.split('?')[1]);
+    params.append('items', '[{"title":"Mug","priceUsdc":"0.01","quantity":2}]');
+    const signed = await signLinkParams(params, STORE, SECRET);
+    const values = signed.getAll('items');
+    signed.delete('items');
+    for (const value of values.reverse()) signed.append('items', value);
+    expect(linkSignaturePartsOf(signed)).toEqual({ kind: 'malformed' });
+  });
+
   it.each([
     ['only storeId', `storeId=${STORE}`],
     ['no version', `storeId=${STORE}&sig=${'a'.repeat(64)}`],

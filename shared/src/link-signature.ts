@@ -103,6 +103,12 @@ export async function signLinkParams(
   return params;
 }
 
+/** True when some parameter name appears more than once. */
+export function hasRepeatedName(params: URLSearchParams): boolean {
+  const names = [...params.keys()];
+  return new Set(names).size !== names.length;
+}
+
 /** What a link says about its signature, before any secret is looked at. */
 export type LinkSignatureParts =
   /** No `sig`, `sigv` or `storeId`: a hand-made link. */
@@ -121,6 +127,9 @@ export function linkSignaturePartsOf(link: string | URLSearchParams): LinkSignat
   const counts = names.map((name) => params.getAll(name).length);
   if (counts.every((count) => count === 0)) return { kind: 'unsigned' };
   if (counts.some((count) => count !== 1)) return { kind: 'malformed' };
+  // Note: a name given twice is refused: the checkout reads the first value, and the canonical
+  // form sorts values, so swapping two values of one name would keep the signature.
+  if (hasRepeatedName(params)) return { kind: 'malformed' };
   const signature = params.get(LINK_SIGNATURE_PARAM) ?? '';
   const storeId = params.get(LINK_STORE_PARAM) ?? '';
   if (

@@ -139,8 +139,8 @@ async function settleKey(db: Database, claim: Claim, status: number, body: unkno
     .where(sameKey(claim));
 }
 
-/** Prefixes of secrets a response may show once (webhook signing secrets, keys). */
-const SECRET_PATTERN = /^(?:whsec|whsk|sk_live|sk_test)_/;
+/** Prefixes of secrets a response may show once (webhook and link signing secrets, keys). */
+const SECRET_PATTERN = /^(?:whsec|whsk|lsk|sk_live|sk_test)_/;
 
 /**
  * The body to keep for replays: every secret replaced by null. Note: a secret is shown to its

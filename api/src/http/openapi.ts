@@ -93,10 +93,12 @@ export type ResponseBody =
   | { mediaType: string; description: string };
 
 /**
- * Who may call a route: anyone; the signed-in merchant (session cookie or API key); or anyone,
- * with more for the owner (`optional`).
+ * Who may call a route: anyone; the signed-in merchant (session cookie or API key); the merchant
+ * signed in with a session only (`session`: what a leaked API key must not do, such as minting keys,
+ * changing the payout address or reading the webhook secret; 403 with a key); or anyone, with more
+ * for the owner (`optional`).
  */
-export type Access = 'public' | 'merchant' | 'optional';
+export type Access = 'public' | 'merchant' | 'session' | 'optional';
 
 /** A route's documentation: its answers, the error codes it can answer and who may call it. */
 export interface RouteDoc {
@@ -162,10 +164,15 @@ export function routeDoc(doc: RouteDoc) {
     security:
       access === 'merchant'
         ? MERCHANT_SECURITY
-        : access === 'optional'
-          ? [{}, ...MERCHANT_SECURITY]
-          : [],
-    'x-error-codes': doc.errors ?? [],
+        : access === 'session'
+          ? [{ sessionCookie: [] }]
+          : access === 'optional'
+            ? [{}, ...MERCHANT_SECURITY]
+            : [],
+    'x-error-codes':
+      access === 'session'
+        ? [...new Set([...(doc.errors ?? []), 'forbidden'])]
+        : (doc.errors ?? []),
   } as Record<string, unknown>;
 }
 

@@ -34,7 +34,7 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
           summary: 'Create a secret key (sk_test_… or sk_live_…); the key is in this response only',
           ok: { 201: 'CreatedApiKey' },
           errors: ['forbidden'],
-          access: 'merchant',
+          access: 'session',
         }),
       },
     )
@@ -58,7 +58,7 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
           summary: 'Revoke your key at once (again: no change)',
           ok: { 200: 'ApiKey' },
           errors: ['forbidden', 'not_found'],
-          access: 'merchant',
+          access: 'session',
         }),
       },
     );

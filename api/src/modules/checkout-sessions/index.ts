@@ -11,8 +11,8 @@ import {
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { publicOriginOf } from '../../http/public-origin.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
-import { isHttpsRequest } from '../../http/security-headers.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import {
   completeCheckoutSession,
@@ -35,14 +35,7 @@ export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
   const signedIn = signedInGuard(db);
   const limits = publicWriteGuards({ db, config });
   /** Where the hosted checkout lives: PUBLIC_URL, else the origin this request addressed. */
-  const publicOrigin = (request: Request) => {
-    if (config.publicUrl) return config.publicUrl;
-    const forwardedHost = config.trustProxy
-      ? request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()
-      : undefined;
-    const host = forwardedHost || request.headers.get('host') || new URL(request.url).host;
-    return `${isHttpsRequest(request, config.trustProxy) ? 'https' : 'http'}://${host}`;
-  };
+  const publicOrigin = (request: Request) => publicOriginOf(config, request);
   return new Elysia({ name: 'checkout-sessions' })
     .use(sessionPlugin(db))
     .post(

@@ -4,6 +4,7 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import type { RequestSource } from '../../http/client-address.ts';
 import { routeDoc } from '../../http/openapi.ts';
+import { publicOriginOf } from '../../http/public-origin.ts';
 import { clientKey, RateLimiter } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { checkSignedLink } from '../universal-orders/signed-link.ts';
@@ -61,7 +62,7 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
           ownerId: (await requireUser()).id,
           storeId: params.id,
           link: body.link,
-          origin: new URL(request.url).origin,
+          origin: publicOriginOf(config, request),
           allowPrivate: config.allowPrivateWebhooks,
         });
         set.status = 201;

@@ -2,6 +2,7 @@
 // first read, rotated on demand, read by the API alone), and links signed with it that pay only
 // the store's payout address. Owners only; others get 404 as for a store.
 import {
+  hasRepeatedName,
   LINK_SIGNATURE_PARAM,
   LINK_SIGNATURE_PARAMS,
   LINK_STORE_PARAM,
@@ -19,6 +20,9 @@ import { newWebhookSecret } from '../../webhooks/signing.ts';
 import { checkWebhookUrlForm } from '../../webhooks/url-safety.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
 import type { LinkSecretView, SignedLinkView } from './model.ts';
+
+/** Refusal of a link to sign that gives some parameter twice (its checkout would be ambiguous). */
+export const REPEATED_PARAMETER = 'A parameter appears more than once in this link';
 
 /** A new link secret: `lsk_` and 32 random bytes in hex. */
 export function newLinkSecret(): string {
@@ -104,6 +108,7 @@ export async function signLink(
   if (!store.paymentAddress) throw invalid(M.noPayout);
   const params = linkParamsOf(options.link);
   for (const name of [...LINK_SIGNATURE_PARAMS, LINK_STORE_PARAM]) params.delete(name);
+  if (hasRepeatedName(params)) throw invalid(REPEATED_PARAMETER);
   const payee = params.get('paymentAddress')?.trim();
   if (!payee) params.set('paymentAddress', store.paymentAddress);
   else if (payee.toLowerCase() !== store.paymentAddress.toLowerCase())

@@ -86,8 +86,11 @@ export const storesModule = ({ db, config }: AppDeps) => {
     )
     .put(
       '/api/stores/:id',
-      async ({ params, body, requireUser }) => {
-        const user = await requireUser();
+      async ({ params, body, requireUser, requireSessionUser }) => {
+        // Note: where the money goes is changed in a signed-in session only, never with an API
+        // key (a leaked key must not redirect payouts).
+        const user =
+          body.paymentAddress === undefined ? await requireUser() : await requireSessionUser();
         await refuseUnpayableAddress(db, config, body.paymentAddress);
         return updateStore(db, user.id, params.id, body);
       },

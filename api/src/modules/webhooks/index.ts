@@ -23,8 +23,8 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
     .use(sessionPlugin(db))
     .get(
       '/api/stores/:id/webhook',
-      async ({ params, requireUser }) =>
-        getWebhookSettings(db, (await requireUser()).id, params.id),
+      async ({ params, requireSessionUser }) =>
+        getWebhookSettings(db, (await requireSessionUser()).id, params.id),
       {
         transform: signedIn,
         detail: routeDoc({
@@ -32,16 +32,16 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
           summary: "Your store's webhook URL and secret",
           ok: { 200: 'WebhookSettings' },
           errors: ['not_found'],
-          access: 'merchant',
+          access: 'session',
         }),
       },
     )
     .put(
       '/api/stores/:id/webhook',
-      async ({ params, body, requireUser }) =>
+      async ({ params, body, requireSessionUser }) =>
         setWebhookUrl(
           db,
-          (await requireUser()).id,
+          (await requireSessionUser()).id,
           params.id,
           body.url,
           config.allowPrivateWebhooks,
@@ -54,14 +54,14 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
           summary: 'Set the webhook URL (https, public addresses) or null',
           ok: { 200: 'WebhookSettings' },
           errors: ['not_found'],
-          access: 'merchant',
+          access: 'session',
         }),
       },
     )
     .post(
       '/api/stores/:id/webhook/rotate-secret',
-      async ({ params, requireUser }) =>
-        rotateWebhookSecret(db, (await requireUser()).id, params.id),
+      async ({ params, requireSessionUser }) =>
+        rotateWebhookSecret(db, (await requireSessionUser()).id, params.id),
       {
         transform: signedIn,
         detail: routeDoc({
@@ -69,7 +69,7 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
           summary: 'A new signing secret (the old one also signs for 24 hours)',
           ok: { 200: 'WebhookSettings' },
           errors: ['not_found'],
-          access: 'merchant',
+          access: 'session',
         }),
       },
     )
