@@ -12,6 +12,8 @@ type WalletStep =
   | { step: 'asking' }
   | { step: 'pending'; hash: string }
   | { step: 'included'; hash: string }
+  /** Sent, then the wallet stopped answering (a timeout, an RPC error): it may still land. */
+  | { step: 'unconfirmed'; hash: string }
   | { step: 'failed'; reason: WalletFailure; hash?: string };
 
 /** The sentence of each failure; every one leaves the button ready for another try. */
@@ -55,12 +57,16 @@ export function WalletPay(props: {
   /** USDC base units due now (the remaining amount after a partial payment). */
   amount: bigint;
   networkName: string;
+  /** How long the wallet's node is asked for the receipt (tests shorten it). */
+  receiptTimeoutMs?: number;
 }) {
   const [state, setState] = useState<WalletStep>({ step: 'idle' });
   const [chosen, setChosen] = useState<string>();
   const wallet = props.wallets.find((known) => known.id === chosen) ?? props.wallets[0];
   if (!wallet) return null;
-  const busy = state.step === 'asking' || state.step === 'pending';
+  // Note: a transaction that was sent keeps the button off until the page hears of the payment
+  // (a second tap could pay twice).
+  const busy = state.step === 'asking' || state.step === 'pending' || state.step === 'unconfirmed';
   if (!props.payable && !busy && state.step !== 'included') return null;
   const offer = props.payable || busy;
 
@@ -75,6 +81,7 @@ export function WalletPay(props: {
         usdc: props.usdc,
         to: props.to,
         amount: props.amount,
+        receiptTimeoutMs: props.receiptTimeoutMs,
         onSent: (hash) => {
           sent = hash;
           setState({ step: 'pending', hash });
@@ -85,7 +92,8 @@ export function WalletPay(props: {
       const { WalletPaymentError } = await import('./wallet-transfer.ts');
       const reason = error instanceof WalletPaymentError ? error.reason : 'failed';
       if (reason !== 'rejected') console.warn('Wallet payment failed', error);
-      setState({ step: 'failed', reason, ...(sent ? { hash: sent } : {}) });
+      if (sent && reason !== 'reverted') setState({ step: 'unconfirmed', hash: sent });
+      else setState({ step: 'failed', reason, ...(sent ? { hash: sent } : {}) });
     }
   };
 
@@ -128,6 +136,13 @@ export function WalletPay(props: {
           <p className="small">
             Transaction <TxHash chainId={props.chainId} hash={state.hash} /> is in a block.
             {props.payable && ' This page turns to confirmed once the payment is seen.'}
+          </p>
+        )}
+        {state.step === 'unconfirmed' && (
+          <p className="small" role="status">
+            Transaction <TxHash chainId={props.chainId} hash={state.hash} /> was sent, but your
+            wallet stopped reporting on it. Don't pay again: this page turns to confirmed once the
+            payment arrives. If it does not, look the transaction up in your wallet.
           </p>
         )}
         {state.step === 'failed' && (

@@ -14,6 +14,9 @@ import {
 import { base, baseSepolia, foundry } from 'viem/chains';
 import type { Eip1193Provider } from '../../lib/injected-wallets.ts';
 
+/** Default wait for a sent transaction's receipt. */
+const RECEIPT_TIMEOUT_MS = 180_000;
+
 /** What one payment sends. */
 export interface WalletTransfer {
   provider: Eip1193Provider;
@@ -24,6 +27,8 @@ export interface WalletTransfer {
   amount: bigint;
   /** Called as soon as the wallet has sent the transaction. */
   onSent: (hash: Hash) => void;
+  /** How long to wait for the transaction's receipt from the wallet's node (3 minutes). */
+  receiptTimeoutMs?: number;
 }
 
 /** Why a wallet payment stopped. */
@@ -94,7 +99,11 @@ export async function payFromWallet(transfer: WalletTransfer): Promise<Hash> {
       args: [transfer.to, transfer.amount],
     });
     transfer.onSent(hash);
-    const receipt = await waitForTransactionReceipt(client, { hash, pollingInterval: 1_000 });
+    const receipt = await waitForTransactionReceipt(client, {
+      hash,
+      pollingInterval: 1_000,
+      timeout: transfer.receiptTimeoutMs ?? RECEIPT_TIMEOUT_MS,
+    });
     if (receipt.status !== 'success') throw new WalletPaymentError('reverted');
     return hash;
   } catch (error) {
