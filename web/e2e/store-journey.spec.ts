@@ -1,11 +1,16 @@
 // Journey: browse a store, search, add to cart, check out with the validation messages, reach the
-// payment page with QR and amount, pay from an anvil test account, land on the thank-you page.
+// payment page with QR and amount, pay from an anvil test account, see the payment confirmed as
+// the API pushes it (no click, no poll), land on the thank-you page, find the receipt in the
+// local inbox.
 import { expect, test } from '@playwright/test';
 import { payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
 import { readStackInfo } from './support/stack-info.ts';
 
-test('a shopper buys from a store and pays in USDC on the local chain', async ({ page }) => {
+test('a shopper buys from a store and pays in USDC on the local chain', async ({
+  page,
+  context,
+}) => {
   const stack = readStackInfo();
   const slug = stack.store.slug;
 
@@ -78,6 +83,8 @@ test('a shopper buys from a store and pays in USDC on the local chain', async ({
   await page.getByRole('radio', { name: /Standard/ }).check();
   // 70.00 + 12.99 shipping + 5.60 (8% tax)
   await expect(page.getByTestId('order-total')).toHaveText('88.59 USDC');
+  // Fake timers for the payment page (time flows until the clock is paused below).
+  await page.clock.install();
   await page.getByRole('button', { name: 'Proceed to Payment' }).click();
 
   await expect(
@@ -101,13 +108,23 @@ test('a shopper buys from a store and pays in USDC on the local chain', async ({
   await snap(page, 'store-4-payment');
 
   const address = (await page.getByTestId('payment-address').textContent()) ?? '';
-  await payUsdc(stack, address, '88.59', 1);
-  // Note: pushed to the page within a block (no click needed; the redirect follows 2 s later).
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Order created successfully' }),
+  ).toBeHidden();
+  // The page's clock stops: neither the 10 s poll nor the 2 s hand-off to the thank-you page can
+  // run, so the confirmation below is the one the API pushes, with no click.
+  await page.clock.pauseAt(Date.now() + 1000);
+  const txHash = await payUsdc(stack, address, '88.59', 1);
   await expect(page.getByTestId('payment-status')).toHaveText('Payment Confirmed', {
     timeout: 30_000,
   });
+  await expect(page.getByRole('heading', { name: 'Payment Confirmed' })).toBeVisible();
+  await expect(page.getByTestId('payment-progress')).toContainText('Payment received');
+  await expect(page.getByRole('button', { name: 'Check Payment Status' })).toBeDisabled();
   await snap(page, 'store-5-confirmed');
 
+  // Time flows again: 2 s later the page moves on to the thank-you page by itself.
+  await page.clock.resume();
   await expect(page).toHaveURL(`/store/${slug}/thank-you/${orderId}`, { timeout: 10_000 });
   await expect(page.getByRole('heading', { name: 'Thank you for your order!' })).toBeVisible();
   await expect(page.getByText('USDC (Cryptocurrency)')).toBeVisible();
@@ -115,7 +132,28 @@ test('a shopper buys from a store and pays in USDC on the local chain', async ({
   await expect(page.getByText('5-7 business days')).toBeVisible();
   await expect(page.getByText('88.59 USDC')).toBeVisible();
   await expect(page.getByText('5.60 USDC')).toBeVisible();
+  await expect(page.getByText('A confirmation will be sent to ada@example.com')).toBeVisible();
   await snap(page, 'store-6-thank-you');
+
+  // The receipt arrives in the local inbox: the lines, the total and the payment transaction.
+  type Mail = { id: number; to: string[]; subject: string; text: string };
+  const receipt = async () =>
+    (
+      (await (await context.request.get(`${stack.mailInboxUrl}/api/messages`)).json()) as Mail[]
+    ).find((mail) => mail.to.includes('ada@example.com') && mail.text.includes(orderId.slice(-8)));
+  await expect.poll(receipt, { timeout: 30_000 }).toBeTruthy();
+  const mail = (await receipt()) as Mail;
+  expect(mail.subject).toBe(`Your receipt from Aurora Goods: order #${orderId.slice(-8)}`);
+  expect(mail.text).toContain('Aurora Hoodie × 1: 45.00 USDC');
+  expect(mail.text).toContain('Ceramic Mug × 2: 25.00 USDC');
+  expect(mail.text).toContain('Tax: 5.60 USDC');
+  expect(mail.text).toContain('Total paid: 88.59 USDC');
+  // Note: the local chain has no block explorer, so the receipt names the bare transaction hash.
+  expect(mail.text).toContain(`Payment transaction: ${txHash}`);
+  await page.goto(stack.mailInboxUrl);
+  await page.getByRole('link', { name: mail.subject }).click();
+  await expect(page.getByRole('heading', { name: mail.subject })).toBeVisible();
+  await snap(page, 'store-7-receipt-in-local-inbox');
 
   // The cart was cleared after the order; leaving the store resets the theme.
   await page.goto(`/store/${slug}`);

@@ -1,5 +1,6 @@
 // Journey: an integrator builds a link in the payment link builder; a shopper opens it, checks
-// out, pays from an anvil test account, and the payment pushed to the page returns them to returnUrl.
+// out, pays from an anvil test account, sees the payment confirmed as the API pushes it (no click,
+// no poll), and is returned to returnUrl.
 import { expect, test } from '@playwright/test';
 import { payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
@@ -42,7 +43,7 @@ test('a link-builder link goes through checkout and payment back to returnUrl', 
   expect(link).toContain('/universal-checkout?storeName=Nebula+Prints');
   await snap(page, 'universal-1-link-builder');
 
-  // Fake timers from here: the 10 s poll cannot beat the manual check to the confirmation.
+  // Fake timers from here (time flows until the clock is paused before the payment).
   await page.clock.install();
   await page.goto(link);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Nebula Prints');
@@ -71,9 +72,18 @@ test('a link-builder link goes through checkout and payment back to returnUrl', 
   await expect(page.getByTestId('payment-status')).toHaveText('Waiting for Payment');
   await snap(page, 'universal-3-payment');
 
+  // The page's clock stops: neither the 10 s poll nor the 2 s hand-off to returnUrl can run, so
+  // the confirmation below is the one the API pushes, with no click.
+  await page.clock.pauseAt(Date.now() + 1000);
   await payUsdc(stack, address, '38.24', 2);
-  // Note: pushed to the page within a block; the redirect waits for the page's (fake) clock.
-  await expect(page.getByTestId('payment-status')).toHaveText('Payment Confirmed');
+  await expect(page.getByTestId('payment-status')).toHaveText('Payment Confirmed', {
+    timeout: 30_000,
+  });
+  await expect(page.getByRole('heading', { name: 'Payment Confirmed' })).toBeVisible();
+  await expect(page.getByTestId('payment-progress')).toContainText('Payment received');
+  await expect(page.getByRole('button', { name: 'Check Payment Status' })).toBeDisabled();
+  await expect(page).toHaveURL(/\/universal-payment\/[0-9a-f-]{36}$/);
+  // 2 s of the page's time later it hands the shopper back to returnUrl.
   await page.clock.runFor(2500);
   await expect(page).toHaveURL(
     `${stack.webUrl}/integrator/thanks?ref=42&orderId=${orderId}&status=success`,
