@@ -290,6 +290,19 @@ describe('what the stream refuses and shows', () => {
     await b.close();
   });
 
+  test('streams opened all at once by one client still stop at its cap', async () => {
+    const capped = createApp({
+      db: t.database.db,
+      config: { ...t.config, rateLimits: { ...t.config.rateLimits, paymentStreamsPerClient: 2 } },
+      chain: createPublicClient({ transport: http(t.config.chain.rpcUrl) }),
+    });
+    const { orderId } = await payableUniversalOrder(t.shopper, { total: '4.50', payout: PAYOUT });
+    const opened = await Promise.all(Array.from({ length: 8 }, () => subscribe(capped, orderId)));
+    const statuses = opened.map((stream) => stream.response.status).sort();
+    expect(statuses).toEqual([200, 200, 429, 429, 429, 429, 429, 429]);
+    for (const stream of opened) await stream.close();
+  });
+
   test('one client opens at most its streams per minute (429 with Retry-After)', async () => {
     const { orderId } = await payableUniversalOrder(t.shopper, { total: '4.00', payout: PAYOUT });
     // Note: the counters are shared in Postgres with this file's other streams; a client of its own.

@@ -114,14 +114,11 @@ export function paymentStreams(
     return listening;
   };
 
-  const release = (stream: Stream) => {
+  /** Forgets a closed stream (its counters are given back by the stream itself). */
+  const removeStream = (stream: Stream) => {
     const streams = byOrder.get(stream.orderId);
     if (!streams?.delete(stream)) return;
     if (streams.size === 0) byOrder.delete(stream.orderId);
-    open -= 1;
-    const count = (perClient.get(stream.client) ?? 1) - 1;
-    if (count > 0) perClient.set(stream.client, count);
-    else perClient.delete(stream.client);
   };
 
   /**
@@ -137,10 +134,30 @@ export function paymentStreams(
       throw new AppError('rate_limited', PAYMENT_STREAM_MESSAGES.tooManyForClient);
     if (open >= settings.maxOpen)
       throw new AppError('unavailable', PAYMENT_STREAM_MESSAGES.tooManyOpen);
-    // Note: listening before the first read, so no change can fall between the two.
-    await listen();
-    const order = await getOrderOrThrow(deps.db, orderId);
-    const first = await paymentStatusOf(deps, order);
+    // Note: the stream's place is taken before the first await, so parallel opens cannot all pass
+    // the checks above; it is given back on failure, for a paid order, or when the stream closes.
+    open += 1;
+    perClient.set(clientKey, (perClient.get(clientKey) ?? 0) + 1);
+    let reserved = true;
+    const giveBack = () => {
+      if (!reserved) return;
+      reserved = false;
+      open -= 1;
+      const count = (perClient.get(clientKey) ?? 1) - 1;
+      if (count > 0) perClient.set(clientKey, count);
+      else perClient.delete(clientKey);
+    };
+    let order: Awaited<ReturnType<typeof getOrderOrThrow>>;
+    let first: Awaited<ReturnType<typeof paymentStatusOf>>;
+    try {
+      // Note: listening before the first read, so no change can fall between the two.
+      await listen();
+      order = await getOrderOrThrow(deps.db, orderId);
+      first = await paymentStatusOf(deps, order);
+    } catch (error) {
+      giveBack();
+      throw error;
+    }
 
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
     let closed = false;
@@ -185,7 +202,8 @@ export function paymentStreams(
         if (closed) return;
         closed = true;
         for (const timer of timers) clearInterval(timer);
-        release(stream);
+        removeStream(stream);
+        giveBack();
         try {
           controller?.close();
         } catch {
@@ -207,19 +225,20 @@ export function paymentStreams(
     if (isFinalPaymentView(first)) {
       // Note: a paid order gets its one view and the end of the stream.
       closed = true;
+      giveBack();
       queueMicrotask(() => controller?.close());
     } else {
       const streams = byOrder.get(orderId) ?? new Set<Stream>();
       streams.add(stream);
       byOrder.set(orderId, streams);
-      open += 1;
-      perClient.set(clientKey, (perClient.get(clientKey) ?? 0) + 1);
       timers.push(
         setInterval(() => send(encoder.encode(': keep-alive\n\n')), settings.heartbeatMs),
         setInterval(() => stream.check(), settings.recheckMs),
         setTimeout(() => stream.close(), settings.maxLifetimeMs),
       );
       signal?.addEventListener('abort', () => stream.close(), { once: true });
+      // Note: a client gone while the stream was being opened never fires 'abort' again.
+      if (signal?.aborted) stream.close();
     }
     return new Response(body, {
       headers: {
