@@ -24,6 +24,7 @@ export const PREFILL_PARAMS = [
   'city',
   'state',
   'zipCode',
+  'country',
 ] as const;
 
 const TEXT_PARAMS = [

@@ -3,6 +3,7 @@ export * from './address.ts';
 export * from './chains.ts';
 export * from './checkout-url.ts';
 export * from './constants.ts';
+export * from './countries.ts';
 export * from './limits.ts';
 export * from './link-builder.ts';
 export * from './link-signature.ts';

@@ -55,6 +55,8 @@ export const CUSTOMER_FORM_MESSAGES = {
   state: 'State is required',
   stateUnknown: 'State must be a US state code', // not in SPEC
   zipCode: 'ZIP code is required',
+  country: 'Choose a country from the list', // not in SPEC
+  postalCode: 'Postal code can only contain letters, numbers, spaces and hyphens', // not in SPEC
   shippingMethod: 'Shipping method must be free, standard or express', // not in SPEC
 } as const;
 

@@ -10,6 +10,7 @@ const form: StoreCheckoutForm = {
   lastName: 'Lovelace',
   street: '1 Main St',
   city: 'Springfield',
+  country: 'US',
   state: 'DC',
   zipCode: '20001',
   shippingMethod: 'standard',

@@ -17,6 +17,7 @@ const form: UniversalCheckoutForm = {
   lastName: 'L',
   street: '1 Main',
   city: 'NYC',
+  country: 'US',
   state: 'NY',
   zipCode: '10001',
   shippingMethod: 'express',

@@ -1,6 +1,7 @@
 // The shopper's receipt of a paid order: its lines, totals, payment transaction and shipping
 // address, in the store's name and colour, as plain text and as HTML (every value escaped).
 import {
+  addressTailLines,
   chainFacts,
   formatOrderNumber,
   isHexColor,
@@ -79,13 +80,11 @@ export function storeNameOf(order: Pick<ReceiptOrder, 'metadata'>, storeName?: s
 
 function addressLines(address: ShippingAddress | null): string[] {
   if (!address) return [];
-  const region = [address.city, [address.state, address.zipCode].filter(Boolean).join(' ')]
-    .filter(Boolean)
-    .join(', ');
-  const country = (address as { country?: string }).country;
-  return [`${address.firstName} ${address.lastName}`, address.street, region, country ?? ''].filter(
-    (line) => line.trim() !== '',
-  );
+  return [
+    `${address.firstName} ${address.lastName}`,
+    address.street,
+    ...addressTailLines(address),
+  ].filter((line) => line.trim() !== '');
 }
 
 /** Renders the receipt of a paid order on chain `chainId`. */

@@ -9,6 +9,7 @@ import {
   type WebhookEventType,
   type WebhookForwarding,
   type WebhookPayload,
+  withCountry,
 } from '@store/shared';
 import type { orders, paymentWallets } from '../db/schema.ts';
 
@@ -68,7 +69,10 @@ export function serializePayload(
       forwardedAmount: wallet.forwardedAmountUsdc,
       storePaymentAddress: wallet.storePaymentAddress,
     },
-    customer: { email: order.customerEmail, shippingAddress: order.shippingAddress ?? null },
+    customer: {
+      email: order.customerEmail,
+      shippingAddress: order.shippingAddress ? withCountry(order.shippingAddress) : null,
+    },
     items: order.items,
     subtotalUsdc: order.subtotalUsdc,
     shippingUsdc: order.shippingUsdc,

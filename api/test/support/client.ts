@@ -110,6 +110,7 @@ export const customer: { customerEmail: string; shippingAddress: ShippingAddress
     phone: '+1 555 0100',
     street: '1 Main St',
     city: 'Springfield',
+    country: 'US',
     state: 'IL',
     zipCode: '62701',
   },

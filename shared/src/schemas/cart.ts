@@ -32,6 +32,7 @@ export const SavedShippingAddressSchema = v.partial(
     city: v.string(),
     state: v.string(),
     zipCode: v.string(),
+    country: v.string(),
   }),
 );
 

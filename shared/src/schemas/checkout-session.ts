@@ -2,11 +2,12 @@
 // the owner's and the hosted page's views, and the shopper's submission of the hosted checkout.
 import * as v from 'valibot';
 import { isHexColor, isHttpUrl } from '../address.ts';
+import { COUNTRY_CODES } from '../countries.ts';
 import { LIMIT_MESSAGES, MAX_ORDER_LINES, maxChars, TEXT_LIMITS } from '../limits.ts';
 import { tryParseUsdc } from '../money.ts';
 import { CHECKOUT_SESSION_STATUSES } from '../stored-states.ts';
 import { MoneyStringSchema, TimestampSchema } from './common.ts';
-import { UniversalCheckoutFormSchema } from './order.ts';
+import { addressFormSchema, EmailSchema } from './order.ts';
 
 /** Least, default and longest life of a checkout session, in seconds. */
 export const CHECKOUT_SESSION_EXPIRY = {
@@ -48,6 +49,7 @@ export const CHECKOUT_SESSION_MESSAGES = {
   expired: 'This checkout has expired',
   shippingRequired: 'Choose a shipping option',
   shippingUnknown: 'That shipping option is not offered by this checkout',
+  country: (name: string) => `${name} must be an ISO 3166-1 alpha-2 country code such as US or DE`,
 } as const;
 const M = CHECKOUT_SESSION_MESSAGES;
 
@@ -124,6 +126,8 @@ export const SessionCustomerSchema = v.object({
   city: optionalText('customer.city', TEXT_LIMITS.addressField),
   state: optionalText('customer.state', TEXT_LIMITS.addressField),
   zipCode: optionalText('customer.zipCode', TEXT_LIMITS.addressField),
+  /** ISO 3166-1 alpha-2 (absent: the United States). */
+  country: v.optional(v.picklist(COUNTRY_CODES, M.country('customer.country'))),
 });
 /** A session's pre-fill. */
 export type SessionCustomer = v.InferOutput<typeof SessionCustomerSchema>;
@@ -274,10 +278,10 @@ export const PublicCheckoutSessionSchema = v.object({
 export type PublicCheckoutSession = v.InferOutput<typeof PublicCheckoutSessionSchema>;
 
 /** Body of POST /api/checkout-sessions/{id}/complete: the shopper's details and shipping choice. */
-export const CompleteCheckoutSessionSchema = v.object({
-  ...v.omit(UniversalCheckoutFormSchema, ['shippingMethod']).entries,
-  shippingOptionId: v.optional(v.pipe(v.string(), maxChars('shippingOptionId', 64))),
-});
+export const CompleteCheckoutSessionSchema = addressFormSchema(
+  { customerEmail: EmailSchema },
+  { shippingOptionId: v.optional(v.pipe(v.string(), maxChars('shippingOptionId', 64))) },
+);
 /** A validated hosted checkout submission. */
 export type CompleteCheckoutSession = v.InferOutput<typeof CompleteCheckoutSessionSchema>;
 

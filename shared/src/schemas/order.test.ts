@@ -71,6 +71,7 @@ describe('customer and shipping form', () => {
     expect(v.parse(UniversalCheckoutFormSchema, form).shippingMethod).toBeUndefined();
     expect(v.parse(UniversalCheckoutFormSchema, { ...form, shippingMethod: 'express' })).toEqual({
       ...form,
+      country: 'US',
       shippingMethod: 'express',
     });
   });
@@ -93,9 +94,82 @@ describe('customer and shipping form', () => {
       phone: '+1 555 0100',
       street: '1 Main St',
       city: 'Springfield',
+      country: 'US',
       state: 'IL',
       zipCode: '62701',
     });
+  });
+});
+
+describe('addresses by country', () => {
+  const germany = { ...form, country: 'DE', state: '', zipCode: '10115', city: 'Berlin' };
+
+  it('keeps the US rules and messages with or without country US', () => {
+    expect(formError({ country: 'US' })).toBeUndefined();
+    expect(formError({ country: 'US', state: '' })).toBe('State is required');
+    expect(formError({ country: 'US', state: 'Bavaria' })).toBe('State must be a US state code');
+    expect(formError({ country: 'US', zipCode: '' })).toBe('ZIP code is required');
+    expect(v.parse(StoreCheckoutFormSchema, form).country).toBe('US');
+  });
+
+  it('accepts a German address with a postcode and no region', () => {
+    const parsed = v.parse(StoreCheckoutFormSchema, germany);
+    expect(parsed).toMatchObject({ country: 'DE', state: '', zipCode: '10115' });
+    expect(shippingAddressFromForm(parsed)).toMatchObject({ country: 'DE', city: 'Berlin' });
+    expect(formError({ ...germany, state: undefined, zipCode: undefined })).toBeUndefined();
+  });
+
+  it('accepts a UK address with a region and a spaced postcode', () => {
+    const uk = { ...form, country: 'GB', city: 'London', state: 'Greater London' };
+    expect(formError({ ...uk, zipCode: 'SW1A 1AA' })).toBeUndefined();
+    expect(formError({ ...uk, zipCode: 'SW1A/1AA' })).toBe(
+      'Postal code can only contain letters, numbers, spaces and hyphens',
+    );
+    expect(formError({ ...uk, state: 'x'.repeat(201) })).toBe(
+      'State / Province / Region must be at most 200 characters',
+    );
+  });
+
+  it('still requires the other fields elsewhere, in form order', () => {
+    const result = v.safeParse(StoreCheckoutFormSchema, { country: 'DE' });
+    expect(Object.values(issuesByField(result))).toEqual([
+      'Invalid email address',
+      'Phone number is required',
+      'First name is required',
+      'Last name is required',
+      'Street address is required',
+      'City is required',
+    ]);
+  });
+
+  it('refuses a country outside the list on the country field', () => {
+    for (const country of ['XX', 'de', 'UK', '', 7]) {
+      const result = v.safeParse(StoreCheckoutFormSchema, { ...germany, country });
+      expect(issuesByField(result)).toEqual({ country: 'Choose a country from the list' });
+    }
+  });
+
+  it('gives the order body the same rules', () => {
+    const address = shippingAddressFromForm(v.parse(StoreCheckoutFormSchema, germany));
+    const body = {
+      storeId: 's1',
+      customerEmail: form.customerEmail,
+      shippingAddress: address,
+      items: [{ productId: 'p1', title: 'Mug', priceUsdc: '10.00', quantity: 1 }],
+      subtotalUsdc: '10.00',
+      shippingUsdc: '0.00',
+      totalUsdc: '10.80',
+    };
+    expect(v.parse(CreateOrderSchema, body).shippingAddress).toEqual(address);
+    const { country: _, ...usAddress } = { ...address, state: 'IL', zipCode: '62701' };
+    expect(
+      v.parse(CreateOrderSchema, { ...body, shippingAddress: usAddress }).shippingAddress,
+    ).toMatchObject({ country: 'US', state: 'IL' });
+    expect(
+      firstIssueMessage(
+        v.safeParse(CreateOrderSchema, { ...body, shippingAddress: { ...address, country: 'XX' } }),
+      ),
+    ).toBe('Choose a country from the list');
   });
 });
 

@@ -1,6 +1,7 @@
 // Order schemas: shipping address, items, metadata, the order read model, the checkout forms
 // and the body of POST /api/orders.
 import * as v from 'valibot';
+import { DEFAULT_COUNTRY, NON_US_COUNTRY_CODES } from '../countries.ts';
 import {
   LIMIT_MESSAGES,
   MAX_ORDER_LINES,
@@ -38,55 +39,161 @@ export const StateSchema = v.pipe(
   v.picklist(US_STATE_CODES, M.stateUnknown),
 );
 
+/** The country of an address in the United States' variant: absent means the United States. */
+const UsCountrySchema = v.optional(v.literal(DEFAULT_COUNTRY, M.country), DEFAULT_COUNTRY);
+
+/** The country of an address outside the United States: an ISO 3166-1 alpha-2 code. */
+const OtherCountrySchema = v.picklist(NON_US_COUNTRY_CODES, M.country);
+
+/** A region outside the United States (state, province, county...): optional free text. */
+const RegionSchema = v.pipe(
+  v.optional(v.string(), ''),
+  v.trim(),
+  maxChars('State / Province / Region', TEXT_LIMITS.addressField),
+);
+
+/** A postal code outside the United States: optional; letters, digits, spaces and hyphens. */
+const PostalCodeSchema = v.pipe(
+  v.optional(v.string(), ''),
+  v.trim(),
+  maxChars('Postal code', TEXT_LIMITS.addressField),
+  v.regex(/^[A-Za-z0-9 -]*$/, M.postalCode),
+);
+
 // Shipping fields in the order the checkout form shows them (first failing field wins).
-const addressEntries = {
+const contactEntries = {
   phone: requiredCappedText(M.phone, 'Phone', TEXT_LIMITS.addressField),
+};
+const nameEntries = {
   firstName: requiredCappedText(M.firstName, 'First name', TEXT_LIMITS.addressField),
   lastName: requiredCappedText(M.lastName, 'Last name', TEXT_LIMITS.addressField),
   street: requiredCappedText(M.street, 'Street address', TEXT_LIMITS.addressField),
   city: requiredCappedText(M.city, 'City', TEXT_LIMITS.addressField),
+};
+/** The United States: SPEC's state list and required ZIP code. */
+const usRegionEntries = {
   state: StateSchema,
   zipCode: requiredCappedText(M.zipCode, 'ZIP code', TEXT_LIMITS.addressField),
 };
+/** Elsewhere: a free-text region and a postal code, both optional. */
+const otherRegionEntries = { state: RegionSchema, zipCode: PostalCodeSchema };
 
-/** Shipping address of an order (SPEC §3). */
-export const ShippingAddressSchema = v.object({
-  firstName: addressEntries.firstName,
-  lastName: addressEntries.lastName,
-  email: EmailSchema,
-  phone: addressEntries.phone,
-  street: addressEntries.street,
-  city: addressEntries.city,
-  state: addressEntries.state,
-  zipCode: addressEntries.zipCode,
-});
+/**
+ * The checkout form's fields around the address, by country: `before` the country (the address
+ * section starts with it) and `after` the ZIP code.
+ * Note: a variant on `country` keeps one issue list in form order per country (the forms show the
+ * first issue of each field, the API the first of all) and converts to JSON Schema as an anyOf;
+ * a country outside the list is its only issue.
+ */
+export function addressFormSchema<
+  const Before extends v.ObjectEntries,
+  const After extends v.ObjectEntries,
+>(before: Before, after: After) {
+  return v.variant(
+    'country',
+    [
+      v.object({
+        ...before,
+        ...contactEntries,
+        country: UsCountrySchema,
+        ...nameEntries,
+        ...usRegionEntries,
+        ...after,
+      }),
+      v.object({
+        ...before,
+        ...contactEntries,
+        country: OtherCountrySchema,
+        ...nameEntries,
+        ...otherRegionEntries,
+        ...after,
+      }),
+    ],
+    M.country,
+  );
+}
+
+/** Shipping address of an order (SPEC §3), with its country (absent: the United States). */
+export const ShippingAddressSchema = v.variant(
+  'country',
+  [
+    v.object({
+      firstName: nameEntries.firstName,
+      lastName: nameEntries.lastName,
+      email: EmailSchema,
+      phone: contactEntries.phone,
+      street: nameEntries.street,
+      city: nameEntries.city,
+      country: UsCountrySchema,
+      ...usRegionEntries,
+    }),
+    v.object({
+      firstName: nameEntries.firstName,
+      lastName: nameEntries.lastName,
+      email: EmailSchema,
+      phone: contactEntries.phone,
+      street: nameEntries.street,
+      city: nameEntries.city,
+      country: OtherCountrySchema,
+      ...otherRegionEntries,
+    }),
+  ],
+  M.country,
+);
 /** A shipping address. */
 export type ShippingAddress = v.InferOutput<typeof ShippingAddressSchema>;
 
+/** An address with its country: one stored before addresses had countries is a US address. */
+export function withCountry(address: ShippingAddress): ShippingAddress {
+  // Note: the type says every address has a country; stored JSON from before may not.
+  const country: string | undefined = address.country;
+  return { ...address, country: country ?? DEFAULT_COUNTRY } as ShippingAddress;
+}
+
 /** Store checkout form: customer, address and shipping method (default free). */
-export const StoreCheckoutFormSchema = v.object({
-  customerEmail: EmailSchema,
-  ...addressEntries,
-  shippingMethod: v.optional(ShippingMethodSchema, 'free'),
-});
+export const StoreCheckoutFormSchema = addressFormSchema(
+  { customerEmail: EmailSchema },
+  { shippingMethod: v.optional(ShippingMethodSchema, 'free') },
+);
 /** A validated store checkout form. */
 export type StoreCheckoutForm = v.InferOutput<typeof StoreCheckoutFormSchema>;
 
 /** Universal checkout form: same fields, shipping method optional (shown only when shipping is on). */
-export const UniversalCheckoutFormSchema = v.object({
-  customerEmail: EmailSchema,
-  ...addressEntries,
-  shippingMethod: v.optional(ShippingMethodSchema),
-});
+export const UniversalCheckoutFormSchema = addressFormSchema(
+  { customerEmail: EmailSchema },
+  { shippingMethod: v.optional(ShippingMethodSchema) },
+);
 /** A validated universal checkout form. */
 export type UniversalCheckoutForm = v.InferOutput<typeof UniversalCheckoutFormSchema>;
 
+/** The customer and address of a validated checkout form. */
+type AddressForm = Pick<
+  StoreCheckoutForm | UniversalCheckoutForm,
+  | 'customerEmail'
+  | 'phone'
+  | 'firstName'
+  | 'lastName'
+  | 'street'
+  | 'city'
+  | 'country'
+  | 'state'
+  | 'zipCode'
+>;
+
 /** Builds the order's shipping address from a validated checkout form. */
-export function shippingAddressFromForm(
-  form: StoreCheckoutForm | UniversalCheckoutForm,
-): ShippingAddress {
-  const { customerEmail, phone, firstName, lastName, street, city, state, zipCode } = form;
-  return { firstName, lastName, email: customerEmail, phone, street, city, state, zipCode };
+export function shippingAddressFromForm(form: AddressForm): ShippingAddress {
+  const { customerEmail, phone, firstName, lastName, street, city, country, state, zipCode } = form;
+  return {
+    firstName,
+    lastName,
+    email: customerEmail,
+    phone,
+    street,
+    city,
+    country,
+    state,
+    zipCode,
+  } as ShippingAddress;
 }
 
 /** Quantity of an order line: an integer of at least 1. */

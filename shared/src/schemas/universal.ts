@@ -71,6 +71,8 @@ export const CheckoutParamsSchema = v.object({
   city: addressText('City'),
   state: addressText('State'),
   zipCode: addressText('ZIP code'),
+  /** ISO 3166-1 alpha-2; the form starts on the United States when absent or unknown. */
+  country: addressText('Country'),
   shipping: v.boolean(),
   freeShipping: v.boolean(),
   standardShipping: v.optional(MoneyStringSchema),

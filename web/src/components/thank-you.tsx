@@ -3,6 +3,7 @@
 // It says what is true of the order: a pending order is not paid yet (with a link to its payment
 // page), a reversed one lost its payment, and a paid one shows its payment transaction.
 import {
+  addressTailLines,
   formatUsdc,
   isRevenueStatus,
   multiplyUsdc,
@@ -15,6 +16,7 @@ import {
   shortOrderIdUpper,
   THANK_YOU_DELIVERY_ESTIMATE,
 } from '@store/shared';
+import { Fragment } from 'react';
 import { explorerTxUrl, useChainInfo } from '../lib/chain-info.ts';
 import { usdc } from '../lib/format.ts';
 import type { OrderState } from '../lib/use-order.ts';
@@ -210,7 +212,12 @@ function Confirmation(props: { order: Order; home: string; paymentHref: string }
               <br />
               {address.street}
               <br />
-              {address.city}, {address.state} {address.zipCode}
+              {addressTailLines(address).map((line, index) => (
+                <Fragment key={line}>
+                  {index > 0 && <br />}
+                  {line}
+                </Fragment>
+              ))}
             </address>
           ) : (
             <p className="muted">No shipping address.</p>

@@ -290,7 +290,7 @@ export async function completeCheckoutSession(
       .values({
         storeId: row.storeId,
         customerEmail: form.customerEmail,
-        shippingAddress: shippingAddressFromForm({ ...form, shippingMethod: undefined }),
+        shippingAddress: shippingAddressFromForm(form),
         items,
         subtotalUsdc: formatUsdc(subtotal),
         shippingUsdc: formatUsdc(shippingAmount),

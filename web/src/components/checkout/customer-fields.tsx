@@ -1,6 +1,8 @@
 // The customer and shipping-address fields both checkouts share (SPEC §2, §5), in form order, and
-// their two sections as one TanStack Form field group.
-import { US_STATES } from '@store/shared';
+// their two sections as one TanStack Form field group. The address starts with its country: a US
+// address has SPEC's state select and ZIP code, one elsewhere a free-text region and postal code.
+import { countryOptions, DEFAULT_COUNTRY, isCountryCode, US_STATES } from '@store/shared';
+import { useStore } from '@tanstack/react-form';
 import { withFieldGroup } from '../../lib/form.tsx';
 
 /** A text field of the customer form. */
@@ -32,6 +34,16 @@ const ZIP_FIELD: CustomerFieldSpec = {
   autoComplete: 'postal-code',
 };
 
+/** The same field for an address outside the United States. */
+const POSTAL_CODE_FIELD: CustomerFieldSpec = {
+  name: 'zipCode',
+  label: 'Postal code',
+  autoComplete: 'postal-code',
+};
+
+/** Every country, the United States first, named in English. */
+const COUNTRY_OPTIONS = countryOptions();
+
 /** The 50 states and DC for the state select. */
 const STATE_OPTIONS = US_STATES.map((state) => ({ value: state.code, label: state.name }));
 
@@ -43,8 +55,15 @@ export interface CustomerFormValues {
   lastName: string;
   street: string;
   city: string;
+  country: string;
   state: string;
   zipCode: string;
+}
+
+/** A known country code (any case), or the default: a link may name one outside the list. */
+function countryOf(code: string | undefined): string {
+  const upper = code?.trim().toUpperCase() ?? '';
+  return isCountryCode(upper) ? upper : DEFAULT_COUNTRY;
 }
 
 /** Empty values, overlaid with what is known (a saved address or the link's pre-fill). */
@@ -58,6 +77,7 @@ export function customerDefaults(
     lastName: known.lastName ?? '',
     street: known.street ?? '',
     city: known.city ?? '',
+    country: countryOf(known.country),
     state: known.state ?? '',
     zipCode: known.zipCode ?? '',
   };
@@ -73,6 +93,7 @@ export const CustomerSections = withFieldGroup({
   // Note: the checkout schemas' input types hold optional strings, so the group's must too.
   defaultValues: customerDefaults() as Partial<CustomerFormValues>,
   render: function CustomerSections({ group }) {
+    const isUs = useStore(group.store, (state) => state.values.country) === DEFAULT_COUNTRY;
     const textField = (spec: CustomerFieldSpec) => (
       <group.AppField key={spec.name} name={spec.name}>
         {(field) => (
@@ -89,18 +110,45 @@ export const CustomerSections = withFieldGroup({
         <section className="card" aria-labelledby="address-title">
           <h2 id="address-title">Shipping Address</h2>
           <div className="field-grid">
-            {NAME_FIELDS.map(textField)}
-            <group.AppField name="state">
+            <group.AppField
+              name="country"
+              listeners={{
+                // Note: a region does not carry over to another country (nor a US state code to a
+                // free-text region): a new country starts with an empty state.
+                onChange: () => group.setFieldValue('state', ''),
+              }}
+            >
               {(field) => (
                 <field.SelectField
-                  label="State"
-                  placeholder="Select a state"
-                  options={STATE_OPTIONS}
-                  autoComplete="address-level1"
+                  label="Country"
+                  options={COUNTRY_OPTIONS}
+                  autoComplete="country"
                 />
               )}
             </group.AppField>
-            {textField(ZIP_FIELD)}
+            {NAME_FIELDS.map(textField)}
+            {isUs ? (
+              <group.AppField key="us-state" name="state">
+                {(field) => (
+                  <field.SelectField
+                    label="State"
+                    placeholder="Select a state"
+                    options={STATE_OPTIONS}
+                    autoComplete="address-level1"
+                  />
+                )}
+              </group.AppField>
+            ) : (
+              <group.AppField key="region" name="state">
+                {(field) => (
+                  <field.InputField
+                    label="State / Province / Region"
+                    autoComplete="address-level1"
+                  />
+                )}
+              </group.AppField>
+            )}
+            {textField(isUs ? ZIP_FIELD : POSTAL_CODE_FIELD)}
           </div>
         </section>
       </>

@@ -31,6 +31,7 @@ type FormValues = v.InferInput<typeof CompleteCheckoutSessionSchema>;
 export function sessionDefaults(session: PublicCheckoutSession): FormValues {
   const customer = session.customer ?? {};
   const [first, ...rest] = (customer.name ?? '').trim().split(/\s+/);
+  // Note: the country is a known code (customerDefaults checks it); the schema's variant types it.
   return {
     ...customerDefaults({
       ...customer,
@@ -38,7 +39,7 @@ export function sessionDefaults(session: PublicCheckoutSession): FormValues {
       lastName: customer.lastName ?? (rest.join(' ') || undefined),
     }),
     shippingOptionId: session.shippingOptions[0]?.id,
-  };
+  } as FormValues;
 }
 
 /** The form; `onCompleted` gets the order's id. */

@@ -20,6 +20,7 @@ const PREFILL_LABELS: Record<(typeof PREFILL_PARAMS)[number], string> = {
   city: 'City',
   state: 'State (code, e.g. NY)',
   zipCode: 'ZIP code',
+  country: 'Country (code, e.g. DE; default US)',
 };
 
 /** Shipping: the toggle, the free flag and the two prices. */

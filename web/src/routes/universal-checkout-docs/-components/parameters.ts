@@ -71,7 +71,14 @@ export const PARAMETERS: readonly ParameterDoc[] = [
     name: 'customerEmail, phone, firstName, lastName, street, city, state, zipCode',
     required: false,
     type: 'text',
-    description: 'Pre-fill the customer form (state is a US state code, DC included).',
+    description:
+      'Pre-fill the customer form (for a US address, state is a US state code, DC included; elsewhere the region and postal code are free text).',
+  },
+  {
+    name: 'country',
+    required: false,
+    type: 'ISO 3166-1 alpha-2 code',
+    description: 'Pre-select the country of the shipping address (e.g. DE). Default US.',
   },
   {
     name: 'shipping',

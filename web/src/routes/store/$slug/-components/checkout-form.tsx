@@ -83,9 +83,11 @@ export function CheckoutForm(props: {
     // Pre-fill from the last checkout on this device, leaving anything typed already alone.
     void readSavedShippingAddress().then((saved) => {
       const known = customerDefaults(saved);
+      // Note: the country always has a value (the default); the saved one wins until it is chosen.
       for (const [name, value] of Object.entries(known) as [keyof typeof known, string][]) {
-        if (value && !form.getFieldValue(name))
-          form.setFieldValue(name, value, { dontUpdateMeta: true });
+        const open =
+          name === 'country' ? !form.getFieldMeta(name)?.isTouched : !form.getFieldValue(name);
+        if (value && open) form.setFieldValue(name, value, { dontUpdateMeta: true });
       }
     });
   }, [form]);
