@@ -110,22 +110,24 @@ export const CustomerSections = withFieldGroup({
         <section className="card" aria-labelledby="address-title">
           <h2 id="address-title">Shipping Address</h2>
           <div className="field-grid">
-            <group.AppField
-              name="country"
-              listeners={{
-                // Note: a region does not carry over to another country (nor a US state code to a
-                // free-text region): a new country starts with an empty state.
-                onChange: () => group.setFieldValue('state', ''),
-              }}
-            >
-              {(field) => (
-                <field.SelectField
-                  label="Country"
-                  options={COUNTRY_OPTIONS}
-                  autoComplete="country"
-                />
-              )}
-            </group.AppField>
+            <div className="field-row">
+              <group.AppField
+                name="country"
+                listeners={{
+                  // Note: a region does not carry over to another country (nor a US state code to a
+                  // free-text region): a new country starts with an empty state.
+                  onChange: () => group.setFieldValue('state', ''),
+                }}
+              >
+                {(field) => (
+                  <field.SelectField
+                    label="Country"
+                    options={COUNTRY_OPTIONS}
+                    autoComplete="country"
+                  />
+                )}
+              </group.AppField>
+            </div>
             {NAME_FIELDS.map(textField)}
             {isUs ? (
               <group.AppField key="us-state" name="state">
