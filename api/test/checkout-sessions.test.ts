@@ -224,7 +224,9 @@ describe('reading a session', () => {
     expect(storesOfB.map((s: { id: string }) => s.id)).toContain(storeB.id);
     expect(storesOfB.map((s: { id: string }) => s.id)).not.toContain(storeA.id);
     expect((await withKey(keyB).get(`/api/orders?storeId=${storeA.id}`)).status).toBe(404);
-    expect((await withKey(keyB).get(`/api/stores/${storeA.id}/webhook`)).status).toBe(404);
+    // Webhook settings (with their secret) are never read with a key, A's or anyone's.
+    expect((await withKey(keyB).get(`/api/stores/${storeA.id}/webhook`)).status).toBe(403);
+    expect((await b.api.get(`/api/stores/${storeA.id}/webhook`)).status).toBe(404);
   });
 
   test('the public read shows the checkout, nothing of the owner', async () => {
