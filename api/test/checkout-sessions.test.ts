@@ -327,6 +327,8 @@ describe('checking out a session', () => {
       storeId: storeA.id,
       subtotalUsdc: '43.50',
       shippingUsdc: '4.00',
+      // the session's tax, stored on the order
+      taxUsdc: '1.25',
       totalUsdc: '48.75',
       status: 'pending',
       metadata: { externalOrderId: body.externalOrderId, checkoutSessionId: id },

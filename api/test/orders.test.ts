@@ -73,7 +73,8 @@ describe('POST /api/orders', () => {
       shippingAddress: customer.shippingAddress,
       subtotalUsdc: '33.48',
       shippingUsdc: '12.99',
-      // 33.48 + 12.99 + 2.68 tax
+      // 33.48 + 12.99 + 2.68 tax: the tax is stored, so the amounts add up
+      taxUsdc: '2.68',
       totalUsdc: '49.15',
       status: 'pending',
       paymentChain: null,

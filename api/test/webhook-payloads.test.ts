@@ -108,6 +108,8 @@ describe('payloads sent', () => {
     expect(v.parse(WEBHOOK_PAYLOAD_SCHEMAS['order.underpaid'], payload)).toMatchObject({
       status: 'pending',
       paymentStatus: 'underpaid',
+      // what arrived, not zero
+      paymentWallet: { expectedAmount: '10.00', receivedAmount: '3.000000' },
       completedAt: null,
     });
   }, 60_000);
@@ -148,7 +150,7 @@ describe('payloads sent', () => {
     });
   }, 60_000);
 
-  test('a store order: its store id, signed', async () => {
+  test('a store order: its store id, signed, amounts that add up with the tax', async () => {
     const owner = await newMerchant(t.app, 'payloads');
     const store = (
       await owner.api.post('/api/stores', storeForm({ paymentAddress: freshAddress() }))
@@ -166,6 +168,11 @@ describe('payloads sent', () => {
     expect(v.parse(WEBHOOK_PAYLOAD_SCHEMAS['order.paid'], payload)).toMatchObject({
       storeId: store.id,
       signed: true,
+      // one 10.00 mug, free shipping, 8% tax
+      subtotalUsdc: '10.00',
+      shippingUsdc: '0.00',
+      taxUsdc: '0.80',
+      totalUsdc: '10.80',
     });
   }, 60_000);
 });

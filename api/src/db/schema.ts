@@ -180,6 +180,8 @@ export const orders = pgTable(
     // amounts in USDC, 2 decimals
     subtotalUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
     shippingUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
+    // Note: stored so subtotal + shipping + tax = total wherever the order is shown or sent.
+    taxUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
     totalUsdc: numeric({ precision: 10, scale: 2 }).notNull(),
     status: text().$type<OrderStatus>().notNull().default('pending'),
     paymentChain: text(),

@@ -76,6 +76,7 @@ export function serializePayload(
     items: order.items,
     subtotalUsdc: order.subtotalUsdc,
     shippingUsdc: order.shippingUsdc,
+    taxUsdc: order.taxUsdc,
     totalUsdc: order.totalUsdc,
     completedAt: wallet.paymentReceivedAt?.toISOString() ?? null,
   };

@@ -74,6 +74,8 @@ export const OrderResponseSchema = v.object({
   items: v.array(OrderItemSchema),
   subtotalUsdc: MoneyStringSchema,
   shippingUsdc: MoneyStringSchema,
+  /** subtotalUsdc + shippingUsdc + taxUsdc = totalUsdc. */
+  taxUsdc: MoneyStringSchema,
   totalUsdc: MoneyStringSchema,
   status: v.picklist(ORDER_STATUSES),
   paymentChain: v.nullable(v.string()),

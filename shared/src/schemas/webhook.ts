@@ -85,6 +85,8 @@ const payloadEntries = {
   items: v.array(OrderItemSchema),
   subtotalUsdc: UsdcAmountStringSchema,
   shippingUsdc: UsdcAmountStringSchema,
+  /** The tax on the order: subtotalUsdc + shippingUsdc + taxUsdc = totalUsdc. */
+  taxUsdc: UsdcAmountStringSchema,
   totalUsdc: UsdcAmountStringSchema,
   /** When the payment was received; null before (underpaid, expired). */
   completedAt: v.nullable(timestamp),
@@ -159,6 +161,7 @@ const exampleBase = {
   ],
   subtotalUsdc: '25.00',
   shippingUsdc: '0.00',
+  taxUsdc: '0.00',
   totalUsdc: '25.00',
   completedAt: '2026-01-15T10:04:10.000Z',
 } satisfies Omit<WebhookPayloadOf<'order.paid'>, 'type'>;

@@ -1,5 +1,6 @@
 // CSV export of the merchant's orders (RFC 4180: quoted fields, CRLF), one row per order, with a
 // guard against spreadsheet formula injection since emails and names come from shoppers.
+import { DEFAULT_COUNTRY, formatUsdc, parseUsdc } from '@store/shared';
 import type { MerchantOrder } from './types.ts';
 
 const COLUMNS = [
@@ -11,10 +12,48 @@ const COLUMNS = [
   'Items',
   'Subtotal (USDC)',
   'Shipping (USDC)',
+  'Tax (USDC)',
   'Total (USDC)',
   'Chain',
   'Transaction',
+  'Ship To',
+  'Phone',
+  'Street',
+  'City',
+  'State/Region',
+  'Postal Code',
+  'Country',
 ] as const;
+
+/**
+ * The order's tax. Note: an order cached before the tax was stored has none; its total holds it
+ * beyond the subtotal and shipping.
+ */
+export function orderTax(
+  order: Pick<MerchantOrder, 'subtotalUsdc' | 'shippingUsdc' | 'totalUsdc'> & {
+    taxUsdc?: string;
+  },
+): string {
+  if (order.taxUsdc !== undefined) return order.taxUsdc;
+  const rest =
+    parseUsdc(order.totalUsdc) - parseUsdc(order.subtotalUsdc) - parseUsdc(order.shippingUsdc);
+  return formatUsdc(rest > 0n ? rest : 0n);
+}
+
+function addressFields(order: MerchantOrder) {
+  const address = order.shippingAddress;
+  if (!address) return ['', '', '', '', '', '', ''];
+  return [
+    `${address.firstName} ${address.lastName}`.trim(),
+    address.phone,
+    address.street,
+    address.city,
+    address.state,
+    address.zipCode,
+    // Note: an address stored before addresses had countries is a US address.
+    address.country ?? DEFAULT_COUNTRY,
+  ];
+}
 
 /** One CSV field: quoted, quotes doubled, and a leading =, +, -, @ neutralised with a quote. */
 export function csvField(value: string | number | null | undefined): string {
@@ -41,9 +80,11 @@ export function ordersToCsv(
     itemsText(order),
     order.subtotalUsdc,
     order.shippingUsdc,
+    orderTax(order),
     order.totalUsdc,
     order.paymentChain,
     order.paymentTxHash,
+    ...addressFields(order),
   ]);
   const lines = [COLUMNS, ...rows].map((row) => row.map(csvField).join(','));
   return `${lines.join('\r\n')}\r\n`;

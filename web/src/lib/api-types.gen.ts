@@ -1077,6 +1077,7 @@ export type components = {
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             storeId: string;
             subtotalUsdc: string;
+            taxUsdc: string;
             totalUsdc: string;
             /** Format: date-time */
             updatedAt: string;
@@ -1351,6 +1352,7 @@ export type components = {
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             storeId: string | null;
             subtotalUsdc: string;
+            taxUsdc: string;
             /** Format: date-time */
             timestamp: string;
             totalUsdc: string;
@@ -1454,6 +1456,7 @@ export type components = {
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             storeId: string | null;
             subtotalUsdc: string;
+            taxUsdc: string;
             /** Format: date-time */
             timestamp: string;
             totalUsdc: string;
@@ -1546,6 +1549,7 @@ export type components = {
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             storeId: string | null;
             subtotalUsdc: string;
+            taxUsdc: string;
             /** Format: date-time */
             timestamp: string;
             totalUsdc: string;
@@ -1638,6 +1642,7 @@ export type components = {
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             storeId: string | null;
             subtotalUsdc: string;
+            taxUsdc: string;
             /** Format: date-time */
             timestamp: string;
             totalUsdc: string;
@@ -1730,6 +1735,7 @@ export type components = {
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             storeId: string | null;
             subtotalUsdc: string;
+            taxUsdc: string;
             /** Format: date-time */
             timestamp: string;
             totalUsdc: string;
@@ -1822,6 +1828,7 @@ export type components = {
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             storeId: string | null;
             subtotalUsdc: string;
+            taxUsdc: string;
             /** Format: date-time */
             timestamp: string;
             totalUsdc: string;
@@ -1914,6 +1921,7 @@ export type components = {
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             storeId: string | null;
             subtotalUsdc: string;
+            taxUsdc: string;
             /** Format: date-time */
             timestamp: string;
             totalUsdc: string;
@@ -7483,6 +7491,7 @@ export interface operations {
                  *       ],
                  *       "subtotalUsdc": "25.00",
                  *       "shippingUsdc": "0.00",
+                 *       "taxUsdc": "0.00",
                  *       "totalUsdc": "25.00",
                  *       "completedAt": null
                  *     }
@@ -7560,6 +7569,7 @@ export interface operations {
                  *       ],
                  *       "subtotalUsdc": "25.00",
                  *       "shippingUsdc": "0.00",
+                 *       "taxUsdc": "0.00",
                  *       "totalUsdc": "25.00",
                  *       "completedAt": "2026-01-15T10:04:10.000Z",
                  *       "forwarding": {
@@ -7647,6 +7657,7 @@ export interface operations {
                  *       ],
                  *       "subtotalUsdc": "25.00",
                  *       "shippingUsdc": "0.00",
+                 *       "taxUsdc": "0.00",
                  *       "totalUsdc": "25.00",
                  *       "completedAt": "2026-01-15T10:04:10.000Z"
                  *     }
@@ -7724,6 +7735,7 @@ export interface operations {
                  *       ],
                  *       "subtotalUsdc": "25.00",
                  *       "shippingUsdc": "0.00",
+                 *       "taxUsdc": "0.00",
                  *       "totalUsdc": "25.00",
                  *       "completedAt": "2026-01-15T10:04:10.000Z"
                  *     }
@@ -7801,6 +7813,7 @@ export interface operations {
                  *       ],
                  *       "subtotalUsdc": "25.00",
                  *       "shippingUsdc": "0.00",
+                 *       "taxUsdc": "0.00",
                  *       "totalUsdc": "25.00",
                  *       "completedAt": "2026-01-15T10:04:10.000Z"
                  *     }
@@ -7878,6 +7891,7 @@ export interface operations {
                  *       ],
                  *       "subtotalUsdc": "25.00",
                  *       "shippingUsdc": "0.00",
+                 *       "taxUsdc": "0.00",
                  *       "totalUsdc": "25.00",
                  *       "completedAt": "2026-01-15T10:04:10.000Z"
                  *     }
@@ -7955,6 +7969,7 @@ export interface operations {
                  *       ],
                  *       "subtotalUsdc": "25.00",
                  *       "shippingUsdc": "0.00",
+                 *       "taxUsdc": "0.00",
                  *       "totalUsdc": "25.00",
                  *       "completedAt": null
                  *     }

@@ -294,6 +294,7 @@ export async function completeCheckoutSession(
         items,
         subtotalUsdc: formatUsdc(subtotal),
         shippingUsdc: formatUsdc(shippingAmount),
+        taxUsdc: formatUsdc(parseUsdc(row.taxUsdc)),
         totalUsdc: formatUsdc(total),
         status: 'pending',
         metadata: {

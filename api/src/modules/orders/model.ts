@@ -58,6 +58,7 @@ export interface OrderView {
   items: OrderItem[];
   subtotalUsdc: string;
   shippingUsdc: string;
+  taxUsdc: string;
   totalUsdc: string;
   status: string;
   paymentChain: string | null;

@@ -30,6 +30,7 @@ const orderColumns = {
   items: orders.items,
   subtotalUsdc: orders.subtotalUsdc,
   shippingUsdc: orders.shippingUsdc,
+  taxUsdc: orders.taxUsdc,
   totalUsdc: orders.totalUsdc,
   status: orders.status,
   paymentChain: orders.paymentChain,
@@ -94,6 +95,7 @@ export async function createOrder(db: Database, body: CreateOrderBody): Promise<
       items,
       subtotalUsdc: totals.subtotalUsdc,
       shippingUsdc: totals.shippingUsdc,
+      taxUsdc: totals.taxUsdc,
       totalUsdc: totals.totalUsdc,
       status: 'pending',
     })
@@ -135,7 +137,12 @@ export async function listMerchantOrders(
     .limit(query.limit ?? DEFAULT_ORDERS_PAGE);
 }
 
-async function getOwnOrderOrThrow(db: Database, ownerId: string, id: string) {
+/** One of the merchant's orders (its detail page); 404 for anyone else's. */
+export async function getOwnOrderOrThrow(
+  db: Database,
+  ownerId: string,
+  id: string,
+): Promise<OrderView> {
   const [order] = isUuid(id)
     ? await db
         .select(orderColumns)

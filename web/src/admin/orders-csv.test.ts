@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ordersToCsv, orderTax } from './orders-csv.ts';
+import type { MerchantOrder } from './types.ts';
+
+const order: MerchantOrder = {
+  id: 'o-2',
+  storeId: 's1',
+  customerEmail: 'ada@example.com',
+  shippingAddress: {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    phone: '+1 555 0100',
+    street: '12 Analytical Way',
+    city: 'Portland',
+    country: 'US',
+    state: 'OR',
+    zipCode: '97201',
+  },
+  items: [{ productId: 'p-1', title: 'Hoodie', quantity: 1, priceUsdc: '25.99' }],
+  subtotalUsdc: '25.99',
+  shippingUsdc: '12.99',
+  taxUsdc: '2.08',
+  totalUsdc: '41.06',
+  status: 'paid',
+  paymentChain: 'base',
+  paymentTxHash: null,
+  paymentAddress: null,
+  metadata: null,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+};
+
+const rowsOf = (csv: string) => csv.trimEnd().split('\r\n');
+
+describe('ordersToCsv', () => {
+  it('has a tax column, so subtotal + shipping + tax = total on each row', () => {
+    const [header, row] = rowsOf(ordersToCsv([order], () => 'Moon Shop'));
+    expect(header).toContain('"Subtotal (USDC)","Shipping (USDC)","Tax (USDC)","Total (USDC)"');
+    expect(row).toContain('"25.99","12.99","2.08","41.06"');
+  });
+
+  it('carries the shipping address in its own columns', () => {
+    const [header, row] = rowsOf(ordersToCsv([order], () => 'Moon Shop'));
+    expect(header).toContain(
+      '"Ship To","Phone","Street","City","State/Region","Postal Code","Country"',
+    );
+    expect(row).toMatch(
+      /"Ada Lovelace","'?\+1 555 0100","12 Analytical Way","Portland","OR","97201","US"$/,
+    );
+  });
+
+  it('leaves the address columns empty for an order without one', () => {
+    const [, row] = rowsOf(ordersToCsv([{ ...order, shippingAddress: null }], () => ''));
+    expect(row?.endsWith('"","","","","","",""')).toBe(true);
+  });
+});
+
+describe('orderTax', () => {
+  it('reads the stored tax, or what an older cached order holds beyond subtotal and shipping', () => {
+    expect(orderTax(order)).toBe('2.08');
+    const { taxUsdc: _, ...older } = order;
+    expect(orderTax(older)).toBe('2.08');
+  });
+});
