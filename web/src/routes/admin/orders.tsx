@@ -8,7 +8,7 @@ import { valibotValidator } from '@tanstack/valibot-adapter';
 import { useCallback, useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { fetchOrders, updateOrderStatus } from '../../admin/api.ts';
-import { saveView, ViewSchemas } from '../../admin/cache.ts';
+import { refreshStores, saveView, ViewSchemas } from '../../admin/cache.ts';
 import { retryForwardingRequest } from '../../admin/forwarding.ts';
 import { downloadCsv, ordersToCsv } from '../../admin/orders-csv.ts';
 import { isLocalId } from '../../admin/outbox/queue.ts';
@@ -60,6 +60,12 @@ function OrdersPage() {
       },
     );
   }, [reload]);
+
+  // Note: the store names come from the cached stores; opened cold (a bookmark, a new tab) the
+  // page reads them itself rather than wait for the dashboard to have saved them.
+  useEffect(() => {
+    refreshStores(userId).catch((error: unknown) => console.warn('Stores refresh failed', error));
+  }, [userId]);
 
   const names = new Map(stores.map((s) => [s.item.id, s.item.name]));
   const storeName = (id: string) => names.get(id) ?? '—';
