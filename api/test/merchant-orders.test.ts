@@ -72,6 +72,28 @@ describe('GET /api/orders', () => {
   });
 });
 
+describe('GET /api/orders/{id}/detail', () => {
+  test('the owner reads its order, amounts adding up with the tax; others are refused', async () => {
+    const store = await addStore();
+    const mug = await addProduct(store.id, { title: 'Mug', priceUsdc: '25.99' });
+    const order = await placeOrder(store.id, [[mug, 1]]);
+    const read = await t.owner.api.get(`/api/orders/${order.id}/detail`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      id: order.id,
+      customerEmail: 'ada@example.com',
+      shippingAddress: customer.shippingAddress,
+      subtotalUsdc: '25.99',
+      shippingUsdc: '0.00',
+      taxUsdc: '2.08',
+      totalUsdc: '28.07',
+    });
+    expect((await t.other.api.get(`/api/orders/${order.id}/detail`)).status).toBe(404);
+    expect((await t.shopper.get(`/api/orders/${order.id}/detail`)).status).toBe(401);
+    expect((await t.owner.api.get('/api/orders/not-an-id/detail')).status).toBe(404);
+  });
+});
+
 describe('PATCH /api/orders/{id}', () => {
   let order: { id: string; updatedAt: string };
   beforeAll(async () => {

@@ -26,6 +26,7 @@ import { Route as ThankYouOrderIdRouteImport } from './routes/thank-you/$orderId
 import { Route as UniversalCheckoutDocsIndexRouteImport } from './routes/universal-checkout-docs/index';
 import { Route as UniversalCheckoutIndexRouteImport } from './routes/universal-checkout/index';
 import { Route as UniversalPaymentOrderIdRouteImport } from './routes/universal-payment/$orderId';
+import { Route as AdminOrdersOrderIdRouteImport } from './routes/admin/orders_.$orderId';
 import { Route as AdminStoresStoreIdRouteImport } from './routes/admin/stores/$storeId';
 import { Route as StoreSlugIndexRouteImport } from './routes/store/$slug/index';
 import { Route as StoreSlugCartRouteImport } from './routes/store/$slug/cart';
@@ -120,6 +121,11 @@ const UniversalPaymentOrderIdRoute = UniversalPaymentOrderIdRouteImport.update({
   path: '/universal-payment/$orderId',
   getParentRoute: () => rootRouteImport,
 } as any);
+const AdminOrdersOrderIdRoute = AdminOrdersOrderIdRouteImport.update({
+  id: '/orders_/$orderId',
+  path: '/orders/$orderId',
+  getParentRoute: () => AdminRouteRoute,
+} as any);
 const AdminStoresStoreIdRoute = AdminStoresStoreIdRouteImport.update({
   id: '/stores/$storeId',
   path: '/stores/$storeId',
@@ -176,6 +182,7 @@ export interface FileRoutesByFullPath {
   '/payment-link-builder/': typeof PaymentLinkBuilderIndexRoute;
   '/universal-checkout-docs/': typeof UniversalCheckoutDocsIndexRoute;
   '/universal-checkout/': typeof UniversalCheckoutIndexRoute;
+  '/admin/orders/$orderId': typeof AdminOrdersOrderIdRoute;
   '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
   '/store/$slug/cart': typeof StoreSlugCartRoute;
   '/store/$slug/checkout': typeof StoreSlugCheckoutRoute;
@@ -200,6 +207,7 @@ export interface FileRoutesByTo {
   '/payment-link-builder': typeof PaymentLinkBuilderIndexRoute;
   '/universal-checkout-docs': typeof UniversalCheckoutDocsIndexRoute;
   '/universal-checkout': typeof UniversalCheckoutIndexRoute;
+  '/admin/orders/$orderId': typeof AdminOrdersOrderIdRoute;
   '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
   '/store/$slug/cart': typeof StoreSlugCartRoute;
   '/store/$slug/checkout': typeof StoreSlugCheckoutRoute;
@@ -227,6 +235,7 @@ export interface FileRoutesById {
   '/payment-link-builder/': typeof PaymentLinkBuilderIndexRoute;
   '/universal-checkout-docs/': typeof UniversalCheckoutDocsIndexRoute;
   '/universal-checkout/': typeof UniversalCheckoutIndexRoute;
+  '/admin/orders_/$orderId': typeof AdminOrdersOrderIdRoute;
   '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
   '/store/$slug/cart': typeof StoreSlugCartRoute;
   '/store/$slug/checkout': typeof StoreSlugCheckoutRoute;
@@ -255,6 +264,7 @@ export interface FileRouteTypes {
     | '/payment-link-builder/'
     | '/universal-checkout-docs/'
     | '/universal-checkout/'
+    | '/admin/orders/$orderId'
     | '/admin/stores/$storeId'
     | '/store/$slug/cart'
     | '/store/$slug/checkout'
@@ -279,6 +289,7 @@ export interface FileRouteTypes {
     | '/payment-link-builder'
     | '/universal-checkout-docs'
     | '/universal-checkout'
+    | '/admin/orders/$orderId'
     | '/admin/stores/$storeId'
     | '/store/$slug/cart'
     | '/store/$slug/checkout'
@@ -305,6 +316,7 @@ export interface FileRouteTypes {
     | '/payment-link-builder/'
     | '/universal-checkout-docs/'
     | '/universal-checkout/'
+    | '/admin/orders_/$orderId'
     | '/admin/stores/$storeId'
     | '/store/$slug/cart'
     | '/store/$slug/checkout'
@@ -453,6 +465,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UniversalPaymentOrderIdRouteImport;
       parentRoute: typeof rootRouteImport;
     };
+    '/admin/orders_/$orderId': {
+      id: '/admin/orders_/$orderId';
+      path: '/orders/$orderId';
+      fullPath: '/admin/orders/$orderId';
+      preLoaderRoute: typeof AdminOrdersOrderIdRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
     '/admin/stores/$storeId': {
       id: '/admin/stores/$storeId';
       path: '/stores/$storeId';
@@ -508,12 +527,14 @@ declare module '@tanstack/react-router' {
 interface AdminRouteRouteChildren {
   AdminOrdersRoute: typeof AdminOrdersRoute;
   AdminIndexRoute: typeof AdminIndexRoute;
+  AdminOrdersOrderIdRoute: typeof AdminOrdersOrderIdRoute;
   AdminStoresStoreIdRoute: typeof AdminStoresStoreIdRoute;
 }
 
 const AdminRouteRouteChildren: AdminRouteRouteChildren = {
   AdminOrdersRoute: AdminOrdersRoute,
   AdminIndexRoute: AdminIndexRoute,
+  AdminOrdersOrderIdRoute: AdminOrdersOrderIdRoute,
   AdminStoresStoreIdRoute: AdminStoresStoreIdRoute,
 };
 

@@ -115,3 +115,9 @@ export async function sendEntityRequest(
     ? v.parse(MerchantStoreSchema, answer)
     : v.parse(MerchantProductSchema, answer);
 }
+
+/** GET /api/orders/{id}/detail: one of the merchant's orders (404 for anyone else's). */
+export async function fetchOrderDetail(orderId: string): Promise<MerchantOrder> {
+  const answer = await apiRequest('GET', `/api/orders/${path(orderId)}/detail`);
+  return v.parse(MerchantOrderSchema, answer);
+}

@@ -17,11 +17,39 @@ export const ForwardingSchema = v.object({
 /** An order's forwarding. */
 export type Forwarding = v.InferOutput<typeof ForwardingSchema>;
 
+/** The whole forwarding answer the order page shows: the deposit address, amounts and legs. */
+export const ForwardingDetailSchema = v.object({
+  ...ForwardingSchema.entries,
+  depositAddress: v.string(),
+  /** The deposit address's payment state (waiting, underpaid, received, overpaid, expired...). */
+  paymentStatus: v.string(),
+  receivedAmount: v.string(),
+  forwardedAmount: v.string(),
+  transfers: v.array(
+    v.object({
+      round: v.number(),
+      leg: v.string(),
+      to: v.string(),
+      value: v.string(),
+      status: v.string(),
+      txHash: v.nullable(v.string()),
+      confirmedAt: v.nullable(v.string()),
+    }),
+  ),
+});
+/** An order's forwarding with its deposit address and legs. */
+export type ForwardingDetail = v.InferOutput<typeof ForwardingDetailSchema>;
+
 const forwardingPath = (orderId: string) => `/api/orders/${encodeURIComponent(orderId)}/forwarding`;
 
 /** GET /api/orders/{id}/forwarding (owner only). */
 export async function fetchForwarding(orderId: string): Promise<Forwarding> {
   return v.parse(ForwardingSchema, await apiRequest('GET', forwardingPath(orderId)));
+}
+
+/** GET /api/orders/{id}/forwarding, whole (owner only). */
+export async function fetchForwardingDetail(orderId: string): Promise<ForwardingDetail> {
+  return v.parse(ForwardingDetailSchema, await apiRequest('GET', forwardingPath(orderId)));
 }
 
 /** POST /api/orders/{id}/forwarding/retry: 409 unless forwarding has failed or waits. */

@@ -1,11 +1,18 @@
-// Routes: POST /api/orders, GET /api/orders, GET /api/orders/{id}, PATCH /api/orders/{id}
+// Routes: POST /api/orders, GET /api/orders, GET /api/orders/{id}, GET /api/orders/{id}/detail,
+// PATCH /api/orders/{id}
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { CreateOrderBody, ListOrdersQuery, UpdateOrderBody } from './model.ts';
-import { createOrder, getOrder, listMerchantOrders, updateOrderStatus } from './service.ts';
+import {
+  createOrder,
+  getOrder,
+  getOwnOrderOrThrow,
+  listMerchantOrders,
+  updateOrderStatus,
+} from './service.ts';
 
 const tags = ['orders'];
 
@@ -56,6 +63,21 @@ export const ordersModule = ({ db, config }: AppDeps) => {
         errors: ['not_found'],
       }),
     })
+    .get(
+      '/api/orders/:id/detail',
+      async ({ params, requireUser }) =>
+        getOwnOrderOrThrow(db, (await requireUser()).id, params.id),
+      {
+        transform: signedIn,
+        detail: routeDoc({
+          tags,
+          summary: "Your order, for the admin's order page (404 for another merchant's)",
+          ok: { 200: 'Order' },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
+      },
+    )
     .patch(
       '/api/orders/:id',
       async ({ params, body, requireUser }) =>

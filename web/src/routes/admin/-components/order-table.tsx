@@ -1,7 +1,8 @@
 // The orders page's table: every order of the filter with its fulfilment action (paid ->
 // processing -> shipped -> completed; pending orders wait for payment), its forwarding and any
-// stock that ran out before it was paid.
+// stock that ran out before it was paid; the order number links to the order's page.
 import { formatOrderNumber, MERCHANT_ORDER_TRANSITIONS, type OrderStatus } from '@store/shared';
+import { Link } from '@tanstack/react-router';
 import { StatusBadge } from '../../../admin/components/badges.tsx';
 import type { Forwarding } from '../../../admin/forwarding.ts';
 import type { MerchantOrder } from '../../../admin/types.ts';
@@ -50,7 +51,11 @@ export function OrderTable(props: {
             const next = nextStatus(order.status);
             return (
               <tr key={order.id} aria-label={`Order ${formatOrderNumber(order.id)}`}>
-                <td>{formatOrderNumber(order.id)}</td>
+                <td>
+                  <Link to="/admin/orders/$orderId" params={{ orderId: order.id }}>
+                    {formatOrderNumber(order.id)}
+                  </Link>
+                </td>
                 <td>{new Date(order.createdAt).toLocaleDateString()}</td>
                 <td>{props.storeName(order.storeId)}</td>
                 <td>{order.customerEmail}</td>

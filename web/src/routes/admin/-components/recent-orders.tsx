@@ -1,5 +1,6 @@
 // The dashboard's 'Recent Orders' table (SPEC §2): the first 5 orders with Order ID (# and the
-// last 8 characters), Customer, Amount, Status and Chain, or the empty text.
+// last 8 characters, a link to the order's page), Customer, Amount, Status and Chain, or the
+// empty text.
 import { formatOrderNumber, PAGE_TEXTS, RECENT_ORDERS_LIMIT } from '@store/shared';
 import { Link } from '@tanstack/react-router';
 import { StatusBadge } from '../../../admin/components/badges.tsx';
@@ -34,7 +35,11 @@ export function RecentOrders(props: { orders: readonly MerchantOrder[] | undefin
             <tbody>
               {orders.map((order) => (
                 <tr key={order.id}>
-                  <td>{formatOrderNumber(order.id)}</td>
+                  <td>
+                    <Link to="/admin/orders/$orderId" params={{ orderId: order.id }}>
+                      {formatOrderNumber(order.id)}
+                    </Link>
+                  </td>
                   <td>{order.customerEmail}</td>
                   <td>{usdc(order.totalUsdc)}</td>
                   <td>

@@ -1,0 +1,238 @@
+// Route /admin/orders/{orderId}: one order of the merchant, opened from the orders list, the
+// dashboard or its own URL (a new tab): its lines and totals (tax included), the customer's
+// contact and shipping address, the payment (deposit address, expected vs received, the payment
+// transaction, the exception) and where the money went (forwarding legs and their transactions).
+// The last answer is cached, so the page still opens offline.
+import { formatOrderNumber, formatUsdc, parseUsdc } from '@store/shared';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { fetchOrderDetail } from '../../admin/api.ts';
+import { refreshStores, saveView } from '../../admin/cache.ts';
+import { StatusBadge } from '../../admin/components/badges.tsx';
+import { type ForwardingDetail, fetchForwardingDetail } from '../../admin/forwarding.ts';
+import { legAmount, paymentException } from '../../admin/order-payment.ts';
+import { orderTax } from '../../admin/orders-csv.ts';
+import { type MerchantOrder, MerchantOrderSchema } from '../../admin/types.ts';
+import { useMerchantStores, useView } from '../../admin/use-merchant-data.ts';
+import { ApiError } from '../../lib/api.ts';
+import { explorerTxUrl, useChainInfo } from '../../lib/chain-info.ts';
+import { usdc } from '../../lib/format.ts';
+
+export const Route = createFileRoute('/admin/orders_/$orderId')({ component: OrderPage });
+
+type Load = 'loading' | 'done' | 'not-found' | 'unreachable';
+
+function OrderPage() {
+  const { orderId } = Route.useParams();
+  const userId = Route.useRouteContext().merchant.id;
+  const cached = useView(userId, `order:${orderId}`, MerchantOrderSchema);
+  const stores = useMerchantStores(userId);
+  const [load, setLoad] = useState<Load>('loading');
+  const [forwarding, setForwarding] = useState<ForwardingDetail>();
+
+  const reload = useCallback(async () => {
+    const order = await fetchOrderDetail(orderId);
+    await saveView(userId, `order:${orderId}`, order);
+    // Note: an order without a deposit address yet answers 404 here; it simply shows none.
+    setForwarding(await fetchForwardingDetail(orderId).catch(() => undefined));
+  }, [userId, orderId]);
+
+  useEffect(() => {
+    reload().then(
+      () => setLoad('done'),
+      (error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return setLoad('not-found');
+        console.warn('Order refresh failed', error);
+        setLoad('unreachable');
+      },
+    );
+    refreshStores(userId).catch((error: unknown) => console.warn('Stores refresh failed', error));
+  }, [reload, userId]);
+
+  const order = load === 'not-found' ? undefined : cached?.value;
+  const storeName = stores?.find((s) => s.item.id === order?.storeId)?.item.name;
+  return (
+    <>
+      <div className="admin-heading">
+        <div>
+          <h1>{order ? `Order ${formatOrderNumber(order.id)}` : 'Order'}</h1>
+          <Link to="/admin/orders" className="small">
+            ← All orders
+          </Link>
+        </div>
+        {order && <StatusBadge status={order.status} />}
+      </div>
+      {order ? (
+        <OrderDetail order={order} storeName={storeName} forwarding={forwarding} />
+      ) : load === 'not-found' ? (
+        <p className="card muted">Order not found.</p>
+      ) : load === 'unreachable' ? (
+        <p className="card muted">
+          This order has not been saved on this device yet. Connect to see it.
+        </p>
+      ) : (
+        <p className="loading" role="status">
+          Loading order...
+        </p>
+      )}
+    </>
+  );
+}
+
+function OrderDetail(props: {
+  order: MerchantOrder;
+  storeName: string | undefined;
+  forwarding: ForwardingDetail | undefined;
+}) {
+  const { order, forwarding } = props;
+  const address = order.shippingAddress;
+  return (
+    <div className="order-detail">
+      <section className="card" aria-labelledby="order-lines-title">
+        <h2 id="order-lines-title">Items</h2>
+        <ul className="order-lines">
+          {order.items.map((item, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: an order's lines never move; one product may have two.
+            <li key={`${item.productId}-${index}`}>
+              <span className="order-line-title">{item.title}</span>
+              <span className="muted small">
+                {item.quantity} × {usdc(item.priceUsdc)}
+              </span>
+              <span className="order-line-total">{usdc(lineTotal(item))}</span>
+            </li>
+          ))}
+        </ul>
+        <dl className="order-facts order-totals">
+          <Fact term="Subtotal">{usdc(order.subtotalUsdc)}</Fact>
+          <Fact term="Shipping">{usdc(order.shippingUsdc)}</Fact>
+          <Fact term="Tax">{usdc(orderTax(order))}</Fact>
+          <Fact term="Total">
+            <strong>{usdc(order.totalUsdc)}</strong>
+          </Fact>
+        </dl>
+      </section>
+      <section className="card" aria-labelledby="order-customer-title">
+        <h2 id="order-customer-title">Customer</h2>
+        <dl className="order-facts">
+          <Fact term="Email">{order.customerEmail}</Fact>
+          {address && <Fact term="Phone">{address.phone}</Fact>}
+          <Fact term="Shipping address">
+            {address ? (
+              <address className="order-address">
+                {address.firstName} {address.lastName}
+                <br />
+                {address.street}
+                <br />
+                {[address.city, [address.state, address.zipCode].filter(Boolean).join(' ')]
+                  .filter(Boolean)
+                  .join(', ')}
+                <br />
+                {address.country ?? 'US'}
+              </address>
+            ) : (
+              'None'
+            )}
+          </Fact>
+          <Fact term="Store">{props.storeName ?? '—'}</Fact>
+          <Fact term="Placed">{new Date(order.createdAt).toLocaleString()}</Fact>
+        </dl>
+      </section>
+      <PaymentSection order={order} forwarding={forwarding} />
+      {forwarding && forwarding.transfers.length > 0 && (
+        <section className="card" aria-labelledby="order-forwarding-title">
+          <h2 id="order-forwarding-title">Forwarding</h2>
+          <ul className="order-legs">
+            {forwarding.transfers.map((leg) => (
+              <li key={`${leg.round}-${leg.leg}`}>
+                <span>
+                  Round {leg.round}, {leg.leg === 'fee' ? 'platform fee' : leg.leg}:{' '}
+                  <strong>{legAmount(leg.value)} USDC</strong> ({leg.status})
+                </span>
+                <span className="mono small">to {leg.to}</span>
+                {leg.txHash && (
+                  <span className="small">
+                    tx <TxLink hash={leg.txHash} />
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function PaymentSection(props: { order: MerchantOrder; forwarding: ForwardingDetail | undefined }) {
+  const { order, forwarding } = props;
+  const exception =
+    forwarding &&
+    paymentException(forwarding.paymentStatus, order.totalUsdc, forwarding.receivedAmount);
+  return (
+    <section className="card" aria-labelledby="order-payment-title">
+      <h2 id="order-payment-title">Payment</h2>
+      <dl className="order-facts">
+        <Fact term="Expected">{usdc(order.totalUsdc)}</Fact>
+        {forwarding && (
+          <>
+            <Fact term="Received">{usdc(forwarding.receivedAmount)}</Fact>
+            <Fact term="Payment status">{forwarding.paymentStatus.replace('_', ' ')}</Fact>
+            <Fact term="Deposit address">
+              <span className="mono">{forwarding.depositAddress}</span>
+            </Fact>
+          </>
+        )}
+        <Fact term="Chain">{order.paymentChain ?? '—'}</Fact>
+        <Fact term="Transaction">
+          {order.paymentTxHash ? <TxLink hash={order.paymentTxHash} /> : '—'}
+        </Fact>
+      </dl>
+      {!forwarding && <p className="muted small">No deposit address has been made yet.</p>}
+      {exception?.kind === 'underpaid' && (
+        <p className="order-exception" role="note">
+          Underpaid: {exception.received} USDC arrived, {exception.missing} USDC missing.
+        </p>
+      )}
+      {exception?.kind === 'overpaid' && (
+        <p className="order-exception" role="note">
+          Overpaid: {exception.received} USDC arrived, {exception.extra} USDC extra.
+        </p>
+      )}
+      {exception?.kind === 'paid_late' && (
+        <p className="order-exception" role="note">
+          Paid late: the payment arrived after the payment window.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function Fact(props: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{props.term}</dt>
+      <dd>{props.children}</dd>
+    </div>
+  );
+}
+
+function TxLink(props: { hash: string }) {
+  const { chainId } = useChainInfo();
+  const url = explorerTxUrl(chainId, props.hash);
+  const text = <span className="mono">{props.hash}</span>;
+  return url ? (
+    <a href={url} target="_blank" rel="noreferrer" className="order-tx">
+      {text}
+    </a>
+  ) : (
+    <span className="order-tx">{text}</span>
+  );
+}
+
+function lineTotal(item: { priceUsdc: string; quantity: number }): string {
+  try {
+    return formatUsdc(parseUsdc(item.priceUsdc) * BigInt(item.quantity));
+  } catch {
+    return item.priceUsdc;
+  }
+}
