@@ -2,8 +2,10 @@
 // fields (flat, so integrators of the documented payload keep working) plus the event type, its
 // time, the payload version and the amounts.
 import {
+  formatUsdcFull,
   isPaidState,
   type PaymentState,
+  parseUsdc,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_PAYLOAD_VERSION,
   type WebhookEventType,
@@ -65,7 +67,7 @@ export function serializePayload(
     paymentWallet: {
       address: wallet.walletAddress,
       expectedAmount: wallet.expectedAmountUsdc,
-      receivedAmount: wallet.receivedAmountUsdc,
+      receivedAmount: arrivedAmount(wallet),
       forwardedAmount: wallet.forwardedAmountUsdc,
       storePaymentAddress: wallet.storePaymentAddress,
     },
@@ -86,6 +88,18 @@ export function serializePayload(
       ? { type, ...base, forwarding: forwardingOf(forwarding) }
       : { type, ...base };
   return JSON.stringify(payload);
+}
+
+/**
+ * What reached the deposit address. Note: a wallet is underpaid as soon as part of the amount is
+ * seen, before it reaches the confirmation depth, and no later event reports it again; its
+ * confirmed amount alone would tell the receiver that nothing arrived.
+ */
+function arrivedAmount(wallet: WalletRow): string {
+  if (wallet.status !== 'underpaid') return wallet.receivedAmountUsdc;
+  const detected = parseUsdc(wallet.detectedAmountUsdc);
+  if (detected > parseUsdc(wallet.receivedAmountUsdc)) return formatUsdcFull(detected);
+  return wallet.receivedAmountUsdc;
 }
 
 function forwardingOf(forwarding: ForwardingSummary | undefined): ForwardingSummary {
