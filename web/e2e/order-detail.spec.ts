@@ -1,12 +1,21 @@
 // Journey: a merchant opens a paid order cold from its URL (a new tab, nothing cached): the page
 // shows its lines, the shipping address and phone, subtotal + shipping + tax = total, the payment
 // (expected vs received, its transaction) and where the money went. The orders list opened cold
-// names the store and links to the order. Screenshots at phone and laptop sizes; at 390 px the
-// page needs no sideways scroll.
+// names the store and links to the order. An underpaid order says what arrived and what is
+// missing. Screenshots at phone and laptop sizes; at 390 px the page needs no sideways scroll.
 import { expect, type Page, test } from '@playwright/test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
-import { createProduct, createStore, payOrder, signUp, unique } from './admin-helpers.ts';
+import {
+  createProduct,
+  createStore,
+  payOrder,
+  placeOrder,
+  signUp,
+  unique,
+} from './admin-helpers.ts';
+import { payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
+import { readStackInfo } from './support/stack-info.ts';
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
 
@@ -104,4 +113,37 @@ test('a merchant opens an order cold from its URL and reads the address, tax and
   await row.getByRole('link', { name: `#${order.id.slice(-8)}` }).click();
   await expect(list).toHaveURL(new RegExp(`/admin/orders/${order.id}$`));
   await expect(list.locator('.order-totals')).toContainText('2.08 USDC');
+});
+
+test('an underpaid order says what arrived and what is missing', async ({ page, context }) => {
+  const stack = readStackInfo();
+  await signUp(page.request);
+  const store = await createStore(page.request, unique('Short Shop'));
+  const lamp = await createProduct(page.request, store.id, { title: 'Lamp', priceUsdc: '25.00' });
+  // 25.00 + 2.00 tax = 27.00, of which 20.00 is paid
+  const order = await placeOrder(page.request, store.id, {
+    ...lamp,
+    title: 'Lamp',
+    priceUsdc: '25.00',
+  });
+  expect(order.totalUsdc).toBe('27.00');
+  const wallet = await page.request.post(`/api/orders/${order.id}/assign-payment-wallet`, {
+    data: { paymentChain: 'base' },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  const { paymentWallet } = (await wallet.json()) as { paymentWallet: { address: string } };
+  await payUsdc(stack, paymentWallet.address, '20.00', 9);
+
+  const tab = await context.newPage();
+  await tab.goto(`/admin/orders/${order.id}`);
+  await expect(tab.locator('.order-totals')).toContainText('2.00 USDC');
+  const payment = tab.getByRole('region', { name: 'Payment' });
+  await expect(async () => {
+    await tab.reload();
+    await expect(payment.getByRole('note')).toHaveText(
+      'Underpaid: 20.00 USDC arrived, 7.00 USDC missing.',
+      { timeout: 2_000 },
+    );
+  }).toPass({ timeout: 45_000 });
+  await snapBoth(tab, 'order-detail-2-underpaid');
 });

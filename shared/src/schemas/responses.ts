@@ -136,7 +136,10 @@ export const ForwardingResponseSchema = v.object({
   paymentStatus: v.picklist(PAYMENT_STATES),
   status: v.picklist(FORWARDING_STATUSES),
   completed: v.boolean(),
+  /** What reached the confirmation depth. */
   receivedAmount: UsdcAmountStringSchema,
+  /** Every transfer seen, confirmed or not (an underpaid payment is decided on it). */
+  detectedAmount: UsdcAmountStringSchema,
   forwardedAmount: UsdcAmountStringSchema,
   retryCount: count,
   lastError: v.nullable(v.string()),

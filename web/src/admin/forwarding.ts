@@ -24,6 +24,8 @@ export const ForwardingDetailSchema = v.object({
   /** The deposit address's payment state (waiting, underpaid, received, overpaid, expired...). */
   paymentStatus: v.string(),
   receivedAmount: v.string(),
+  /** Every transfer seen, confirmed or not. */
+  detectedAmount: v.optional(v.string()),
   forwardedAmount: v.string(),
   transfers: v.array(
     v.object({

@@ -9,6 +9,12 @@ describe('paymentException', () => {
       missing: '7.00',
     });
     expect(paymentException('expired', '27.00', '20.000000')?.kind).toBe('underpaid');
+    // seen, not yet at the confirmation depth
+    expect(paymentException('underpaid', '27.00', '0.000000', '20.000000')).toEqual({
+      kind: 'underpaid',
+      received: '20.00',
+      missing: '7.00',
+    });
   });
 
   it('overpaid: the extra', () => {

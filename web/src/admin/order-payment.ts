@@ -10,14 +10,27 @@ export type PaymentException =
   | { kind: 'overpaid'; received: string; extra: string }
   | { kind: 'paid_late' };
 
-/** The exception of a deposit address in `paymentStatus` that expected `expected` and got `received`. */
+/**
+ * The exception of a deposit address in `paymentStatus` that expected `expected` and got
+ * `received` (confirmed) of the `detected` seen. Note: an underpaid payment is decided on what
+ * was seen, before the confirmation depth.
+ */
 export function paymentException(
   paymentStatus: string,
   expected: string,
   received: string,
+  detected = received,
 ): PaymentException | undefined {
   const want = tryParseUsdc(expected);
-  const got = tryParseUsdc(received);
+  const confirmed = tryParseUsdc(received);
+  const seen = tryParseUsdc(detected) ?? confirmed;
+  const got =
+    paymentStatus === 'underpaid' &&
+    seen !== undefined &&
+    confirmed !== undefined &&
+    seen > confirmed
+      ? seen
+      : confirmed;
   if (paymentStatus === 'paid_late') return { kind: 'paid_late' };
   if (want === undefined || got === undefined) return undefined;
   // Note: an expired address that got something but not enough is underpaid too.

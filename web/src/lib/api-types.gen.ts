@@ -933,6 +933,7 @@ export type components = {
             actualGasUsed: string;
             completed: boolean;
             depositAddress: string;
+            detectedAmount: string;
             forwardedAmount: string;
             forwardedAt: string | null;
             gasAmountSent: string;

@@ -76,6 +76,7 @@ export async function getForwarding(db: Database, ownerId: string, orderId: stri
     status: wallet.forwardingStatus,
     completed: wallet.forwardingCompleted,
     receivedAmount: wallet.receivedAmountUsdc,
+    detectedAmount: wallet.detectedAmountUsdc,
     forwardedAmount: wallet.forwardedAmountUsdc,
     retryCount: wallet.forwardingRetryCount,
     lastError: wallet.forwardingError,

@@ -167,7 +167,12 @@ function PaymentSection(props: { order: MerchantOrder; forwarding: ForwardingDet
   const { order, forwarding } = props;
   const exception =
     forwarding &&
-    paymentException(forwarding.paymentStatus, order.totalUsdc, forwarding.receivedAmount);
+    paymentException(
+      forwarding.paymentStatus,
+      order.totalUsdc,
+      forwarding.receivedAmount,
+      forwarding.detectedAmount,
+    );
   return (
     <section className="card" aria-labelledby="order-payment-title">
       <h2 id="order-payment-title">Payment</h2>
@@ -176,6 +181,10 @@ function PaymentSection(props: { order: MerchantOrder; forwarding: ForwardingDet
         {forwarding && (
           <>
             <Fact term="Received">{usdc(forwarding.receivedAmount)}</Fact>
+            {forwarding.detectedAmount !== undefined &&
+              forwarding.detectedAmount !== forwarding.receivedAmount && (
+                <Fact term="Seen, confirming">{usdc(forwarding.detectedAmount)}</Fact>
+              )}
             <Fact term="Payment status">{forwarding.paymentStatus.replace('_', ' ')}</Fact>
             <Fact term="Deposit address">
               <span className="mono">{forwarding.depositAddress}</span>
