@@ -209,6 +209,7 @@ describe('database roles', () => {
         '0007_integrators',
         '0008_receipts',
         '0009_grants',
+        '0010_order_tax',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -241,7 +242,7 @@ describe('database roles', () => {
     const empty = inDatabase(testDb.adminUrl, 'empty_shop');
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
-    await expect(check).rejects.toThrow(/lacks 10 migration\(s\) \(0000_init, .*0009_grants\)/);
+    await expect(check).rejects.toThrow(/lacks 11 migration\(s\) \(0000_init, .*0010_order_tax\)/);
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
   });
