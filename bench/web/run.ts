@@ -1,6 +1,6 @@
 // Web benchmark (issue 6): initial JS and CSS of the storefront route (gzip) and a Lighthouse
 // mobile run of the landing, storefront and product pages, against the real stack that the e2e
-// tests use (web/e2e/support/start-stack.ts: built app under `vite preview`, seeded store).
+// tests use (web/e2e/support/start-stack.ts: the built app served by the API, seeded store).
 // Run from the repo root: `bun run bench:web`. Writes its section of docs/benchmarks.md.
 import { spawn } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';
@@ -157,7 +157,7 @@ try {
     '',
     'Command: `bun run bench:web`.',
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)}: the built app under \`vite preview\` and the real API with a`,
+    `Measured ${new Date().toISOString().slice(0, 10)}: the built app served by the real API (text gzipped) with a`,
     `seeded store, on this project's machine (${cpus().length} cores, ${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Debian's Chromium.`,
     '',
     '### Initial JS and CSS of the storefront route (first visit, no service worker)',
@@ -176,8 +176,8 @@ try {
         `| ${name} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${ms(r.fcpMs)} | ${ms(r.lcpMs)} | ${ms(r.tbtMs)} | ${r.cls.toFixed(3)} | ${ms(r.speedIndexMs)} |`,
     ),
     '',
-    'Note: `vite preview` serves files uncompressed, so Lighthouse sees raw transfer sizes; behind a',
-    'compressing server the gzip column is what travels.',
+    'Note: the API sends text files gzipped to browsers that accept it, so the gzip column is',
+    'about what travels (the API compresses at its default level, a little less than gzip -9).',
     '',
   ];
   const report = lines.join('\n');

@@ -1,14 +1,30 @@
-// Routes: GET /* (not /api): the built web app, for deployments where the API serves it.
-import { existsSync, statSync } from 'node:fs';
+// Routes: GET /* (not /api): the built web app, for deployments where the API serves it. Text
+// files (scripts, styles, HTML, manifests, SVG) go gzipped to clients that accept it, compressed
+// once per file version and kept in memory.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, normalize } from 'node:path';
 import { Elysia } from 'elysia';
+
+/** Files worth compressing: text. Note: images and fonts are compressed formats already. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|json|svg|webmanifest|txt|map)$/;
+/** Below this a gzip member's overhead eats the saving. */
+const MIN_COMPRESS_BYTES = 1024;
 
 /** Serves files of `distDir`, and `index.html` for any other path (client-side routes). */
 export const webAppModule = (distDir: string) => {
   const root = normalize(distDir);
   const index = join(root, 'index.html');
   if (!existsSync(index)) throw new Error(`\`WEB_DIST\` has no index.html: ${distDir}`);
-  return new Elysia({ name: 'web-app' }).get('/*', ({ path, set }) => {
+  // Note: keyed by path and modification time, so a rebuilt file is compressed again.
+  const gzipped = new Map<string, { mtimeMs: number; body: Uint8Array }>();
+  const gzipOf = (file: string, mtimeMs: number): Uint8Array => {
+    const cached = gzipped.get(file);
+    if (cached?.mtimeMs === mtimeMs) return cached.body;
+    const body = Bun.gzipSync(readFileSync(file));
+    gzipped.set(file, { mtimeMs, body });
+    return body;
+  };
+  return new Elysia({ name: 'web-app' }).get('/*', ({ path, request, set }) => {
     if (path.startsWith('/api/')) {
       set.status = 404;
       return { error: { code: 'not_found', message: 'Not found' } };
@@ -19,6 +35,12 @@ export const webAppModule = (distDir: string) => {
     set.headers['cache-control'] = path.startsWith('/assets/')
       ? 'public, max-age=31536000, immutable'
       : 'no-cache';
-    return Bun.file(isFile ? file : index);
+    const served = isFile ? file : index;
+    const stats = statSync(served);
+    if (!COMPRESSIBLE.test(served) || stats.size < MIN_COMPRESS_BYTES) return Bun.file(served);
+    set.headers.vary = 'Accept-Encoding';
+    if (!/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) return Bun.file(served);
+    set.headers['content-encoding'] = 'gzip';
+    return new Blob([gzipOf(served, stats.mtimeMs)], { type: Bun.file(served).type });
   });
 };
