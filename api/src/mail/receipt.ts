@@ -4,9 +4,12 @@ import {
   addressTailLines,
   chainFacts,
   formatOrderNumber,
+  formatUsdc,
   isHexColor,
+  multiplyUsdc,
   type OrderItem,
   type OrderMetadata,
+  parseUsdc,
   type ShippingAddress,
 } from '@store/shared';
 
@@ -53,22 +56,15 @@ const ESCAPES: Record<string, string> = {
 /** Text made safe for HTML content and attribute values. */
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
-/** `price × quantity` of a line, exact to the cent (prices are 2-decimal strings). */
-function lineTotal(item: OrderItem): string {
-  const [whole = '0', fraction = ''] = item.priceUsdc.split('.');
-  const cents = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
-  const total = cents * BigInt(item.quantity);
-  return `${total / 100n}.${(total % 100n).toString().padStart(2, '0')}`;
-}
+/** `price × quantity` of a line, exact (prices are decimal strings). */
+const lineTotal = (item: OrderItem) =>
+  formatUsdc(multiplyUsdc(parseUsdc(item.priceUsdc), item.quantity));
 
-/** Tax of an order: what the total holds beyond subtotal and shipping (2-decimal strings). */
+/** Tax of an order: what the total holds beyond subtotal and shipping (0.00 when none). */
 function taxOf(order: Pick<ReceiptOrder, 'subtotalUsdc' | 'shippingUsdc' | 'totalUsdc'>): string {
-  const cents = (amount: string) => {
-    const [whole = '0', fraction = ''] = amount.split('.');
-    return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
-  };
-  const tax = cents(order.totalUsdc) - cents(order.subtotalUsdc) - cents(order.shippingUsdc);
-  return tax > 0n ? `${tax / 100n}.${(tax % 100n).toString().padStart(2, '0')}` : '0.00';
+  const tax =
+    parseUsdc(order.totalUsdc) - parseUsdc(order.subtotalUsdc) - parseUsdc(order.shippingUsdc);
+  return formatUsdc(tax > 0n ? tax : 0n);
 }
 
 /** The store name a receipt is sent in: the store's, or the universal link's. */
