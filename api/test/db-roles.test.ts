@@ -116,7 +116,7 @@ describe('database roles', () => {
     await expect(as.api.unsafe('create schema planted')).rejects.toThrow(DENIED);
   });
 
-  test('the worker reads stores and its tables, never users, sessions, idempotency keys, API keys, checkout sessions or link secrets', async () => {
+  test("the worker reads stores and its tables, never users' secrets, sessions, idempotency keys, API keys, checkout sessions, link secrets, account tokens, recovery codes or reviews", async () => {
     expect((await as.worker`select count(*)::int as n from stores`)[0]).toEqual({ n: 0 });
     expect((await as.worker`select count(*)::int as n from payment_wallets`)[0]).toEqual({ n: 0 });
     expect((await as.worker`select count(*)::int as n from indexer.transfer`)[0]).toEqual({ n: 1 });
@@ -127,8 +127,18 @@ describe('database roles', () => {
       'api_keys',
       'checkout_sessions',
       'store_link_secrets',
+      'account_tokens',
+      'recovery_codes',
+      'reviews',
     ]) {
       await expect(as.worker.unsafe(`select * from ${table}`)).rejects.toThrow(DENIED);
+    }
+    // Note: a merchant's email (for paid-order notices) and nothing else of the account.
+    expect(Array.isArray(await as.worker`select id, email, email_verified_at from users`)).toBe(
+      true,
+    );
+    for (const column of ['password', 'totp_secret', 'username']) {
+      await expect(as.worker.unsafe(`select ${column} from users`)).rejects.toThrow(DENIED);
     }
     await expect(as.worker.unsafe("update stores set name = 'x'")).rejects.toThrow(DENIED);
     await expect(as.worker.unsafe('create table planted (id int)')).rejects.toThrow(DENIED);
@@ -210,6 +220,7 @@ describe('database roles', () => {
         '0008_receipts',
         '0009_grants',
         '0010_order_tax',
+        '0011_merchant_ops',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -242,7 +253,9 @@ describe('database roles', () => {
     const empty = inDatabase(testDb.adminUrl, 'empty_shop');
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
-    await expect(check).rejects.toThrow(/lacks 11 migration\(s\) \(0000_init, .*0010_order_tax\)/);
+    await expect(check).rejects.toThrow(
+      /lacks 12 migration\(s\) \(0000_init, .*0011_merchant_ops\)/,
+    );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
   });

@@ -1,9 +1,11 @@
 // @store/shared: pure domain rules used by web and api.
+export * from './account.ts';
 export * from './address.ts';
 export * from './chains.ts';
 export * from './checkout-url.ts';
 export * from './constants.ts';
 export * from './countries.ts';
+export * from './fulfilment.ts';
 export * from './limits.ts';
 export * from './link-builder.ts';
 export * from './link-signature.ts';
@@ -14,9 +16,11 @@ export * from './payment-state.ts';
 export * from './quantity.ts';
 export * from './receipts.ts';
 export * from './result.ts';
+export * from './reviews.ts';
 export * from './schemas.ts';
 export * from './slug.ts';
 export * from './status.ts';
+export * from './store-settings.ts';
 export * from './stored-states.ts';
 export * from './totals.ts';
 export * from './us-states.ts';

@@ -59,8 +59,51 @@ export const users = pgTable('users', {
   id: uuid().primaryKey().defaultRandom(),
   username: text().notNull().unique(),
   password: text().notNull(),
+  // Note: stored lowercased; null for accounts made before emails (asked at next sign-in).
+  email: text().unique(),
+  emailVerifiedAt: timestamp({ withTimezone: true }),
+  // TOTP second factor: the base32 secret, set up first and enabled once a code proves it.
+  totpSecret: text(),
+  totpEnabledAt: timestamp({ withTimezone: true }),
+  passwordChangedAt: timestamp({ withTimezone: true }),
   createdAt: createdAt(),
 });
+
+/**
+ * Single-use, time-limited links mailed to a merchant: email verification and password reset.
+ * The table holds only the token's SHA-256.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    tokenHash: text().primaryKey(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // 'verify_email' or 'reset_password'
+    purpose: text().notNull(),
+    // the address the link was sent to (verify_email: the address it proves)
+    email: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('account_tokens_user_id_idx').on(t.userId, t.purpose)],
+);
+
+/** One-time recovery codes of a TOTP second factor, stored as SHA-256 hashes. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text().notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+);
 
 /** Signed-in sessions; the cookie holds a random token, the table only its SHA-256. */
 export const sessions = pgTable(
@@ -72,6 +115,9 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
+    // What the account page shows to tell sessions apart (the browser's User-Agent, cut short).
+    userAgent: text(),
+    lastSeenAt: timestamp({ withTimezone: true }),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId)],
 );
@@ -140,6 +186,23 @@ export const stores = pgTable(
     webhookSecretRotatedAt: timestamp({ withTimezone: true }),
     // Where shoppers' replies to the store's receipts go (none: the platform's sender).
     replyToEmail: text(),
+    // Store settings shown on the storefront and used by its checkout (null: SPEC's defaults).
+    // tax rate in basis points (800 = 8%)
+    taxRateBps: integer().notNull().default(800),
+    // the shipping methods offered with their prices and delivery texts
+    shippingOptions: jsonb().$type<unknown>(),
+    // e.g. "2-7 days"
+    shippingTime: text(),
+    // days within which returns are accepted; 0: no returns
+    returnPolicyDays: integer(),
+    // Whether the merchant gets an email for each paid order.
+    notifyPaidOrders: boolean().notNull().default(true),
+    // "Verified Store": the payout address that signed an EIP-4361 message, with the message and
+    // signature. Note: valid only while it equals payment_address.
+    verifiedAddress: text(),
+    verifiedAt: timestamp({ withTimezone: true }),
+    verificationMessage: text(),
+    verificationSignature: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -167,6 +230,38 @@ export const products = pgTable(
   (t) => [index('products_store_id_idx').on(t.storeId)],
 );
 
+/**
+ * Product reviews by shoppers with a paid order of the product (one per order and product). The
+ * merchant can hide a review, never edit it.
+ */
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    storeId: uuid()
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    productId: uuid()
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    // 1 to 5 stars
+    rating: integer().notNull(),
+    title: text(),
+    body: text().notNull(),
+    authorName: text().notNull(),
+    hiddenAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('reviews_order_product_idx').on(t.orderId, t.productId),
+    index('reviews_product_id_idx').on(t.productId, t.createdAt),
+    check('reviews_rating_check', sql`${t.rating} between 1 and 5`),
+  ],
+);
+
 /** Orders of store checkouts and universal (external store) checkouts. */
 export const orders = pgTable(
   'orders',
@@ -191,6 +286,13 @@ export const orders = pgTable(
     // Note: set once when a paid order's quantities leave the stock, so a retried settlement
     // never decrements inventory twice.
     inventoryCommittedAt: timestamp({ withTimezone: true }),
+    // Until when the order's quantities are held out of the stock (none: nothing held).
+    stockHeldUntil: timestamp({ withTimezone: true }),
+    // Fulfilment: set when the merchant marks the order shipped.
+    shippedAt: timestamp({ withTimezone: true }),
+    shippingCarrier: text(),
+    trackingNumber: text(),
+    trackingUrl: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -513,11 +615,14 @@ export const emailOutbox = pgTable(
   'email_outbox',
   {
     id: uuid().primaryKey().defaultRandom(),
-    orderId: uuid()
-      .notNull()
-      .references(() => orders.id, { onDelete: 'cascade' }),
-    // 'receipt' (one per order)
+    // Note: an order's mail (receipt, shipped, the merchant's paid-order notice) or an account's
+    // (verify email, password reset): one of order_id and user_id is set.
+    orderId: uuid().references(() => orders.id, { onDelete: 'cascade' }),
+    userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
+    // 'receipt' (one per order), 'shipped', 'merchant_paid', 'verify_email', 'reset_password'
     kind: text().notNull(),
+    // what the template needs beyond the order (an account mail's link); cleared once sent
+    payload: jsonb().$type<Record<string, unknown>>(),
     toAddress: text().notNull(),
     status: text().$type<EmailStatus>().notNull().default('pending'),
     attempts: integer().notNull().default(0),
@@ -533,5 +638,6 @@ export const emailOutbox = pgTable(
     uniqueIndex('email_outbox_order_kind_idx').on(t.orderId, t.kind),
     index('email_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     check('email_outbox_status_check', oneOf('status', EMAIL_STATUSES)),
+    check('email_outbox_subject_check', sql`${t.orderId} is not null or ${t.userId} is not null`),
   ],
 );

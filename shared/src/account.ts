@@ -1,0 +1,2 @@
+// Merchant accounts: email, password rules, second factor.
+export {};

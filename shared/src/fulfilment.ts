@@ -1,0 +1,2 @@
+// Fulfilment of paid orders: carrier and tracking.
+export {};

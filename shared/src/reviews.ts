@@ -1,0 +1,2 @@
+// Product reviews by verified buyers.
+export {};
