@@ -1,12 +1,12 @@
-// The worker's mail dispatcher: claims due messages of the email outbox, renders each receipt from
-// the order as stored, sends it over SMTP (SMTP_URL) and records the outcome; a mail server that
+// The worker's mail dispatcher: claims due messages of the email outbox, renders each with the
+// template of its kind (kinds.ts), sends it over SMTP (SMTP_URL) and records the outcome; a mail server that
 // is down or refuses for now is retried with backoff for EMAIL_RETRY_WINDOW_MS, so none is lost.
 import { and, eq, sql } from 'drizzle-orm';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { Database } from '../db/client.ts';
-import { emailOutbox, orders, stores } from '../db/schema.ts';
+import { emailOutbox } from '../db/schema.ts';
 import { startWakeableLoop, type WakeableLoop } from '../settlement/wakeable-loop.ts';
-import { renderReceipt, storeNameOf } from './receipt.ts';
+import { MAIL_KINDS, type OutboxMessage } from './kinds.ts';
 
 /** What the dispatcher needs. */
 export interface MailDispatcherOptions {
@@ -47,9 +47,7 @@ export function mailRetryDelayMs(attempts: number, baseMs: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_RETRY_DELAY_MS);
 }
 
-interface Due {
-  id: string;
-  orderId: string;
+interface Due extends OutboxMessage {
   attempts: number;
   retryUntil: Date;
   /** The lease's end as stored: the claim is still this sender's while it is unchanged. */
@@ -66,7 +64,11 @@ async function claimNext(db: Database): Promise<Due | undefined> {
     where status = 'pending' and retry_until <= now()`);
   const rows = await db.execute<{
     id: string;
-    order_id: string;
+    kind: string;
+    order_id: string | null;
+    user_id: string | null;
+    to_address: string;
+    payload: Record<string, unknown> | null;
     attempts: number;
     retry_until: string;
     leased_until: string;
@@ -75,43 +77,22 @@ async function claimNext(db: Database): Promise<Due | undefined> {
     where id = (
       select id from email_outbox where status = 'pending' and next_attempt_at <= now()
       order by next_attempt_at limit 1 for update skip locked)
-    returning id, order_id, attempts, retry_until, next_attempt_at::text as leased_until`);
+    returning id, kind, order_id, user_id, to_address, payload, attempts, retry_until,
+      next_attempt_at::text as leased_until`);
   const row = [...rows][0];
   return row
     ? {
         id: row.id,
+        kind: row.kind,
         orderId: row.order_id,
+        userId: row.user_id,
+        toAddress: row.to_address,
+        payload: row.payload,
         attempts: row.attempts,
         retryUntil: new Date(row.retry_until),
         leasedUntil: row.leased_until,
       }
     : undefined;
-}
-
-/** The receipt of one order, rendered from the order and its store as they are now. */
-async function receiptOf(db: Database, orderId: string, chainId: number) {
-  const [order] = await db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
-  if (!order) return null;
-  const [store] = order.metadata?.isUniversal
-    ? []
-    : await db
-        .select({
-          name: stores.name,
-          primaryColor: stores.primaryColor,
-          replyTo: stores.replyToEmail,
-        })
-        .from(stores)
-        .where(sql`${stores.id}::text = ${order.storeId}`)
-        .limit(1);
-  return renderReceipt(
-    order,
-    {
-      name: storeNameOf(order, store?.name),
-      primaryColor: store?.primaryColor ?? order.metadata?.colors?.primary ?? null,
-      replyTo: store?.replyTo ?? null,
-    },
-    chainId,
-  );
 }
 
 /** Whether an SMTP error is worth retrying: connection trouble and 4xx replies are; 5xx are not. */
@@ -140,9 +121,14 @@ async function sendOne(
           sql`${emailOutbox.nextAttemptAt}::text = ${due.leasedUntil}`,
         ),
       );
-  const message = await receiptOf(db, due.orderId, options.chainId);
+  const render = MAIL_KINDS[due.kind];
+  if (!render) {
+    await settle({ status: 'failed', lastError: `no template for mail of kind ${due.kind}` });
+    return;
+  }
+  const message = await render(db, due, options.chainId);
   if (!message) {
-    await settle({ status: 'failed', lastError: 'the order no longer exists' });
+    await settle({ status: 'failed', lastError: 'what the mail is about no longer exists' });
     return;
   }
   try {
@@ -154,11 +140,13 @@ async function sendOne(
       text: message.text,
       html: message.html,
     });
+    // Note: a payload may hold a single-use link; it is not kept once the mail is out.
     await settle({
       status: 'sent',
       sentAt: new Date(),
       messageId: info.messageId,
       lastError: null,
+      payload: null,
     });
   } catch (error) {
     const next = new Date(now.getTime() + mailRetryDelayMs(attempts, options.retryBaseMs));

@@ -1,0 +1,55 @@
+// The templates of the email outbox, by kind: each renders one queued message from what is stored
+// now (the order, the store, the row's payload), or null when what it is about no longer exists.
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { orders, stores } from '../db/schema.ts';
+import { type RenderedEmail, renderReceipt, storeNameOf } from './receipt.ts';
+
+/** A claimed message of the outbox, as its template sees it. */
+export interface OutboxMessage {
+  id: string;
+  kind: string;
+  orderId: string | null;
+  userId: string | null;
+  toAddress: string;
+  payload: Record<string, unknown> | null;
+}
+
+/** Renders one message; null: what it is about no longer exists (the message is given up). */
+export type MailTemplate = (
+  db: Database,
+  message: OutboxMessage,
+  chainId: number,
+) => Promise<RenderedEmail | null>;
+
+/** The receipt of one order, rendered from the order and its store as they are now. */
+const receipt: MailTemplate = async (db, message, chainId) => {
+  if (!message.orderId) return null;
+  const [order] = await db.select().from(orders).where(eq(orders.id, message.orderId)).limit(1);
+  if (!order) return null;
+  const [store] = order.metadata?.isUniversal
+    ? []
+    : await db
+        .select({
+          name: stores.name,
+          primaryColor: stores.primaryColor,
+          replyTo: stores.replyToEmail,
+        })
+        .from(stores)
+        .where(sql`${stores.id}::text = ${order.storeId}`)
+        .limit(1);
+  return renderReceipt(
+    order,
+    {
+      name: storeNameOf(order, store?.name),
+      primaryColor: store?.primaryColor ?? order.metadata?.colors?.primary ?? null,
+      replyTo: store?.replyTo ?? null,
+    },
+    chainId,
+  );
+};
+
+/** Every kind the dispatcher sends; a row of another kind is marked failed. */
+export const MAIL_KINDS: Readonly<Record<string, MailTemplate>> = {
+  receipt,
+};
