@@ -32,8 +32,6 @@ export {
 export const PAYMENT_CHAINS = ['base'] as const;
 /** Default selected chain of the cart and of wallet requests. */
 export const DEFAULT_CHAIN = 'base';
-/** Methods the store pages list as accepted (display only; payment is Base USDC). */
-export const ACCEPTED_METHODS_DISPLAY = ['Ethereum', 'Polygon', 'Base'] as const;
 /** Displayed gas estimates in USD. */
 export const GAS_ESTIMATE_DISPLAY_USD = { storePage: '0.10', universalPage: '0.02' } as const;
 
@@ -119,9 +117,7 @@ export const DESCRIPTION_TRUNCATE_LENGTH = 100;
 export const RECENT_ORDERS_LIMIT = 5;
 /** Skeleton cards shown while products load. */
 export const SKELETON_CARD_COUNT = 8;
-/** Static sample reviews on the product page. */
-export const SAMPLE_REVIEW_COUNT = 3;
-/** Return policy shown on the product page. */
+/** SPEC's return policy, the default of a store that set none. */
 export const RETURN_POLICY_DAYS = 30;
 /** Length of the short order id. */
 export const SHORT_ORDER_ID_LENGTH = 8;

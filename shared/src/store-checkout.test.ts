@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES } from './messages.ts';
 import type { StoreCheckoutForm } from './schemas/order.ts';
 import { prepareStoreOrder } from './store-checkout.ts';
+import { resolveStoreSettings, STORE_SETTINGS_MESSAGES } from './store-settings.ts';
 
 const form: StoreCheckoutForm = {
   customerEmail: 'ada@example.com',
@@ -50,5 +51,32 @@ describe('prepareStoreOrder', () => {
       ok: false,
       error: CHECKOUT_MESSAGES.storeError,
     });
+  });
+});
+
+describe("prepareStoreOrder with the store's settings", () => {
+  const settings = resolveStoreSettings({
+    taxRateBps: 500,
+    shippingOptions: {
+      free: { enabled: false, priceUsdc: '0.00', delivery: '10 days' },
+      standard: { enabled: true, priceUsdc: '4.50', delivery: '3-5 days' },
+      express: { enabled: true, priceUsdc: '9.00', delivery: 'Next day' },
+    },
+  });
+
+  it("prices with the store's tax rate and shipping price", () => {
+    const result = prepareStoreOrder([mug], 's1', form, settings);
+    // 20.00 + 4.50 + 5% of 20.00
+    expect(result.ok && result.value).toMatchObject({
+      subtotalUsdc: '20.00',
+      shippingUsdc: '4.50',
+      totalUsdc: '25.50',
+    });
+  });
+
+  it('refuses a method the store does not offer', () => {
+    const result = prepareStoreOrder([mug], 's1', { ...form, shippingMethod: 'free' }, settings);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error.description).toBe(STORE_SETTINGS_MESSAGES.methodOff('Free'));
   });
 });

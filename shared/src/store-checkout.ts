@@ -8,7 +8,13 @@ import {
   type StoreCheckoutForm,
   shippingAddressFromForm,
 } from './schemas/order.ts';
-import { shippingFor, storeCheckoutTotals } from './totals.ts';
+import {
+  offeredShippingPrice,
+  type ResolvedStoreSettings,
+  resolveStoreSettings,
+  STORE_SETTINGS_MESSAGES,
+} from './store-settings.ts';
+import { storeCheckoutTotals } from './totals.ts';
 
 /** A cart line as the checkout reads it. */
 export interface CheckoutCartLine {
@@ -28,16 +34,41 @@ export interface CheckoutStop {
 /** Body of POST /api/orders with the chosen shipping method. */
 export type StoreOrderBody = CreateOrder & { shippingMethod: ShippingMethod };
 
-/** Checks the cart, totals and store in SPEC order and builds the order body. */
+/**
+ * The store checkout's totals with the store's settings (its tax rate and the chosen method's
+ * price); undefined when the store does not offer the method. Throws on a non-numeric line.
+ */
+export function storeOrderTotals(
+  lines: readonly CheckoutCartLine[],
+  method: ShippingMethod,
+  settings: ResolvedStoreSettings,
+): ReturnType<typeof storeCheckoutTotals> | undefined {
+  const shipping = offeredShippingPrice(settings, method);
+  if (shipping === undefined) return undefined;
+  return storeCheckoutTotals(lines, shipping, settings.taxRateBps);
+}
+
+/**
+ * Checks the cart, totals and store in SPEC order and builds the order body, priced with the
+ * store's settings (SPEC's when none are given).
+ */
 export function prepareStoreOrder(
   lines: readonly CheckoutCartLine[],
   storeId: string | null | undefined,
   form: StoreCheckoutForm,
+  settings: ResolvedStoreSettings = resolveStoreSettings({}),
 ): Result<StoreOrderBody, CheckoutStop> {
   if (lines.length === 0) return err({ title: CHECKOUT_MESSAGES.cartEmpty });
-  let totals: ReturnType<typeof storeCheckoutTotals>;
+  let totals: ReturnType<typeof storeCheckoutTotals> | undefined;
   try {
-    totals = storeCheckoutTotals(lines, shippingFor(form.shippingMethod));
+    totals = storeOrderTotals(lines, form.shippingMethod, settings);
+    if (!totals)
+      return err({
+        title: 'Shipping Method',
+        description: STORE_SETTINGS_MESSAGES.methodOff(
+          settings.shipping[form.shippingMethod].label,
+        ),
+      });
   } catch {
     return err(CHECKOUT_MESSAGES.calculationError);
   }

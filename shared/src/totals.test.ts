@@ -110,3 +110,14 @@ describe('universal checkout', () => {
     expect(universalCheckoutTotals(lines, undefined, {}).totalUsdc).toBe('26.73');
   });
 });
+
+describe("the store's tax rate", () => {
+  it('taxes at the given basis points, rounding half up to the cent', () => {
+    // 5% of 20.00 = 1.00; 7.25% of 10.01 = 0.725725 -> 0.73
+    expect(estimatedTax(20_000_000n, 500)).toBe(1_000_000n);
+    expect(estimatedTax(10_010_000n, 725)).toBe(730_000n);
+    expect(estimatedTax(10_000_000n, 0)).toBe(0n);
+    const totals = storeCheckoutTotals([{ priceUsdc: '20.00', quantity: 1 }], 4_500_000n, 500);
+    expect(totals).toMatchObject({ taxUsdc: '1.00', shippingUsdc: '4.50', totalUsdc: '25.50' });
+  });
+});

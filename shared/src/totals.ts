@@ -1,4 +1,5 @@
-// Order totals (SPEC §5): subtotal, shipping by method, 8% estimated tax on the store checkout.
+// Order totals (SPEC §5): subtotal, shipping by method, the store's estimated tax (SPEC: 8%) on the
+// store checkout.
 // Amounts are bigint base units inside; the *Usdc fields are the 2-decimal wire strings.
 // Throws InvalidAmountError on a non-numeric price or quantity (the UI shows 'Calculation Error').
 import { ESTIMATED_TAX_BPS, SHIPPING_OPTIONS } from './constants.ts';
@@ -31,9 +32,12 @@ export function cartShippingFee(chosen?: ShippingMethod): Usdc {
   return shippingFor(chosen ?? 'standard');
 }
 
-/** 8% estimated tax of the subtotal, rounded half up to the cent. */
-export function estimatedTax(subtotal: Usdc): Usdc {
-  return percentOf(subtotal, ESTIMATED_TAX_BPS);
+/** Estimated tax of the subtotal at `taxRateBps` (SPEC: 8%), rounded half up to the cent. */
+export function estimatedTax(
+  subtotal: Usdc,
+  taxRateBps: number | bigint = ESTIMATED_TAX_BPS,
+): Usdc {
+  return percentOf(subtotal, BigInt(taxRateBps));
 }
 
 /** Totals of the store checkout, as bigint and as 2-decimal strings. */
@@ -48,13 +52,17 @@ export interface StoreCheckoutTotals {
   totalUsdc: string;
 }
 
-/** Store checkout: total = subtotal + shipping + 8% tax (the order request's totalUsdc includes tax). */
+/**
+ * Store checkout: total = subtotal + shipping + tax at the store's rate (SPEC: 8%); the order
+ * request's totalUsdc includes the tax.
+ */
 export function storeCheckoutTotals(
   lines: readonly PricedLine[],
   shipping: Usdc,
+  taxRateBps: number | bigint = ESTIMATED_TAX_BPS,
 ): StoreCheckoutTotals {
   const subtotal = subtotalOf(lines);
-  const tax = estimatedTax(subtotal);
+  const tax = estimatedTax(subtotal, taxRateBps);
   const total = subtotal + shipping + tax;
   return {
     subtotal,

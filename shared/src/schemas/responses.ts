@@ -1,8 +1,10 @@
 // What the API answers, route by route: the response schemas of the OpenAPI document (and, through
 // the types generated from it, of the web app). Timestamps are ISO strings as JSON carries them.
 import * as v from 'valibot';
+import { ShipmentSchema } from '../fulfilment.ts';
 import { PAYMENT_STATES } from '../payment-state.ts';
 import { ORDER_STATUSES } from '../status.ts';
+import { StoreShippingOptionsSchema } from '../store-settings.ts';
 import { FORWARDING_LEG_STATUSES, FORWARDING_STATUSES } from '../stored-states.ts';
 import { MoneyStringSchema, ThemeSchema, UsdcAmountStringSchema } from './common.ts';
 import { OrderItemSchema, OrderMetadataSchema, ShippingAddressSchema } from './order.ts';
@@ -36,6 +38,16 @@ const publicStoreEntries = {
   updatedAt: timestamp,
   /** Published products for the public; all products in the owner's view. */
   productCount: count,
+  /** Tax rate in basis points (800 = 8%). */
+  taxRateBps: count,
+  /** The shipping methods offered, with prices and delivery texts (null: SPEC's). */
+  shippingOptions: v.nullable(StoreShippingOptionsSchema),
+  /** Shipping time shown on the product page (null: SPEC's). */
+  shippingTime: v.nullable(v.string()),
+  /** Days within which returns are accepted, 0 none (null: SPEC's 30). */
+  returnPolicyDays: v.nullable(count),
+  /** "Verified Store": the payout address signed (EIP-4361) and is still the payout address. */
+  verified: v.boolean(),
 };
 /** A store as everyone may see it. */
 export const PublicStoreResponseSchema = v.object(publicStoreEntries);
@@ -46,6 +58,9 @@ export const OwnerStoreResponseSchema = v.object({
   paymentAddress: v.nullable(v.string()),
   replyToEmail: v.nullable(v.string()),
   webhookUrl: v.nullable(v.string()),
+  /** The address that signed the verification message (cleared when the payout address changes). */
+  verifiedAddress: v.nullable(v.string()),
+  verifiedAt: v.nullable(timestamp),
 });
 
 /** A product (its owner also reads unpublished ones). */
@@ -82,6 +97,8 @@ export const OrderResponseSchema = v.object({
   paymentTxHash: v.nullable(v.string()),
   paymentAddress: v.nullable(v.string()),
   metadata: v.nullable(OrderMetadataSchema),
+  /** Carrier and tracking once the merchant marked the order shipped; null before. */
+  shipment: v.nullable(ShipmentSchema),
   createdAt: timestamp,
   updatedAt: timestamp,
 });

@@ -6,6 +6,7 @@ import { DEFAULT_COLORS, DEFAULT_OWNER_ID, DEFAULT_THEME } from '../constants.ts
 import { maxChars, optionalCappedText, TEXT_LIMITS } from '../limits.ts';
 import { STORE_FORM_MESSAGES as M, PAYOUT_ADDRESS_MESSAGES } from '../messages.ts';
 import { SLUG_PATTERN } from '../slug.ts';
+import { StoreSettingsEntries } from '../store-settings.ts';
 import {
   hexColor,
   MoneyStringSchema,
@@ -79,8 +80,11 @@ export type CreateStoreInput = v.InferInput<typeof CreateStoreSchema>;
 /** A validated store creation body. */
 export type CreateStore = v.InferOutput<typeof CreateStoreSchema>;
 
-/** Body of PUT /api/stores/{id}: any subset of the store fields, same rules, no defaults. */
-export const UpdateStoreSchema = v.partial(v.object(storeEntries));
+/**
+ * Body of PUT /api/stores/{id}: any subset of the store fields and of its settings (tax rate,
+ * shipping methods, shipping time, return policy), same rules, no defaults.
+ */
+export const UpdateStoreSchema = v.partial(v.object({ ...storeEntries, ...StoreSettingsEntries }));
 /** A validated store update body. */
 export type UpdateStore = v.InferOutput<typeof UpdateStoreSchema>;
 
@@ -103,6 +107,20 @@ export const StoreSchema = v.object({
   isActive: v.boolean(),
   createdAt: v.optional(TimestampSchema),
   productCount: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Tax rate in basis points (800 = 8%). */
+  taxRateBps: v.optional(v.number()),
+  /** The shipping methods offered, their prices and delivery texts (null: SPEC's). */
+  shippingOptions: v.optional(v.unknown()),
+  /** Shipping time shown on the product page (null: SPEC's). */
+  shippingTime: v.optional(v.nullable(v.string())),
+  /** Days within which returns are accepted; 0 no returns (null: SPEC's 30). */
+  returnPolicyDays: v.optional(v.nullable(v.number())),
+  /** Whether the payout wallet proved control by signing (EIP-4361) and is still the payout address. */
+  verified: v.optional(v.boolean()),
+  /** When the payout address signed (owner view). */
+  verifiedAt: v.optional(v.nullable(TimestampSchema)),
+  /** The address that signed (owner view). */
+  verifiedAddress: v.optional(v.nullable(v.string())),
 });
 /** A store read model. */
 export type Store = v.InferOutput<typeof StoreSchema>;
@@ -125,6 +143,16 @@ export const PublicStoreSchema = v.object({
   isActive: v.boolean(),
   createdAt: v.optional(TimestampSchema),
   productCount: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Tax rate in basis points (800 = 8%). */
+  taxRateBps: v.optional(v.number()),
+  /** The shipping methods offered, their prices and delivery texts (null: SPEC's). */
+  shippingOptions: v.optional(v.unknown()),
+  /** Shipping time shown on the product page (null: SPEC's). */
+  shippingTime: v.optional(v.nullable(v.string())),
+  /** Days within which returns are accepted; 0 no returns (null: SPEC's 30). */
+  returnPolicyDays: v.optional(v.nullable(v.number())),
+  /** Whether the payout wallet proved control by signing (EIP-4361) and is still the payout address. */
+  verified: v.optional(v.boolean()),
 });
 /** A store as the public sees it. */
 export type PublicStore = v.InferOutput<typeof PublicStoreSchema>;

@@ -35,12 +35,19 @@ function lineTotal(priceUsdc: string, quantity: number): string {
  * Shows an order's confirmation; `home` is where 'Continue Shopping' goes, `paymentBase` the
  * store's payment page prefix (a universal order's payment page is /universal-payment/{id}).
  */
-export function ThankYouPage(props: { result: OrderState; home: string; paymentBase: string }) {
+export function ThankYouPage(props: {
+  result: OrderState;
+  home: string;
+  paymentBase: string;
+  /** The store's delivery estimate of this order (SPEC's 5-7 business days when not given). */
+  deliveryEstimate?: (order: Order) => string;
+}) {
   return (
     <OrderGate result={props.result} notFoundDescription={ORDER_NOT_FOUND.thankYouDescription}>
       {(order) => (
         <Confirmation
           order={order}
+          deliveryEstimate={props.deliveryEstimate?.(order) ?? THANK_YOU_DELIVERY_ESTIMATE}
           home={props.home}
           paymentHref={
             order.metadata?.isUniversal
@@ -132,7 +139,12 @@ const STATUS_BADGE = {
   paid: { className: 'status-badge status-confirmed', text: PAGE_TEXTS.orderConfirmed },
 } as const;
 
-function Confirmation(props: { order: Order; home: string; paymentHref: string }) {
+function Confirmation(props: {
+  order: Order;
+  deliveryEstimate: string;
+  home: string;
+  paymentHref: string;
+}) {
   const { order } = props;
   const tax = taxOf(order);
   const address = order.shippingAddress;
@@ -223,7 +235,7 @@ function Confirmation(props: { order: Order; home: string; paymentHref: string }
             <p className="muted">No shipping address.</p>
           )}
           <p>
-            Estimated delivery: <strong>{THANK_YOU_DELIVERY_ESTIMATE}</strong>
+            Estimated delivery: <strong>{props.deliveryEstimate}</strong>
           </p>
         </section>
       </div>

@@ -1,5 +1,6 @@
 // Pricing a store order from the catalogue, without a database.
 import { describe, expect, test } from 'bun:test';
+import { resolveStoreSettings } from '@store/shared';
 import { AppError } from '../../http/errors.ts';
 import type { CreateOrderBody } from './model.ts';
 import { type CatalogueProduct, priceOrder, shippingMethodOf } from './pricing.ts';
@@ -83,5 +84,44 @@ describe('shippingMethodOf', () => {
     expect(messageOf(() => shippingMethodOf({ shippingUsdc: '8.99' }))).toBe(
       '422 Shipping must be free (0.00), standard (12.99) or express (24.99)',
     );
+  });
+});
+
+describe("the store's settings", () => {
+  const settings = resolveStoreSettings({
+    taxRateBps: 500,
+    shippingOptions: {
+      free: { enabled: false, priceUsdc: '0.00', delivery: '10 days' },
+      standard: { enabled: true, priceUsdc: '4.50', delivery: '3-5 days' },
+      express: { enabled: true, priceUsdc: '9.00', delivery: 'Next day' },
+    },
+  });
+
+  test("prices with the store's tax rate and its own shipping price", () => {
+    // 59.97 + 4.50 + 5% of 59.97 (2.9985 -> 3.00)
+    const order = body({ shippingUsdc: '4.50', totalUsdc: '67.47', shippingMethod: 'standard' });
+    const priced = priceOrder(order, catalogue, settings);
+    expect(priced.totals).toMatchObject({
+      taxUsdc: '3.00',
+      shippingUsdc: '4.50',
+      totalUsdc: '67.47',
+    });
+  });
+
+  test("refuses SPEC's prices and the 8% tax when the store set its own", () => {
+    expect(
+      messageOf(() => priceOrder(body({ shippingMethod: 'standard' }), catalogue, settings)),
+    ).toBe('422 Order totals do not match current prices; refresh and try again');
+  });
+
+  test('refuses a method the store does not offer, and names the offered prices', () => {
+    const free = body({ shippingUsdc: '0.00', totalUsdc: '62.97', shippingMethod: 'free' });
+    expect(messageOf(() => priceOrder(free, catalogue, settings))).toBe(
+      '422 Free shipping is not offered by this store; choose another method',
+    );
+    expect(messageOf(() => shippingMethodOf({ shippingUsdc: '0' }, settings))).toBe(
+      '422 Shipping must be standard (4.50) or express (9.00)',
+    );
+    expect(shippingMethodOf({ shippingUsdc: '9' }, settings)).toBe('express');
   });
 });

@@ -1,14 +1,17 @@
-// Prices a store order from the catalogue: lines from stored products, shipping from the method,
-// 8% tax, and the client's totals checked against ours (never trusted).
+// Prices a store order from the catalogue and the store's settings: lines from stored products,
+// shipping from the method the store offers at its price, tax at the store's rate, and the
+// client's totals checked against ours (never trusted).
 import {
+  enabledShippingOptions,
   MAX_QUANTITY_FALLBACK,
   type OrderItem,
+  offeredShippingPrice,
   parseUsdc,
-  SHIPPING_METHODS,
-  SHIPPING_OPTIONS,
+  type ResolvedStoreSettings,
+  resolveStoreSettings,
   type ShippingMethod,
+  STORE_SETTINGS_MESSAGES,
   type StoreCheckoutTotals,
-  shippingFor,
   storeCheckoutTotals,
 } from '@store/shared';
 import { AppError } from '../../http/errors.ts';
@@ -32,12 +35,31 @@ export interface PricedOrder {
 
 const fail = (message: string) => new AppError('validation_failed', message);
 
-/** The chosen method, or the one whose price the client sent as `shippingUsdc`. */
-export function shippingMethodOf(body: Pick<CreateOrderBody, 'shippingMethod' | 'shippingUsdc'>) {
-  if (body.shippingMethod) return body.shippingMethod;
+/** Refusal of a shipping price that none of the store's methods has. */
+export function unknownShippingMessage(settings: ResolvedStoreSettings): string {
+  const offered = enabledShippingOptions(settings).map(
+    (o) => `${o.label.toLowerCase()} (${o.priceUsdc})`,
+  );
+  const last = offered.pop();
+  return `Shipping must be ${offered.length > 0 ? `${offered.join(', ')} or ${last}` : last}`;
+}
+
+/**
+ * The chosen method, or the offered one whose price the client sent as `shippingUsdc`; 422 when
+ * the store does not offer it.
+ */
+export function shippingMethodOf(
+  body: Pick<CreateOrderBody, 'shippingMethod' | 'shippingUsdc'>,
+  settings: ResolvedStoreSettings = resolveStoreSettings({}),
+): ShippingMethod {
+  if (body.shippingMethod) {
+    const option = settings.shipping[body.shippingMethod];
+    if (!option.enabled) throw fail(STORE_SETTINGS_MESSAGES.methodOff(option.label));
+    return body.shippingMethod;
+  }
   const amount = parseUsdc(body.shippingUsdc);
-  const method = SHIPPING_METHODS.find((m) => SHIPPING_OPTIONS[m].baseUnits === amount);
-  if (!method) throw fail(ORDER_MESSAGES.unknownShipping);
+  const method = enabledShippingOptions(settings).find((o) => o.baseUnits === amount)?.method;
+  if (!method) throw fail(unknownShippingMessage(settings));
   return method;
 }
 
@@ -50,10 +72,14 @@ function checkQuantity(product: CatalogueProduct, quantity: number) {
     throw fail(ORDER_MESSAGES.outOfStock(product.title, product.inventory));
 }
 
-/** Prices the order from `catalogue` (the store's published products); 422 on any disagreement. */
+/**
+ * Prices the order from `catalogue` (the store's published products) and the store's settings
+ * (SPEC's when none are given); 422 on any disagreement.
+ */
 export function priceOrder(
   body: CreateOrderBody,
   catalogue: ReadonlyMap<string, CatalogueProduct>,
+  settings: ResolvedStoreSettings = resolveStoreSettings({}),
 ): PricedOrder {
   const quantities = new Map<string, number>();
   const items = body.items.map((line): OrderItem => {
@@ -72,8 +98,9 @@ export function priceOrder(
       stockTracked: product.inventory > 0,
     };
   });
-  const shippingMethod = shippingMethodOf(body);
-  const totals = storeCheckoutTotals(items, shippingFor(shippingMethod));
+  const shippingMethod = shippingMethodOf(body, settings);
+  const shipping = offeredShippingPrice(settings, shippingMethod) ?? 0n;
+  const totals = storeCheckoutTotals(items, shipping, settings.taxRateBps);
   const agrees =
     parseUsdc(body.subtotalUsdc) === totals.subtotal &&
     parseUsdc(body.shippingUsdc) === totals.shipping &&

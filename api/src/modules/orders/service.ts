@@ -7,7 +7,7 @@ import { orders, products, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts';
 import { STORE_NOT_FOUND } from '../stores/model.ts';
-import { getOwnStoreOrThrow, isUuid } from '../stores/service.ts';
+import { getOwnStoreOrThrow, isUuid, loadStoreSettings } from '../stores/service.ts';
 import {
   type CreateOrderBody,
   type ListOrdersQuery,
@@ -83,7 +83,8 @@ async function loadCatalogue(db: Database, storeId: string, productIds: string[]
 export async function createOrder(db: Database, body: CreateOrderBody): Promise<OrderView> {
   const productIds = body.items.map((item) => item.productId);
   const catalogue = await loadCatalogue(db, body.storeId, productIds);
-  const { items, totals } = priceOrder(body, catalogue);
+  const settings = await loadStoreSettings(db, body.storeId);
+  const { items, totals } = priceOrder(body, catalogue, settings);
   const [created] = await db
     .insert(orders)
     .values({

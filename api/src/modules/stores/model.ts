@@ -49,6 +49,16 @@ export interface PublicStore {
   updatedAt: Date;
   /** Published products for the public; all products in the owner's view. */
   productCount: number;
+  /** Tax rate in basis points (800 = 8%). */
+  taxRateBps: number;
+  /** Shipping methods offered with prices and delivery texts; null: SPEC's. */
+  shippingOptions: unknown;
+  /** Shipping time of the product page; null: SPEC's. */
+  shippingTime: string | null;
+  /** Days within which returns are accepted (0: none); null: SPEC's 30. */
+  returnPolicyDays: number | null;
+  /** "Verified Store": the payout address signed (EIP-4361) and is still the payout address. */
+  verified: boolean;
 }
 
 /** A store as its owner sees it: its payout address, where its order webhooks go (never the signing secret). */
@@ -58,6 +68,9 @@ export interface OwnerStore extends PublicStore {
   /** Where replies to the store's receipts go. */
   replyToEmail: string | null;
   webhookUrl: string | null;
+  /** The address that signed the verification message (kept until the payout address changes). */
+  verifiedAddress: string | null;
+  verifiedAt: Date | null;
 }
 
 /** Message of a slug that another store already has. */

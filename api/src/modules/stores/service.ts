@@ -1,5 +1,5 @@
 // Stores: public listing and lookup, the merchant's own stores, creation and edits.
-import type { CreateStore } from '@store/shared';
+import { type CreateStore, resolveStoreSettings } from '@store/shared';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -24,6 +24,9 @@ export function isUuid(value: string): boolean {
   return UUID_PATTERN.test(value);
 }
 
+// Note: "Verified Store" holds only while the address that signed is still the payout address.
+const verifiedNow = sql<boolean>`coalesce(lower(${stores.verifiedAddress}) = lower(${stores.paymentAddress}), false)`;
+
 // Note: what anyone may see of a store: no owner id and no payout address.
 const publicColumns = {
   id: stores.id,
@@ -39,6 +42,12 @@ const publicColumns = {
   isActive: stores.isActive,
   createdAt: stores.createdAt,
   updatedAt: stores.updatedAt,
+  // The store's settings (null: SPEC's values, resolved by the shared helpers).
+  taxRateBps: stores.taxRateBps,
+  shippingOptions: stores.shippingOptions,
+  shippingTime: stores.shippingTime,
+  returnPolicyDays: stores.returnPolicyDays,
+  verified: verifiedNow,
 };
 // Note: qualified by hand: drizzle leaves columns unqualified in a one-table select, and inside
 // the subquery an unqualified "id" would be the product's.
@@ -50,6 +59,8 @@ const ownerColumns = {
   paymentAddress: stores.paymentAddress,
   replyToEmail: stores.replyToEmail,
   webhookUrl: stores.webhookUrl,
+  verifiedAddress: stores.verifiedAddress,
+  verifiedAt: stores.verifiedAt,
   productCount: allCount,
 };
 
@@ -97,9 +108,20 @@ export async function getStoreForViewer(
     ownerId,
     paymentAddress,
     replyToEmail,
+    verifiedAddress,
+    verifiedAt,
     ...rest
   } = row;
-  if (ownerId === viewerId) return { ...rest, ownerId, paymentAddress, replyToEmail, webhookUrl };
+  if (ownerId === viewerId)
+    return {
+      ...rest,
+      ownerId,
+      paymentAddress,
+      replyToEmail,
+      webhookUrl,
+      verifiedAddress,
+      verifiedAt,
+    };
   if (!row.isActive) throw new AppError('not_found', STORE_NOT_FOUND);
   return { ...rest, productCount: published };
 }
@@ -157,6 +179,19 @@ export async function createStore(
   }
 }
 
+/** Whether an edit sets another payout address (which withdraws "Verified Store"). */
+function payoutAddressChanges(current: string | null, next: string | null | undefined): boolean {
+  if (next === undefined) return false;
+  return (current ?? '').toLowerCase() !== (next ?? '').toLowerCase();
+}
+
+const NOT_VERIFIED = {
+  verifiedAddress: null,
+  verifiedAt: null,
+  verificationMessage: null,
+  verificationSignature: null,
+};
+
 /** Applies the merchant's edit; 409 with the current store when `updatedAt` is stale. */
 export async function updateStore(
   db: Database,
@@ -176,10 +211,11 @@ export async function updateStore(
     updatedAt: nextVersion(stores.updatedAt),
   };
   if (fields.paymentAddress === '') changes.paymentAddress = null;
+  const withdrawn = payoutAddressChanges(current.paymentAddress, fields.paymentAddress);
   try {
     const updated = await db
       .update(stores)
-      .set(changes)
+      .set(withdrawn ? { ...changes, ...NOT_VERIFIED } : changes)
       .where(and(eq(stores.id, id), expected ? eq(stores.updatedAt, expected) : undefined))
       .returning({ id: stores.id });
     if (updated.length === 0) throw staleEdit('store', await getOwnStoreOrThrow(db, ownerId, id));
@@ -188,4 +224,21 @@ export async function updateStore(
     throw error;
   }
   return getOwnStoreOrThrow(db, ownerId, id);
+}
+
+/** A store's checkout settings (tax rate, shipping methods) with SPEC's defaults filled in. */
+export async function loadStoreSettings(db: Database, storeId: string) {
+  const [row] = isUuid(storeId)
+    ? await db
+        .select({
+          taxRateBps: stores.taxRateBps,
+          shippingOptions: stores.shippingOptions,
+          shippingTime: stores.shippingTime,
+          returnPolicyDays: stores.returnPolicyDays,
+        })
+        .from(stores)
+        .where(eq(stores.id, storeId))
+        .limit(1)
+    : [];
+  return resolveStoreSettings(row ?? {});
 }

@@ -1,4 +1,5 @@
-// Route /admin/stores/{storeId}: one store's products with Add, Edit and Delete, and its webhooks.
+// Route /admin/stores/{storeId}: one store's products with Add, Edit and Delete, its settings (tax,
+// shipping, returns), its reviews, the payout-address verification, and its webhooks.
 // Reads the cached products with unsynced drafts over them, so it works offline; deleting and
 // the Webhooks tab need the network.
 import { createFileRoute, Link } from '@tanstack/react-router';
@@ -17,6 +18,7 @@ import { IdParamSchema, requireParam } from '../../../lib/route-params.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
 import { ApiKeysPanel } from '../-components/api-keys-panel.tsx';
 import { ProductTable } from '../-components/product-table.tsx';
+import { StoreSettingsPanel } from '../-components/store-settings-panel.tsx';
 import { WebhooksPanel } from '../-components/webhooks-panel.tsx';
 
 export const Route = createFileRoute('/admin/stores/$storeId')({
@@ -126,6 +128,11 @@ function StoreProductsPage() {
           ...(tracked.local
             ? []
             : [
+                {
+                  id: 'settings',
+                  label: 'Settings',
+                  content: <StoreSettingsPanel key={store.id} userId={userId} store={store} />,
+                },
                 { id: 'webhooks', label: 'Webhooks', content: <WebhooksPanel storeId={storeId} /> },
                 { id: 'api-keys', label: 'API keys', content: <ApiKeysPanel storeId={storeId} /> },
               ]),

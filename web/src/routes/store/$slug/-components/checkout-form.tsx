@@ -1,20 +1,23 @@
 // The store checkout form: TanStack Form validated by the shared StoreCheckoutFormSchema (the
-// same rules and messages the API enforces), the shipping method and the live order summary.
+// same rules and messages the API enforces), the store's shipping methods and the live order
+// summary with the store's tax rate (the same shared totals the API recomputes).
 import {
+  defaultShippingMethodOf,
+  enabledShippingOptions,
+  formatTaxRate,
   formatUsdc,
   multiplyUsdc,
   PAGE_TEXTS,
   type PublicStore,
   parseUsdc,
-  SHIPPING_METHODS,
-  SHIPPING_OPTIONS,
+  type ResolvedStoreSettings,
+  resolveStoreSettings,
   type ShippingMethod,
   StoreCheckoutFormSchema,
-  shippingFor,
-  storeCheckoutTotals,
 } from '@store/shared';
+import { storeOrderTotals } from '@store/shared/store-checkout';
 import { revalidateLogic, useStore } from '@tanstack/react-form';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import * as v from 'valibot';
 import {
   CUSTOMER_FIELD_NAMES,
@@ -31,10 +34,15 @@ import { readSavedShippingAddress } from '../../../../db/settings.ts';
 import { submitWith, useAppForm } from '../../../../lib/form.tsx';
 import { usePlaceOrder } from './use-place-order.ts';
 
-const CHOICES: ShippingChoice[] = SHIPPING_METHODS.map((method) => ({
-  method,
-  ...SHIPPING_OPTIONS[method],
-}));
+/** The methods the store offers, as the radio group shows them. */
+function choicesOf(settings: ResolvedStoreSettings): ShippingChoice[] {
+  return enabledShippingOptions(settings).map(({ method, label, delivery, priceUsdc }) => ({
+    method,
+    label,
+    delivery,
+    priceUsdc,
+  }));
+}
 
 function lineTotal(line: CartRow): string {
   try {
@@ -44,9 +52,13 @@ function lineTotal(line: CartRow): string {
   }
 }
 
-function totalsOf(lines: readonly CartRow[], method: ShippingMethod) {
+function totalsOf(
+  lines: readonly CartRow[],
+  method: ShippingMethod,
+  settings: ResolvedStoreSettings,
+) {
   try {
-    return storeCheckoutTotals(lines, shippingFor(method));
+    return storeOrderTotals(lines, method, settings);
   } catch {
     return undefined;
   }
@@ -62,8 +74,10 @@ export function CheckoutForm(props: {
   onPlaced: (orderId: string) => void;
 }) {
   const placeOrder = usePlaceOrder();
+  const settings = useMemo(() => resolveStoreSettings(props.store), [props.store]);
+  const firstMethod = defaultShippingMethodOf(settings);
   const form = useAppForm({
-    defaultValues: { ...customerDefaults(), shippingMethod: 'free' } as FormValues,
+    defaultValues: { ...customerDefaults(), shippingMethod: firstMethod } as FormValues,
     validationLogic: revalidateLogic(),
     validators: { onDynamic: StoreCheckoutFormSchema },
     onSubmit: async ({ value }) => {
@@ -72,11 +86,12 @@ export function CheckoutForm(props: {
         props.store.id,
         v.parse(StoreCheckoutFormSchema, value),
         props.onPlaced,
+        settings,
       );
     },
   });
   const method: ShippingMethod =
-    useStore(form.store, (state) => state.values.shippingMethod) ?? 'free';
+    useStore(form.store, (state) => state.values.shippingMethod) ?? firstMethod;
   const isSubmitting = useStore(form.store, (state) => state.isSubmitting);
 
   useEffect(() => {
@@ -92,7 +107,7 @@ export function CheckoutForm(props: {
     });
   }, [form]);
 
-  const totals = totalsOf(props.lines, method);
+  const totals = totalsOf(props.lines, method, settings);
   return (
     <form className="checkout-layout" noValidate onSubmit={submitWith(form)}>
       <div className="checkout-sections">
@@ -100,7 +115,7 @@ export function CheckoutForm(props: {
         <section className="card" aria-labelledby="shipping-title">
           <h2 id="shipping-title">Shipping Method</h2>
           <ShippingMethods
-            choices={CHOICES}
+            choices={choicesOf(settings)}
             value={method}
             onChange={(next) => form.setFieldValue('shippingMethod', next)}
           />
@@ -114,8 +129,9 @@ export function CheckoutForm(props: {
           lineTotalUsdc: lineTotal(line),
         }))}
         subtotalUsdc={totals?.subtotalUsdc ?? '—'}
-        shippingUsdc={totals?.shippingUsdc ?? SHIPPING_OPTIONS[method].priceUsdc}
+        shippingUsdc={totals?.shippingUsdc ?? settings.shipping[method].priceUsdc}
         taxUsdc={totals?.taxUsdc ?? '—'}
+        taxLabel={`Estimated tax (${formatTaxRate(settings.taxRateBps)})`}
         totalUsdc={totals?.totalUsdc ?? '—'}
       >
         <button type="submit" className="button button-large button-block" disabled={isSubmitting}>

@@ -1,28 +1,20 @@
-// The product page's Description / Reviews / Shipping tabs (SPEC §2). Reviews are the spec's
-// static placeholder: three sample reviews, their average and a 'Write Review' button.
-import { RETURN_POLICY_DAYS, SHIPPING_METHODS, SHIPPING_OPTIONS } from '@store/shared';
+// The product page's Description / Reviews / Shipping tabs (SPEC §2). Shipping and returns are the
+// store's own settings (SPEC's defaults until it sets them); reviews come from verified buyers.
+import {
+  enabledShippingOptions,
+  type ResolvedStoreSettings,
+  returnPolicyText,
+} from '@store/shared';
+import type { ReactNode } from 'react';
 import { StarIcon } from '../../../../components/icons.tsx';
 import { Tabs } from '../../../../components/tabs.tsx';
 import { usdc } from '../../../../lib/format.ts';
 
-const SAMPLE_REVIEWS = [
-  {
-    author: 'Alex M.',
-    rating: 5,
-    text: 'Exactly as described, and paying with USDC took seconds.',
-  },
-  { author: 'Jordan K.', rating: 4, text: 'Good quality. Shipping took about a week.' },
-  { author: 'Sam R.', rating: 5, text: 'Smooth checkout, no account needed. Would buy again.' },
-] as const;
-
-/** Average of the sample reviews, one decimal. */
-export const SAMPLE_AVERAGE_RATING = (
-  SAMPLE_REVIEWS.reduce((sum, review) => sum + review.rating, 0) / SAMPLE_REVIEWS.length
-).toFixed(1);
-
-function Stars(props: { rating: number }) {
+/** Five stars, `rating` of them filled (rounded). */
+export function Stars(props: { rating: number }) {
+  const shown = Math.round(props.rating * 10) / 10;
   return (
-    <span className="stars" role="img" aria-label={`${props.rating} out of 5 stars`}>
+    <span className="stars" role="img" aria-label={`${shown} out of 5 stars`}>
       {[1, 2, 3, 4, 5].map((star) => (
         <StarIcon
           key={star}
@@ -35,8 +27,34 @@ function Stars(props: { rating: number }) {
   );
 }
 
-/** The three tabs of a product. */
-export function ProductTabs(props: { description?: string | null }) {
+/** The store's shipping methods and return policy. */
+export function ShippingAndReturns(props: { settings: ResolvedStoreSettings }) {
+  const { settings } = props;
+  return (
+    <div data-testid="shipping-tab">
+      <ul>
+        {enabledShippingOptions(settings).map((option) => (
+          <li key={option.method}>
+            <strong>{option.label}</strong> ({option.delivery}):{' '}
+            {option.baseUnits === 0n ? 'free' : usdc(option.priceUsdc)}
+          </li>
+        ))}
+      </ul>
+      <p className="muted">
+        {settings.returnPolicyDays > 0
+          ? `Returns accepted within ${returnPolicyText(settings.returnPolicyDays)} of delivery.`
+          : 'This store does not accept returns.'}
+      </p>
+    </div>
+  );
+}
+
+/** The three tabs of a product; `reviews` is the Reviews tab's content. */
+export function ProductTabs(props: {
+  description?: string | null;
+  settings: ResolvedStoreSettings;
+  reviews: ReactNode;
+}) {
   return (
     <Tabs
       label="Product details"
@@ -46,52 +64,13 @@ export function ProductTabs(props: { description?: string | null }) {
           label: 'Description',
           content: <p>{props.description || 'No description provided.'}</p>,
         },
-        {
-          id: 'reviews',
-          label: 'Reviews',
-          content: (
-            <div className="reviews">
-              <p>
-                <Stars rating={Number(SAMPLE_AVERAGE_RATING)} /> {SAMPLE_AVERAGE_RATING} out of 5 (
-                {SAMPLE_REVIEWS.length} reviews)
-              </p>
-              <ul>
-                {SAMPLE_REVIEWS.map((review) => (
-                  <li key={review.author} className="review">
-                    <Stars rating={review.rating} /> <strong>{review.author}</strong>
-                    <p>{review.text}</p>
-                  </li>
-                ))}
-              </ul>
-              <button type="button" className="button button-quiet">
-                Write Review
-              </button>
-            </div>
-          ),
-        },
+        { id: 'reviews', label: 'Reviews', content: props.reviews },
         {
           id: 'shipping',
           label: 'Shipping',
-          content: (
-            <div>
-              <ul>
-                {SHIPPING_METHODS.map((method) => (
-                  <li key={method}>
-                    <strong>{SHIPPING_OPTIONS[method].label}</strong> (
-                    {SHIPPING_OPTIONS[method].delivery}):{' '}
-                    {method === 'free' ? 'free' : usdc(SHIPPING_OPTIONS[method].priceUsdc)}
-                  </li>
-                ))}
-              </ul>
-              <p className="muted">
-                Returns accepted within {RETURN_POLICY_DAYS} days of delivery.
-              </p>
-            </div>
-          ),
+          content: <ShippingAndReturns settings={props.settings} />,
         },
       ]}
     />
   );
 }
-
-export { Stars };

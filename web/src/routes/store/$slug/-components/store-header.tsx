@@ -1,4 +1,5 @@
-// The themed store header (SPEC §2): logo, name, description and the three badges.
+// The themed store header (SPEC §2): logo, name, description and the badges. "Verified Store" only
+// while the store's payout wallet has signed its verification message and is still the payout address.
 import type { PublicStore } from '@store/shared';
 import { StoreLogo } from '../../../../components/store-logo.tsx';
 
@@ -17,7 +18,14 @@ export function StoreHeader(props: {
         {props.compact ? <p className="store-name">{store.name}</p> : <h1>{store.name}</h1>}
         {!props.compact && store.description && <p className="muted">{store.description}</p>}
         <ul className="badges" aria-label="Store badges">
-          <li className="badge badge-success">Verified Store</li>
+          {store.verified && (
+            <li
+              className="badge badge-success"
+              title="The store's payout wallet signed a message proving the store controls it"
+            >
+              Verified Store
+            </li>
+          )}
           <li className="badge">
             {count} {count === 1 ? 'Product' : 'Products'}
           </li>

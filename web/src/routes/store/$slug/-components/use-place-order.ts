@@ -1,6 +1,11 @@
 // Submitting the store checkout: pre-submit checks, POST /api/orders with an Idempotency-Key that
 // stays the same while the same order is re-sent, cart cleared and address remembered on success.
-import { FAILURE_TOASTS, type StoreCheckoutForm, SUCCESS_TOASTS } from '@store/shared';
+import {
+  FAILURE_TOASTS,
+  type ResolvedStoreSettings,
+  type StoreCheckoutForm,
+  SUCCESS_TOASTS,
+} from '@store/shared';
 import { prepareStoreOrder } from '@store/shared/store-checkout';
 import { useRef } from 'react';
 import { clearCart } from '../../../../db/cart.ts';
@@ -19,8 +24,9 @@ export function usePlaceOrder() {
     storeId: string | undefined,
     form: StoreCheckoutForm,
     onCreated: (orderId: string) => void,
+    settings?: ResolvedStoreSettings,
   ): Promise<boolean> {
-    const prepared = prepareStoreOrder(lines, storeId, form);
+    const prepared = prepareStoreOrder(lines, storeId, form, settings);
     if (!prepared.ok) {
       toastError(prepared.error.title, prepared.error.description);
       return false;

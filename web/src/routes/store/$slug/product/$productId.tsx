@@ -1,23 +1,27 @@
 // Route /store/{slug}/product/{productId}: the product page (SPEC §2): breadcrumb, Back to Store,
 // cart summary, image, trust cards, badges, rating and stock, price, quantity, Buy Now and Add to
-// Cart, accepted methods, tabs; 'Loading product...' and 'Product Not Found'.
+// Cart, accepted methods, tabs; 'Loading product...' and 'Product Not Found'. It claims only what
+// is true: the store's own shipping time and return policy, the one chain payments are credited
+// on, and a rating only from real reviews.
 import {
-  ACCEPTED_METHODS_DISPLAY,
   DEFAULT_QUANTITY,
   PAGE_TEXTS,
-  RETURN_POLICY_DAYS,
+  type ResolvedStoreSettings,
+  resolveStoreSettings,
+  returnPolicyText,
 } from '@store/shared';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { BackIcon, LockIcon, ReturnsIcon, TruckIcon } from '../../../../components/icons.tsx';
 import { LoadingPage, NotFoundCard, OfflineCard } from '../../../../components/message-card.tsx';
 import { ProductImage } from '../../../../components/product-image.tsx';
 import { useProduct } from '../../../../db/catalogue.ts';
+import { useChainInfo } from '../../../../lib/chain-info.ts';
 import { usdc } from '../../../../lib/format.ts';
 import { IdParamSchema, requireParam } from '../../../../lib/route-params.ts';
 import { CartSummary } from '../-components/cart-summary.tsx';
 import { addProductToCart } from '../-components/product-card.tsx';
-import { ProductTabs, SAMPLE_AVERAGE_RATING, Stars } from '../-components/product-tabs.tsx';
+import { ProductTabs } from '../-components/product-tabs.tsx';
 import { QuantitySelector } from '../-components/quantity-selector.tsx';
 import { useCurrentStore } from '../-components/store-context.tsx';
 import { StoreHeader } from '../-components/store-header.tsx';
@@ -27,11 +31,21 @@ export const Route = createFileRoute('/store/$slug/product/$productId')({
   component: ProductPage,
 });
 
-const TRUST_CARDS = [
-  { Icon: LockIcon, title: 'Secure Payment', text: 'USDC on Base' },
-  { Icon: TruckIcon, title: 'Fast Shipping', text: '2-7 Days' },
-  { Icon: ReturnsIcon, title: 'Easy Returns', text: `${RETURN_POLICY_DAYS} Days` },
-] as const;
+/** The trust cards: what the store set (or SPEC's defaults), never more. */
+function trustCards(settings: ResolvedStoreSettings, network: string) {
+  return [
+    { Icon: LockIcon, title: 'Secure Payment', text: `USDC on ${network}` },
+    { Icon: TruckIcon, title: 'Shipping', text: settings.shippingTime },
+    {
+      Icon: ReturnsIcon,
+      title: 'Returns',
+      text:
+        settings.returnPolicyDays > 0
+          ? `Within ${returnPolicyText(settings.returnPolicyDays)}`
+          : returnPolicyText(0),
+    },
+  ];
+}
 
 function ProductPage() {
   const { slug, productId } = Route.useParams();
@@ -39,6 +53,8 @@ function ProductPage() {
   const product = useProduct(productId);
   const [quantity, setQuantity] = useState(DEFAULT_QUANTITY);
   const navigate = useNavigate();
+  const chain = useChainInfo();
+  const settings = useMemo(() => resolveStoreSettings(store.data ?? {}), [store.data]);
 
   if (store.loading || product.loading) return <LoadingPage text={PAGE_TEXTS.loadingProduct} />;
   const found = store.data && product.data && product.data.storeId === store.data.id;
@@ -80,7 +96,7 @@ function ProductPage() {
         <div className="product-gallery">
           <ProductImage src={item.imageUrl} alt={item.title} className="product-image card" />
           <ul className="trust-cards">
-            {TRUST_CARDS.map(({ Icon, title, text }) => (
+            {trustCards(settings, chain.networkName).map(({ Icon, title, text }) => (
               <li key={title} className="card">
                 <Icon size={22} aria-hidden="true" />
                 <strong>{title}</strong>
@@ -93,7 +109,6 @@ function ProductPage() {
           <StoreHeader store={store.data} compact />
           <h1>{item.title}</h1>
           <p className="rating">
-            <Stars rating={Number(SAMPLE_AVERAGE_RATING)} /> {SAMPLE_AVERAGE_RATING} ·{' '}
             <span className={item.inventory > 0 ? 'in-stock' : 'muted'}>
               {item.inventory > 0 ? `${item.inventory} in stock` : 'In stock'}
             </span>
@@ -118,16 +133,19 @@ function ProductPage() {
           </div>
           <section aria-labelledby="methods-title" className="accepted-methods">
             <h2 id="methods-title">Accepted payment methods</h2>
+            {/* Note: only the chain this deployment credits; a payment on another is not seen. */}
             <ul className="badges">
-              {ACCEPTED_METHODS_DISPLAY.map((method) => (
-                <li key={method} className="badge">
-                  {method}
-                </li>
-              ))}
+              <li className="badge" data-testid="accepted-method">
+                USDC on {chain.networkName}
+              </li>
             </ul>
           </section>
           <div className="product-details">
-            <ProductTabs description={item.description} />
+            <ProductTabs
+              description={item.description}
+              settings={settings}
+              reviews={<p>No reviews yet.</p>}
+            />
           </div>
         </div>
       </div>

@@ -1,19 +1,25 @@
-// Route /store/{slug}/thank-you/{orderId}: the order confirmation, themed by the store layout.
+// Route /store/{slug}/thank-you/{orderId}: the order confirmation, themed by the store layout, with
+// the store's own delivery estimate.
+import { deliveryEstimateOf, type Order, resolveStoreSettings } from '@store/shared';
 import { createFileRoute } from '@tanstack/react-router';
 import { ThankYouPage } from '../../../../components/thank-you.tsx';
 import { IdParamSchema, requireParam } from '../../../../lib/route-params.ts';
 import { useOrder } from '../../../../lib/use-order.ts';
+import { useCurrentStore } from '../-components/store-context.tsx';
 
 export const Route = createFileRoute('/store/$slug/thank-you/$orderId')({
   loader: ({ params }) => requireParam(IdParamSchema, params.orderId),
   component: function StoreThankYouRoute() {
     const { slug, orderId } = Route.useParams();
     const result = useOrder(orderId);
+    const store = useCurrentStore();
+    const settings = resolveStoreSettings(store.data ?? {});
     return (
       <ThankYouPage
         result={result}
         home={`/store/${slug}/`}
         paymentBase={`/store/${slug}/payment/`}
+        deliveryEstimate={(order: Order) => deliveryEstimateOf(settings, order.shippingUsdc)}
       />
     );
   },

@@ -1,0 +1,137 @@
+// Store settings on a real Postgres: the owner edits tax rate, shipping methods, shipping time and
+// return policy; the public store read carries them; orders are priced with them.
+import { describe, expect, test } from 'bun:test';
+import { parseUsdc, STORE_SETTINGS_MESSAGES, storeCheckoutTotals } from '@store/shared';
+import { customer, storeForm } from './support/client.ts';
+import { useTestApi } from './support/test-api.ts';
+
+const t = useTestApi({ merchants: ['owner', 'other'] });
+
+const OWN_SHIPPING = {
+  free: { enabled: false, priceUsdc: '0.00', delivery: '10-14 days' },
+  standard: { enabled: true, priceUsdc: '4.50', delivery: '3-5 days' },
+  express: { enabled: true, priceUsdc: '9.00', delivery: 'Next day' },
+};
+
+async function storeWithMug() {
+  const store = (await t.owner.api.post('/api/stores', storeForm())).body as {
+    id: string;
+    slug: string;
+    updatedAt: string;
+  };
+  const mug = (
+    await t.owner.api.post('/api/products', { storeId: store.id, title: 'Mug', priceUsdc: '20.00' })
+  ).body as { id: string; title: string; priceUsdc: string };
+  return { store, mug };
+}
+
+const orderBody = (
+  storeId: string,
+  mug: { id: string; title: string; priceUsdc: string },
+  shippingMethod: 'free' | 'standard' | 'express',
+  amounts: { shippingUsdc: string; taxBps: number },
+) => {
+  const items = [{ productId: mug.id, title: mug.title, priceUsdc: mug.priceUsdc, quantity: 2 }];
+  const totals = storeCheckoutTotals(items, parseUsdc(amounts.shippingUsdc), amounts.taxBps);
+  return {
+    storeId,
+    ...customer,
+    items,
+    subtotalUsdc: totals.subtotalUsdc,
+    shippingUsdc: totals.shippingUsdc,
+    totalUsdc: totals.totalUsdc,
+    shippingMethod,
+  };
+};
+
+describe('store settings', () => {
+  test("a new store has SPEC's settings: 8% tax, nothing else set", async () => {
+    const { store } = await storeWithMug();
+    const read = await t.shopper.get(`/api/stores/${store.slug}`);
+    expect(read.body).toMatchObject({
+      taxRateBps: 800,
+      shippingOptions: null,
+      shippingTime: null,
+      returnPolicyDays: null,
+      verified: false,
+    });
+  });
+
+  test('the owner sets them; the public read carries them; others are refused', async () => {
+    const { store } = await storeWithMug();
+    const settings = {
+      taxRateBps: 500,
+      shippingOptions: OWN_SHIPPING,
+      shippingTime: '1-3 days',
+      returnPolicyDays: 0,
+    };
+    expect((await t.shopper.put(`/api/stores/${store.id}`, settings)).status).toBe(401);
+    expect((await t.other.api.put(`/api/stores/${store.id}`, settings)).status).toBe(404);
+    const saved = await t.owner.api.put(`/api/stores/${store.id}`, settings);
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject(settings);
+    const read = await t.shopper.get(`/api/stores/${store.slug}`);
+    expect(read.body).toMatchObject(settings);
+    expect(read.body.paymentAddress).toBeUndefined();
+    // null puts SPEC's values back
+    const reset = await t.owner.api.put(`/api/stores/${store.id}`, {
+      shippingOptions: null,
+      returnPolicyDays: null,
+    });
+    expect(reset.body).toMatchObject({
+      shippingOptions: null,
+      returnPolicyDays: null,
+      taxRateBps: 500,
+    });
+  });
+
+  test('refuses settings out of range with the field message', async () => {
+    const { store } = await storeWithMug();
+    const tooHigh = await t.owner.api.put(`/api/stores/${store.id}`, { taxRateBps: 9000 });
+    expect(tooHigh.status).toBe(422);
+    expect(JSON.stringify(tooHigh.body)).toContain(STORE_SETTINGS_MESSAGES.taxRate);
+    const none = await t.owner.api.put(`/api/stores/${store.id}`, {
+      shippingOptions: {
+        free: { ...OWN_SHIPPING.free, enabled: false },
+        standard: { ...OWN_SHIPPING.standard, enabled: false },
+        express: { ...OWN_SHIPPING.express, enabled: false },
+      },
+    });
+    expect(none.status).toBe(422);
+    expect(JSON.stringify(none.body)).toContain(STORE_SETTINGS_MESSAGES.noneEnabled);
+    const long = await t.owner.api.put(`/api/stores/${store.id}`, { shippingTime: 'x'.repeat(61) });
+    expect(long.status).toBe(422);
+  });
+
+  test("orders are priced with the store's tax rate and shipping prices", async () => {
+    const { store, mug } = await storeWithMug();
+    await t.owner.api.put(`/api/stores/${store.id}`, {
+      taxRateBps: 500,
+      shippingOptions: OWN_SHIPPING,
+    });
+    // SPEC's 12.99 and 8% no longer add up
+    const spec = await t.shopper.post(
+      '/api/orders',
+      orderBody(store.id, mug, 'standard', { shippingUsdc: '12.99', taxBps: 800 }),
+    );
+    expect(spec.status).toBe(422);
+    const own = await t.shopper.post(
+      '/api/orders',
+      orderBody(store.id, mug, 'standard', { shippingUsdc: '4.50', taxBps: 500 }),
+    );
+    expect(own.status).toBe(201);
+    // 40.00 + 4.50 + 5% of 40.00
+    expect(own.body).toMatchObject({
+      subtotalUsdc: '40.00',
+      shippingUsdc: '4.50',
+      taxUsdc: '2.00',
+      totalUsdc: '46.50',
+    });
+    const free = await t.shopper.post(
+      '/api/orders',
+      orderBody(store.id, mug, 'free', { shippingUsdc: '0', taxBps: 500 }),
+    );
+    expect(free.status).toBe(422);
+    expect(JSON.stringify(free.body)).toContain(STORE_SETTINGS_MESSAGES.methodOff('Free'));
+  });
+});
