@@ -9,6 +9,7 @@ import { idempotencyPlugin } from './http/idempotency.ts';
 import { openapiDocs } from './http/openapi.ts';
 import { requestOriginGuard } from './http/request-origin.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { accountModule } from './modules/account/index.ts';
 import { analyticsModule } from './modules/analytics/index.ts';
 import { apiKeysModule } from './modules/api-keys/index.ts';
 import { authModule } from './modules/auth/index.ts';
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps) {
     .use(idempotencyPlugin(deps.db))
     .use(healthModule(deps))
     .use(authModule(deps))
+    .use(accountModule(deps))
     .use(storesModule(deps))
     .use(productsModule(deps))
     .use(analyticsModule(deps))

@@ -1,7 +1,7 @@
 // Merchant sessions: a random token in the `session` cookie, only its SHA-256 in Postgres; or a
 // merchant's secret API key in `Authorization: Bearer sk_…` (also only its SHA-256 stored).
 import { ACCOUNT_MESSAGES, API_KEY_MESSAGES, API_KEY_PATTERN } from '@store/shared';
-import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { Elysia } from 'elysia';
 import type { Database } from '../db/client.ts';
 import { apiKeys, sessions, users } from '../db/schema.ts';
@@ -22,13 +22,22 @@ export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 /** Least time between two writes of a session's expiry (its slide on use). */
 export const SESSION_SLIDE_STEP_MS = 60_000;
 
-// Note: no "last used" column: `expiresAt` itself slides. A session is created expiring in
+// Note: `expiresAt` itself slides (`lastSeenAt` is only what the account page shows). A session is created expiring in
 // SESSION_IDLE_MS; each use moves it to min(createdAt + SESSION_TTL_MS, now + SESSION_IDLE_MS),
 // written only when that moves it by more than SESSION_SLIDE_STEP_MS (at most one UPDATE a minute
 // per session, and its WHERE keeps concurrent slides from moving it backwards).
 /** When a session created at `createdAt` and used at `now` expires. */
 export function sessionExpiry(createdAt: Date, now: Date = new Date()): Date {
   return new Date(Math.min(createdAt.getTime() + SESSION_TTL_MS, now.getTime() + SESSION_IDLE_MS));
+}
+
+/** Longest User-Agent kept on a session (what the account page shows to tell them apart). */
+export const SESSION_USER_AGENT_MAX = 300;
+
+/** The request's User-Agent as a session keeps it: cut short, null without one. */
+export function userAgentOf(request: Request): string | null {
+  const agent = request.headers.get('user-agent')?.trim();
+  return agent ? agent.slice(0, SESSION_USER_AGENT_MAX) : null;
 }
 
 /** SHA-256 of a token, hex: what the sessions table stores. */
@@ -144,6 +153,7 @@ async function findSessionUser(db: Database, token: string | undefined) {
       username: users.username,
       createdAt: sessions.createdAt,
       expiresAt: sessions.expiresAt,
+      lastSeenAt: sessions.lastSeenAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -151,11 +161,28 @@ async function findSessionUser(db: Database, token: string | undefined) {
     .limit(1);
   if (!row) return null;
   const expiresAt = sessionExpiry(row.createdAt, now);
-  if (expiresAt.getTime() - row.expiresAt.getTime() > SESSION_SLIDE_STEP_MS)
+  const slides = expiresAt.getTime() - row.expiresAt.getTime() > SESSION_SLIDE_STEP_MS;
+  // Note: `last_seen_at` (the account page's "last seen") is written at most once a minute too.
+  const seen = !row.lastSeenAt || now.getTime() - row.lastSeenAt.getTime() > SESSION_SLIDE_STEP_MS;
+  if (slides || seen) {
+    const stale = new Date(now.getTime() - SESSION_SLIDE_STEP_MS);
     await db
       .update(sessions)
-      .set({ expiresAt })
-      .where(and(eq(sessions.tokenHash, tokenHash), lt(sessions.expiresAt, expiresAt)));
+      .set({
+        lastSeenAt: sql`greatest(${sessions.lastSeenAt}, ${now.toISOString()}::timestamptz)`,
+        expiresAt: sql`greatest(${sessions.expiresAt}, ${expiresAt.toISOString()}::timestamptz)`,
+      })
+      .where(
+        and(
+          eq(sessions.tokenHash, tokenHash),
+          or(
+            lt(sessions.expiresAt, expiresAt),
+            isNull(sessions.lastSeenAt),
+            lt(sessions.lastSeenAt, stale),
+          ),
+        ),
+      );
+  }
   return { id: row.id, username: row.username };
 }
 

@@ -3,6 +3,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { orders, stores } from '../db/schema.ts';
+import { ACCOUNT_MAIL_KINDS } from './account.ts';
 import { type RenderedEmail, renderReceipt, storeNameOf } from './receipt.ts';
 
 /** A claimed message of the outbox, as its template sees it. */
@@ -52,4 +53,7 @@ const receipt: MailTemplate = async (db, message, chainId) => {
 /** Every kind the dispatcher sends; a row of another kind is marked failed. */
 export const MAIL_KINDS: Readonly<Record<string, MailTemplate>> = {
   receipt,
+  verify_email: ACCOUNT_MAIL_KINDS.verify_email,
+  reset_password: ACCOUNT_MAIL_KINDS.reset_password,
+  merchant_paid: ACCOUNT_MAIL_KINDS.merchant_paid,
 };

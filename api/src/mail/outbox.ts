@@ -1,8 +1,8 @@
 // The email outbox: a receipt row is written in the transaction that marks its order paid (so it
 // exists if and only if the payment was recorded); the mail dispatcher sends it later, retrying.
 import { receiptIsEmailed } from '@store/shared';
-import { eq } from 'drizzle-orm';
-import { emailOutbox, orders } from '../db/schema.ts';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { emailOutbox, orders, stores, users } from '../db/schema.ts';
 import type { Executor } from '../webhooks/outbox.ts';
 
 /** How long a receipt is retried before it is given up (a mail server down for days). */
@@ -26,6 +26,65 @@ export async function enqueueReceipt(tx: Executor, orderId: string, at: Date): P
       orderId,
       kind: 'receipt',
       toAddress: order.email,
+      nextAttemptAt: at,
+      retryUntil: new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS),
+      createdAt: at,
+    })
+    .onConflictDoNothing({ target: [emailOutbox.orderId, emailOutbox.kind] });
+}
+
+/** The kinds of mail about a merchant's account. */
+export type AccountMailKind = 'verify_email' | 'reset_password';
+
+/**
+ * Queues a mail about an account (a verification or reset link, in `payload.url`): sent by the
+ * dispatcher like receipts, and its payload cleared once it is out.
+ */
+export async function enqueueAccountMail(
+  tx: Executor,
+  mail: { userId: string; kind: AccountMailKind; to: string; url: string },
+  at: Date = new Date(),
+): Promise<void> {
+  await tx.insert(emailOutbox).values({
+    userId: mail.userId,
+    kind: mail.kind,
+    toAddress: mail.to,
+    payload: { url: mail.url },
+    nextAttemptAt: at,
+    // Note: a link that has expired is worth nothing: retried only while it works (1 h / 24 h).
+    retryUntil: new Date(at.getTime() + (mail.kind === 'reset_password' ? 60 : 24 * 60) * 60_000),
+    createdAt: at,
+  });
+}
+
+/**
+ * Queues the merchant's notice of a newly paid order of their store: to the owner's verified email,
+ * unless the store turned paid-order notices off; none for universal orders (no store) or an owner
+ * without a verified address. A second call for the same order adds nothing.
+ */
+export async function enqueueMerchantPaid(tx: Executor, orderId: string, at: Date): Promise<void> {
+  const [owner] = await tx
+    .select({ userId: users.id, email: users.email })
+    .from(orders)
+    .innerJoin(stores, sql`${stores.id}::text = ${orders.storeId}`)
+    .innerJoin(users, sql`${users.id}::text = ${stores.ownerId}`)
+    .where(
+      and(
+        eq(orders.id, orderId),
+        eq(stores.notifyPaidOrders, true),
+        isNotNull(users.email),
+        isNotNull(users.emailVerifiedAt),
+      ),
+    )
+    .limit(1);
+  if (!owner?.email) return;
+  await tx
+    .insert(emailOutbox)
+    .values({
+      orderId,
+      userId: owner.userId,
+      kind: 'merchant_paid',
+      toAddress: owner.email,
       nextAttemptAt: at,
       retryUntil: new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS),
       createdAt: at,

@@ -11,7 +11,7 @@ import {
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { orders, paymentEvents, paymentWallets } from '../db/schema.ts';
-import { enqueueReceipt } from '../mail/outbox.ts';
+import { enqueueMerchantPaid, enqueueReceipt } from '../mail/outbox.ts';
 import { decrementInventoryForPaidOrder } from '../modules/orders/service.ts';
 import { eventsForTransition } from '../webhooks/events.ts';
 import { enqueueOrderEvents } from '../webhooks/outbox.ts';
@@ -81,6 +81,7 @@ export async function recordWalletChange(
     if (newlyPaid) await markOrderPaid(tx, change.orderId, after.paymentTxHash, now);
     // Note: the receipt is queued with the payment it confirms (sent by the mail dispatcher).
     if (newlyPaid) await enqueueReceipt(tx, change.orderId, now);
+    if (newlyPaid) await enqueueMerchantPaid(tx, change.orderId, now);
     if (reversed) await markOrderReversed(tx, change.orderId, now);
     await enqueueOrderEvents(
       tx,

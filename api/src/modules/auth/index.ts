@@ -1,22 +1,42 @@
-// Routes: POST /api/auth/sign-up, POST /api/auth/sign-in, POST /api/auth/sign-out, GET /api/auth/me
-import { CredentialsSchema, SignUpSchema } from '@store/shared';
+// Routes: POST /api/auth/sign-up, POST /api/auth/sign-in, POST /api/auth/sign-out, GET /api/auth/me,
+// POST /api/auth/forgot-password, POST /api/auth/reset-password/check,
+// POST /api/auth/reset-password, POST /api/auth/verify-email
+import {
+  ACCOUNT_EMAIL_MESSAGES,
+  AccountDoneSchema,
+  ForgotPasswordSchema,
+  ResetPasswordSchema,
+  SignInSchema,
+  SignUpWithEmailSchema,
+  VerifyEmailSchema,
+} from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { clientAddress, clientBucket, type RequestSource } from '../../http/client-address.ts';
 import { AppError } from '../../http/errors.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { publicOriginOf } from '../../http/public-origin.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import {
   clearedSessionCookie,
   sessionCookie,
   sessionPlugin,
   sessionTokenOf,
+  userAgentOf,
 } from '../../http/session.ts';
-import { AUTH_LIMITS, AuthLimits, signUpRateLimits } from './limits.ts';
+import {
+  checkResetToken,
+  mailLink,
+  requestPasswordReset,
+  resetPassword,
+  verifyEmail,
+} from '../account/service.ts';
+import { AUTH_LIMITS, AuthLimits, forgotPasswordRateLimits, signUpRateLimits } from './limits.ts';
 import { endSession, signIn, signUp } from './service.ts';
 
 const tags = ['auth'];
+const done = registerResponseSchema('AccountDone', AccountDoneSchema);
 
 /** Texts of the auth limits (each 429 message ends with "; try again in …"). */
 export const AUTH_LIMIT_MESSAGES = {
@@ -36,6 +56,7 @@ export const authModule = ({ db, config }: AppDeps) => {
   const limits = new AuthLimits(settings);
   // Note: sign-ups are counted in Postgres, so that every API process sees the same counts.
   const signUps = signUpRateLimits(settings);
+  const forgotLimits = forgotPasswordRateLimits();
   const limiter = new RateLimiter(db);
   const clientOf = (source: RequestSource) =>
     clientBucket(clientAddress(source, { trustProxy: config.trustProxy }));
@@ -48,6 +69,7 @@ export const authModule = ({ db, config }: AppDeps) => {
         '/api/auth/sign-up',
         async ({ body, request, server, set }) => {
           const client = clientOf({ request, server });
+          const origin = publicOriginOf(config, request);
           // Note: a client out of accounts is refused before its try counts; a refused try
           // counts (it never lengthens the window).
           const wait =
@@ -55,18 +77,23 @@ export const authModule = ({ db, config }: AppDeps) => {
             (await limiter.hit(signUps.tries, client));
           if (wait > 0) throw tooManyAttempts(set, wait, AUTH_LIMIT_MESSAGES.signUp);
           const counted: Promise<number>[] = [];
-          const { user, token } = await signUp(db, body, () => {
-            counted.push(limiter.hit(signUps.accounts, client));
+          const { user, token } = await signUp(db, body, {
+            allowed: () => {
+              counted.push(limiter.hit(signUps.accounts, client));
+            },
+            userAgent: userAgentOf(request),
+            mailLink: (tx, created, email) => mailLink(tx, origin, created, 'verify_email', email),
           }).finally(() => Promise.all(counted));
           set.headers['set-cookie'] = sessionCookie(token, secure);
           set.status = 201;
           return { user };
         },
         {
-          body: SignUpSchema,
+          body: SignUpWithEmailSchema,
           detail: routeDoc({
             tags,
-            summary: 'Create a merchant account and sign in',
+            summary:
+              'Create a merchant account and sign in (with an email: its verification link is mailed)',
             ok: { 201: 'Account' },
             errors: ['already_exists', 'rate_limited'],
           }),
@@ -84,11 +111,18 @@ export const authModule = ({ db, config }: AppDeps) => {
           if (!limits.startSignIn(client))
             throw tooManyAttempts(set, 1000, AUTH_LIMIT_MESSAGES.signInBusy);
           try {
-            const { user, token } = await signIn(db, body).catch((error: unknown) => {
-              if (error instanceof AppError && error.code === 'unauthorized')
-                limits.signInFailed(account, client);
-              throw error;
-            });
+            const { user, token } = await signIn(db, body, userAgentOf(request)).catch(
+              (error: unknown) => {
+                // Note: a right password still waiting for its code is not a failure.
+                const waiting =
+                  (error as AppError).details !== undefined &&
+                  ((error as AppError).details as { secondFactor?: string }).secondFactor ===
+                    'required';
+                if (error instanceof AppError && error.code === 'unauthorized' && !waiting)
+                  limits.signInFailed(account, client);
+                throw error;
+              },
+            );
             limits.signInSucceeded(account, client);
             // The new session replaces the one the browser had (no session fixation).
             await endSession(db, sessionTokenOf(request));
@@ -99,10 +133,11 @@ export const authModule = ({ db, config }: AppDeps) => {
           }
         },
         {
-          body: CredentialsSchema,
+          body: SignInSchema,
           detail: routeDoc({
             tags,
-            summary: 'Sign in with username and password',
+            summary:
+              'Sign in with username and password (and `code` once two-step verification is on: 401 with `details.secondFactor` without it)',
             ok: { 200: 'Account' },
             errors: ['unauthorized', 'rate_limited'],
           }),
@@ -131,5 +166,78 @@ export const authModule = ({ db, config }: AppDeps) => {
           access: 'merchant',
         }),
       })
+      .post(
+        '/api/auth/forgot-password',
+        async ({ body, request, server, set }) => {
+          const client = clientOf({ request, server });
+          const wait =
+            (await limiter.hit(forgotLimits.client, client)) ||
+            (await limiter.hit(forgotLimits.email, body.email));
+          if (wait > 0) throw tooManyAttempts(set, wait, ACCOUNT_EMAIL_MESSAGES.forgotTooMany);
+          // Note: the same answer whether or not an account has this address (no enumeration).
+          await requestPasswordReset(db, publicOriginOf(config, request), body.email);
+          return { message: ACCOUNT_EMAIL_MESSAGES.forgotSent };
+        },
+        {
+          body: ForgotPasswordSchema,
+          detail: routeDoc({
+            tags,
+            summary:
+              'Mail a single-use password reset link (1 hour) to the account with this verified email; the same answer for any address',
+            ok: { 200: done },
+            errors: ['rate_limited'],
+          }),
+        },
+      )
+      .post(
+        '/api/auth/reset-password/check',
+        async ({ body }) => {
+          await checkResetToken(db, body.token);
+          return { message: 'This link works: choose a new password' };
+        },
+        {
+          body: VerifyEmailSchema,
+          detail: routeDoc({
+            tags,
+            summary:
+              'Whether a password reset link still works (400 when used, expired or unknown)',
+            ok: { 200: done },
+            errors: ['bad_request'],
+          }),
+        },
+      )
+      .post(
+        '/api/auth/reset-password',
+        async ({ body }) => {
+          await resetPassword(db, body.token, body.password);
+          return { message: 'Password changed. Sign in with your new password.' };
+        },
+        {
+          body: ResetPasswordSchema,
+          detail: routeDoc({
+            tags,
+            summary:
+              'Set a new password with a reset link (single use); every session of the account ends',
+            ok: { 200: done },
+            errors: ['bad_request'],
+          }),
+        },
+      )
+      .post(
+        '/api/auth/verify-email',
+        async ({ body }) => {
+          const { email } = await verifyEmail(db, body.token);
+          return { message: `${email} is verified` };
+        },
+        {
+          body: VerifyEmailSchema,
+          detail: routeDoc({
+            tags,
+            summary: 'Verify the email a link was sent to (single use, 24 hours)',
+            ok: { 200: done },
+            errors: ['bad_request', 'already_exists'],
+          }),
+        },
+      )
   );
 };

@@ -141,3 +141,14 @@ export class AuthLimits {
 function pairKey(account: string, client: string): string {
   return `${account}\n${client}`;
 }
+
+/**
+ * Password reset requests, counted in Postgres like sign-ups: per client (any addresses) and per
+ * email address (so nobody can fill a merchant's inbox with reset mails).
+ */
+export function forgotPasswordRateLimits(): { client: RateLimit; email: RateLimit } {
+  return {
+    client: { bucket: 'forgot-password:client', max: 10, windowMs: HOUR },
+    email: { bucket: 'forgot-password:email', max: 5, windowMs: HOUR },
+  };
+}

@@ -1,13 +1,22 @@
 // Merchant accounts: sign-up, sign-in and sign-out; passwords as argon2id hashes, sessions in Postgres.
-// Note: a password is set only here (sign-up), so only here is it held to the password policy;
-// the local demo merchant (demo-seed.ts) is written straight to the database and exempt.
-import { ACCOUNT_MESSAGES, type Credentials, type SignUp } from '@store/shared';
+// Note: a password is set here (sign-up) and by the account module (change, reset), both held to
+// the password policy; the local demo merchant (demo-seed.ts) is written straight to the database.
+import {
+  ACCOUNT_EMAIL_MESSAGES,
+  ACCOUNT_MESSAGES,
+  type SignIn,
+  type SignUpWithEmail,
+  TOTP_MESSAGES,
+} from '@store/shared';
 import { eq, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { sessions, users } from '../../db/schema.ts';
+import { waitText } from '../../http/attempt-limiter.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, newSessionToken, type SessionUser, sessionExpiry } from '../../http/session.ts';
+import type { Executor } from '../../webhooks/outbox.ts';
+import { secondFactorValid, secondFactorWait } from '../account/second-factor.ts';
 import { assertPasswordAllowed } from './password-policy.ts';
 
 /** A signed-in merchant and the token of the new session (for the cookie only). */
@@ -35,9 +44,11 @@ async function withArgon2Slot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const hashPassword = (password: string) =>
+/** An argon2id hash of a password (two at a time at most). */
+export const hashPassword = (password: string) =>
   withArgon2Slot(() => Bun.password.hash(password, { algorithm: 'argon2id' }));
-const verifyPassword = (password: string, hash: string) =>
+/** Whether `password` matches an argon2id hash. */
+export const verifyPassword = (password: string, hash: string) =>
   withArgon2Slot(() => Bun.password.verify(password, hash));
 // Note: an unknown username still costs one hash check, so timing does not tell which usernames exist.
 let dummyHash: Promise<string> | undefined;
@@ -46,14 +57,21 @@ const dummyPasswordHash = () => {
   return dummyHash;
 };
 
-// Note: a new session expires after the idle timeout; each use slides it (see session.ts).
-async function createSession(db: Database, userId: string): Promise<string> {
+// Note: a new session expires after the idle timeout; each use slides it (see session.ts). It
+// keeps the browser's User-Agent, for the account page's list of sessions.
+async function createSession(
+  db: Executor,
+  userId: string,
+  userAgent: string | null,
+): Promise<string> {
   const token = newSessionToken();
   const now = new Date();
   await db.insert(sessions).values({
     tokenHash: hashToken(token),
     userId,
     createdAt: now,
+    lastSeenAt: now,
+    userAgent,
     expiresAt: sessionExpiry(now, now),
   });
   return token;
@@ -61,38 +79,75 @@ async function createSession(db: Database, userId: string): Promise<string> {
 
 /**
  * Creates an account and signs it in: 422 when the password breaks the policy (password-policy.ts),
- * 409 when the username is taken. `allowed` runs once the password passed, before it is hashed.
+ * 409 when the username (or the email, once another account verified it) is taken. `allowed` runs
+ * once the password passed, before it is hashed. With an email, its verification link is mailed
+ * (`mailLink`, in the same transaction).
  */
 export async function signUp(
   db: Database,
-  input: SignUp,
-  allowed: () => void = () => {},
+  input: SignUpWithEmail,
+  options: {
+    allowed?: () => void;
+    userAgent?: string | null;
+    mailLink?: (tx: Executor, user: { id: string }, email: string) => Promise<void>;
+  } = {},
 ): Promise<SignedIn> {
   await assertPasswordAllowed(input.username, input.password);
-  allowed();
+  options.allowed?.();
   const password = await hashPassword(input.password);
   try {
-    const [user] = await db
-      .insert(users)
-      .values({ username: input.username, password })
-      .returning({ id: users.id, username: users.username });
-    const created = user as SessionUser;
-    return { user: created, token: await createSession(db, created.id) };
+    return await db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({ username: input.username, password, email: input.email ?? null })
+        .returning({ id: users.id, username: users.username });
+      const created = user as SessionUser;
+      if (input.email) await options.mailLink?.(tx, created, input.email);
+      return {
+        user: created,
+        token: await createSession(tx, created.id, options.userAgent ?? null),
+      };
+    });
   } catch (error) {
+    if (isUniqueViolation(error, 'users_email_unique'))
+      throw new AppError('already_exists', ACCOUNT_EMAIL_MESSAGES.emailTaken);
     if (isUniqueViolation(error))
       throw new AppError('already_exists', ACCOUNT_MESSAGES.usernameTaken);
     throw error;
   }
 }
 
-/** Checks the password and opens a session; 401 with one message for any wrong pair. */
-export async function signIn(db: Database, input: Credentials): Promise<SignedIn> {
+/** Why a sign-in with the right password was refused at its second step. */
+export type SecondFactorRefusal = 'required' | 'wrong';
+
+/**
+ * Checks the password (and, once the account has two-step verification on, its code) and opens a
+ * session; 401 with one message for any wrong pair. A right password without a code is 401 with
+ * `details.secondFactor: 'required'`; a wrong code, `'wrong'`.
+ */
+export async function signIn(
+  db: Database,
+  input: SignIn,
+  userAgent: string | null = null,
+): Promise<SignedIn> {
   const [user] = await db.select().from(users).where(eq(users.username, input.username)).limit(1);
   const valid = await verifyPassword(input.password, user?.password ?? (await dummyPasswordHash()));
   if (!user || !valid) throw new AppError('unauthorized', ACCOUNT_MESSAGES.invalidCredentials);
+  if (user.totpEnabledAt) {
+    if (!input.code)
+      throw new AppError('unauthorized', TOTP_MESSAGES.signInCode, { secondFactor: 'required' });
+    const wait = secondFactorWait(user.id);
+    if (wait > 0)
+      throw new AppError(
+        'rate_limited',
+        `${TOTP_MESSAGES.tooManyCodes}; try again in ${waitText(wait)}`,
+      );
+    if (!(await secondFactorValid(db, user, input.code)))
+      throw new AppError('unauthorized', TOTP_MESSAGES.codeWrong, { secondFactor: 'wrong' });
+  }
   return {
     user: { id: user.id, username: user.username },
-    token: await createSession(db, user.id),
+    token: await createSession(db, user.id, userAgent),
   };
 }
 

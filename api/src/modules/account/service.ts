@@ -1,0 +1,453 @@
+// A merchant's account beyond its password: the email address (verified by a single-use link),
+// password reset by an emailed single-use link, the password and email changes, the signed-in
+// sessions, the TOTP second factor and the stores' paid-order notices. Links are random tokens of
+// which only the SHA-256 is stored.
+import {
+  ACCOUNT_EMAIL_MESSAGES as M,
+  RECOVERY_CODE_COUNT,
+  RESET_PASSWORD_TTL_MS,
+  TOTP_MESSAGES,
+  VERIFY_EMAIL_TTL_MS,
+} from '@store/shared';
+import { and, count, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { accountTokens, recoveryCodes, sessions, stores, users } from '../../db/schema.ts';
+import { waitText } from '../../http/attempt-limiter.ts';
+import { AppError } from '../../http/errors.ts';
+import { hashToken, newSessionToken } from '../../http/session.ts';
+import { type AccountMailKind, enqueueAccountMail } from '../../mail/outbox.ts';
+import type { Executor } from '../../webhooks/outbox.ts';
+import { assertPasswordAllowed } from '../auth/password-policy.ts';
+import { hashPassword, verifyPassword } from '../auth/service.ts';
+import {
+  newRecoveryCodes,
+  newTotpSecret,
+  secondFactorValid,
+  secondFactorWait,
+  storeRecoveryCodes,
+} from './second-factor.ts';
+
+type Purpose = AccountMailKind;
+
+const TTL: Record<Purpose, number> = {
+  verify_email: VERIFY_EMAIL_TTL_MS,
+  reset_password: RESET_PASSWORD_TTL_MS,
+};
+const PAGE: Record<Purpose, string> = {
+  verify_email: '/verify-email',
+  reset_password: '/reset-password',
+};
+
+/**
+ * Makes a single-use link for `purpose` and queues its mail to `email`. The account's earlier
+ * unused links of that purpose stop working: only the newest one does.
+ */
+export async function mailLink(
+  tx: Executor,
+  origin: string,
+  user: { id: string },
+  purpose: Purpose,
+  email: string,
+): Promise<void> {
+  const now = new Date();
+  await tx
+    .update(accountTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(accountTokens.userId, user.id),
+        eq(accountTokens.purpose, purpose),
+        isNull(accountTokens.usedAt),
+      ),
+    );
+  const token = newSessionToken();
+  await tx.insert(accountTokens).values({
+    tokenHash: hashToken(token),
+    userId: user.id,
+    purpose,
+    email,
+    expiresAt: new Date(now.getTime() + TTL[purpose]),
+    createdAt: now,
+  });
+  const url = `${origin}${PAGE[purpose]}?token=${encodeURIComponent(token)}`;
+  await enqueueAccountMail(tx, { userId: user.id, kind: purpose, to: email, url }, now);
+}
+
+/**
+ * Uses up a link's token: its row when it is of `purpose`, unused and unexpired (it is marked used
+ * in the same statement, so it works once however many requests race), else 400.
+ */
+async function useToken(tx: Executor, token: string, purpose: Purpose) {
+  const [row] = await tx
+    .update(accountTokens)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(accountTokens.tokenHash, hashToken(token)),
+        eq(accountTokens.purpose, purpose),
+        isNull(accountTokens.usedAt),
+        gt(accountTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .returning();
+  if (!row) throw new AppError('bad_request', M.linkInvalid);
+  return row;
+}
+
+/** A token's row while it still works (not used up). */
+async function liveToken(db: Database, token: string, purpose: Purpose) {
+  const [row] = await db
+    .select()
+    .from(accountTokens)
+    .where(
+      and(
+        eq(accountTokens.tokenHash, hashToken(token)),
+        eq(accountTokens.purpose, purpose),
+        isNull(accountTokens.usedAt),
+        gt(accountTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .limit(1);
+  if (!row) throw new AppError('bad_request', M.linkInvalid);
+  return row;
+}
+
+async function userRow(db: Executor, userId: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new AppError('unauthorized', 'Sign in to continue');
+  return user;
+}
+
+/** 409 when another account has verified `email`. */
+async function assertEmailFree(db: Executor, userId: string, email: string): Promise<void> {
+  const [other] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, email), ne(users.id, userId), sql`email_verified_at is not null`))
+    .limit(1);
+  if (other) throw new AppError('already_exists', M.emailTaken);
+}
+
+/**
+ * Sets the account's email. An account without a verified address takes it at once (unverified)
+ * and is sent a link; one with a verified address keeps it until the link sent to the new one is
+ * opened. The current password is required to replace a verified address.
+ */
+export async function changeEmail(
+  db: Database,
+  origin: string,
+  userId: string,
+  input: { email: string; currentPassword?: string | undefined },
+): Promise<{ message: string }> {
+  const user = await userRow(db, userId);
+  if (user.email === input.email && user.emailVerifiedAt)
+    throw new AppError('validation_failed', M.emailUnchanged);
+  if (user.emailVerifiedAt) {
+    if (!input.currentPassword) throw new AppError('validation_failed', M.currentPasswordRequired);
+    if (!(await verifyPassword(input.currentPassword, user.password)))
+      throw new AppError('validation_failed', M.currentPasswordWrong);
+  }
+  await assertEmailFree(db, userId, input.email);
+  // Note: an address another account gave without verifying it is not theirs: this account may
+  // still claim it, as a pending address (the link decides who owns it).
+  const [holder] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, input.email), ne(users.id, userId)))
+    .limit(1);
+  try {
+    await db.transaction(async (tx) => {
+      if (!user.emailVerifiedAt && !holder)
+        await tx.update(users).set({ email: input.email }).where(eq(users.id, userId));
+      await mailLink(tx, origin, user, 'verify_email', input.email);
+    });
+  } catch (error) {
+    // Another account gave the same address without verifying it: it is not theirs yet either.
+    if (isUniqueViolation(error)) throw new AppError('already_exists', M.emailTaken);
+    throw error;
+  }
+  return { message: `${M.verifySent} ${input.email}` };
+}
+
+/** Sends the verification link again, to the address waiting for it. */
+export async function resendVerification(
+  db: Database,
+  origin: string,
+  userId: string,
+): Promise<{ message: string }> {
+  const settings = await accountSettings(db, userId);
+  const email = settings.pendingEmail ?? (settings.emailVerified ? null : settings.email);
+  if (!email) throw new AppError('invalid_state', 'There is no email address to verify');
+  await db.transaction((tx) => mailLink(tx, origin, { id: userId }, 'verify_email', email));
+  return { message: `${M.verifySent} ${email}` };
+}
+
+/**
+ * Opens a verification link: the address it was sent to becomes the account's verified email. An
+ * account that gave the same address without verifying it loses it (it never proved it).
+ */
+export async function verifyEmail(db: Database, token: string): Promise<{ email: string }> {
+  try {
+    return await db.transaction(async (tx) => {
+      const row = await useToken(tx, token, 'verify_email');
+      await assertEmailFree(tx, row.userId, row.email);
+      await tx
+        .update(users)
+        .set({ email: null })
+        .where(
+          and(eq(users.email, row.email), ne(users.id, row.userId), isNull(users.emailVerifiedAt)),
+        );
+      await tx
+        .update(users)
+        .set({ email: row.email, emailVerifiedAt: new Date() })
+        .where(eq(users.id, row.userId));
+      return { email: row.email };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('already_exists', M.emailTaken);
+    throw error;
+  }
+}
+
+/**
+ * Sends a reset link to `email` when an account has it verified; nothing otherwise. The caller
+ * answers the same either way (no enumeration).
+ */
+export async function requestPasswordReset(
+  db: Database,
+  origin: string,
+  email: string,
+): Promise<void> {
+  const [user] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, email), sql`email_verified_at is not null`))
+    .limit(1);
+  if (!user) return;
+  await db.transaction((tx) => mailLink(tx, origin, user, 'reset_password', email));
+}
+
+/** Whether a reset link still works (the reset page checks before asking for a password). */
+export async function checkResetToken(db: Database, token: string): Promise<void> {
+  await liveToken(db, token, 'reset_password');
+}
+
+/**
+ * Opens a reset link with the new password: the password policy first (a weak password does not
+ * use the link up), then the link is used, the password replaced and every session ended.
+ */
+export async function resetPassword(db: Database, token: string, password: string): Promise<void> {
+  const found = await liveToken(db, token, 'reset_password');
+  const user = await userRow(db, found.userId);
+  await assertPasswordAllowed(user.username, password);
+  const hash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    await useToken(tx, token, 'reset_password');
+    await tx
+      .update(users)
+      .set({ password: hash, passwordChangedAt: new Date() })
+      .where(eq(users.id, user.id));
+    await tx.delete(sessions).where(eq(sessions.userId, user.id));
+  });
+}
+
+/**
+ * Changes the password: the current one is required and the new one follows the policy; every other
+ * session of the account ends (this one stays), and unused reset links stop working.
+ */
+export async function changePassword(
+  db: Database,
+  userId: string,
+  currentSessionHash: string,
+  input: { currentPassword: string; newPassword: string },
+): Promise<{ message: string }> {
+  const user = await userRow(db, userId);
+  if (!(await verifyPassword(input.currentPassword, user.password)))
+    throw new AppError('validation_failed', M.currentPasswordWrong);
+  if (input.currentPassword === input.newPassword)
+    throw new AppError('validation_failed', M.passwordUnchanged);
+  await assertPasswordAllowed(user.username, input.newPassword);
+  const hash = await hashPassword(input.newPassword);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ password: hash, passwordChangedAt: new Date() })
+      .where(eq(users.id, userId));
+    await tx
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, currentSessionHash)));
+    await tx
+      .update(accountTokens)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(accountTokens.userId, userId),
+          eq(accountTokens.purpose, 'reset_password'),
+          isNull(accountTokens.usedAt),
+        ),
+      );
+  });
+  return { message: 'Password changed. Your other sessions were signed out.' };
+}
+
+/** What the account page shows. */
+export async function accountSettings(db: Database, userId: string) {
+  const user = await userRow(db, userId);
+  const [pending] = await db
+    .select({ email: accountTokens.email })
+    .from(accountTokens)
+    .where(
+      and(
+        eq(accountTokens.userId, userId),
+        eq(accountTokens.purpose, 'verify_email'),
+        isNull(accountTokens.usedAt),
+        gt(accountTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .orderBy(desc(accountTokens.createdAt))
+    .limit(1);
+  const [codes] = await db
+    .select({ left: count() })
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+  const own = await db
+    .select({ id: stores.id, name: stores.name, notifyPaidOrders: stores.notifyPaidOrders })
+    .from(stores)
+    .where(eq(stores.ownerId, userId))
+    .orderBy(stores.createdAt);
+  const pendingEmail = pending && pending.email !== user.email ? pending.email : null;
+  return {
+    username: user.username,
+    email: user.email,
+    emailVerified: user.emailVerifiedAt !== null,
+    pendingEmail,
+    passwordChangedAt: user.passwordChangedAt?.toISOString() ?? null,
+    totpEnabled: user.totpEnabledAt !== null,
+    recoveryCodesLeft: user.totpEnabledAt ? (codes?.left ?? 0) : 0,
+    stores: own,
+  };
+}
+
+/** A session's public id: derived from its stored hash, never the hash itself. */
+const sessionIdOf = (tokenHash: string) => hashToken(`session-id:${tokenHash}`).slice(0, 32);
+
+/** The account's sessions still open, newest use first; `current`: the one asking. */
+export async function listSessions(db: Database, userId: string, currentSessionHash: string) {
+  const rows = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, sql`now()`)))
+    .orderBy(desc(sql`coalesce(${sessions.lastSeenAt}, ${sessions.createdAt})`));
+  return rows.map((row) => ({
+    id: sessionIdOf(row.tokenHash),
+    userAgent: row.userAgent,
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: (row.lastSeenAt ?? row.createdAt).toISOString(),
+    current: row.tokenHash === currentSessionHash,
+  }));
+}
+
+/** Ends one session of the account (404 when it has no such session, or it already ended). */
+export async function endAccountSession(
+  db: Database,
+  userId: string,
+  sessionId: string,
+): Promise<{ message: string }> {
+  const rows = await db
+    .select({ tokenHash: sessions.tokenHash })
+    .from(sessions)
+    .where(eq(sessions.userId, userId));
+  const target = rows.find((row) => sessionIdOf(row.tokenHash) === sessionId);
+  if (!target) throw new AppError('not_found', M.sessionNotFound);
+  await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), eq(sessions.tokenHash, target.tokenHash)));
+  return { message: 'Session ended' };
+}
+
+/** Ends every session of the account but this one. */
+export async function endOtherSessions(
+  db: Database,
+  userId: string,
+  currentSessionHash: string,
+): Promise<{ message: string }> {
+  const ended = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, currentSessionHash)))
+    .returning({ tokenHash: sessions.tokenHash });
+  return {
+    message: ended.length === 1 ? 'Ended 1 other session' : `Ended ${ended.length} other sessions`,
+  };
+}
+
+/**
+ * Starts setting up TOTP: a new secret kept on the account (not yet on). 409 once it is on: it
+ * must be turned off (with a code) before a new secret replaces it.
+ */
+export async function setUpTotp(db: Database, userId: string) {
+  const user = await userRow(db, userId);
+  if (user.totpEnabledAt) throw new AppError('invalid_state', TOTP_MESSAGES.alreadyEnabled);
+  const created = newTotpSecret(user.username);
+  await db.update(users).set({ totpSecret: created.secret }).where(eq(users.id, userId));
+  return created;
+}
+
+function assertCodeAllowed(userId: string): void {
+  const wait = secondFactorWait(userId);
+  if (wait > 0)
+    throw new AppError(
+      'rate_limited',
+      `${TOTP_MESSAGES.tooManyCodes}; try again in ${waitText(wait)}`,
+    );
+}
+
+/** Turns TOTP on once `code` proves the app has the secret; the recovery codes, shown this once. */
+export async function enableTotp(db: Database, userId: string, code: string) {
+  const user = await userRow(db, userId);
+  if (user.totpEnabledAt) throw new AppError('invalid_state', TOTP_MESSAGES.alreadyEnabled);
+  if (!user.totpSecret) throw new AppError('invalid_state', TOTP_MESSAGES.notSetUp);
+  assertCodeAllowed(userId);
+  // Note: only the authenticator's code here: there are no recovery codes yet.
+  if (!/^\d{6}$/.test(code) || !(await secondFactorValid(db, user, code)))
+    throw new AppError('validation_failed', TOTP_MESSAGES.codeWrong);
+  const codes = newRecoveryCodes(RECOVERY_CODE_COUNT);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ totpEnabledAt: new Date() }).where(eq(users.id, userId));
+    await storeRecoveryCodes(tx, userId, codes);
+  });
+  return { recoveryCodes: codes };
+}
+
+/** Turns TOTP off with a code (or a recovery code): the secret and recovery codes go. */
+export async function disableTotp(db: Database, userId: string, code: string) {
+  const user = await userRow(db, userId);
+  if (!user.totpEnabledAt) throw new AppError('invalid_state', TOTP_MESSAGES.notEnabled);
+  assertCodeAllowed(userId);
+  if (!(await secondFactorValid(db, user, code)))
+    throw new AppError('validation_failed', TOTP_MESSAGES.codeWrong);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ totpSecret: null, totpEnabledAt: null })
+      .where(eq(users.id, userId));
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  });
+  return { message: 'Two-step verification is off' };
+}
+
+/** Turns a store's paid-order emails on or off (404 for a store that is not the merchant's). */
+export async function setStoreNotifications(
+  db: Database,
+  userId: string,
+  storeId: string,
+  notifyPaidOrders: boolean,
+) {
+  const [store] = await db
+    .update(stores)
+    .set({ notifyPaidOrders })
+    .where(and(sql`${stores.id}::text = ${storeId}`, eq(stores.ownerId, userId)))
+    .returning({ id: stores.id, name: stores.name, notifyPaidOrders: stores.notifyPaidOrders });
+  if (!store) throw new AppError('not_found', M.storeNotFound);
+  return store;
+}
