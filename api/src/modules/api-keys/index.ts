@@ -4,6 +4,7 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { requireSecondFactor } from '../account/second-factor.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './service.ts';
 
 const tags = ['api-keys'];
@@ -20,8 +21,9 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
     .use(sessionPlugin(db))
     .post(
       '/api/api-keys',
-      async ({ body, requireSessionUser, set }) => {
+      async ({ body, request, requireSessionUser, set }) => {
         const user = await requireSessionUser();
+        await requireSecondFactor(db, user, request);
         const created = await createApiKey(db, user.id, body.name, mode);
         set.status = 201;
         return created;
@@ -49,8 +51,11 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
     })
     .delete(
       '/api/api-keys/:id',
-      async ({ params, requireSessionUser }) =>
-        revokeApiKey(db, (await requireSessionUser()).id, params.id),
+      async ({ params, request, requireSessionUser }) => {
+        const user = await requireSessionUser();
+        await requireSecondFactor(db, user, request);
+        return revokeApiKey(db, user.id, params.id);
+      },
       {
         transform: signedIn,
         detail: routeDoc({

@@ -4,6 +4,7 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { requireSecondFactor } from '../account/second-factor.ts';
 import { refuseUnpayableAddress } from '../payouts/payout-address.ts';
 import { ListStoresQuery, UpdateStoreBody } from './model.ts';
 import {
@@ -86,11 +87,13 @@ export const storesModule = ({ db, config }: AppDeps) => {
     )
     .put(
       '/api/stores/:id',
-      async ({ params, body, requireUser, requireSessionUser }) => {
+      async ({ params, body, request, requireUser, requireSessionUser }) => {
         // Note: where the money goes is changed in a signed-in session only, never with an API
         // key (a leaked key must not redirect payouts).
         const user =
           body.paymentAddress === undefined ? await requireUser() : await requireSessionUser();
+        // Note: with two-step verification on, also a fresh code (X-TOTP-Code).
+        if (body.paymentAddress !== undefined) await requireSecondFactor(db, user, request);
         await refuseUnpayableAddress(db, config, body.paymentAddress);
         return updateStore(db, user.id, params.id, body);
       },
@@ -101,7 +104,7 @@ export const storesModule = ({ db, config }: AppDeps) => {
           tags,
           summary: 'Edit your store (send `updatedAt` to detect stale edits)',
           ok: { 200: 'OwnerStore' },
-          errors: ['not_found', 'stale_version', 'already_exists'],
+          errors: ['not_found', 'stale_version', 'already_exists', 'forbidden'],
           access: 'merchant',
         }),
       },

@@ -1,0 +1,241 @@
+// Two-step verification (TOTP) on a real Postgres: set up, turned on by a valid code with ten
+// single-use recovery codes, then asked at sign-in and required (a fresh code in X-TOTP-Code) to
+// change a payout address or create and revoke API keys; turned off with a code. Another merchant
+// and a visitor are refused.
+import { describe, expect, test } from 'bun:test';
+import { TOTP_MESSAGES } from '@store/shared';
+import { eq } from 'drizzle-orm';
+import { recoveryCodes, users } from '../src/db/schema.ts';
+import { totpCodeNow } from '../src/modules/account/second-factor.ts';
+import {
+  type ApiClient,
+  apiClient,
+  newMerchant,
+  sessionCookieOf,
+  storeForm,
+} from './support/client.ts';
+import { useTestApi } from './support/test-api.ts';
+
+const t = useTestApi({ merchants: ['bob'] });
+const password = 'correct horse battery';
+const db = () => t.testDb.database.db;
+const otherAddress = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+
+/** A code of the secret that is not valid now (the one of an hour ago, rarely the same). */
+function wrongCode(secret: string): string {
+  const now = totpCodeNow(secret);
+  return now === '000000' ? '111111' : '000000';
+}
+
+/** A merchant with two-step verification on: its secret and recovery codes. */
+async function withTotp(prefix = 'totp') {
+  const merchant = await newMerchant(t.app, prefix);
+  const setup = await merchant.api.post('/api/auth/account/totp/setup');
+  expect(setup.status).toBe(200);
+  const secret: string = setup.body.secret;
+  const enabled = await merchant.api.post('/api/auth/account/totp/enable', {
+    code: totpCodeNow(secret),
+  });
+  expect(enabled.status).toBe(200);
+  return { ...merchant, secret, codes: enabled.body.recoveryCodes as string[] };
+}
+
+const withCode = (code: string) => ({ headers: { 'x-totp-code': code } });
+
+describe('setting up two-step verification', () => {
+  test('a secret as text and otpauth URI; on only after a valid code; ten recovery codes stored hashed', async () => {
+    const m = await newMerchant(t.app, 'setup');
+    const setup = await m.api.post('/api/auth/account/totp/setup');
+    expect(setup.body.secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(setup.body.uri).toStartWith('otpauth://totp/Storefront:');
+    expect(setup.body.uri).toContain(`secret=${setup.body.secret}`);
+    const before = await m.api.get('/api/auth/account');
+    expect(before.body.totpEnabled).toBe(false);
+    const wrong = await m.api.post('/api/auth/account/totp/enable', {
+      code: wrongCode(setup.body.secret),
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.error.message).toBe(TOTP_MESSAGES.codeWrong);
+    const bad = await m.api.post('/api/auth/account/totp/enable', { code: '12ab' });
+    expect(bad.status).toBe(422);
+    const enabled = await m.api.post('/api/auth/account/totp/enable', {
+      code: totpCodeNow(setup.body.secret),
+    });
+    expect(enabled.status).toBe(200);
+    const codes: string[] = enabled.body.recoveryCodes;
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const code of codes) expect(code).toMatch(/^[a-z0-9]{5}-[a-z0-9]{5}$/);
+    const stored = await db()
+      .select()
+      .from(recoveryCodes)
+      .where(eq(recoveryCodes.userId, m.user.id));
+    expect(stored).toHaveLength(10);
+    for (const row of stored) for (const code of codes) expect(row.codeHash).not.toContain(code);
+    const after = await m.api.get('/api/auth/account');
+    expect(after.body).toMatchObject({ totpEnabled: true, recoveryCodesLeft: 10 });
+    // Once on, a new setup is refused (it must be turned off first).
+    expect((await m.api.post('/api/auth/account/totp/setup')).status).toBe(409);
+    expect(
+      (await m.api.post('/api/auth/account/totp/enable', { code: totpCodeNow(setup.body.secret) }))
+        .status,
+    ).toBe(409);
+  });
+
+  test('a visitor is refused', async () => {
+    expect((await t.shopper.post('/api/auth/account/totp/setup')).status).toBe(401);
+    expect((await t.shopper.post('/api/auth/account/totp/enable', { code: '123456' })).status).toBe(
+      401,
+    );
+    expect(
+      (await t.shopper.post('/api/auth/account/totp/disable', { code: '123456' })).status,
+    ).toBe(401);
+  });
+});
+
+describe('sign-in with two-step verification', () => {
+  test('asks for the code after the password; a code or a recovery code (once) signs in', async () => {
+    const m = await withTotp('signin');
+    const username = m.user.username;
+    const noCode = await t.shopper.post('/api/auth/sign-in', { username, password });
+    expect(noCode.status).toBe(401);
+    expect(noCode.body.error.message).toBe(TOTP_MESSAGES.signInCode);
+    expect(noCode.body.error.details).toEqual({ secondFactor: 'required' });
+    expect(noCode.headers.get('set-cookie')).toBeNull();
+    // A wrong password says nothing of the second factor.
+    const wrongPassword = await t.shopper.post('/api/auth/sign-in', {
+      username,
+      password: 'nope nope nope',
+      code: totpCodeNow(m.secret),
+    });
+    expect(wrongPassword.body.error.message).toBe('Invalid username or password');
+    const wrong = await t.shopper.post('/api/auth/sign-in', {
+      username,
+      password,
+      code: wrongCode(m.secret),
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error.details).toEqual({ secondFactor: 'wrong' });
+    const ok = await t.shopper.post('/api/auth/sign-in', {
+      username,
+      password,
+      code: totpCodeNow(m.secret),
+    });
+    expect(ok.status).toBe(200);
+    expect(sessionCookieOf(ok)).toStartWith('session=');
+    const recovery = m.codes[0] as string;
+    const withRecovery = await t.shopper.post('/api/auth/sign-in', {
+      username,
+      password,
+      code: recovery.toUpperCase(),
+    });
+    expect(withRecovery.status).toBe(200);
+    const again = await t.shopper.post('/api/auth/sign-in', { username, password, code: recovery });
+    expect(again.status).toBe(401);
+    expect((await m.api.get('/api/auth/account')).body.recoveryCodesLeft).toBe(9);
+  });
+});
+
+describe('changes that need a fresh code once it is on', () => {
+  test('the payout address: 403 without a code or with a wrong one, saved with one', async () => {
+    const m = await withTotp('payout');
+    const store = (await m.api.post('/api/stores', storeForm())).body;
+    const path = `/api/stores/${store.id}`;
+    const none = await m.api.put(path, { paymentAddress: otherAddress });
+    expect(none.status).toBe(403);
+    expect(none.body.error.message).toBe(TOTP_MESSAGES.secondFactorRequired);
+    expect(none.body.error.details).toEqual({ secondFactor: 'required' });
+    const wrong = await m.api.put(
+      path,
+      { paymentAddress: otherAddress },
+      withCode(wrongCode(m.secret)),
+    );
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.error.message).toBe(TOTP_MESSAGES.codeWrong);
+    expect((await m.api.get(path)).body.paymentAddress).toBe(store.paymentAddress);
+    // Other fields need no code.
+    expect((await m.api.put(path, { description: 'Mugs' })).status).toBe(200);
+    const ok = await m.api.put(
+      path,
+      { paymentAddress: otherAddress },
+      withCode(totpCodeNow(m.secret)),
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body.paymentAddress).toBe(otherAddress);
+    // Another merchant, with a code of its own, still cannot touch it.
+    const bob = await t.bob.api.put(path, { paymentAddress: otherAddress });
+    expect(bob.status).toBe(404);
+    expect((await t.shopper.put(path, { paymentAddress: otherAddress })).status).toBe(401);
+  });
+
+  test('API keys: created and revoked only with a code (a recovery code counts, once)', async () => {
+    const m = await withTotp('keys');
+    const none = await m.api.post('/api/api-keys', { name: 'server' });
+    expect(none.status).toBe(403);
+    expect(none.body.error.message).toBe(TOTP_MESSAGES.secondFactorRequired);
+    const created = await m.api.post(
+      '/api/api-keys',
+      { name: 'server' },
+      withCode(totpCodeNow(m.secret)),
+    );
+    expect(created.status).toBe(201);
+    const revokeNone = await m.api.delete(`/api/api-keys/${created.body.id}`);
+    expect(revokeNone.status).toBe(403);
+    const recovery = m.codes[1] as string;
+    const revoked = await m.api.delete(`/api/api-keys/${created.body.id}`, withCode(recovery));
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revokedAt).toBeTruthy();
+    const reused = await m.api.post('/api/api-keys', { name: 'again' }, withCode(recovery));
+    expect(reused.status).toBe(403);
+    // Another merchant cannot revoke it even with its own rights; a visitor is refused.
+    expect((await t.bob.api.delete(`/api/api-keys/${created.body.id}`)).status).toBe(404);
+    expect((await t.shopper.post('/api/api-keys', { name: 'x' })).status).toBe(401);
+  });
+
+  test('an account without it changes them as before', async () => {
+    const store = (await t.bob.api.post('/api/stores', storeForm())).body;
+    expect(
+      (await t.bob.api.put(`/api/stores/${store.id}`, { paymentAddress: otherAddress })).status,
+    ).toBe(200);
+    expect((await t.bob.api.post('/api/api-keys', { name: 'plain' })).status).toBe(201);
+  });
+
+  test('wrong codes slow the account down', async () => {
+    const m = await withTotp('guess');
+    const wrong = wrongCode(m.secret);
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++)
+      statuses.push((await m.api.post('/api/api-keys', { name: 'x' }, withCode(wrong))).status);
+    expect(statuses.slice(0, 6)).toEqual([403, 403, 403, 403, 403, 403]);
+    expect(statuses[6]).toBe(429);
+  });
+});
+
+describe('turning it off', () => {
+  test('needs a valid code; then sign-in and changes need none, and the codes are gone', async () => {
+    const m = await withTotp('off');
+    const wrong = await m.api.post('/api/auth/account/totp/disable', {
+      code: wrongCode(m.secret),
+    });
+    expect(wrong.status).toBe(422);
+    expect(
+      (await t.bob.api.post('/api/auth/account/totp/disable', { code: totpCodeNow(m.secret) }))
+        .status,
+    ).toBe(409);
+    const off = await m.api.post('/api/auth/account/totp/disable', { code: totpCodeNow(m.secret) });
+    expect(off.status).toBe(200);
+    const [user] = await db().select().from(users).where(eq(users.id, m.user.id));
+    expect(user?.totpSecret).toBeNull();
+    expect(user?.totpEnabledAt).toBeNull();
+    expect(
+      await db().select().from(recoveryCodes).where(eq(recoveryCodes.userId, m.user.id)),
+    ).toEqual([]);
+    const signIn = await t.shopper.post('/api/auth/sign-in', {
+      username: m.user.username,
+      password,
+    });
+    expect(signIn.status).toBe(200);
+    const api: ApiClient = apiClient(t.app, sessionCookieOf(signIn));
+    expect((await api.post('/api/api-keys', { name: 'free' })).status).toBe(201);
+  });
+});
