@@ -1,7 +1,7 @@
 // Every webhook payload the worker sends, on the real chain (Postgres, anvil with Circle's USDC,
 // the indexer, the worker's loops in-process), parsed against the shared schema of its event type:
-// paid, overpaid, underpaid, expired, paid late, forwarded and reversed, for universal and store
-// orders.
+// paid, overpaid, underpaid, expired, paid late, forwarded, reversed and shipped, for universal and
+// store orders.
 import { afterAll, describe, expect, test } from 'bun:test';
 import {
   WEBHOOK_PAYLOAD_SCHEMAS,
@@ -174,6 +174,19 @@ describe('payloads sent', () => {
       taxUsdc: '0.80',
       totalUsdc: '10.80',
     });
+    const marked = await owner.api.post(`/api/orders/${orderId}/shipment`, {
+      carrier: 'UPS',
+      trackingNumber: '1Z999AA10123456784',
+      trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+    });
+    expect(marked.status).toBe(200);
+    const shipped = (await waitForEvents(orderId, ['order.shipped'])).find(
+      (p) => p.type === 'order.shipped',
+    );
+    expect(v.parse(WEBHOOK_PAYLOAD_SCHEMAS['order.shipped'], shipped)).toMatchObject({
+      status: 'shipped',
+      shipment: { carrier: 'UPS', trackingNumber: '1Z999AA10123456784', updated: false },
+    });
   }, 60_000);
 });
 
@@ -196,6 +209,7 @@ test('every payload received parses against the schema of its type', () => {
     'order.paid',
     'order.paid_late',
     'order.payment_reversed',
+    'order.shipped',
     'order.underpaid',
   ]);
 });

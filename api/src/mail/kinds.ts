@@ -5,6 +5,7 @@ import type { Database } from '../db/client.ts';
 import { orders, stores } from '../db/schema.ts';
 import { ACCOUNT_MAIL_KINDS } from './account.ts';
 import { type RenderedEmail, renderReceipt, storeNameOf } from './receipt.ts';
+import { shipped } from './shipped.ts';
 
 /** A claimed message of the outbox, as its template sees it. */
 export interface OutboxMessage {
@@ -53,6 +54,7 @@ const receipt: MailTemplate = async (db, message, chainId) => {
 /** Every kind the dispatcher sends; a row of another kind is marked failed. */
 export const MAIL_KINDS: Readonly<Record<string, MailTemplate>> = {
   receipt,
+  shipped,
   verify_email: ACCOUNT_MAIL_KINDS.verify_email,
   reset_password: ACCOUNT_MAIL_KINDS.reset_password,
   merchant_paid: ACCOUNT_MAIL_KINDS.merchant_paid,

@@ -11,6 +11,7 @@ import {
   type WebhookEventType,
   type WebhookForwarding,
   type WebhookPayload,
+  type WebhookShipment,
   withCountry,
 } from '@store/shared';
 import type { orders, paymentWallets } from '../db/schema.ts';
@@ -38,6 +39,11 @@ export function eventsForTransition(before: PaymentState, after: PaymentState): 
 /** One confirmed forwarding round, as `order.forwarded` reports it. */
 export type ForwardingSummary = WebhookForwarding;
 
+/** What `order.shipped` adds to the order row: whether it changes tracking already reported. */
+export interface ShipmentEvent {
+  updated: boolean;
+}
+
 type OrderRow = typeof orders.$inferSelect;
 type WalletRow = typeof paymentWallets.$inferSelect;
 
@@ -48,6 +54,7 @@ export function serializePayload(
   order: OrderRow,
   wallet: WalletRow,
   forwarding?: ForwardingSummary,
+  shipment?: ShipmentEvent,
 ): string {
   const universal = wallet.isUniversal;
   const base = {
@@ -86,7 +93,9 @@ export function serializePayload(
   const payload: WebhookPayload =
     type === 'order.forwarded'
       ? { type, ...base, forwarding: forwardingOf(forwarding) }
-      : { type, ...base };
+      : type === 'order.shipped'
+        ? { type, ...base, shipment: shipmentOf(order, shipment) }
+        : { type, ...base };
   return JSON.stringify(payload);
 }
 
@@ -105,4 +114,17 @@ function arrivedAmount(wallet: WalletRow): string {
 function forwardingOf(forwarding: ForwardingSummary | undefined): ForwardingSummary {
   if (!forwarding) throw new Error('order.forwarded needs its forwarding round');
   return forwarding;
+}
+
+/** The order's shipment as `order.shipped` reports it, from the row the event was written with. */
+function shipmentOf(order: OrderRow, event: ShipmentEvent | undefined): WebhookShipment {
+  if (!order.shippedAt || !order.shippingCarrier || !order.trackingNumber)
+    throw new Error('order.shipped needs a shipped order');
+  return {
+    carrier: order.shippingCarrier,
+    trackingNumber: order.trackingNumber,
+    trackingUrl: order.trackingUrl,
+    shippedAt: order.shippedAt.toISOString(),
+    updated: event?.updated ?? false,
+  };
 }

@@ -98,7 +98,7 @@ export const OrderResponseSchema = v.object({
   paymentAddress: v.nullable(v.string()),
   metadata: v.nullable(OrderMetadataSchema),
   /** Carrier and tracking once the merchant marked the order shipped; null before. */
-  shipment: v.nullable(ShipmentSchema),
+  shipment: v.optional(v.nullable(ShipmentSchema)),
   createdAt: timestamp,
   updatedAt: timestamp,
 });

@@ -1,6 +1,7 @@
 // The webhook payloads (one schema per event type, versioned) and one example of each: the API
 // builds what it sends from these types, and the OpenAPI document and the docs page show them.
 import * as v from 'valibot';
+import { SHIPMENT_LIMITS } from '../fulfilment.ts';
 import { PAYMENT_STATES } from '../payment-state.ts';
 import { ORDER_STATUSES } from '../status.ts';
 import { OptionalText, UsdcAmountStringSchema } from './common.ts';
@@ -18,6 +19,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.expired',
   'order.forwarded',
   'order.payment_reversed',
+  'order.shipped',
 ] as const;
 /** One event type. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -35,6 +37,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
     'One forwarding round is confirmed on chain: the merchant share and the fee left the deposit address.',
   'order.payment_reversed':
     'The payment transaction left the chain (a reorganisation); do not fulfil until order.paid comes again.',
+  'order.shipped':
+    'The merchant marked the order shipped: its carrier and tracking; sent again with the new tracking when the merchant changes it.',
 };
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp());
@@ -61,6 +65,18 @@ export const WebhookForwardingSchema = v.object({
   feeTxHash: v.nullable(txHash),
   forwardedAt: timestamp,
 });
+/** The shipment of `order.shipped`: carrier, tracking number and (https) tracking URL. */
+export const WebhookShipmentSchema = v.object({
+  carrier: v.pipe(v.string(), v.maxLength(SHIPMENT_LIMITS.carrier)),
+  trackingNumber: v.pipe(v.string(), v.maxLength(SHIPMENT_LIMITS.trackingNumber)),
+  trackingUrl: v.nullable(v.pipe(v.string(), v.url(), v.maxLength(SHIPMENT_LIMITS.trackingUrl))),
+  shippedAt: timestamp,
+  /** True when this event changes the tracking of an order already reported shipped. */
+  updated: v.boolean(),
+});
+/** The shipment of `order.shipped`. */
+export type WebhookShipment = v.InferOutput<typeof WebhookShipmentSchema>;
+
 /** One forwarding round of `order.forwarded`. */
 export type WebhookForwarding = v.InferOutput<typeof WebhookForwardingSchema>;
 
@@ -108,6 +124,11 @@ export const WEBHOOK_PAYLOAD_SCHEMAS = {
     forwarding: WebhookForwardingSchema,
   }),
   'order.payment_reversed': eventSchema('order.payment_reversed'),
+  'order.shipped': v.object({
+    type: v.literal('order.shipped'),
+    ...payloadEntries,
+    shipment: WebhookShipmentSchema,
+  }),
 } as const;
 
 /** Any webhook payload, told apart by `type`. */
@@ -215,5 +236,19 @@ export const WEBHOOK_EXAMPLES: { [T in WebhookEventType]: WebhookPayloadOf<T> } 
     timestamp: '2026-01-15T10:06:00.000Z',
     status: 'reversed',
     paymentStatus: 'reversed',
+  },
+  'order.shipped': {
+    type: 'order.shipped',
+    ...exampleBase,
+    timestamp: '2026-01-16T09:30:00.000Z',
+    status: 'shipped',
+    paymentWallet: { ...exampleBase.paymentWallet, forwardedAmount: '25.000000' },
+    shipment: {
+      carrier: 'UPS',
+      trackingNumber: '1Z999AA10123456784',
+      trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+      shippedAt: '2026-01-16T09:30:00.000Z',
+      updated: false,
+    },
   },
 };

@@ -1,11 +1,21 @@
 // Routes: POST /api/orders, GET /api/orders, GET /api/orders/{id}, GET /api/orders/{id}/detail,
-// PATCH /api/orders/{id}
+// PATCH /api/orders/{id}, POST /api/orders/{id}/shipment, GET /api/orders/{id}/activity
+import {
+  MarkShippedSchema,
+  OrderActivitySchema,
+  OrderResponseSchema,
+  SHIPMENT_OUTCOMES,
+} from '@store/shared';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppDeps } from '../../app.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { publicOriginOf } from '../../http/public-origin.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
-import { CreateOrderBody, ListOrdersQuery, UpdateOrderBody } from './model.ts';
+import { getOrderActivity } from '../fulfilment/activity.ts';
+import { markOrderShipped } from '../fulfilment/service.ts';
+import { CreateOrderBody, ListOrdersQuery, NEXT_CURSOR_HEADER, UpdateOrderBody } from './model.ts';
 import {
   createOrder,
   getOrder,
@@ -15,6 +25,15 @@ import {
 } from './service.ts';
 
 const tags = ['orders'];
+const shipmentResult = registerResponseSchema(
+  'ShipmentResult',
+  v.object({
+    order: OrderResponseSchema,
+    outcome: v.picklist(SHIPMENT_OUTCOMES),
+    message: v.string(),
+  }),
+);
+const orderActivity = registerResponseSchema('OrderActivity', OrderActivitySchema);
 
 /** Store checkout orders for shoppers; the order list and fulfilment steps for merchants. */
 export const ordersModule = ({ db, config }: AppDeps) => {
@@ -43,14 +62,21 @@ export const ordersModule = ({ db, config }: AppDeps) => {
     )
     .get(
       '/api/orders',
-      async ({ query, requireUser }) => listMerchantOrders(db, (await requireUser()).id, query),
+      async ({ query, requireUser, set }) => {
+        const page = await listMerchantOrders(db, (await requireUser()).id, query);
+        if (page.nextCursor) set.headers[NEXT_CURSOR_HEADER] = page.nextCursor;
+        return page.orders;
+      },
       {
         transform: signedIn,
         query: ListOrdersQuery,
         detail: routeDoc({
           tags,
-          summary: 'Orders of your stores, newest first',
+          summary: 'Orders of your stores, newest first: search, filters and cursor pages',
+          description:
+            '`q` finds an email, an order id or number, or an external order id; `status`, `exception` (underpaid, overpaid, paid_late, oversold), `storeId`, `from` and `to` (days, UTC, inclusive) filter. A full page carries `X-Next-Cursor`: pass it as `cursor` for the next page.',
           ok: { 200: ['Order'] },
+          errors: ['not_found'],
           access: 'merchant',
         }),
       },
@@ -90,6 +116,45 @@ export const ordersModule = ({ db, config }: AppDeps) => {
           summary: 'Move your order from paid to processing, shipped, completed',
           ok: { 200: 'Order' },
           errors: ['not_found', 'stale_version'],
+          access: 'merchant',
+        }),
+      },
+    )
+    .post(
+      '/api/orders/:id/shipment',
+      async ({ params, body, request, requireUser }) =>
+        markOrderShipped(
+          db,
+          (await requireUser()).id,
+          params.id,
+          body,
+          publicOriginOf(config, request),
+        ),
+      {
+        transform: signedIn,
+        body: MarkShippedSchema,
+        detail: routeDoc({
+          tags,
+          summary:
+            'Mark your paid order shipped with its carrier and tracking (again: the tracking is updated)',
+          description:
+            'Sends `order.shipped` and emails the shopper. `outcome` says whether the order was shipped now, its tracking updated, or nothing changed. 409 for an order not paid.',
+          ok: { 200: shipmentResult },
+          errors: ['not_found', 'invalid_state'],
+          access: 'merchant',
+        }),
+      },
+    )
+    .get(
+      '/api/orders/:id/activity',
+      async ({ params, requireUser }) => getOrderActivity(db, (await requireUser()).id, params.id),
+      {
+        transform: signedIn,
+        detail: routeDoc({
+          tags,
+          summary: "Your order's webhook deliveries and the timeline of its events",
+          ok: { 200: orderActivity },
+          errors: ['not_found'],
           access: 'merchant',
         }),
       },

@@ -1,9 +1,12 @@
 // Request schemas, the response shape and the messages of the order routes.
 import {
   CreateOrderSchema,
+  ORDER_LIST_LIMITS,
   ORDER_STATUSES,
   type OrderItem,
+  OrderListFiltersSchema,
   type OrderMetadata,
+  type Shipment,
   type ShippingAddress,
   ShippingMethodSchema,
 } from '@store/shared';
@@ -22,12 +25,25 @@ export type CreateOrderBody = v.InferOutput<typeof CreateOrderBody>;
 
 const STATUS_MESSAGE = `status must be one of ${ORDER_STATUSES.join(', ')}`;
 /** Largest page of GET /api/orders. */
-export const MAX_ORDERS_PAGE = 500;
+export const MAX_ORDERS_PAGE = ORDER_LIST_LIMITS.maxPage;
+/** Header of GET /api/orders naming the cursor of the next page (absent on the last page). */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+/** Longest cursor accepted. */
+const MAX_CURSOR_LENGTH = 200;
 
-/** Query of GET /api/orders: filters and a page size (default 100, at most 500). */
+/**
+ * Query of GET /api/orders: search, filters, a page size (default 100, at most 500) and the
+ * cursor of the page after (from the previous page's `X-Next-Cursor`).
+ */
 export const ListOrdersQuery = v.object({
-  storeId: v.optional(v.string()),
-  status: v.optional(v.picklist(ORDER_STATUSES, STATUS_MESSAGE)),
+  ...OrderListFiltersSchema.entries,
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(MAX_CURSOR_LENGTH, 'cursor is not valid'),
+      v.regex(/^[\w-]+$/, 'cursor is not valid'),
+    ),
+  ),
   limit: v.optional(
     v.pipe(
       v.string(),
@@ -65,6 +81,8 @@ export interface OrderView {
   paymentTxHash: string | null;
   paymentAddress: string | null;
   metadata: OrderMetadata | null;
+  /** Carrier and tracking once the merchant marked the order shipped; null before. */
+  shipment: Shipment | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,6 +1,11 @@
 // Orders: creation from a store checkout, the merchant's order list and status changes, and the
 // inventory step the payment system runs when an order is paid.
-import { canTransitionOrder, isOrderStatus, type OrderMetadata } from '@store/shared';
+import {
+  canTransitionOrder,
+  isOrderStatus,
+  ORDER_LIST_LIMITS,
+  type OrderMetadata,
+} from '@store/shared';
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { orders, products, stores } from '../../db/schema.ts';
@@ -8,6 +13,7 @@ import { AppError } from '../../http/errors.ts';
 import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts';
 import { STORE_NOT_FOUND } from '../stores/model.ts';
 import { getOwnStoreOrThrow, isUuid, loadStoreSettings } from '../stores/service.ts';
+import { decodeCursor, encodeCursor, orderListConditions } from './list-filters.ts';
 import {
   type CreateOrderBody,
   type ListOrdersQuery,
@@ -37,10 +43,36 @@ const orderColumns = {
   paymentTxHash: orders.paymentTxHash,
   paymentAddress: orders.paymentAddress,
   metadata: orders.metadata,
+  shippedAt: orders.shippedAt,
+  shippingCarrier: orders.shippingCarrier,
+  trackingNumber: orders.trackingNumber,
+  trackingUrl: orders.trackingUrl,
   createdAt: orders.createdAt,
   updatedAt: orders.updatedAt,
 };
-const DEFAULT_ORDERS_PAGE = 100;
+/** An order row as `orderColumns` selects it. */
+export type OrderRow = Omit<OrderView, 'shipment'> & {
+  shippedAt: Date | null;
+  shippingCarrier: string | null;
+  trackingNumber: string | null;
+  trackingUrl: string | null;
+};
+
+/** The API's view of an order row: the fulfilment columns as one `shipment` (null until shipped). */
+export function toOrderView(row: OrderRow): OrderView {
+  const { shippedAt, shippingCarrier, trackingNumber, trackingUrl, ...order } = row;
+  const shipment =
+    shippedAt && shippingCarrier && trackingNumber
+      ? {
+          carrier: shippingCarrier,
+          trackingNumber,
+          trackingUrl,
+          shippedAt: shippedAt.toISOString(),
+        }
+      : null;
+  return { ...order, shipment };
+}
+export { orderColumns };
 
 // Note: one query for the store and the ordered products: order creation is the hot path.
 /** The open store's published products among `productIds`; 404/422 when it cannot take orders. */
@@ -101,7 +133,7 @@ export async function createOrder(db: Database, body: CreateOrderBody): Promise<
       status: 'pending',
     })
     .returning(orderColumns);
-  return created as OrderView;
+  return toOrderView(created as OrderRow);
 }
 
 /** An order by its unguessable id, for the shopper's payment and thank-you pages. */
@@ -110,32 +142,51 @@ export async function getOrder(db: Database, id: string): Promise<OrderView> {
     ? await db.select(orderColumns).from(orders).where(eq(orders.id, id)).limit(1)
     : [];
   if (!order) throw new AppError('not_found', ORDER_MESSAGES.notFound);
-  return order;
+  return toOrderView(order);
 }
 
 // Note: qualified by hand, as drizzle leaves columns unqualified in a one-table query.
-const ownedBy = (ownerId: string): SQL =>
+/** Orders of the merchant's stores (a condition on `orders`). */
+export const ownedBy = (ownerId: string): SQL =>
   sql`${orders}.store_id in (select s.id::text from ${stores} s where s.owner_id = ${ownerId})`;
 
-/** The merchant's orders across its stores, newest first, optionally of one store or status. */
+/** One page of the merchant's orders and the cursor of the next (null on the last page). */
+export interface OrderPage {
+  orders: OrderView[];
+  nextCursor: string | null;
+}
+
+/**
+ * The merchant's orders across its stores, newest first: searched (email, order id or number,
+ * external order id), filtered (store, status, payment exception, days) and paged by cursor.
+ */
 export async function listMerchantOrders(
   db: Database,
   ownerId: string,
   query: ListOrdersQuery,
-): Promise<OrderView[]> {
+): Promise<OrderPage> {
   if (query.storeId !== undefined) await getOwnStoreOrThrow(db, ownerId, query.storeId);
-  return db
-    .select(orderColumns)
+  const limit = query.limit ?? ORDER_LIST_LIMITS.defaultPage;
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const rows = await db
+    .select({ ...orderColumns, cursorAt: sql<string>`${orders.createdAt}::text` })
     .from(orders)
     .where(
       and(
         ownedBy(ownerId),
-        query.storeId === undefined ? undefined : eq(orders.storeId, query.storeId),
-        query.status === undefined ? undefined : eq(orders.status, query.status),
+        ...orderListConditions(query),
+        after &&
+          sql`(${orders.createdAt}, ${orders.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`,
       ),
     )
     .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(query.limit ?? DEFAULT_ORDERS_PAGE);
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    orders: page.map(({ cursorAt: _, ...row }) => toOrderView(row)),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+  };
 }
 
 /** One of the merchant's orders (its detail page); 404 for anyone else's. */
@@ -152,7 +203,7 @@ export async function getOwnOrderOrThrow(
         .limit(1)
     : [];
   if (!order) throw new AppError('not_found', ORDER_MESSAGES.notFound);
-  return order;
+  return toOrderView(order);
 }
 
 /** Moves the merchant's order one step (paid, processing, shipped, completed); 422 otherwise. */
@@ -181,7 +232,7 @@ export async function updateOrderStatus(
     )
     .returning(orderColumns);
   if (!updated) throw staleEdit('order', await getOwnOrderOrThrow(db, ownerId, id));
-  return updated;
+  return toOrderView(updated);
 }
 
 /**

@@ -1,0 +1,163 @@
+// What happened to one order, for its page in the admin: its webhook deliveries (event, status,
+// attempts, last answer) and a timeline of every step: placed, each payment state change, each
+// forwarding leg, each webhook, each mail, shipped.
+import {
+  formatUsdcFull,
+  type OrderActivity,
+  type OrderWebhook,
+  type TimelineEntry,
+} from '@store/shared';
+import { asc, eq } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import {
+  emailOutbox,
+  forwardingTransfers,
+  paymentEvents,
+  paymentWallets,
+  webhookDeliveries,
+} from '../../db/schema.ts';
+import { getOwnOrderOrThrow } from '../orders/service.ts';
+
+const PAYMENT_TITLES: Record<string, string> = {
+  waiting: 'Waiting for payment',
+  detected: 'Payment detected',
+  received: 'Payment confirmed',
+  overpaid: 'Payment confirmed: overpaid',
+  paid_late: 'Payment confirmed: paid late',
+  underpaid: 'Underpaid',
+  expired: 'Payment window closed',
+  reversed: 'Payment reversed by a chain reorganisation',
+};
+
+const MAIL_TITLES: Record<string, string> = {
+  receipt: 'Receipt',
+  shipped: 'Shipping email',
+  merchant_paid: 'Paid-order notice',
+};
+
+const LEG_TITLES: Record<string, string> = {
+  merchant: 'Forwarded to the merchant',
+  fee: 'Platform fee forwarded',
+  gas: 'Gas sent to the deposit address',
+};
+
+/** USDC base units (a leg's value) as exact USDC text. */
+const usdcOfUnits = (units: string) =>
+  /^\d+$/.test(units) ? formatUsdcFull(BigInt(units)) : units;
+
+const entry = (
+  at: Date,
+  kind: TimelineEntry['kind'],
+  title: string,
+  detail: string | null = null,
+  txHash: string | null = null,
+): TimelineEntry => ({ at: at.toISOString(), kind, title, detail, txHash });
+
+/** GET /api/orders/{id}/activity: the merchant's order's webhooks and timeline (404 otherwise). */
+export async function getOrderActivity(
+  db: Database,
+  ownerId: string,
+  orderId: string,
+): Promise<OrderActivity> {
+  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const [events, legs, deliveries, mails] = await Promise.all([
+    db
+      .select()
+      .from(paymentEvents)
+      .where(eq(paymentEvents.orderId, order.id))
+      .orderBy(asc(paymentEvents.createdAt)),
+    db
+      .select({ leg: forwardingTransfers })
+      .from(forwardingTransfers)
+      .innerJoin(paymentWallets, eq(paymentWallets.id, forwardingTransfers.walletId))
+      .where(eq(paymentWallets.orderId, order.id))
+      .orderBy(asc(forwardingTransfers.round), asc(forwardingTransfers.createdAt)),
+    db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.orderId, order.id))
+      .orderBy(asc(webhookDeliveries.createdAt)),
+    db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, order.id))
+      .orderBy(asc(emailOutbox.createdAt)),
+  ]);
+  const webhooks: OrderWebhook[] = deliveries.map((d) => ({
+    id: d.id,
+    eventType: d.eventType,
+    status: d.status,
+    attempts: d.attemptCount,
+    lastStatusCode: d.lastStatusCode,
+    lastError: d.lastError,
+    createdAt: d.createdAt.toISOString(),
+    deliveredAt: d.deliveredAt?.toISOString() ?? null,
+  }));
+  const timeline: TimelineEntry[] = [
+    entry(order.createdAt, 'created', 'Order placed', `${order.totalUsdc} USDC`),
+  ];
+  for (const event of events) {
+    const details = (event.details ?? {}) as Record<string, unknown>;
+    if (details.forwardingReopened) {
+      timeline.push(
+        entry(event.createdAt, 'forwarded', 'A forwarding leg left the chain; sent again'),
+      );
+      continue;
+    }
+    const tx = typeof details.paymentTxHash === 'string' ? details.paymentTxHash : null;
+    const title = PAYMENT_TITLES[event.toStatus] ?? `Payment ${event.toStatus}`;
+    timeline.push(
+      entry(event.createdAt, 'payment', title, `${event.receivedAmountUsdc} USDC received`, tx),
+    );
+  }
+  for (const { leg } of legs) {
+    const amount = leg.leg === 'gas' ? `${leg.value} wei` : `${usdcOfUnits(leg.value)} USDC`;
+    const title = LEG_TITLES[leg.leg] ?? `Forwarding leg ${leg.leg}`;
+    timeline.push(
+      entry(
+        leg.confirmedAt ?? leg.createdAt,
+        'forwarded',
+        leg.status === 'confirmed' ? title : `${title} (${leg.status})`,
+        `Round ${leg.round}: ${amount} to ${leg.toAddress}`,
+        leg.txHash,
+      ),
+    );
+  }
+  for (const d of webhooks) {
+    const answer = d.lastStatusCode === null ? '' : ` (HTTP ${d.lastStatusCode})`;
+    timeline.push(
+      entry(
+        new Date(d.deliveredAt ?? d.createdAt),
+        'webhook',
+        `Webhook ${d.eventType} ${d.status}${answer}`,
+        d.attempts === 1 ? '1 attempt' : `${d.attempts} attempts`,
+      ),
+    );
+  }
+  for (const mail of mails) {
+    const what = MAIL_TITLES[mail.kind] ?? `Email (${mail.kind})`;
+    timeline.push(
+      mail.sentAt
+        ? entry(mail.sentAt, 'mail', `${what} sent`, `to ${mail.toAddress}`)
+        : entry(
+            mail.createdAt,
+            'mail',
+            `${what} ${mail.status === 'failed' ? 'not sent' : 'queued'}`,
+            `to ${mail.toAddress}`,
+          ),
+    );
+  }
+  if (order.shipment) {
+    const { carrier, trackingNumber } = order.shipment;
+    timeline.push(
+      entry(
+        new Date(order.shipment.shippedAt),
+        'shipped',
+        'Shipped',
+        `${carrier} ${trackingNumber}`,
+      ),
+    );
+  }
+  timeline.sort((a, b) => a.at.localeCompare(b.at));
+  return { webhooks, timeline };
+}

@@ -1,0 +1,186 @@
+// Fulfilment: the merchant marks a paid order shipped with its carrier and tracking. In the same
+// transaction the order changes, its `order.shipped` webhook enters the outbox and the shopper's
+// "shipped" mail is queued, so none exists without the others.
+import {
+  FULFILMENT_MESSAGES,
+  type MarkShippedInput,
+  receiptIsEmailed,
+  SHIPPABLE_STATUSES,
+  type ShipmentOutcome,
+} from '@store/shared';
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { emailOutbox, orders, paymentWallets, stores, webhookDeliveries } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { nextVersion } from '../../http/versions.ts';
+import { EMAIL_RETRY_WINDOW_MS } from '../../mail/outbox.ts';
+import { serializePayload } from '../../webhooks/events.ts';
+import { type Executor, WEBHOOK_RETRY_WINDOW_MS } from '../../webhooks/outbox.ts';
+import { ORDER_MESSAGES, type OrderView } from '../orders/model.ts';
+import { getOwnOrderOrThrow, orderColumns, toOrderView } from '../orders/service.ts';
+
+/** The answer of POST /api/orders/{id}/shipment. */
+export interface ShipmentResult {
+  order: OrderView;
+  /** shipped: first marked; updated: the tracking changed; unchanged: the same tracking again. */
+  outcome: ShipmentOutcome;
+  message: string;
+}
+
+/** Where the shopper reads the order: the store's thank-you page, or the universal one. */
+export function orderPageUrl(origin: string, storeSlug: string | null, orderId: string): string {
+  const id = encodeURIComponent(orderId);
+  return storeSlug
+    ? `${origin}/store/${encodeURIComponent(storeSlug)}/thank-you/${id}`
+    : `${origin}/thank-you/${id}`;
+}
+
+/**
+ * Marks the merchant's paid order shipped (paid or processing become shipped; a shipped or
+ * completed order keeps its status) with its carrier and tracking. Marking again with other
+ * tracking updates it, sends `order.shipped` again and mails the shopper the new tracking.
+ */
+export async function markOrderShipped(
+  db: Database,
+  ownerId: string,
+  orderId: string,
+  input: MarkShippedInput,
+  origin: string,
+): Promise<ShipmentResult> {
+  const before = await getOwnOrderOrThrow(db, ownerId, orderId);
+  if (before.status === 'reversed')
+    throw new AppError('invalid_state', FULFILMENT_MESSAGES.reversed);
+  if (!(SHIPPABLE_STATUSES as readonly string[]).includes(before.status))
+    throw new AppError('invalid_state', FULFILMENT_MESSAGES.notPaid);
+  return db.transaction(async (tx) => {
+    // Note: locked, so two marks at once are told apart (one ships, the other updates).
+    const [locked] = await tx
+      .select(orderColumns)
+      .from(orders)
+      .where(eq(orders.id, before.id))
+      .for('update');
+    if (!locked) throw new AppError('not_found', ORDER_MESSAGES.notFound);
+    if (!(SHIPPABLE_STATUSES as readonly string[]).includes(locked.status))
+      throw new AppError('invalid_state', FULFILMENT_MESSAGES.notPaid);
+    const trackingUrl = input.trackingUrl ?? null;
+    const wasShipped = locked.shippedAt !== null;
+    const same =
+      wasShipped &&
+      locked.shippingCarrier === input.carrier &&
+      locked.trackingNumber === input.trackingNumber &&
+      locked.trackingUrl === trackingUrl;
+    if (same)
+      return {
+        order: toOrderView(locked),
+        outcome: 'unchanged',
+        message: FULFILMENT_MESSAGES.unchanged,
+      };
+    const at = new Date();
+    const [updated] = await tx
+      .update(orders)
+      .set({
+        status: sql`case when ${orders.status} in ('paid', 'processing') then 'shipped' else ${orders.status} end`,
+        // Note: the first shipping time stays; a corrected tracking number is the same parcel.
+        shippedAt: sql`coalesce(${orders.shippedAt}, now())`,
+        shippingCarrier: input.carrier,
+        trackingNumber: input.trackingNumber,
+        trackingUrl,
+        updatedAt: nextVersion(orders.updatedAt),
+      })
+      .where(eq(orders.id, locked.id))
+      .returning(orderColumns);
+    if (!updated) throw new AppError('not_found', ORDER_MESSAGES.notFound);
+    const slug = await enqueueShippedWebhook(tx, updated.id, at, wasShipped);
+    await enqueueShippedMail(
+      tx,
+      updated.id,
+      at,
+      orderPageUrl(origin, slug, updated.id),
+      wasShipped,
+    );
+    return wasShipped
+      ? { order: toOrderView(updated), outcome: 'updated', message: FULFILMENT_MESSAGES.updated }
+      : { order: toOrderView(updated), outcome: 'shipped', message: FULFILMENT_MESSAGES.shipped };
+  });
+}
+
+/**
+ * Inserts the `order.shipped` delivery (none when the store has no webhook URL); answers the
+ * store's slug, for the shopper's link. Note: the payload is built from the rows as this
+ * transaction left them, like every other event of the outbox.
+ */
+async function enqueueShippedWebhook(
+  tx: Executor,
+  orderId: string,
+  at: Date,
+  updated: boolean,
+): Promise<string | null> {
+  const [row] = await tx
+    .select({ order: orders, wallet: paymentWallets, url: stores.webhookUrl, slug: stores.slug })
+    .from(orders)
+    .leftJoin(paymentWallets, eq(paymentWallets.orderId, orders.id))
+    .leftJoin(stores, sql`${stores.id}::text = ${orders.storeId}`)
+    .where(eq(orders.id, orderId))
+    .limit(1);
+  if (!row) return null;
+  const url = row.wallet?.isUniversal ? (row.wallet.webhookUrl ?? null) : row.url;
+  // Note: a paid order always has its deposit wallet; the payload reports it.
+  if (url && row.wallet)
+    await tx.insert(webhookDeliveries).values({
+      orderId,
+      storeId: row.order.storeId,
+      eventType: 'order.shipped',
+      url,
+      payload: serializePayload('order.shipped', at, row.order, row.wallet, undefined, { updated }),
+      nextAttemptAt: at,
+      retryUntil: new Date(at.getTime() + WEBHOOK_RETRY_WINDOW_MS),
+      createdAt: at,
+    });
+  return row.slug ?? null;
+}
+
+/**
+ * Queues the shopper's "shipped" mail (one row per order). A new tracking re-queues the same row
+ * (marked as an update once the first was sent); the template reads the tracking when it sends.
+ * None for an unsigned universal link (see `receiptIsEmailed`).
+ */
+async function enqueueShippedMail(
+  tx: Executor,
+  orderId: string,
+  at: Date,
+  pageUrl: string,
+  updated: boolean,
+): Promise<void> {
+  const [order] = await tx
+    .select({ email: orders.customerEmail, metadata: orders.metadata })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .limit(1);
+  if (!order || !receiptIsEmailed(order.metadata)) return;
+  const retryUntil = new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS);
+  await tx
+    .insert(emailOutbox)
+    .values({
+      orderId,
+      kind: 'shipped',
+      toAddress: order.email,
+      payload: { orderPageUrl: pageUrl, updated },
+      nextAttemptAt: at,
+      retryUntil,
+      createdAt: at,
+    })
+    .onConflictDoUpdate({
+      target: [emailOutbox.orderId, emailOutbox.kind],
+      set: {
+        // Note: still pending, the first mail simply goes out with the new tracking.
+        payload: sql`jsonb_build_object('orderPageUrl', ${pageUrl}::text, 'updated', ${emailOutbox.status} = 'sent' or coalesce((${emailOutbox.payload}->>'updated')::boolean, false))`,
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: at,
+        retryUntil,
+        lastError: null,
+        messageId: null,
+        sentAt: null,
+      },
+    });
+}
