@@ -16,10 +16,8 @@ export const CartItemSchema = v.object({
 /** A cart line. */
 export type CartItem = v.InferOutput<typeof CartItemSchema>;
 
-/** True for a line saved before carts were per store (no storeId): shown with a remove option. */
-export function isOutdatedCartItem(item: Pick<CartItem, 'storeId'>): boolean {
-  return !item.storeId;
-}
+// Note: in a module without schemas, so the storefront's cart code does not load them.
+export { isOutdatedCartItem } from '../cart-item.ts';
 
 /** Shipping details remembered between visits; every field optional. */
 export const SavedShippingAddressSchema = v.partial(

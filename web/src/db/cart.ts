@@ -11,8 +11,9 @@ import {
   parseUsdc,
   subtotalOf,
 } from '@store/shared';
-import { useLiveQuery } from 'dexie-react-hooks';
-import { type CartRow, cartKey, db } from './db.ts';
+import type { CartRow, StorefrontDb } from './db.ts';
+import { cartKey } from './keys.ts';
+import { openDb, useDbQuery } from './open.ts';
 
 /** What a product page or card adds: a cart line without its quantity, plus known stock. */
 export interface CartProduct extends Omit<CartItem, 'quantity' | 'storeId'> {
@@ -32,6 +33,7 @@ export interface CartAddition {
 /** Adds `quantity` of a product to its store's cart; the line never exceeds the stock limit. */
 export async function addToCart(product: CartProduct, quantity = 1): Promise<CartAddition> {
   const key = cartKey(product.storeId, product.productId);
+  const db = await openDb();
   return db.transaction('rw', db.cartItems, db.settings, async () => {
     const existing = await db.cartItems.get(key);
     const inventory = product.inventory ?? existing?.inventory;
@@ -69,6 +71,7 @@ export async function setCartQuantity(
   inventory?: number,
 ): Promise<number> {
   const key = cartKey(storeId, productId);
+  const db = await openDb();
   return db.transaction('rw', db.cartItems, async () => {
     if (!(quantity > 0)) {
       await db.cartItems.delete(key);
@@ -87,12 +90,17 @@ export async function setCartQuantity(
 }
 
 /** Removes one line from a store's cart (or an outdated line, with storeId undefined). */
-export function removeFromCart(storeId: string | undefined, productId: string): Promise<void> {
-  return db.cartItems.delete(cartKey(storeId, productId));
+export async function removeFromCart(
+  storeId: string | undefined,
+  productId: string,
+): Promise<void> {
+  const db = await openDb();
+  await db.cartItems.delete(cartKey(storeId, productId));
 }
 
 /** Empties one store's cart, or every cart when no store is known. */
 export async function clearCart(storeId?: string | null): Promise<void> {
+  const db = await openDb();
   if (storeId) await db.cartItems.where('storeId').equals(storeId).delete();
   else await db.cartItems.clear();
 }
@@ -128,23 +136,31 @@ export function lineTotalOf(line: Pick<CartItem, 'priceUsdc' | 'quantity'>): str
 
 /** Lines of one store's cart, oldest first. */
 export async function readCart(storeId: string): Promise<CartRow[]> {
+  return cartOf(await openDb(), storeId);
+}
+
+function cartOf(db: StorefrontDb, storeId: string): Promise<CartRow[]> {
   return db.cartItems.where('storeId').equals(storeId).sortBy('addedAt');
 }
 
 /** Lines saved before carts were per store. */
 export async function readOutdatedItems(): Promise<CartRow[]> {
+  return outdatedOf(await openDb());
+}
+
+async function outdatedOf(db: StorefrontDb): Promise<CartRow[]> {
   const all = await db.cartItems.orderBy('addedAt').toArray();
   return all.filter(isOutdatedCartItem);
 }
 
 /** A store's cart, live; undefined while IndexedDB answers. */
 export function useCart(storeId: string | undefined): CartView | undefined {
-  return useLiveQuery(async () => cartView(storeId ? await readCart(storeId) : []), [storeId]);
+  return useDbQuery(async (db) => cartView(storeId ? await cartOf(db, storeId) : []), [storeId]);
 }
 
 /** Outdated lines (no storeId), live. */
 export function useOutdatedItems(): CartRow[] {
-  return useLiveQuery(readOutdatedItems, []) ?? [];
+  return useDbQuery(outdatedOf, []) ?? [];
 }
 
 /** Largest quantity the cart accepts for a product (its stock, or 99 when untracked). */

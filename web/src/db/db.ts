@@ -11,6 +11,9 @@ import type {
 } from '../admin/types.ts';
 import { importLegacyCart } from './legacy-cart.ts';
 
+// Note: for the storefront's lazy live queries (open.ts), which load this module on demand.
+export { liveQuery } from 'dexie';
+
 /** A cart line as stored: the SPEC §3 fields plus its key, insertion time and known stock. */
 export interface CartRow extends CartItem {
   /** `{storeId}/{productId}`; lines without a store (outdated) use `-/{productId}`. */
@@ -36,10 +39,7 @@ export interface SettingRow {
   value: unknown;
 }
 
-/** The key of a cart line. */
-export function cartKey(storeId: string | undefined | null, productId: string): string {
-  return `${storeId || '-'}/${productId}`;
-}
+export { cartKey } from './keys.ts';
 
 /** The storefront database. */
 export class StorefrontDb extends Dexie {

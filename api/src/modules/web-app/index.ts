@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, normalize } from 'node:path';
 import { Elysia } from 'elysia';
+import { loadPageHints } from './page-hints.ts';
 
 /** Files worth compressing: text. Note: images and fonts are compressed formats already. */
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|json|svg|webmanifest|txt|map)$/;
@@ -24,17 +25,29 @@ export const webAppModule = (distDir: string) => {
     gzipped.set(file, { mtimeMs, body });
     return body;
   };
+  const pageHints = loadPageHints(root);
+  const indexHtml = readFileSync(index, 'utf8');
   return new Elysia({ name: 'web-app' }).get('/*', ({ path, request, set }) => {
     if (path.startsWith('/api/')) {
       set.status = 404;
       return { error: { code: 'not_found', message: 'Not found' } };
     }
     const file = normalize(join(root, decodeURIComponent(path)));
-    const isFile = file.startsWith(root) && existsSync(file) && statSync(file).isFile();
+    // Note: the build manifest (dist/.vite) is for this server, not for browsers.
+    const isFile =
+      file.startsWith(root) &&
+      !path.startsWith('/.vite/') &&
+      existsSync(file) &&
+      statSync(file).isFile();
     // Note: the service worker and the HTML must be revalidated; hashed assets never change.
     set.headers['cache-control'] = path.startsWith('/assets/')
       ? 'public, max-age=31536000, immutable'
       : 'no-cache';
+    const hints = isFile ? '' : (pageHints?.(path) ?? '');
+    if (hints) {
+      set.headers['content-type'] = 'text/html; charset=utf-8';
+      return indexHtml.replace('</head>', `${hints}</head>`);
+    }
     const served = isFile ? file : index;
     const stats = statSync(served);
     if (!COMPRESSIBLE.test(served) || stats.size < MIN_COMPRESS_BYTES) return Bun.file(served);
