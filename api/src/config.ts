@@ -175,6 +175,8 @@ const WorkerEnv = v.object({
   ),
   MAIL_FROM: v.optional(v.string(), 'Storefront receipts <receipts@localhost>'),
   MAIL_RETRY_BASE_MS: integer('MAIL_RETRY_BASE_MS', 30_000, 10),
+  // The web app's public origin, for the links in receipts (review forms); unset: no such links.
+  PUBLIC_URL: ApiEnv.entries.PUBLIC_URL,
 });
 
 export type ApiConfig = ReturnType<typeof loadApiConfig>;
@@ -365,6 +367,8 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
       smtpUrl: e.SMTP_URL ?? null,
       from: e.MAIL_FROM,
       retryBaseMs: e.MAIL_RETRY_BASE_MS,
+      /** Origin of the links in mails (PUBLIC_URL); null: receipts carry no review links. */
+      publicUrl: e.PUBLIC_URL ?? null,
     },
   };
 }

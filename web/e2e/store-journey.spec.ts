@@ -16,9 +16,11 @@ test('a shopper buys from a store and pays in USDC on the local chain', async ({
 
   await page.goto(`/store/${slug}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Aurora Goods');
-  for (const badge of ['Verified Store', '3 Products', 'Web3 Enabled']) {
+  for (const badge of ['3 Products', 'Web3 Enabled']) {
     await expect(page.getByRole('list', { name: 'Store badges' }).getByText(badge)).toBeVisible();
   }
+  // Note: the seeded store's payout wallet never signed, so it is not 'Verified Store' (issue 19).
+  await expect(page.getByText('Verified Store')).toHaveCount(0);
   await expect(page.getByRole('article')).toHaveCount(3);
   // The store's light theme and colours apply while its pages are shown.
   await expect(page.locator('html')).toHaveClass(/light/);
@@ -48,7 +50,7 @@ test('a shopper buys from a store and pays in USDC on the local chain', async ({
   await page.getByRole('button', { name: 'Increase quantity' }).click();
   await expect(page.getByLabel('Quantity', { exact: true })).toHaveValue('2');
   await page.getByRole('tab', { name: 'Reviews' }).click();
-  await expect(page.getByRole('button', { name: 'Write Review' })).toBeVisible();
+  await expect(page.getByText('No reviews yet')).toBeVisible();
   await snap(page, 'store-2-product');
   await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
   await expect(page.getByTestId('cart-count')).toHaveText('3 items');

@@ -34,6 +34,7 @@ import { Route as StoreSlugCheckoutRouteImport } from './routes/store/$slug/chec
 import { Route as StoreSlugPaymentOrderIdRouteImport } from './routes/store/$slug/payment/$orderId';
 import { Route as StoreSlugProductProductIdRouteImport } from './routes/store/$slug/product/$productId';
 import { Route as StoreSlugThankYouOrderIdRouteImport } from './routes/store/$slug/thank-you/$orderId';
+import { Route as StoreSlugReviewOrderIdProductIdRouteImport } from './routes/store/$slug/review/$orderId/$productId';
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -163,6 +164,12 @@ const StoreSlugThankYouOrderIdRoute =
     path: '/thank-you/$orderId',
     getParentRoute: () => StoreSlugRouteRoute,
   } as any);
+const StoreSlugReviewOrderIdProductIdRoute =
+  StoreSlugReviewOrderIdProductIdRouteImport.update({
+    id: '/review/$orderId/$productId',
+    path: '/review/$orderId/$productId',
+    getParentRoute: () => StoreSlugRouteRoute,
+  } as any);
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute;
@@ -190,6 +197,7 @@ export interface FileRoutesByFullPath {
   '/store/$slug/payment/$orderId': typeof StoreSlugPaymentOrderIdRoute;
   '/store/$slug/product/$productId': typeof StoreSlugProductProductIdRoute;
   '/store/$slug/thank-you/$orderId': typeof StoreSlugThankYouOrderIdRoute;
+  '/store/$slug/review/$orderId/$productId': typeof StoreSlugReviewOrderIdProductIdRoute;
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute;
@@ -215,6 +223,7 @@ export interface FileRoutesByTo {
   '/store/$slug/payment/$orderId': typeof StoreSlugPaymentOrderIdRoute;
   '/store/$slug/product/$productId': typeof StoreSlugProductProductIdRoute;
   '/store/$slug/thank-you/$orderId': typeof StoreSlugThankYouOrderIdRoute;
+  '/store/$slug/review/$orderId/$productId': typeof StoreSlugReviewOrderIdProductIdRoute;
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport;
@@ -243,6 +252,7 @@ export interface FileRoutesById {
   '/store/$slug/payment/$orderId': typeof StoreSlugPaymentOrderIdRoute;
   '/store/$slug/product/$productId': typeof StoreSlugProductProductIdRoute;
   '/store/$slug/thank-you/$orderId': typeof StoreSlugThankYouOrderIdRoute;
+  '/store/$slug/review/$orderId/$productId': typeof StoreSlugReviewOrderIdProductIdRoute;
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath;
@@ -271,7 +281,8 @@ export interface FileRouteTypes {
     | '/store/$slug/'
     | '/store/$slug/payment/$orderId'
     | '/store/$slug/product/$productId'
-    | '/store/$slug/thank-you/$orderId';
+    | '/store/$slug/thank-you/$orderId'
+    | '/store/$slug/review/$orderId/$productId';
   fileRoutesByTo: FileRoutesByTo;
   to:
     | '/'
@@ -296,7 +307,8 @@ export interface FileRouteTypes {
     | '/store/$slug'
     | '/store/$slug/payment/$orderId'
     | '/store/$slug/product/$productId'
-    | '/store/$slug/thank-you/$orderId';
+    | '/store/$slug/thank-you/$orderId'
+    | '/store/$slug/review/$orderId/$productId';
   id:
     | '__root__'
     | '/'
@@ -323,7 +335,8 @@ export interface FileRouteTypes {
     | '/store/$slug/'
     | '/store/$slug/payment/$orderId'
     | '/store/$slug/product/$productId'
-    | '/store/$slug/thank-you/$orderId';
+    | '/store/$slug/thank-you/$orderId'
+    | '/store/$slug/review/$orderId/$productId';
   fileRoutesById: FileRoutesById;
 }
 export interface RootRouteChildren {
@@ -521,6 +534,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StoreSlugThankYouOrderIdRouteImport;
       parentRoute: typeof StoreSlugRouteRoute;
     };
+    '/store/$slug/review/$orderId/$productId': {
+      id: '/store/$slug/review/$orderId/$productId';
+      path: '/review/$orderId/$productId';
+      fullPath: '/store/$slug/review/$orderId/$productId';
+      preLoaderRoute: typeof StoreSlugReviewOrderIdProductIdRouteImport;
+      parentRoute: typeof StoreSlugRouteRoute;
+    };
   }
 }
 
@@ -549,6 +569,7 @@ interface StoreSlugRouteRouteChildren {
   StoreSlugPaymentOrderIdRoute: typeof StoreSlugPaymentOrderIdRoute;
   StoreSlugProductProductIdRoute: typeof StoreSlugProductProductIdRoute;
   StoreSlugThankYouOrderIdRoute: typeof StoreSlugThankYouOrderIdRoute;
+  StoreSlugReviewOrderIdProductIdRoute: typeof StoreSlugReviewOrderIdProductIdRoute;
 }
 
 const StoreSlugRouteRouteChildren: StoreSlugRouteRouteChildren = {
@@ -558,6 +579,7 @@ const StoreSlugRouteRouteChildren: StoreSlugRouteRouteChildren = {
   StoreSlugPaymentOrderIdRoute: StoreSlugPaymentOrderIdRoute,
   StoreSlugProductProductIdRoute: StoreSlugProductProductIdRoute,
   StoreSlugThankYouOrderIdRoute: StoreSlugThankYouOrderIdRoute,
+  StoreSlugReviewOrderIdProductIdRoute: StoreSlugReviewOrderIdProductIdRoute,
 };
 
 const StoreSlugRouteRouteWithChildren = StoreSlugRouteRoute._addFileChildren(

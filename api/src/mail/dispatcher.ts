@@ -16,6 +16,8 @@ export interface MailDispatcherOptions {
   /** The sender, e.g. `Storefront <receipts@example.com>`. */
   from: string;
   chainId: number;
+  /** The web app's public origin, for links in mails (review forms); null: none. */
+  publicUrl?: string | null;
   /** First retry delay (doubles each time, at most an hour). */
   retryBaseMs: number;
   intervalMs?: number;
@@ -126,7 +128,7 @@ async function sendOne(
     await settle({ status: 'failed', lastError: `no template for mail of kind ${due.kind}` });
     return;
   }
-  const message = await render(db, due, options.chainId);
+  const message = await render(db, due, options.chainId, options.publicUrl ?? null);
   if (!message) {
     await settle({ status: 'failed', lastError: 'what the mail is about no longer exists' });
     return;

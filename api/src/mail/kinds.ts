@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { orders, stores } from '../db/schema.ts';
 import { ACCOUNT_MAIL_KINDS } from './account.ts';
-import { type RenderedEmail, renderReceipt, storeNameOf } from './receipt.ts';
+import { type RenderedEmail, receiptStoreExtras, renderReceipt, storeNameOf } from './receipt.ts';
 import { shipped } from './shipped.ts';
 
 /** A claimed message of the outbox, as its template sees it. */
@@ -22,10 +22,11 @@ export type MailTemplate = (
   db: Database,
   message: OutboxMessage,
   chainId: number,
+  publicUrl?: string | null,
 ) => Promise<RenderedEmail | null>;
 
 /** The receipt of one order, rendered from the order and its store as they are now. */
-const receipt: MailTemplate = async (db, message, chainId) => {
+const receipt: MailTemplate = async (db, message, chainId, publicUrl) => {
   if (!message.orderId) return null;
   const [order] = await db.select().from(orders).where(eq(orders.id, message.orderId)).limit(1);
   if (!order) return null;
@@ -36,6 +37,13 @@ const receipt: MailTemplate = async (db, message, chainId) => {
           name: stores.name,
           primaryColor: stores.primaryColor,
           replyTo: stores.replyToEmail,
+          slug: stores.slug,
+          settings: {
+            taxRateBps: stores.taxRateBps,
+            shippingOptions: stores.shippingOptions,
+            shippingTime: stores.shippingTime,
+            returnPolicyDays: stores.returnPolicyDays,
+          },
         })
         .from(stores)
         .where(sql`${stores.id}::text = ${order.storeId}`)
@@ -46,6 +54,7 @@ const receipt: MailTemplate = async (db, message, chainId) => {
       name: storeNameOf(order, store?.name),
       primaryColor: store?.primaryColor ?? order.metadata?.colors?.primary ?? null,
       replyTo: store?.replyTo ?? null,
+      ...receiptStoreExtras(store, order.shippingUsdc, publicUrl),
     },
     chainId,
   );

@@ -2,7 +2,7 @@
 // local chain), the shipping address, and shopper or merchant text that cannot inject HTML.
 import { describe, expect, test } from 'bun:test';
 import { BASE_CHAIN_ID, LOCAL_CHAIN_ID } from '@store/shared';
-import { type ReceiptOrder, renderReceipt } from './receipt.ts';
+import { type ReceiptOrder, receiptStoreExtras, renderReceipt } from './receipt.ts';
 
 const TX = `0x${'ab'.repeat(32)}`;
 const order: ReceiptOrder = {
@@ -60,5 +60,60 @@ describe('renderReceipt', () => {
     expect(mail.text).toContain(`Payment transaction: ${TX}`);
     expect(mail.html).not.toContain('href=');
     expect(mail.replyTo).toBeUndefined();
+  });
+});
+
+describe('review links', () => {
+  const reviews = { origin: 'https://shop.example', slug: 'mugs' };
+
+  test('a store order links each product to its review form, once each', () => {
+    const twice = {
+      ...order,
+      items: [...order.items, { ...order.items[0], quantity: 1 }],
+    } as ReceiptOrder;
+    const mail = renderReceipt(twice, { ...store, reviews }, BASE_CHAIN_ID);
+    const url = `https://shop.example/store/mugs/review/${order.id}/p1`;
+    expect(mail.text).toContain('Review your items (marked as a verified purchase):');
+    expect(mail.text).toContain(`Mug <script>: ${url}`);
+    expect(mail.text).toContain(`Tea: https://shop.example/store/mugs/review/${order.id}/p2`);
+    expect(mail.text.split(url)).toHaveLength(2);
+    expect(mail.html).toContain(`<a href="${url}">Review Mug &lt;script&gt;</a>`);
+  });
+
+  test('no links without a review form (universal orders, unknown origin)', () => {
+    const universal = { ...order, metadata: { isUniversal: true } } as ReceiptOrder;
+    expect(renderReceipt(universal, { ...store, reviews }, BASE_CHAIN_ID).text).not.toContain(
+      'Review',
+    );
+    expect(renderReceipt(order, store, BASE_CHAIN_ID).text).not.toContain('Review your items');
+  });
+
+  test("the store's delivery estimate replaces SPEC's", () => {
+    const mail = renderReceipt(order, { ...store, deliveryEstimate: 'Next day' }, BASE_CHAIN_ID);
+    expect(mail.text).toContain('Estimated delivery: Next day');
+    expect(renderReceipt(order, store, BASE_CHAIN_ID).text).toContain(
+      'Estimated delivery: 5-7 business days',
+    );
+  });
+});
+
+describe('receiptStoreExtras', () => {
+  test('review links only with a public origin; the estimate of the shipping paid', () => {
+    const settings = {
+      shippingOptions: {
+        free: { enabled: true, priceUsdc: '0.00', delivery: '2 weeks' },
+        standard: { enabled: true, priceUsdc: '5.00', delivery: '3-5 days' },
+        express: { enabled: false, priceUsdc: '9.00', delivery: 'Next day' },
+      },
+    };
+    expect(receiptStoreExtras({ slug: 'mugs', settings }, '5.00', 'https://shop.example')).toEqual({
+      reviews: { origin: 'https://shop.example', slug: 'mugs' },
+      deliveryEstimate: '3-5 days',
+    });
+    expect(receiptStoreExtras({ slug: 'mugs', settings }, '0.00', null)).toEqual({
+      reviews: null,
+      deliveryEstimate: '2 weeks',
+    });
+    expect(receiptStoreExtras(undefined, '0.00', 'https://shop.example')).toEqual({});
   });
 });

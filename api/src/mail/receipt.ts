@@ -1,8 +1,10 @@
 // The shopper's receipt of a paid order: its lines, totals, payment transaction and shipping
-// address, in the store's name and colour, as plain text and as HTML (every value escaped).
+// address, in the store's name and colour, as plain text and as HTML (every value escaped); for a
+// store order, a link to review each product (the order id in the link proves the purchase).
 import {
   addressTailLines,
   chainFacts,
+  deliveryEstimateOf,
   formatOrderNumber,
   formatUsdc,
   isHexColor,
@@ -10,7 +12,10 @@ import {
   type OrderItem,
   type OrderMetadata,
   parseUsdc,
+  resolveStoreSettings,
+  reviewFormPath,
   type ShippingAddress,
+  type StoredStoreSettings,
 } from '@store/shared';
 
 /** What a receipt is made of: the order as stored and the store that sold it. */
@@ -31,6 +36,13 @@ export interface ReceiptStore {
   name: string;
   primaryColor: string | null;
   replyTo: string | null;
+  /**
+   * Where the store's review form lives (the web app's public origin and the store's slug); none
+   * for universal orders, whose items are not our products.
+   */
+  reviews?: { origin: string; slug: string } | null;
+  /** The store's delivery estimate of this order (SPEC's 5-7 business days when not given). */
+  deliveryEstimate?: string;
 }
 
 /** A rendered message. */
@@ -83,6 +95,33 @@ function addressLines(address: ShippingAddress | null): string[] {
   ].filter((line) => line.trim() !== '');
 }
 
+/**
+ * The store-order parts of a receipt: the review links (with the web app's public origin) and the
+ * store's delivery estimate of the shipping paid.
+ */
+export function receiptStoreExtras(
+  store: { slug: string; settings: StoredStoreSettings } | undefined,
+  shippingUsdc: string,
+  publicUrl: string | null | undefined,
+): Pick<ReceiptStore, 'reviews' | 'deliveryEstimate'> {
+  if (!store) return {};
+  return {
+    reviews: publicUrl ? { origin: publicUrl, slug: store.slug } : null,
+    deliveryEstimate: deliveryEstimateOf(resolveStoreSettings(store.settings), shippingUsdc),
+  };
+}
+
+/** One review link a product of a store order (a product ordered twice gets one). */
+function reviewLinksOf(order: ReceiptOrder, store: ReceiptStore): { title: string; url: string }[] {
+  if (!store.reviews || order.metadata?.isUniversal) return [];
+  const { origin, slug } = store.reviews;
+  const products = new Map(order.items.map((item) => [item.productId, item.title]));
+  return [...products].map(([productId, title]) => ({
+    title,
+    url: `${origin}${reviewFormPath(slug, order.id, productId)}`,
+  }));
+}
+
 /** Renders the receipt of a paid order on chain `chainId`. */
 export function renderReceipt(
   order: ReceiptOrder,
@@ -97,6 +136,8 @@ export function renderReceipt(
   const address = addressLines(order.shippingAddress);
   const subject = `Your receipt from ${store.name}: order ${number}`;
   const tax = taxOf(order);
+  const estimate = store.deliveryEstimate ?? ESTIMATED_DELIVERY;
+  const reviewLinks = reviewLinksOf(order, store);
 
   const text = [
     `Thank you for your order from ${store.name}.`,
@@ -114,7 +155,14 @@ export function renderReceipt(
     'Payment method: USDC (Cryptocurrency)',
     ...(order.paymentTxHash ? [`Payment transaction: ${txUrl ?? order.paymentTxHash}`] : []),
     ...(address.length > 0
-      ? ['', 'Shipping to:', ...address, `Estimated delivery: ${ESTIMATED_DELIVERY}`]
+      ? ['', 'Shipping to:', ...address, `Estimated delivery: ${estimate}`]
+      : []),
+    ...(reviewLinks.length > 0
+      ? [
+          '',
+          'Review your items (marked as a verified purchase):',
+          ...reviewLinks.map((link) => `${link.title}: ${link.url}`),
+        ]
       : []),
     '',
     store.replyTo
@@ -142,7 +190,13 @@ export function renderReceipt(
     address.length > 0
       ? `<h2 style="font-size:15px;margin:24px 0 8px">Shipping to</h2><p style="margin:0">${address
           .map(e)
-          .join('<br>')}</p><p style="margin:8px 0 0">Estimated delivery: ${ESTIMATED_DELIVERY}</p>`
+          .join('<br>')}</p><p style="margin:8px 0 0">Estimated delivery: ${e(estimate)}</p>`
+      : '';
+  const reviewsHtml =
+    reviewLinks.length > 0
+      ? `<h2 style="font-size:15px;margin:24px 0 8px">Review your items</h2><p style="margin:0 0 4px;font-size:13px">Your review is marked as a verified purchase.</p><ul style="margin:0;padding-left:18px">${reviewLinks
+          .map((link) => `<li><a href="${e(link.url)}">Review ${e(link.title)}</a></li>`)
+          .join('')}</ul>`
       : '';
   const html = `<!doctype html><html><body style="margin:0;background:#f4f4f5;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#18181b">
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-top:6px solid ${color};padding:24px">
@@ -152,7 +206,7 @@ export function renderReceipt(
 <table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${rows}</table>
 <hr style="border:0;border-top:1px solid #e4e4e7;margin:12px 0">
 <table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${total('Subtotal', order.subtotalUsdc)}${total('Shipping', order.shippingUsdc)}${tax !== '0.00' ? total('Tax', tax) : ''}${total('Total paid', order.totalUsdc, true)}</table>
-<p style="margin:12px 0 0;font-size:13px">Payment method: USDC (Cryptocurrency)</p>${tx}${shipping}
+<p style="margin:12px 0 0;font-size:13px">Payment method: USDC (Cryptocurrency)</p>${tx}${shipping}${reviewsHtml}
 <p style="margin:24px 0 0;font-size:13px;color:#52525b">${
     store.replyTo
       ? `Questions? Reply to this email to reach ${e(store.name)}.`

@@ -86,6 +86,7 @@ export function startSettlement(
     from: config.mail.from,
     chainId: config.chain.chainId,
     retryBaseMs: config.mail.retryBaseMs,
+    publicUrl: config.mail.publicUrl,
     log,
   });
   const context = forwardingContext(config, db, options);

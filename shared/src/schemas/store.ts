@@ -6,7 +6,7 @@ import { DEFAULT_COLORS, DEFAULT_OWNER_ID, DEFAULT_THEME } from '../constants.ts
 import { maxChars, optionalCappedText, TEXT_LIMITS } from '../limits.ts';
 import { STORE_FORM_MESSAGES as M, PAYOUT_ADDRESS_MESSAGES } from '../messages.ts';
 import { SLUG_PATTERN } from '../slug.ts';
-import { StoreSettingsEntries } from '../store-settings.ts';
+import { StoreSettingsEntries, StoreShippingOptionsSchema } from '../store-settings.ts';
 import {
   hexColor,
   MoneyStringSchema,
@@ -110,7 +110,7 @@ export const StoreSchema = v.object({
   /** Tax rate in basis points (800 = 8%). */
   taxRateBps: v.optional(v.number()),
   /** The shipping methods offered, their prices and delivery texts (null: SPEC's). */
-  shippingOptions: v.optional(v.unknown()),
+  shippingOptions: v.fallback(v.optional(v.nullable(StoreShippingOptionsSchema)), null),
   /** Shipping time shown on the product page (null: SPEC's). */
   shippingTime: v.optional(v.nullable(v.string())),
   /** Days within which returns are accepted; 0 no returns (null: SPEC's 30). */
@@ -146,7 +146,7 @@ export const PublicStoreSchema = v.object({
   /** Tax rate in basis points (800 = 8%). */
   taxRateBps: v.optional(v.number()),
   /** The shipping methods offered, their prices and delivery texts (null: SPEC's). */
-  shippingOptions: v.optional(v.unknown()),
+  shippingOptions: v.fallback(v.optional(v.nullable(StoreShippingOptionsSchema)), null),
   /** Shipping time shown on the product page (null: SPEC's). */
   shippingTime: v.optional(v.nullable(v.string())),
   /** Days within which returns are accepted; 0 no returns (null: SPEC's 30). */

@@ -64,7 +64,7 @@ export function StoreSettingsPanel(props: { userId: string; store: MerchantStore
         Shown on your product pages and used by your checkout. Shoppers see only what you set here.
       </p>
       <form noValidate onSubmit={submitWith(form)} className="settings-form">
-        <div className="form-grid">
+        <div className="field-grid">
           <form.AppField name="taxPercent">
             {(field) => (
               <field.InputField

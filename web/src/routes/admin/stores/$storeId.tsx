@@ -18,6 +18,7 @@ import { IdParamSchema, requireParam } from '../../../lib/route-params.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
 import { ApiKeysPanel } from '../-components/api-keys-panel.tsx';
 import { ProductTable } from '../-components/product-table.tsx';
+import { ReviewsPanel } from '../-components/reviews-panel.tsx';
 import { StoreSettingsPanel } from '../-components/store-settings-panel.tsx';
 import { WebhooksPanel } from '../-components/webhooks-panel.tsx';
 
@@ -133,6 +134,7 @@ function StoreProductsPage() {
                   label: 'Settings',
                   content: <StoreSettingsPanel key={store.id} userId={userId} store={store} />,
                 },
+                { id: 'reviews', label: 'Reviews', content: <ReviewsPanel storeId={storeId} /> },
                 { id: 'webhooks', label: 'Webhooks', content: <WebhooksPanel storeId={storeId} /> },
                 { id: 'api-keys', label: 'API keys', content: <ApiKeysPanel storeId={storeId} /> },
               ]),

@@ -21,8 +21,10 @@ import { usdc } from '../../../../lib/format.ts';
 import { IdParamSchema, requireParam } from '../../../../lib/route-params.ts';
 import { CartSummary } from '../-components/cart-summary.tsx';
 import { addProductToCart } from '../-components/product-card.tsx';
+import { ProductReviews, RatingSummary } from '../-components/product-reviews.tsx';
 import { ProductTabs } from '../-components/product-tabs.tsx';
 import { QuantitySelector } from '../-components/quantity-selector.tsx';
+import { useProductReviews } from '../-components/reviews-api.ts';
 import { useCurrentStore } from '../-components/store-context.tsx';
 import { StoreHeader } from '../-components/store-header.tsx';
 
@@ -54,6 +56,7 @@ function ProductPage() {
   const [quantity, setQuantity] = useState(DEFAULT_QUANTITY);
   const navigate = useNavigate();
   const chain = useChainInfo();
+  const reviews = useProductReviews(productId);
   const settings = useMemo(() => resolveStoreSettings(store.data ?? {}), [store.data]);
 
   if (store.loading || product.loading) return <LoadingPage text={PAGE_TEXTS.loadingProduct} />;
@@ -109,6 +112,7 @@ function ProductPage() {
           <StoreHeader store={store.data} compact />
           <h1>{item.title}</h1>
           <p className="rating">
+            <RatingSummary reviews={reviews} />
             <span className={item.inventory > 0 ? 'in-stock' : 'muted'}>
               {item.inventory > 0 ? `${item.inventory} in stock` : 'In stock'}
             </span>
@@ -144,7 +148,7 @@ function ProductPage() {
             <ProductTabs
               description={item.description}
               settings={settings}
-              reviews={<p>No reviews yet.</p>}
+              reviews={<ProductReviews reviews={reviews} />}
             />
           </div>
         </div>

@@ -1,0 +1,95 @@
+// Routes: POST /api/reviews, GET /api/products/{id}/reviews, GET /api/stores/{id}/reviews,
+// PATCH /api/reviews/{id}
+import {
+  CreateReviewSchema,
+  MerchantReviewSchema,
+  ProductReviewsSchema,
+  PublicReviewSchema,
+  REVIEW_LIMITS,
+  UpdateReviewSchema,
+} from '@store/shared';
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../../app.ts';
+import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { ReviewPageQuery } from './model.ts';
+import { createReview, listProductReviews, listStoreReviews, setReviewHidden } from './service.ts';
+
+const tags = ['reviews'];
+const review = registerResponseSchema('Review', PublicReviewSchema);
+const productReviews = registerResponseSchema('ProductReviews', ProductReviewsSchema);
+const merchantReview = registerResponseSchema('MerchantReview', MerchantReviewSchema);
+// Note: the merchant list is capped like a page; the storefront pages through the public one.
+const pageOf = (query: { limit?: number; offset?: number }) => ({
+  limit: query.limit ?? REVIEW_LIMITS.page,
+  offset: query.offset ?? 0,
+});
+
+/** Verified-purchase reviews: posted by buyers, read by everyone, hidden or shown by the owner. */
+export const reviewsModule = ({ db }: AppDeps) => {
+  const signedIn = signedInGuard(db);
+  return new Elysia({ name: 'reviews' })
+    .use(sessionPlugin(db))
+    .post(
+      '/api/reviews',
+      async ({ body, set }) => {
+        const created = await createReview(db, body);
+        set.status = 201;
+        return created;
+      },
+      {
+        body: CreateReviewSchema,
+        detail: routeDoc({
+          tags,
+          summary:
+            'Review a product of your paid order (the order id proves the purchase); one per order and product',
+          ok: { 201: review },
+          errors: ['already_exists'],
+        }),
+      },
+    )
+    .get(
+      '/api/products/:id/reviews',
+      ({ params, query }) => listProductReviews(db, params.id, pageOf(query)),
+      {
+        query: ReviewPageQuery,
+        detail: routeDoc({
+          tags,
+          summary: "A product's visible reviews, newest first, with their count and average rating",
+          ok: { 200: productReviews },
+        }),
+      },
+    )
+    .get(
+      '/api/stores/:id/reviews',
+      async ({ params, query, requireUser }) =>
+        listStoreReviews(db, (await requireUser()).id, params.id, pageOf(query)),
+      {
+        transform: signedIn,
+        query: ReviewPageQuery,
+        detail: routeDoc({
+          tags,
+          summary: "Your store's reviews, hidden ones too, newest first",
+          ok: { 200: [merchantReview] },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
+      },
+    )
+    .patch(
+      '/api/reviews/:id',
+      async ({ params, body, requireUser }) =>
+        setReviewHidden(db, (await requireUser()).id, params.id, body.hidden),
+      {
+        transform: signedIn,
+        body: UpdateReviewSchema,
+        detail: routeDoc({
+          tags,
+          summary: "Hide a review of your store or show it again (its text can't be changed)",
+          ok: { 200: merchantReview },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
+      },
+    );
+};

@@ -1,0 +1,30 @@
+// "Review your items" under a paid store order's confirmation: one link a product to its review
+// form (the order id in the link is what proves the purchase).
+import { isRevenueStatus, type Order, reviewFormPath } from '@store/shared';
+import type { OrderState } from '../../../../lib/use-order.ts';
+
+/** Links to review each product of a paid order of this store; nothing otherwise. */
+export function ReviewLinks(props: { result: OrderState; slug: string; storeId?: string }) {
+  if (props.result.state !== 'ready') return null;
+  const order: Order = props.result.order;
+  if (!isRevenueStatus(order.status) || order.metadata?.isUniversal) return null;
+  if (props.storeId && order.storeId !== props.storeId) return null;
+  const products = [...new Map(order.items.map((item) => [item.productId, item])).values()];
+  return (
+    <section className="page review-links" aria-labelledby="review-links-title">
+      <div className="card">
+        <h2 id="review-links-title">Review your items</h2>
+        <p className="muted small">
+          Tell other shoppers what you think. Your review is marked as a verified purchase.
+        </p>
+        <ul>
+          {products.map((item) => (
+            <li key={item.productId}>
+              <a href={reviewFormPath(props.slug, order.id, item.productId)}>Review {item.title}</a>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
