@@ -122,7 +122,8 @@ export default defineConfig({
   ],
   // Note: dist/.vite/manifest.json tells the API which chunks a store page needs, so the HTML it
   // serves for one can ask for them (and the store's data) at once (api/src/modules/web-app).
-  build: { manifest: true },
+  // Note: every browser the app supports knows modulepreload; no polyfill in the entry.
+  build: { manifest: true, modulePreload: { polyfill: false } },
   server: { port: devPort, strictPort: true, proxy },
   preview: { port: 4173, strictPort: true, proxy },
 });
