@@ -221,6 +221,7 @@ describe('database roles', () => {
         '0009_grants',
         '0010_order_tax',
         '0011_merchant_ops',
+        '0012_refunds_and_stock',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -254,7 +255,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 12 migration\(s\) \(0000_init, .*0011_merchant_ops\)/,
+      /lacks 13 migration\(s\) \(0000_init, .*0012_refunds_and_stock\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

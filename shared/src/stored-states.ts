@@ -55,3 +55,30 @@ export type ApiKeyMode = (typeof API_KEY_MODES)[number];
 export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
 /** An outgoing email's status. */
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/**
+ * Status of a refund (`refunds.status`): awaiting_address (the payer has not confirmed where the
+ * money goes yet), ready (an address is confirmed; the worker will send it), sending (its
+ * transaction exists or may exist), refunded (confirmed on chain), canceled (withdrawn before
+ * anything was sent) or failed (stopped until someone retries it).
+ */
+export const REFUND_STATUSES = [
+  'awaiting_address',
+  'ready',
+  'sending',
+  'refunded',
+  'canceled',
+  'failed',
+] as const;
+/** A refund's status. */
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/**
+ * Where a refund's money comes from (`refunds.source`): deposit (still on the order's deposit
+ * address: an overpaid excess, an underpaid or expired order, an oversold one; sent by the worker
+ * with EIP-3009 like forwarding) or merchant (already forwarded: the merchant sends it from the
+ * payout wallet with one browser-wallet transaction, which the indexer then matches).
+ */
+export const REFUND_SOURCES = ['deposit', 'merchant'] as const;
+/** Where a refund's money comes from. */
+export type RefundSource = (typeof REFUND_SOURCES)[number];

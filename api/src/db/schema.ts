@@ -19,6 +19,10 @@ import {
   type OrderStatus,
   PAYMENT_STATES,
   type PaymentState,
+  REFUND_SOURCES,
+  REFUND_STATUSES,
+  type RefundSource,
+  type RefundStatus,
   type ShippingAddress,
   WEBHOOK_DELIVERY_STATUSES,
   type WebhookDeliveryStatus,
@@ -224,6 +228,9 @@ export const products = pgTable(
     priceUsdc: numeric({ precision: 10, scale: 2 }).notNull(),
     isPublished: boolean().notNull().default(true),
     inventory: integer().notNull().default(0),
+    // Note: whether `inventory` counts units. Before this column, inventory 0 meant "not tracked",
+    // so a sold-out product became unlimited when published again; now 0 with tracking is sold out.
+    trackInventory: boolean().notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -467,6 +474,49 @@ export const forwardingTransfers = pgTable(
     // Rounds not yet recorded as complete (a restarted worker resumes them first).
     index('forwarding_transfers_open_idx').on(t.walletId).where(sql`${t.status} <> 'confirmed'`),
     check('forwarding_transfers_status_check', oneOf('status', FORWARDING_LEG_STATUSES)),
+  ],
+);
+
+/**
+ * Refunds of an order: money still on its deposit address (sent by the worker with EIP-3009, as a
+ * forwarding leg 'refund' of the wallet) or already forwarded (sent by the merchant from the payout
+ * wallet). The payer confirms the address through a claim link (`claim_token_hash`: the SHA-256 of
+ * the link's token), prefilled with the paying address.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    // the deposit wallet the money is on (source 'deposit')
+    walletId: uuid().references(() => paymentWallets.id, { onDelete: 'cascade' }),
+    source: text().$type<RefundSource>().notNull(),
+    // why: 'excess', 'underpaid', 'expired', 'oversold', 'merchant' (a merchant's full or partial refund)
+    reason: text().notNull(),
+    // amount in base units of USDC
+    amount: numeric({ precision: 78, scale: 0 }).notNull(),
+    status: text().$type<RefundStatus>().notNull().default('awaiting_address'),
+    // the address that paid (prefilled on the claim page) and the one the payer confirmed
+    suggestedAddress: text(),
+    toAddress: text(),
+    claimTokenHash: text().unique(),
+    // the forwarding round of the wallet that carries the refund leg (source 'deposit')
+    round: integer(),
+    txHash: text(),
+    blockNumber: numeric({ precision: 78, scale: 0 }),
+    lastError: text(),
+    createdAt: createdAt(),
+    claimedAt: timestamp({ withTimezone: true }),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('refunds_order_id_idx').on(t.orderId),
+    index('refunds_wallet_id_idx').on(t.walletId),
+    index('refunds_due_idx').on(t.createdAt).where(sql`${t.status} in ('ready', 'sending')`),
+    check('refunds_status_check', oneOf('status', REFUND_STATUSES)),
+    check('refunds_source_check', oneOf('source', REFUND_SOURCES)),
   ],
 );
 
