@@ -1,6 +1,6 @@
 // A paid order arrives on the dashboard (paid on the local chain, detected by the real worker),
-// then the orders page filters it, moves it paid -> processing -> shipped -> completed, and
-// exports the orders as CSV.
+// then the orders page filters it, moves it paid -> processing -> shipped (carrier and tracking on
+// the order's page) -> completed, and exports the orders as CSV.
 import { readFile } from 'node:fs/promises';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
@@ -95,14 +95,29 @@ test('a paid order shows on the dashboard and moves through fulfilment', async (
   await expect(orders.getByRole('row')).toHaveCount(2);
   await page.getByLabel('Status').selectOption('');
   const row = orders.getByRole('row', { name: `Order #${paid.id.slice(-8)}` });
-  for (const status of ['processing', 'shipped', 'completed'] as const) {
-    await row.getByRole('button', { name: `Mark ${status}` }).click();
-    await expect(
-      page.getByRole('status').filter({ hasText: `Order marked ${status}` }),
-    ).toBeVisible();
-    await expect(row.getByText(status, { exact: true })).toHaveClass(/order-status-neutral/);
-  }
+  await row.getByRole('button', { name: 'Mark processing' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Order marked processing' }),
+  ).toBeVisible();
+  await expect(row.getByText('processing', { exact: true })).toHaveClass(/order-status-neutral/);
+  // Shipping takes a carrier and tracking number: the action opens the order's shipment form.
+  await row.getByRole('link', { name: 'Mark shipped' }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/orders/${paid.id}#ship$`));
+  const shipment = page.getByRole('region', { name: 'Shipment' });
+  await shipment.getByLabel('Carrier').fill('USPS');
+  await shipment.getByLabel('Tracking number').fill('9400 1000 0000 0000 0000 00');
+  await shipment.getByRole('button', { name: 'Mark as shipped' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Order marked shipped' })).toBeVisible();
+  await expect(shipment).toContainText('9400 1000 0000 0000 0000 00');
+  await page.getByRole('link', { name: '← All orders' }).click();
+  await expect(row.getByText('shipped', { exact: true })).toHaveClass(/order-status-neutral/);
+  await row.getByRole('button', { name: 'Mark completed' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Order marked completed' }),
+  ).toBeVisible();
+  await expect(row.getByText('completed', { exact: true })).toHaveClass(/order-status-neutral/);
   await expect(row.getByRole('button')).toHaveCount(0);
+  await expect(row.getByRole('link', { name: 'Mark shipped' })).toHaveCount(0);
   // A pending order waits for its payment: no action.
   await expect(
     orders.getByRole('row', { name: `Order #${pending.id.slice(-8)}` }).getByRole('button'),

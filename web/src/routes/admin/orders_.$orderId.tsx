@@ -1,8 +1,11 @@
 // Route /admin/orders/{orderId}: one order of the merchant, opened from the orders list, the
 // dashboard or its own URL (a new tab): its lines and totals (tax included), the customer's
 // contact and shipping address, the payment (deposit address, expected vs received, the payment
-// transaction, the exception) and where the money went (forwarding legs and their transactions).
-// The last answer is cached, so the page still opens offline.
+// transaction, the exception), where the money went (forwarding legs and their transactions), the
+// shipment with its "Mark as shipped" form, the webhook deliveries and a timeline of every event.
+// The last order answer is cached, so the page still opens offline.
+
+import type { OrderActivity } from '@store/shared';
 import { formatOrderNumber, formatUsdc, parseUsdc } from '@store/shared';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
@@ -10,6 +13,7 @@ import { fetchOrderDetail } from '../../admin/api.ts';
 import { refreshStores, saveView } from '../../admin/cache.ts';
 import { StatusBadge } from '../../admin/components/badges.tsx';
 import { type ForwardingDetail, fetchForwardingDetail } from '../../admin/forwarding.ts';
+import { fetchOrderActivity } from '../../admin/fulfilment-api.ts';
 import { legAmount, paymentException } from '../../admin/order-payment.ts';
 import { orderTax } from '../../admin/orders-csv.ts';
 import { type MerchantOrder, MerchantOrderSchema } from '../../admin/types.ts';
@@ -17,6 +21,9 @@ import { useMerchantStores, useView } from '../../admin/use-merchant-data.ts';
 import { ApiError } from '../../lib/api.ts';
 import { explorerTxUrl, useChainInfo } from '../../lib/chain-info.ts';
 import { usdc } from '../../lib/format.ts';
+import { OrderTimeline, OrderWebhooks } from './-components/order-activity.tsx';
+import { OrderShipment } from './-components/order-shipment.tsx';
+import '../../admin/table-cards.css';
 
 export const Route = createFileRoute('/admin/orders_/$orderId')({ component: OrderPage });
 
@@ -29,13 +36,24 @@ function OrderPage() {
   const stores = useMerchantStores(userId);
   const [load, setLoad] = useState<Load>('loading');
   const [forwarding, setForwarding] = useState<ForwardingDetail>();
+  const [activity, setActivity] = useState<OrderActivity>();
 
   const reload = useCallback(async () => {
     const order = await fetchOrderDetail(orderId);
     await saveView(userId, `order:${orderId}`, order);
     // Note: an order without a deposit address yet answers 404 here; it simply shows none.
-    setForwarding(await fetchForwardingDetail(orderId).catch(() => undefined));
+    const [money, steps] = await Promise.all([
+      fetchForwardingDetail(orderId).catch(() => undefined),
+      fetchOrderActivity(orderId).catch(() => undefined),
+    ]);
+    setForwarding(money);
+    setActivity(steps);
   }, [userId, orderId]);
+
+  const shipped = async (order: MerchantOrder) => {
+    await saveView(userId, `order:${orderId}`, order);
+    setActivity(await fetchOrderActivity(orderId).catch(() => activity));
+  };
 
   useEffect(() => {
     reload().then(
@@ -63,7 +81,13 @@ function OrderPage() {
         {order && <StatusBadge status={order.status} />}
       </div>
       {order ? (
-        <OrderDetail order={order} storeName={storeName} forwarding={forwarding} />
+        <OrderDetail
+          order={order}
+          storeName={storeName}
+          forwarding={forwarding}
+          activity={activity}
+          onShipped={(o) => void shipped(o)}
+        />
       ) : load === 'not-found' ? (
         <p className="card muted">Order not found.</p>
       ) : load === 'unreachable' ? (
@@ -83,6 +107,8 @@ function OrderDetail(props: {
   order: MerchantOrder;
   storeName: string | undefined;
   forwarding: ForwardingDetail | undefined;
+  activity: OrderActivity | undefined;
+  onShipped: (order: MerchantOrder) => void;
 }) {
   const { order, forwarding } = props;
   const address = order.shippingAddress;
@@ -159,6 +185,9 @@ function OrderDetail(props: {
           </ul>
         </section>
       )}
+      <OrderShipment order={order} onShipped={props.onShipped} />
+      <OrderWebhooks activity={props.activity} />
+      <OrderTimeline activity={props.activity} />
     </div>
   );
 }

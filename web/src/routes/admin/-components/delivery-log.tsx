@@ -10,6 +10,7 @@ import {
   nextAttemptText,
 } from '../../../admin/webhook-text.ts';
 import type { WebhookDelivery } from '../../../admin/webhooks-api.ts';
+import '../../../admin/table-cards.css';
 
 const COLUMNS = 7;
 
@@ -29,7 +30,7 @@ export function DeliveryLog(props: {
     return <p className="muted">No deliveries yet. Order events will appear here once sent.</p>;
   }
   return (
-    <div className="table-wrap">
+    <div className="table-wrap table-cards">
       <table>
         <thead>
           <tr>
@@ -54,13 +55,13 @@ export function DeliveryLog(props: {
                   <th scope="row">
                     <code>{delivery.eventType}</code>
                   </th>
-                  <td>{order}</td>
-                  <td>
+                  <td data-label="Order ID">{order}</td>
+                  <td data-label="Status">
                     <span className={`badge delivery-status order-status-${deliveryTone(state)}`}>
                       {state}
                     </span>
                   </td>
-                  <td>
+                  <td data-label="Attempts">
                     <button
                       type="button"
                       className="button button-quiet button-small"
@@ -71,8 +72,12 @@ export function DeliveryLog(props: {
                       {delivery.attemptCount} {delivery.attemptCount === 1 ? 'attempt' : 'attempts'}
                     </button>
                   </td>
-                  <td className="small">{lastAttemptSummary(delivery)}</td>
-                  <td className="small">{nextAttemptText(delivery.nextAttemptAt)}</td>
+                  <td className="small" data-label="Last response">
+                    {lastAttemptSummary(delivery)}
+                  </td>
+                  <td className="small" data-label="Next attempt">
+                    {nextAttemptText(delivery.nextAttemptAt)}
+                  </td>
                   <td>
                     <button
                       type="button"

@@ -1,8 +1,10 @@
 // The orders page's table: every order of the filter with its fulfilment action (paid ->
-// processing -> shipped -> completed; pending orders wait for payment), its forwarding and any
-// stock that ran out before it was paid; the order number links to the order's page.
+// processing -> shipped -> completed; pending orders wait for payment; shipping opens the order's
+// page for the carrier and tracking), its forwarding and any stock that ran out before it was
+// paid; the order number links to the order's page. On a phone each row is a card.
 import { formatOrderNumber, MERCHANT_ORDER_TRANSITIONS, type OrderStatus } from '@store/shared';
 import { Link } from '@tanstack/react-router';
+import '../../../admin/table-cards.css';
 import { StatusBadge } from '../../../admin/components/badges.tsx';
 import type { Forwarding } from '../../../admin/forwarding.ts';
 import type { MerchantOrder } from '../../../admin/types.ts';
@@ -31,7 +33,7 @@ export function OrderTable(props: {
 }) {
   if (props.orders.length === 0) return <p className="muted">No orders match these filters.</p>;
   return (
-    <div className="table-wrap">
+    <div className="table-wrap table-cards">
       <table>
         <thead>
           <tr>
@@ -51,39 +53,51 @@ export function OrderTable(props: {
             const next = nextStatus(order.status);
             return (
               <tr key={order.id} aria-label={`Order ${formatOrderNumber(order.id)}`}>
-                <td>
+                <th scope="row">
                   <Link to="/admin/orders/$orderId" params={{ orderId: order.id }}>
                     {formatOrderNumber(order.id)}
                   </Link>
-                </td>
-                <td>{new Date(order.createdAt).toLocaleDateString()}</td>
-                <td>{props.storeName(order.storeId)}</td>
-                <td>{order.customerEmail}</td>
-                <td>{usdc(order.totalUsdc)}</td>
-                <td>
+                </th>
+                <td data-label="Date">{new Date(order.createdAt).toLocaleDateString()}</td>
+                <td data-label="Store">{props.storeName(order.storeId)}</td>
+                <td data-label="Customer">{order.customerEmail}</td>
+                <td data-label="Amount">{usdc(order.totalUsdc)}</td>
+                <td data-label="Status">
                   <div className="order-notes">
                     <StatusBadge status={order.status} />
                     <StockWarning order={order} />
                   </div>
                 </td>
-                <td>
+                <td data-label="Forwarding">
                   <ForwardingStatus
                     forwarding={props.forwarding.get(order.id)}
                     busy={props.busy === order.id}
                     onRetry={() => props.onRetryForwarding(order)}
                   />
                 </td>
-                <td>{order.paymentChain ?? '—'}</td>
+                <td data-label="Chain">{order.paymentChain ?? '—'}</td>
                 <td>
-                  {next && (
-                    <button
-                      type="button"
+                  {next === 'shipped' ? (
+                    // Note: shipping takes a carrier and tracking number: the order page's form.
+                    <Link
+                      to="/admin/orders/$orderId"
+                      params={{ orderId: order.id }}
+                      hash="ship"
                       className="button button-small"
-                      disabled={props.busy === order.id}
-                      onClick={() => props.onAdvance(order, next)}
                     >
                       {ACTION_LABELS[next]}
-                    </button>
+                    </Link>
+                  ) : (
+                    next && (
+                      <button
+                        type="button"
+                        className="button button-small"
+                        disabled={props.busy === order.id}
+                        onClick={() => props.onAdvance(order, next)}
+                      >
+                        {ACTION_LABELS[next]}
+                      </button>
+                    )
                   )}
                 </td>
               </tr>

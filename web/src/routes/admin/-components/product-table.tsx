@@ -1,9 +1,11 @@
 // A store's products on its admin page: title, price, stock, published, sync state, and the Edit
-// and Delete actions. Deleting needs the network and is confirmed in a dialog.
+// and Delete actions. Deleting needs the network and is confirmed in a dialog. On a phone each
+// product is a card, so Edit and Delete never sit past a sideways scroll.
 import { SyncBadge } from '../../../admin/components/badges.tsx';
 import type { MerchantProduct } from '../../../admin/types.ts';
 import type { Tracked } from '../../../admin/use-merchant-data.ts';
 import { usdc } from '../../../lib/format.ts';
+import '../../../admin/table-cards.css';
 
 /** The table of products (or its empty text). */
 export function ProductTable(props: {
@@ -15,7 +17,7 @@ export function ProductTable(props: {
     return <p className="muted">No products yet. Add your first product to start selling.</p>;
   }
   return (
-    <div className="table-wrap">
+    <div className="table-wrap table-cards">
       <table>
         <thead>
           <tr>
@@ -32,9 +34,11 @@ export function ProductTable(props: {
               <th scope="row">
                 {item.title} <SyncBadge sync={sync} />
               </th>
-              <td>{usdc(item.priceUsdc)}</td>
-              <td>{item.inventory === 0 ? 'Not tracked' : item.inventory}</td>
-              <td>{item.isPublished ? 'Yes' : 'No'}</td>
+              <td data-label="Price">{usdc(item.priceUsdc)}</td>
+              <td data-label="Inventory">
+                {item.inventory === 0 ? 'Not tracked' : item.inventory}
+              </td>
+              <td data-label="Published">{item.isPublished ? 'Yes' : 'No'}</td>
               <td>
                 <div className="actions actions-start">
                   <button

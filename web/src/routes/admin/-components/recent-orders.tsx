@@ -1,11 +1,12 @@
 // The dashboard's 'Recent Orders' table (SPEC §2): the first 5 orders with Order ID (# and the
 // last 8 characters, a link to the order's page), Customer, Amount, Status and Chain, or the
-// empty text.
+// empty text. On a phone each order is a card.
 import { formatOrderNumber, PAGE_TEXTS, RECENT_ORDERS_LIMIT } from '@store/shared';
 import { Link } from '@tanstack/react-router';
 import { StatusBadge } from '../../../admin/components/badges.tsx';
 import type { MerchantOrder } from '../../../admin/types.ts';
 import { usdc } from '../../../lib/format.ts';
+import '../../../admin/table-cards.css';
 
 /** The table, or its empty text when there are no orders. */
 export function RecentOrders(props: { orders: readonly MerchantOrder[] | undefined }) {
@@ -21,7 +22,7 @@ export function RecentOrders(props: { orders: readonly MerchantOrder[] | undefin
       {orders.length === 0 ? (
         <p className="muted">{PAGE_TEXTS.noOrders}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap table-cards">
           <table>
             <thead>
               <tr>
@@ -35,17 +36,17 @@ export function RecentOrders(props: { orders: readonly MerchantOrder[] | undefin
             <tbody>
               {orders.map((order) => (
                 <tr key={order.id}>
-                  <td>
+                  <th scope="row">
                     <Link to="/admin/orders/$orderId" params={{ orderId: order.id }}>
                       {formatOrderNumber(order.id)}
                     </Link>
-                  </td>
-                  <td>{order.customerEmail}</td>
-                  <td>{usdc(order.totalUsdc)}</td>
-                  <td>
+                  </th>
+                  <td data-label="Customer">{order.customerEmail}</td>
+                  <td data-label="Amount">{usdc(order.totalUsdc)}</td>
+                  <td data-label="Status">
                     <StatusBadge status={order.status} />
                   </td>
-                  <td>{order.paymentChain ?? '—'}</td>
+                  <td data-label="Chain">{order.paymentChain ?? '—'}</td>
                 </tr>
               ))}
             </tbody>
