@@ -333,6 +333,7 @@ describe('account page: password and sessions', () => {
     const list = await m.api.get('/api/auth/account/sessions');
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(2);
+    expect(list.body[0].current).toBe(true);
     const mine = list.body.find((s: { current: boolean }) => s.current);
     const other = list.body.find((s: { current: boolean }) => !s.current);
     expect(mine.userAgent).toContain('Chrome/131.0');

@@ -22,6 +22,7 @@ test('a second merchant sees none of the first one’s data', async ({ page }) =
   const second = unique('second');
   await page.getByRole('link', { name: 'Create an account' }).click();
   await page.getByLabel('Username').fill(second);
+  await page.getByLabel('Email').fill(`${second}@example.com`);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page).toHaveURL('/admin');

@@ -18,6 +18,7 @@ test('a newcomer signs up, builds a store with a product and sees it on the stor
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByText('Username is required')).toBeVisible();
   await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Email').fill(`${username}@example.com`);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Create account' }).click();
 

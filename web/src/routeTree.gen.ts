@@ -12,11 +12,15 @@ import { Route as rootRouteImport } from './routes/__root';
 import { Route as IndexRouteImport } from './routes/index';
 import { Route as AdminRouteRouteImport } from './routes/admin/route';
 import { Route as CheckoutRouteImport } from './routes/checkout';
+import { Route as ForgotPasswordRouteImport } from './routes/forgot-password';
 import { Route as PrivacyPolicyRouteImport } from './routes/privacy-policy';
+import { Route as ResetPasswordRouteImport } from './routes/reset-password';
 import { Route as SignInRouteImport } from './routes/sign-in';
 import { Route as SignUpRouteImport } from './routes/sign-up';
 import { Route as TermsOfServiceRouteImport } from './routes/terms-of-service';
+import { Route as VerifyEmailRouteImport } from './routes/verify-email';
 import { Route as AdminIndexRouteImport } from './routes/admin/index';
+import { Route as AdminAccountRouteImport } from './routes/admin/account';
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders';
 import { Route as PaySessionIdRouteImport } from './routes/pay/$sessionId';
 import { Route as PaymentLinkBuilderIndexRouteImport } from './routes/payment-link-builder/index';
@@ -51,9 +55,19 @@ const CheckoutRoute = CheckoutRouteImport.update({
   path: '/checkout',
   getParentRoute: () => rootRouteImport,
 } as any);
+const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
+  id: '/forgot-password',
+  path: '/forgot-password',
+  getParentRoute: () => rootRouteImport,
+} as any);
 const PrivacyPolicyRoute = PrivacyPolicyRouteImport.update({
   id: '/privacy-policy',
   path: '/privacy-policy',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const ResetPasswordRoute = ResetPasswordRouteImport.update({
+  id: '/reset-password',
+  path: '/reset-password',
   getParentRoute: () => rootRouteImport,
 } as any);
 const SignInRoute = SignInRouteImport.update({
@@ -71,9 +85,19 @@ const TermsOfServiceRoute = TermsOfServiceRouteImport.update({
   path: '/terms-of-service',
   getParentRoute: () => rootRouteImport,
 } as any);
+const VerifyEmailRoute = VerifyEmailRouteImport.update({
+  id: '/verify-email',
+  path: '/verify-email',
+  getParentRoute: () => rootRouteImport,
+} as any);
 const AdminIndexRoute = AdminIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AdminRouteRoute,
+} as any);
+const AdminAccountRoute = AdminAccountRouteImport.update({
+  id: '/account',
+  path: '/account',
   getParentRoute: () => AdminRouteRoute,
 } as any);
 const AdminOrdersRoute = AdminOrdersRouteImport.update({
@@ -175,11 +199,15 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute;
   '/admin': typeof AdminRouteRouteWithChildren;
   '/checkout': typeof CheckoutRoute;
+  '/forgot-password': typeof ForgotPasswordRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
+  '/reset-password': typeof ResetPasswordRoute;
   '/sign-in': typeof SignInRoute;
   '/sign-up': typeof SignUpRoute;
   '/terms-of-service': typeof TermsOfServiceRoute;
+  '/verify-email': typeof VerifyEmailRoute;
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
+  '/admin/account': typeof AdminAccountRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
@@ -202,10 +230,14 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute;
   '/checkout': typeof CheckoutRoute;
+  '/forgot-password': typeof ForgotPasswordRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
+  '/reset-password': typeof ResetPasswordRoute;
   '/sign-in': typeof SignInRoute;
   '/sign-up': typeof SignUpRoute;
   '/terms-of-service': typeof TermsOfServiceRoute;
+  '/verify-email': typeof VerifyEmailRoute;
+  '/admin/account': typeof AdminAccountRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
@@ -230,11 +262,15 @@ export interface FileRoutesById {
   '/': typeof IndexRoute;
   '/admin': typeof AdminRouteRouteWithChildren;
   '/checkout': typeof CheckoutRoute;
+  '/forgot-password': typeof ForgotPasswordRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
+  '/reset-password': typeof ResetPasswordRoute;
   '/sign-in': typeof SignInRoute;
   '/sign-up': typeof SignUpRoute;
   '/terms-of-service': typeof TermsOfServiceRoute;
+  '/verify-email': typeof VerifyEmailRoute;
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
+  '/admin/account': typeof AdminAccountRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
@@ -260,11 +296,15 @@ export interface FileRouteTypes {
     | '/'
     | '/admin'
     | '/checkout'
+    | '/forgot-password'
     | '/privacy-policy'
+    | '/reset-password'
     | '/sign-in'
     | '/sign-up'
     | '/terms-of-service'
+    | '/verify-email'
     | '/store/$slug'
+    | '/admin/account'
     | '/admin/orders'
     | '/pay/$sessionId'
     | '/payment/$orderId'
@@ -287,10 +327,14 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/checkout'
+    | '/forgot-password'
     | '/privacy-policy'
+    | '/reset-password'
     | '/sign-in'
     | '/sign-up'
     | '/terms-of-service'
+    | '/verify-email'
+    | '/admin/account'
     | '/admin/orders'
     | '/pay/$sessionId'
     | '/payment/$orderId'
@@ -314,11 +358,15 @@ export interface FileRouteTypes {
     | '/'
     | '/admin'
     | '/checkout'
+    | '/forgot-password'
     | '/privacy-policy'
+    | '/reset-password'
     | '/sign-in'
     | '/sign-up'
     | '/terms-of-service'
+    | '/verify-email'
     | '/store/$slug'
+    | '/admin/account'
     | '/admin/orders'
     | '/pay/$sessionId'
     | '/payment/$orderId'
@@ -343,10 +391,13 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute;
   AdminRouteRoute: typeof AdminRouteRouteWithChildren;
   CheckoutRoute: typeof CheckoutRoute;
+  ForgotPasswordRoute: typeof ForgotPasswordRoute;
   PrivacyPolicyRoute: typeof PrivacyPolicyRoute;
+  ResetPasswordRoute: typeof ResetPasswordRoute;
   SignInRoute: typeof SignInRoute;
   SignUpRoute: typeof SignUpRoute;
   TermsOfServiceRoute: typeof TermsOfServiceRoute;
+  VerifyEmailRoute: typeof VerifyEmailRoute;
   StoreSlugRouteRoute: typeof StoreSlugRouteRouteWithChildren;
   PaySessionIdRoute: typeof PaySessionIdRoute;
   PaymentOrderIdRoute: typeof PaymentOrderIdRoute;
@@ -380,11 +431,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CheckoutRouteImport;
       parentRoute: typeof rootRouteImport;
     };
+    '/forgot-password': {
+      id: '/forgot-password';
+      path: '/forgot-password';
+      fullPath: '/forgot-password';
+      preLoaderRoute: typeof ForgotPasswordRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
     '/privacy-policy': {
       id: '/privacy-policy';
       path: '/privacy-policy';
       fullPath: '/privacy-policy';
       preLoaderRoute: typeof PrivacyPolicyRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/reset-password': {
+      id: '/reset-password';
+      path: '/reset-password';
+      fullPath: '/reset-password';
+      preLoaderRoute: typeof ResetPasswordRouteImport;
       parentRoute: typeof rootRouteImport;
     };
     '/sign-in': {
@@ -408,11 +473,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TermsOfServiceRouteImport;
       parentRoute: typeof rootRouteImport;
     };
+    '/verify-email': {
+      id: '/verify-email';
+      path: '/verify-email';
+      fullPath: '/verify-email';
+      preLoaderRoute: typeof VerifyEmailRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
     '/admin/': {
       id: '/admin/';
       path: '/';
       fullPath: '/admin/';
       preLoaderRoute: typeof AdminIndexRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
+    '/admin/account': {
+      id: '/admin/account';
+      path: '/account';
+      fullPath: '/admin/account';
+      preLoaderRoute: typeof AdminAccountRouteImport;
       parentRoute: typeof AdminRouteRoute;
     };
     '/admin/orders': {
@@ -545,6 +624,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AdminRouteRouteChildren {
+  AdminAccountRoute: typeof AdminAccountRoute;
   AdminOrdersRoute: typeof AdminOrdersRoute;
   AdminIndexRoute: typeof AdminIndexRoute;
   AdminOrdersOrderIdRoute: typeof AdminOrdersOrderIdRoute;
@@ -552,6 +632,7 @@ interface AdminRouteRouteChildren {
 }
 
 const AdminRouteRouteChildren: AdminRouteRouteChildren = {
+  AdminAccountRoute: AdminAccountRoute,
   AdminOrdersRoute: AdminOrdersRoute,
   AdminIndexRoute: AdminIndexRoute,
   AdminOrdersOrderIdRoute: AdminOrdersOrderIdRoute,
@@ -590,10 +671,13 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AdminRouteRoute: AdminRouteRouteWithChildren,
   CheckoutRoute: CheckoutRoute,
+  ForgotPasswordRoute: ForgotPasswordRoute,
   PrivacyPolicyRoute: PrivacyPolicyRoute,
+  ResetPasswordRoute: ResetPasswordRoute,
   SignInRoute: SignInRoute,
   SignUpRoute: SignUpRoute,
   TermsOfServiceRoute: TermsOfServiceRoute,
+  VerifyEmailRoute: VerifyEmailRoute,
   StoreSlugRouteRoute: StoreSlugRouteRouteWithChildren,
   PaySessionIdRoute: PaySessionIdRoute,
   PaymentOrderIdRoute: PaymentOrderIdRoute,

@@ -2,6 +2,7 @@
 // are checked against the shared schemas so an API change shows as one clear error.
 import { type ApiKey, ApiKeySchema, type CreatedApiKey, CreatedApiKeySchema } from '@store/shared';
 import * as v from 'valibot';
+import { withSecondFactor } from '../account/api.ts';
 import { apiRequest } from '../lib/api.ts';
 
 /** GET /api/api-keys: newest first, revoked ones included. */
@@ -9,16 +10,30 @@ export async function fetchApiKeys(): Promise<ApiKey[]> {
   return v.parse(v.array(ApiKeySchema), await apiRequest('GET', '/api/api-keys'));
 }
 
-/** POST /api/api-keys: a new key, shown once. */
-export async function createApiKey(name: string, idempotencyKey: string): Promise<CreatedApiKey> {
-  const answer = await apiRequest('POST', '/api/api-keys', { name }, { idempotencyKey });
+/** POST /api/api-keys: a new key, shown once (`code`: the second factor, once it is on). */
+export async function createApiKey(
+  name: string,
+  idempotencyKey: string,
+  code?: string,
+): Promise<CreatedApiKey> {
+  const answer = await apiRequest(
+    'POST',
+    '/api/api-keys',
+    { name },
+    { idempotencyKey, ...withSecondFactor(code) },
+  );
   return v.parse(CreatedApiKeySchema, answer);
 }
 
 /** DELETE /api/api-keys/{id}: revokes at once (again: no change). */
-export async function revokeApiKey(id: string, idempotencyKey: string): Promise<ApiKey> {
+export async function revokeApiKey(
+  id: string,
+  idempotencyKey: string,
+  code?: string,
+): Promise<ApiKey> {
   const answer = await apiRequest('DELETE', `/api/api-keys/${encodeURIComponent(id)}`, undefined, {
     idempotencyKey,
+    ...withSecondFactor(code),
   });
   return v.parse(ApiKeySchema, answer);
 }

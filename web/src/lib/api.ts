@@ -40,6 +40,8 @@ export interface RequestOptions {
   /** '401: returnNull' answers null instead of throwing on 401 (SPEC §7). */
   on401?: 'throw' | 'returnNull';
   signal?: AbortSignal;
+  /** Extra request headers (a fresh second-factor code: X-TOTP-Code). */
+  headers?: Record<string, string>;
 }
 
 /** A fresh Idempotency-Key. */
@@ -74,7 +76,7 @@ export async function apiRequest<T>(
   body?: unknown,
   options: RequestOptions = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (MUTATING.has(method))
     headers['idempotency-key'] = options.idempotencyKey ?? newIdempotencyKey();

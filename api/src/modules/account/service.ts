@@ -332,14 +332,19 @@ export async function accountSettings(db: Database, userId: string) {
 /** A session's public id: derived from its stored hash, never the hash itself. */
 const sessionIdOf = (tokenHash: string) => hashToken(`session-id:${tokenHash}`).slice(0, 32);
 
-/** The account's sessions still open, newest use first; `current`: the one asking. */
+/** The account's sessions still open: the one asking (`current`) first, then by last use. */
 export async function listSessions(db: Database, userId: string, currentSessionHash: string) {
   const rows = await db
     .select()
     .from(sessions)
     .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, sql`now()`)))
     .orderBy(desc(sql`coalesce(${sessions.lastSeenAt}, ${sessions.createdAt})`));
-  return rows.map((row) => ({
+  // Note: this device first, then the others by their last use.
+  const ordered = [
+    ...rows.filter((row) => row.tokenHash === currentSessionHash),
+    ...rows.filter((row) => row.tokenHash !== currentSessionHash),
+  ];
+  return ordered.map((row) => ({
     id: sessionIdOf(row.tokenHash),
     userAgent: row.userAgent,
     createdAt: row.createdAt.toISOString(),

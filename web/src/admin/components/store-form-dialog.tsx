@@ -4,6 +4,11 @@
 import { CreateStoreSchema, FAILURE_TOASTS, SUCCESS_TOASTS, slugify, THEMES } from '@store/shared';
 import { revalidateLogic, useStore } from '@tanstack/react-form';
 import { useState } from 'react';
+import {
+  PayoutCodeField,
+  savePayoutChange,
+  usePayoutSecondFactor,
+} from '../../account/payout-change.tsx';
 import { submitWith } from '../../lib/form.tsx';
 import {
   formValidator,
@@ -51,12 +56,19 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
   const initial = storeFormDefaults(store);
   // Note: Edit Store keeps the slug it has; only a new store follows its name.
   const [slugEdited, setSlugEdited] = useState(store !== undefined);
+  const factor = usePayoutSecondFactor();
   const form = useAdminForm({
     defaultValues: initial,
     validationLogic: revalidateLogic(),
     validators: { onDynamic: formValidator<StoreFormValues>(CreateStoreSchema) },
     onSubmit: async ({ value, formApi }) => {
       const body = storeBody(value);
+      // Note: a new payout address with two-step verification on carries a fresh code.
+      const payout = await savePayoutChange({ factor, userId, store, initial, value, body });
+      if (payout !== 'outbox') {
+        if (payout === 'saved') onDone();
+        return;
+      }
       const texts = store
         ? { success: SUCCESS_TOASTS.storeUpdated, failure: FAILURE_TOASTS.updateStore }
         : { success: SUCCESS_TOASTS.storeCreated, failure: FAILURE_TOASTS.createStore };
@@ -110,6 +122,11 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
             <field.InputField label="Payment Address" placeholder="0x…" autoComplete="off" />
           )}
         </form.AppField>
+        <form.Subscribe selector={(state) => state.values.paymentAddress}>
+          {(address) => (
+            <PayoutCodeField factor={factor} changed={address !== initial.paymentAddress} />
+          )}
+        </form.Subscribe>
         <form.AppField name="replyToEmail">
           {(field) => (
             <field.InputField

@@ -1,8 +1,9 @@
 // Layout of /admin/*: requires a merchant session (a signed-out visitor goes to /sign-in and comes
 // back after), shows who is signed in with Sign out, keeps the outbox syncing, and lists the
-// unsynced changes above every admin page.
+// unsynced changes above every admin page, under the reminder to add or verify an email.
 import { PAGE_TEXTS } from '@store/shared';
 import { createFileRoute, Link, Outlet, redirect, useNavigate } from '@tanstack/react-router';
+import { EmailBanner } from '../../account/email-banner.tsx';
 import { SyncPanel } from '../../admin/components/sync-panel.tsx';
 import { useOutboxSync } from '../../admin/outbox/use-outbox-sync.ts';
 import { endSession } from '../../admin/session.ts';
@@ -49,6 +50,7 @@ function AdminLayout() {
             Dashboard
           </Link>
           <Link to="/admin/orders">Orders</Link>
+          <Link to="/admin/account">Account</Link>
         </nav>
         <p className="small" style={{ margin: 0 }}>
           Signed in as <strong data-testid="merchant-name">{merchant.username}</strong>{' '}
@@ -58,6 +60,7 @@ function AdminLayout() {
         </p>
       </header>
       <main className="admin-page">
+        <EmailBanner />
         <SyncPanel userId={merchant.id} />
         <Outlet />
       </main>

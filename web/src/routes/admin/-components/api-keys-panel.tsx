@@ -1,9 +1,12 @@
 // The API keys tab of a store's admin page: the merchant's secret keys (they belong to the account
 // and work for every store), created with a name and shown once with Copy, listed with their
-// prefix and use, and revoked after a confirmation. Read from the API: keys need the network.
+// prefix and use, and revoked after a confirmation; both ask for an authenticator code once the
+// account has two-step verification. Read from the API: keys need the network.
 
 import type { ApiKey, CreatedApiKey } from '@store/shared';
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { fetchAccount, secondFactorAsked } from '../../../account/api.ts';
+import { SecondFactorField } from '../../../account/second-factor-field.tsx';
 import { createApiKey, fetchApiKeys, revokeApiKey } from '../../../admin/api-keys-api.ts';
 import { Modal } from '../../../admin/components/modal.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
@@ -23,6 +26,23 @@ export function ApiKeysPanel(props: { storeId: string }) {
   const [created, setCreated] = useState<CreatedApiKey>();
   const [revoking, setRevoking] = useState<ApiKey>();
   const [busy, setBusy] = useState(false);
+  // Note: asked when the account has two-step verification on, or when the API asked for it.
+  const [needsCode, setNeedsCode] = useState(false);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string>();
+  useEffect(() => {
+    fetchAccount().then(
+      (account) => account.totpEnabled && setNeedsCode(true),
+      () => undefined,
+    );
+  }, []);
+  /** Whether the API refused for the code: the field shows with its message. */
+  const codeRefused = (error: unknown) => {
+    if (!secondFactorAsked(error)) return false;
+    setNeedsCode(true);
+    setCodeError(errorText(error));
+    return true;
+  };
 
   const load = useCallback(
     () =>
@@ -42,15 +62,21 @@ export function ApiKeysPanel(props: { storeId: string }) {
     event.preventDefault();
     setCreating(true);
     setNameError(undefined);
+    setCodeError(undefined);
     try {
-      const key = await createApiKey(name.trim(), newIdempotencyKey());
+      const key = await createApiKey(
+        name.trim(),
+        newIdempotencyKey(),
+        needsCode ? code : undefined,
+      );
       setCreated(key);
       setName('');
+      setCode('');
       await load();
     } catch (error) {
       const offline = !(error instanceof ApiError);
       const message = offline ? 'Creating a key needs a connection.' : errorText(error);
-      if (!offline) setNameError(message);
+      if (!offline && !codeRefused(error)) setNameError(message);
       toastError('Failed to create API key', message);
     } finally {
       setCreating(false);
@@ -59,12 +85,15 @@ export function ApiKeysPanel(props: { storeId: string }) {
 
   const revoke = async (key: ApiKey) => {
     setBusy(true);
+    setCodeError(undefined);
     try {
-      await revokeApiKey(key.id, newIdempotencyKey());
+      await revokeApiKey(key.id, newIdempotencyKey(), needsCode ? code : undefined);
       toast({ title: 'API key revoked', description: `“${key.name}” stops working now.` });
       setRevoking(undefined);
+      setCode('');
       await load();
     } catch (error) {
+      codeRefused(error);
       const offline = !(error instanceof ApiError);
       toastError(
         'Failed to revoke API key',
@@ -107,6 +136,9 @@ export function ApiKeysPanel(props: { storeId: string }) {
               </p>
             )}
           </div>
+          {needsCode && revoking === undefined && (
+            <SecondFactorField value={code} onChange={setCode} error={codeError} />
+          )}
           <div className="actions actions-start">
             <button type="submit" className="button" disabled={creating}>
               {creating ? 'Creating...' : 'Create API key'}
@@ -193,6 +225,7 @@ export function ApiKeysPanel(props: { storeId: string }) {
           “{revoking?.name}” ({revoking?.keyPrefix}…) stops working at once: requests made with it
           get 401. This cannot be undone.
         </p>
+        {needsCode && <SecondFactorField value={code} onChange={setCode} error={codeError} />}
         <div className="actions modal-actions">
           <button
             type="button"
