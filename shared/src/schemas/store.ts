@@ -165,3 +165,36 @@ export const StoreAnalyticsSchema = v.object({
 });
 /** Per-store 30-day figures. */
 export type StoreAnalytics = v.InferOutput<typeof StoreAnalyticsSchema>;
+
+/** Messages of the payout-address verification ("Verified Store"). */
+export const PAYOUT_VERIFICATION_MESSAGES = {
+  noPayoutAddress: 'Set a payout address before verifying it',
+  badMessage: 'The signed message is not the one issued for this store; start again',
+  badSignature: "The signature is not from the store's payout address",
+  expired: 'This verification request has expired or was already used; start again',
+} as const;
+
+/** Body of POST /api/stores/{id}/verification: the issued EIP-4361 message and its signature. */
+export const VerifyPayoutSchema = v.object({
+  message: v.pipe(
+    v.string(PAYOUT_VERIFICATION_MESSAGES.badMessage),
+    v.nonEmpty(PAYOUT_VERIFICATION_MESSAGES.badMessage),
+    maxChars('Message', 4_000),
+  ),
+  // Note: 65 bytes from an ordinary account; longer signatures (smart wallets) are capped too.
+  signature: v.pipe(
+    v.string(PAYOUT_VERIFICATION_MESSAGES.badSignature),
+    v.regex(/^0x[0-9a-fA-F]{130,2000}$/, PAYOUT_VERIFICATION_MESSAGES.badSignature),
+  ),
+});
+/** A signed verification. */
+export type VerifyPayout = v.InferOutput<typeof VerifyPayoutSchema>;
+
+/** Answer of POST /api/stores/{id}/verification/challenge: the message to sign, until when. */
+export const PayoutChallengeSchema = v.object({
+  message: v.string(),
+  address: v.string(),
+  expiresAt: v.string(),
+});
+/** A verification challenge. */
+export type PayoutChallenge = v.InferOutput<typeof PayoutChallengeSchema>;

@@ -1,8 +1,15 @@
-// Routes: GET /api/stores, POST /api/stores, GET /api/stores/{slugOrId}, PUT /api/stores/{id}
-import { CreateStoreSchema, PAGE_LIMITS } from '@store/shared';
+// Routes: GET /api/stores, POST /api/stores, GET /api/stores/{slugOrId}, PUT /api/stores/{id},
+// POST /api/stores/{id}/verification/challenge, POST /api/stores/{id}/verification
+import {
+  CreateStoreSchema,
+  PAGE_LIMITS,
+  PayoutChallengeSchema,
+  VerifyPayoutSchema,
+} from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { publicOriginOf } from '../../http/public-origin.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { requireSecondFactor } from '../account/second-factor.ts';
 import { refuseUnpayableAddress } from '../payouts/payout-address.ts';
@@ -14,8 +21,10 @@ import {
   listOwnStores,
   updateStore,
 } from './service.ts';
+import { issuePayoutChallenge, verifyPayoutAddress } from './verification.ts';
 
 const tags = ['stores'];
+const payoutChallenge = registerResponseSchema('PayoutChallenge', PayoutChallengeSchema);
 
 /** Store listing and lookup for everyone; creation and edits for the signed-in owner. */
 export const storesModule = ({ db, config }: AppDeps) => {
@@ -106,6 +115,47 @@ export const storesModule = ({ db, config }: AppDeps) => {
           ok: { 200: 'OwnerStore' },
           errors: ['not_found', 'stale_version', 'already_exists', 'forbidden'],
           access: 'merchant',
+        }),
+      },
+    )
+    .post(
+      '/api/stores/:id/verification/challenge',
+      async ({ params, request, requireSessionUser, set }) => {
+        const user = await requireSessionUser();
+        const context = { origin: publicOriginOf(config, request), chainId: config.chain.chainId };
+        const challenge = await issuePayoutChallenge(db, user.id, params.id, context);
+        set.status = 201;
+        return challenge;
+      },
+      {
+        transform: signedIn,
+        detail: routeDoc({
+          tags,
+          summary:
+            'Start "Verified Store": the EIP-4361 message your payout wallet signs (valid 10 minutes, once)',
+          ok: { 201: payoutChallenge },
+          errors: ['not_found', 'invalid_state'],
+          access: 'session',
+        }),
+      },
+    )
+    .post(
+      '/api/stores/:id/verification',
+      async ({ params, body, request, requireSessionUser }) => {
+        const user = await requireSessionUser();
+        const context = { origin: publicOriginOf(config, request), chainId: config.chain.chainId };
+        return verifyPayoutAddress(db, user.id, params.id, body, context);
+      },
+      {
+        transform: signedIn,
+        body: VerifyPayoutSchema,
+        detail: routeDoc({
+          tags,
+          summary:
+            'Finish "Verified Store" with the signed message (it must recover the current payout address)',
+          ok: { 200: 'OwnerStore' },
+          errors: ['not_found', 'invalid_state'],
+          access: 'session',
         }),
       },
     );

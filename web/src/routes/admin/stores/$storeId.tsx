@@ -17,6 +17,7 @@ import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api.ts';
 import { IdParamSchema, requireParam } from '../../../lib/route-params.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
 import { ApiKeysPanel } from '../-components/api-keys-panel.tsx';
+import { PayoutVerification } from '../-components/payout-verification.tsx';
 import { ProductTable } from '../-components/product-table.tsx';
 import { ReviewsPanel } from '../-components/reviews-panel.tsx';
 import { StoreSettingsPanel } from '../-components/store-settings-panel.tsx';
@@ -132,7 +133,12 @@ function StoreProductsPage() {
                 {
                   id: 'settings',
                   label: 'Settings',
-                  content: <StoreSettingsPanel key={store.id} userId={userId} store={store} />,
+                  content: (
+                    <>
+                      <PayoutVerification userId={userId} store={store} />
+                      <StoreSettingsPanel key={store.id} userId={userId} store={store} />
+                    </>
+                  ),
                 },
                 { id: 'reviews', label: 'Reviews', content: <ReviewsPanel storeId={storeId} /> },
                 { id: 'webhooks', label: 'Webhooks', content: <WebhooksPanel storeId={storeId} /> },
