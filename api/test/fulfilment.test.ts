@@ -261,6 +261,8 @@ describe('POST /api/orders/{id}/shipment', () => {
     expect((await t.other.api.get(`/api/orders/${orderId}/activity`)).status).toBe(404);
     const activity = await t.owner.api.get(`/api/orders/${orderId}/activity`);
     expect(activity.status).toBe(200);
+    // Note: no indexer in this test: no transfer is known (the e2e journey shows them).
+    expect(activity.body.deposits).toEqual([]);
     expect(activity.body.webhooks).toEqual([
       expect.objectContaining({
         eventType: 'order.shipped',

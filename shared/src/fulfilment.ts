@@ -159,8 +159,23 @@ export const TimelineEntrySchema = v.object({
 /** One step of an order's timeline. */
 export type TimelineEntry = v.InferOutput<typeof TimelineEntrySchema>;
 
-/** Answer of GET /api/orders/{id}/activity: the order's webhooks and its timeline. */
+/** One USDC transfer the indexer saw arrive at the order's deposit address. */
+export const OrderDepositSchema = v.object({
+  txHash: v.string(),
+  /** USDC, 6 decimals. */
+  amount: v.string(),
+  blockNumber: v.string(),
+  at: isoTime,
+});
+/** One incoming transfer of an order. */
+export type OrderDeposit = v.InferOutput<typeof OrderDepositSchema>;
+
+/**
+ * Answer of GET /api/orders/{id}/activity: the transfers that reached the deposit address, the
+ * order's webhooks and its timeline.
+ */
 export const OrderActivitySchema = v.object({
+  deposits: v.array(OrderDepositSchema),
   webhooks: v.array(OrderWebhookSchema),
   timeline: v.array(TimelineEntrySchema),
 });

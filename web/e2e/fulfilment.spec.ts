@@ -1,7 +1,8 @@
 // Fulfilment on the real stack: a merchant opens a paid order cold from its URL, reads the
 // address, marks it shipped with carrier and tracking; the shopper's order page shows the
 // tracking, the store's webhook receiver gets order.shipped (signed) with it, the shipped mail
-// reaches the local inbox, and the order page lists the webhook and the timeline. The orders
+// reaches the local inbox, and the order page lists the incoming transfer, the webhook and the
+// timeline. The orders
 // list finds the order from a search deep link opened cold. At 390 px no admin page (dashboard,
 // orders list, order page, store page) scrolls sideways.
 import { createHmac } from 'node:crypto';
@@ -115,6 +116,11 @@ test('a merchant ships an order: the shopper page, the webhook and the mail show
     await expect(address).toContainText('Ada Lovelace');
     await expect(address).toContainText('12 Hudson Street');
     await expect(address).toContainText('New York, NY 10001');
+    // Each incoming transfer with its transaction (linked to the explorer when the chain has one).
+    const incoming = tab.getByRole('list', { name: 'Incoming transfers' });
+    await expect(incoming.getByRole('listitem')).toHaveCount(1);
+    await expect(incoming).toContainText(`${order.totalUsdc}0000 USDC`);
+    await expect(incoming.locator('.mono')).toHaveText(/^0x[0-9a-f]{64}$/);
 
     const shipment = tab.getByRole('region', { name: 'Shipment' });
     await shipment.getByRole('button', { name: 'Mark as shipped' }).click();

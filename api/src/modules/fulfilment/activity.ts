@@ -4,10 +4,11 @@
 import {
   formatUsdcFull,
   type OrderActivity,
+  type OrderDeposit,
   type OrderWebhook,
   type TimelineEntry,
 } from '@store/shared';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import {
   emailOutbox,
@@ -16,6 +17,7 @@ import {
   paymentWallets,
   webhookDeliveries,
 } from '../../db/schema.ts';
+import { indexerTable } from '../../settlement/indexed-transfers.ts';
 import { getOwnOrderOrThrow } from '../orders/service.ts';
 
 const PAYMENT_TITLES: Record<string, string> = {
@@ -45,6 +47,38 @@ const LEG_TITLES: Record<string, string> = {
 const usdcOfUnits = (units: string) =>
   /^\d+$/.test(units) ? formatUsdcFull(BigInt(units)) : units;
 
+/**
+ * The USDC transfers the indexer saw arrive at the order's deposit address, in chain order. Note:
+ * none when the indexer's tables cannot be read (an API without an indexer): the page says so.
+ */
+async function depositsOf(db: Database, orderId: string): Promise<OrderDeposit[]> {
+  const [wallet] = await db
+    .select({ address: paymentWallets.walletAddress })
+    .from(paymentWallets)
+    .where(eq(paymentWallets.orderId, orderId))
+    .limit(1);
+  if (!wallet) return [];
+  try {
+    const rows = await db.execute<{
+      tx_hash: string;
+      value: string;
+      block_number: string;
+      block_timestamp: string;
+    }>(sql`
+      select tx_hash, value::text, block_number::text, block_timestamp::text
+      from ${indexerTable('transfer')} where "to" = ${wallet.address.toLowerCase()}
+      order by block_number, log_index limit 100`);
+    return [...rows].map((row) => ({
+      txHash: row.tx_hash,
+      amount: formatUsdcFull(BigInt(row.value)),
+      blockNumber: row.block_number,
+      at: new Date(Number(row.block_timestamp) * 1000).toISOString(),
+    }));
+  } catch {
+    return [];
+  }
+}
+
 const entry = (
   at: Date,
   kind: TimelineEntry['kind'],
@@ -60,7 +94,8 @@ export async function getOrderActivity(
   orderId: string,
 ): Promise<OrderActivity> {
   const order = await getOwnOrderOrThrow(db, ownerId, orderId);
-  const [events, legs, deliveries, mails] = await Promise.all([
+  const [deposits, events, legs, deliveries, mails] = await Promise.all([
+    depositsOf(db, order.id),
     db
       .select()
       .from(paymentEvents)
@@ -158,6 +193,16 @@ export async function getOrderActivity(
       ),
     );
   }
+  for (const deposit of deposits)
+    timeline.push(
+      entry(
+        new Date(deposit.at),
+        'payment',
+        `Transfer of ${deposit.amount} USDC arrived`,
+        `Block ${deposit.blockNumber}`,
+        deposit.txHash,
+      ),
+    );
   timeline.sort((a, b) => a.at.localeCompare(b.at));
-  return { webhooks, timeline };
+  return { deposits, webhooks, timeline };
 }

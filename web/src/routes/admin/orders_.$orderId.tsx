@@ -163,7 +163,7 @@ function OrderDetail(props: {
           <Fact term="Placed">{new Date(order.createdAt).toLocaleString()}</Fact>
         </dl>
       </section>
-      <PaymentSection order={order} forwarding={forwarding} />
+      <PaymentSection order={order} forwarding={forwarding} activity={props.activity} />
       {forwarding && forwarding.transfers.length > 0 && (
         <section className="card" aria-labelledby="order-forwarding-title">
           <h2 id="order-forwarding-title">Forwarding</h2>
@@ -192,8 +192,13 @@ function OrderDetail(props: {
   );
 }
 
-function PaymentSection(props: { order: MerchantOrder; forwarding: ForwardingDetail | undefined }) {
+function PaymentSection(props: {
+  order: MerchantOrder;
+  forwarding: ForwardingDetail | undefined;
+  activity: OrderActivity | undefined;
+}) {
   const { order, forwarding } = props;
+  const deposits = props.activity?.deposits ?? [];
   const exception =
     forwarding &&
     paymentException(
@@ -226,6 +231,23 @@ function PaymentSection(props: { order: MerchantOrder; forwarding: ForwardingDet
         </Fact>
       </dl>
       {!forwarding && <p className="muted small">No deposit address has been made yet.</p>}
+      {deposits.length > 0 && (
+        <>
+          <h3 className="small">Incoming transfers</h3>
+          <ul className="order-legs" aria-label="Incoming transfers">
+            {deposits.map((deposit) => (
+              <li key={`${deposit.txHash}-${deposit.blockNumber}-${deposit.amount}`}>
+                <span>
+                  <strong>{deposit.amount} USDC</strong> in block {deposit.blockNumber}
+                </span>
+                <span className="small">
+                  tx <TxLink hash={deposit.txHash} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {exception?.kind === 'underpaid' && (
         <p className="order-exception" role="note">
           Underpaid: {exception.received} USDC arrived, {exception.missing} USDC missing.
