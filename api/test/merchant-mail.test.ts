@@ -117,9 +117,7 @@ describe('merchant mails', () => {
       () => inboxOf(owner.email).find((m) => m.subject.startsWith('New paid order')),
       'the paid-order mail',
     );
-    expect(mail.subject).toBe(
-      `New paid order #${orderId.slice(-8)} at ${store.name}: 10.80 USDC`,
-    );
+    expect(mail.subject).toBe(`New paid order #${orderId.slice(-8)} at ${store.name}: 10.80 USDC`);
     expect(mail.text).toContain('Mug × 1: 10.00 USDC');
     expect(mail.text).toContain('Total paid: 10.80 USDC');
     expect(mail.text).toContain(`Customer: ${customer.customerEmail}`);

@@ -8,7 +8,7 @@ import { SecondFactorField } from '../../../account/second-factor-field.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { QrCode } from '../../../components/payment/qr-code.tsx';
 import { ApiError, errorText } from '../../../lib/api.ts';
-import { toast, toastError } from '../../../lib/toast.ts';
+import { toast } from '../../../lib/toast.ts';
 
 const failure = (error: unknown) =>
   error instanceof ApiError ? error.text : `Needs a connection. (${errorText(error)})`;
