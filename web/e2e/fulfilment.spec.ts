@@ -123,6 +123,8 @@ test('a merchant ships an order: the shopper page, the webhook and the mail show
     await expect(incoming.locator('.mono')).toHaveText(/^0x[0-9a-f]{64}$/);
 
     const shipment = tab.getByRole('region', { name: 'Shipment' });
+    await expect(tab.getByRole('region', { name: 'Timeline' })).toContainText('Payment confirmed');
+    await checkAndSnap(tab, 'fulfilment-0-order-paid');
     await shipment.getByRole('button', { name: 'Mark as shipped' }).click();
     await expect(shipment.getByText('Carrier is required')).toBeVisible();
     await shipment.getByLabel('Carrier').fill('UPS');

@@ -141,9 +141,13 @@ export async function getOrderActivity(
     }
     const tx = typeof details.paymentTxHash === 'string' ? details.paymentTxHash : null;
     const title = PAYMENT_TITLES[event.toStatus] ?? `Payment ${event.toStatus}`;
-    timeline.push(
-      entry(event.createdAt, 'payment', title, `${event.receivedAmountUsdc} USDC received`, tx),
-    );
+    // Note: a detected payment is not at the confirmation depth yet: what was seen, not received.
+    const seen = typeof details.detectedAmountUsdc === 'string' ? details.detectedAmountUsdc : null;
+    const detail =
+      event.toStatus === 'detected' && seen
+        ? `${seen} USDC seen, waiting for confirmations`
+        : `${event.receivedAmountUsdc} USDC received`;
+    timeline.push(entry(event.createdAt, 'payment', title, detail, tx));
   }
   for (const { leg } of legs) {
     const amount = leg.leg === 'gas' ? `${leg.value} wei` : `${usdcOfUnits(leg.value)} USDC`;
