@@ -175,6 +175,23 @@ test('a merchant adds and verifies an email, resets a forgotten password, turns 
   const saved = await (await page.request.get(`/api/stores/${store.id}`)).json();
   expect(saved.paymentAddress).toBe(NEW_ADDRESS);
 
+  // So do API keys: the API keys tab asks for the code.
+  await page.goto(`/admin/stores/${store.id}`);
+  await page.getByRole('tab', { name: 'API keys' }).click();
+  await page.getByLabel('Key name').fill('Warehouse server');
+  await expect(page.getByLabel('Authenticator code')).toBeVisible();
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  await expect(
+    page
+      .getByRole('alert')
+      .filter({ hasText: 'Two-step verification is on: enter the current code' })
+      .first(),
+  ).toBeVisible();
+  await page.getByLabel('Authenticator code').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  await expect(page.getByTestId('api-key-secret')).toHaveText(/^sk_test_/);
+  await snapBoth(page, 'account-8b-api-key-code');
+
   // Another device signs in (it needs a code too) and is ended from the account page.
   const tablet = await otherDevice(browser, username, NEW_PASSWORD, totpCode(secret));
   await page.goto('/admin/account');
@@ -224,6 +241,7 @@ test('sign-up asks for an email; sign-in asks for the authenticator code once it
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText('Two-step verification is on: enter the 6-digit code')).toBeVisible();
+  await snapBoth(page, 'account-10-sign-in-code');
   await page.getByLabel('Authenticator code').fill(totpCode(setup.secret));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL('/admin');

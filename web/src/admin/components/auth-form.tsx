@@ -41,6 +41,7 @@ export function AuthForm(props: { mode: 'sign-in' | 'sign-up'; redirect: string 
   const [serverError, setServerError] = useState<string>();
   // Note: set once the password was right and the account asked for its authenticator code.
   const [askCode, setAskCode] = useState(false);
+  const [codeAsked, setCodeAsked] = useState<string>();
   const form = useAdminForm({
     defaultValues: { username: '', password: '', email: '', code: '' },
     validationLogic: revalidateLogic(),
@@ -62,7 +63,11 @@ export function AuthForm(props: { mode: 'sign-in' | 'sign-up'; redirect: string 
         // Note: the history takes the whole path with its search, as the guard recorded it.
         router.history.push(safeRedirect(props.redirect));
       } catch (error) {
-        if (props.mode === 'sign-in' && secondFactorAsked(error)) setAskCode(true);
+        const asked = props.mode === 'sign-in' ? secondFactorAsked(error) : undefined;
+        if (asked) setAskCode(true);
+        // Note: the first ask for the code is a step of signing in, not an error.
+        setCodeAsked(asked === 'required' && error instanceof ApiError ? error.text : undefined);
+        if (asked === 'required') return;
         setServerError(
           error instanceof ApiError
             ? error.text
@@ -114,6 +119,11 @@ export function AuthForm(props: { mode: 'sign-in' | 'sign-up'; redirect: string 
                 />
               )}
             </form.AppField>
+          )}
+          {codeAsked && (
+            <p className="muted" role="status" style={{ margin: 0 }}>
+              {codeAsked}
+            </p>
           )}
           {serverError && (
             <p className="field-error" role="alert">
