@@ -81,7 +81,14 @@ mail = await localMail(env, stack.env.LOCAL_MODE === 'true', ports);
 const mailEnv = mailEnvironments(mail);
 services.push(
   startService('api', process.execPath, [join(root, 'api/src/index.ts')], {
-    env: { ...serviceEnv.api, ...mailEnv.api, PORT: String(ports.api), WEB_DIST: webDist },
+    env: {
+      ...serviceEnv.api,
+      ...mailEnv.api,
+      PORT: String(ports.api),
+      WEB_DIST: webDist,
+      // Note: uploaded images beside the database, unless the shell names a folder or a bucket.
+      UPLOADS_DIR: env.UPLOADS_DIR ?? join(resolve(root, env.DATA_DIR ?? '.data'), 'uploads'),
+    },
   }),
 );
 services.push(

@@ -24,6 +24,7 @@ import { reviewsModule } from './modules/reviews/index.ts';
 import { storeManifestModule } from './modules/store-manifest/index.ts';
 import { storesModule } from './modules/stores/index.ts';
 import { universalOrdersModule } from './modules/universal-orders/index.ts';
+import { uploadsModule } from './modules/uploads/index.ts';
 import { webAppModule } from './modules/web-app/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
 import { wellKnownModule } from './modules/well-known/index.ts';
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps) {
     .use(forwardingModule(deps))
     .use(wellKnownModule(deps))
     .use(storeManifestModule(deps))
+    .use(uploadsModule(deps))
     .use(deps.config.webDist ? webAppModule(deps.config.webDist) : new Elysia());
 }
 

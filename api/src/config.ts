@@ -1,4 +1,6 @@
 // Configuration from the environment, validated once at start-up with valibot.
+
+import { resolve } from 'node:path';
 import { defaultConfirmations, usdcAddressOf } from '@store/shared';
 import * as v from 'valibot';
 
@@ -106,6 +108,17 @@ const ApiEnv = v.object({
   TRUST_PROXY: flag,
   RECEIPTS_BY_EMAIL: flag,
   WEB_DIST: v.optional(v.string()),
+  // Uploaded images: this folder (default .data/uploads), or an S3-compatible bucket.
+  UPLOADS_DIR: v.optional(v.string(), '.data/uploads'),
+  S3_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(
+        /^s3:\/\/[^:@/]+:[^@/]+@[^/]+\/[^/?]+/,
+        '`S3_URL` must be s3://ACCESS_KEY:SECRET@host/bucket',
+      ),
+    ),
+  ),
   ALLOWED_ORIGINS: originList('ALLOWED_ORIGINS'),
   PUBLIC_URL: v.optional(
     v.pipe(
@@ -281,6 +294,9 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
      */
     receiptsByEmail: e.RECEIPTS_BY_EMAIL,
     webDist: e.WEB_DIST,
+    /** Where uploaded images are kept: S3_URL's bucket when set, else the UPLOADS_DIR folder. */
+    uploadsDir: resolve(e.UPLOADS_DIR),
+    s3Url: e.S3_URL ?? null,
     /**
      * Origins besides the API's own from which browsers may change state (a web app served from
      * another host). Every other cross-origin or same-site request that changes state is refused.

@@ -23,4 +23,5 @@ export * from './status.ts';
 export * from './store-settings.ts';
 export * from './stored-states.ts';
 export * from './totals.ts';
+export * from './uploads.ts';
 export * from './us-states.ts';

@@ -1,6 +1,7 @@
 // Guards on every request before validation: bodies over 1 MB (413), bodies nested deeper than any
 // real request (400), and NUL characters, which Postgres cannot store in text (422), all answered
 // in the JSON error shape instead of a 500.
+import { MAX_UPLOAD_BYTES } from '@store/shared';
 import { Elysia } from 'elysia';
 import { AppError } from './errors.ts';
 
@@ -8,8 +9,8 @@ import { AppError } from './errors.ts';
 export const MAX_BODY_BYTES = 1024 * 1024;
 // Note: Bun answers a bare 413 (no JSON) above its own limit before any hook runs, so its limit
 // sits above ours: bodies up to it get the JSON error, bigger ones are never read at all.
-/** Bun's `maxRequestBodySize`: the hard cap behind the JSON check. */
-export const SERVER_MAX_BODY_BYTES = 4 * MAX_BODY_BYTES;
+/** Bun's `maxRequestBodySize`: the hard cap behind the JSON check (and above the largest upload). */
+export const SERVER_MAX_BODY_BYTES = MAX_UPLOAD_BYTES + MAX_BODY_BYTES;
 /** Deepest nesting of a JSON body (an order is 4 levels deep). */
 export const MAX_BODY_DEPTH = 32;
 
@@ -56,7 +57,12 @@ export function inspectBody(body: unknown): BodyShape {
 export const bodyLimit = () =>
   new Elysia({ name: 'body-limit' })
     .onRequest(({ request }) => {
-      if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES)
+      // Note: an image upload has its own cap per kind (api/src/modules/uploads).
+      const upload = new URL(request.url).pathname.startsWith('/api/uploads/');
+      if (
+        Number(request.headers.get('content-length') ?? 0) >
+        (upload ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES)
+      )
         throw new AppError('payload_too_large', REQUEST_GUARD_MESSAGES.tooLarge);
       if (/%00/.test(request.url)) throw new AppError('bad_request', REQUEST_GUARD_MESSAGES.nul);
     })

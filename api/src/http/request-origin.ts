@@ -22,6 +22,19 @@ export function isJsonContentType(value: string): boolean {
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
+/**
+ * True for an image upload (POST /api/uploads/…, an image content type): its body is the image,
+ * not JSON. Note: as safe as JSON against other sites' pages: a <form> cannot send these types and
+ * a cross-site fetch of them needs a CORS preflight we never grant; the origin checks still apply.
+ */
+function isImageUpload(request: Request, contentType: string | null): boolean {
+  return (
+    request.method === 'POST' &&
+    new URL(request.url).pathname.startsWith('/api/uploads/') &&
+    /^image\/(png|jpeg|jpg|webp|svg\+xml)$/i.test(contentType?.split(';')[0]?.trim() ?? '')
+  );
+}
+
 /** True when the request says it has a body (a length above 0, or a chunked body). */
 function hasBody(request: Request): boolean {
   const length = request.headers.get('content-length');
@@ -47,7 +60,11 @@ export function originRefusal(
 ): { status: 'unsupported_media_type' | 'forbidden'; message: string } | undefined {
   if (!MUTATING.has(request.method)) return undefined;
   const contentType = request.headers.get('content-type');
-  if ((contentType !== null || hasBody(request)) && !isJsonContentType(contentType ?? ''))
+  if (
+    (contentType !== null || hasBody(request)) &&
+    !isJsonContentType(contentType ?? '') &&
+    !isImageUpload(request, contentType)
+  )
     return { status: 'unsupported_media_type', message: REQUEST_ORIGIN_MESSAGES.jsonOnly };
   const site = request.headers.get('sec-fetch-site');
   const origin = request.headers.get('origin');

@@ -99,6 +99,7 @@ try {
         ...serviceEnv.api,
         PORT: String(E2E_PORTS.web),
         WEB_DIST: outDir,
+        UPLOADS_DIR: join(dataDir, 'uploads'),
         RECEIPTS_BY_EMAIL: 'true',
       },
       log: quiet('api'),
@@ -112,6 +113,8 @@ try {
         WEB_DIST: undefined,
         SMTP_URL: mail.smtpUrl,
         MAIL_RETRY_BASE_MS: '500',
+        // Note: the origin of the links in mails (a receipt's review links).
+        PUBLIC_URL: webUrl,
       },
       log: quiet('worker'),
     }),

@@ -1,12 +1,14 @@
 // A store's install icons, drawn on the server: its logo on its primary colour, as PNG (resvg).
 // An emoji logo is drawn from Twemoji's SVGs (graphics by Twitter and contributors, CC-BY 4.0),
-// a short text logo in Inter SemiBold; a picture logo (a URL) gives the store's initials instead,
-// since the server does not fetch strangers' URLs.
+// a short text logo in Inter SemiBold, an uploaded logo (our own object store) as its picture; a
+// picture logo elsewhere (a URL) gives the store's initials instead, since the server does not
+// fetch strangers' URLs.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
+import { isUploadPath } from '@store/shared';
 import { type ManifestStore, type StoreIcon, storeColour } from './manifest.ts';
 
 const require = createRequire(import.meta.url);
@@ -15,8 +17,14 @@ const FONT_FILE = require.resolve('@expo-google-fonts/inter/600SemiBold/Inter_60
 /** Bumped when the drawing changes, so installed apps fetch the new icons. */
 const STYLE_VERSION = 1;
 
-/** What an icon shows: emoji drawn from Twemoji, or text. */
-export type IconMark = { kind: 'emoji'; files: string[] } | { kind: 'text'; text: string };
+/** What an icon shows: emoji drawn from Twemoji, text, or an uploaded logo (its path). */
+export type IconMark =
+  | { kind: 'emoji'; files: string[] }
+  | { kind: 'text'; text: string }
+  | { kind: 'image'; path: string };
+
+/** An uploaded logo (`/api/uploads/{id}/logo.png`): icons are drawn from it. */
+const UPLOADED_LOGO = /\/logo\.png$/;
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const graphemes = (text: string) => [...segmenter.segment(text)].map((s) => s.segment);
@@ -53,6 +61,7 @@ export function initials(name: string): string {
  */
 export function iconMark(store: Pick<ManifestStore, 'name' | 'logoUrl'>): IconMark {
   const logo = store.logoUrl?.trim().normalize('NFC') ?? '';
+  if (isUploadPath(logo) && UPLOADED_LOGO.test(logo)) return { kind: 'image', path: logo };
   const parts = graphemes(logo);
   if (parts.length >= 1 && parts.length <= 2 && parts.every((p) => EMOJI.test(p))) {
     const files = parts.map(twemojiFile);
@@ -86,6 +95,8 @@ const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.codeP
 export function iconSvg(
   store: Pick<ManifestStore, 'name' | 'logoUrl' | 'primaryColor'>,
   icon: StoreIcon,
+  /** The uploaded logo's PNG, when the mark is one (without it: the store's initials). */
+  logoPng?: Uint8Array,
 ) {
   const colour = storeColour(store);
   const maskable = icon.purpose === 'maskable';
@@ -94,9 +105,17 @@ export function iconSvg(
   const background = maskable
     ? `<rect width="1000" height="1000" fill="${colour}"/>`
     : `<rect width="1000" height="1000" rx="220" fill="${colour}"/>`;
-  const mark = iconMark(store);
+  const found = iconMark(store);
+  const mark: IconMark =
+    found.kind === 'image' && !logoPng ? { kind: 'text', text: initials(store.name) } : found;
   let content: string;
-  if (mark.kind === 'emoji') {
+  if (mark.kind === 'image' && logoPng) {
+    // Note: the logo was re-encoded by the server at upload (a PNG it made), drawn inside the
+    // maskable safe zone or the rounded square's margin.
+    const side = maskable ? 560 : 760;
+    const at = (1000 - side) / 2;
+    content = `<image x="${at}" y="${at}" width="${side}" height="${side}" preserveAspectRatio="xMidYMid meet" href="data:image/png;base64,${Buffer.from(logoPng).toString('base64')}"/>`;
+  } else if (mark.kind === 'emoji') {
     const count = mark.files.length;
     const side = (maskable ? 500 : 600) / (count === 1 ? 1 : 1.7);
     const gap = side * 0.1;
@@ -112,11 +131,12 @@ export function iconSvg(
       })
       .join('');
   } else {
-    const length = graphemes(mark.text).length;
+    const text = mark.kind === 'text' ? mark.text : initials(store.name);
+    const length = graphemes(text).length;
     const fontSize = [500, 420, 300][length - 1] ?? 300;
     content = `<text x="500" y="500" text-anchor="middle" dominant-baseline="central" font-family="Inter" font-weight="600" font-size="${
       maskable ? fontSize * 0.8 : fontSize
-    }" fill="${inkOn(colour)}">${escapeXml(mark.text)}</text>`;
+    }" fill="${inkOn(colour)}">${escapeXml(text)}</text>`;
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000" viewBox="0 0 1000 1000">${background}${content}</svg>`;
 }
@@ -128,15 +148,16 @@ const CACHE_ENTRIES = 256;
 export function renderStoreIcon(
   store: Pick<ManifestStore, 'name' | 'logoUrl' | 'primaryColor'>,
   icon: StoreIcon,
+  logoPng?: Uint8Array,
 ): Uint8Array {
-  const key = `${icon.file}|${iconVersion(store)}`;
+  const key = `${icon.file}|${iconVersion(store)}|${logoPng ? 'logo' : 'none'}`;
   const cached = cache.get(key);
   if (cached) {
     cache.delete(key);
     cache.set(key, cached);
     return cached;
   }
-  const png = new Resvg(iconSvg(store, icon), {
+  const png = new Resvg(iconSvg(store, icon, logoPng), {
     fitTo: { mode: 'width', value: icon.size },
     font: { fontFiles: [FONT_FILE], loadSystemFonts: false, defaultFontFamily: 'Inter' },
   })

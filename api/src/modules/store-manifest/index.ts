@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { routeDoc } from '../../http/openapi.ts';
-import { iconVersion, renderStoreIcon } from './icon.ts';
+import { objectStoreFor } from '../../uploads/storage.ts';
+import { iconMark, iconVersion, renderStoreIcon } from './icon.ts';
 import { buildStoreManifest, STORE_ICONS } from './manifest.ts';
 import { findInstallableStore } from './service.ts';
 
@@ -24,7 +25,15 @@ function cachedResponse(
 }
 
 /** Each store's web app manifest and its icons. */
-export const storeManifestModule = ({ db }: AppDeps) => {
+export const storeManifestModule = ({ db, config }: AppDeps) => {
+  const uploads = objectStoreFor(config);
+  /** The store's uploaded logo (PNG), when its logo is one and the store still has it. */
+  const uploadedLogo = async (store: { name: string; logoUrl: string | null }) => {
+    const mark = iconMark(store);
+    if (mark.kind !== 'image') return undefined;
+    const key = mark.path.replace(/^\/api\/uploads\//, '');
+    return (await uploads.get(key).catch(() => null)) ?? undefined;
+  };
   const app = new Elysia({ name: 'store-manifest' }).get(
     '/store/:slug/manifest.webmanifest',
     async ({ params, request }) => {
@@ -55,7 +64,8 @@ export const storeManifestModule = ({ db }: AppDeps) => {
       async ({ params, request }) => {
         const store = await findInstallableStore(db, params.slug);
         // Note: the manifest links icons with `?v=` of their look, so a day's caching is safe.
-        return cachedResponse(request, renderStoreIcon(store, icon), {
+        const logo = await uploadedLogo(store);
+        return cachedResponse(request, renderStoreIcon(store, icon, logo), {
           'content-type': 'image/png',
           'cache-control': 'public, max-age=86400',
         });

@@ -1,0 +1,121 @@
+// Uploaded images, checked by what their bytes are and re-encoded by sharp (libvips) into the sizes
+// the pages use, so nothing a merchant uploads is ever served as it came: an SVG logo is drawn to
+// PNG (resvg) after refusing any link to another file, so it can never run script or read the disk.
+import { Resvg } from '@resvg/resvg-js';
+import { type ImageFormat, UPLOAD_KINDS, UPLOAD_MESSAGES, type UploadKind } from '@store/shared';
+import sharp from 'sharp';
+import { AppError } from '../http/errors.ts';
+
+/** One size of an upload, as stored. */
+export interface ImageVariant {
+  name: 'card' | 'page' | 'logo';
+  ext: 'webp' | 'png';
+  contentType: string;
+  body: Uint8Array;
+}
+
+/** The sizes each kind is served in (longest side, pixels). */
+export const VARIANT_SIZES = { card: 480, page: 1200, logo: 512 } as const;
+
+/** At most this many pixels are decoded (a small file may claim a huge canvas). */
+const MAX_INPUT_PIXELS = 40_000_000;
+
+const invalid = (message: string) => new AppError('validation_failed', message);
+
+/** What the bytes are, by their signature; SVG by its first element. Null for anything else. */
+export function sniffImageFormat(bytes: Uint8Array): ImageFormat | null {
+  const starts = (...signature: number[]) => signature.every((b, i) => bytes[i] === b);
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'png';
+  if (starts(0xff, 0xd8, 0xff)) return 'jpeg';
+  if (starts(0x52, 0x49, 0x46, 0x46) && String.fromCharCode(...bytes.slice(8, 12)) === 'WEBP')
+    return 'webp';
+  const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.slice(0, 4096));
+  // Note: an XML declaration, comments and a doctype may come before the root element.
+  const rest = head
+    .replace(/^\uFEFF/, '')
+    .replace(/^\s*<\?xml[^>]*\?>/, '')
+    .replace(/^(\s*<!--[\s\S]*?-->)+/, '')
+    .replace(/^\s*<!DOCTYPE svg[^>[]*>/i, '');
+  return /^\s*<svg[\s>]/.test(rest) ? 'svg' : null;
+}
+
+/**
+ * Refuses an SVG that could reach outside itself: scripts, event handlers, foreign objects,
+ * entities, and any link or url() that is not to an element of the same file.
+ */
+export function checkSvgIsSelfContained(svg: string): void {
+  const unsafe = [
+    /<script/i,
+    /<foreignObject/i,
+    /<!ENTITY/i,
+    /\son[a-z]+\s*=/i,
+    /href\s*=\s*["']\s*(?!#)/i,
+    /url\(\s*["']?\s*(?!#)/i,
+    /@import/i,
+  ];
+  if (unsafe.some((pattern) => pattern.test(svg))) throw invalid(UPLOAD_MESSAGES.unsafeSvg);
+}
+
+/** An SVG drawn to a PNG of at most 1024 pixels on its longest side. */
+function rasterizeSvg(bytes: Uint8Array): Uint8Array {
+  const svg = new TextDecoder().decode(bytes);
+  checkSvgIsSelfContained(svg);
+  try {
+    const resvg = new Resvg(svg, {
+      fitTo: { mode: 'width', value: 1024 },
+      font: { loadSystemFonts: false },
+    });
+    return resvg.render().asPng();
+  } catch {
+    throw invalid(UPLOAD_MESSAGES.unreadable);
+  }
+}
+
+/**
+ * Checks an upload of `kind` (type by content, size) and makes its served sizes: a product picture
+ * as WebP for cards and the product page, a logo as a 512-pixel PNG (transparency kept).
+ */
+export async function processImage(bytes: Uint8Array, kind: UploadKind): Promise<ImageVariant[]> {
+  const rules = UPLOAD_KINDS[kind];
+  if (bytes.length === 0) throw invalid(UPLOAD_MESSAGES.empty);
+  if (bytes.length > rules.maxBytes) throw new AppError('payload_too_large', rules.tooLarge);
+  const format = sniffImageFormat(bytes);
+  if (!format || !(rules.formats as readonly string[]).includes(format))
+    throw new AppError('unsupported_media_type', rules.invalid);
+  const source = format === 'svg' ? rasterizeSvg(bytes) : bytes;
+  const image = () =>
+    // Note: rotate() applies the EXIF orientation (a phone's portrait photo stays upright); the
+    // output carries no metadata (no location from a phone's camera).
+    sharp(source, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
+  try {
+    const meta = await sharp(source, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    if (!meta.width || !meta.height) throw invalid(UPLOAD_MESSAGES.unreadable);
+    if (kind === 'logo') {
+      const side = VARIANT_SIZES.logo;
+      const body = await image()
+        .resize(side, side, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
+        .png({ compressionLevel: 9 })
+        .toBuffer();
+      return [{ name: 'logo', ext: 'png', contentType: 'image/png', body }];
+    }
+    const sized = async (name: 'card' | 'page') => ({
+      name,
+      ext: 'webp' as const,
+      contentType: 'image/webp',
+      body: await image()
+        .resize(VARIANT_SIZES[name], VARIANT_SIZES[name], {
+          fit: 'inside',
+          withoutEnlargement: true,
+        })
+        .webp({ quality: 82 })
+        .toBuffer(),
+    });
+    return [await sized('card'), await sized('page')];
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const message = error instanceof Error ? error.message : '';
+    throw invalid(
+      /pixel limit/i.test(message) ? UPLOAD_MESSAGES.tooManyPixels : UPLOAD_MESSAGES.unreadable,
+    );
+  }
+}

@@ -1,0 +1,175 @@
+// Image uploads on a real Postgres: checked by content (not name or header), re-encoded by sharp
+// into the sizes pages use, SVG logos drawn to PNG and refused when they link elsewhere, served
+// with long caching and nosniff; merchants only.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UPLOAD_KINDS, UPLOAD_MESSAGES } from '@store/shared';
+import sharp from 'sharp';
+import type { App } from '../src/app.ts';
+import { apiClient, storeForm } from './support/client.ts';
+import { createTestApp } from './support/database.ts';
+import { useTestApi } from './support/test-api.ts';
+
+const t = useTestApi({ merchants: ['owner'] });
+const uploadsDir = mkdtempSync(join(tmpdir(), 'uploads-'));
+let app: App;
+
+beforeAll(() => {
+  app = createTestApp(t.testDb, { UPLOADS_DIR: uploadsDir });
+});
+afterAll(() => rmSync(uploadsDir, { recursive: true, force: true }));
+
+const upload = async (
+  kind: string,
+  body: Uint8Array | string,
+  contentType: string,
+  cookie: string = t.owner.cookie,
+) => {
+  const response = await app.handle(
+    new Request(`http://localhost/api/uploads/${kind}`, {
+      method: 'POST',
+      headers: { 'content-type': contentType, ...(cookie ? { cookie } : {}) },
+      body,
+    }),
+  );
+  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely and assert on them.
+  return { status: response.status, body: (await response.json()) as any };
+};
+const fetchImage = async (path: string) => {
+  const response = await app.handle(new Request(`http://localhost${path}`));
+  return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
+};
+
+/** A real photo-like JPEG of `width`×`height` (noise, so it does not compress to nothing). */
+async function jpeg(width: number, height: number): Promise<Uint8Array> {
+  const raw = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < raw.length; i++) raw[i] = (i * 7919) % 251;
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+describe('POST /api/uploads/{kind}', () => {
+  test('a product photo becomes a 480 px card and a 1200 px page WebP, served for a year', async () => {
+    const photo = await jpeg(2400, 1600);
+    const created = await upload('product', photo, 'image/jpeg');
+    expect(created.status).toBe(201);
+    expect(created.body.url).toMatch(/^\/api\/uploads\/[0-9a-f]{32}\/page\.webp$/);
+    const page = await fetchImage(created.body.sizes.page);
+    expect(page.response.status).toBe(200);
+    expect(page.response.headers.get('content-type')).toBe('image/webp');
+    expect(page.response.headers.get('cache-control')).toContain('immutable');
+    expect(page.response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.response.headers.get('content-security-policy')).toContain('sandbox');
+    const pageMeta = await sharp(page.bytes).metadata();
+    expect([pageMeta.format, pageMeta.width, pageMeta.height]).toEqual(['webp', 1200, 800]);
+    const card = await sharp((await fetchImage(created.body.sizes.card)).bytes).metadata();
+    expect([card.width, card.height]).toEqual([480, 320]);
+    // The original is not kept or served as it came.
+    const stored = readdirSync(join(uploadsDir, created.body.id)).sort();
+    expect(stored).toEqual(['card.webp', 'page.webp']);
+  });
+
+  test('the type comes from the bytes: a PNG sent as image/jpeg is a PNG; text named PNG is refused', async () => {
+    const png = await sharp({
+      create: { width: 300, height: 200, channels: 4, background: '#0f766e' },
+    })
+      .png()
+      .toBuffer();
+    expect((await upload('product', png, 'image/jpeg')).status).toBe(201);
+    const fake = await upload('product', 'GIF89a not really an image', 'image/png');
+    expect(fake.status).toBe(415);
+    expect(fake.body.error.message).toBe(UPLOAD_KINDS.product.invalid);
+    const truncated = await upload('product', png.subarray(0, 60), 'image/png');
+    expect(truncated.status).toBe(422);
+    expect(truncated.body.error.message).toBe(UPLOAD_MESSAGES.unreadable);
+  });
+
+  test("each kind's formats and size: an SVG is no product picture, 2 MB caps a logo", async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>';
+    expect((await upload('product', svg, 'image/svg+xml')).status).toBe(415);
+    const big = await jpeg(1800, 1800);
+    expect(big.length).toBeGreaterThan(UPLOAD_KINDS.logo.maxBytes);
+    const tooBig = await upload('logo', big, 'image/jpeg');
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.error.message).toBe(UPLOAD_KINDS.logo.tooLarge);
+    expect((await upload('product', big, 'image/jpeg')).status).toBe(201);
+    expect((await upload('product', new Uint8Array(), 'image/png')).status).toBe(422);
+  });
+
+  test('an SVG logo is drawn to a 512 px PNG; one with a script or an outside link is refused', async () => {
+    const logo =
+      '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 50"><rect width="100" height="50" fill="#db2777"/></svg>';
+    const created = await upload('logo', logo, 'image/svg+xml');
+    expect(created.status).toBe(201);
+    expect(created.body.url).toMatch(/\/logo\.png$/);
+    const served = await fetchImage(created.body.url);
+    expect(served.response.headers.get('content-type')).toBe('image/png');
+    const meta = await sharp(served.bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 512, 512]);
+    for (const unsafe of [
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>',
+      '<svg xmlns="http://www.w3.org/2000/svg"><image href="/etc/hostname" width="9" height="9"/></svg>',
+      '<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:url(https://x.test/a)"/></svg>',
+    ]) {
+      const refused = await upload('logo', unsafe, 'image/svg+xml');
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.message).toBe(UPLOAD_MESSAGES.unsafeSvg);
+    }
+  });
+
+  test('merchants only; other kinds and other bodies are refused', async () => {
+    const png = await jpeg(50, 50);
+    expect((await upload('product', png, 'image/jpeg', '')).status).toBe(401);
+    expect((await upload('avatar', png, 'image/jpeg')).status).toBe(404);
+    // A form post (what another site's page could send) never reaches the route.
+    expect((await upload('product', 'a=b', 'application/x-www-form-urlencoded')).status).toBe(415);
+    // JSON elsewhere keeps its 1 MB cap.
+    const json = await app.handle(
+      new Request('http://localhost/api/stores', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) },
+        body: 'x',
+      }),
+    );
+    expect(json.status).toBe(413);
+  });
+
+  test('unknown and malformed image paths are 404', async () => {
+    for (const path of [
+      `/api/uploads/${'a'.repeat(32)}/page.webp`,
+      '/api/uploads/..%2F..%2Fetc/passwd',
+      `/api/uploads/${'a'.repeat(32)}/original.jpg`,
+    ])
+      expect((await fetchImage(path)).response.status).toBe(404);
+  });
+
+  test("a store whose logo is an upload installs with that logo in its icons, on the store's colour", async () => {
+    const magenta = await sharp({
+      create: { width: 400, height: 400, channels: 3, background: '#ff00ff' },
+    })
+      .png()
+      .toBuffer();
+    const logo = await upload('logo', magenta, 'image/png');
+    expect(logo.status).toBe(201);
+    const owner = apiClient(app, t.owner.cookie);
+    const form = storeForm({ logoUrl: logo.body.url, primaryColor: '#0f766e' });
+    expect((await owner.post('/api/stores', form)).status).toBe(201);
+    const pixel = async (file: string, x: number, y: number) => {
+      const response = await app.handle(new Request(`http://localhost/store/${form.slug}/${file}`));
+      expect(response.status).toBe(200);
+      const { data, info } = await sharp(new Uint8Array(await response.arrayBuffer()))
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const at = (y * info.width + x) * info.channels;
+      return [data[at], data[at + 1], data[at + 2]];
+    };
+    expect(await pixel('icon-512.png', 256, 256)).toEqual([255, 0, 255]);
+    // The maskable icon: the logo inside the safe zone, the store's colour to the edges.
+    expect(await pixel('icon-maskable-512.png', 256, 256)).toEqual([255, 0, 255]);
+    expect(await pixel('icon-maskable-512.png', 4, 4)).toEqual([0x0f, 0x76, 0x6e]);
+  });
+});
