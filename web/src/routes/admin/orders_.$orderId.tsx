@@ -1,12 +1,11 @@
 // Route /admin/orders/{orderId}: one order of the merchant, opened from the orders list, the
 // dashboard or its own URL (a new tab): its lines and totals (tax included), the customer's
-// contact and shipping address, the payment (deposit address, expected vs received, the payment
-// transaction, the exception), where the money went (forwarding legs and their transactions), the
-// shipment with its "Mark as shipped" form, the webhook deliveries and a timeline of every event.
-// The last order answer is cached, so the page still opens offline.
-
-import type { OrderActivity } from '@store/shared';
-import { formatOrderNumber, formatUsdc, parseUsdc } from '@store/shared';
+// contact and shipping address, the payment (deposit address, each incoming transfer, expected vs
+// received, the payment transaction, the exception, stock that ran out before payment), where the
+// money went (forwarding legs and their transactions), the shipment with its "Mark as shipped"
+// form, the webhook deliveries and a timeline of every event. The last order answer is cached,
+// so the page still opens offline.
+import { formatOrderNumber, formatUsdc, type OrderActivity, parseUsdc } from '@store/shared';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { fetchOrderDetail } from '../../admin/api.ts';
@@ -22,6 +21,7 @@ import { ApiError } from '../../lib/api.ts';
 import { explorerTxUrl, useChainInfo } from '../../lib/chain-info.ts';
 import { usdc } from '../../lib/format.ts';
 import { OrderTimeline, OrderWebhooks } from './-components/order-activity.tsx';
+import { StockWarning } from './-components/order-notes.tsx';
 import { OrderShipment } from './-components/order-shipment.tsx';
 import '../../admin/table-cards.css';
 
@@ -116,6 +116,7 @@ function OrderDetail(props: {
     <div className="order-detail">
       <section className="card" aria-labelledby="order-lines-title">
         <h2 id="order-lines-title">Items</h2>
+        <StockWarning order={order} />
         <ul className="order-lines">
           {order.items.map((item, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: an order's lines never move; one product may have two.
