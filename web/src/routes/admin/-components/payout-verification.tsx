@@ -118,7 +118,8 @@ export function PayoutVerification(props: { userId: string; store: MerchantStore
         <p className="muted small">Set a payout address first (Edit store).</p>
       ) : !wallet ? (
         <p className="muted small">
-          Open this page in a browser with a wallet extension holding {store.paymentAddress}.
+          Open this page in a browser with a wallet extension holding{' '}
+          <code className="verified-address">{store.paymentAddress}</code>.
         </p>
       ) : (
         <div className="actions actions-start">

@@ -31,6 +31,7 @@ import {
 } from '../../../../components/checkout/shipping-methods.tsx';
 import type { CartRow } from '../../../../db/db.ts';
 import { readSavedShippingAddress } from '../../../../db/settings.ts';
+import { useChainInfo } from '../../../../lib/chain-info.ts';
 import { submitWith, useAppForm } from '../../../../lib/form.tsx';
 import { usePlaceOrder } from './use-place-order.ts';
 
@@ -74,6 +75,7 @@ export function CheckoutForm(props: {
   onPlaced: (orderId: string) => void;
 }) {
   const placeOrder = usePlaceOrder();
+  const chain = useChainInfo();
   const settings = useMemo(() => resolveStoreSettings(props.store), [props.store]);
   const firstMethod = defaultShippingMethodOf(settings);
   const form = useAppForm({
@@ -120,6 +122,10 @@ export function CheckoutForm(props: {
             onChange={(next) => form.setFieldValue('shippingMethod', next)}
           />
         </section>
+        {/* Note: outside the summary, whose pay button also sits in the phone's bottom bar. */}
+        <p className="muted small">
+          Paid in USDC on {chain.networkName}. You will get a payment address on the next page.
+        </p>
       </div>
       <OrderSummary
         lines={props.lines.map((line) => ({
@@ -137,9 +143,6 @@ export function CheckoutForm(props: {
         <button type="submit" className="button button-large button-block" disabled={isSubmitting}>
           {isSubmitting ? PAGE_TEXTS.creatingOrder : 'Proceed to Payment'}
         </button>
-        <p className="muted small">
-          Paid in USDC on Base. You will get a payment address on the next page.
-        </p>
       </OrderSummary>
     </form>
   );
