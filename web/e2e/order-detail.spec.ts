@@ -1,6 +1,6 @@
 // Journey: a merchant opens a paid order cold from its URL (a new tab, nothing cached): the page
 // shows its lines, the shipping address and phone, subtotal + shipping + tax = total, the payment
-// (expected vs received, its transaction) and where the money went. The orders list opened cold
+// (expected vs received, its transaction, the incoming transfer) and where the money went. The orders list opened cold
 // names the store and links to the order. An underpaid order says what arrived and what is
 // missing. Screenshots at phone and laptop sizes; at 390 px the page needs no sideways scroll.
 import { expect, type Page, test } from '@playwright/test';
@@ -101,7 +101,13 @@ test('a merchant opens an order cold from its URL and reads the address, tax and
   const payment = tab.getByRole('region', { name: 'Payment' });
   await expect(payment).toContainText('Expected41.06 USDC');
   await expect(payment).toContainText('Received41.06 USDC');
-  await expect(payment.locator('.order-tx .mono')).toHaveText(/^0x[0-9a-f]{64}$/);
+  const paymentTx = payment.locator('dl .order-tx .mono');
+  await expect(paymentTx).toHaveText(/^0x[0-9a-f]{64}$/);
+  // The one incoming transfer is that transaction.
+  const incoming = payment.getByRole('list', { name: 'Incoming transfers' });
+  await expect(incoming.getByRole('listitem')).toHaveCount(1);
+  await expect(incoming).toContainText('41.060000 USDC');
+  await expect(incoming.locator('.mono')).toHaveText((await paymentTx.textContent()) ?? '');
   await expect(tab.getByText('Underpaid')).toHaveCount(0);
   await snapBoth(tab, 'order-detail-1-paid');
 
