@@ -97,6 +97,40 @@ describe('sign-up with an email', () => {
   });
 });
 
+describe('an address given but never verified', () => {
+  test('does not block a sign-up with it: the new account gets the link and wins it by opening it', async () => {
+    await t.shopper.post('/api/auth/sign-up', {
+      username: 'squat-signup',
+      password,
+      email: 'mine@example.com',
+    });
+    const response = await t.shopper.post('/api/auth/sign-up', {
+      username: 'real-owner',
+      password,
+      email: 'mine@example.com',
+    });
+    expect(response.status).toBe(201);
+    const owner = apiClient(t.app, sessionCookieOf(response));
+    expect((await owner.get('/api/auth/account')).body).toMatchObject({
+      email: null,
+      emailVerified: false,
+      pendingEmail: 'mine@example.com',
+    });
+    const [mail] = await db()
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.userId, response.body.user.id));
+    const token = new URL(String(mail?.payload?.url)).searchParams.get('token') ?? '';
+    expect((await t.shopper.post('/api/auth/verify-email', { token })).status).toBe(200);
+    expect((await owner.get('/api/auth/account')).body).toMatchObject({
+      email: 'mine@example.com',
+      emailVerified: true,
+    });
+    const [squatter] = await db().select().from(users).where(eq(users.username, 'squat-signup'));
+    expect(squatter?.email).toBeNull();
+  });
+});
+
 describe('email verification', () => {
   test('the link works once', async () => {
     const email = 'once@example.com';

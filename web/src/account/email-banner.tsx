@@ -25,15 +25,16 @@ export function EmailBanner() {
     };
   }, [pathname]);
   if (!account || account.emailVerified || pathname === '/admin/account') return null;
+  const waiting = account.pendingEmail ?? account.email;
   return (
     <div className="account-banner" role="status" data-testid="email-banner">
       <p>
-        {account.email
-          ? `Verify your email: open the link we sent to ${account.email}. Until then a forgotten password cannot be reset.`
+        {waiting
+          ? `Verify your email: open the link we sent to ${waiting}. Until then a forgotten password cannot be reset.`
           : 'Add an email to your account: without one, a forgotten password locks you out of your stores.'}
       </p>
       <Link to="/admin/account" className="button button-small">
-        {account.email ? 'Account settings' : 'Add email'}
+        {waiting ? 'Account settings' : 'Add email'}
       </Link>
     </div>
   );

@@ -95,11 +95,25 @@ export async function signUp(
   await assertPasswordAllowed(input.username, input.password);
   options.allowed?.();
   const password = await hashPassword(input.password);
+  // Note: an address another account gave without verifying it is not theirs: the new account
+  // gets the link too, and keeps the address pending until it opens it (see verifyEmail).
+  const [holder] = input.email
+    ? await db
+        .select({ verifiedAt: users.emailVerifiedAt })
+        .from(users)
+        .where(eq(users.email, input.email))
+        .limit(1)
+    : [];
+  if (holder?.verifiedAt) throw new AppError('already_exists', ACCOUNT_EMAIL_MESSAGES.emailTaken);
   try {
     return await db.transaction(async (tx) => {
       const [user] = await tx
         .insert(users)
-        .values({ username: input.username, password, email: input.email ?? null })
+        .values({
+          username: input.username,
+          password,
+          email: holder ? null : (input.email ?? null),
+        })
         .returning({ id: users.id, username: users.username });
       const created = user as SessionUser;
       if (input.email) await options.mailLink?.(tx, created, input.email);
