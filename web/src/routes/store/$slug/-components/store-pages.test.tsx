@@ -37,6 +37,10 @@ const fetchMock = vi.fn<typeof fetch>();
 vi.stubGlobal('fetch', fetchMock);
 let products: Product[] | 'pending' = [mug];
 const orders: unknown[] = [];
+/** The product's reviews as GET /api/products/prod-1/reviews answers. */
+let reviews: unknown = { reviews: [], count: 0, averageRating: null };
+/** Store fields that tests change (settings, verification). */
+let storePatch: Partial<PublicStore> = {};
 
 beforeEach(async () => {
   await Promise.all([
@@ -47,9 +51,12 @@ beforeEach(async () => {
   ]);
   orders.length = 0;
   products = [mug];
+  reviews = { reviews: [], count: 0, averageRating: null };
+  storePatch = {};
   fetchMock.mockImplementation(async (input, init) => {
     const url = String(input);
-    if (url === '/api/stores/aurora') return Response.json(store);
+    if (url === '/api/stores/aurora') return Response.json({ ...store, ...storePatch });
+    if (url === '/api/products/prod-1/reviews') return Response.json(reviews);
     if (url.startsWith('/api/stores/store-1/products')) {
       if (products === 'pending') return new Promise<Response>(() => {});
       return Response.json(products);
@@ -177,6 +184,53 @@ describe('store checkout', () => {
 });
 
 describe('product page', () => {
+  it('claims only what is true: the one chain, no invented rating or reviews, no badge', async () => {
+    const { container } = await render('/store/aurora/product/prod-1');
+    await waitFor(() => expect(container.textContent).toContain('No reviews yet.'));
+    const text = container.textContent ?? '';
+    expect(container.querySelector('[data-testid="accepted-method"]')?.textContent).toBe(
+      'USDC on Base',
+    );
+    for (const invented of ['Ethereum', 'Polygon', 'Verified Store', 'out of 5', 'Fast Shipping'])
+      expect(text).not.toContain(invented);
+    expect(container.querySelector('[data-testid="rating-summary"]')).toBeNull();
+    // SPEC's defaults until the store sets its own.
+    expect(container.querySelector('.trust-cards')?.textContent).toContain('2-7 days');
+    expect(container.querySelector('.trust-cards')?.textContent).toContain('Within 30 days');
+  });
+
+  it("shows real reviews with their average, the store's settings and its earned badge", async () => {
+    storePatch = { verified: true, shippingTime: 'Same day', returnPolicyDays: 0 };
+    reviews = {
+      reviews: [
+        {
+          id: 'r1',
+          productId: 'prod-1',
+          rating: 4,
+          title: 'Solid',
+          body: 'Keeps tea hot.',
+          authorName: 'Ada',
+          createdAt: '2026-01-02T03:04:05.000Z',
+          verifiedPurchase: true,
+        },
+      ],
+      count: 1,
+      averageRating: 4,
+    };
+    const { container } = await render('/store/aurora/product/prod-1');
+    await waitFor(() =>
+      expect(container.querySelector('[data-testid="rating-summary"]')?.textContent).toContain(
+        '4.0 (1 review)',
+      ),
+    );
+    await waitFor(() => expect(container.textContent).toContain('Verified Store'));
+    const reviewsTab = container.querySelector('[data-testid="reviews"]')?.textContent ?? '';
+    expect(reviewsTab).toContain('Verified purchase');
+    expect(reviewsTab).toContain('Keeps tea hot.');
+    expect(container.querySelector('.trust-cards')?.textContent).toContain('Same day');
+    expect(container.querySelector('.trust-cards')?.textContent).toContain('No returns');
+  });
+
   it('limits the quantity to the stock, and Buy Now adds to the cart and opens checkout', async () => {
     mug.inventory = 3;
     const { container, router } = await render('/store/aurora/product/prod-1');
@@ -334,7 +388,8 @@ describe('product images', () => {
     const withImage = { ...mug, imageUrl: 'https://img.example/mug.png' };
     fetchMock.mockImplementation(async (input) => {
       const url = String(input);
-      if (url === '/api/stores/aurora') return Response.json(store);
+      if (url === '/api/stores/aurora') return Response.json({ ...store, ...storePatch });
+      if (url === '/api/products/prod-1/reviews') return Response.json(reviews);
       if (url.startsWith('/api/stores/store-1/products')) return Response.json([withImage]);
       if (url === '/api/products/prod-1') return Response.json(withImage);
       return Response.json({ error: { message: 'Not found' } }, { status: 404 });
