@@ -93,7 +93,13 @@ services.push(
 );
 services.push(
   startService('worker', process.execPath, [join(root, 'api/src/worker.ts')], {
-    env: { ...serviceEnv.worker, ...mailEnv.worker, WEB_DIST: undefined },
+    // Note: the origin of the links in receipts (review forms): the shell's, else the local app's.
+    env: {
+      ...serviceEnv.worker,
+      ...mailEnv.worker,
+      WEB_DIST: undefined,
+      PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${ports.api}`,
+    },
   }),
 );
 for (const service of services) {
