@@ -69,6 +69,12 @@ async function readErrorText(
   return { text: body || response.statusText };
 }
 
+/** The ApiError of a non-OK response (for the few calls that do not go through apiRequest). */
+export async function apiErrorOf(response: Response): Promise<ApiError> {
+  const { text, code, details } = await readErrorText(response);
+  return new ApiError(response.status, text, code, details);
+}
+
 /** Sends one request to the API and returns its JSON body (null for an empty body). */
 export async function apiRequest<T>(
   method: string,

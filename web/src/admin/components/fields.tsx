@@ -1,5 +1,6 @@
 // The admin forms' TanStack Form hook: the app's form contexts, input and select (lib/form.tsx)
-// with the other fields the store and product dialogs need: a text area, a colour and a checkbox.
+// with the other fields the store and product dialogs need: a text area, a colour, a checkbox and
+// an image (uploaded, or a URL).
 // Every field has a label, and its hint and error are tied to it with aria-describedby.
 import { createFormHook } from '@tanstack/react-form';
 import {
@@ -11,6 +12,7 @@ import {
   SelectField,
   useFieldContext,
 } from '../../lib/form.tsx';
+import { ImageField } from './image-field.tsx';
 
 /** A multi-line text input. */
 function TextAreaField(props: LabelProps) {
@@ -79,6 +81,13 @@ function CheckboxField(props: LabelProps) {
 export const { useAppForm: useAdminForm } = createFormHook({
   fieldContext,
   formContext,
-  fieldComponents: { InputField, SelectField, TextAreaField, ColorField, CheckboxField },
+  fieldComponents: {
+    InputField,
+    SelectField,
+    TextAreaField,
+    ColorField,
+    CheckboxField,
+    ImageField,
+  },
   formComponents: {},
 });

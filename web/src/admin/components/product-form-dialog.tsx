@@ -88,9 +88,9 @@ function ProductForm({ userId, storeId, storeName, product, onDone }: ProductFor
       </div>
       <form.AppField name="imageUrl">
         {(field) => (
-          <field.InputField
-            label="Image URL"
-            type="url"
+          <field.ImageField
+            kind="product"
+            label="Image"
             placeholder="https://…"
             hint={imageHint('product')}
           />

@@ -110,7 +110,8 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
       <div className="field-grid">
         <form.AppField name="logoUrl">
           {(field) => (
-            <field.InputField
+            <field.ImageField
+              kind="logo"
               label="Logo"
               placeholder="https://… or 🛍️"
               hint={`${imageHint('logo')}; or a 1-2 character emoji`}
