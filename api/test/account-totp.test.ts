@@ -6,7 +6,7 @@ import { describe, expect, test } from 'bun:test';
 import { TOTP_MESSAGES } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { recoveryCodes, users } from '../src/db/schema.ts';
-import { totpCodeNow } from '../src/modules/account/second-factor.ts';
+import { totpCodeAt } from '../src/modules/account/second-factor.ts';
 import {
   type ApiClient,
   apiClient,
@@ -23,7 +23,7 @@ const otherAddress = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 
 /** A code of the secret that is not valid now (the one of an hour ago, rarely the same). */
 function wrongCode(secret: string): string {
-  const now = totpCodeNow(secret);
+  const now = totpCodeAt(secret);
   return now === '000000' ? '111111' : '000000';
 }
 
@@ -34,7 +34,8 @@ async function withTotp(prefix = 'totp') {
   expect(setup.status).toBe(200);
   const secret: string = setup.body.secret;
   const enabled = await merchant.api.post('/api/auth/account/totp/enable', {
-    code: totpCodeNow(secret),
+    // Note: the step before now: each later use needs a newer step (a code works once).
+    code: totpCodeAt(secret, -1),
   });
   expect(enabled.status).toBe(200);
   return { ...merchant, secret, codes: enabled.body.recoveryCodes as string[] };
@@ -59,7 +60,7 @@ describe('setting up two-step verification', () => {
     const bad = await m.api.post('/api/auth/account/totp/enable', { code: '12ab' });
     expect(bad.status).toBe(422);
     const enabled = await m.api.post('/api/auth/account/totp/enable', {
-      code: totpCodeNow(setup.body.secret),
+      code: totpCodeAt(setup.body.secret, -1),
     });
     expect(enabled.status).toBe(200);
     const codes: string[] = enabled.body.recoveryCodes;
@@ -77,7 +78,7 @@ describe('setting up two-step verification', () => {
     // Once on, a new setup is refused (it must be turned off first).
     expect((await m.api.post('/api/auth/account/totp/setup')).status).toBe(409);
     expect(
-      (await m.api.post('/api/auth/account/totp/enable', { code: totpCodeNow(setup.body.secret) }))
+      (await m.api.post('/api/auth/account/totp/enable', { code: totpCodeAt(setup.body.secret) }))
         .status,
     ).toBe(409);
   });
@@ -106,7 +107,7 @@ describe('sign-in with two-step verification', () => {
     const wrongPassword = await t.shopper.post('/api/auth/sign-in', {
       username,
       password: 'nope nope nope',
-      code: totpCodeNow(m.secret),
+      code: totpCodeAt(m.secret),
     });
     expect(wrongPassword.body.error.message).toBe('Invalid username or password');
     const wrong = await t.shopper.post('/api/auth/sign-in', {
@@ -119,7 +120,7 @@ describe('sign-in with two-step verification', () => {
     const ok = await t.shopper.post('/api/auth/sign-in', {
       username,
       password,
-      code: totpCodeNow(m.secret),
+      code: totpCodeAt(m.secret),
     });
     expect(ok.status).toBe(200);
     expect(sessionCookieOf(ok)).toStartWith('session=');
@@ -155,13 +156,18 @@ describe('changes that need a fresh code once it is on', () => {
     expect((await m.api.get(path)).body.paymentAddress).toBe(store.paymentAddress);
     // Other fields need no code.
     expect((await m.api.put(path, { description: 'Mugs' })).status).toBe(200);
-    const ok = await m.api.put(
-      path,
-      { paymentAddress: otherAddress },
-      withCode(totpCodeNow(m.secret)),
-    );
+    const usedCode = totpCodeAt(m.secret);
+    const ok = await m.api.put(path, { paymentAddress: otherAddress }, withCode(usedCode));
     expect(ok.status).toBe(200);
     expect(ok.body.paymentAddress).toBe(otherAddress);
+    // The same code again (seen over a shoulder, or in a log) is refused: a code works once.
+    const replayed = await m.api.put(
+      path,
+      { paymentAddress: store.paymentAddress },
+      withCode(usedCode),
+    );
+    expect(replayed.status).toBe(403);
+    expect(replayed.body.error.message).toBe(TOTP_MESSAGES.codeWrong);
     // Another merchant, with a code of its own, still cannot touch it.
     const bob = await t.bob.api.put(path, { paymentAddress: otherAddress });
     expect(bob.status).toBe(404);
@@ -176,7 +182,7 @@ describe('changes that need a fresh code once it is on', () => {
     const created = await m.api.post(
       '/api/api-keys',
       { name: 'server' },
-      withCode(totpCodeNow(m.secret)),
+      withCode(totpCodeAt(m.secret)),
     );
     expect(created.status).toBe(201);
     const revokeNone = await m.api.delete(`/api/api-keys/${created.body.id}`);
@@ -219,10 +225,10 @@ describe('turning it off', () => {
     });
     expect(wrong.status).toBe(422);
     expect(
-      (await t.bob.api.post('/api/auth/account/totp/disable', { code: totpCodeNow(m.secret) }))
+      (await t.bob.api.post('/api/auth/account/totp/disable', { code: totpCodeAt(m.secret) }))
         .status,
     ).toBe(409);
-    const off = await m.api.post('/api/auth/account/totp/disable', { code: totpCodeNow(m.secret) });
+    const off = await m.api.post('/api/auth/account/totp/disable', { code: totpCodeAt(m.secret) });
     expect(off.status).toBe(200);
     const [user] = await db().select().from(users).where(eq(users.id, m.user.id));
     expect(user?.totpSecret).toBeNull();

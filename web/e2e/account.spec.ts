@@ -30,15 +30,19 @@ async function mailLink(request: APIRequestContext, to: string, subject: string,
   return { mail, link: link as string };
 }
 
-/** The current RFC 6238 code of a base32 secret (the test is the authenticator app). */
-function totpCode(secret: string): string {
+/**
+ * The RFC 6238 code of a base32 secret `steps` periods from now (the test is the authenticator
+ * app). Note: a code works once, so each use takes a newer step; the API accepts one step either
+ * side of now.
+ */
+function totpCode(secret: string, steps = 0): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
   let bits = '';
   for (const char of secret.replace(/=+$/, ''))
     bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
   const key = Buffer.from(bits.match(/.{8}/g)?.map((byte) => Number.parseInt(byte, 2)) ?? []);
   const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000)));
+  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + steps));
   const hmac = createHmac('sha1', key).update(counter).digest();
   const offset = (hmac.at(-1) ?? 0) & 0xf;
   const value = (hmac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
@@ -147,10 +151,11 @@ test('a merchant adds and verifies an email, resets a forgotten password, turns 
   const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await snapBoth(page, 'account-6-totp-setup');
-  await page.getByLabel('Code from the app').fill(totpCode(secret));
+  await page.getByLabel('Code from the app').fill(totpCode(secret, -1));
   await page.getByRole('button', { name: 'Turn on' }).click();
   const codes = page.getByTestId('recovery-codes');
   await expect(codes.getByRole('listitem')).toHaveCount(10);
+  const recoveryCode = (await codes.getByRole('listitem').first().textContent()) ?? '';
   await snapBoth(page, 'account-7-recovery-codes');
   await page.getByRole('button', { name: 'I saved them' }).click();
   await expect(page.getByText('10 recovery codes left')).toBeVisible();
@@ -187,13 +192,14 @@ test('a merchant adds and verifies an email, resets a forgotten password, turns 
       .filter({ hasText: 'Two-step verification is on: enter the current code' })
       .first(),
   ).toBeVisible();
-  await page.getByLabel('Authenticator code').fill(totpCode(secret));
+  await page.getByLabel('Authenticator code').fill(totpCode(secret, 1));
   await page.getByRole('button', { name: 'Create API key' }).click();
   await expect(page.getByTestId('api-key-secret')).toHaveText(/^sk_test_/);
   await snapBoth(page, 'account-8b-api-key-code');
 
-  // Another device signs in (it needs a code too) and is ended from the account page.
-  const tablet = await otherDevice(browser, username, NEW_PASSWORD, totpCode(secret));
+  // Another device signs in (it needs a code too: a recovery code, once) and is ended from the
+  // account page.
+  const tablet = await otherDevice(browser, username, NEW_PASSWORD, recoveryCode);
   await page.goto('/admin/account');
   const sessions = page.getByRole('listitem', { name: /^Session / });
   await expect(sessions).toHaveCount(2);
@@ -233,7 +239,7 @@ test('sign-up asks for an email; sign-in asks for the authenticator code once it
   // Two-step verification on through the API, then a fresh sign-in asks for the code.
   const setup = await (await page.request.post('/api/auth/account/totp/setup')).json();
   const enabled = await page.request.post('/api/auth/account/totp/enable', {
-    data: { code: totpCode(setup.secret) },
+    data: { code: totpCode(setup.secret, -1) },
   });
   expect(enabled.status()).toBe(200);
   await page.getByRole('button', { name: 'Sign out' }).click();

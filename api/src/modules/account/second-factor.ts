@@ -38,14 +38,44 @@ export function newTotpSecret(username: string): { secret: string; uri: string }
 /** The otpauth:// URI of a stored secret. */
 export const totpUri = (secret: string, username: string) => totpOf(secret, username).toString();
 
-/** Whether `code` is the secret's code now (or one step either side). */
-export function totpCodeValid(secret: string, code: string): boolean {
+/** Length of a TOTP step. */
+const TOTP_PERIOD_MS = 30_000;
+/** Accounts whose last used step this process remembers (the oldest are forgotten first). */
+const MAX_REMEMBERED_STEPS = 50_000;
+// Note: the step of the last code each account used, so that a code works once: one seen over a
+// shoulder or in a log cannot be sent again. Kept in this process (the schema has no column for it).
+const usedSteps = new Map<string, number>();
+
+/**
+ * Whether `code` is the secret's code now (or one step either side) and newer than the last code
+ * the account used; a valid one is remembered as used.
+ */
+function useTotpCode(userId: string, secret: string, code: string): boolean {
   if (!/^\d{6}$/.test(code)) return false;
-  return totpOf(secret, 'check').validate({ token: code, window: TOTP_WINDOW }) !== null;
+  const now = Date.now();
+  const delta = totpOf(secret, 'check').validate({
+    token: code,
+    window: TOTP_WINDOW,
+    timestamp: now,
+  });
+  if (delta === null) return false;
+  const step = Math.floor(now / TOTP_PERIOD_MS) + delta;
+  if (step <= (usedSteps.get(userId) ?? Number.NEGATIVE_INFINITY)) return false;
+  usedSteps.delete(userId);
+  usedSteps.set(userId, step);
+  if (usedSteps.size > MAX_REMEMBERED_STEPS) {
+    const oldest = usedSteps.keys().next().value;
+    if (oldest !== undefined) usedSteps.delete(oldest);
+  }
+  return true;
 }
 
-/** The current code of a secret (tests and the e2e journey act as the authenticator app). */
-export const totpCodeNow = (secret: string) => totpOf(secret, 'now').generate();
+/**
+ * The code of a secret `steps` periods from now (tests act as the authenticator app: each use
+ * needs a newer step than the last, and one step either side of now is accepted).
+ */
+export const totpCodeAt = (secret: string, steps = 0) =>
+  totpOf(secret, 'now').generate({ timestamp: Date.now() + steps * TOTP_PERIOD_MS });
 
 /** A recovery code as stored and compared: lowercase, without its hyphen. */
 const normalRecoveryCode = (code: string) => code.replace(/[\s-]+/g, '').toLowerCase();
@@ -97,8 +127,8 @@ const wrongCodes = new BackoffLimiter({
 export const secondFactorWait = (userId: string) => wrongCodes.waitMs(userId);
 
 /**
- * Checks a code of an account with TOTP on: its authenticator's current code, or one of its
- * recovery codes (used up). A wrong one counts against the account's wait.
+ * Checks a code of an account with TOTP on: its authenticator's current code (once), or one of
+ * its recovery codes (used up). A wrong one counts against the account's wait.
  */
 export async function secondFactorValid(
   db: Executor,
@@ -106,7 +136,7 @@ export async function secondFactorValid(
   code: string,
 ): Promise<boolean> {
   const valid = user.totpSecret
-    ? totpCodeValid(user.totpSecret, code) || (await useRecoveryCode(db, user.id, code))
+    ? useTotpCode(user.id, user.totpSecret, code) || (await useRecoveryCode(db, user.id, code))
     : false;
   if (valid) wrongCodes.reset(user.id);
   else wrongCodes.fail(user.id);
