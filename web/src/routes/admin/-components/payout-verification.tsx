@@ -140,7 +140,11 @@ export function PayoutVerification(props: { userId: string; store: MerchantStore
             </label>
           )}
           <button type="button" className="button" disabled={busy} onClick={() => void verify()}>
-            {busy ? 'Waiting for your wallet...' : 'Verify payout address'}
+            {busy
+              ? 'Waiting for your wallet...'
+              : store.verified
+                ? 'Verify again'
+                : 'Verify payout address'}
           </button>
         </div>
       )}
