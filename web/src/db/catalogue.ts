@@ -75,15 +75,22 @@ function useRevalidate<T>(
     if (!key) return;
     let live = true;
     setState({ key, network: 'pending' });
+    // Note: counted once, when it settles or when the page leaves first (a read that never answers
+    // must not keep the database from loading).
+    let counted = true;
+    const settle = () => {
+      if (counted) readSettled();
+      counted = false;
+    };
     readStarted();
     load(key).then(
       (value) => {
         if (live) setState({ key, network: 'fresh', value });
-        readSettled();
+        settle();
         save(key, value).catch((error: unknown) => console.warn('Catalogue caching failed', error));
       },
       (error: unknown) => {
-        readSettled();
+        settle();
         if (isNotFound(error))
           forget(key).catch((e: unknown) => console.warn('Catalogue cleanup failed', e));
         if (!live) return;
@@ -93,6 +100,7 @@ function useRevalidate<T>(
     );
     return () => {
       live = false;
+      settle();
     };
   }, [key]);
   return state.key === key ? state : { network: 'pending' as const, value: undefined };
