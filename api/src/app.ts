@@ -20,6 +20,7 @@ import { linkSigningModule } from './modules/link-signing/index.ts';
 import { ordersModule } from './modules/orders/index.ts';
 import { paymentsModule } from './modules/payments/index.ts';
 import { productsModule } from './modules/products/index.ts';
+import { refundsModule } from './modules/refunds/index.ts';
 import { reviewsModule } from './modules/reviews/index.ts';
 import { storeManifestModule } from './modules/store-manifest/index.ts';
 import { storesModule } from './modules/stores/index.ts';
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps) {
     .use(checkoutSessionsModule(deps))
     .use(reviewsModule(deps))
     .use(forwardingModule(deps))
+    .use(refundsModule(deps))
     .use(wellKnownModule(deps))
     .use(storeManifestModule(deps))
     .use(uploadsModule(deps))

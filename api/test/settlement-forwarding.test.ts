@@ -205,15 +205,27 @@ describe('a universal order', () => {
   }, 40_000);
 });
 
-describe('amounts other than the exact one: nothing is left on a deposit address', () => {
-  test('overpaid: everything that arrived is split and forwarded', async () => {
+describe('amounts other than the exact one: nothing is left on a deposit address unaccounted', () => {
+  test('overpaid: the total is split and forwarded, the excess is held for the payer', async () => {
     const payout = freshAddress();
     const { orderId, address } = await universalOrder('10.00', payout);
     await payUsdc(t.stack.env, 4, address, usdc('12.50'));
     await forwarded(orderId);
-    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(splitFee(usdc('12.50')).merchant);
-    expect((await balancesOf(t.stack.env, address)).usdc).toBe(0n);
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(splitFee(usdc('10.00')).merchant);
+    // The excess waits on the address for the payer's claim, as a refund awaiting their address.
+    expect((await balancesOf(t.stack.env, address)).usdc).toBe(usdc('2.50'));
+    const claims = (await t.shopper.get(`/api/orders/${orderId}/refund-claims`)).body;
+    expect(claims).toEqual([
+      { amount: '2.500000', reason: 'excess', claimPath: expect.stringMatching(/^\/refund\//) },
+    ]);
     await webhookOf(orderId, 'order.overpaid');
+    const requested = await webhookOf(orderId, 'order.refund_requested');
+    expect(JSON.parse(requested.body).refund).toMatchObject({
+      source: 'deposit',
+      reason: 'excess',
+      amount: '2.500000',
+      status: 'awaiting_address',
+    });
   }, 40_000);
 
   test('underpaid: forwarded at expiry; a late top-up is forwarded in a second round', async () => {

@@ -107,10 +107,11 @@ test('funds the deposit address with just enough ETH, then transfers; twice on o
     storeName: 'Plain Shop',
     storePaymentAddress: payout,
     ...customer,
-    items: [{ productId: 'universal-p', title: 'Item', priceUsdc: '10.00', quantity: 1 }],
-    subtotalUsdc: '10.00',
+    // Note: 12.00 paid in two transfers (10, then 2), each forwarded in its own round.
+    items: [{ productId: 'universal-p', title: 'Item', priceUsdc: '12.00', quantity: 1 }],
+    subtotalUsdc: '12.00',
     shippingUsdc: '0.00',
-    totalUsdc: '10.00',
+    totalUsdc: '12.00',
     paymentChain: 'base',
   });
   const orderId = body.order.id as string;

@@ -7,6 +7,7 @@ export * from './schemas/common.ts';
 export * from './schemas/order.ts';
 export * from './schemas/payment.ts';
 export * from './schemas/product.ts';
+export * from './schemas/refund.ts';
 export * from './schemas/responses.ts';
 export * from './schemas/store.ts';
 export * from './schemas/universal.ts';

@@ -5,6 +5,7 @@ import type { Database } from '../db/client.ts';
 import { orders, stores } from '../db/schema.ts';
 import { ACCOUNT_MAIL_KINDS } from './account.ts';
 import { type RenderedEmail, receiptStoreExtras, renderReceipt, storeNameOf } from './receipt.ts';
+import { refundClaim } from './refund.ts';
 import { shipped } from './shipped.ts';
 
 /** A claimed message of the outbox, as its template sees it. */
@@ -67,4 +68,5 @@ export const MAIL_KINDS: Readonly<Record<string, MailTemplate>> = {
   verify_email: ACCOUNT_MAIL_KINDS.verify_email,
   reset_password: ACCOUNT_MAIL_KINDS.reset_password,
   merchant_paid: ACCOUNT_MAIL_KINDS.merchant_paid,
+  refund_claim: refundClaim,
 };

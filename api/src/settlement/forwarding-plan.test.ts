@@ -1,9 +1,11 @@
 // The forwarding rules without a chain: eligibility, amounts, the fee split and the nonces.
 import { describe, expect, test } from 'bun:test';
 import {
+  excessDue,
   forwardingNonce,
   forwardingRetryDelayMs,
   isForwardable,
+  merchantDue,
   planLegs,
   roundAmount,
 } from './forwarding-plan.ts';
@@ -28,13 +30,44 @@ describe('isForwardable', () => {
       expect(isForwardable(wallet(status, 10n), now)).toBe(false);
   });
 
-  test('an underpaid wallet forwards what arrived once its window has closed', () => {
-    expect(isForwardable(wallet('underpaid', 3n, 0n, past), now)).toBe(true);
+  test('an underpaid wallet waits for its merchant once its window has closed', () => {
+    expect(isForwardable(wallet('underpaid', 3n, 0n, past), now)).toBe(false);
+    expect(isForwardable({ ...wallet('underpaid', 3n, 0n, past), accepted: true }, now)).toBe(true);
+    // Refunded instead: what arrived is held for the payer.
+    expect(
+      isForwardable({ ...wallet('underpaid', 3n, 0n, past), accepted: true, heldAmount: 3n }, now),
+    ).toBe(false);
   });
 
   test('anything arriving on an address already forwarded goes too, whatever the state', () => {
     expect(isForwardable(wallet('detected', 12n, 10n, past), now)).toBe(true);
     expect(isForwardable(wallet('received', 10n, 10n), now)).toBe(false);
+  });
+});
+
+describe("an overpaid wallet: the excess is the payer's", () => {
+  const overpaid = { ...wallet('overpaid', 125n), expectedAmount: 100n };
+  test('the merchant gets the total, the excess is due to the payer until it is held', () => {
+    expect(merchantDue(overpaid, now)).toBe(100n);
+    expect(excessDue(overpaid)).toBe(25n);
+    const held = { ...overpaid, heldAmount: 25n };
+    expect(excessDue(held)).toBe(0n);
+    expect(merchantDue(held, now)).toBe(100n);
+  });
+
+  test('after the round and the refund nothing is due; a top-up is excess again', () => {
+    const done = { ...overpaid, forwardedAmount: 125n, merchantForwardedAmount: 100n };
+    expect(merchantDue(done, now)).toBe(0n);
+    expect(excessDue(done)).toBe(0n);
+    const topUp = { ...done, receivedAmount: 130n };
+    expect(merchantDue(topUp, now)).toBe(0n);
+    expect(excessDue(topUp)).toBe(5n);
+  });
+
+  test('a paid wallet never forwards what is held for a refund', () => {
+    const held = { ...wallet('received', 100n), expectedAmount: 100n, heldAmount: 100n };
+    expect(isForwardable(held, now)).toBe(false);
+    expect(roundAmount(100n, held, now)).toBe(0n);
   });
 });
 

@@ -3,46 +3,94 @@
 import { isPaidState, isPaymentState, splitFee, type Usdc } from '@store/shared';
 import { encodeAbiParameters, type Hex, keccak256 } from 'viem';
 
-/** The transactions of a round: the merchant share, the fee and (gas-funded mode) the ETH. */
-export type ForwardingLeg = 'merchant' | 'fee' | 'gas';
+/**
+ * The transactions of a round: the merchant share, the fee and (gas-funded mode) the ETH; or,
+ * alone in its round, a refund to the payer of money still on the deposit address.
+ */
+export type ForwardingLeg = 'merchant' | 'fee' | 'gas' | 'refund';
 
 /** The wallet fields the rules read. */
 export interface ForwardableWallet {
   status: string;
   expiredAt: Date | null;
   receivedAmount: Usdc;
+  /** Every confirmed round: merchant shares, fees and deposit refunds. */
   forwardedAmount: Usdc;
+  /** The order's total in base units; absent: no cap (what arrives goes to the merchant). */
+  expectedAmount?: Usdc;
+  /** Reserved for the payer: deposit refunds not yet sent (awaiting an address, ready, sending). */
+  heldAmount?: Usdc;
+  /** The part of `forwardedAmount` that went to the merchant and the treasury (the rest: refunds). */
+  merchantForwardedAmount?: Usdc;
+  /** The merchant accepted an underpaid order as paid: what arrived goes to the merchant. */
+  accepted?: boolean;
 }
 
 /**
- * Whether a wallet's funds at depth leave now: once paid (received, overpaid, paid late), when an
- * underpaid window has closed (what arrived goes to the merchant), and anything that arrives on an
- * address already forwarded once: nothing is ever left on a deposit address.
+ * Whether a wallet's state lets money go to the merchant: once paid (received, overpaid, paid
+ * late); an underpaid order only once the merchant accepted it as paid (at the window's end it
+ * waits for the merchant's decision: accept, or refund the payer); what a reorg left of a reversed
+ * payment once its window closed; and a top-up of an address already forwarded once.
  */
-export function isForwardable(wallet: ForwardableWallet, now: Date): boolean {
-  if (wallet.receivedAmount <= wallet.forwardedAmount) return false;
+function mayPayMerchant(wallet: ForwardableWallet, now: Date): boolean {
+  if (wallet.status === 'underpaid') return wallet.accepted === true;
   if (wallet.forwardedAmount > 0n && wallet.status !== 'reversed') return true;
   if (!isPaymentState(wallet.status)) return false;
   if (isPaidState(wallet.status)) return true;
-  // Note: what is left of a reversed payment (a first part the reorg kept) waits like an
-  // underpaid one: a top-up can still complete it, and at the window's end it goes on.
-  const partial = wallet.status === 'underpaid' || wallet.status === 'reversed';
-  return partial && wallet.expiredAt !== null && wallet.expiredAt <= now;
+  return wallet.status === 'reversed' && wallet.expiredAt !== null && wallet.expiredAt <= now;
 }
 
 /**
- * What the next round forwards: the address's on-chain balance, but never more than what
- * reached depth and was not forwarded yet (a transfer still below depth waits for its round).
+ * What the merchant (share + fee) may still get from the address: what reached depth, is not
+ * forwarded and not held for a refund, and never more than the order's total over all rounds (an
+ * excess is the payer's: see `excessDue`). An accepted underpaid order has no cap below what arrived.
  */
-export function roundAmount(balance: Usdc, wallet: ForwardableWallet): Usdc {
-  const owed = wallet.receivedAmount - wallet.forwardedAmount;
+export function merchantDue(wallet: ForwardableWallet, now: Date): Usdc {
+  const free = wallet.receivedAmount - wallet.forwardedAmount - (wallet.heldAmount ?? 0n);
+  if (free <= 0n || !mayPayMerchant(wallet, now)) return 0n;
+  if (wallet.expectedAmount === undefined || wallet.status === 'reversed') return free;
+  if (wallet.status === 'underpaid') return free;
+  const room = wallet.expectedAmount - (wallet.merchantForwardedAmount ?? wallet.forwardedAmount);
+  if (room <= 0n) return 0n;
+  return free < room ? free : room;
+}
+
+/**
+ * Whether a wallet's funds at depth leave now for the merchant (see `merchantDue`). Note: nothing
+ * is ever left on a deposit address unaccounted: what the merchant does not get is held for a
+ * refund to the payer.
+ */
+export function isForwardable(wallet: ForwardableWallet, now: Date): boolean {
+  return merchantDue(wallet, now) > 0n;
+}
+
+/**
+ * The excess of a paid order not yet reserved for the payer: what arrived beyond the total, less
+ * every deposit refund already held or sent. A positive amount becomes an excess refund.
+ */
+export function excessDue(wallet: ForwardableWallet): Usdc {
+  if (!isPaymentState(wallet.status) || !isPaidState(wallet.status)) return 0n;
+  if (wallet.expectedAmount === undefined) return 0n;
+  const refunded =
+    wallet.forwardedAmount - (wallet.merchantForwardedAmount ?? wallet.forwardedAmount);
+  const excess =
+    wallet.receivedAmount - wallet.expectedAmount - (wallet.heldAmount ?? 0n) - refunded;
+  return excess > 0n ? excess : 0n;
+}
+
+/**
+ * What the next round forwards: the address's on-chain balance, but never more than the merchant
+ * may get now (a transfer still below depth waits for its round).
+ */
+export function roundAmount(balance: Usdc, wallet: ForwardableWallet, now = new Date()): Usdc {
+  const owed = merchantDue(wallet, now);
   const amount = balance < owed ? balance : owed;
   return amount > 0n ? amount : 0n;
 }
 
 /** One planned USDC transfer of a round. */
 export interface PlannedLeg {
-  leg: 'merchant' | 'fee';
+  leg: 'merchant' | 'fee' | 'refund';
   to: `0x${string}`;
   value: Usdc;
 }

@@ -22,13 +22,24 @@ export type LegRow = typeof forwardingTransfers.$inferSelect;
  */
 export async function loadWalletsWithWork(db: Database, now: Date, limit: number) {
   const at = now.toISOString();
+  // Note: a wallet whose unforwarded funds are all held for the payer (an excess awaiting its
+  // claim, an underpaid order refunded) is not listed until its refund is ready; an underpaid one
+  // whose window closed only once its merchant accepted it as paid.
   const rows = await db.execute<{ id: string }>(sql`
     select w.id from payment_wallets w
     where w.id in (
-        select id from payment_wallets
-        where forwarding_due and (status in ('received', 'overpaid', 'paid_late')
-          or (status in ('underpaid', 'reversed') and expired_at <= ${at})
-          or (forwarded_amount_usdc > 0 and status <> 'reversed'))
+        select pw.id from payment_wallets pw
+        where pw.forwarding_due and (pw.status in ('received', 'overpaid', 'paid_late')
+          or (pw.status = 'reversed' and pw.expired_at <= ${at})
+          or (pw.status = 'underpaid' and pw.expired_at <= ${at} and (pw.is_universal
+            or exists (select 1 from orders o where o.id = pw.order_id
+              and o.status in ('paid', 'processing', 'shipped', 'completed'))))
+          or (pw.forwarded_amount_usdc > 0 and pw.status not in ('reversed', 'underpaid')))
+          and pw.received_amount_usdc - pw.forwarded_amount_usdc > coalesce((select sum(r.amount)
+            from refunds r where r.wallet_id = pw.id and r.source = 'deposit'
+              and r.status in ('awaiting_address', 'ready', 'sending', 'failed')), 0) / 1000000
+        union select wallet_id from refunds
+          where status = 'ready' and source = 'deposit' and wallet_id is not null
         union select wallet_id from forwarding_transfers where status <> 'confirmed')
       and w.forwarding_status <> 'failed'
       and (w.status <> 'reversed' or w.expired_at <= ${at}
@@ -180,8 +191,15 @@ export async function completeRound(
         actualGasUsed: sql`${paymentWallets.actualGasUsed} + ${formatEther(gasCost)}::numeric`,
         // Note: only a paid order reads as forwarded (the status API reports `forwarded` and
         // paymentDetected from this flag); an underpaid one forwarded at expiry stays underpaid.
-        forwardingCompleted: sql`${formatUsdcFull(after)}::numeric >= ${paymentWallets.receivedAmountUsdc}
-          and ${paymentWallets.status} in ('received', 'overpaid', 'paid_late')`,
+        // Note: what is held for the payer (an excess) is not the merchant's: the order reads
+        // as forwarded once the rest has left; an underpaid order accepted as paid too.
+        forwardingCompleted: sql`${formatUsdcFull(after)}::numeric + coalesce((select sum(r.amount)
+            from refunds r where r.wallet_id = ${wallet.id} and r.source = 'deposit'
+              and r.status in ('awaiting_address', 'ready', 'sending', 'failed')), 0) / 1000000
+            >= ${paymentWallets.receivedAmountUsdc}
+          and (${paymentWallets.status} in ('received', 'overpaid', 'paid_late')
+            or (${paymentWallets.status} = 'underpaid' and exists (select 1 from orders o
+              where o.id = ${paymentWallets.orderId} and o.status <> 'pending' and o.status <> 'reversed')))`,
         forwardingStatus: 'completed',
         forwardingError: null,
         forwardingNextAttemptAt: null,

@@ -4,7 +4,6 @@
 // signed, each signed transaction before it is broadcast, and every step starts by asking the
 // token whether the nonce is already used, so a restarted worker resumes from Postgres and the
 // chain alone; a resubmission can never pay twice, since the token refuses a used nonce.
-import { parseUsdc } from '@store/shared';
 import {
   type Hash,
   type Hex,
@@ -24,7 +23,13 @@ import {
   tokenBalance,
 } from './forwarding-chain.ts';
 import { forwardGasFunded } from './forwarding-gas-funded.ts';
-import { forwardingNonce, isForwardable, planLegs, roundAmount } from './forwarding-plan.ts';
+import {
+  excessDue,
+  forwardingNonce,
+  isForwardable,
+  planLegs,
+  roundAmount,
+} from './forwarding-plan.ts';
 import {
   completeRound,
   deferForwarding,
@@ -38,6 +43,13 @@ import {
   type WalletRow,
 } from './forwarding-store.ts';
 import { submitAuthorization } from './forwarding-submit.ts';
+import {
+  completeRefundRound,
+  forwardableOf,
+  planRefundRound,
+  refundFigures,
+  reserveExcess,
+} from './refund-store.ts';
 import type { WalletClaims } from './wallet-claims.ts';
 
 /** Everything the forwarding of one wallet needs. */
@@ -91,20 +103,23 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
   // open, but what already left (legs on their way when the reorg came) is recorded.
   if (wallet.status === 'reversed' && !(wallet.expiredAt && wallet.expiredAt <= new Date()))
     return recordLegsAlreadyPaid(ctx, wallet, account, legs);
-  if (legs.length === 0) legs = (await planRound(ctx, wallet, account.address)) ?? [];
+  if (legs.length === 0) legs = (await planNext(ctx, wallet, account.address)) ?? [];
   if (legs.length === 0) return false;
-  if (legs[0]?.mode === 'gas-funded') return forwardGasFunded(ctx, wallet, account, legs);
+  // Note: a refund round is always EIP-3009 (the relayer pays its gas), whatever the mode.
+  const refund = legs.some((leg) => leg.leg === 'refund');
+  if (!refund && legs[0]?.mode === 'gas-funded')
+    return forwardGasFunded(ctx, wallet, account, legs);
   await checkRoundIsFunded(ctx, account.address, legs);
-  crashPoint(ctx.crashAt, 'before-signing');
+  crashPoint(ctx.crashAt, refund ? 'refund-before-signing' : 'before-signing');
   // Note: a leg whose transaction a reorg removed has its authorization unused again: it is
   // sent again here, under the same authorization nonce, so it can still pay only once.
   for (const leg of legs) await submitAuthorization(ctx, account, leg);
-  crashPoint(ctx.crashAt, 'after-submitting');
+  crashPoint(ctx.crashAt, refund ? 'refund-after-submitting' : 'after-submitting');
   const sent = await openRoundLegs(ctx.db, wallet.id);
   const found = await Promise.all(sent.map((leg) => authorizationMined(ctx, account, leg)));
   const mined = found.filter((m): m is MinedLeg => m !== null);
   if (mined.length < found.length) return false;
-  crashPoint(ctx.crashAt, 'before-recording');
+  crashPoint(ctx.crashAt, refund ? 'refund-before-recording' : 'before-recording');
   // Final only at depth: until every leg is CONFIRMATIONS deep the round stays open (the wallet
   // reads `forwarding`), and each pass checks again that its transactions are still on chain.
   // Note: cacheTime 0: viem would otherwise answer a head up to 4 s old.
@@ -116,7 +131,28 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
     await deferForwarding(ctx.db, wallet.id, untilDepth(missing));
     return false;
   }
+  if (refund) return mined[0] ? completeRefundRound(ctx.db, wallet, mined[0], new Date()) : false;
   return completeRound(ctx.db, wallet, mined, new Date());
+}
+
+/**
+ * The next round of a wallet with nothing open: first the excess of a paid order is reserved for
+ * the payer (an excess refund awaiting their address), then a refund whose address is confirmed
+ * goes (one leg, alone in its round), else the merchant's round for what the merchant may get.
+ */
+async function planNext(
+  ctx: ForwardingContext,
+  wallet: WalletRow,
+  address: `0x${string}`,
+): Promise<LegRow[] | undefined> {
+  const now = new Date();
+  if (excessDue(forwardableOf(wallet, await refundFigures(ctx.db, wallet.id))) > 0n)
+    await reserveExcess(ctx.db, wallet.id, now);
+  const refund = await planRefundRound(ctx.db, wallet, address, (round) =>
+    forwardingNonce(wallet.id, round, 'refund'),
+  );
+  if (refund?.length) return refund;
+  return planRound(ctx, wallet, address, now);
 }
 
 /** Blocks the shallowest leg still needs to reach `depth` (0 when all are deep enough). */
@@ -202,15 +238,13 @@ async function planRound(
   ctx: ForwardingContext,
   wallet: WalletRow,
   address: `0x${string}`,
+  now: Date,
 ): Promise<LegRow[] | undefined> {
-  const amounts = {
-    status: wallet.status,
-    expiredAt: wallet.expiredAt,
-    receivedAmount: parseUsdc(wallet.receivedAmountUsdc),
-    forwardedAmount: parseUsdc(wallet.forwardedAmountUsdc),
-  };
-  if (!isForwardable(amounts, new Date())) return undefined;
-  const amount = roundAmount(await tokenBalance(ctx.chain, address), amounts);
+  // Note: never what is held for the payer (an excess, a refund of an underpaid order).
+  const amounts = forwardableOf(wallet, await refundFigures(ctx.db, wallet.id));
+  if (!isForwardable(amounts, now)) return undefined;
+  const balance = await tokenBalance(ctx.chain, address);
+  const amount = roundAmount(balance - (amounts.heldAmount ?? 0n), amounts, now);
   // Note: an error, not a silent skip: it is counted, shown to the merchant and retried later.
   if (amount === 0n) throw new Error(`${address} holds none of the USDC recorded as received`);
   const round = await nextRound(ctx.db, wallet.id);

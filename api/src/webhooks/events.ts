@@ -11,6 +11,7 @@ import {
   type WebhookEventType,
   type WebhookForwarding,
   type WebhookPayload,
+  type WebhookRefund,
   type WebhookShipment,
   withCountry,
 } from '@store/shared';
@@ -55,6 +56,7 @@ export function serializePayload(
   wallet: WalletRow,
   forwarding?: ForwardingSummary,
   shipment?: ShipmentEvent,
+  refund?: WebhookRefund,
 ): string {
   const universal = wallet.isUniversal;
   const base = {
@@ -95,7 +97,9 @@ export function serializePayload(
       ? { type, ...base, forwarding: forwardingOf(forwarding) }
       : type === 'order.shipped'
         ? { type, ...base, shipment: shipmentOf(order, shipment) }
-        : { type, ...base };
+        : type === 'order.refund_requested' || type === 'order.refunded'
+          ? { type, ...base, refund: refundOf(type, refund) }
+          : { type, ...base };
   return JSON.stringify(payload);
 }
 
@@ -114,6 +118,11 @@ function arrivedAmount(wallet: WalletRow): string {
 function forwardingOf(forwarding: ForwardingSummary | undefined): ForwardingSummary {
   if (!forwarding) throw new Error('order.forwarded needs its forwarding round');
   return forwarding;
+}
+
+function refundOf(type: WebhookEventType, refund: WebhookRefund | undefined): WebhookRefund {
+  if (!refund) throw new Error(`${type} needs its refund`);
+  return refund;
 }
 
 /** The order's shipment as `order.shipped` reports it, from the row the event was written with. */

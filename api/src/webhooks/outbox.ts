@@ -1,5 +1,7 @@
 // The webhook outbox: events are inserted in the transaction that changes the state they report,
 // so a webhook exists if and only if the change was committed; the dispatcher sends them later.
+
+import type { WebhookRefund } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { orders, paymentWallets, stores, webhookDeliveries } from '../db/schema.ts';
@@ -39,6 +41,7 @@ export async function enqueueOrderEvents(
   events: readonly WebhookEventType[],
   at: Date,
   forwarding?: ForwardingSummary,
+  refund?: WebhookRefund,
 ): Promise<number> {
   if (events.length === 0) return 0;
   const [row] = await tx
@@ -59,7 +62,7 @@ export async function enqueueOrderEvents(
         : row.order.storeId,
       eventType: type,
       url,
-      payload: serializePayload(type, at, row.order, row.wallet, forwarding),
+      payload: serializePayload(type, at, row.order, row.wallet, forwarding, undefined, refund),
       nextAttemptAt: at,
       retryUntil: new Date(at.getTime() + WEBHOOK_RETRY_WINDOW_MS),
       createdAt: at,

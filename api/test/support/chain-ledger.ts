@@ -1,7 +1,8 @@
 // The ledger as the CHAIN tells it, not the database: USDC `Transfer` and `AuthorizationUsed` logs
 // of the token, read straight from the node. For every deposit address: what arrived equals what
 // left plus what it still holds; what left went to its payout address and the treasury with the
-// merchant never under 98%; every EIP-3009 authorization was used once; and the database's
+// merchant never under 98% of what it and the treasury got, refunds only to an address a refund
+// of that wallet names (the payer's); every EIP-3009 authorization was used once; and the database's
 // forwarded amount is what the chain says left.
 import { splitFee } from '@store/shared';
 import { sql } from 'drizzle-orm';
@@ -23,6 +24,8 @@ export interface DepositLedger {
   received: bigint;
   toMerchant: bigint;
   toTreasury: bigint;
+  /** Refunds: to an address a refund of this wallet names. */
+  toPayer: bigint;
   toOthers: bigint;
   balance: bigint;
   forwardedInDatabase: bigint;
@@ -42,10 +45,17 @@ export async function chainLedger(
   const client = createPublicClient({ chain: foundry, transport: http(env.RPC_URL) });
   const token = env.USDC_ADDRESS as Address;
   const treasury = (env.TREASURY_ADDRESS ?? '').toLowerCase();
-  const wallets = await db.execute<{ address: string; payout: string; forwarded: string }>(sql`
-    select lower(wallet_address) as address, lower(store_payment_address) as payout,
-      (forwarded_amount_usdc * 1000000)::bigint::text as forwarded
-    from payment_wallets`);
+  const wallets = await db.execute<{
+    address: string;
+    payout: string;
+    forwarded: string;
+    payers: string[] | null;
+  }>(sql`
+    select lower(w.wallet_address) as address, lower(w.store_payment_address) as payout,
+      (w.forwarded_amount_usdc * 1000000)::bigint::text as forwarded,
+      (select array_agg(distinct lower(r.to_address)) from refunds r
+        where r.wallet_id = w.id and r.to_address is not null) as payers
+    from payment_wallets w`);
   const logs = await client.getLogs({ address: token, event: transferEvent, fromBlock: 0n });
   const used = await client.getLogs({ address: token, event: authorizationUsed, fromBlock: 0n });
   const counts = new Map<string, number>();
@@ -62,6 +72,7 @@ export async function chainLedger(
       received: 0n,
       toMerchant: 0n,
       toTreasury: 0n,
+      toPayer: 0n,
       toOthers: 0n,
       balance: 0n,
       forwardedInDatabase: BigInt(wallet.forwarded),
@@ -75,6 +86,7 @@ export async function chainLedger(
       transfersOut += 1;
       if (to === wallet.payout) row.toMerchant += value;
       else if (to === treasury) row.toTreasury += value;
+      else if (to && wallet.payers?.includes(to)) row.toPayer += value;
       else row.toOthers += value;
     }
     row.balance = await client.readContract({
@@ -83,14 +95,15 @@ export async function chainLedger(
       functionName: 'balanceOf',
       args: [wallet.address as Address],
     });
-    const out = row.toMerchant + row.toTreasury + row.toOthers;
+    const out = row.toMerchant + row.toTreasury + row.toPayer + row.toOthers;
+    const paidOut = row.toMerchant + row.toTreasury;
     if (row.received !== out + row.balance)
       breaches.push(
         `${row.address}: received ${row.received} ≠ out ${out} + balance ${row.balance}`,
       );
     if (row.toOthers !== 0n) breaches.push(`${row.address}: ${row.toOthers} went elsewhere`);
-    if (out > 0n && row.toMerchant < splitFee(out).merchant)
-      breaches.push(`${row.address}: merchant got ${row.toMerchant} of ${out} (under 98%)`);
+    if (paidOut > 0n && row.toMerchant < splitFee(paidOut).merchant)
+      breaches.push(`${row.address}: merchant got ${row.toMerchant} of ${paidOut} (under 98%)`);
     if (row.forwardedInDatabase !== out)
       breaches.push(
         `${row.address}: database says ${row.forwardedInDatabase} forwarded, chain ${out}`,

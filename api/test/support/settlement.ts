@@ -71,8 +71,9 @@ export async function balancesOf(
 }
 
 /**
- * The ledger: for every wallet with confirmed rounds, received at depth = merchant + fee of its
- * confirmed legs, and the wallet's forwarded amount says the same. Returns the wallets that break it.
+ * The ledger: for every wallet with confirmed rounds, received at depth = merchant + fee + refunds
+ * of its confirmed legs + what is held for the payer (refunds not sent yet), and the wallet's
+ * forwarded amount is its confirmed legs. Returns the wallets that break it.
  */
 export async function ledgerBreaches(db: Database): Promise<string[]> {
   const rows = await db.execute<{
@@ -80,18 +81,25 @@ export async function ledgerBreaches(db: Database): Promise<string[]> {
     received: string;
     forwarded: string;
     legs: string;
+    held: string;
   }>(sql`
     select w.id, w.received_amount_usdc::text as received, w.forwarded_amount_usdc::text as forwarded,
-      coalesce(sum(f.value) filter (where f.leg in ('merchant', 'fee') and f.status = 'confirmed'), 0)::text as legs
-    from payment_wallets w left join forwarding_transfers f on f.wallet_id = w.id
-    where w.forwarding_status = 'completed'
-    group by w.id`);
+      coalesce((select sum(f.value) from forwarding_transfers f where f.wallet_id = w.id
+        and f.leg in ('merchant', 'fee', 'refund') and f.status = 'confirmed'), 0)::text as legs,
+      coalesce((select sum(r.amount) from refunds r where r.wallet_id = w.id and r.source = 'deposit'
+        and r.status in ('awaiting_address', 'ready', 'sending', 'failed')), 0)::text as held
+    from payment_wallets w
+    where w.forwarding_status = 'completed'`);
   return rows
     .filter((r) => {
-      const legs = formatUsdcFull(BigInt(r.legs));
+      const legs = BigInt(r.legs);
       return (
-        parseUsdc(r.received) !== parseUsdc(legs) || parseUsdc(r.forwarded) !== parseUsdc(legs)
+        parseUsdc(r.received) !== legs + BigInt(r.held) ||
+        parseUsdc(r.forwarded) !== parseUsdc(formatUsdcFull(legs))
       );
     })
-    .map((r) => `${r.id}: received ${r.received}, forwarded ${r.forwarded}, legs ${r.legs}`);
+    .map(
+      (r) =>
+        `${r.id}: received ${r.received}, forwarded ${r.forwarded}, legs ${r.legs}, held ${r.held}`,
+    );
 }

@@ -20,6 +20,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.forwarded',
   'order.payment_reversed',
   'order.shipped',
+  'order.refund_requested',
+  'order.refunded',
 ] as const;
 /** One event type. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -39,6 +41,10 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
     'The payment transaction left the chain (a reorganisation); do not fulfil until order.paid comes again.',
   'order.shipped':
     'The merchant marked the order shipped: its carrier and tracking; sent again with the new tracking when the merchant changes it.',
+  'order.refund_requested':
+    'A refund to the payer was opened (an overpaid excess, an underpaid or expired order, or the merchant refunding): its amount, source and reason; the payer confirms the address through the claim link.',
+  'order.refunded':
+    'A refund is confirmed on chain: the amount reached the address the payer confirmed (its transaction hash).',
 };
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp());
@@ -74,6 +80,22 @@ export const WebhookShipmentSchema = v.object({
   /** True when this event changes the tracking of an order already reported shipped. */
   updated: v.boolean(),
 });
+/**
+ * The refund of `order.refund_requested` and `order.refunded` (USDC, 6 decimals): from the deposit
+ * address (the platform sends it) or the merchant's payout wallet; the address once confirmed.
+ */
+export const WebhookRefundSchema = v.object({
+  id: v.pipe(v.string(), v.uuid()),
+  source: v.picklist(['deposit', 'merchant']),
+  reason: v.picklist(['excess', 'underpaid', 'expired', 'oversold', 'merchant']),
+  amount: UsdcAmountStringSchema,
+  status: v.picklist(['awaiting_address', 'ready', 'sending', 'refunded', 'canceled', 'failed']),
+  toAddress: v.nullable(address),
+  txHash: v.nullable(txHash),
+});
+/** A refund as the webhooks report it. */
+export type WebhookRefund = v.InferOutput<typeof WebhookRefundSchema>;
+
 /** The shipment of `order.shipped`. */
 export type WebhookShipment = v.InferOutput<typeof WebhookShipmentSchema>;
 
@@ -128,6 +150,16 @@ export const WEBHOOK_PAYLOAD_SCHEMAS = {
     type: v.literal('order.shipped'),
     ...payloadEntries,
     shipment: WebhookShipmentSchema,
+  }),
+  'order.refund_requested': v.object({
+    type: v.literal('order.refund_requested'),
+    ...payloadEntries,
+    refund: WebhookRefundSchema,
+  }),
+  'order.refunded': v.object({
+    type: v.literal('order.refunded'),
+    ...payloadEntries,
+    refund: WebhookRefundSchema,
   }),
 } as const;
 
@@ -249,6 +281,41 @@ export const WEBHOOK_EXAMPLES: { [T in WebhookEventType]: WebhookPayloadOf<T> } 
       trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
       shippedAt: '2026-01-16T09:30:00.000Z',
       updated: false,
+    },
+  },
+  'order.refund_requested': {
+    type: 'order.refund_requested',
+    ...exampleBase,
+    paymentStatus: 'overpaid',
+    paymentWallet: { ...exampleBase.paymentWallet, receivedAmount: '30.000000' },
+    refund: {
+      id: '0b7e3c9a-5d21-4f6e-8a4b-2c1d0e9f8a7b',
+      source: 'deposit',
+      reason: 'excess',
+      amount: '5.000000',
+      status: 'awaiting_address',
+      toAddress: null,
+      txHash: null,
+    },
+  },
+  'order.refunded': {
+    type: 'order.refunded',
+    ...exampleBase,
+    timestamp: '2026-01-15T11:20:00.000Z',
+    paymentStatus: 'overpaid',
+    paymentWallet: {
+      ...exampleBase.paymentWallet,
+      receivedAmount: '30.000000',
+      forwardedAmount: '30.000000',
+    },
+    refund: {
+      id: '0b7e3c9a-5d21-4f6e-8a4b-2c1d0e9f8a7b',
+      source: 'deposit',
+      reason: 'excess',
+      amount: '5.000000',
+      status: 'refunded',
+      toAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+      txHash: `0x${'6e'.repeat(32)}`,
     },
   },
 };

@@ -27,7 +27,12 @@ function TermsPage() {
       <h2>4. Payments are final</h2>
       <p>
         Blockchain transfers cannot be reversed. Send the exact amount of USDC on Base to the
-        address shown for your order. Refunds are a matter between you and the merchant.
+        address shown for your order. Money still on an order's address (more than the total, or an
+        unpaid order the merchant refunds) is returned in full, the service paying the network fee,
+        to the address the payer confirms through the refund link; an exchange deposit address may
+        not credit it. An unclaimed refund stays claimable. Money already forwarded is refunded by
+        the merchant from its own wallet, at the merchant's network cost; the processing fee on it
+        is not returned. Other refunds are a matter between you and the merchant.
       </p>
       <h2>5. Limitation of liability</h2>
       <p>

@@ -128,6 +128,17 @@ function DocsPage() {
             not credited.
           </li>
           <li>An underpayment can be completed by sending the rest to the same address.</li>
+          <li>
+            Refunds: more than the total is never forwarded; the excess stays on the deposit address
+            and the payer gets a claim link (payment page, thank-you page, email) to confirm the
+            address it goes back to (<code>order.refund_requested</code>, then{' '}
+            <code>order.refunded</code>). An unclaimed excess stays claimable. A store order still
+            underpaid when its window closes waits for the merchant: accept it as paid (what arrived
+            is forwarded) or refund it from the deposit address; a universal link forwards what
+            arrived. Refunds from a deposit address are whole: the platform pays the network fee and
+            takes no 2% fee on them. A forwarded payment is refunded from the merchant's wallet; its
+            2% fee is not returned.
+          </li>
           <li>Customers can check the payment status at any time on the payment page.</li>
           <li>
             Links can be edited by the customer; the webhook always carries what was actually

@@ -1,0 +1,138 @@
+// Routes: GET /api/orders/{id}/refunds, POST /api/orders/{id}/accept-underpaid,
+// POST /api/orders/{id}/refunds (merchant, owner only); GET /api/orders/{id}/refund-claims,
+// GET and POST /api/refund-claims/{token} (the payer, by the order's id or the claim link's token).
+import {
+  ClaimRefundSchema,
+  CreateRefundSchema,
+  OrderRefundClaimsSchema,
+  OrderRefundsSchema,
+  RefundClaimSchema,
+} from '@store/shared';
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../../app.ts';
+import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { clientKey, RateLimiter } from '../../http/rate-limit.ts';
+import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import {
+  acceptUnderpaid,
+  claimRefund,
+  getRefundClaim,
+  listOrderRefunds,
+  orderRefundClaims,
+  refundFromDeposit,
+} from './service.ts';
+
+const tags = ['refunds'];
+const orderRefunds = registerResponseSchema('OrderRefunds', OrderRefundsSchema);
+const refundClaim = registerResponseSchema('RefundClaim', RefundClaimSchema);
+const refundClaims = registerResponseSchema('OrderRefundClaims', OrderRefundClaimsSchema);
+
+/** Claim reads and writes per client and minute (a token is 256 bits: this only stops floods). */
+const CLAIM_LIMIT = { bucket: 'refund-claims:client', max: 30, windowMs: 60_000 };
+
+/** Refunds: the merchant's decisions and view, the payer's claim. */
+export const refundsModule = ({ db, config }: AppDeps) => {
+  const signedIn = signedInGuard(db);
+  const limiter = new RateLimiter(db);
+  const claimLimit = (
+    context: Parameters<typeof clientKey>[0] & { set: { headers: Record<string, unknown> } },
+  ) =>
+    limiter.enforce(context.set, [
+      {
+        limit: CLAIM_LIMIT,
+        key: clientKey(context, config),
+        reason: 'Too many refund requests from your network',
+      },
+    ]);
+  const chainId = config.chain.chainId;
+  return new Elysia({ name: 'refunds' })
+    .use(sessionPlugin(db))
+    .get(
+      '/api/orders/:id/refunds',
+      async ({ params, requireUser }) => listOrderRefunds(db, (await requireUser()).id, params.id),
+      {
+        transform: signedIn,
+        detail: routeDoc({
+          tags,
+          summary: 'What arrived, is missing, is extra, and the refunds of your order',
+          ok: { 200: orderRefunds },
+          errors: ['not_found'],
+          access: 'merchant',
+        }),
+      },
+    )
+    .post(
+      '/api/orders/:id/accept-underpaid',
+      async ({ params, requireUser }) => acceptUnderpaid(db, (await requireUser()).id, params.id),
+      {
+        transform: signedIn,
+        detail: routeDoc({
+          tags,
+          summary:
+            'Accept your underpaid order as paid (its window closed): what arrived is forwarded',
+          description:
+            'The order becomes paid (order.paid, the receipt), the shortfall stays stated, and the worker forwards what arrived (98% to you, 2% fee). 409 while the payment window is open or once a refund is under way.',
+          ok: { 200: orderRefunds },
+          errors: ['not_found', 'invalid_state'],
+          access: 'merchant',
+        }),
+      },
+    )
+    .post(
+      '/api/orders/:id/refunds',
+      async ({ params, requireUser }) => refundFromDeposit(db, (await requireUser()).id, params.id),
+      {
+        transform: signedIn,
+        body: CreateRefundSchema,
+        detail: routeDoc({
+          tags,
+          summary: 'Refund your unpaid order from its deposit address (underpaid or expired)',
+          description:
+            'Everything the order holds on its deposit address goes back to the payer, who confirms the address through the claim link (emailed; shown on the order pages); order.refund_requested, then order.refunded once sent. The platform pays the network fee; no fee is taken. 409 for a paid order, or while its window is open.',
+          body: CreateRefundSchema,
+          ok: { 200: orderRefunds },
+          errors: ['not_found', 'invalid_state', 'validation_failed'],
+          access: 'merchant',
+        }),
+      },
+    )
+    .get('/api/orders/:id/refund-claims', async ({ params }) => orderRefundClaims(db, params.id), {
+      transform: claimLimit,
+      detail: routeDoc({
+        tags,
+        summary: 'Refunds of an order awaiting the payer’s address, with their claim links',
+        ok: { 200: refundClaims },
+        errors: ['not_found', 'rate_limited'],
+      }),
+    })
+    .get(
+      '/api/refund-claims/:token',
+      async ({ params }) => getRefundClaim(db, params.token, chainId),
+      {
+        transform: claimLimit,
+        detail: routeDoc({
+          tags,
+          summary: 'A refund as its claim link shows it: amount, order, the paying address',
+          ok: { 200: refundClaim },
+          errors: ['not_found', 'rate_limited'],
+        }),
+      },
+    )
+    .post(
+      '/api/refund-claims/:token',
+      async ({ params, body }) => claimRefund(db, params.token, body.address, chainId),
+      {
+        transform: claimLimit,
+        body: ClaimRefundSchema,
+        detail: routeDoc({
+          tags,
+          summary: 'Confirm the address a refund goes to (then it is sent)',
+          description:
+            'A wallet address you control: checksummed if in mixed case, not the zero address, not a payment address of ours. An exchange deposit address may not credit a refund. 409 once an address was confirmed.',
+          body: ClaimRefundSchema,
+          ok: { 200: refundClaim },
+          errors: ['not_found', 'validation_failed', 'invalid_state', 'rate_limited'],
+        }),
+      },
+    );
+};

@@ -1,0 +1,345 @@
+// Refunds of an order: the merchant's view (what arrived, is missing, extra, held, refunded), the
+// merchant's decisions on an underpaid order whose window closed (accept as paid: forward what
+// arrived; or refund it from the deposit address), and the payer's claim by its link's token.
+// The worker sends what is ready (api/src/settlement/refund-store.ts).
+import {
+  formatOrderNumber,
+  formatUsdcFull,
+  isRevenueStatus,
+  type OrderRefunds,
+  parseUsdc,
+  REFUND_MESSAGES,
+  type Refund,
+  type RefundClaim,
+  type RefundReason,
+  type Usdc,
+} from '@store/shared';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { getAddress } from 'viem';
+import type { Database } from '../../db/client.ts';
+import { orders, paymentEvents, paymentWallets, refunds, stores } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { enqueueMerchantPaid, enqueueReceipt } from '../../mail/outbox.ts';
+import {
+  CLAIM_TOKEN_PATTERN,
+  claimPathOf,
+  claimTokenHash,
+} from '../../settlement/refund-claims.ts';
+import {
+  lockWallet,
+  openDepositRefund,
+  type RefundRow,
+  refundFigures,
+} from '../../settlement/refund-store.ts';
+import { enqueueOrderEvents } from '../../webhooks/outbox.ts';
+import { decrementInventoryForPaidOrder, getOwnOrderOrThrow } from '../orders/service.ts';
+import { isUuid } from '../stores/service.ts';
+
+/** Texts of the refund errors. */
+export const REFUND_ERRORS = {
+  notFound: 'Order not found',
+  claimNotFound: 'This refund link is not valid',
+  noWallet: 'This order has no deposit address',
+  notUnderpaid: 'Only an underpaid order can be accepted as paid',
+  windowOpen:
+    'The payment window of this order is still open: the shopper can still complete the payment',
+  alreadyDecided: 'A refund of this order is already under way',
+  inFlight: 'A transaction of this order is on its way; try again in a minute',
+  nothingToRefund: 'Nothing of this order is left on its deposit address to refund',
+  paidOrder:
+    'This order is paid: its money was forwarded to your payout wallet; refund it from there',
+  claimed: 'This refund already has its address',
+} as const;
+
+function usdc(amount: Usdc): string {
+  return formatUsdcFull(amount > 0n ? amount : 0n);
+}
+
+/** A refund row as the API answers it. */
+function refundView(row: RefundRow): Refund {
+  return {
+    id: row.id,
+    orderId: row.orderId,
+    source: row.source,
+    reason: row.reason as RefundReason,
+    amount: formatUsdcFull(BigInt(row.amount)),
+    status: row.status,
+    suggestedAddress: row.suggestedAddress,
+    toAddress: row.toAddress,
+    txHash: row.txHash,
+    blockNumber: row.blockNumber,
+    lastError: row.lastError,
+    claimPath: row.status === 'awaiting_address' ? claimPathOf(row.orderId, row.id) : null,
+    createdAt: row.createdAt.toISOString(),
+    claimedAt: row.claimedAt?.toISOString() ?? null,
+    completedAt: row.completedAt?.toISOString() ?? null,
+  };
+}
+
+async function walletOfOrder(db: Database, orderId: string) {
+  const [wallet] = await db
+    .select()
+    .from(paymentWallets)
+    .where(eq(paymentWallets.orderId, orderId))
+    .limit(1);
+  return wallet;
+}
+
+/** Whether the wallet has a transaction on its way (an open round): nothing is decided meanwhile. */
+async function hasOpenRound(
+  db: Database | Parameters<Parameters<Database['transaction']>[0]>[0],
+  walletId: string,
+) {
+  const [row] = await db.execute<{ open: boolean }>(
+    sql`select exists (select 1 from forwarding_transfers where wallet_id = ${walletId}
+      and status <> 'confirmed') as open`,
+  );
+  return row?.open === true;
+}
+
+/** The merchant's view of an order's money and refunds (owner only: 404 otherwise). */
+export async function listOrderRefunds(
+  db: Database,
+  ownerId: string,
+  orderId: string,
+  now = new Date(),
+): Promise<OrderRefunds> {
+  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const wallet = await walletOfOrder(db, order.id);
+  const rows = await db
+    .select()
+    .from(refunds)
+    .where(eq(refunds.orderId, order.id))
+    .orderBy(asc(refunds.createdAt));
+  const expected = parseUsdc(order.totalUsdc);
+  if (!wallet)
+    return {
+      orderId: order.id,
+      paymentStatus: null,
+      expectedAmount: usdc(expected),
+      receivedAmount: usdc(0n),
+      missingAmount: usdc(expected),
+      extraAmount: usdc(0n),
+      forwardedAmount: usdc(0n),
+      onDepositAmount: usdc(0n),
+      canAcceptUnderpaid: false,
+      canRefundDeposit: false,
+      refunds: rows.map(refundView),
+    };
+  const figures = await refundFigures(db, wallet.id);
+  const received = parseUsdc(wallet.receivedAmountUsdc);
+  const forwarded = parseUsdc(wallet.forwardedAmountUsdc);
+  const free = received - forwarded - figures.held;
+  const decidable =
+    wallet.status === 'underpaid' &&
+    wallet.expiredAt !== null &&
+    wallet.expiredAt <= now &&
+    !isRevenueStatus(order.status);
+  return {
+    orderId: order.id,
+    paymentStatus: wallet.status,
+    expectedAmount: usdc(expected),
+    receivedAmount: usdc(received),
+    missingAmount: usdc(expected - received),
+    extraAmount: usdc(received - expected),
+    forwardedAmount: usdc(forwarded),
+    onDepositAmount: usdc(free),
+    canAcceptUnderpaid: decidable && free > 0n,
+    canRefundDeposit:
+      free > 0n && (decidable || isRefundableFromDeposit(wallet, order.status, now)),
+    refunds: rows.map(refundView),
+  };
+}
+
+/** An order whose money is not the merchant's: expired with something on its address. */
+function isRefundableFromDeposit(
+  wallet: typeof paymentWallets.$inferSelect,
+  orderStatus: string,
+  now: Date,
+): boolean {
+  if (isRevenueStatus(orderStatus)) return false;
+  return (
+    wallet.status === 'expired' ||
+    (wallet.status === 'underpaid' && !!wallet.expiredAt && wallet.expiredAt <= now)
+  );
+}
+
+/**
+ * Accepts an underpaid order whose window closed as paid: the order becomes paid (with its
+ * receipt, the merchant's notice and `order.paid`, the shortfall in the payment event) and the
+ * worker forwards what arrived. 409 while the window is open, or once a refund is under way.
+ */
+export async function acceptUnderpaid(
+  db: Database,
+  ownerId: string,
+  orderId: string,
+  now = new Date(),
+): Promise<OrderRefunds> {
+  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const listed = await walletOfOrder(db, order.id);
+  if (!listed) throw new AppError('invalid_state', REFUND_ERRORS.noWallet);
+  await db.transaction(async (tx) => {
+    const wallet = await lockWallet(tx, listed.id);
+    if (wallet?.status !== 'underpaid')
+      throw new AppError('invalid_state', REFUND_ERRORS.notUnderpaid);
+    if (!wallet.expiredAt || wallet.expiredAt > now)
+      throw new AppError('invalid_state', REFUND_ERRORS.windowOpen);
+    const figures = await refundFigures(tx, wallet.id);
+    if (figures.held > 0n) throw new AppError('invalid_state', REFUND_ERRORS.alreadyDecided);
+    const paid = await tx
+      .update(orders)
+      .set({ status: 'paid', paymentTxHash: wallet.depositTxHash, updatedAt: now })
+      .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
+      .returning({ id: orders.id });
+    if (paid.length === 0) return;
+    await decrementInventoryForPaidOrder(tx, order.id);
+    const received = parseUsdc(wallet.receivedAmountUsdc);
+    await tx.insert(paymentEvents).values({
+      walletId: wallet.id,
+      orderId: order.id,
+      fromStatus: wallet.status,
+      toStatus: wallet.status,
+      receivedAmountUsdc: formatUsdcFull(received),
+      details: {
+        acceptedUnderpaid: true,
+        shortfall: usdc(parseUsdc(wallet.expectedAmountUsdc) - received),
+      },
+      createdAt: now,
+    });
+    await enqueueReceipt(tx, order.id, now);
+    await enqueueMerchantPaid(tx, order.id, now);
+    await enqueueOrderEvents(tx, wallet.id, ['order.paid'], now);
+    // Note: due now, even if an earlier failure had scheduled it later.
+    await tx
+      .update(paymentWallets)
+      .set({ forwardingNextAttemptAt: null })
+      .where(eq(paymentWallets.id, wallet.id));
+  });
+  return listOrderRefunds(db, ownerId, order.id, now);
+}
+
+/**
+ * Refunds, from its deposit address, everything an unpaid order holds there (underpaid once its
+ * window closed, or expired): a deposit refund awaiting the payer's address, with its claim mail
+ * and `order.refund_requested`. 409 for a paid order (refund it from the payout wallet).
+ */
+export async function refundFromDeposit(
+  db: Database,
+  ownerId: string,
+  orderId: string,
+  now = new Date(),
+): Promise<OrderRefunds> {
+  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const listed = await walletOfOrder(db, order.id);
+  if (!listed) throw new AppError('invalid_state', REFUND_ERRORS.noWallet);
+  await db.transaction(async (tx) => {
+    const wallet = await lockWallet(tx, listed.id);
+    const [current] = await tx
+      .select({ status: orders.status })
+      .from(orders)
+      .where(eq(orders.id, order.id));
+    if (!wallet || !current) throw new AppError('not_found', REFUND_ERRORS.notFound);
+    if (isRevenueStatus(current.status))
+      throw new AppError('invalid_state', REFUND_ERRORS.paidOrder);
+    if (wallet.status === 'underpaid' && (!wallet.expiredAt || wallet.expiredAt > now))
+      throw new AppError('invalid_state', REFUND_ERRORS.windowOpen);
+    if (!isRefundableFromDeposit(wallet, current.status, now))
+      throw new AppError('invalid_state', REFUND_ERRORS.nothingToRefund);
+    if (await hasOpenRound(tx, wallet.id))
+      throw new AppError('invalid_state', REFUND_ERRORS.inFlight);
+    const figures = await refundFigures(tx, wallet.id);
+    const free =
+      parseUsdc(wallet.receivedAmountUsdc) - parseUsdc(wallet.forwardedAmountUsdc) - figures.held;
+    if (free <= 0n) throw new AppError('invalid_state', REFUND_ERRORS.nothingToRefund);
+    const reason = wallet.status === 'underpaid' ? 'underpaid' : 'expired';
+    await openDepositRefund(tx, wallet, { reason, amount: free }, now);
+  });
+  return listOrderRefunds(db, ownerId, order.id, now);
+}
+
+async function refundByToken(db: Database, token: string): Promise<RefundRow> {
+  if (!CLAIM_TOKEN_PATTERN.test(token))
+    throw new AppError('not_found', REFUND_ERRORS.claimNotFound);
+  const [row] = await db
+    .select()
+    .from(refunds)
+    .where(eq(refunds.claimTokenHash, claimTokenHash(token)))
+    .limit(1);
+  if (!row) throw new AppError('not_found', REFUND_ERRORS.claimNotFound);
+  return row;
+}
+
+/** A refund as its claim page shows it (by the link's token; 404 for any other). */
+export async function getRefundClaim(
+  db: Database,
+  token: string,
+  chainId: number,
+): Promise<RefundClaim> {
+  const refund = await refundByToken(db, token);
+  const [row] = await db
+    .select({ order: orders, storeName: stores.name })
+    .from(orders)
+    .leftJoin(stores, sql`${stores.id}::text = ${orders.storeId}`)
+    .where(eq(orders.id, refund.orderId))
+    .limit(1);
+  if (!row) throw new AppError('not_found', REFUND_ERRORS.claimNotFound);
+  const meta = row.order.metadata;
+  return {
+    orderId: row.order.id,
+    orderNumber: formatOrderNumber(row.order.id),
+    storeName: row.storeName ?? meta?.storeName ?? meta?.externalStoreName ?? 'Your store',
+    amount: formatUsdcFull(BigInt(refund.amount)),
+    reason: refund.reason as RefundReason,
+    status: refund.status,
+    suggestedAddress: refund.suggestedAddress,
+    toAddress: refund.toAddress,
+    txHash: refund.txHash,
+    chainId,
+  };
+}
+
+/**
+ * The payer confirms where the refund goes: a wallet address (checked by the schema: format,
+ * checksum, not zero) that is not one of our deposit addresses; the refund is then ready and the
+ * worker sends it. 409 once an address was confirmed (it may already be on its way).
+ */
+export async function claimRefund(
+  db: Database,
+  token: string,
+  address: string,
+  chainId: number,
+  now = new Date(),
+): Promise<RefundClaim> {
+  const refund = await refundByToken(db, token);
+  const [deposit] = await db
+    .select({ id: paymentWallets.id })
+    .from(paymentWallets)
+    .where(sql`lower(${paymentWallets.walletAddress}) = ${address.toLowerCase()}`)
+    .limit(1);
+  if (deposit) throw new AppError('validation_failed', REFUND_MESSAGES.deposit);
+  const claimed = await db
+    .update(refunds)
+    .set({ status: 'ready', toAddress: getAddress(address), claimedAt: now })
+    .where(and(eq(refunds.id, refund.id), eq(refunds.status, 'awaiting_address')))
+    .returning({ id: refunds.id });
+  if (claimed.length === 0) throw new AppError('invalid_state', REFUND_ERRORS.claimed);
+  return getRefundClaim(db, token, chainId);
+}
+
+/**
+ * The refunds of an order awaiting the payer's address, with their claim links: for the order's
+ * payment and thank-you pages (the order id is the shopper's key to those pages already).
+ */
+export async function orderRefundClaims(db: Database, orderId: string) {
+  if (!isUuid(orderId)) throw new AppError('not_found', REFUND_ERRORS.notFound);
+  const rows = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, 'awaiting_address')))
+    .orderBy(asc(refunds.createdAt));
+  return rows.map((row) => ({
+    amount: formatUsdcFull(BigInt(row.amount)),
+    reason: row.reason as RefundReason,
+    claimPath: claimPathOf(row.orderId, row.id),
+  }));
+}

@@ -1,0 +1,294 @@
+// Postgres side of refunds from a deposit address: what a wallet holds for the payer, the excess of
+// an overpaid order reserved for them (with its claim mail and `order.refund_requested`), a ready
+// refund planned as a round with one leg 'refund' (written before anything is signed), and the
+// round recorded with the refund and its `order.refunded` webhook in ONE transaction.
+import {
+  formatUsdcFull,
+  isRevenueStatus,
+  parseUsdc,
+  type Usdc,
+  type WebhookRefund,
+} from '@store/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import { formatEther, getAddress } from 'viem';
+import type { Database } from '../db/client.ts';
+import { forwardingTransfers, orders, paymentWallets, refunds } from '../db/schema.ts';
+import { type Executor, enqueueOrderEvents } from '../webhooks/outbox.ts';
+import type { ForwardableWallet } from './forwarding-plan.ts';
+import { excessDue } from './forwarding-plan.ts';
+import type { LegRow, MinedLeg, WalletRow } from './forwarding-store.ts';
+import {
+  claimTokenHash,
+  claimTokenOf,
+  enqueueRefundClaimMail,
+  payingAddressOf,
+} from './refund-claims.ts';
+
+/** Refund statuses whose money is still on the deposit address, reserved for the payer. */
+export const HELD_REFUND_STATUSES = ['awaiting_address', 'ready', 'sending', 'failed'] as const;
+
+/** A refund row. */
+export type RefundRow = typeof refunds.$inferSelect;
+
+/** What the rules need besides the wallet row: held, sent to the merchant, accepted. */
+export interface RefundFigures {
+  held: Usdc;
+  merchantForwarded: Usdc;
+  accepted: boolean;
+}
+
+/** The wallet's figures, read through `tx` (inside a transaction that locked the wallet, or not). */
+export async function refundFigures(db: Executor, walletId: string): Promise<RefundFigures> {
+  const [row] = await db.execute<{ held: string; merchant: string; order_status: string | null }>(
+    sql`select
+      coalesce((select sum(amount) from refunds where wallet_id = ${walletId} and source = 'deposit'
+        and status in ('awaiting_address', 'ready', 'sending', 'failed')), 0)::text as held,
+      coalesce((select sum(value) from forwarding_transfers where wallet_id = ${walletId}
+        and leg in ('merchant', 'fee') and status = 'confirmed'), 0)::text as merchant,
+      (select o.status from orders o join payment_wallets w on w.order_id = o.id
+        where w.id = ${walletId}) as order_status`,
+  );
+  return {
+    held: BigInt(row?.held ?? '0'),
+    merchantForwarded: BigInt(row?.merchant ?? '0'),
+    // Note: an underpaid order that is paid was accepted by its merchant (accept as paid).
+    accepted: isRevenueStatus(row?.order_status ?? ''),
+  };
+}
+
+/** The wallet as the forwarding rules read it, with its refund figures. */
+export function forwardableOf(wallet: WalletRow, figures: RefundFigures): ForwardableWallet {
+  return {
+    status: wallet.status,
+    expiredAt: wallet.expiredAt,
+    receivedAmount: parseUsdc(wallet.receivedAmountUsdc),
+    forwardedAmount: parseUsdc(wallet.forwardedAmountUsdc),
+    expectedAmount: parseUsdc(wallet.expectedAmountUsdc),
+    heldAmount: figures.held,
+    merchantForwardedAmount: figures.merchantForwarded,
+    // Note: a universal link's order has no merchant account to decide: what arrived goes on at
+    // the window's end, as it always did.
+    accepted: wallet.status === 'underpaid' && (figures.accepted || wallet.isUniversal),
+  };
+}
+
+/** A refund as the webhooks and the API report it. */
+export function refundSummary(refund: RefundRow): WebhookRefund {
+  return {
+    id: refund.id,
+    source: refund.source,
+    reason: refund.reason as WebhookRefund['reason'],
+    amount: formatUsdcFull(BigInt(refund.amount)),
+    status: refund.status,
+    toAddress: refund.toAddress,
+    txHash: refund.txHash,
+  };
+}
+
+/** Locks a wallet row for the rest of the transaction; undefined when it is gone. */
+export async function lockWallet(tx: Executor, walletId: string): Promise<WalletRow | undefined> {
+  const [wallet] = await tx
+    .select()
+    .from(paymentWallets)
+    .where(eq(paymentWallets.id, walletId))
+    .for('update');
+  return wallet;
+}
+
+/**
+ * Opens a deposit refund for the payer in one transaction with its claim mail and
+ * `order.refund_requested`: prefilled with the address that paid (the indexed transfer's `from`).
+ */
+export async function openDepositRefund(
+  tx: Executor,
+  wallet: WalletRow,
+  refund: { reason: string; amount: Usdc },
+  now: Date,
+): Promise<RefundRow> {
+  const id = crypto.randomUUID();
+  const payer = await payingAddressOf(tx, wallet.walletAddress);
+  const [row] = await tx
+    .insert(refunds)
+    .values({
+      id,
+      orderId: wallet.orderId,
+      walletId: wallet.id,
+      source: 'deposit',
+      reason: refund.reason,
+      amount: refund.amount.toString(),
+      status: 'awaiting_address',
+      suggestedAddress: payer ? getAddress(payer) : null,
+      claimTokenHash: claimTokenHash(claimTokenOf(wallet.orderId, id)),
+      createdAt: now,
+    })
+    .returning();
+  if (!row) throw new Error('the refund was not inserted');
+  const [order] = await tx
+    .select({ email: orders.customerEmail })
+    .from(orders)
+    .where(eq(orders.id, wallet.orderId));
+  if (order?.email)
+    await enqueueRefundClaimMail(
+      tx,
+      { orderId: wallet.orderId, refundId: id, to: order.email },
+      now,
+    );
+  await enqueueOrderEvents(
+    tx,
+    wallet.id,
+    ['order.refund_requested'],
+    now,
+    undefined,
+    refundSummary(row),
+  );
+  return row;
+}
+
+/**
+ * Reserves the excess of a paid order for the payer (an excess refund awaiting their address),
+ * from the wallet as it is under its row lock; false when there is none to reserve.
+ */
+export async function reserveExcess(db: Database, walletId: string, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const wallet = await lockWallet(tx, walletId);
+    if (!wallet) return false;
+    const excess = excessDue(forwardableOf(wallet, await refundFigures(tx, wallet.id)));
+    if (excess <= 0n) return false;
+    await openDepositRefund(tx, wallet, { reason: 'excess', amount: excess }, now);
+    return true;
+  });
+}
+
+/**
+ * Plans the next ready refund of the wallet as round `max + 1` with one EIP-3009 leg, in one
+ * transaction with the refund turning `sending` (its round recorded): the address the leg pays is
+ * the one the refund held when it was taken. Undefined when no refund is ready.
+ */
+export async function planRefundRound(
+  db: Database,
+  wallet: WalletRow,
+  from: `0x${string}`,
+  nonceOf: (round: number) => `0x${string}`,
+): Promise<LegRow[] | undefined> {
+  return db.transaction(async (tx) => {
+    const locked = await lockWallet(tx, wallet.id);
+    if (!locked) return undefined;
+    const [ready] = await tx
+      .select()
+      .from(refunds)
+      .where(
+        and(
+          eq(refunds.walletId, wallet.id),
+          eq(refunds.source, 'deposit'),
+          eq(refunds.status, 'ready'),
+        ),
+      )
+      .orderBy(refunds.createdAt)
+      .limit(1)
+      .for('update');
+    if (!ready?.toAddress) return undefined;
+    const [last] = await tx.execute<{ round: number | null }>(
+      sql`select max(round)::int as round from forwarding_transfers where wallet_id = ${wallet.id}`,
+    );
+    const round = (last?.round ?? 0) + 1;
+    await tx
+      .update(refunds)
+      .set({ status: 'sending', round, lastError: null })
+      .where(eq(refunds.id, ready.id));
+    const legs = await tx
+      .insert(forwardingTransfers)
+      .values({
+        walletId: wallet.id,
+        round,
+        leg: 'refund',
+        mode: 'eip3009',
+        fromAddress: from,
+        toAddress: ready.toAddress,
+        value: ready.amount,
+        authorizationNonce: nonceOf(round),
+      })
+      .returning();
+    await tx
+      .update(paymentWallets)
+      .set({ forwardingStatus: 'forwarding' })
+      .where(eq(paymentWallets.id, wallet.id));
+    return legs;
+  });
+}
+
+/**
+ * Records a refund round at depth in one transaction: the leg confirmed, the wallet's forwarded
+ * amount (everything that left the address), the refund `refunded` with its transaction, and
+ * `order.refunded`. Note: conditional on the forwarded amount read before, so it counts once.
+ */
+export async function completeRefundRound(
+  db: Database,
+  wallet: WalletRow,
+  mined: MinedLeg,
+  now: Date,
+): Promise<boolean> {
+  const value = BigInt(mined.leg.value);
+  const after = parseUsdc(wallet.forwardedAmountUsdc) + value;
+  return db.transaction(async (tx) => {
+    const updated = await tx
+      .update(paymentWallets)
+      .set({
+        forwardedAmountUsdc: formatUsdcFull(after),
+        actualGasUsed: sql`${paymentWallets.actualGasUsed} + ${formatEther(mined.gasCostWei)}::numeric`,
+        forwardingStatus: 'completed',
+        forwardingError: null,
+        forwardingNextAttemptAt: null,
+      })
+      .where(
+        and(
+          eq(paymentWallets.id, wallet.id),
+          eq(paymentWallets.forwardedAmountUsdc, wallet.forwardedAmountUsdc),
+        ),
+      )
+      .returning({ id: paymentWallets.id });
+    if (updated.length === 0) return false;
+    await tx
+      .update(forwardingTransfers)
+      .set({
+        status: 'confirmed',
+        txHash: mined.txHash,
+        blockNumber: mined.blockNumber.toString(),
+        gasCostWei: mined.gasCostWei.toString(),
+        confirmedAt: now,
+      })
+      .where(eq(forwardingTransfers.id, mined.leg.id));
+    const [refund] = await tx
+      .update(refunds)
+      .set({
+        status: 'refunded',
+        txHash: mined.txHash,
+        blockNumber: mined.blockNumber.toString(),
+        completedAt: now,
+        lastError: null,
+      })
+      .where(and(eq(refunds.walletId, wallet.id), eq(refunds.round, mined.leg.round)))
+      .returning();
+    if (refund)
+      await enqueueOrderEvents(
+        tx,
+        wallet.id,
+        ['order.refunded'],
+        now,
+        undefined,
+        refundSummary(refund),
+      );
+    return true;
+  });
+}
+
+/** Notes a refund's failure for the merchant (the wallet's forwarding keeps the count). */
+export async function noteRefundError(
+  db: Database,
+  walletId: string,
+  error: string,
+): Promise<void> {
+  await db
+    .update(refunds)
+    .set({ lastError: error.slice(0, 1000) })
+    .where(and(eq(refunds.walletId, walletId), eq(refunds.status, 'sending')));
+}

@@ -1,0 +1,255 @@
+// Refunds from a deposit address on the real chain: Postgres, anvil (200 ms blocks) with Circle's
+// USDC, the indexer and the worker's loops in-process. An overpaid order's excess is held, claimed
+// through its link and sent back with EIP-3009; an underpaid order waits at its window's end for
+// its merchant, who refunds it (or accepts it as paid). Balances are read from the chain, and the
+// chain ledger (received = merchant + treasury + refunded + held) is checked at the end.
+import { afterAll, describe, expect, test } from 'bun:test';
+import { splitFee } from '@store/shared';
+import { and, eq } from 'drizzle-orm';
+import { type Address, getAddress, parseUnits } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { localAccount } from '../../stack/src/usdc.ts';
+import { loadWorkerConfig } from '../src/config.ts';
+import { emailOutbox, orders, refunds } from '../src/db/schema.ts';
+import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { useChainApi } from './support/chain-api.ts';
+import { chainLedger } from './support/chain-ledger.ts';
+import { type ApiClient, apiClient, newMerchant, storeForm } from './support/client.ts';
+import { orderOneMug, payUsdc, waitForForwarded, walletOf } from './support/payments.ts';
+import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
+
+const usdc = (amount: string) => parseUnits(amount, 6);
+const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+
+const receiver = webhookReceiver();
+const t = useChainApi({
+  confirmations: 2,
+  poolSize: 8,
+  worker: ({ stack, database }) =>
+    startSettlement(
+      loadWorkerConfig({
+        ...stack.env,
+        CONFIRMATIONS: '2',
+        FORWARDING_RETRY_BASE_MS: '100',
+        WEBHOOK_RETRY_BASE_MS: '100',
+      }),
+      database.db,
+      { log: () => {} },
+    ),
+});
+afterAll(() => receiver.stop());
+
+/** A merchant's store paying out to a fresh address, and a 10.80 order with its deposit address. */
+async function storeOrder(shopper: ApiClient = t.shopper) {
+  const owner = await newMerchant(t.app, 'refunds');
+  const payout = freshAddress();
+  const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
+  await owner.api.put(`/api/stores/${store.id}/webhook`, { url: receiver.url });
+  const { orderId } = await orderOneMug(owner, shopper, store.id);
+  const wallet = await shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
+    paymentChain: 'base',
+  });
+  return { owner, payout, orderId, address: wallet.body.paymentWallet.address as Address };
+}
+
+const tokenOf = (claimPath: string) => claimPath.replace('/refund/', '');
+
+const refundRows = (orderId: string) =>
+  t.database.db.select().from(refunds).where(eq(refunds.orderId, orderId));
+
+const webhookOf = (orderId: string, type: string) =>
+  waitUntil(
+    () =>
+      receiver.received.find(
+        (r) => JSON.parse(r.body).orderId === orderId && JSON.parse(r.body).type === type,
+      ),
+    `${type} of ${orderId}`,
+  );
+
+describe('an overpaid order', () => {
+  test('forwards the total; the excess is held, claimed by the payer and sent back on chain', async () => {
+    const { owner, payout, orderId, address } = await storeOrder();
+    const payer = getAddress(localAccount(1).address);
+    const treasury = t.stack.env.TREASURY_ADDRESS as Address;
+    const treasuryBefore = (await balancesOf(t.stack.env, treasury)).usdc;
+    await payUsdc(t.stack.env, 1, address, usdc('13.30'));
+    await waitForForwarded(t.database.db, orderId);
+    const { merchant, fee } = splitFee(usdc('10.80'));
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(merchant);
+    expect((await balancesOf(t.stack.env, address)).usdc).toBe(usdc('2.50'));
+
+    const view = (await owner.api.get(`/api/orders/${orderId}/refunds`)).body;
+    expect(view).toMatchObject({
+      paymentStatus: 'overpaid',
+      expectedAmount: '10.800000',
+      receivedAmount: '13.300000',
+      extraAmount: '2.500000',
+      missingAmount: '0.000000',
+      onDepositAmount: '0.000000',
+      canAcceptUnderpaid: false,
+      canRefundDeposit: false,
+    });
+    expect(view.refunds).toHaveLength(1);
+    expect(view.refunds[0]).toMatchObject({
+      source: 'deposit',
+      reason: 'excess',
+      amount: '2.500000',
+      status: 'awaiting_address',
+      suggestedAddress: payer,
+    });
+    // Nobody else sees or decides: another merchant gets 404, a client without a session 401.
+    const stranger = await newMerchant(t.app, 'stranger');
+    expect((await stranger.api.get(`/api/orders/${orderId}/refunds`)).status).toBe(404);
+    expect((await apiClient(t.app).get(`/api/orders/${orderId}/refunds`)).status).toBe(401);
+
+    // The payer's link: the order's pages list it; the claim page prefills the paying address.
+    const [claim] = (await t.shopper.get(`/api/orders/${orderId}/refund-claims`)).body;
+    expect(claim.claimPath).toBe(view.refunds[0].claimPath);
+    const token = tokenOf(claim.claimPath);
+    const page = await t.shopper.get(`/api/refund-claims/${token}`);
+    expect(page.body).toMatchObject({
+      orderId,
+      amount: '2.500000',
+      reason: 'excess',
+      status: 'awaiting_address',
+      suggestedAddress: payer,
+      toAddress: null,
+    });
+    expect((await t.shopper.get(`/api/refund-claims/${'x'.repeat(43)}`)).status).toBe(404);
+    const [mail] = await t.database.db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.kind, 'refund_claim')));
+    expect(mail?.payload).toEqual({ refundId: view.refunds[0].id });
+
+    // Bad addresses are refused with a clear message and change nothing.
+    const wrongCase = payer
+      .replace(/[a-f]/, (c) => c.toUpperCase())
+      .replace(/[A-F]/, (c) => c.toLowerCase());
+    for (const [address_, message] of [
+      ['0x1234', /0x followed by 40/],
+      [wrongCase, /checksum/],
+      ['0x0000000000000000000000000000000000000000', /zero address/],
+      [address, /payment address of ours/],
+    ] as const) {
+      const refused = await t.shopper.post(`/api/refund-claims/${token}`, { address: address_ });
+      expect(refused.status).toBe(422);
+      expect(JSON.stringify(refused.body)).toMatch(message);
+    }
+    expect((await refundRows(orderId))[0]?.status).toBe('awaiting_address');
+
+    const payerBefore = (await balancesOf(t.stack.env, payer)).usdc;
+    const confirmed = await t.shopper.post(`/api/refund-claims/${token}`, { address: payer });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toMatchObject({ status: 'ready', toAddress: payer });
+    expect((await t.shopper.post(`/api/refund-claims/${token}`, { address: payer })).status).toBe(
+      409,
+    );
+    const refunded = await waitUntil(async () => {
+      const [row] = await refundRows(orderId);
+      return row?.status === 'refunded' && row;
+    }, 'the excess refund');
+    expect(refunded.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(refunded.round).toBe(2);
+    expect((await balancesOf(t.stack.env, payer)).usdc - payerBefore).toBe(usdc('2.50'));
+    expect(await balancesOf(t.stack.env, address)).toEqual({ usdc: 0n, eth: 0n });
+    expect((await balancesOf(t.stack.env, treasury)).usdc - treasuryBefore).toBe(fee);
+    // merchant + treasury + refunded = received
+    expect(merchant + fee + usdc('2.50')).toBe(usdc('13.30'));
+    const wallet = await walletOf(t.database.db, orderId);
+    expect(wallet.forwardedAmountUsdc).toBe('13.300000');
+    const hook = await webhookOf(orderId, 'order.refunded');
+    expect(JSON.parse(hook.body).refund).toMatchObject({
+      amount: '2.500000',
+      status: 'refunded',
+      toAddress: payer,
+      txHash: refunded.txHash,
+    });
+  }, 60_000);
+});
+
+describe('an underpaid order whose window closed', () => {
+  test('waits for its merchant, who refunds it from the deposit address', async () => {
+    const { owner, payout, orderId, address } = await storeOrder(t.appWithWindow(3));
+    await payUsdc(t.stack.env, 2, address, usdc('4.00'));
+    await webhookOf(orderId, 'order.underpaid');
+    await Bun.sleep(4000);
+    // Past the window: nothing was forwarded; the merchant decides.
+    expect((await balancesOf(t.stack.env, address)).usdc).toBe(usdc('4.00'));
+    expect((await walletOf(t.database.db, orderId)).forwardedAmountUsdc).toBe('0.000000');
+    const view = (await owner.api.get(`/api/orders/${orderId}/refunds`)).body;
+    expect(view).toMatchObject({
+      paymentStatus: 'underpaid',
+      receivedAmount: '4.000000',
+      missingAmount: '6.800000',
+      onDepositAmount: '4.000000',
+      canAcceptUnderpaid: true,
+      canRefundDeposit: true,
+    });
+
+    const stranger = await newMerchant(t.app, 'stranger');
+    expect((await stranger.api.post(`/api/orders/${orderId}/refunds`, {})).status).toBe(404);
+    expect((await stranger.api.post(`/api/orders/${orderId}/accept-underpaid`)).status).toBe(404);
+    expect((await apiClient(t.app).post(`/api/orders/${orderId}/refunds`, {})).status).toBe(401);
+    expect((await apiClient(t.app).post(`/api/orders/${orderId}/accept-underpaid`)).status).toBe(
+      401,
+    );
+
+    const started = await owner.api.post(`/api/orders/${orderId}/refunds`, {});
+    expect(started.status).toBe(200);
+    expect(started.body.refunds).toMatchObject([
+      { source: 'deposit', reason: 'underpaid', amount: '4.000000', status: 'awaiting_address' },
+    ]);
+    expect(started.body).toMatchObject({ canAcceptUnderpaid: false, canRefundDeposit: false });
+    // Decided: a second refund, or accepting now, is refused.
+    expect((await owner.api.post(`/api/orders/${orderId}/refunds`, {})).status).toBe(409);
+    expect((await owner.api.post(`/api/orders/${orderId}/accept-underpaid`)).status).toBe(409);
+    await webhookOf(orderId, 'order.refund_requested');
+
+    const to = freshAddress();
+    const token = tokenOf(started.body.refunds[0].claimPath);
+    expect((await t.shopper.post(`/api/refund-claims/${token}`, { address: to })).status).toBe(200);
+    await waitUntil(async () => {
+      const [row] = await refundRows(orderId);
+      return row?.status === 'refunded' && row;
+    }, 'the underpaid refund');
+    expect((await balancesOf(t.stack.env, to)).usdc).toBe(usdc('4.00'));
+    expect(await balancesOf(t.stack.env, address)).toEqual({ usdc: 0n, eth: 0n });
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(0n);
+    const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(order?.status).toBe('pending');
+  }, 60_000);
+
+  test('accepted as paid: the order is paid with its shortfall stated, what arrived is forwarded', async () => {
+    const { owner, payout, orderId, address } = await storeOrder(t.appWithWindow(3));
+    await payUsdc(t.stack.env, 3, address, usdc('6.00'));
+    await webhookOf(orderId, 'order.underpaid');
+    // Inside the window the merchant cannot decide yet.
+    expect((await owner.api.post(`/api/orders/${orderId}/accept-underpaid`)).status).toBe(409);
+    await Bun.sleep(4000);
+    expect((await walletOf(t.database.db, orderId)).forwardedAmountUsdc).toBe('0.000000');
+    const accepted = await owner.api.post(`/api/orders/${orderId}/accept-underpaid`);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ missingAmount: '4.800000', canRefundDeposit: false });
+    await waitForForwarded(t.database.db, orderId);
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(splitFee(usdc('6.00')).merchant);
+    expect(await balancesOf(t.stack.env, address)).toEqual({ usdc: 0n, eth: 0n });
+    const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(order?.status).toBe('paid');
+    const paid = await webhookOf(orderId, 'order.paid');
+    expect(JSON.parse(paid.body)).toMatchObject({
+      paymentStatus: 'underpaid',
+      paymentWallet: { receivedAmount: '6.000000', expectedAmount: '10.80' },
+    });
+    // A paid order is not refunded from its deposit address.
+    expect((await owner.api.post(`/api/orders/${orderId}/refunds`, {})).status).toBe(409);
+  }, 60_000);
+});
+
+test('the chain ledger holds: received = merchant + treasury + refunded + held, per address', async () => {
+  expect(await ledgerBreaches(t.database.db)).toEqual([]);
+  const ledger = await chainLedger(t.stack.env, t.database.db);
+  expect(ledger.breaches).toEqual([]);
+  expect(ledger.authorizationsUsedTwice).toEqual([]);
+  expect(ledger.wallets.reduce((sum, w) => sum + w.toPayer, 0n)).toBe(usdc('6.50'));
+});
