@@ -108,6 +108,8 @@ const ApiEnv = v.object({
   TRUST_PROXY: flag,
   RECEIPTS_BY_EMAIL: flag,
   WEB_DIST: v.optional(v.string()),
+  // How long a new order holds its units of tracked products (issue 18: no overselling).
+  STOCK_HOLD_MINUTES: integer('STOCK_HOLD_MINUTES', 30, 1),
   // Uploaded images: this folder (default .data/uploads), or an S3-compatible bucket.
   UPLOADS_DIR: v.optional(v.string(), '.data/uploads'),
   S3_URL: v.optional(
@@ -294,6 +296,8 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
      */
     receiptsByEmail: e.RECEIPTS_BY_EMAIL,
     webDist: e.WEB_DIST,
+    /** How long a new order holds its units of tracked products (STOCK_HOLD_MINUTES). */
+    stockHoldMinutes: e.STOCK_HOLD_MINUTES,
     /** Where uploaded images are kept: S3_URL's bucket when set, else the UPLOADS_DIR folder. */
     uploadsDir: resolve(e.UPLOADS_DIR),
     s3Url: e.S3_URL ?? null,

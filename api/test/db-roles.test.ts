@@ -222,6 +222,7 @@ describe('database roles', () => {
         '0010_order_tax',
         '0011_merchant_ops',
         '0012_refunds_and_stock',
+        '0013_stock_holds',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -255,7 +256,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 13 migration\(s\) \(0000_init, .*0012_refunds_and_stock\)/,
+      /lacks 14 migration\(s\) \(0000_init, .*0013_stock_holds\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

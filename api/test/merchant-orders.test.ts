@@ -16,17 +16,22 @@ const addStore = async (merchant = t.owner) =>
 const addProduct = async (storeId: string, patch: Record<string, unknown>) =>
   (await t.owner.api.post('/api/products', { storeId, ...patch })).body as Product;
 
-async function placeOrder(storeId: string, lines: Array<[Product, number]>) {
+/** The body of a store order of `lines` (free shipping). */
+function orderOf(storeId: string, lines: Array<[Product, number]>) {
   const items = lines.map(([p, quantity]) => ({ ...p, productId: p.id, quantity }));
   const totals = storeCheckoutTotals(items, shippingFor('free'));
-  const response = await t.shopper.post('/api/orders', {
+  return {
     storeId,
     ...customer,
     items,
     subtotalUsdc: totals.subtotalUsdc,
     shippingUsdc: totals.shippingUsdc,
     totalUsdc: totals.totalUsdc,
-  });
+  };
+}
+
+async function placeOrder(storeId: string, lines: Array<[Product, number]>) {
+  const response = await t.shopper.post('/api/orders', orderOf(storeId, lines));
   if (response.status !== 201) throw new Error(JSON.stringify(response.body));
   return response.body as { id: string; updatedAt: string; totalUsdc: string };
 }
@@ -147,7 +152,7 @@ describe('PATCH /api/orders/{id}', () => {
 });
 
 describe('decrementInventoryForPaidOrder', () => {
-  test('takes the stock once, leaves untracked products alone, unpublishes the sold-out', async () => {
+  test('takes the stock once, leaves untracked products alone, keeps the sold-out tracked and published', async () => {
     const store = await addStore();
     const lamp = await addProduct(store.id, { title: 'Lamp', priceUsdc: '5.00', inventory: 3 });
     const vase = await addProduct(store.id, { title: 'Vase', priceUsdc: '5.00', inventory: 4 });
@@ -174,33 +179,96 @@ describe('decrementInventoryForPaidOrder', () => {
     expect(await markPaid(placed.id)).toBe(false);
     expect(await stock()).toEqual([
       { title: 'Card', inventory: 0, isPublished: true },
-      { title: 'Lamp', inventory: 0, isPublished: false },
+      { title: 'Lamp', inventory: 0, isPublished: true },
       { title: 'Vase', inventory: 3, isPublished: true },
     ]);
+    // Sold out, not unlimited: shoppers see it so, and cannot order it.
+    const shown = (await t.shopper.get(`/api/products/${lamp.id}`)).body;
+    expect(shown).toMatchObject({ inventory: 0, trackInventory: true, soldOut: true });
+    const refused = await t.shopper.post('/api/orders', orderOf(store.id, [[lamp, 1]]));
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.message).toBe('"Lamp" is sold out');
+    // Published again (an edit that does not touch the stock), it stays tracked and sold out.
+    const owner = (await t.owner.api.get(`/api/products/${lamp.id}`)).body;
+    const republished = await t.owner.api.put(`/api/products/${lamp.id}`, {
+      isPublished: true,
+      title: 'Lamp',
+      updatedAt: owner.updatedAt,
+    });
+    expect(republished.body).toMatchObject({ trackInventory: true, soldOut: true, inventory: 0 });
+    // Restocked, it sells again.
+    const restocked = await t.owner.api.put(`/api/products/${lamp.id}`, {
+      inventory: 2,
+      updatedAt: republished.body.updatedAt,
+    });
+    expect(restocked.body).toMatchObject({ trackInventory: true, soldOut: false, inventory: 2 });
   });
 
-  test('two orders racing for the last unit: both paid, the second shows the shortfall', async () => {
+  test('two shoppers racing for the last unit: one order holds it, the other is refused before paying', async () => {
+    const store = await addStore();
+    const lamp = await addProduct(store.id, { title: 'Lamp', priceUsdc: '5.00', inventory: 1 });
+    const tries = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        t.shopper.post('/api/orders', orderOf(store.id, [[lamp, 1]])),
+      ),
+    );
+    expect(tries.map((r) => r.status).sort()).toEqual([201, 422, 422, 422]);
+    for (const refused of tries.filter((r) => r.status === 422))
+      expect(refused.body.error.message).toBe('"Lamp" is sold out');
+    // While the order holds it, shoppers see the lamp sold out; the owner still sees its stock.
+    expect((await t.shopper.get(`/api/products/${lamp.id}`)).body).toMatchObject({
+      inventory: 0,
+      soldOut: true,
+    });
+    expect((await t.owner.api.get(`/api/products/${lamp.id}`)).body).toMatchObject({
+      inventory: 1,
+      soldOut: false,
+    });
+    const held = tries.find((r) => r.status === 201)?.body;
+    const [row] = await t.testDb.database.db
+      .select({ until: orders.stockHeldUntil })
+      .from(orders)
+      .where(eq(orders.id, held.id));
+    // Held for STOCK_HOLD_MINUTES (30 by default).
+    const minutes = ((row?.until?.getTime() ?? 0) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(29);
+    expect(minutes).toBeLessThanOrEqual(30);
+    expect(await markPaid(held.id)).toBe(true);
+    expect((await t.shopper.get(`/api/products/${lamp.id}`)).body).toMatchObject({
+      inventory: 0,
+      soldOut: true,
+    });
+  });
+
+  test('a hold that ended gives the units back; paid after it, with no stock left, the order is oversold', async () => {
     const store = await addStore();
     const lamp = await addProduct(store.id, { title: 'Lamp', priceUsdc: '5.00', inventory: 1 });
     const first = await placeOrder(store.id, [[lamp, 1]]);
+    // The first shopper walks away: its hold ends.
+    await t.testDb.database.db
+      .update(orders)
+      .set({ stockHeldUntil: sql`now() - interval '1 second'` })
+      .where(eq(orders.id, first.id));
+    expect((await t.shopper.get(`/api/products/${lamp.id}`)).body.soldOut).toBe(false);
     const second = await placeOrder(store.id, [[lamp, 1]]);
-    expect(await markPaid(first.id)).toBe(true);
     expect(await markPaid(second.id)).toBe(true);
+    // The first pays late anyway: the payment stands, the order says what it lacks.
+    expect(await markPaid(first.id)).toBe(true);
     const shown = async (id: string) =>
       (
         (await t.owner.api.get(`/api/orders/${id}`)).body as {
           metadata: { stockShortfall?: unknown } | null;
         }
       ).metadata?.stockShortfall;
-    expect(await shown(first.id)).toBeUndefined();
-    expect(await shown(second.id)).toEqual([
+    expect(await shown(second.id)).toBeUndefined();
+    expect(await shown(first.id)).toEqual([
       { productId: lamp.id, title: 'Lamp', ordered: 1, available: 0 },
     ]);
     const [left] = await t.testDb.database.db
       .select({ inventory: products.inventory, isPublished: products.isPublished })
       .from(products)
       .where(eq(products.id, lamp.id));
-    expect(left).toEqual({ inventory: 0, isPublished: false });
+    expect(left).toEqual({ inventory: 0, isPublished: true });
   });
 
   test('is safe on universal orders (no catalogue) and unknown ids', async () => {

@@ -307,6 +307,10 @@ export const orders = pgTable(
     index('orders_store_id_idx').on(t.storeId),
     index('orders_status_idx').on(t.status),
     index('orders_created_at_idx').on(t.createdAt),
+    // Orders still holding stock (counted whenever a tracked product is ordered or shown).
+    index('orders_stock_held_idx')
+      .on(t.stockHeldUntil)
+      .where(sql`${t.inventoryCommittedAt} is null and ${t.stockHeldUntil} is not null`),
     check('orders_status_check', oneOf('status', ORDER_STATUSES)),
   ],
 );

@@ -283,6 +283,8 @@ export const OrderSchema = v.object({
   paymentTxHash: OptionalText,
   paymentAddress: OptionalText,
   metadata: v.nullish(OrderMetadataSchema),
+  /** Until when the order's units of tracked products are kept for it (null: nothing held). */
+  stockHeldUntil: v.nullish(TimestampSchema),
   createdAt: v.optional(TimestampSchema),
 });
 /** An order read model. */

@@ -53,6 +53,9 @@ export const CreateProductSchema = v.object({
   priceUsdc: ProductPriceSchema,
   imageUrl: optionalCappedText('Image URL', TEXT_LIMITS.url),
   inventory: v.optional(InventorySchema, DEFAULT_INVENTORY),
+  // Note: whether `inventory` counts units; unset, it does when the inventory is above 0 (SPEC's
+  // "0 means untracked" for a new product). A tracked product at 0 is sold out, not unlimited.
+  trackInventory: v.optional(v.boolean()),
   isPublished: v.optional(v.boolean(), true),
   storeId: requiredCappedText(M.storeIdRequired, 'Store', TEXT_LIMITS.slug),
 });
@@ -69,6 +72,7 @@ export const UpdateProductSchema = v.partial(
     priceUsdc: ProductPriceSchema,
     imageUrl: CreateProductSchema.entries.imageUrl,
     inventory: InventorySchema,
+    trackInventory: v.boolean(),
     isPublished: v.boolean(),
   }),
 );
@@ -84,7 +88,11 @@ export const ProductSchema = v.object({
   imageUrl: OptionalText,
   priceUsdc: MoneyStringSchema,
   isPublished: v.boolean(),
+  /** Units left (for shoppers: after what other orders hold) when tracked; 0 untracked. */
   inventory: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  trackInventory: v.optional(v.boolean(), false),
+  /** Tracked and nothing left to buy. */
+  soldOut: v.optional(v.boolean(), false),
   createdAt: v.optional(TimestampSchema),
 });
 /** A product read model. */

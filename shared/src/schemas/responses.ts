@@ -72,8 +72,14 @@ export const ProductResponseSchema = v.object({
   imageUrl: v.nullable(v.string()),
   priceUsdc: MoneyStringSchema,
   isPublished: v.boolean(),
-  /** 0: stock not tracked; above 0: units left. */
+  /**
+   * Units left when `trackInventory` (for shoppers: less what other orders hold for now); 0 with
+   * tracking off: not counted (up to 99 a line).
+   */
   inventory: count,
+  trackInventory: v.boolean(),
+  /** Tracked and nothing left to buy (for shoppers: held by other orders counts as gone). */
+  soldOut: v.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
 });
@@ -99,6 +105,8 @@ export const OrderResponseSchema = v.object({
   metadata: v.nullable(OrderMetadataSchema),
   /** Carrier and tracking once the merchant marked the order shipped; null before. */
   shipment: v.optional(v.nullable(ShipmentSchema)),
+  /** Until when the order's units of tracked products are kept for it; null: nothing held. */
+  stockHeldUntil: v.optional(v.nullable(timestamp)),
   createdAt: timestamp,
   updatedAt: timestamp,
 });

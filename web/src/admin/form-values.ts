@@ -58,6 +58,8 @@ export interface ProductFormValues {
   priceUsdc: string;
   imageUrl: string;
   inventory: string;
+  /** Whether the stock is counted (0 left: sold out); stock above 0 turns it on. */
+  trackInventory: boolean;
   isPublished: boolean;
 }
 
@@ -73,6 +75,7 @@ export function productFormDefaults(
     priceUsdc: product?.priceUsdc ?? '',
     imageUrl: product?.imageUrl ?? '',
     inventory: String(product?.inventory ?? 0),
+    trackInventory: product?.trackInventory ?? false,
     isPublished: product?.isPublished ?? true,
   };
 }
@@ -81,6 +84,7 @@ export function productFormDefaults(
 export const ProductFormSchema = v.object({
   ...CreateProductSchema.entries,
   inventory: v.string(),
+  trackInventory: v.boolean(),
   isPublished: v.boolean(),
 });
 
@@ -91,9 +95,12 @@ export function storeBody(values: StoreFormValues): v.InferOutput<typeof CreateS
 
 /** The POST /api/products body of valid product form values. */
 export function productBody(values: ProductFormValues): v.InferOutput<typeof CreateProductSchema> {
+  const inventory = parseInventoryInput(values.inventory);
+  // Note: stock above 0 is counted (SPEC: 0 means not tracked); a counted product at 0 is sold out.
   return v.parse(CreateProductSchema, {
     ...values,
-    inventory: parseInventoryInput(values.inventory),
+    inventory,
+    trackInventory: values.trackInventory || inventory > 0,
   });
 }
 

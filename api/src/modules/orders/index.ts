@@ -44,7 +44,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/orders',
       async ({ body, set }) => {
-        const order = await createOrder(db, body);
+        const order = await createOrder(db, body, config.stockHoldMinutes);
         set.status = 201;
         return order;
       },

@@ -83,6 +83,8 @@ export interface OrderView {
   metadata: OrderMetadata | null;
   /** Carrier and tracking once the merchant marked the order shipped; null before. */
   shipment: Shipment | null;
+  /** Until when the order's units of tracked products are kept for it; null: nothing held. */
+  stockHeldUntil: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -97,6 +99,7 @@ export const ORDER_MESSAGES = {
   unavailable: (title: string) =>
     `"${title}" is no longer available; remove it from your cart and try again`,
   outOfStock: (title: string, left: number) => `Only ${left} of "${title}" left in stock`,
+  soldOut: (title: string) => `"${title}" is sold out`,
   overLimit: (title: string, max: number) => `You can order at most ${max} of "${title}"`,
   transition: (from: string, to: string) =>
     `An order that is ${from} cannot be marked ${to}; orders move from paid to processing, shipped, then completed`,

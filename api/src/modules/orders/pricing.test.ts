@@ -11,6 +11,7 @@ const tee: CatalogueProduct = {
   priceUsdc: '19.99',
   imageUrl: 'https://example.com/tee.png',
   inventory: 0,
+  trackInventory: false,
 };
 const catalogue = new Map([[tee.id, tee]]);
 
@@ -60,6 +61,27 @@ describe('priceOrder', () => {
     const priced = priceOrder(order, new Map([[pen.id, pen]]));
     expect(priced.totals.totalUsdc).toBe('10.80');
     expect(priced.shippingMethod).toBe('free');
+  });
+
+  test('an untracked product sells up to 99 a line; a tracked one what is left, none sold out', () => {
+    const one = (quantity: number) => ({
+      items: [{ productId: 'mug', title: 'Mug', priceUsdc: '10.00', quantity }],
+      subtotalUsdc: (10 * quantity).toFixed(2),
+      shippingUsdc: '0',
+      totalUsdc: (10.8 * quantity).toFixed(2),
+    });
+    const mug = (patch: Partial<CatalogueProduct>) =>
+      new Map([['mug', { ...tee, id: 'mug', title: 'Mug', priceUsdc: '10.00', ...patch }]]);
+    expect(messageOf(() => priceOrder(body(one(99)), mug({})))).toBe('no error');
+    expect(messageOf(() => priceOrder(body(one(100)), mug({})))).toBe(
+      '422 You can order at most 99 of "Mug"',
+    );
+    const tracked = (inventory: number) => mug({ trackInventory: true, inventory });
+    expect(priceOrder(body(one(2)), tracked(2)).items[0]?.stockTracked).toBe(true);
+    expect(messageOf(() => priceOrder(body(one(3)), tracked(2)))).toBe(
+      '422 Only 2 of "Mug" left in stock',
+    );
+    expect(messageOf(() => priceOrder(body(one(1)), tracked(0)))).toBe('422 "Mug" is sold out');
   });
 
   test('refuses totals that differ by a cent', () => {

@@ -23,7 +23,10 @@ export interface CatalogueProduct {
   title: string;
   priceUsdc: string;
   imageUrl: string | null;
+  /** Units a shopper can buy now (the stock less other orders' holds) when tracked. */
   inventory: number;
+  /** Whether `inventory` counts units; untracked products sell up to 99 a line. */
+  trackInventory: boolean;
 }
 
 /** What the server will store: lines priced from the catalogue and the recomputed totals. */
@@ -63,13 +66,17 @@ export function shippingMethodOf(
   return method;
 }
 
-// Note: inventory 0 means stock is not tracked (SPEC's default; the quantity selector then allows
-// up to 99); a positive inventory is the number of units left.
+// Note: an untracked product sells up to 99 a line (SPEC's fallback); a tracked one at most the
+// units left, none when it is sold out (issue 18: tracked stock never oversells).
 function checkQuantity(product: CatalogueProduct, quantity: number) {
-  if (product.inventory === 0 && quantity > MAX_QUANTITY_FALLBACK)
+  if (!product.trackInventory && quantity > MAX_QUANTITY_FALLBACK)
     throw fail(ORDER_MESSAGES.overLimit(product.title, MAX_QUANTITY_FALLBACK));
-  if (product.inventory > 0 && quantity > product.inventory)
-    throw fail(ORDER_MESSAGES.outOfStock(product.title, product.inventory));
+  if (product.trackInventory && quantity > product.inventory)
+    throw fail(
+      product.inventory === 0
+        ? ORDER_MESSAGES.soldOut(product.title)
+        : ORDER_MESSAGES.outOfStock(product.title, product.inventory),
+    );
 }
 
 /**
@@ -95,7 +102,7 @@ export function priceOrder(
       quantity: line.quantity,
       imageUrl: product.imageUrl,
       // Note: inventory 0 means "not tracked"; a tracked product may sell out before this is paid.
-      stockTracked: product.inventory > 0,
+      stockTracked: product.trackInventory,
     };
   });
   const shippingMethod = shippingMethodOf(body, settings);

@@ -11,6 +11,7 @@ import type { Database } from '../../db/client.ts';
 import { orders, products, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts';
+import { availableUnits, heldUnits } from '../stock/holds.ts';
 import { STORE_NOT_FOUND } from '../stores/model.ts';
 import { getOwnStoreOrThrow, isUuid, loadStoreSettings } from '../stores/service.ts';
 import { decodeCursor, encodeCursor, orderListConditions } from './list-filters.ts';
@@ -22,6 +23,9 @@ import {
   type UpdateOrderBody,
 } from './model.ts';
 import { type CatalogueProduct, priceOrder } from './pricing.ts';
+
+/** How long an order holds its units of tracked products (STOCK_HOLD_MINUTES). */
+export const DEFAULT_STOCK_HOLD_MINUTES = 30;
 
 /** The database or a transaction on it. */
 type StockShortfall = NonNullable<OrderMetadata['stockShortfall']>[number];
@@ -47,6 +51,7 @@ const orderColumns = {
   shippingCarrier: orders.shippingCarrier,
   trackingNumber: orders.trackingNumber,
   trackingUrl: orders.trackingUrl,
+  stockHeldUntil: orders.stockHeldUntil,
   createdAt: orders.createdAt,
   updatedAt: orders.updatedAt,
 };
@@ -76,7 +81,7 @@ export { orderColumns };
 
 // Note: one query for the store and the ordered products: order creation is the hot path.
 /** The open store's published products among `productIds`; 404/422 when it cannot take orders. */
-async function loadCatalogue(db: Database, storeId: string, productIds: string[]) {
+async function loadCatalogue(db: Executor, storeId: string, productIds: string[]) {
   if (!isUuid(storeId)) throw new AppError('not_found', STORE_NOT_FOUND);
   const ids = [...new Set(productIds.filter(isUuid))];
   const rows = await db
@@ -89,6 +94,7 @@ async function loadCatalogue(db: Database, storeId: string, productIds: string[]
         priceUsdc: products.priceUsdc,
         imageUrl: products.imageUrl,
         inventory: products.inventory,
+        trackInventory: products.trackInventory,
       },
     })
     .from(stores)
@@ -111,29 +117,55 @@ async function loadCatalogue(db: Database, storeId: string, productIds: string[]
   return catalogue;
 }
 
-/** Creates a pending order priced from the store's published products (POST /api/orders). */
-export async function createOrder(db: Database, body: CreateOrderBody): Promise<OrderView> {
+/**
+ * Creates a pending order priced from the store's published products (POST /api/orders); its
+ * units of tracked products are held for `holdMinutes` (none is sold twice: see modules/stock).
+ */
+export async function createOrder(
+  db: Database,
+  body: CreateOrderBody,
+  holdMinutes: number = DEFAULT_STOCK_HOLD_MINUTES,
+): Promise<OrderView> {
   const productIds = body.items.map((item) => item.productId);
-  const catalogue = await loadCatalogue(db, body.storeId, productIds);
   const settings = await loadStoreSettings(db, body.storeId);
-  const { items, totals } = priceOrder(body, catalogue, settings);
-  const [created] = await db
-    .insert(orders)
-    .values({
-      // Note: the canonical (lower-case) id, or the text comparisons of ownership, analytics and
-      // stock would miss an order placed with an upper-case id.
-      storeId: body.storeId.toLowerCase(),
-      customerEmail: body.customerEmail,
-      shippingAddress: body.shippingAddress,
-      items,
-      subtotalUsdc: totals.subtotalUsdc,
-      shippingUsdc: totals.shippingUsdc,
-      taxUsdc: totals.taxUsdc,
-      totalUsdc: totals.totalUsdc,
-      status: 'pending',
-    })
-    .returning(orderColumns);
-  return toOrderView(created as OrderRow);
+  return db.transaction(async (tx) => {
+    const catalogue = await loadCatalogue(tx, body.storeId, productIds);
+    const tracked = [...catalogue.values()].filter((p) => p.trackInventory).map((p) => p.id);
+    if (tracked.length > 0) {
+      // Note: locked in id order (as the paid-order step does), then read again under the lock.
+      const locked = await tx
+        .select({ id: products.id, inventory: products.inventory })
+        .from(products)
+        .where(inArray(products.id, tracked))
+        .orderBy(products.id)
+        .for('update');
+      const held = await heldUnits(tx, tracked);
+      for (const row of locked) {
+        const product = catalogue.get(row.id);
+        if (product) product.inventory = availableUnits(row.inventory, held.get(row.id) ?? 0);
+      }
+    }
+    const { items, totals } = priceOrder(body, catalogue, settings);
+    const [created] = await tx
+      .insert(orders)
+      .values({
+        // Note: the canonical (lower-case) id, or the text comparisons of ownership, analytics and
+        // stock would miss an order placed with an upper-case id.
+        storeId: body.storeId.toLowerCase(),
+        customerEmail: body.customerEmail,
+        shippingAddress: body.shippingAddress,
+        items,
+        subtotalUsdc: totals.subtotalUsdc,
+        shippingUsdc: totals.shippingUsdc,
+        taxUsdc: totals.taxUsdc,
+        totalUsdc: totals.totalUsdc,
+        status: 'pending',
+        stockHeldUntil:
+          tracked.length > 0 ? sql`now() + ${`${holdMinutes} minutes`}::interval` : null,
+      })
+      .returning(orderColumns);
+    return toOrderView(created as OrderRow);
+  });
 }
 
 /** An order by its unguessable id, for the shopper's payment and thank-you pages. */
@@ -237,11 +269,11 @@ export async function updateOrderStatus(
 
 /**
  * Takes a paid order's quantities out of stock; call it in the transaction that marks the order
- * paid. Runs once per order (later calls return false). Untracked products (inventory 0 when the
- * order was placed) are left alone; a product whose last unit sells is unpublished, since
- * inventory 0 would read as untracked. Note: stock is not reserved at checkout, so two orders may
- * race for the last units; the payment stands, and what could not be taken from stock is written
- * to the order's `metadata.stockShortfall` for the merchant to refund or restock.
+ * paid. Runs once per order (later calls return false). Untracked products are left alone; a
+ * tracked one stays tracked (and published) at 0: sold out. Note: an order's units are held from
+ * its creation, so this can fall short only for an order paid after its hold ended; the payment
+ * stands, and what could not be taken from stock is written to the order's
+ * `metadata.stockShortfall` (the order is oversold, for the merchant to refund or restock).
  */
 export async function decrementInventoryForPaidOrder(
   tx: Executor,
@@ -287,7 +319,6 @@ export async function decrementInventoryForPaidOrder(
       .update(products)
       .set({
         inventory: sql`greatest(${products.inventory} - ${line.quantity}, 0)`,
-        isPublished: sql`${products.isPublished} and ${products.inventory} > ${line.quantity}`,
         updatedAt: nextVersion(products.updatedAt),
       })
       .where(eq(products.id, productId));

@@ -25,8 +25,11 @@ export interface ProductView {
   imageUrl: string | null;
   priceUsdc: string;
   isPublished: boolean;
-  /** 0: stock not tracked (up to 99 a line); above 0: units left. */
+  /** Units left when tracked (for shoppers: less other orders' holds); 0 untracked. */
   inventory: number;
+  trackInventory: boolean;
+  /** Tracked and nothing left to buy. */
+  soldOut: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

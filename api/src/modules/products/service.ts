@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.ts';
 import { products, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts';
+import { availableUnits, heldUnits } from '../stock/holds.ts';
 import { STORE_NOT_FOUND } from '../stores/model.ts';
 import { findStoreRef, getOwnStoreOrThrow, isUuid } from '../stores/service.ts';
 import { PRODUCT_NOT_FOUND, type ProductView, type UpdateProductBody } from './model.ts';
@@ -18,9 +19,27 @@ const productColumns = {
   priceUsdc: products.priceUsdc,
   isPublished: products.isPublished,
   inventory: products.inventory,
+  trackInventory: products.trackInventory,
   createdAt: products.createdAt,
   updatedAt: products.updatedAt,
 };
+
+type ProductRow = Omit<ProductView, 'soldOut'>;
+
+/**
+ * Products as a viewer sees them: the owner their stock as it is; a shopper, for tracked products,
+ * the units other orders do not hold right now (what they can buy).
+ */
+async function viewed(db: Database, rows: ProductRow[], asOwner: boolean): Promise<ProductView[]> {
+  const tracked = rows.filter((row) => row.trackInventory).map((row) => row.id);
+  const held = asOwner || tracked.length === 0 ? new Map() : await heldUnits(db, tracked);
+  return rows.map((row) => {
+    const inventory = row.trackInventory
+      ? availableUnits(row.inventory, held.get(row.id) ?? 0)
+      : row.inventory;
+    return { ...row, inventory, soldOut: row.trackInventory && inventory === 0 };
+  });
+}
 
 /** A store's products in the order they were added: published ones, or all of them for its owner. */
 export async function listStoreProducts(
@@ -34,11 +53,12 @@ export async function listStoreProducts(
   if (!store || (!store.isActive && !isOwner)) throw new AppError('not_found', STORE_NOT_FOUND);
   const filter: SQL | undefined =
     isOwner && !publishedOnly ? undefined : eq(products.isPublished, true);
-  return db
+  const rows = await db
     .select(productColumns)
     .from(products)
     .where(and(eq(products.storeId, store.id), filter))
     .orderBy(asc(products.createdAt), asc(products.id));
+  return viewed(db, rows, isOwner && !publishedOnly);
 }
 
 async function findProductWithStore(db: Database, id: string) {
@@ -61,7 +81,8 @@ export async function getProductForViewer(
   const row = await findProductWithStore(db, id);
   const visible = row && (row.ownerId === viewerId || (row.product.isPublished && row.storeActive));
   if (!row || !visible) throw new AppError('not_found', PRODUCT_NOT_FOUND);
-  return row.product;
+  const [product] = await viewed(db, [row.product], row.ownerId === viewerId);
+  return product as ProductView;
 }
 
 /** The merchant's own product; 404 for unknown ids and other merchants' products alike. */
@@ -72,7 +93,12 @@ export async function getOwnProductOrThrow(
 ): Promise<ProductView> {
   const row = await findProductWithStore(db, id);
   if (!row || row.ownerId !== ownerId) throw new AppError('not_found', PRODUCT_NOT_FOUND);
-  return row.product;
+  return asOwnerView(row.product);
+}
+
+/** The owner's view of a product row: its stock as it is. */
+function asOwnerView(row: ProductRow): ProductView {
+  return { ...row, soldOut: row.trackInventory && row.inventory === 0 };
 }
 
 /** Adds a product to one of the merchant's stores. */
@@ -82,8 +108,12 @@ export async function createProduct(
   input: CreateProduct,
 ): Promise<ProductView> {
   await getOwnStoreOrThrow(db, ownerId, input.storeId);
-  const [created] = await db.insert(products).values(input).returning(productColumns);
-  return created as ProductView;
+  const trackInventory = input.trackInventory ?? input.inventory > 0;
+  const [created] = await db
+    .insert(products)
+    .values({ ...input, trackInventory })
+    .returning(productColumns);
+  return asOwnerView(created as ProductRow);
 }
 
 /** Applies the merchant's edit; 409 with the current product when `updatedAt` is stale. */
@@ -98,13 +128,22 @@ export async function updateProduct(
   const expected = expectedVersion(updatedAt);
   if (expected && expected.getTime() !== current.updatedAt.getTime())
     throw staleEdit('product', current);
+  // Note: stock given to an untracked product starts counting it; a tracked product keeps counting
+  // at 0 (sold out) and when published again, until the merchant turns tracking off.
+  const trackInventory =
+    fields.trackInventory ??
+    (fields.inventory !== undefined && fields.inventory > 0 ? true : undefined);
   const [updated] = await db
     .update(products)
-    .set({ ...fields, updatedAt: nextVersion(products.updatedAt) })
+    .set({
+      ...fields,
+      ...(trackInventory === undefined ? {} : { trackInventory }),
+      updatedAt: nextVersion(products.updatedAt),
+    })
     .where(and(eq(products.id, id), expected ? eq(products.updatedAt, expected) : undefined))
     .returning(productColumns);
   if (!updated) throw staleEdit('product', await getOwnProductOrThrow(db, ownerId, id));
-  return updated;
+  return asOwnerView(updated);
 }
 
 /** Deletes the merchant's product; past orders keep their own copy of its title and price. */

@@ -81,7 +81,7 @@ function ProductForm({ userId, storeId, storeName, product, onDone }: ProductFor
             <field.InputField
               label="Inventory"
               inputMode="numeric"
-              hint="0 means stock is not tracked"
+              hint="Units in stock; 0 with Track stock off means not counted"
             />
           )}
         </form.AppField>
@@ -93,6 +93,14 @@ function ProductForm({ userId, storeId, storeName, product, onDone }: ProductFor
             label="Image"
             placeholder="https://…"
             hint={imageHint('product')}
+          />
+        )}
+      </form.AppField>
+      <form.AppField name="trackInventory">
+        {(field) => (
+          <field.CheckboxField
+            label="Track stock"
+            hint="Sell only what is in stock: at 0 the product shows as sold out"
           />
         )}
       </form.AppField>

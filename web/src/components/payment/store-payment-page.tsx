@@ -16,6 +16,7 @@ import { useOrder } from '../../lib/use-order.ts';
 import { OrderGate } from '../order-gate.tsx';
 import { StoreLogo } from '../store-logo.tsx';
 import { PaymentPanel } from './payment-panel.tsx';
+import { StockHoldNotice } from './stock-hold-notice.tsx';
 import { usePayment } from './use-payment.ts';
 
 /** A store known from the layout, or fetched by the order's storeId. */
@@ -78,6 +79,7 @@ function StorePayment(props: { order: Order; store: PublicStore | undefined }) {
           <h1>Complete Your Payment</h1>
         </div>
       </header>
+      <StockHoldNotice order={order} paid={session.status !== 'waiting'} />
       <PaymentPanel
         order={order}
         session={session}

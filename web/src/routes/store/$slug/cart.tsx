@@ -33,6 +33,7 @@ function CartPage() {
   }
   if (cart === undefined) return <LoadingPage text="Loading cart..." />;
   const stock = new Map(products.data?.map((product) => [product.id, product.inventory]));
+  const soldOut = new Set(products.data?.filter((p) => p.soldOut).map((p) => p.id));
   const empty = cart.items.length === 0;
 
   return (
@@ -58,6 +59,7 @@ function CartPage() {
                 line={line}
                 slug={slug}
                 {...(stock.has(line.productId) ? { inventory: stock.get(line.productId) } : {})}
+                soldOut={soldOut.has(line.productId)}
               />
             ))}
           </ul>

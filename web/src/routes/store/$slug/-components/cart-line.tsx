@@ -10,8 +10,16 @@ import { lineTotalOf, removeFromCart, setCartQuantity } from '../../../../db/car
 import type { CartRow } from '../../../../db/db.ts';
 import { usdc } from '../../../../lib/format.ts';
 
-/** A cart line; `inventory` is the product's stock as last read from the catalogue, if known. */
-export function CartLine(props: { line: CartRow; slug: string; inventory?: number }) {
+/**
+ * A cart line; `inventory` is the product's stock as last read from the catalogue, if known, and
+ * `soldOut` says nothing of it is left to buy (the line then cannot be checked out).
+ */
+export function CartLine(props: {
+  line: CartRow;
+  slug: string;
+  inventory?: number;
+  soldOut?: boolean;
+}) {
   const { line, slug } = props;
   const inventory = props.inventory ?? line.inventory;
   const limit = maxQuantity(inventory);
@@ -86,6 +94,11 @@ export function CartLine(props: { line: CartRow; slug: string; inventory?: numbe
             <p className="muted cart-line-price">
               <span data-testid="unit-price">{usdc(line.priceUsdc)}</span> each
             </p>
+            {props.soldOut && (
+              <p className="sold-out" role="status">
+                Sold out: remove it to check out
+              </p>
+            )}
           </div>
           <p className="cart-line-total" data-testid="line-total">
             {total === undefined ? '—' : usdc(total)}

@@ -67,16 +67,21 @@ export function ProductCard(props: { product: CachedProduct; slug: string }) {
         <p className="muted product-card-description">{truncateDescription(product.description)}</p>
         <p className="product-card-meta">
           <span className="price">{usdc(product.priceUsdc)}</span>
-          {product.inventory > 0 && <span className="muted">{product.inventory} left</span>}
+          {product.soldOut ? (
+            <span className="sold-out">Sold out</span>
+          ) : (
+            product.inventory > 0 && <span className="muted">{product.inventory} left</span>
+          )}
         </p>
         <div className="product-card-actions">
           <button
             type="button"
             className="button"
             aria-label={`Add to Cart: ${product.title}`}
+            disabled={product.soldOut}
             onClick={() => void addProductToCart(product)}
           >
-            Add to Cart
+            {product.soldOut ? 'Sold out' : 'Add to Cart'}
           </button>
           <Link
             to="/store/$slug/product/$productId"

@@ -31,6 +31,8 @@ const mug: Product = {
   priceUsdc: '12.50',
   isPublished: true,
   inventory: 0,
+  trackInventory: false,
+  soldOut: false,
 };
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -247,6 +249,30 @@ describe('product page', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/store/aurora/checkout'));
     expect((await readCart('store-1')).map((line) => line.quantity)).toEqual([3]);
     mug.inventory = 0;
+  });
+
+  it('a sold-out product says so and cannot be bought, on its page and its card', async () => {
+    Object.assign(mug, { inventory: 0, trackInventory: true, soldOut: true });
+    try {
+      const { container } = await render('/store/aurora/product/prod-1');
+      await waitFor(() => expect(container.querySelector('h1')?.textContent).toBe('Ceramic Mug'));
+      expect(container.textContent).toContain('Sold out');
+      expect(container.textContent).not.toContain('In stock');
+      expect(byLabel(container, 'Quantity')).toBeUndefined();
+      for (const button of container.querySelectorAll('.product-buy button'))
+        expect(button.hasAttribute('disabled')).toBe(true);
+      const store = await render('/store/aurora');
+      await waitFor(() =>
+        expect(
+          store.container
+            .querySelector('[aria-label="Add to Cart: Ceramic Mug"]')
+            ?.hasAttribute('disabled'),
+        ).toBe(true),
+      );
+      expect(await readCart('store-1')).toEqual([]);
+    } finally {
+      Object.assign(mug, { inventory: 0, trackInventory: false, soldOut: false });
+    }
   });
 
   it('shows Product Not Found for an unknown product', async () => {

@@ -113,22 +113,38 @@ function ProductPage() {
           <h1>{item.title}</h1>
           <p className="rating">
             <RatingSummary reviews={reviews} />
-            <span className={item.inventory > 0 ? 'in-stock' : 'muted'}>
-              {item.inventory > 0 ? `${item.inventory} in stock` : 'In stock'}
-            </span>
+            {item.soldOut ? (
+              <span className="sold-out">Sold out</span>
+            ) : (
+              <span className={item.inventory > 0 ? 'in-stock' : 'muted'}>
+                {item.inventory > 0 ? `${item.inventory} in stock` : 'In stock'}
+              </span>
+            )}
           </p>
           <div className="product-buy">
             <p className="price price-large" data-testid="product-price">
               {usdc(item.priceUsdc)}
             </p>
-            <QuantitySelector value={quantity} inventory={item.inventory} onChange={setQuantity} />
+            {!item.soldOut && (
+              <QuantitySelector
+                value={quantity}
+                inventory={item.inventory}
+                onChange={setQuantity}
+              />
+            )}
             <div className="actions actions-start">
-              <button type="button" className="button button-large" onClick={() => void buyNow()}>
-                Buy Now
+              <button
+                type="button"
+                className="button button-large"
+                disabled={item.soldOut}
+                onClick={() => void buyNow()}
+              >
+                {item.soldOut ? 'Sold out' : 'Buy Now'}
               </button>
               <button
                 type="button"
                 className="button button-quiet button-large"
+                disabled={item.soldOut}
                 onClick={() => void addProductToCart(item, quantity)}
               >
                 Add to Cart

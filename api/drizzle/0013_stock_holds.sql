@@ -1,0 +1,1 @@
+CREATE INDEX "orders_stock_held_idx" ON "orders" USING btree ("stock_held_until") WHERE "orders"."inventory_committed_at" is null and "orders"."stock_held_until" is not null;
