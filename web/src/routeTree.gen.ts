@@ -25,6 +25,7 @@ import { Route as AdminOrdersRouteImport } from './routes/admin/orders';
 import { Route as PaySessionIdRouteImport } from './routes/pay/$sessionId';
 import { Route as PaymentLinkBuilderIndexRouteImport } from './routes/payment-link-builder/index';
 import { Route as PaymentOrderIdRouteImport } from './routes/payment/$orderId';
+import { Route as RefundTokenRouteImport } from './routes/refund/$token';
 import { Route as StoreSlugRouteRouteImport } from './routes/store/$slug/route';
 import { Route as ThankYouOrderIdRouteImport } from './routes/thank-you/$orderId';
 import { Route as UniversalCheckoutDocsIndexRouteImport } from './routes/universal-checkout-docs/index';
@@ -120,6 +121,11 @@ const PaymentOrderIdRoute = PaymentOrderIdRouteImport.update({
   path: '/payment/$orderId',
   getParentRoute: () => rootRouteImport,
 } as any);
+const RefundTokenRoute = RefundTokenRouteImport.update({
+  id: '/refund/$token',
+  path: '/refund/$token',
+  getParentRoute: () => rootRouteImport,
+} as any);
 const StoreSlugRouteRoute = StoreSlugRouteRouteImport.update({
   id: '/store/$slug',
   path: '/store/$slug',
@@ -211,6 +217,7 @@ export interface FileRoutesByFullPath {
   '/admin/orders': typeof AdminOrdersRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
+  '/refund/$token': typeof RefundTokenRoute;
   '/thank-you/$orderId': typeof ThankYouOrderIdRoute;
   '/universal-payment/$orderId': typeof UniversalPaymentOrderIdRoute;
   '/admin/': typeof AdminIndexRoute;
@@ -241,6 +248,7 @@ export interface FileRoutesByTo {
   '/admin/orders': typeof AdminOrdersRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
+  '/refund/$token': typeof RefundTokenRoute;
   '/thank-you/$orderId': typeof ThankYouOrderIdRoute;
   '/universal-payment/$orderId': typeof UniversalPaymentOrderIdRoute;
   '/admin': typeof AdminIndexRoute;
@@ -274,6 +282,7 @@ export interface FileRoutesById {
   '/admin/orders': typeof AdminOrdersRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
+  '/refund/$token': typeof RefundTokenRoute;
   '/thank-you/$orderId': typeof ThankYouOrderIdRoute;
   '/universal-payment/$orderId': typeof UniversalPaymentOrderIdRoute;
   '/admin/': typeof AdminIndexRoute;
@@ -308,6 +317,7 @@ export interface FileRouteTypes {
     | '/admin/orders'
     | '/pay/$sessionId'
     | '/payment/$orderId'
+    | '/refund/$token'
     | '/thank-you/$orderId'
     | '/universal-payment/$orderId'
     | '/admin/'
@@ -338,6 +348,7 @@ export interface FileRouteTypes {
     | '/admin/orders'
     | '/pay/$sessionId'
     | '/payment/$orderId'
+    | '/refund/$token'
     | '/thank-you/$orderId'
     | '/universal-payment/$orderId'
     | '/admin'
@@ -370,6 +381,7 @@ export interface FileRouteTypes {
     | '/admin/orders'
     | '/pay/$sessionId'
     | '/payment/$orderId'
+    | '/refund/$token'
     | '/thank-you/$orderId'
     | '/universal-payment/$orderId'
     | '/admin/'
@@ -401,6 +413,7 @@ export interface RootRouteChildren {
   StoreSlugRouteRoute: typeof StoreSlugRouteRouteWithChildren;
   PaySessionIdRoute: typeof PaySessionIdRoute;
   PaymentOrderIdRoute: typeof PaymentOrderIdRoute;
+  RefundTokenRoute: typeof RefundTokenRoute;
   ThankYouOrderIdRoute: typeof ThankYouOrderIdRoute;
   UniversalPaymentOrderIdRoute: typeof UniversalPaymentOrderIdRoute;
   PaymentLinkBuilderIndexRoute: typeof PaymentLinkBuilderIndexRoute;
@@ -520,6 +533,13 @@ declare module '@tanstack/react-router' {
       path: '/payment/$orderId';
       fullPath: '/payment/$orderId';
       preLoaderRoute: typeof PaymentOrderIdRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/refund/$token': {
+      id: '/refund/$token';
+      path: '/refund/$token';
+      fullPath: '/refund/$token';
+      preLoaderRoute: typeof RefundTokenRouteImport;
       parentRoute: typeof rootRouteImport;
     };
     '/store/$slug': {
@@ -681,6 +701,7 @@ const rootRouteChildren: RootRouteChildren = {
   StoreSlugRouteRoute: StoreSlugRouteRouteWithChildren,
   PaySessionIdRoute: PaySessionIdRoute,
   PaymentOrderIdRoute: PaymentOrderIdRoute,
+  RefundTokenRoute: RefundTokenRoute,
   ThankYouOrderIdRoute: ThankYouOrderIdRoute,
   UniversalPaymentOrderIdRoute: UniversalPaymentOrderIdRoute,
   PaymentLinkBuilderIndexRoute: PaymentLinkBuilderIndexRoute,

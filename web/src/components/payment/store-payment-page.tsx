@@ -14,6 +14,7 @@ import { fetchStore } from '../../lib/shop-api.ts';
 import { useStoreTheme } from '../../lib/theme.ts';
 import { useOrder } from '../../lib/use-order.ts';
 import { OrderGate } from '../order-gate.tsx';
+import { RefundClaimNotice } from '../refund-claim-notice.tsx';
 import { StoreLogo } from '../store-logo.tsx';
 import { PaymentPanel } from './payment-panel.tsx';
 import { StockHoldNotice } from './stock-hold-notice.tsx';
@@ -80,6 +81,7 @@ function StorePayment(props: { order: Order; store: PublicStore | undefined }) {
         </div>
       </header>
       <StockHoldNotice order={order} paid={session.status !== 'waiting'} />
+      <RefundClaimNotice orderId={order.id} embedded />
       <PaymentPanel
         order={order}
         session={session}

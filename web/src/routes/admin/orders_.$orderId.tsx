@@ -22,6 +22,7 @@ import { explorerTxUrl, useChainInfo } from '../../lib/chain-info.ts';
 import { usdc } from '../../lib/format.ts';
 import { OrderTimeline, OrderWebhooks } from './-components/order-activity.tsx';
 import { StockWarning } from './-components/order-notes.tsx';
+import { OrderRefundsCard } from './-components/order-refunds.tsx';
 import { OrderShipment } from './-components/order-shipment.tsx';
 import '../../admin/table-cards.css';
 
@@ -186,6 +187,7 @@ function OrderDetail(props: {
           </ul>
         </section>
       )}
+      <OrderRefundsCard orderId={order.id} />
       <OrderShipment order={order} onShipped={props.onShipped} />
       <OrderWebhooks activity={props.activity} />
       <OrderTimeline activity={props.activity} />

@@ -2,6 +2,7 @@
 // otherwise SPEC §2's rule: the first store with the light theme, else the first store.
 import { createFileRoute } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { RefundClaimNotice } from '../../components/refund-claim-notice.tsx';
 import { ThankYouPage } from '../../components/thank-you.tsx';
 import { pickThankYouStore, themeOfOrder } from '../../lib/order-theme.ts';
 import { IdParamSchema, requireParam } from '../../lib/route-params.ts';
@@ -32,5 +33,10 @@ function ThankYouRoute() {
     };
   }, [needsList]);
   useStoreTheme(universal ?? listTheme);
-  return <ThankYouPage result={order} home="/" paymentBase="/payment/" />;
+  return (
+    <>
+      <ThankYouPage result={order} home="/" paymentBase="/payment/" />
+      <RefundClaimNotice orderId={orderId} />
+    </>
+  );
 }

@@ -12,6 +12,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { OrderGate } from '../../components/order-gate.tsx';
 import { PaymentPanel } from '../../components/payment/payment-panel.tsx';
 import { type ConfirmedBy, usePayment } from '../../components/payment/use-payment.ts';
+import { RefundClaimNotice } from '../../components/refund-claim-notice.tsx';
 import { StoreLogo } from '../../components/store-logo.tsx';
 import { brandOfOrder, themeOfOrder } from '../../lib/order-theme.ts';
 import { IdParamSchema, requireParam } from '../../lib/route-params.ts';
@@ -64,6 +65,7 @@ function UniversalPayment(props: { order: Order }) {
           </h1>
         </div>
       </header>
+      <RefundClaimNotice orderId={order.id} embedded />
       <PaymentPanel
         order={order}
         session={session}

@@ -2,6 +2,7 @@
 // the store's own delivery estimate and, once paid, links to review each product.
 import { deliveryEstimateOf, type Order, resolveStoreSettings } from '@store/shared';
 import { createFileRoute } from '@tanstack/react-router';
+import { RefundClaimNotice } from '../../../../components/refund-claim-notice.tsx';
 import { ShipmentCard } from '../../../../components/shipment-card.tsx';
 import { ThankYouPage } from '../../../../components/thank-you.tsx';
 import { IdParamSchema, requireParam } from '../../../../lib/route-params.ts';
@@ -25,6 +26,7 @@ export const Route = createFileRoute('/store/$slug/thank-you/$orderId')({
           deliveryEstimate={(order: Order) => deliveryEstimateOf(settings, order.shippingUsdc)}
         />
         <ShipmentCard orderId={orderId} />
+        <RefundClaimNotice orderId={orderId} />
         <ReviewLinks result={result} slug={slug} storeId={store.data?.id} />
       </>
     );
