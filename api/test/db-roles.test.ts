@@ -144,17 +144,52 @@ describe('database roles', () => {
     await expect(as.worker.unsafe('create table planted (id int)')).rejects.toThrow(DENIED);
   });
 
-  test('an analyst reads the indexer only', async () => {
+  test('an analyst reads the indexer and the analytics views only, and writes nowhere', async () => {
     expect((await as.analyst`select count(*)::int as n from indexer.transfer`)[0]).toEqual({
       n: 1,
     });
-    for (const table of ['users', 'stores', 'orders', 'payment_wallets']) {
+    for (const table of [
+      'users',
+      'sessions',
+      'stores',
+      'orders',
+      'payment_wallets',
+      'forwarding_transfers',
+      'api_keys',
+    ]) {
       await expect(as.analyst.unsafe(`select * from public.${table}`)).rejects.toThrow(DENIED);
     }
     await expect(
       as.analyst.unsafe("insert into indexer.transfer values ('2', '0x1', 1)"),
     ).rejects.toThrow(DENIED);
+    await expect(as.analyst.unsafe("delete from indexer.transfer where id = '1'")).rejects.toThrow(
+      DENIED,
+    );
     await expect(as.analyst.unsafe('create schema planted')).rejects.toThrow(DENIED);
+    await expect(as.analyst.unsafe('create table analytics.planted (id int)')).rejects.toThrow(
+      DENIED,
+    );
+    await expect(as.analyst.unsafe('create view analytics.planted as select 1')).rejects.toThrow(
+      DENIED,
+    );
+    await expect(as.analyst.unsafe('drop view analytics.payments')).rejects.toThrow(
+      /must be owner/,
+    );
+    // The worker's jobs on the indexer's table are not theirs (nor the API's).
+    for (const role of ['analyst', 'api'] as const) {
+      await expect(
+        as[role].unsafe("select analytics_jobs.delete_indexed_transfers(array['1'], 1e12)"),
+      ).rejects.toThrow(DENIED);
+    }
+    await expect(
+      as.analyst.unsafe('select analytics_jobs.ensure_transfer_indexes()'),
+    ).rejects.toThrow(DENIED);
+    // Note: the views expose no shopper's email or address, and a view's rows are the views' own.
+    const columns = await as.analyst<{ column_name: string }[]>`
+      select column_name from information_schema.columns where table_schema = 'analytics'`;
+    expect(columns.length).toBeGreaterThan(30);
+    expect(columns.map((c) => c.column_name)).not.toContain('customer_email');
+    expect(columns.map((c) => c.column_name)).not.toContain('shipping_address');
   });
 
   test('tables the indexer creates again later are readable by the API, the worker and analysts', async () => {
@@ -167,6 +202,82 @@ describe('database roles', () => {
     for (const role of ['api', 'worker', 'analyst'] as const) {
       expect((await as[role]`select id from indexer.transfer`)[0]).toEqual({ id: '9' });
     }
+  });
+
+  test("re-indexing (Ponder's schema dropped and its table made again) keeps the analytics views and the worker gets its indexes back", async () => {
+    // Ponder's DROP ... CASCADE: nothing of ours depends on its table, so nothing of ours goes.
+    await admin.unsafe('drop schema indexer cascade');
+    const views = await admin<{ name: string }[]>`
+      select table_name as name from information_schema.views where table_schema = 'analytics'
+      order by 1`;
+    expect(views.map((v) => v.name)).toEqual(['daily_volume', 'payments', 'settlements']);
+    // Without the table, a query says so (rather than returning nothing).
+    await expect(as.analyst`select * from analytics.payments`).rejects.toThrow(/does not exist/);
+    expect((await as.worker`select analytics_jobs.ensure_transfer_indexes() as n`)[0]).toEqual({
+      n: 0,
+    });
+    // The table as Ponder makes it (ponder.schema.ts), with a payment to a deposit address.
+    await as.indexer.unsafe(`
+      create schema indexer;
+      create table indexer.transfer (id text primary key, "from" text not null, "to" text not null,
+        value numeric(78) not null, block_number numeric(78) not null,
+        block_timestamp numeric(78) not null, tx_hash text not null, log_index integer not null);
+      create index transfer_to_index on indexer.transfer ("to")`);
+    const [order] = await as.api<{ id: string }[]>`
+      insert into orders (store_id, customer_email, items, total_usdc)
+      values ('universal', 'a@example.com', '[]', '5.00') returning id`;
+    const deposit = '0x00000000000000000000000000000000000000Aa';
+    await as.api`
+      insert into payment_wallets (order_id, wallet_address, derivation_path, derivation_index,
+        expected_amount_usdc, store_payment_address, payment_chain, is_universal)
+      values (${order?.id ?? ''}, ${deposit}, 'm/0', 900001, '5.00', '0x1', 'base', true)`;
+    await as.indexer`
+      insert into indexer.transfer values
+        ('p1', '0xpayer', ${deposit.toLowerCase()}, 5000000, 10, 1700000000, '0xt1', 0),
+        ('x1', '0xpayer', '0xsomeoneelse', 7, 11, 1700000001, '0xt2', 0)`;
+    for (const role of ['analyst', 'api'] as const) {
+      const rows = await as[role]<
+        { amount: string; classification: string; store: string | null; universal: boolean }[]
+      >`select amount_usdc::text as amount, classification, store_id as store,
+          is_universal as universal from analytics.payments`;
+      expect(rows).toEqual([
+        { amount: '5.000000', classification: 'exact', store: null, universal: true },
+      ]);
+    }
+    expect(
+      (await as.analyst`select payments::int, gross_usdc::text from analytics.daily_volume`)[0],
+    ).toEqual({ payments: 1, gross_usdc: '5.000000' });
+    // The worker's retention run puts the analysts' indexes back on the new table.
+    expect((await as.worker`select analytics_jobs.ensure_transfer_indexes() as n`)[0]).toEqual({
+      n: 3,
+    });
+    const indexes = await admin<{ name: string; owner: string }[]>`
+      select c.relname as name, pg_get_userbyid(c.relowner) as owner from pg_index i
+      join pg_class c on c.oid = i.indexrelid where i.indrelid = 'indexer.transfer'::regclass
+      order by 1`;
+    expect(indexes.map((i) => i.name)).toEqual([
+      'analytics_transfer_block_timestamp_idx',
+      'analytics_transfer_from_idx',
+      'analytics_transfer_tx_hash_idx',
+      'transfer_pkey',
+      'transfer_to_index',
+    ]);
+    expect(new Set(indexes.map((i) => i.owner))).toEqual(new Set([DATABASE_ROLES.indexer]));
+    // Retention's delete: only what it names, only when older than the cut-off.
+    expect(
+      (
+        await as.worker`select analytics_jobs.delete_indexed_transfers(array['x1', 'p1'], 1700000001) as n`
+      )[0],
+    ).toEqual({ n: 1 });
+    expect(
+      (await as.worker<{ id: string }[]>`select id from indexer.transfer order by id`).map(
+        (r) => r.id,
+      ),
+    ).toEqual(['x1']);
+    // The worker itself still cannot write the indexer's table.
+    await expect(as.worker.unsafe("delete from indexer.transfer where id = 'x1'")).rejects.toThrow(
+      DENIED,
+    );
   });
 
   test('a schema named after the API role cannot shadow its tables', async () => {
@@ -223,6 +334,7 @@ describe('database roles', () => {
         '0011_merchant_ops',
         '0012_refunds_and_stock',
         '0013_stock_holds',
+        '0014_analytics',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -255,9 +367,7 @@ describe('database roles', () => {
     const empty = inDatabase(testDb.adminUrl, 'empty_shop');
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
-    await expect(check).rejects.toThrow(
-      /lacks 14 migration\(s\) \(0000_init, .*0013_stock_holds\)/,
-    );
+    await expect(check).rejects.toThrow(/lacks 15 migration\(s\) \(0000_init, .*0014_analytics\)/);
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
   });

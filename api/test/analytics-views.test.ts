@@ -1,0 +1,241 @@
+// The analytics views on the real stack: orders paid on anvil (exact, under then completed, over,
+// late, universal and store), the worker forwarding them, and what an analyst reads through
+// `analytics.payments`, `analytics.settlements` and `analytics.daily_volume` as the read-only
+// role, compared with the chain's receipts and logs to the base unit.
+import { afterAll, describe, expect, test } from 'bun:test';
+import { splitFee } from '@store/shared';
+import postgres from 'postgres';
+import {
+  type Address,
+  createPublicClient,
+  type Hash,
+  http,
+  parseEventLogs,
+  parseUnits,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { localAccount } from '../../stack/src/usdc.ts';
+import { usdcAbi } from '../src/chain/usdc-abi.ts';
+import { loadWorkerConfig } from '../src/config.ts';
+import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { useChainApi } from './support/chain-api.ts';
+import { newMerchant, storeForm } from './support/client.ts';
+import { orderOneMug, payableUniversalOrder, payUsdc } from './support/payments.ts';
+import { waitUntil } from './support/settlement.ts';
+
+const usdc = (amount: string) => parseUnits(amount, 6);
+const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+
+const t = useChainApi({
+  confirmations: 2,
+  poolSize: 4,
+  worker: ({ stack, database }) =>
+    startSettlement(
+      loadWorkerConfig({ ...stack.env, CONFIRMATIONS: '2', FORWARDING_RETRY_BASE_MS: '100' }),
+      database.db,
+      { log: () => {} },
+    ),
+});
+let analystSql: postgres.Sql | undefined;
+const analyst = () => {
+  analystSql ??= postgres(t.stack.databaseUrls.analyst, { max: 2, onnotice: () => {} });
+  return analystSql;
+};
+afterAll(async () => {
+  await analystSql?.end({ timeout: 5 });
+});
+
+/** The USDC Transfer logs of a transaction, with its block's time, read from the chain. */
+async function chainTransfers(hash: Hash) {
+  const client = createPublicClient({ transport: http(t.stack.env.RPC_URL) });
+  const receipt = await client.getTransactionReceipt({ hash });
+  const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+  const logs = parseEventLogs({ abi: usdcAbi, logs: receipt.logs, eventName: 'Transfer' });
+  return logs.map((log) => ({
+    from: (log.args as { from: Address }).from.toLowerCase(),
+    to: (log.args as { to: Address }).to.toLowerCase(),
+    value: (log.args as { value: bigint }).value,
+    logIndex: log.logIndex,
+    blockTime: Number(block.timestamp),
+  }));
+}
+
+interface PaymentRow {
+  block_time: Date;
+  tx_hash: string;
+  log_index: number;
+  payer: string;
+  deposit_address: string;
+  amount_usdc: string;
+  amount_base_units: string;
+  order_id: string;
+  store_id: string | null;
+  store_name: string | null;
+  is_universal: boolean;
+  external_order_id: string | null;
+  expected_amount_usdc: string;
+  classification: string;
+}
+
+interface SettlementRow {
+  order_id: string;
+  leg: string;
+  to_address: string;
+  amount_base_units: string;
+  tx_hash: string;
+  mined_at: Date | null;
+  mode: string;
+  gas_cost_eth: string | null;
+}
+
+const paymentsOf = (orderIds: string[]) =>
+  analyst()<PaymentRow[]>`
+    select * from analytics.payments where order_id = any(${orderIds}::uuid[])
+    order by block_number, log_index`;
+
+const settledLegs = (orderIds: string[], count: number) =>
+  waitUntil(
+    async () => {
+      const rows = await analyst()<SettlementRow[]>`
+        select * from analytics.settlements where order_id = any(${orderIds}::uuid[])
+          and mined_at is not null and status = 'confirmed' order by order_id, leg`;
+      return rows.length >= count && rows;
+    },
+    `${count} indexed legs`,
+    30_000,
+  );
+
+describe('analytics views on the real chain', () => {
+  test('payments, settlements and daily volume agree with the chain to the base unit', async () => {
+    const owner = await newMerchant(t.app, 'views');
+    const payout = freshAddress();
+    const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
+    const assign = async (orderId: string) =>
+      (
+        await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
+          paymentChain: 'base',
+        })
+      ).body.paymentWallet.address as Address;
+    // Store orders of 10.80: exact; under (4.00) then completed (6.80); over (12.00).
+    const exact = (await orderOneMug(owner, t.shopper, store.id)).orderId;
+    const split = (await orderOneMug(owner, t.shopper, store.id)).orderId;
+    const over = (await orderOneMug(owner, t.shopper, store.id)).orderId;
+    const [exactAddress, splitAddress, overAddress] = await Promise.all(
+      [exact, split, over].map(assign),
+    );
+    // A universal order of 3.00, and one whose 1-second window closed before it was paid.
+    const universal = await payableUniversalOrder(t.shopper, { total: '3.00', payout });
+    const late = await payableUniversalOrder(t.appWithWindow(1), { total: '2.00', payout });
+    await Bun.sleep(1500);
+
+    const paid = [
+      { order: exact, from: 1, to: exactAddress, amount: '10.80', expect: 'exact' },
+      { order: split, from: 2, to: splitAddress, amount: '4.00', expect: 'under' },
+      { order: split, from: 3, to: splitAddress, amount: '6.80', expect: 'exact' },
+      { order: over, from: 4, to: overAddress, amount: '12.00', expect: 'over' },
+      { order: universal.orderId, from: 5, to: universal.address, amount: '3.00', expect: 'exact' },
+      { order: late.orderId, from: 6, to: late.address, amount: '2.00', expect: 'late' },
+    ];
+    const hashes: Hash[] = [];
+    for (const p of paid) {
+      hashes.push((await payUsdc(t.stack.env, p.from, p.to as Address, usdc(p.amount))).hash);
+    }
+    const orderIds = [exact, split, over, universal.orderId, late.orderId];
+    const rows = await waitUntil(
+      async () => {
+        const found = await paymentsOf(orderIds);
+        return found.length === paid.length && found;
+      },
+      'six indexed payments',
+      20_000,
+    );
+
+    // Each row is the chain's transfer, with its order's meaning.
+    for (const [i, p] of paid.entries()) {
+      const row = rows.find((r) => r.tx_hash === hashes[i]);
+      const [onChain] = await chainTransfers(hashes[i] as Hash);
+      expect(row, p.amount).toBeDefined();
+      expect(onChain).toBeDefined();
+      expect({
+        payer: row?.payer,
+        deposit: row?.deposit_address,
+        base: row?.amount_base_units,
+        usdc: row?.amount_usdc,
+        logIndex: row?.log_index,
+        time: (row?.block_time.getTime() ?? 0) / 1000,
+        order: row?.order_id,
+        classification: row?.classification,
+      }).toEqual({
+        payer: localAccount(p.from).address.toLowerCase(),
+        deposit: onChain?.to,
+        base: String(onChain?.value),
+        usdc: `${p.amount}0000`,
+        logIndex: onChain?.logIndex,
+        time: onChain?.blockTime,
+        order: p.order,
+        classification: p.expect,
+      });
+      const isStore = [exact, split, over].includes(p.order);
+      expect(row?.store_id).toBe(isStore ? store.id : null);
+      expect(row?.store_name).toBe(isStore ? store.name : null);
+      expect(row?.is_universal).toBe(!isStore);
+      expect(row?.expected_amount_usdc).toBe(
+        p.order === universal.orderId
+          ? '3.000000'
+          : p.order === late.orderId
+            ? '2.000000'
+            : '10.800000',
+      );
+    }
+    expect(rows.find((r) => r.order_id === universal.orderId)?.external_order_id).toMatch(/^ext-/);
+
+    // Forwarding: a merchant and a fee leg per paid order, matching the chain's transfers.
+    const storeOrders = [exact, split, over];
+    const legs = await settledLegs(storeOrders, 6);
+    for (const leg of legs) {
+      const transfers = await chainTransfers(leg.tx_hash as Hash);
+      expect(
+        transfers.some((x) => x.to === leg.to_address && String(x.value) === leg.amount_base_units),
+      ).toBe(true);
+      expect(leg.mode).toBe('eip3009');
+      // Note: the gas of the relayer's transaction (anvil's may cost 0 wei).
+      expect(leg.gas_cost_eth).toMatch(/^\d+\.\d{18}$/);
+    }
+    // The over order forwards its total only (the excess waits for the payer's refund).
+    const { merchant, fee } = splitFee(usdc('10.80'));
+    for (const order of storeOrders) {
+      const own = legs.filter((l) => l.order_id === order);
+      expect(own.map((l) => `${l.leg}:${l.amount_base_units}:${l.to_address}`).sort()).toEqual(
+        [
+          `fee:${fee}:${(t.stack.env.TREASURY_ADDRESS as string).toLowerCase()}`,
+          `merchant:${merchant}:${payout.toLowerCase()}`,
+        ].sort(),
+      );
+    }
+
+    // Daily volume of the store: its four payments from four payers, gross, net and fees.
+    const [day] = await analyst()<
+      {
+        payments: string;
+        distinct_payers: string;
+        gross_usdc: string;
+        merchant_net_usdc: string;
+        fees_usdc: string;
+        median_settlement_seconds: string | null;
+      }[]
+    >`select * from analytics.daily_volume where store_id = ${store.id}`;
+    expect(day).toMatchObject({
+      payments: '4',
+      distinct_payers: '4',
+      gross_usdc: '33.600000',
+      merchant_net_usdc: `${(Number(merchant * 3n) / 1e6).toFixed(6)}`,
+      fees_usdc: `${(Number(fee * 3n) / 1e6).toFixed(6)}`,
+    });
+    expect(Number(day?.median_settlement_seconds)).toBeGreaterThanOrEqual(0);
+    expect(Number(day?.median_settlement_seconds)).toBeLessThan(60);
+    // Universal orders form their own row (store_id null), here with others' universal orders.
+    const [universalDay] = await analyst()<{ gross: string }[]>`
+      select sum(gross_usdc)::text as gross from analytics.daily_volume where is_universal`;
+    expect(Number(universalDay?.gross)).toBeGreaterThanOrEqual(5);
+  }, 90_000);
+});
