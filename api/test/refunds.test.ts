@@ -241,7 +241,96 @@ describe('an underpaid order whose window closed', () => {
       paymentStatus: 'underpaid',
       paymentWallet: { receivedAmount: '6.000000', expectedAmount: '10.80' },
     });
-    // A paid order is not refunded from its deposit address.
+    // Paid and forwarded: a refund now comes from the payout wallet, at most what arrived.
+    const refund = await owner.api.post(`/api/orders/${orderId}/refunds`, {});
+    expect(refund.status).toBe(200);
+    expect(refund.body.refunds).toMatchObject([
+      { source: 'merchant', amount: '6.000000', status: 'awaiting_address' },
+    ]);
+  }, 60_000);
+});
+
+describe('a paid order already forwarded', () => {
+  test('is refunded by its merchant from the payout wallet, in part then in full, matched on chain', async () => {
+    // The payout wallet is an anvil account the test can send from (as the merchant's wallet would).
+    const owner = await newMerchant(t.app, 'payout');
+    const payout = getAddress(localAccount(8).address);
+    const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
+    await owner.api.put(`/api/stores/${store.id}/webhook`, { url: receiver.url });
+    const { orderId } = await orderOneMug(owner, t.shopper, store.id);
+    const deposit = (
+      await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, { paymentChain: 'base' })
+    ).body.paymentWallet.address as Address;
+    const payer = getAddress(localAccount(4).address);
+    await payUsdc(t.stack.env, 4, deposit, usdc('10.80'));
+    await waitForForwarded(t.database.db, orderId);
+    const view = (await owner.api.get(`/api/orders/${orderId}/refunds`)).body;
+    expect(view).toMatchObject({ refundableFromPayout: '10.800000', payoutAddress: payout });
+
+    const stranger = await newMerchant(t.app, 'stranger');
+    expect(
+      (await stranger.api.post(`/api/orders/${orderId}/refunds`, { amount: '1' })).status,
+    ).toBe(404);
+    expect((await apiClient(t.app).post(`/api/orders/${orderId}/refunds`, {})).status).toBe(401);
+    const tooMuch = await owner.api.post(`/api/orders/${orderId}/refunds`, { amount: '10.81' });
+    expect(tooMuch.status).toBe(422);
+    expect(tooMuch.body.error.message).toMatch(/At most 10\.800000 USDC/);
+    expect((await owner.api.post(`/api/orders/${orderId}/refunds`, { amount: '-1' })).status).toBe(
+      422,
+    );
+
+    const partial = await owner.api.post(`/api/orders/${orderId}/refunds`, { amount: '4.00' });
+    expect(partial.status).toBe(200);
+    expect(partial.body.refundableFromPayout).toBe('6.800000');
+    const [refund] = partial.body.refunds;
+    expect(refund).toMatchObject({
+      source: 'merchant',
+      reason: 'merchant',
+      amount: '4.000000',
+      status: 'awaiting_address',
+      suggestedAddress: payer,
+    });
+    // Before the payer confirms the address there is nothing to send.
+    const early = await owner.api.post(`/api/orders/${orderId}/refunds/${refund.id}/sent`, {
+      txHash: `0x${'ab'.repeat(32)}`,
+    });
+    expect(early.status).toBe(409);
+    const token = tokenOf(refund.claimPath);
+    expect((await t.shopper.post(`/api/refund-claims/${token}`, { address: payer })).status).toBe(
+      200,
+    );
+    const payerBefore = (await balancesOf(t.stack.env, payer)).usdc;
+    // The merchant's wallet sends the transfer; the order page notes its hash.
+    const { hash } = await payUsdc(t.stack.env, 8, payer, usdc('4.00'));
+    expect(
+      (
+        await stranger.api.post(`/api/orders/${orderId}/refunds/${refund.id}/sent`, {
+          txHash: hash,
+        })
+      ).status,
+    ).toBe(404);
+    const sent = await owner.api.post(`/api/orders/${orderId}/refunds/${refund.id}/sent`, {
+      txHash: hash,
+    });
+    expect(sent.status).toBe(200);
+    const done = await waitUntil(async () => {
+      const [row] = await refundRows(orderId);
+      return row?.status === 'refunded' && row;
+    }, 'the merchant refund to be matched');
+    expect(done.txHash).toBe(hash);
+    expect((await balancesOf(t.stack.env, payer)).usdc - payerBefore).toBe(usdc('4.00'));
+    const hook = await webhookOf(orderId, 'order.refunded');
+    expect(JSON.parse(hook.body).refund).toMatchObject({
+      source: 'merchant',
+      amount: '4.000000',
+      txHash: hash,
+    });
+
+    // The rest, in full: what is left; then nothing is left to refund.
+    const rest = await owner.api.post(`/api/orders/${orderId}/refunds`, {});
+    expect(rest.status).toBe(200);
+    expect(rest.body.refunds[1]).toMatchObject({ amount: '6.800000', status: 'awaiting_address' });
+    expect(rest.body.refundableFromPayout).toBe('0.000000');
     expect((await owner.api.post(`/api/orders/${orderId}/refunds`, {})).status).toBe(409);
   }, 60_000);
 });

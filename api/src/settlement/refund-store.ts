@@ -96,13 +96,14 @@ export async function lockWallet(tx: Executor, walletId: string): Promise<Wallet
 }
 
 /**
- * Opens a deposit refund for the payer in one transaction with its claim mail and
+ * Opens a refund for the payer (from the deposit address, or `source` 'merchant': from the payout
+ * wallet) in one transaction with its claim mail and
  * `order.refund_requested`: prefilled with the address that paid (the indexed transfer's `from`).
  */
 export async function openDepositRefund(
   tx: Executor,
   wallet: WalletRow,
-  refund: { reason: string; amount: Usdc },
+  refund: { reason: string; amount: Usdc; source?: 'deposit' | 'merchant' },
   now: Date,
 ): Promise<RefundRow> {
   const id = crypto.randomUUID();
@@ -113,7 +114,7 @@ export async function openDepositRefund(
       id,
       orderId: wallet.orderId,
       walletId: wallet.id,
-      source: 'deposit',
+      source: refund.source ?? 'deposit',
       reason: refund.reason,
       amount: refund.amount.toString(),
       status: 'awaiting_address',

@@ -13,6 +13,7 @@ import type { ForwardingContext } from './forwarding.ts';
 import { NonceLock, receiptOf } from './forwarding-chain.ts';
 import { startForwardingLoop } from './forwarding-loop.ts';
 import { reconcileForwarding } from './forwarding-reconcile.ts';
+import { matchMerchantRefunds } from './merchant-refunds.ts';
 import { startWakeableLoop } from './wakeable-loop.ts';
 import { type WalletClaims, walletClaims } from './wallet-claims.ts';
 
@@ -114,6 +115,17 @@ export function startSettlement(
     },
     log,
   );
+  // Refunds the merchants send from their payout wallets, found among the indexed transfers.
+  const merchantRefunds = startWakeableLoop(
+    'merchant refunds',
+    Math.max(config.detectionIntervalMs, 1000),
+    async () => {
+      const recorded = await matchMerchantRefunds(db, config.chain.chainId, config.confirmations);
+      if (recorded > 0) webhooks.wake();
+      return false;
+    },
+    log,
+  );
   const detection = startDetectionLoop({
     db,
     chainId: config.chain.chainId,
@@ -135,6 +147,7 @@ export function startSettlement(
     stop: async () => {
       await detection.stop();
       await reconcile.stop();
+      await merchantRefunds.stop();
       await forwarding.stop();
       await claims.close();
       await webhooks.stop();

@@ -51,6 +51,18 @@ export const CreateRefundSchema = v.object({
     ),
   ),
 });
+/** The merchant's wallet sent a merchant refund: its transaction hash. */
+export const RefundSentSchema = v.object({
+  txHash: v.pipe(
+    v.string('Give the transaction hash'),
+    v.maxLength(66, 'A transaction hash is 0x followed by 64 hexadecimal characters'),
+    v.regex(
+      /^0x[0-9a-fA-F]{64}$/,
+      'A transaction hash is 0x followed by 64 hexadecimal characters',
+    ),
+  ),
+});
+
 /** A merchant's refund body. */
 export type CreateRefundBody = v.InferOutput<typeof CreateRefundSchema>;
 
@@ -92,6 +104,10 @@ export const OrderRefundsSchema = v.object({
   /** Whether the merchant may accept the underpaid order as paid, or refund it from the deposit. */
   canAcceptUnderpaid: v.boolean(),
   canRefundDeposit: v.boolean(),
+  /** What the merchant may still refund from the payout wallet (a paid, forwarded order). */
+  refundableFromPayout: UsdcAmountStringSchema,
+  /** The payout address merchant refunds are sent from. */
+  payoutAddress: v.nullable(address),
   refunds: v.array(RefundSchema),
 });
 /** An order's refunds. */

@@ -7,6 +7,7 @@ import {
   OrderRefundClaimsSchema,
   OrderRefundsSchema,
   RefundClaimSchema,
+  RefundSentSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
@@ -16,10 +17,11 @@ import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import {
   acceptUnderpaid,
   claimRefund,
+  createRefund,
   getRefundClaim,
   listOrderRefunds,
+  noteRefundSent,
   orderRefundClaims,
-  refundFromDeposit,
 } from './service.ts';
 
 const tags = ['refunds'];
@@ -80,16 +82,35 @@ export const refundsModule = ({ db, config }: AppDeps) => {
     )
     .post(
       '/api/orders/:id/refunds',
-      async ({ params, requireUser }) => refundFromDeposit(db, (await requireUser()).id, params.id),
+      async ({ params, body, requireUser }) =>
+        createRefund(db, (await requireUser()).id, params.id, body.amount),
       {
         transform: signedIn,
         body: CreateRefundSchema,
         detail: routeDoc({
           tags,
-          summary: 'Refund your unpaid order from its deposit address (underpaid or expired)',
+          summary:
+            'Refund your order: a paid one from your payout wallet, an unpaid one from its deposit address',
           description:
-            'Everything the order holds on its deposit address goes back to the payer, who confirms the address through the claim link (emailed; shown on the order pages); order.refund_requested, then order.refunded once sent. The platform pays the network fee; no fee is taken. 409 for a paid order, or while its window is open.',
+            'A paid, forwarded order: a full refund, or `amount` (at most what is left to refund); once the payer confirms the address you send it from your payout wallet (one transfer, your network fee; the 2% fee is not returned) and it is matched on chain. An unpaid order (underpaid once its window closed, or expired): everything on its deposit address goes back to the payer, the platform paying the network fee, no fee taken. The payer confirms the address through the claim link (emailed; shown on the order pages); order.refund_requested, then order.refunded. 409 while the window is open or forwarding is not complete.',
           body: CreateRefundSchema,
+          ok: { 200: orderRefunds },
+          errors: ['not_found', 'invalid_state', 'validation_failed'],
+          access: 'merchant',
+        }),
+      },
+    )
+    .post(
+      '/api/orders/:id/refunds/:refundId/sent',
+      async ({ params, body, requireUser }) =>
+        noteRefundSent(db, (await requireUser()).id, params.id, params.refundId, body.txHash),
+      {
+        transform: signedIn,
+        body: RefundSentSchema,
+        detail: routeDoc({
+          tags,
+          summary: 'Note the transaction your wallet sent for a refund (it is matched on chain)',
+          body: RefundSentSchema,
           ok: { 200: orderRefunds },
           errors: ['not_found', 'invalid_state', 'validation_failed'],
           access: 'merchant',

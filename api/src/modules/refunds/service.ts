@@ -48,6 +48,11 @@ export const REFUND_ERRORS = {
   nothingToRefund: 'Nothing of this order is left on its deposit address to refund',
   paidOrder:
     'This order is paid: its money was forwarded to your payout wallet; refund it from there',
+  notForwarded:
+    'This order is not forwarded to your payout wallet yet; refund it once forwarding is complete',
+  tooMuch: (refundable: string) => `At most ${refundable} USDC of this order is left to refund`,
+  refundNotFound: 'Refund not found',
+  notSendable: 'Only a merchant refund whose address the payer confirmed can be sent',
   claimed: 'This refund already has its address',
 } as const;
 
@@ -124,6 +129,8 @@ export async function listOrderRefunds(
       onDepositAmount: usdc(0n),
       canAcceptUnderpaid: false,
       canRefundDeposit: false,
+      refundableFromPayout: usdc(0n),
+      payoutAddress: null,
       refunds: rows.map(refundView),
     };
   const figures = await refundFigures(db, wallet.id);
@@ -147,6 +154,15 @@ export async function listOrderRefunds(
     canAcceptUnderpaid: decidable && free > 0n,
     canRefundDeposit:
       free > 0n && (decidable || isRefundableFromDeposit(wallet, order.status, now)),
+    refundableFromPayout: usdc(
+      wallet.forwardingCompleted && isRevenueStatus(order.status)
+        ? figures.merchantForwarded -
+            rows
+              .filter((r) => r.source === 'merchant' && r.status !== 'canceled')
+              .reduce((sum, r) => sum + BigInt(r.amount), 0n)
+        : 0n,
+    ),
+    payoutAddress: wallet.storePaymentAddress,
     refunds: rows.map(refundView),
   };
 }
@@ -219,6 +235,22 @@ export async function acceptUnderpaid(
 }
 
 /**
+ * The merchant's refund of an order: a paid order from the payout wallet (`amount`, or all that is
+ * left), an unpaid one (underpaid once its window closed, or expired) from its deposit address.
+ */
+export async function createRefund(
+  db: Database,
+  ownerId: string,
+  orderId: string,
+  amount: string | undefined,
+  now = new Date(),
+): Promise<OrderRefunds> {
+  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  if (isRevenueStatus(order.status)) return refundFromPayout(db, ownerId, orderId, amount, now);
+  return refundFromDeposit(db, ownerId, orderId, now);
+}
+
+/**
  * Refunds, from its deposit address, everything an unpaid order holds there (underpaid once its
  * window closed, or expired): a deposit refund awaiting the payer's address, with its claim mail
  * and `order.refund_requested`. 409 for a paid order (refund it from the payout wallet).
@@ -254,6 +286,90 @@ export async function refundFromDeposit(
     const reason = wallet.status === 'underpaid' ? 'underpaid' : 'expired';
     await openDepositRefund(tx, wallet, { reason, amount: free }, now);
   });
+  return listOrderRefunds(db, ownerId, order.id, now);
+}
+
+/** What the merchant may still refund from the payout wallet: forwarded, less merchant refunds. */
+async function merchantRefundable(
+  tx: Parameters<Parameters<Database['transaction']>[0]>[0],
+  walletId: string,
+): Promise<Usdc> {
+  const figures = await refundFigures(tx, walletId);
+  const [row] = await tx.execute<{ refunded: string }>(
+    sql`select coalesce(sum(amount), 0)::text as refunded from refunds where wallet_id = ${walletId}
+      and source = 'merchant' and status <> 'canceled'`,
+  );
+  return figures.merchantForwarded - BigInt(row?.refunded ?? '0');
+}
+
+/**
+ * A full or partial refund of a paid order whose money was forwarded: a merchant refund awaiting
+ * the payer's address (claim link, mail, `order.refund_requested`); once confirmed the merchant
+ * sends it from the payout wallet and the worker matches the transfer. `amount` (USDC) at most
+ * what is left to refund (everything forwarded, less earlier merchant refunds); all of it when absent.
+ */
+export async function refundFromPayout(
+  db: Database,
+  ownerId: string,
+  orderId: string,
+  amount: string | undefined,
+  now = new Date(),
+): Promise<OrderRefunds> {
+  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const listed = await walletOfOrder(db, order.id);
+  if (!listed) throw new AppError('invalid_state', REFUND_ERRORS.noWallet);
+  await db.transaction(async (tx) => {
+    const wallet = await lockWallet(tx, listed.id);
+    if (!wallet) throw new AppError('not_found', REFUND_ERRORS.notFound);
+    if ((await hasOpenRound(tx, wallet.id)) || !wallet.forwardingCompleted)
+      throw new AppError('invalid_state', REFUND_ERRORS.notForwarded);
+    const refundable = await merchantRefundable(tx, wallet.id);
+    const wanted = amount === undefined ? refundable : parseUsdc(amount);
+    if (refundable <= 0n) throw new AppError('invalid_state', REFUND_ERRORS.nothingToRefund);
+    if (wanted > refundable)
+      throw new AppError('validation_failed', REFUND_ERRORS.tooMuch(formatUsdcFull(refundable)));
+    await openDepositRefund(
+      tx,
+      wallet,
+      { reason: 'merchant', amount: wanted, source: 'merchant' },
+      now,
+    );
+  });
+  return listOrderRefunds(db, ownerId, order.id, now);
+}
+
+/**
+ * The merchant's browser wallet sent a merchant refund: its transaction hash is noted (the refund
+ * reads `sending`) and the worker records it once the indexed transfer is at depth. 409 for any
+ * other refund (not the merchant's to send, or its address not confirmed yet).
+ */
+export async function noteRefundSent(
+  db: Database,
+  ownerId: string,
+  orderId: string,
+  refundId: string,
+  txHash: string,
+  now = new Date(),
+): Promise<OrderRefunds> {
+  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  if (!isUuid(refundId)) throw new AppError('not_found', REFUND_ERRORS.refundNotFound);
+  const [refund] = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.id, refundId), eq(refunds.orderId, order.id)));
+  if (!refund) throw new AppError('not_found', REFUND_ERRORS.refundNotFound);
+  const updated = await db
+    .update(refunds)
+    .set({ status: 'sending', txHash: txHash.toLowerCase() })
+    .where(
+      and(
+        eq(refunds.id, refund.id),
+        eq(refunds.source, 'merchant'),
+        sql`${refunds.status} in ('ready', 'sending')`,
+      ),
+    )
+    .returning({ id: refunds.id });
+  if (updated.length === 0) throw new AppError('invalid_state', REFUND_ERRORS.notSendable);
   return listOrderRefunds(db, ownerId, order.id, now);
 }
 
