@@ -153,14 +153,24 @@ async function outdatedOf(db: StorefrontDb): Promise<CartRow[]> {
   return all.filter(isOutdatedCartItem);
 }
 
-/** A store's cart, live; undefined while IndexedDB answers. */
-export function useCart(storeId: string | undefined): CartView | undefined {
-  return useDbQuery(async (db) => cartView(storeId ? await cartOf(db, storeId) : []), [storeId]);
+/**
+ * A store's cart, live; undefined while IndexedDB answers. `deferred` where the cart is not the
+ * page's content (the summary on a store page): it then waits for the page (db/open.ts).
+ */
+export function useCart(
+  storeId: string | undefined,
+  options: { deferred?: boolean } = {},
+): CartView | undefined {
+  return useDbQuery(
+    async (db) => cartView(storeId ? await cartOf(db, storeId) : []),
+    [storeId],
+    options,
+  );
 }
 
 /** Outdated lines (no storeId), live. */
 export function useOutdatedItems(): CartRow[] {
-  return useDbQuery(outdatedOf, []) ?? [];
+  return useDbQuery(outdatedOf, [], { deferred: true }) ?? [];
 }
 
 /** Largest quantity the cart accepts for a product (its stock, or 99 when untracked). */

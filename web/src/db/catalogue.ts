@@ -1,11 +1,11 @@
 // The cached catalogue: stores and published products read from the API are written to
 // IndexedDB, and pages read IndexedDB live, so a visited store opens offline with its products.
 import type { Product, PublicStore } from '@store/shared';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { isNotFound } from '../lib/api.ts';
 import { fetchProduct, fetchPublishedProducts, fetchStore } from '../lib/catalogue-api.ts';
 import type { CachedProduct, CachedStore } from './db.ts';
-import { openDb, readSettled, readStarted, useDbQuery } from './open.ts';
+import { afterContent, openDb, useDbQuery } from './open.ts';
 
 /** Where the network copy of a resource stands. */
 export type NetworkState = 'pending' | 'fresh' | 'not-found' | 'failed';
@@ -75,22 +75,17 @@ function useRevalidate<T>(
     if (!key) return;
     let live = true;
     setState({ key, network: 'pending' });
-    // Note: counted once, when it settles or when the page leaves first (a read that never answers
-    // must not keep the database from loading).
-    let counted = true;
-    const settle = () => {
-      if (counted) readSettled();
-      counted = false;
-    };
-    readStarted();
     load(key).then(
       (value) => {
         if (live) setState({ key, network: 'fresh', value });
-        settle();
-        save(key, value).catch((error: unknown) => console.warn('Catalogue caching failed', error));
+        // Note: kept for offline use once the page is shown (the database module loads then).
+        afterContent(() => save(key, value)).catch((error: unknown) =>
+          console.warn('Catalogue caching failed', error),
+        );
       },
       (error: unknown) => {
-        settle();
+        // Note: without the network's copy the page needs the cached one now (offline).
+        void openDb();
         if (isNotFound(error))
           forget(key).catch((e: unknown) => console.warn('Catalogue cleanup failed', e));
         if (!live) return;
@@ -100,7 +95,6 @@ function useRevalidate<T>(
     );
     return () => {
       live = false;
-      settle();
     };
   }, [key]);
   return state.key === key ? state : { network: 'pending' as const, value: undefined };
@@ -128,6 +122,7 @@ export function useStoreBySlug(slug: string): Cached<CachedStore> {
   const answer = useDbQuery(
     async (db) => ({ store: await db.stores.where('slug').equals(slug).first() }),
     [slug],
+    { deferred: true },
   );
   const fetched = useRevalidate(
     slug,
@@ -142,7 +137,14 @@ export function useStoreBySlug(slug: string): Cached<CachedStore> {
 }
 
 /** A store's published products: the cached list at once, refreshed from the API. */
-export function useStoreProducts(storeId: string | undefined): Cached<CachedProduct[]> {
+export function useStoreProducts(
+  storeId: string | undefined,
+  /**
+   * The store's slug, when the page has it: the products are then fetched by slug at once,
+   * alongside the store itself (the server preloads that read for a store page), not after it.
+   */
+  slug?: string,
+): Cached<CachedProduct[]> {
   const answer = useDbQuery(
     async (db) => ({
       products: storeId
@@ -150,14 +152,21 @@ export function useStoreProducts(storeId: string | undefined): Cached<CachedProd
         : [],
     }),
     [storeId],
+    { deferred: true },
   );
+  const knownStoreId = useRef(storeId);
+  knownStoreId.current = storeId;
   const fetched = useRevalidate(
-    storeId,
+    slug ?? storeId,
     async (key) => {
       const now = Date.now();
       return (await fetchPublishedProducts(key)).map((product) => ({ ...product, cachedAt: now }));
     },
-    (key, products) => cacheProducts(key, products),
+    async (_key, products) => {
+      // Note: cached under the store's id (the products carry it; an empty list needs the store's).
+      const id = products[0]?.storeId ?? knownStoreId.current;
+      if (id) await cacheProducts(id, products);
+    },
     async () => {},
   );
   // Note: an empty cache means "not loaded yet" until the API has answered; after a failed
@@ -171,6 +180,7 @@ export function useProduct(productId: string): Cached<CachedProduct> {
   const answer = useDbQuery(
     async (db) => ({ product: await db.products.get(productId) }),
     [productId],
+    { deferred: true },
   );
   const fetched = useRevalidate(
     productId,

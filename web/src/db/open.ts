@@ -1,7 +1,8 @@
 // The storefront's way to IndexedDB without Dexie on its first paint: the database module (Dexie,
-// ~32 kB gzip) is imported on demand, and the live reads of the storefront wait until the page's
-// content has been shown and the browser is idle (a write needs it at once; DEFERRED_OPEN_MS caps
-// the wait).
+// ~32 kB gzip) is imported on demand. Reads that are not the page's content (the cart summary on a
+// store page, the cached catalogue behind the network's copy) wait until the page says its content
+// is on screen and the browser is idle; the pages whose content is the database (the cart, the
+// checkout) and every write open it at once, and a failed network read (offline) opens it too.
 // Note: the merchant's pages import db.ts directly; both paths share the one instance.
 import { type DependencyList, useEffect, useState } from 'react';
 import type { StorefrontDb } from './db.ts';
@@ -13,42 +14,33 @@ let loading: Promise<DbModule> | undefined;
 /** The database, loading its module now if it is not loaded yet. */
 export async function openDb(): Promise<StorefrontDb> {
   loading ??= import('./db.ts');
+  releaseGate?.();
   return (await loading).db;
 }
 
-/** Longest wait for the page's content before the live reads open the database anyway. */
-export const DEFERRED_OPEN_MS = 5000;
+/** Longest wait for the page's content before the deferred reads open the database anyway. */
+export const DEFERRED_OPEN_MS = 4000;
 
 let releaseGate: (() => void) | undefined;
 const gate = new Promise<void>((resolve) => {
   releaseGate = resolve;
 });
 
-/** Catalogue reads still on the network. */
-let reading = 0;
-
-/** A catalogue read of the page starts: the database waits for it (see `readSettled`). */
-export function readStarted(): void {
-  reading += 1;
+/**
+ * Says the page's content is on screen: deferred reads may load the database once the browser is
+ * idle. Pages call it when what they are for has rendered (a store's products, a product).
+ */
+export function contentShown(): void {
+  const idle = globalThis.requestIdleCallback;
+  if (idle) idle(() => releaseGate?.(), { timeout: 1000 });
+  else setTimeout(() => releaseGate?.(), 0);
 }
 
-/**
- * A catalogue read has settled. Once none is left after the page has had a frame to start the
- * reads that depend on it (the store's products after the store), its content is on screen (or
- * could not be fetched), and the live reads may load the database, when the browser is idle.
- */
-export function readSettled(): void {
-  reading = Math.max(0, reading - 1);
-  if (reading > 0) return;
-  const frame = globalThis.requestAnimationFrame ?? ((run: () => void) => setTimeout(run, 16));
-  frame(() =>
-    setTimeout(() => {
-      if (reading > 0) return;
-      const idle = globalThis.requestIdleCallback;
-      if (idle) idle(() => releaseGate?.(), { timeout: 1000 });
-      else releaseGate?.();
-    }, 50),
-  );
+/** React hook form of `contentShown`: once `shown` becomes true. */
+export function useContentShown(shown: boolean): void {
+  useEffect(() => {
+    if (shown) contentShown();
+  }, [shown]);
 }
 
 let fallbackArmed = false;
@@ -60,19 +52,26 @@ function openDbDeferred(): Promise<StorefrontDb> {
   return gate.then(openDb);
 }
 
+/** Runs `write` once the database may load (after the page's content): caching, not content. */
+export function afterContent(write: () => Promise<void>): Promise<void> {
+  return openDbDeferred().then(write);
+}
+
 /**
- * A live query of the database: undefined until its first answer for these `deps` (the database
- * loads after the page's content; see above), then every change of what it read.
+ * A live query of the database: undefined until its first answer for these `deps`, then every
+ * change of what it read. `deferred`: not the page's content, so it waits for it (see above).
  */
 export function useDbQuery<T>(
   query: (db: StorefrontDb) => Promise<T>,
   deps: DependencyList,
+  options: { deferred?: boolean } = {},
 ): T | undefined {
+  const deferred = options.deferred ?? false;
   const [state, setState] = useState<{ deps: DependencyList; value: T }>();
   useEffect(() => {
     let live = true;
     let subscription: { unsubscribe(): void } | undefined;
-    openDbDeferred()
+    (deferred ? openDbDeferred() : openDb())
       .then(async (db) => {
         if (!live) return;
         const { liveQuery } = await import('./db.ts');

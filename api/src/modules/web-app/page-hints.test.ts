@@ -46,6 +46,8 @@ describe('early hints of the storefront pages', () => {
     expect(page).toContain(
       '<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/stores/acme-shop">',
     );
+    // The products by the store's slug, fetched at once beside the store (no waterfall).
+    expect(page).toContain('href="/api/stores/acme-shop/products?published=true"');
     expect(page.indexOf('modulepreload')).toBeLessThan(page.indexOf('</head>'));
   });
 

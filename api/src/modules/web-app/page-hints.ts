@@ -62,7 +62,11 @@ export function loadPageHints(distDir: string): ((path: string) => string) | nul
     if (parts[1] !== 'store' || !parts[2] || !SLUG.test(parts[2])) return '';
     const slug = parts[2];
     if (parts.length === 3 || (parts.length === 4 && parts[3] === ''))
-      return [data(`/api/stores/${slug}`), ...store].join('');
+      return [
+        data(`/api/stores/${slug}`),
+        data(`/api/stores/${slug}/products?published=true`),
+        ...store,
+      ].join('');
     if (parts.length === 5 && parts[3] === 'product' && UUID.test(parts[4] ?? ''))
       return [data(`/api/stores/${slug}`), data(`/api/products/${parts[4]}`), ...product].join('');
     return '';

@@ -5,6 +5,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useDeferredValue, useState } from 'react';
 import { LoadingPage, NotFoundCard, OfflineCard } from '../../../components/message-card.tsx';
 import { useStoreProducts } from '../../../db/catalogue.ts';
+import { useContentShown } from '../../../db/open.ts';
 import { CartSummary } from './-components/cart-summary.tsx';
 import { OutdatedItems } from './-components/outdated-items.tsx';
 import { ProductCard, SkeletonCard } from './-components/product-card.tsx';
@@ -17,7 +18,9 @@ export const Route = createFileRoute('/store/$slug/')({ component: StorefrontPag
 function StorefrontPage() {
   const { slug } = Route.useParams();
   const store = useCurrentStore();
-  const products = useStoreProducts(store.data?.id);
+  const products = useStoreProducts(store.data?.id, slug);
+  // The products are this page's content: the cart summary's database may load once they show.
+  useContentShown(products.data !== undefined);
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
 

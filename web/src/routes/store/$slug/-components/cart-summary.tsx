@@ -7,7 +7,8 @@ import { usdc } from '../../../../lib/format.ts';
 
 /** The store's cart at a glance: opens /store/{slug}/cart; Checkout goes to /store/{slug}/checkout. */
 export function CartSummary(props: { storeId: string | undefined; slug: string }) {
-  const cart = useCart(props.storeId);
+  // Note: not the page's content: read once the page has shown it (db/open.ts).
+  const cart = useCart(props.storeId, { deferred: true });
   const count = cart?.count ?? 0;
   return (
     <section className="cart-summary" aria-label="Cart">

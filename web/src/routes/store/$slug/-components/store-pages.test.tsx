@@ -59,7 +59,8 @@ beforeEach(async () => {
     const url = String(input);
     if (url === '/api/stores/aurora') return Response.json({ ...store, ...storePatch });
     if (url === '/api/products/prod-1/reviews') return Response.json(reviews);
-    if (url.startsWith('/api/stores/store-1/products')) {
+    // Note: the store page asks by slug (at once, beside the store), the cart page by id.
+    if (/^\/api\/stores\/(store-1|aurora)\/products/.test(url)) {
       if (products === 'pending') return new Promise<Response>(() => {});
       return Response.json(products);
     }

@@ -16,6 +16,7 @@ import { BackIcon, LockIcon, ReturnsIcon, TruckIcon } from '../../../../componen
 import { LoadingPage, NotFoundCard, OfflineCard } from '../../../../components/message-card.tsx';
 import { ProductImage } from '../../../../components/product-image.tsx';
 import { useProduct } from '../../../../db/catalogue.ts';
+import { useContentShown } from '../../../../db/open.ts';
 import { useChainInfo } from '../../../../lib/chain-info.ts';
 import { usdc } from '../../../../lib/format.ts';
 import { IdParamSchema, requireParam } from '../../../../lib/route-params.ts';
@@ -53,6 +54,8 @@ function ProductPage() {
   const { slug, productId } = Route.useParams();
   const store = useCurrentStore();
   const product = useProduct(productId);
+  // The product is this page's content: the cart summary's database may load once it shows.
+  useContentShown(product.data !== undefined);
   const [quantity, setQuantity] = useState(DEFAULT_QUANTITY);
   const navigate = useNavigate();
   const chain = useChainInfo();
