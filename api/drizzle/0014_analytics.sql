@@ -112,6 +112,7 @@ WITH pay AS (
     p.store_id,
     p.store_name,
     p.is_universal,
+    p.order_id,
     p.payer,
     p.amount_base_units,
     (
@@ -122,7 +123,7 @@ WITH pay AS (
   FROM analytics.payments p
 ), paid AS (
   SELECT day, store_id, max(store_name) AS store_name, bool_or(is_universal) AS is_universal,
-    count(*) AS payments, count(DISTINCT payer) AS payers, sum(amount_base_units) AS gross,
+    count(*) AS payments, count(DISTINCT order_id) AS orders, count(DISTINCT payer) AS payers, sum(amount_base_units) AS gross,
     percentile_cont(0.5) WITHIN GROUP (ORDER BY settle_seconds) AS median_settle_seconds
   FROM pay GROUP BY day, store_id
 ), moved AS (
@@ -140,6 +141,7 @@ SELECT
   coalesce(paid.store_name, moved.store_name) AS store_name,
   coalesce(paid.is_universal, moved.is_universal) AS is_universal,
   coalesce(paid.payments, 0) AS payments,
+  coalesce(paid.orders, 0) AS orders,
   coalesce(paid.payers, 0) AS distinct_payers,
   (coalesce(paid.gross, 0) / 1000000)::numeric(38, 6) AS gross_usdc,
   (coalesce(moved.net, 0) / 1000000)::numeric(38, 6) AS merchant_net_usdc,
@@ -150,7 +152,7 @@ FROM paid
 FULL JOIN moved ON moved.day = paid.day
   AND moved.store_id IS NOT DISTINCT FROM paid.store_id;
 --> statement-breakpoint
-COMMENT ON VIEW analytics.daily_volume IS 'Per UTC day and store (universal orders: one row with store_id null and is_universal): payments received that day, their distinct payers and gross; merchant_net, fees and refunds: forwarding legs mined that day; median_settlement_seconds: median time from a payment''s block to the first merchant leg of its order mined after it.';
+COMMENT ON VIEW analytics.daily_volume IS 'Per UTC day and store (universal orders: one row with store_id null and is_universal): payments received that day, the orders they paid, their distinct payers and gross; merchant_net, fees and refunds: forwarding legs mined that day; median_settlement_seconds: median time from a payment''s block to the first merchant leg of its order mined after it.';
 --> statement-breakpoint
 -- Worker jobs on the indexer's table, which only its role (the table's owner) may change: SECURITY
 -- DEFINER functions owned by that role, callable by the worker alone.

@@ -161,7 +161,7 @@ describe('analytics views on the real chain', () => {
         deposit: row?.deposit_address,
         base: row?.amount_base_units,
         usdc: row?.amount_usdc,
-        logIndex: row?.log_index,
+        logIndex: row?.log_index ?? -2,
         time: (row?.block_time.getTime() ?? 0) / 1000,
         order: row?.order_id,
         classification: row?.classification,
@@ -170,8 +170,8 @@ describe('analytics views on the real chain', () => {
         deposit: onChain?.to,
         base: String(onChain?.value),
         usdc: `${p.amount}0000`,
-        logIndex: onChain?.logIndex,
-        time: onChain?.blockTime,
+        logIndex: onChain?.logIndex ?? -1,
+        time: onChain?.blockTime ?? -1,
         order: p.order,
         classification: p.expect,
       });
@@ -238,4 +238,218 @@ describe('analytics views on the real chain', () => {
       select sum(gross_usdc)::text as gross from analytics.daily_volume where is_universal`;
     expect(Number(universalDay?.gross)).toBeGreaterThanOrEqual(5);
   }, 90_000);
+});
+
+/** GET as the merchant with `cookie`: status, content type, disposition and raw text. */
+async function raw(path: string, cookie?: string) {
+  const response = await t.app.handle(
+    new Request(`http://localhost${path}`, { headers: cookie ? { cookie } : {} }),
+  );
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    disposition: response.headers.get('content-disposition') ?? '',
+    text: await response.text(),
+  };
+}
+
+/** Parses RFC 4180 CSV (quoted fields, CRLF). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
+  }
+  return rows;
+}
+
+describe('the accounting export of a store', () => {
+  test('its CSV and JSON list each payment in and each leg out, and reconcile with the chain to the base unit', async () => {
+    const owner = await newMerchant(t.app, 'books');
+    const payout = freshAddress();
+    const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
+    const one = (await orderOneMug(owner, t.shopper, store.id)).orderId;
+    const two = (await orderOneMug(owner, t.shopper, store.id)).orderId;
+    const addressOf = async (orderId: string) =>
+      (
+        await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
+          paymentChain: 'base',
+        })
+      ).body.paymentWallet.address as Address;
+    const [oneAddress, twoAddress] = await Promise.all([addressOf(one), addressOf(two)]);
+    // 10.80 at once; 10.80 in two transfers (3.333333 and 7.466667, base units that split oddly).
+    await payUsdc(t.stack.env, 7, oneAddress, usdc('10.80'));
+    await payUsdc(t.stack.env, 8, twoAddress, 3_333_333n);
+    await payUsdc(t.stack.env, 8, twoAddress, 7_466_667n);
+    await settledLegs([one, two], 4);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const csv = await raw(
+      `/api/stores/${store.id}/money-movements/csv?from=${today}&to=${today}`,
+      owner.cookie,
+    );
+    expect(csv.status).toBe(200);
+    expect(csv.type).toContain('text/csv');
+    expect(csv.disposition).toBe(
+      `attachment; filename="${store.slug}-money-movements-${today}-to-${today}.csv"`,
+    );
+    const [header, ...rows] = parseCsv(csv.text);
+    expect(header).toEqual([
+      'Time (UTC)',
+      'Type',
+      'Direction',
+      'Order ID',
+      'External Order ID',
+      'Transaction',
+      'Log Index',
+      'From',
+      'To',
+      'Amount (USDC)',
+      'Amount (base units)',
+      'Classification',
+    ]);
+    expect(rows.map((r) => r[1]).sort()).toEqual(
+      ['payment', 'payment', 'payment', 'merchant', 'merchant', 'fee', 'fee'].sort(),
+    );
+    // Oldest first.
+    const times = rows.map((r) => Date.parse(r[0] ?? ''));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+
+    const client = createPublicClient({ transport: http(t.stack.env.RPC_URL) });
+    for (const order of [one, two]) {
+      const own = rows.filter((r) => r[3] === order);
+      const total = (type: string) =>
+        own.filter((r) => r[1] === type).reduce((sum, r) => sum + BigInt(r[10] ?? ''), 0n);
+      // Received = merchant + fee, to the base unit.
+      expect(total('payment')).toBe(usdc('10.80'));
+      expect(total('merchant') + total('fee')).toBe(total('payment'));
+      expect(total('fee')).toBe(splitFee(usdc('10.80')).fee);
+      // Every row is a transfer of its transaction on chain, same parties, same amount.
+      for (const r of own) {
+        const transfers = await chainTransfers(r[5] as Hash);
+        expect(
+          transfers.some((x) => x.from === r[7] && x.to === r[8] && String(x.value) === r[10]),
+          JSON.stringify(r),
+        ).toBe(true);
+        const receipt = await client.getTransactionReceipt({ hash: r[5] as Hash });
+        const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+        expect(Date.parse(r[0] ?? '') / 1000).toBe(Number(block.timestamp));
+        expect(r[9]).toBe((Number(r[10]) / 1e6).toFixed(6));
+      }
+      expect(
+        own.filter((r) => r[1] === 'merchant').every((r) => r[8] === payout.toLowerCase()),
+      ).toBe(true);
+    }
+    expect(rows.filter((r) => r[3] === two && r[1] === 'payment').map((r) => r[11])).toEqual([
+      'under',
+      'exact',
+    ]);
+
+    // The JSON holds the same movements.
+    const json = await owner.api.get(
+      `/api/stores/${store.id}/money-movements?from=${today}&to=${today}`,
+    );
+    expect(json.status).toBe(200);
+    expect(
+      json.body.map((m: { txHash: string; type: string; amountBaseUnits: string }) =>
+        [m.txHash, m.type, m.amountBaseUnits].join(),
+      ),
+    ).toEqual(rows.map((r) => [r[5], r[1], r[10]].join()));
+    expect(json.body[0]).toMatchObject({ direction: expect.stringMatching(/^(in|out)$/) });
+
+    // A range without movements: the header alone, an empty array.
+    const past = await raw(
+      `/api/stores/${store.id}/money-movements/csv?from=2020-01-01&to=2020-12-31`,
+      owner.cookie,
+    );
+    expect(parseCsv(past.text)).toEqual([header]);
+    expect(
+      (await owner.api.get(`/api/stores/${store.id}/money-movements?from=2020-01-01`)).body,
+    ).toEqual([]);
+  }, 90_000);
+
+  test('another merchant gets 404, an anonymous client 401, a bad range 422 with its reason', async () => {
+    const owner = await newMerchant(t.app, 'books-owner');
+    const other = await newMerchant(t.app, 'books-other');
+    const store = (await owner.api.post('/api/stores', storeForm())).body;
+    for (const path of [
+      `/api/stores/${store.id}/money-movements`,
+      `/api/stores/${store.id}/money-movements/csv`,
+      `/api/stores/${store.id}/analytics/daily`,
+    ]) {
+      const refused = await other.api.get(path);
+      expect(refused.status, path).toBe(404);
+      expect(JSON.stringify(refused.body)).not.toContain(store.name);
+      expect((await t.shopper.get(path)).status, path).toBe(401);
+    }
+    expect((await t.shopper.get('/api/analytics/daily')).status).toBe(401);
+    const bad = async (query: string) => {
+      const response = await owner.api.get(`/api/stores/${store.id}/money-movements${query}`);
+      expect(response.status, query).toBe(422);
+      expect(JSON.stringify(response.body)).not.toMatch(/\.ts:\d+/);
+      return response.body.error.message as string;
+    };
+    expect(await bad('?from=2026-02-01&to=2026-01-01')).toContain('from must be on or before to');
+    expect(await bad('?from=2020-01-01&to=2026-01-01')).toContain('at most 731 days');
+    expect(await bad('?from=2026-02-30')).toContain('from is not a date');
+    expect(await bad(`?to=${'9'.repeat(5000)}`)).toContain('to must be a date');
+    const days = await owner.api.get(`/api/stores/${store.id}/analytics/daily?days=400`);
+    expect(days.status).toBe(422);
+    expect(days.body.error.message).toContain('days must be a whole number from 1 to 366');
+  });
+
+  test("the charts' series: every day present, the store's figures and the merchant's together", async () => {
+    const owner = await newMerchant(t.app, 'charts');
+    const payout = freshAddress();
+    const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
+    const second = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout })))
+      .body;
+    const orderIn = async (storeId: string) => {
+      const { orderId } = await orderOneMug(owner, t.shopper, storeId);
+      const wallet = await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
+        paymentChain: 'base',
+      });
+      await payUsdc(t.stack.env, 9, wallet.body.paymentWallet.address, usdc('10.80'));
+      return orderId;
+    };
+    const orderIds = [await orderIn(store.id), await orderIn(second.id)];
+    await settledLegs(orderIds, 4);
+    const series = await owner.api.get(`/api/stores/${store.id}/analytics/daily?days=7`);
+    expect(series.status).toBe(200);
+    expect(series.body.days).toHaveLength(7);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(series.body.to).toBe(today);
+    const { merchant, fee } = splitFee(usdc('10.80'));
+    expect(series.body.days.at(-1)).toEqual({
+      day: today,
+      orders: 1,
+      payments: 1,
+      grossUsdc: '10.800000',
+      merchantNetUsdc: (Number(merchant) / 1e6).toFixed(6),
+      feesUsdc: (Number(fee) / 1e6).toFixed(6),
+    });
+    expect(series.body.totals).toMatchObject({ orders: 1, grossUsdc: '10.800000' });
+    const all = await owner.api.get('/api/analytics/daily');
+    expect(all.body.days).toHaveLength(30);
+    expect(all.body.totals).toMatchObject({ orders: 2, payments: 2, grossUsdc: '21.600000' });
+  }, 60_000);
 });

@@ -240,7 +240,7 @@ describe('database roles', () => {
         { amount: string; classification: string; store: string | null; universal: boolean }[]
       >`select amount_usdc::text as amount, classification, store_id as store,
           is_universal as universal from analytics.payments`;
-      expect(rows).toEqual([
+      expect([...rows]).toEqual([
         { amount: '5.000000', classification: 'exact', store: null, universal: true },
       ]);
     }

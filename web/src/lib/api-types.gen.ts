@@ -18,6 +18,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * All of the merchant's stores' money per UTC day: the dashboard's chart
+         * @description As GET /api/stores/{id}/analytics/daily, over every store of the merchant.
+         */
+        get: operations["getApiAnalyticsDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api-keys": {
         parameters: {
             query?: never;
@@ -667,10 +687,27 @@ export type paths = {
         get: operations["getApiOrdersByIdRefunds"];
         put?: never;
         /**
-         * Refund your unpaid order from its deposit address (underpaid or expired)
-         * @description Everything the order holds on its deposit address goes back to the payer, who confirms the address through the claim link (emailed; shown on the order pages); order.refund_requested, then order.refunded once sent. The platform pays the network fee; no fee is taken. 409 for a paid order, or while its window is open.
+         * Refund your order: a paid one from your payout wallet, an unpaid one from its deposit address
+         * @description A paid, forwarded order: a full refund, or `amount` (at most what is left to refund); once the payer confirms the address you send it from your payout wallet (one transfer, your network fee; the 2% fee is not returned) and it is matched on chain. An unpaid order (underpaid once its window closed, or expired): everything on its deposit address goes back to the payer, the platform paying the network fee, no fee taken. The payer confirms the address through the claim link (emailed; shown on the order pages); order.refund_requested, then order.refunded. 409 while the window is open or forwarding is not complete.
          */
         post: operations["postApiOrdersByIdRefunds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/refunds/{refundId}/sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Note the transaction your wallet sent for a refund (it is matched on chain) */
+        post: operations["postApiOrdersByIdRefundsByRefundIdSent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -858,6 +895,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/stores/{id}/analytics/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's money per UTC day (analytics.daily_volume): the chart's series
+         * @description `days` (1-366, default 30) up to today, every day present: orders paid, payments, gross received, merchant net and fees (USDC, 6 decimals; net and fees by the day their forwarding was mined), with totals.
+         */
+        get: operations["getApiStoresByIdAnalyticsDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stores/{id}/link-secret": {
         parameters: {
             query?: never;
@@ -886,6 +943,46 @@ export type paths = {
         put?: never;
         /** A new link secret; links signed with the old one are refused */
         post: operations["postApiStoresByIdLink-secretRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stores/{id}/money-movements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's money movements (accounting): each payment in and each forwarding leg out, with its transaction
+         * @description `from` and `to` are UTC days (YYYY-MM-DD), both included, at most 731 days apart; without them, the last 30 days. Oldest first, streamed. type payment (in: payer to deposit address), merchant (out: the merchant's net), fee (out: the platform's 2%), refund (out: to the payer). Per order, payments = merchant + fee (+ refunds and what the deposit address still holds).
+         */
+        get: operations["getApiStoresByIdMoney-movements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stores/{id}/money-movements/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's money movements as a CSV file (the accountant's reconciliation)
+         * @description `from` and `to` are UTC days (YYYY-MM-DD), both included, at most 731 days apart; without them, the last 30 days. The same rows as GET /api/stores/{id}/money-movements, streamed as RFC 4180 CSV.
+         */
+        get: operations["getApiStoresByIdMoney-movementsCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1511,6 +1608,28 @@ export type components = {
             name: string;
             revokedAt: string | null;
         };
+        DailyVolumeSeries: {
+            days: {
+                /** Format: date */
+                day: string;
+                feesUsdc: string;
+                grossUsdc: string;
+                merchantNetUsdc: string;
+                orders: number;
+                payments: number;
+            }[];
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            totals: {
+                feesUsdc: string;
+                grossUsdc: string;
+                merchantNetUsdc: string;
+                orders: number;
+                payments: number;
+            };
+        };
         Deleted: {
             /** @constant */
             deleted: true;
@@ -1606,6 +1725,23 @@ export type components = {
             title: string | null;
             /** @constant */
             verifiedPurchase: true;
+        };
+        MoneyMovement: {
+            amountBaseUnits: string;
+            amountUsdc: string;
+            classification: ("exact" | "under" | "over" | "late") | null;
+            /** @enum {string} */
+            direction: "in" | "out";
+            externalOrderId: string | null;
+            from: string;
+            logIndex: number | null;
+            orderId: string;
+            /** Format: date-time */
+            time: string;
+            to: string;
+            txHash: string;
+            /** @enum {string} */
+            type: "payment" | "merchant" | "fee" | "refund";
         };
         Order: {
             /** Format: date-time */
@@ -1764,7 +1900,9 @@ export type components = {
             onDepositAmount: string;
             orderId: string;
             paymentStatus: string | null;
+            payoutAddress: string | null;
             receivedAmount: string;
+            refundableFromPayout: string;
             refunds: {
                 amount: string;
                 blockNumber: string | null;
@@ -3248,6 +3386,82 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unavailable";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiAnalyticsDaily: {
+        parameters: {
+            query?: {
+                days?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyVolumeSeries"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */
@@ -8269,6 +8483,182 @@ export interface operations {
             };
         };
     };
+    postApiOrdersByIdRefundsByRefundIdSent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-200 characters. The first answer is kept for 24 hours and replayed (header `idempotent-replayed: true`) for the same key and body; the same key with another body is 422, and 409 `idempotency_in_progress` while the first request runs. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    txHash: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderRefunds"];
+                };
+            };
+            /** @description bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_in_progress, invalid_state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_in_progress" | "invalid_state";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     postApiOrdersByIdShipment: {
         parameters: {
             query?: never;
@@ -10243,6 +10633,102 @@ export interface operations {
             };
         };
     };
+    getApiStoresByIdAnalyticsDaily: {
+        parameters: {
+            query?: {
+                days?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyVolumeSeries"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     "getApiStoresByIdLink-secret": {
         parameters: {
             query?: never;
@@ -10388,6 +10874,200 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "idempotency_in_progress";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    "getApiStoresByIdMoney-movements": {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoneyMovement"][];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    "getApiStoresByIdMoney-movementsCsv": {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (an attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */

@@ -16,6 +16,7 @@ import { db } from '../../../db/db.ts';
 import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api.ts';
 import { IdParamSchema, requireParam } from '../../../lib/route-params.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
+import { AccountingExport } from '../-components/accounting-export.tsx';
 import { ApiKeysPanel } from '../-components/api-keys-panel.tsx';
 import { PayoutVerification } from '../-components/payout-verification.tsx';
 import { ProductTable } from '../-components/product-table.tsx';
@@ -143,6 +144,11 @@ function StoreProductsPage() {
                 { id: 'reviews', label: 'Reviews', content: <ReviewsPanel storeId={storeId} /> },
                 { id: 'webhooks', label: 'Webhooks', content: <WebhooksPanel storeId={storeId} /> },
                 { id: 'api-keys', label: 'API keys', content: <ApiKeysPanel storeId={storeId} /> },
+                {
+                  id: 'accounting',
+                  label: 'Accounting',
+                  content: <AccountingExport storeId={storeId} storeSlug={store.slug} />,
+                },
               ]),
         ]}
       />

@@ -1,0 +1,176 @@
+// Merchants' analytics: the accounting export's query and rows (money movements of a store: each
+// payment in, each forwarding leg out) and the daily series of the dashboard's charts. Amounts are
+// USDC decimal strings with 6 decimals (every base unit), times ISO 8601 UTC.
+import * as v from 'valibot';
+
+/** Longest date range of one accounting export (two years; it is streamed, not held). */
+export const MONEY_MOVEMENTS_MAX_DAYS = 731;
+/** The range of an export without dates: the last 30 days. */
+export const MONEY_MOVEMENTS_DEFAULT_DAYS = 30;
+/** Longest daily series of a chart. */
+export const DAILY_SERIES_MAX_DAYS = 366;
+
+/** Kinds of money movement: a payment in, and the legs out (merchant's share, fee, refund). */
+export const MONEY_MOVEMENT_TYPES = ['payment', 'merchant', 'fee', 'refund'] as const;
+/** One kind of money movement. */
+export type MoneyMovementType = (typeof MONEY_MOVEMENT_TYPES)[number];
+
+/** How a payment compares with what its order expected (analytics.payments.classification). */
+export const PAYMENT_CLASSIFICATIONS = ['exact', 'under', 'over', 'late'] as const;
+
+const DAY_MS = 86_400_000;
+
+const dateOnly = (label: string) =>
+  v.pipe(
+    v.string(),
+    v.maxLength(10, `${label} must be a date (YYYY-MM-DD)`),
+    v.regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD)`),
+    // Note: runs even after an earlier issue (valibot checks the whole pipe), so it never throws.
+    v.check((day) => {
+      const time = Date.parse(`${day}T00:00:00Z`);
+      return /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(time)
+        ? new Date(time).toISOString().startsWith(day)
+        : true;
+    }, `${label} is not a date`),
+  );
+
+/** Whole UTC days of a range, both ends included. */
+export function daysInRange(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
+/** Query of the accounting export: a range of whole UTC days, both ends included. */
+export const MoneyMovementsQuerySchema = v.pipe(
+  v.object({
+    from: v.optional(dateOnly('from')),
+    to: v.optional(dateOnly('to')),
+  }),
+  v.check((q) => !q.from || !q.to || q.from <= q.to, 'from must be on or before to'),
+  v.check(
+    (q) => !q.from || !q.to || daysInRange(q.from, q.to) <= MONEY_MOVEMENTS_MAX_DAYS,
+    `A range covers at most ${MONEY_MOVEMENTS_MAX_DAYS} days`,
+  ),
+);
+/** A validated export query. */
+export type MoneyMovementsQuery = v.InferOutput<typeof MoneyMovementsQuerySchema>;
+
+/** The range an export covers: the given days, else the 30 days up to today (UTC). */
+export function resolveRange(
+  query: MoneyMovementsQuery,
+  today: Date = new Date(),
+): { from: string; to: string } {
+  const day = (time: number) => new Date(time).toISOString().slice(0, 10);
+  const to =
+    query.to ??
+    (query.from
+      ? day(Date.parse(`${query.from}T00:00:00Z`) + (MONEY_MOVEMENTS_DEFAULT_DAYS - 1) * DAY_MS)
+      : day(today.getTime()));
+  const from =
+    query.from ?? day(Date.parse(`${to}T00:00:00Z`) - (MONEY_MOVEMENTS_DEFAULT_DAYS - 1) * DAY_MS);
+  return { from, to };
+}
+
+const usdc6 = v.pipe(v.string(), v.regex(/^\d+\.\d{6}$/));
+const isoTime = v.pipe(v.string(), v.isoTimestamp());
+
+/** One money movement of a store: a payment in or a forwarding leg out, with its transaction. */
+export const MoneyMovementSchema = v.object({
+  time: isoTime,
+  type: v.picklist(MONEY_MOVEMENT_TYPES),
+  direction: v.picklist(['in', 'out']),
+  orderId: v.string(),
+  externalOrderId: v.nullable(v.string()),
+  txHash: v.string(),
+  /** The Transfer log's index in its transaction (null for a leg, whose log is not read). */
+  logIndex: v.nullable(v.number()),
+  from: v.string(),
+  to: v.string(),
+  amountUsdc: usdc6,
+  amountBaseUnits: v.pipe(v.string(), v.regex(/^\d+$/)),
+  /** A payment's classification (exact, under, over, late); null for a leg. */
+  classification: v.nullable(v.picklist(PAYMENT_CLASSIFICATIONS)),
+});
+/** One money movement. */
+export type MoneyMovement = v.InferOutput<typeof MoneyMovementSchema>;
+
+/** Header of the export's CSV, in the order of its fields. */
+export const MONEY_MOVEMENTS_CSV_COLUMNS = [
+  'Time (UTC)',
+  'Type',
+  'Direction',
+  'Order ID',
+  'External Order ID',
+  'Transaction',
+  'Log Index',
+  'From',
+  'To',
+  'Amount (USDC)',
+  'Amount (base units)',
+  'Classification',
+] as const;
+
+/** The fields of a movement in the CSV's column order. */
+export function moneyMovementFields(m: MoneyMovement): Array<string | number | null> {
+  return [
+    m.time,
+    m.type,
+    m.direction,
+    m.orderId,
+    m.externalOrderId,
+    m.txHash,
+    m.logIndex,
+    m.from,
+    m.to,
+    m.amountUsdc,
+    m.amountBaseUnits,
+    m.classification,
+  ];
+}
+
+/** Query of a daily series: how many days up to today (UTC), 30 unless given. */
+export const DailySeriesQuerySchema = v.object({
+  days: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(3, `days must be a whole number from 1 to ${DAILY_SERIES_MAX_DAYS}`),
+      v.regex(/^\d+$/, `days must be a whole number from 1 to ${DAILY_SERIES_MAX_DAYS}`),
+      v.transform(Number),
+      v.minValue(1, `days must be a whole number from 1 to ${DAILY_SERIES_MAX_DAYS}`),
+      v.maxValue(
+        DAILY_SERIES_MAX_DAYS,
+        `days must be a whole number from 1 to ${DAILY_SERIES_MAX_DAYS}`,
+      ),
+    ),
+  ),
+});
+/** A validated series query. */
+export type DailySeriesQuery = v.InferOutput<typeof DailySeriesQuerySchema>;
+
+/** One UTC day of a store's (or all of a merchant's stores') money, from analytics.daily_volume. */
+export const DailyVolumePointSchema = v.object({
+  day: v.pipe(v.string(), v.isoDate()),
+  /** Orders paid that day: payments received, counted once per order. */
+  orders: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  payments: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  grossUsdc: usdc6,
+  merchantNetUsdc: usdc6,
+  feesUsdc: usdc6,
+});
+/** One day of a series. */
+export type DailyVolumePoint = v.InferOutput<typeof DailyVolumePointSchema>;
+
+/** A daily series with its totals (what the figures above the chart show). */
+export const DailyVolumeSeriesSchema = v.object({
+  from: v.pipe(v.string(), v.isoDate()),
+  to: v.pipe(v.string(), v.isoDate()),
+  days: v.array(DailyVolumePointSchema),
+  totals: v.object({
+    orders: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    payments: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    grossUsdc: usdc6,
+    merchantNetUsdc: usdc6,
+    feesUsdc: usdc6,
+  }),
+});
+/** A daily series. */
+export type DailyVolumeSeries = v.InferOutput<typeof DailyVolumeSeriesSchema>;
