@@ -2,13 +2,23 @@
 // anvil account; the thank-you page offers the refund claim link; the claim page shows the amount,
 // prefills the paying address and warns about exchange deposit addresses; once confirmed the page
 // follows the refund until it is on chain, and the payer's balance is back to what it was less the
-// order total. The merchant's order page lists the refund. Screenshots at phone and laptop sizes.
+// order total. The merchant's order page lists the refund. Then a forwarded order is refunded by
+// its merchant from the payout wallet: a browser wallet is simulated by an EIP-1193 provider backed
+// by an unlocked anvil account (the payout address), the payer confirms the address, the merchant
+// sends from the order page and the order's refund shows as refunded. Screenshots at 390 and 1280.
 import { expect, type Page, test } from '@playwright/test';
 import { formatUsdcFull, parseUsdc } from '@store/shared';
 import { createPublicClient, getAddress, http, parseAbi, parseUnits } from 'viem';
 import { foundry } from 'viem/chains';
 import { localAccount } from '../../stack/src/usdc.ts';
-import { createProduct, createStore, placeOrder, signUp, unique } from './admin-helpers.ts';
+import {
+  createProduct,
+  createStore,
+  payOrder,
+  placeOrder,
+  signUp,
+  unique,
+} from './admin-helpers.ts';
 import { payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
 import { readStackInfo } from './support/stack-info.ts';
@@ -99,4 +109,143 @@ test('an overpaid order: the shopper claims the excess and it arrives on chain',
   await expect(card).toContainText(payer);
   await card.scrollIntoViewIfNeeded();
   await snapBoth(page, 'refunds-4-admin');
+});
+
+/** A browser wallet for `account`, its requests sent to anvil through the test (window.anvilRpc). */
+function installWallet(options: { account: string; chainIdHex: string }) {
+  const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
+  const provider = {
+    async request(args: { method: string; params?: unknown[] }) {
+      const { method, params = [] } = args;
+      if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [options.account];
+      if (method === 'eth_chainId') return options.chainIdHex;
+      if (method === 'wallet_switchEthereumChain') return null;
+      const answer = JSON.parse(
+        await (window as unknown as { anvilRpc: (body: string) => Promise<string> }).anvilRpc(
+          JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        ),
+      );
+      if (answer.error) throw rpcError(answer.error.code, answer.error.message);
+      return answer.result;
+    },
+    on() {},
+    removeListener() {},
+  };
+  const info = {
+    uuid: '1f0c9a52-7d3e-4b8a-9c61-3e2f5a7b8d90',
+    name: 'Test Wallet',
+    icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>',
+    rdns: 'test.wallet',
+  };
+  const announce = () =>
+    window.dispatchEvent(
+      new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info, provider }) }),
+    );
+  window.addEventListener('eip6963:requestProvider', announce);
+  announce();
+  Object.assign(window, { ethereum: provider });
+}
+
+test("a forwarded order is refunded from the merchant's wallet and shows as refunded", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(180_000);
+  const stack = readStackInfo();
+  const payout = getAddress(localAccount(7).address);
+  const payer = getAddress(localAccount(3).address);
+  await page.exposeFunction('anvilRpc', async (body: string) => {
+    const response = await fetch(stack.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    return response.text();
+  });
+  await page.addInitScript(installWallet, {
+    account: payout,
+    chainIdHex: `0x${stack.chainId.toString(16)}`,
+  });
+  const chain = createPublicClient({
+    chain: { ...foundry, id: stack.chainId },
+    transport: http(stack.rpcUrl),
+  });
+  const balanceOf = (owner: `0x${string}`) =>
+    chain.readContract({
+      address: stack.usdc,
+      abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
+      functionName: 'balanceOf',
+      args: [owner],
+    });
+
+  await signUp(page.request);
+  const name = unique('Payout Shop');
+  const created = await page.request.post('/api/stores', {
+    data: {
+      name,
+      slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+      paymentAddress: payout,
+      logoUrl: '🕯️',
+    },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  expect(created.status()).toBe(201);
+  const store = (await created.json()) as { id: string };
+  const product = await createProduct(page.request, store.id, {
+    title: 'Linen apron',
+    priceUsdc: '3.00',
+    inventory: 10,
+  });
+  const order = await placeOrder(page.request, store.id, {
+    id: product.id,
+    title: 'Linen apron',
+    priceUsdc: '3.00',
+  });
+  const before = await balanceOf(payer);
+  await payOrder(page.request, order, 3);
+  // Forwarded: everything paid can be refunded from the payout wallet.
+  await expect
+    .poll(
+      async () =>
+        (await (await page.request.get(`/api/orders/${order.id}/refunds`)).json())
+          .refundableFromPayout,
+      { timeout: 45_000 },
+    )
+    .toBe(formatUsdcFull(parseUsdc(order.totalUsdc)));
+
+  await page.goto(`/admin/orders/${order.id}`);
+  const card = page.getByRole('region', { name: 'Refunds' });
+  await expect(card.getByLabel('Refund from your payout wallet (USDC)')).toHaveValue(
+    order.totalUsdc,
+  );
+  await card.scrollIntoViewIfNeeded();
+  await snapBoth(page, 'refunds-5-admin-payout-form');
+  await card.getByRole('button', { name: 'Create refund' }).click();
+  const claimLink = card.getByRole('link', { name: /\/refund\// });
+  await expect(claimLink).toBeVisible();
+  const claimUrl = (await claimLink.getAttribute('href')) ?? '';
+
+  // The payer confirms the address they paid from.
+  const payerPage = await context.newPage();
+  await payerPage.goto(claimUrl);
+  await expect(payerPage.getByLabel('Send the refund to')).toHaveValue(payer);
+  await payerPage.getByRole('button', { name: 'Confirm refund address' }).click();
+  await expect(payerPage.getByRole('status')).toContainText('on its way');
+  await payerPage.close();
+
+  // The merchant sends it from the wallet; the refund is matched on chain.
+  await page.reload();
+  const send = card.getByRole('button', { name: `Send ${order.totalUsdc} USDC from Test Wallet` });
+  await expect(send).toBeVisible();
+  await snapBoth(page, 'refunds-6-admin-send');
+  await send.click();
+  await expect(card).toContainText(
+    `Refund from your payout wallet: ${order.totalUsdc} USDC (refunded)`,
+    {
+      timeout: 60_000,
+    },
+  );
+  await card.scrollIntoViewIfNeeded();
+  await snapBoth(page, 'refunds-7-admin-refunded');
+  expect(await balanceOf(payer)).toBe(before);
 });

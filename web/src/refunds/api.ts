@@ -50,10 +50,31 @@ export async function acceptUnderpaid(orderId: string): Promise<OrderRefunds> {
   );
 }
 
-/** POST /api/orders/{id}/refunds: refund an unpaid order from its deposit address. */
-export async function refundFromDeposit(orderId: string): Promise<OrderRefunds> {
+/**
+ * POST /api/orders/{id}/refunds: an unpaid order from its deposit address; a paid one from the
+ * payout wallet (`amount` in USDC, all that is left when absent).
+ */
+export async function createRefund(orderId: string, amount?: string): Promise<OrderRefunds> {
   return v.parse(
     OrderRefundsSchema,
-    await apiRequest('POST', `/api/orders/${path(orderId)}/refunds`, {}),
+    await apiRequest(
+      'POST',
+      `/api/orders/${path(orderId)}/refunds`,
+      amount === undefined ? {} : { amount },
+    ),
+  );
+}
+
+/** POST /api/orders/{id}/refunds/{refundId}/sent: the wallet's transaction of a merchant refund. */
+export async function noteRefundSent(
+  orderId: string,
+  refundId: string,
+  txHash: string,
+): Promise<OrderRefunds> {
+  return v.parse(
+    OrderRefundsSchema,
+    await apiRequest('POST', `/api/orders/${path(orderId)}/refunds/${path(refundId)}/sent`, {
+      txHash,
+    }),
   );
 }

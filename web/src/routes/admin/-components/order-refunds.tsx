@@ -2,12 +2,21 @@
 // for the payer, each refund (its status, the payer's claim link while it awaits an address, its
 // transaction once sent), and the merchant's decisions on an underpaid order whose window closed:
 // "Accept as paid" (what arrived is forwarded) or "Refund" (everything on the deposit address goes
-// back to the payer, who confirms the address through the claim link).
+// back to the payer, who confirms the address through the claim link); for a paid, forwarded order
+// a full or partial refund from the payout wallet, sent with one browser-wallet transfer once the
+// payer confirmed the address (the worker then matches it on chain).
 import { formatUsdc, type OrderRefunds, parseUsdc, type Refund } from '@store/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, errorText } from '../../../lib/api.ts';
+import { useChainInfo } from '../../../lib/chain-info.ts';
+import { type InjectedWallet, useInjectedWallets } from '../../../lib/injected-wallets.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
-import { acceptUnderpaid, getOrderRefunds, refundFromDeposit } from '../../../refunds/api.ts';
+import {
+  acceptUnderpaid,
+  createRefund,
+  getOrderRefunds,
+  noteRefundSent,
+} from '../../../refunds/api.ts';
 
 const amount = (value: string) => `${formatUsdc(parseUsdc(value))} USDC`;
 
@@ -16,12 +25,12 @@ const REASONS: Record<string, string> = {
   underpaid: 'Underpaid order',
   expired: 'Expired order',
   oversold: 'Oversold order',
-  merchant: 'Refund',
+  merchant: 'Refund from your payout wallet',
 };
 
 const STATUSES: Record<string, string> = {
   awaiting_address: 'waiting for the payer to confirm the address',
-  ready: 'address confirmed, sending',
+  ready: 'address confirmed, ready to send',
   sending: 'sending',
   refunded: 'refunded',
   canceled: 'canceled',
@@ -54,7 +63,7 @@ export function OrderRefundsCard(props: { orderId: string }) {
       const next =
         kind === 'accept'
           ? await acceptUnderpaid(props.orderId)
-          : await refundFromDeposit(props.orderId);
+          : await createRefund(props.orderId);
       setView(next);
       toast({
         title: kind === 'accept' ? 'Order accepted as paid' : 'Refund started',
@@ -76,7 +85,9 @@ export function OrderRefundsCard(props: { orderId: string }) {
 
   const extra = parseUsdc(view.extraAmount) > 0n;
   const missing = parseUsdc(view.missingAmount) > 0n && parseUsdc(view.receivedAmount) > 0n;
-  if (view.refunds.length === 0 && !extra && !missing && !view.canRefundDeposit) return null;
+  const payoutLeft = parseUsdc(view.refundableFromPayout) > 0n;
+  if (view.refunds.length === 0 && !extra && !missing && !view.canRefundDeposit && !payoutLeft)
+    return null;
   return (
     <section className="card" aria-labelledby="order-refunds-title">
       <h2 id="order-refunds-title">Refunds</h2>
@@ -107,7 +118,13 @@ export function OrderRefundsCard(props: { orderId: string }) {
       {view.refunds.length > 0 && (
         <ul className="order-legs" aria-label="Refunds">
           {view.refunds.map((refund) => (
-            <RefundLine key={refund.id} refund={refund} />
+            <RefundLine
+              key={refund.id}
+              refund={refund}
+              orderId={props.orderId}
+              payoutAddress={view.payoutAddress}
+              onChange={setView}
+            />
           ))}
         </ul>
       )}
@@ -142,11 +159,160 @@ export function OrderRefundsCard(props: { orderId: string }) {
           </div>
         </>
       )}
+      {payoutLeft && (
+        <PayoutRefundForm
+          orderId={props.orderId}
+          refundable={view.refundableFromPayout}
+          onCreated={setView}
+        />
+      )}
     </section>
   );
 }
 
-function RefundLine(props: { refund: Refund }) {
+/** A full or partial refund of a forwarded order, sent later from the payout wallet. */
+function PayoutRefundForm(props: {
+  orderId: string;
+  refundable: string;
+  onCreated: (view: OrderRefunds) => void;
+}) {
+  const full = formatUsdc(parseUsdc(props.refundable));
+  const [value, setValue] = useState(full);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const submit = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      props.onCreated(await createRefund(props.orderId, value.trim()));
+      toast({
+        title: 'Refund created',
+        description:
+          'The payer confirms the address through the claim link; then send it from your wallet here.',
+      });
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.text : errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form
+      className="refund-payout-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <div className="field">
+        <label htmlFor="refund-amount">Refund from your payout wallet (USDC)</label>
+        <input
+          id="refund-amount"
+          inputMode="decimal"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          aria-describedby="refund-amount-hint"
+        />
+        <p id="refund-amount-hint" className="field-hint">
+          Up to {full} USDC. You send it from your payout wallet and pay its network fee; the 2% fee
+          is not returned.
+        </p>
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="button button-quiet" disabled={busy}>
+        {busy ? 'Creating...' : 'Create refund'}
+      </button>
+    </form>
+  );
+}
+
+/**
+ * Sends a merchant refund from the browser wallet: the payout address must be the wallet's
+ * account; the transaction hash is noted, and the worker records the refund once it is on chain.
+ */
+function SendFromWallet(props: {
+  orderId: string;
+  refund: Refund;
+  payoutAddress: string | null;
+  onChange: (view: OrderRefunds) => void;
+}) {
+  const wallets = useInjectedWallets();
+  const chain = useChainInfo();
+  const [state, setState] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const { refund } = props;
+  const send = async (wallet: InjectedWallet) => {
+    if (!refund.toAddress) return;
+    setBusy(true);
+    setState(undefined);
+    try {
+      const accounts = (await wallet.provider.request({ method: 'eth_requestAccounts' })) as
+        | string[]
+        | null;
+      const account = accounts?.[0];
+      if (
+        props.payoutAddress &&
+        account &&
+        account.toLowerCase() !== props.payoutAddress.toLowerCase()
+      ) {
+        setState(`Switch your wallet to the payout address ${props.payoutAddress} and try again.`);
+        return;
+      }
+      const { payFromWallet } = await import('../../../components/payment/wallet-transfer.ts');
+      await payFromWallet({
+        provider: wallet.provider,
+        chainId: chain.chainId,
+        usdc: chain.usdc as `0x${string}`,
+        to: refund.toAddress as `0x${string}`,
+        amount: parseUsdc(refund.amount),
+        onSent: (hash) => {
+          setState('Sent; waiting for the chain...');
+          noteRefundSent(props.orderId, refund.id, hash).then(props.onChange, () => undefined);
+        },
+      });
+      setState('Sent. The refund shows as refunded once the transfer is confirmed.');
+    } catch (failure) {
+      const { WalletPaymentError } = await import('../../../components/payment/wallet-transfer.ts');
+      setState(
+        failure instanceof WalletPaymentError && failure.reason === 'rejected'
+          ? 'You rejected the transaction in your wallet.'
+          : `The wallet could not send it: ${errorText(failure)}`,
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+  const wallet = wallets[0];
+  return (
+    <span className="small">
+      {wallet ? (
+        <button
+          type="button"
+          className="button"
+          disabled={busy || !chain.loaded}
+          onClick={() => void send(wallet)}
+        >
+          {busy ? 'Sending...' : `Send ${amount(refund.amount)} from ${wallet.name}`}
+        </button>
+      ) : (
+        `Send ${amount(refund.amount)} from your payout wallet to ${refund.toAddress}: no browser wallet was found.`
+      )}
+      {state && <span role="status"> {state}</span>}
+    </span>
+  );
+}
+
+function RefundLine(props: {
+  refund: Refund;
+  orderId: string;
+  payoutAddress: string | null;
+  onChange: (view: OrderRefunds) => void;
+}) {
   const { refund } = props;
   const claimUrl = refund.claimPath ? `${window.location.origin}${refund.claimPath}` : undefined;
   return (
@@ -166,6 +332,14 @@ function RefundLine(props: { refund: Refund }) {
       )}
       {refund.txHash && <span className="mono small">tx {refund.txHash}</span>}
       {refund.lastError && <span className="small field-error">{refund.lastError}</span>}
+      {refund.source === 'merchant' && refund.status === 'ready' && (
+        <SendFromWallet
+          orderId={props.orderId}
+          refund={refund}
+          payoutAddress={props.payoutAddress}
+          onChange={props.onChange}
+        />
+      )}
     </li>
   );
 }
