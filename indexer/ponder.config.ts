@@ -34,6 +34,11 @@ export default createConfig({
       // from mined to indexed); without it, it polls every `pollingInterval` ms.
       ws,
       pollingInterval: Number(process.env.POLLING_INTERVAL_MS ?? 500),
+      // Note: Ponder's sync cache (`ponder_sync`) keeps every matched log and its whole
+      // transaction once final (~1,260 bytes a USDC transfer, written in one flush every
+      // finality window). The product reads only its own table, so the cache is off unless
+      // INDEXER_SYNC_CACHE=true; a re-index (schema change) then fetches the logs from the RPC.
+      disableCache: process.env.INDEXER_SYNC_CACHE !== 'true',
     },
   },
   contracts: {
