@@ -5,9 +5,13 @@
 // order total. The merchant's order page lists the refund. Then a forwarded order is refunded by
 // its merchant from the payout wallet: a browser wallet is simulated by an EIP-1193 provider backed
 // by an unlocked anvil account (the payout address), the payer confirms the address, the merchant
-// sends from the order page and the order's refund shows as refunded. Screenshots at 390 and 1280.
+// sends from the order page and the order's refund shows as refunded. Last, an underpaid order
+// whose window closed is refunded from its deposit address by its merchant's decision (the test
+// moves the window's end, 7 days on this stack, into the past in Postgres). Screenshots at 390 and
+// 1280 px.
 import { expect, type Page, test } from '@playwright/test';
 import { formatUsdcFull, parseUsdc } from '@store/shared';
+import postgres from 'postgres';
 import { createPublicClient, getAddress, http, parseAbi, parseUnits } from 'viem';
 import { foundry } from 'viem/chains';
 import { localAccount } from '../../stack/src/usdc.ts';
@@ -21,7 +25,7 @@ import {
 } from './admin-helpers.ts';
 import { payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
+import { E2E_PORTS, readStackInfo } from './support/stack-info.ts';
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
 const PAYER_ACCOUNT = 5;
@@ -248,4 +252,86 @@ test("a forwarded order is refunded from the merchant's wallet and shows as refu
   await card.scrollIntoViewIfNeeded();
   await snapBoth(page, 'refunds-7-admin-refunded');
   expect(await balanceOf(payer)).toBe(before);
+});
+
+test('an underpaid order whose window closed is refunded from its deposit address', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(180_000);
+  const stack = readStackInfo();
+  const payer = getAddress(localAccount(2).address);
+  const chain = createPublicClient({
+    chain: { ...foundry, id: stack.chainId },
+    transport: http(stack.rpcUrl),
+  });
+  const balanceOf = (owner: string) =>
+    chain.readContract({
+      address: stack.usdc,
+      abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
+      functionName: 'balanceOf',
+      args: [owner as `0x${string}`],
+    });
+
+  await signUp(page.request);
+  const store = await createStore(page.request, unique('Short Shop'));
+  const product = await createProduct(page.request, store.id, {
+    title: 'Clay bowl',
+    priceUsdc: '4.00',
+    inventory: 10,
+  });
+  const order = await placeOrder(page.request, store.id, {
+    id: product.id,
+    title: 'Clay bowl',
+    priceUsdc: '4.00',
+  });
+  const wallet = await page.request.post(`/api/orders/${order.id}/assign-payment-wallet`, {
+    data: { paymentChain: 'base' },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  const deposit = ((await wallet.json()) as { paymentWallet: { address: string } }).paymentWallet
+    .address;
+  const before = await balanceOf(payer);
+  await payUsdc(stack, deposit, '1.00', 2);
+  await expect
+    .poll(
+      async () =>
+        (await (await page.request.get(`/api/orders/${order.id}/refunds`)).json()).receivedAmount,
+      { timeout: 45_000 },
+    )
+    .toBe('1.000000');
+  // The payment window closes (moved into the past; the stack's window is 7 days).
+  const sql = postgres(`postgres://postgres:postgres@127.0.0.1:${E2E_PORTS.postgres}/postgres`);
+  try {
+    await sql`update payment_wallets set expired_at = now() - interval '1 second'
+      where order_id = ${order.id}`;
+  } finally {
+    await sql.end();
+  }
+
+  await page.goto(`/admin/orders/${order.id}`);
+  const card = page.getByRole('region', { name: 'Refunds' });
+  await expect(card).toContainText('Missing');
+  await expect(card.getByRole('button', { name: 'Accept as paid' })).toBeVisible();
+  const refund = card.getByRole('button', { name: 'Refund 1.00 USDC' });
+  await expect(refund).toBeVisible();
+  await card.scrollIntoViewIfNeeded();
+  await snapBoth(page, 'refunds-8-admin-underpaid');
+  await refund.click();
+  const claimLink = card.getByRole('link', { name: /\/refund\// });
+  await expect(claimLink).toBeVisible();
+  await expect(card).toContainText('Underpaid order: 1.00 USDC');
+
+  const payerPage = await context.newPage();
+  await payerPage.goto((await claimLink.getAttribute('href')) ?? '');
+  await expect(payerPage.getByText('Your payment did not reach the order total')).toBeVisible();
+  await expect(payerPage.getByLabel('Send the refund to')).toHaveValue(payer);
+  await payerPage.getByRole('button', { name: 'Confirm refund address' }).click();
+  await expect(payerPage.getByRole('status')).toContainText('Refunded', { timeout: 60_000 });
+  await payerPage.close();
+
+  expect(await balanceOf(payer)).toBe(before);
+  expect(await balanceOf(deposit)).toBe(0n);
+  await page.reload();
+  await expect(card).toContainText('Underpaid order: 1.00 USDC (refunded)');
 });
