@@ -4,7 +4,7 @@
 // gets (verified with `standardwebhooks` and the published Ed25519 key) and the ledger are checked.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { splitFee } from '@store/shared';
+import { formatUsdcFull, splitFee } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -117,6 +117,18 @@ describe('a store order paid in full', () => {
     expect(
       view.body.transfers.map((t: { leg: string; status: string }) => `${t.leg}:${t.status}`),
     ).toEqual(['fee:confirmed', 'merchant:confirmed'].sort());
+    // The merchant's order list (and its CSV) says what was paid out, to the base unit, and how.
+    const listed = (await owner.api.get('/api/orders')).body.find(
+      (o: { id: string }) => o.id === orderId,
+    );
+    expect(listed.forwarded).toEqual({
+      merchantUsdc: formatUsdcFull(merchant),
+      feeUsdc: formatUsdcFull(fee),
+      txHashes: expect.arrayContaining(
+        view.body.transfers.map((leg: { txHash: string }) => leg.txHash),
+      ),
+    });
+    expect(listed.forwarded.txHashes).toHaveLength(2);
   }, 40_000);
 
   test('the receiver gets order.paid and order.forwarded, signed with the store secret (v1)', async () => {

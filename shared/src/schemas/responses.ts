@@ -107,6 +107,19 @@ export const OrderResponseSchema = v.object({
   shipment: v.optional(v.nullable(ShipmentSchema)),
   /** Until when the order's units of tracked products are kept for it; null: nothing held. */
   stockHeldUntil: v.optional(v.nullable(timestamp)),
+  /**
+   * In the merchant's order list: what the confirmed forwarding legs paid out (USDC, 6 decimals)
+   * and their transactions; null before anything was forwarded.
+   */
+  forwarded: v.optional(
+    v.nullable(
+      v.object({
+        merchantUsdc: v.string(),
+        feeUsdc: v.string(),
+        txHashes: v.array(v.string()),
+      }),
+    ),
+  ),
   createdAt: timestamp,
   updatedAt: timestamp,
 });

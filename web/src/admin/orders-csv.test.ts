@@ -50,6 +50,28 @@ describe('ordersToCsv', () => {
     );
   });
 
+  it("has the forwarded net, fee and transactions, and the shipment's carrier and tracking", () => {
+    const shipped: MerchantOrder = {
+      ...order,
+      forwarded: { merchantUsdc: '40.238800', feeUsdc: '0.821200', txHashes: ['0xaa', '0xbb'] },
+      shipment: {
+        carrier: 'UPS',
+        trackingNumber: '1Z999',
+        trackingUrl: 'https://ups.example/1Z999',
+        shippedAt: '2025-01-02T00:00:00.000Z',
+      },
+    };
+    const [header, row] = rowsOf(ordersToCsv([shipped], () => 'Moon Shop'));
+    expect(header).toContain(
+      '"Merchant Net (USDC)","Fee (USDC)","Forwarding Transactions","Carrier","Tracking Number","Tracking URL"',
+    );
+    expect(row).toContain(
+      '"40.238800","0.821200","0xaa 0xbb","UPS","1Z999","https://ups.example/1Z999"',
+    );
+    const [, pending] = rowsOf(ordersToCsv([order], () => 'Moon Shop'));
+    expect(pending).toContain('"","","","","",""');
+  });
+
   it('leaves the address columns empty for an order without one', () => {
     const [, row] = rowsOf(ordersToCsv([{ ...order, shippingAddress: null }], () => ''));
     expect(row?.endsWith('"","","","","","",""')).toBe(true);

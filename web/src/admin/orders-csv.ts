@@ -16,6 +16,12 @@ const COLUMNS = [
   'Total (USDC)',
   'Chain',
   'Transaction',
+  'Merchant Net (USDC)',
+  'Fee (USDC)',
+  'Forwarding Transactions',
+  'Carrier',
+  'Tracking Number',
+  'Tracking URL',
   'Ship To',
   'Phone',
   'Street',
@@ -84,6 +90,13 @@ export function ordersToCsv(
     order.totalUsdc,
     order.paymentChain,
     order.paymentTxHash,
+    // Note: what the forwarding legs paid out, to the base unit (an order not forwarded yet: empty).
+    order.forwarded?.merchantUsdc,
+    order.forwarded?.feeUsdc,
+    order.forwarded?.txHashes.join(' '),
+    order.shipment?.carrier,
+    order.shipment?.trackingNumber,
+    order.shipment?.trackingUrl,
     ...addressFields(order),
   ]);
   const lines = [COLUMNS, ...rows].map((row) => row.map(csvField).join(','));

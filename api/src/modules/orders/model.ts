@@ -85,6 +85,8 @@ export interface OrderView {
   shipment: Shipment | null;
   /** Until when the order's units of tracked products are kept for it; null: nothing held. */
   stockHeldUntil: Date | null;
+  /** The merchant's list only: what confirmed forwarding legs paid out, with their txs. */
+  forwarded?: { merchantUsdc: string; feeUsdc: string; txHashes: string[] } | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -2,6 +2,7 @@
 // inventory step the payment system runs when an order is paid.
 import {
   canTransitionOrder,
+  formatUsdcFull,
   isOrderStatus,
   ORDER_LIST_LIMITS,
   type OrderMetadata,
@@ -200,8 +201,16 @@ export async function listMerchantOrders(
   if (query.storeId !== undefined) await getOwnStoreOrThrow(db, ownerId, query.storeId);
   const limit = query.limit ?? ORDER_LIST_LIMITS.defaultPage;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  // Note: per row of one page (at most ORDER_LIST_LIMITS), through the legs' wallet index.
+  const forwarded = sql<{ merchant: string; fee: string; txs: string[] } | null>`(
+    select case when count(*) = 0 then null else json_build_object(
+      'merchant', coalesce(sum(ft.value) filter (where ft.leg = 'merchant'), 0)::text,
+      'fee', coalesce(sum(ft.value) filter (where ft.leg = 'fee'), 0)::text,
+      'txs', coalesce(json_agg(ft.tx_hash order by ft.round, ft.leg), '[]'::json)) end
+    from forwarding_transfers ft join payment_wallets pw on pw.id = ft.wallet_id
+    where pw.order_id = "orders"."id" and ft.status = 'confirmed' and ft.leg in ('merchant', 'fee'))`;
   const rows = await db
-    .select({ ...orderColumns, cursorAt: sql<string>`${orders.createdAt}::text` })
+    .select({ ...orderColumns, cursorAt: sql<string>`${orders.createdAt}::text`, forwarded })
     .from(orders)
     .where(
       and(
@@ -216,7 +225,16 @@ export async function listMerchantOrders(
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    orders: page.map(({ cursorAt: _, ...row }) => toOrderView(row)),
+    orders: page.map(({ cursorAt: _, forwarded: legs, ...row }) => ({
+      ...toOrderView(row),
+      forwarded: legs
+        ? {
+            merchantUsdc: formatUsdcFull(BigInt(legs.merchant)),
+            feeUsdc: formatUsdcFull(BigInt(legs.fee)),
+            txHashes: legs.txs.filter((hash): hash is string => typeof hash === 'string'),
+          }
+        : null,
+    })),
     nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
   };
 }
