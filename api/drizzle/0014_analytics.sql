@@ -200,6 +200,9 @@ BEGIN
   IF to_regclass('indexer.transfer') IS NULL THEN
     RETURN 0;
   END IF;
+  -- Note: Ponder's statement trigger on its tables (live queries) records the table in a
+  -- temporary table of Ponder's own sessions; this session gets one, dropped at commit.
+  CREATE TEMP TABLE IF NOT EXISTS live_query_tables (table_name text PRIMARY KEY) ON COMMIT DROP;
   EXECUTE 'DELETE FROM indexer.transfer WHERE id = ANY($1) AND block_timestamp < $2'
     USING ids, before_unix;
   GET DIAGNOSTICS deleted = ROW_COUNT;
@@ -220,6 +223,26 @@ REVOKE ALL ON FUNCTION analytics_jobs.ensure_transfer_indexes(), analytics_jobs.
 GRANT USAGE ON SCHEMA analytics_jobs TO storefront_worker;
 --> statement-breakpoint
 GRANT EXECUTE ON FUNCTION analytics_jobs.ensure_transfer_indexes(), analytics_jobs.delete_indexed_transfers(text[], numeric) TO storefront_worker;
+--> statement-breakpoint
+-- The retention job's last run (one row), written by the worker and shown by /api/health.
+CREATE TABLE analytics_jobs.retention_status (
+  id boolean PRIMARY KEY DEFAULT true CHECK (id),
+  -- RETENTION_MONTHS of the run (0: off)
+  window_months integer NOT NULL,
+  started_at timestamptz NOT NULL,
+  finished_at timestamptz,
+  -- transfers mined before this time and touching none of our deposit addresses were deleted
+  cutoff timestamptz,
+  rows_deleted bigint NOT NULL DEFAULT 0,
+  rows_deleted_total bigint NOT NULL DEFAULT 0,
+  last_error text
+);
+--> statement-breakpoint
+GRANT SELECT, INSERT, UPDATE ON analytics_jobs.retention_status TO storefront_worker;
+--> statement-breakpoint
+GRANT USAGE ON SCHEMA analytics_jobs TO storefront_api;
+--> statement-breakpoint
+GRANT SELECT ON analytics_jobs.retention_status TO storefront_api;
 --> statement-breakpoint
 -- The indexes now, when the indexer's table exists (as its owner, through the function).
 SELECT analytics_jobs.ensure_transfer_indexes();

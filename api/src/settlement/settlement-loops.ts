@@ -7,6 +7,11 @@ import { getNetwork } from '../chain/networks.ts';
 import type { WorkerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { startMailDispatcher } from '../mail/dispatcher.ts';
+import {
+  type RetentionConfig,
+  retentionConfig,
+  startRetentionJob,
+} from '../retention/retention-job.ts';
 import { startWebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { startDetectionLoop } from './detection-loop.ts';
 import type { ForwardingContext } from './forwarding.ts';
@@ -26,6 +31,8 @@ export interface SettlementOptions {
   webhookTimeoutMs?: number;
   /** Token to forward, when it is not the configured USDC (the gas-funded tests). */
   token?: `0x${string}`;
+  /** The indexer's retention (RETENTION_* of the environment unless given). */
+  retention?: RetentionConfig;
 }
 
 /** The running loops. */
@@ -143,8 +150,11 @@ export function startSettlement(
       mail.wake();
     },
   });
+  // Old indexed transfers unrelated to our orders leave (privacy policy: 12 months).
+  const retention = startRetentionJob(db, options.retention ?? retentionConfig(process.env), log);
   return {
     stop: async () => {
+      await retention.stop();
       await detection.stop();
       await reconcile.stop();
       await merchantRefunds.stop();

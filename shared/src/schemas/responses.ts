@@ -209,6 +209,18 @@ export const HealthResponseSchema = v.object({
     relayer: v.looseObject({ address: v.string() }),
     treasury: v.string(),
     reversals: v.object({ open: count, lossUsdc: v.string() }),
+    /** The worker's retention job on the indexer's data: its last run (null: none yet). */
+    retention: v.nullable(
+      v.object({
+        windowMonths: count,
+        lastRunAt: v.string(),
+        finishedAt: v.nullable(v.string()),
+        cutoff: v.nullable(v.string()),
+        rowsDeleted: count,
+        rowsDeletedTotal: count,
+        lastError: v.nullable(v.string()),
+      }),
+    ),
   }),
   demo: v.object({ payoutAddress: v.nullable(v.string()) }),
   /** Whether shoppers get their receipt by email (the worker has a mail server). */

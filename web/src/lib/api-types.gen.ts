@@ -1696,6 +1696,15 @@ export type components = {
                 relayer: {
                     address: string;
                 };
+                retention: {
+                    cutoff: string | null;
+                    finishedAt: string | null;
+                    lastError: string | null;
+                    lastRunAt: string;
+                    rowsDeleted: number;
+                    rowsDeletedTotal: number;
+                    windowMonths: number;
+                } | null;
                 reversals: {
                     lossUsdc: string;
                     open: number;
@@ -1747,6 +1756,11 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
             customerEmail: string;
+            forwarded?: {
+                feeUsdc: string;
+                merchantUsdc: string;
+                txHashes: string[];
+            } | null;
             id: string;
             items: {
                 imageUrl?: string | null;
@@ -2146,6 +2160,11 @@ export type components = {
                 /** Format: date-time */
                 createdAt: string;
                 customerEmail: string;
+                forwarded?: {
+                    feeUsdc: string;
+                    merchantUsdc: string;
+                    txHashes: string[];
+                } | null;
                 id: string;
                 items: {
                     imageUrl?: string | null;

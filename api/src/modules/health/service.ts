@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { PublicClient } from 'viem';
 import { getIndexerStatus } from '../../chain/indexer-status.ts';
 import type { Database } from '../../db/client.ts';
+import { type RetentionStatus, readRetentionStatus } from '../../retention/retention-job.ts';
 import { type RelayerStatus, readRelayerStatus, relayerAlerts } from '../../settlement/relayer.ts';
 
 /** What `GET /api/health` reports. */
@@ -19,6 +20,8 @@ export interface Health {
     treasury: string;
     /** Payments a reorg deeper than the depth took away after they counted (last 7 days). */
     reversals: Reversals;
+    /** The worker's retention job on the indexer's data: its last run (null: none yet). */
+    retention: RetentionStatus | null;
   };
   /** Who the web app's demo link pays (DEMO_PAYOUT_ADDRESS); null: no live demo. */
   demo: { payoutAddress: string | null };
@@ -92,6 +95,7 @@ export async function checkHealth(deps: HealthDeps): Promise<Health> {
     open: 0,
     lossUsdc: '0.000000',
   }));
+  const retention = await withTimeout(readRetentionStatus(deps.db)).catch(() => null);
   const indexerLag =
     blockNumber !== null && indexer.blockNumber !== null ? blockNumber - indexer.blockNumber : 0;
   const alerts = [
@@ -110,13 +114,14 @@ export async function checkHealth(deps: HealthDeps): Promise<Health> {
               : ''),
         ]
       : []),
+    ...(retention?.lastError ? [`the retention job failed: ${retention.lastError}`] : []),
   ];
   return {
     ok: database && blockNumber !== null && indexer.ready,
     database,
     chain: { chainId: deps.chainId, usdc: deps.usdc, blockNumber },
     indexer,
-    settlement: { relayer, treasury: deps.treasury, reversals },
+    settlement: { relayer, treasury: deps.treasury, reversals, retention },
     demo: { payoutAddress: deps.demoPayout },
     receipts: { email: deps.receiptsByEmail },
     alerts,
