@@ -9,7 +9,7 @@ import {
   type Usdc,
   type WebhookRefund,
 } from '@store/shared';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { formatEther, getAddress } from 'viem';
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers, orders, paymentWallets, refunds } from '../db/schema.ts';
@@ -258,6 +258,7 @@ export async function completeRefundRound(
         confirmedAt: now,
       })
       .where(eq(forwardingTransfers.id, mined.leg.id));
+    const ofRound = and(eq(refunds.walletId, wallet.id), eq(refunds.round, mined.leg.round));
     const [refund] = await tx
       .update(refunds)
       .set({
@@ -267,9 +268,16 @@ export async function completeRefundRound(
         completedAt: now,
         lastError: null,
       })
-      .where(and(eq(refunds.walletId, wallet.id), eq(refunds.round, mined.leg.round)))
+      .where(and(ofRound, ne(refunds.status, 'refunded')))
       .returning();
-    if (refund)
+    // Note: a leg a deep reorg reopened and sent again is recorded again: its refund keeps its
+    // status and gets the new transaction, and the payer's `order.refunded` is not sent twice.
+    if (!refund)
+      await tx
+        .update(refunds)
+        .set({ txHash: mined.txHash, blockNumber: mined.blockNumber.toString() })
+        .where(ofRound);
+    else
       await enqueueOrderEvents(
         tx,
         wallet.id,
