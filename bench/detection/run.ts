@@ -248,6 +248,7 @@ try {
     ].join('\n');
     console.log(`\n${body}\n`);
     if (!args['no-write']) await writeBenchmarkSection('detection-background', body);
+    if (process.env.BENCH_LOGS) await Bun.write(process.env.BENCH_LOGS, logs.join('\n'));
   } else {
     start('worker', 'worker.ts');
     const live = await startApi('api');

@@ -3,17 +3,19 @@ import { ponder } from 'ponder:registry';
 import { transfer } from 'ponder:schema';
 
 ponder.on('USDC:Transfer', async ({ event, context }) => {
-  await context.db
-    .insert(transfer)
-    .values({
-      id: event.id,
-      from: event.args.from,
-      to: event.args.to,
-      value: event.args.value,
-      blockNumber: event.block.number,
-      blockTimestamp: event.block.timestamp,
-      txHash: event.transaction.hash,
-      logIndex: event.log.logIndex,
-    })
-    .onConflictDoNothing();
+  // Note: a plain insert, not onConflictDoNothing: on Postgres Ponder buffers it without a read,
+  // while onConflictDoNothing looks each id up in the table once its cache is not complete (one
+  // query per transfer: 101 ms against 31 ms per block of 100 transfers, bench/detection). An id
+  // is unique per log and Ponder reverts to its checkpoint after a crash or reorg; a duplicate
+  // would fail the flush instead of passing unseen.
+  await context.db.insert(transfer).values({
+    id: event.id,
+    from: event.args.from,
+    to: event.args.to,
+    value: event.args.value,
+    blockNumber: event.block.number,
+    blockTimestamp: event.block.timestamp,
+    txHash: event.transaction.hash,
+    logIndex: event.log.logIndex,
+  });
 });

@@ -76,6 +76,8 @@ const PASSED_ENV = [
   'NODE_EXTRA_CA_CERTS',
   'NODE_ENV',
   'POLLING_INTERVAL_MS',
+  // Note: 'true' keeps Ponder's sync cache (indexer/ponder.config.ts).
+  'INDEXER_SYNC_CACHE',
 ] as const;
 
 /** Starts `ponder start` under Node and resolves once `GET /ready` answers 200. */
