@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { migrateDatabase } from '../../api/src/db/client.ts';
+import { depositXpubFromMnemonic } from '../../api/src/keys/hd.ts';
 import { freePort } from '../../api/test/support/ports.ts';
 import { startEmbeddedPostgres } from '../../stack/src/postgres.ts';
+import { ANVIL_MNEMONIC } from '../../stack/src/usdc.ts';
 
 const root = resolve(import.meta.dir, '../..');
 
@@ -39,9 +41,9 @@ export async function startBenchDatabase(): Promise<Running & { version: string 
   };
 }
 
-// BIP32 test vector 1: the API needs an xpub to start; these runs never derive an address.
-const XPUB =
-  'xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8';
+// The deposit account of anvil's mnemonic: the API needs an xpub at that depth to start (order
+// creation derives a deposit address only for universal orders, which these runs do not create).
+const XPUB = depositXpubFromMnemonic(ANVIL_MNEMONIC);
 
 /** Starts the real API entry point (local mode seeds the demo store) and waits until it answers. */
 export async function startApi(databaseUrl: string): Promise<Running> {
