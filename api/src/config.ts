@@ -148,6 +148,7 @@ const ApiEnv = v.object({
     wholeNumber('RATE_LIMIT_PAYMENT_STREAMS_PER_MINUTE', 1),
   ),
   PAYMENT_STREAMS_PER_CLIENT: v.optional(wholeNumber('PAYMENT_STREAMS_PER_CLIENT', 1)),
+  STOCK_HOLDS_PER_CLIENT: v.optional(wholeNumber('STOCK_HOLDS_PER_CLIENT', 1)),
   FRAME_ANCESTORS: originList('FRAME_ANCESTORS'),
 });
 
@@ -242,6 +243,7 @@ function rateLimitsFor(
     wallets?: number;
     paymentStreams?: number;
     streamsPerClient?: number;
+    holdsPerClient?: number;
   },
 ) {
   const fallback = localMode ? 1_000_000 : undefined;
@@ -256,6 +258,11 @@ function rateLimitsFor(
     paymentStreamsPerMinute: configured.paymentStreams ?? fallback ?? 120,
     /** Payment status streams one client may hold open at once (one per shopper's tab). */
     paymentStreamsPerClient: configured.streamsPerClient ?? fallback ?? 4,
+    /**
+     * Orders holding stock one client may place within a hold's time (STOCK_HOLD_MINUTES): a
+     * stranger cannot keep a store's stock reserved for free.
+     */
+    stockHoldsPerClient: configured.holdsPerClient ?? fallback ?? 30,
   };
 }
 
@@ -328,6 +335,7 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
       wallets: e.RATE_LIMIT_WALLETS_PER_MINUTE,
       paymentStreams: e.RATE_LIMIT_PAYMENT_STREAMS_PER_MINUTE,
       streamsPerClient: e.PAYMENT_STREAMS_PER_CLIENT,
+      holdsPerClient: e.STOCK_HOLDS_PER_CLIENT,
     }),
     /**
      * Origins whose pages may frame the web app (a store embedding the checkout); none by default.

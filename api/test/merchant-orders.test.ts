@@ -5,7 +5,8 @@ import { shippingFor, storeCheckoutTotals } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
 import { orders, products } from '../src/db/schema.ts';
 import { decrementInventoryForPaidOrder } from '../src/modules/orders/service.ts';
-import { customer, storeForm } from './support/client.ts';
+import { apiClient, customer, storeForm } from './support/client.ts';
+import { createTestApp } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi({ merchants: ['owner', 'other'] });
@@ -240,6 +241,28 @@ describe('decrementInventoryForPaidOrder', () => {
     });
   });
 
+  test('one client cannot keep a stock reserved: 99 a line, and a few holding orders per hold time', async () => {
+    const store = await addStore();
+    const crate = await addProduct(store.id, { title: 'Crate', priceUsdc: '1.00', inventory: 500 });
+    const card = await addProduct(store.id, { title: 'Card', priceUsdc: '1.00' });
+    const whole = await t.shopper.post('/api/orders', orderOf(store.id, [[crate, 100]]));
+    expect(whole.status).toBe(422);
+    expect(whole.body.error.message).toBe('You can order at most 99 of "Crate"');
+    const strict = apiClient(createTestApp(t.testDb, { STOCK_HOLDS_PER_CLIENT: '2' }));
+    // Note: the tests above held stock from this same client; its count starts afresh here.
+    await t.testDb.database.db.execute(
+      sql`delete from rate_limits where bucket = 'stock-holds:client'`,
+    );
+    const statuses = [];
+    for (let i = 0; i < 3; i++)
+      statuses.push((await strict.post('/api/orders', orderOf(store.id, [[crate, 1]]))).status);
+    expect(statuses).toEqual([201, 201, 429]);
+    const refused = await strict.post('/api/orders', orderOf(store.id, [[crate, 1]]));
+    expect(refused.body.error.message).toMatch(/^Too many orders holding stock from your network/);
+    // Orders that hold nothing are not counted.
+    expect((await strict.post('/api/orders', orderOf(store.id, [[card, 5]]))).status).toBe(201);
+  });
+
   test('a hold that ended gives the units back; paid after it, with no stock left, the order is oversold', async () => {
     const store = await addStore();
     const lamp = await addProduct(store.id, { title: 'Lamp', priceUsdc: '5.00', inventory: 1 });
@@ -269,6 +292,35 @@ describe('decrementInventoryForPaidOrder', () => {
       .from(products)
       .where(eq(products.id, lamp.id));
     expect(left).toEqual({ inventory: 0, isPublished: true });
+  });
+
+  test('paid after its hold ended, an order never takes a unit another live order holds', async () => {
+    const store = await addStore();
+    const lamp = await addProduct(store.id, { title: 'Lamp', priceUsdc: '5.00', inventory: 1 });
+    const late = await placeOrder(store.id, [[lamp, 1]]);
+    await t.testDb.database.db
+      .update(orders)
+      .set({ stockHeldUntil: sql`now() - interval '1 second'` })
+      .where(eq(orders.id, late.id));
+    const holding = await placeOrder(store.id, [[lamp, 1]]);
+    // The late payer arrives first (its window is days, its hold minutes): the unit is not its.
+    expect(await markPaid(late.id)).toBe(true);
+    expect(await markPaid(holding.id)).toBe(true);
+    const shortfallOf = async (id: string) =>
+      (
+        (await t.owner.api.get(`/api/orders/${id}`)).body as {
+          metadata: { stockShortfall?: unknown } | null;
+        }
+      ).metadata?.stockShortfall;
+    expect(await shortfallOf(late.id)).toEqual([
+      { productId: lamp.id, title: 'Lamp', ordered: 1, available: 0 },
+    ]);
+    expect(await shortfallOf(holding.id)).toBeUndefined();
+    const [left] = await t.testDb.database.db
+      .select({ inventory: products.inventory })
+      .from(products)
+      .where(eq(products.id, lamp.id));
+    expect(left?.inventory).toBe(0);
   });
 
   test('is safe on universal orders (no catalogue) and unknown ids', async () => {

@@ -121,6 +121,30 @@ describe('POST /api/uploads/{kind}', () => {
     }
   });
 
+  test('an SVG cannot make a huge canvas: thin shapes and reference fan-outs are refused, tall ones fitted', async () => {
+    const thin = await upload(
+      'logo',
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 100000"><rect width="1" height="100000"/></svg>',
+      'image/svg+xml',
+    );
+    expect(thin.status).toBe(422);
+    expect(thin.body.error.message).toBe(UPLOAD_MESSAGES.svgShape);
+    const uses = Array.from({ length: 40 }, () => '<use href="#a"/>').join('');
+    const fanOut = await upload(
+      'logo',
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect id="a" width="1" height="1"/>${uses}</svg>`,
+      'image/svg+xml',
+    );
+    expect(fanOut.status).toBe(422);
+    // A tall (but logo-shaped) one is fitted by its height.
+    const tall = await upload(
+      'logo',
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 400"><rect width="100" height="400" fill="#0f766e"/></svg>',
+      'image/svg+xml',
+    );
+    expect(tall.status).toBe(201);
+  });
+
   test('merchants only; other kinds and other bodies are refused', async () => {
     const png = await jpeg(50, 50);
     expect((await upload('product', png, 'image/jpeg', '')).status).toBe(401);

@@ -44,6 +44,7 @@ export const UPLOAD_MESSAGES = {
   unreadable: 'This image could not be read; it may be damaged',
   tooManyPixels: 'The image is too large (at most 40 megapixels)',
   unsafeSvg: 'SVG logos may not link to other files or carry scripts',
+  svgShape: 'The logo is too narrow: its width and height may differ at most 8 times',
   failed: 'Upload failed',
 } as const;
 

@@ -92,6 +92,7 @@ export const RATE_LIMIT_MESSAGES = {
   storeOrders: 'This store is receiving too many orders right now',
   clientWallets: 'Too many payment addresses requested from your network',
   clientPaymentStreams: 'Too many payment status streams opened from your network',
+  clientStockHolds: 'Too many orders holding stock from your network',
 } as const;
 
 /** The limits of the public writes, per minute, from the configuration. */
@@ -158,6 +159,22 @@ export function publicWriteGuards({ db, config }: Pick<AppDeps, 'db' | 'config'>
     wallet: (context: Context) =>
       limiter.enforce(context.set, [
         clientCheck(context, limits.clientWallets, RATE_LIMIT_MESSAGES.clientWallets),
+      ]),
+    /**
+     * An order that will hold stock (POST /api/orders with tracked products): the client, at most
+     * `stockHoldsPerClient` within one hold's time. Called by the order's creation itself.
+     */
+    stockHold: (context: Context, holdMinutes: number) =>
+      limiter.enforce(context.set, [
+        clientCheck(
+          context,
+          {
+            bucket: 'stock-holds:client',
+            max: config.rateLimits.stockHoldsPerClient,
+            windowMs: holdMinutes * MINUTE_MS,
+          },
+          RATE_LIMIT_MESSAGES.clientStockHolds,
+        ),
       ]),
     /** GET /api/orders/{id}/payment-events: the client. */
     paymentStream: (context: Context) =>

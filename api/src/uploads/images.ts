@@ -56,16 +56,39 @@ export function checkSvgIsSelfContained(svg: string): void {
   if (unsafe.some((pattern) => pattern.test(svg))) throw invalid(UPLOAD_MESSAGES.unsafeSvg);
 }
 
-/** An SVG drawn to a PNG of at most 1024 pixels on its longest side. */
+/** Longest side of a drawn SVG logo, in pixels. */
+const SVG_SIDE = 1024;
+/** A logo wider or taller than this many times its other side is no logo (and a pixel bomb). */
+const MAX_SVG_ASPECT = 8;
+/** Most `<use>` references an SVG logo may hold (each can copy a whole subtree). */
+const MAX_SVG_USES = 32;
+
+/**
+ * An SVG drawn to a PNG of at most 1024 pixels on its longest side. Note: its own size is read
+ * first and the drawing fitted to its longest side, so a thin viewBox cannot make a huge canvas.
+ */
 function rasterizeSvg(bytes: Uint8Array): Uint8Array {
   const svg = new TextDecoder().decode(bytes);
   checkSvgIsSelfContained(svg);
+  if ((svg.match(/<use[\s>/]/gi)?.length ?? 0) > MAX_SVG_USES)
+    throw invalid(UPLOAD_MESSAGES.unsafeSvg);
+  let resvg: Resvg;
   try {
-    const resvg = new Resvg(svg, {
-      fitTo: { mode: 'width', value: 1024 },
+    resvg = new Resvg(svg, { font: { loadSystemFonts: false } });
+  } catch {
+    throw invalid(UPLOAD_MESSAGES.unreadable);
+  }
+  const { width, height } = resvg;
+  if (!(width > 0 && height > 0)) throw invalid(UPLOAD_MESSAGES.unreadable);
+  if (Math.max(width, height) / Math.min(width, height) > MAX_SVG_ASPECT)
+    throw invalid(UPLOAD_MESSAGES.svgShape);
+  try {
+    const fitted = new Resvg(svg, {
+      fitTo:
+        width >= height ? { mode: 'width', value: SVG_SIDE } : { mode: 'height', value: SVG_SIDE },
       font: { loadSystemFonts: false },
     });
-    return resvg.render().asPng();
+    return fitted.render().asPng();
   } catch {
     throw invalid(UPLOAD_MESSAGES.unreadable);
   }

@@ -43,8 +43,11 @@ export const ordersModule = ({ db, config }: AppDeps) => {
     .use(sessionPlugin(db))
     .post(
       '/api/orders',
-      async ({ body, set }) => {
-        const order = await createOrder(db, body, config.stockHoldMinutes);
+      async (context) => {
+        const { body, set } = context;
+        const order = await createOrder(db, body, config.stockHoldMinutes, () =>
+          limits.stockHold(context, config.stockHoldMinutes),
+        );
         set.status = 201;
         return order;
       },

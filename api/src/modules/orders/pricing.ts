@@ -69,7 +69,8 @@ export function shippingMethodOf(
 // Note: an untracked product sells up to 99 a line (SPEC's fallback); a tracked one at most the
 // units left, none when it is sold out (issue 18: tracked stock never oversells).
 function checkQuantity(product: CatalogueProduct, quantity: number) {
-  if (!product.trackInventory && quantity > MAX_QUANTITY_FALLBACK)
+  // Note: a tracked product too, so one order cannot hold a whole large stock.
+  if (quantity > MAX_QUANTITY_FALLBACK)
     throw fail(ORDER_MESSAGES.overLimit(product.title, MAX_QUANTITY_FALLBACK));
   if (product.trackInventory && quantity > product.inventory)
     throw fail(

@@ -126,6 +126,8 @@ export async function createOrder(
   db: Database,
   body: CreateOrderBody,
   holdMinutes: number = DEFAULT_STOCK_HOLD_MINUTES,
+  /** Runs before an order that holds stock is placed (the client's limit on holds). */
+  beforeHold: () => Promise<void> = async () => {},
 ): Promise<OrderView> {
   const productIds = body.items.map((item) => item.productId);
   const settings = await loadStoreSettings(db, body.storeId);
@@ -133,6 +135,7 @@ export async function createOrder(
     const catalogue = await loadCatalogue(tx, body.storeId, productIds);
     const tracked = [...catalogue.values()].filter((p) => p.trackInventory).map((p) => p.id);
     if (tracked.length > 0) {
+      await beforeHold();
       // Note: locked in id order (as the paid-order step does), then read again under the lock.
       const locked = await tx
         .select({ id: products.id, inventory: products.inventory })
@@ -324,19 +327,24 @@ export async function decrementInventoryForPaidOrder(
       .where(and(eq(products.id, productId), sql`${products.storeId}::text = ${order.storeId}`))
       .for('update');
     if (!before) continue;
-    if (before.inventory < line.quantity) {
+    // Note: units other orders hold right now are theirs: an order paid after its own hold ended
+    // takes only what is left besides them (an order within its hold always finds its units).
+    const othersHold = (await heldUnits(tx, [productId], orderId)).get(productId) ?? 0;
+    const takable = availableUnits(before.inventory, othersHold);
+    const taken = Math.min(line.quantity, takable);
+    if (taken < line.quantity) {
       shortfall.push({
         productId,
         title: line.title,
         ordered: line.quantity,
-        available: before.inventory,
+        available: takable,
       });
     }
-    if (before.inventory === 0) continue;
+    if (taken === 0) continue;
     await tx
       .update(products)
       .set({
-        inventory: sql`greatest(${products.inventory} - ${line.quantity}, 0)`,
+        inventory: sql`greatest(${products.inventory} - ${taken}, 0)`,
         updatedAt: nextVersion(products.updatedAt),
       })
       .where(eq(products.id, productId));

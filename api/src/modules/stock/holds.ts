@@ -10,6 +10,8 @@ import type { Executor } from '../orders/service.ts';
 export async function heldUnits(
   tx: Executor,
   productIds: readonly string[],
+  /** An order whose own hold is not counted (the one being paid). */
+  exceptOrderId?: string,
 ): Promise<Map<string, number>> {
   if (productIds.length === 0) return new Map();
   const rows = await tx.execute<{ product_id: string; held: string }>(sql`
@@ -18,6 +20,7 @@ export async function heldUnits(
     where orders.stock_held_until > now()
       and orders.inventory_committed_at is null
       and orders.status = 'pending'
+      ${exceptOrderId ? sql`and orders.id <> ${exceptOrderId}::uuid` : sql``}
       and item->>'productId' in (${sql.join(
         productIds.map((id) => sql`${id}`),
         sql`, `,
