@@ -12,6 +12,7 @@ import { useAnalyticsMap, useMerchantStores, useView } from '../../admin/use-mer
 import { RecentOrders } from './-components/recent-orders.tsx';
 import { dashboardTotals, StatCards } from './-components/stat-cards.tsx';
 import { StoreCard } from './-components/store-card.tsx';
+import { VolumeCharts } from './-components/volume-charts.tsx';
 
 export const Route = createFileRoute('/admin/')({ component: AdminDashboard });
 
@@ -66,6 +67,9 @@ function AdminDashboard() {
           analytics,
         )}
       />
+      {stores.length > 0 && (
+        <VolumeCharts source={{ all: true }} title="All stores, last 30 days" />
+      )}
       <section aria-labelledby="stores-title">
         <h2 id="stores-title">Your Stores</h2>
         {stores.length === 0 ? (

@@ -22,6 +22,7 @@ import { PayoutVerification } from '../-components/payout-verification.tsx';
 import { ProductTable } from '../-components/product-table.tsx';
 import { ReviewsPanel } from '../-components/reviews-panel.tsx';
 import { StoreSettingsPanel } from '../-components/store-settings-panel.tsx';
+import { VolumeCharts } from '../-components/volume-charts.tsx';
 import { WebhooksPanel } from '../-components/webhooks-panel.tsx';
 
 export const Route = createFileRoute('/admin/stores/$storeId')({
@@ -111,6 +112,7 @@ function StoreProductsPage() {
           </button>
         </div>
       </div>
+      {!tracked.local && <VolumeCharts source={{ storeId }} />}
       <Tabs
         label="Store sections"
         tabs={[
