@@ -22,7 +22,7 @@ import * as v from 'valibot';
 import type { AppDeps } from '../../app.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
-import { publicOriginOf } from '../../http/public-origin.ts';
+import { mailOriginOf } from '../../http/public-origin.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { hashToken, sessionPlugin, sessionTokenOf, signedInGuard } from '../../http/session.ts';
 import {
@@ -80,7 +80,7 @@ export const accountModule = ({ db, config }: AppDeps) => {
         const user = await requireSessionUser();
         const wait = await limiter.hit(VERIFY_MAILS, user.id);
         if (wait > 0) throw tooManyAttempts(set, wait, ACCOUNT_EMAIL_MESSAGES.verifyTooMany);
-        return changeEmail(db, publicOriginOf(config, request), user.id, body);
+        return changeEmail(db, mailOriginOf(config, request), user.id, body);
       },
       {
         transform: signedIn,
@@ -101,7 +101,7 @@ export const accountModule = ({ db, config }: AppDeps) => {
         const user = await requireSessionUser();
         const wait = await limiter.hit(VERIFY_MAILS, user.id);
         if (wait > 0) throw tooManyAttempts(set, wait, ACCOUNT_EMAIL_MESSAGES.verifyTooMany);
-        return resendVerification(db, publicOriginOf(config, request), user.id);
+        return resendVerification(db, mailOriginOf(config, request), user.id);
       },
       {
         transform: signedIn,

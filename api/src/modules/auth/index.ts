@@ -16,7 +16,7 @@ import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { clientAddress, clientBucket, type RequestSource } from '../../http/client-address.ts';
 import { AppError } from '../../http/errors.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
-import { publicOriginOf } from '../../http/public-origin.ts';
+import { mailOriginOf } from '../../http/public-origin.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import {
   clearedSessionCookie,
@@ -69,7 +69,6 @@ export const authModule = ({ db, config }: AppDeps) => {
         '/api/auth/sign-up',
         async ({ body, request, server, set }) => {
           const client = clientOf({ request, server });
-          const origin = publicOriginOf(config, request);
           // Note: a client out of accounts is refused before its try counts; a refused try
           // counts (it never lengthens the window).
           const wait =
@@ -82,7 +81,8 @@ export const authModule = ({ db, config }: AppDeps) => {
               counted.push(limiter.hit(signUps.accounts, client));
             },
             userAgent: userAgentOf(request),
-            mailLink: (tx, created, email) => mailLink(tx, origin, created, 'verify_email', email),
+            mailLink: (tx, created, email) =>
+              mailLink(tx, mailOriginOf(config, request), created, 'verify_email', email),
           }).finally(() => Promise.all(counted));
           set.headers['set-cookie'] = sessionCookie(token, secure);
           set.status = 201;
@@ -175,7 +175,7 @@ export const authModule = ({ db, config }: AppDeps) => {
             (await limiter.hit(forgotLimits.email, body.email));
           if (wait > 0) throw tooManyAttempts(set, wait, ACCOUNT_EMAIL_MESSAGES.forgotTooMany);
           // Note: the same answer whether or not an account has this address (no enumeration).
-          await requestPasswordReset(db, publicOriginOf(config, request), body.email);
+          await requestPasswordReset(db, mailOriginOf(config, request), body.email);
           return { message: ACCOUNT_EMAIL_MESSAGES.forgotSent };
         },
         {

@@ -45,7 +45,8 @@ export async function markOrderShipped(
   ownerId: string,
   orderId: string,
   input: MarkShippedInput,
-  origin: string,
+  /** The origin of the order page linked from the shopper's mail; null: no link (see mailOriginOf). */
+  origin: string | null,
 ): Promise<ShipmentResult> {
   const before = await getOwnOrderOrThrow(db, ownerId, orderId);
   if (before.status === 'reversed')
@@ -95,7 +96,7 @@ export async function markOrderShipped(
       tx,
       updated.id,
       at,
-      orderPageUrl(origin, slug, updated.id),
+      origin ? orderPageUrl(origin, slug, updated.id) : null,
       wasShipped,
     );
     return wasShipped
@@ -148,7 +149,7 @@ async function enqueueShippedMail(
   tx: Executor,
   orderId: string,
   at: Date,
-  pageUrl: string,
+  pageUrl: string | null,
   updated: boolean,
 ): Promise<void> {
   const [order] = await tx

@@ -10,7 +10,7 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../app.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
-import { publicOriginOf } from '../../http/public-origin.ts';
+import { mailOriginOrNull } from '../../http/public-origin.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { getOrderActivity } from '../fulfilment/activity.ts';
@@ -131,7 +131,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
           (await requireUser()).id,
           params.id,
           body,
-          publicOriginOf(config, request),
+          mailOriginOrNull(config, request),
         ),
       {
         transform: signedIn,
