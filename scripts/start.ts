@@ -141,6 +141,12 @@ if (await waitForHealth(`http://127.0.0.1:${ports.api}/api/health`)) {
       }`,
       `  chain        ${stack.env.RPC_URL} (chain ${stack.env.CHAIN_ID}, USDC ${stack.env.USDC_ADDRESS ?? ''})`,
       `  database     ${stack.adminDatabaseUrl}  (owner; each service has its own role)`,
+      // Note: the embedded Postgres only; with DATABASE_URL every role's URL is that one.
+      ...(env.DATABASE_URL
+        ? []
+        : [
+            `  analysts     ${stack.databaseUrls.analyst}  (read-only: the analytics views, README "Analytics")`,
+          ]),
       'Press Ctrl-C to stop. To change the code with live reload, use `bun run dev` instead.',
       '',
     ].join('\n'),
