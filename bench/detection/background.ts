@@ -14,13 +14,16 @@ import { foundry } from 'viem/chains';
 import { mintLocalUsdc } from '../../stack/src/usdc.ts';
 
 const erc20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)']);
-/** Senders: addresses no test account or role of the local chain uses (impersonated on anvil). */
+/**
+ * Senders: addresses no test account or role of the local chain uses (impersonated on anvil), in
+ * groups of 8, a fresh group for each load level so that no level inherits another's nonces.
+ */
 export const SENDERS = Array.from(
-  { length: 8 },
+  { length: 64 },
   (_, i) => `0x${'b0'.repeat(19)}${(i + 1).toString(16).padStart(2, '0')}` as Address,
 );
-// Note: an explicit gas limit skips estimateGas; a transfer to a fresh address uses ~45k.
-const GAS = numberToHex(80_000n);
+// Note: an explicit gas limit skips estimateGas; a transfer to a fresh address uses 62,147.
+const GAS = numberToHex(70_000n);
 
 type Rpc = (calls: { method: string; params: unknown[] }[]) => Promise<unknown[]>;
 
@@ -45,6 +48,10 @@ function rpcBatch(rpcUrl: string): Rpc {
 export async function prepareSenders(env: { RPC_URL: string; USDC_ADDRESS?: string }) {
   const rpc = rpcBatch(env.RPC_URL);
   const usdc = env.USDC_ADDRESS as Address;
+  // Note: anvil's 30M gas limit aims blocks at 15M; 250 transfers (15.5M) would raise the base
+  // fee every block until no transfer sent with the fees of its time is mined. Base's limit is
+  // far higher, so the chain gets 300M here.
+  await rpc([{ method: 'evm_setBlockGasLimit', params: [numberToHex(300_000_000n)] }]);
   await rpc(
     SENDERS.flatMap((address) => [
       { method: 'anvil_setBalance', params: [address, numberToHex(10n ** 21n)] },
@@ -52,10 +59,10 @@ export async function prepareSenders(env: { RPC_URL: string; USDC_ADDRESS?: stri
     ]),
   );
   const client = createPublicClient({ chain: foundry, transport: http(env.RPC_URL) });
-  for (const to of SENDERS) {
-    const hash = await mintLocalUsdc({ rpcUrl: env.RPC_URL, usdc, to, amount: 10n ** 13n });
-    await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-  }
+  const hashes: Hex[] = [];
+  for (const to of SENDERS)
+    hashes.push(await mintLocalUsdc({ rpcUrl: env.RPC_URL, usdc, to, amount: 10n ** 13n }));
+  for (const hash of hashes) await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
 }
 
 /** A random address nobody owns. */
@@ -69,17 +76,22 @@ const freshAddress = (): Address =>
 export function startBackground(
   env: { RPC_URL: string; USDC_ADDRESS?: string },
   perBlock: number,
+  group = 0,
 ): { stop: () => Promise<number> } {
+  // Note: 16 senders, so that each has at most ~16 transactions in a block at 250 a block (with 8,
+  // about 31 each, anvil dropped most of them unmined).
+  const senders = SENDERS.slice((group % 4) * 16, (group % 4) * 16 + 16);
   if (perBlock <= 0) return { stop: async () => 0 };
   const rpc = rpcBatch(env.RPC_URL);
   const usdc = env.USDC_ADDRESS as Hex;
   let stopped = false;
   let sent = 0;
   let turn = 0;
+  const probes: Hex[] = [];
   const loop = (async () => {
     // Note: nonces counted here; anvil would give parallel calls of one batch the same one.
     const counts = (await rpc(
-      SENDERS.map((a) => ({ method: 'eth_getTransactionCount', params: [a, 'pending'] })),
+      senders.map((a) => ({ method: 'eth_getTransactionCount', params: [a, 'pending'] })),
     )) as Hex[];
     const nonces = counts.map((n) => Number(n));
     const take = (sender: number) => {
@@ -90,12 +102,12 @@ export function startBackground(
     let next = performance.now();
     while (!stopped) {
       const calls = Array.from({ length: perBlock }, () => {
-        const sender = turn++ % SENDERS.length;
+        const sender = turn++ % senders.length;
         return {
           method: 'eth_sendTransaction',
           params: [
             {
-              from: SENDERS[sender],
+              from: senders[sender],
               nonce: numberToHex(take(sender)),
               to: usdc,
               gas: GAS,
@@ -108,7 +120,8 @@ export function startBackground(
           ],
         };
       });
-      await rpc(calls);
+      const hashes = await rpc(calls);
+      if (process.env.BENCH_PROBE) probes.push(hashes[0] as Hex);
       sent += perBlock;
       next += 200;
       await Bun.sleep(Math.max(0, next - performance.now()));
@@ -118,6 +131,17 @@ export function startBackground(
     stop: async () => {
       stopped = true;
       await loop;
+      if (process.env.BENCH_PROBE) {
+        const receipts = await rpc(
+          probes.slice(-30).map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
+        );
+        console.log(
+          receipts.map((r) => {
+            const x = r as { status: string; gasUsed: string; blockNumber: string } | null;
+            return x ? `${x.blockNumber}:${x.status}:${Number(x.gasUsed)}` : 'none';
+          }),
+        );
+      }
       return sent;
     },
   };

@@ -86,7 +86,11 @@ async function storage() {
   const schemas = await database.db.execute<{ schema: string; bytes: string }>(sql`
     select n.nspname as schema, sum(pg_total_relation_size(c.oid))::text as bytes
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
-    where c.relkind in ('r', 'm') group by 1`);
+    where c.relkind in ('r', 'm') group by 1
+    union all
+    select c.relname, pg_total_relation_size(c.oid)::text
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = 'indexer' and c.relname in ('transfer', '_reorg__transfer')`);
   const senders = SENDERS.map((a) => a.toLowerCase());
   const [count] = await database.db.execute<{ n: string }>(
     sql`select count(*)::text as n from indexer.transfer where "from" in ${sql.raw(`('${senders.join("','")}')`)}`,
@@ -145,8 +149,8 @@ async function backgroundRun(levels: number[]) {
   await prepareSenders(stack.env);
   const table: string[][] = [];
   const breakdown: string[][] = [];
-  for (const perBlock of levels) {
-    const load = startBackground(stack.env, perBlock);
+  for (const [level, perBlock] of levels.entries()) {
+    const load = startBackground(stack.env, perBlock, level);
     await Bun.sleep(2000);
     const before = await storage();
     const chainFrom = await blockNumber();
@@ -180,6 +184,8 @@ async function backgroundRun(levels: number[]) {
       String(perBlock),
       background.toLocaleString('en-US'),
       schemaDelta('indexer'),
+      schemaDelta('transfer'),
+      schemaDelta('_reorg__transfer'),
       schemaDelta('ponder_sync'),
       schemaDelta('public'),
     ]);
@@ -207,9 +213,9 @@ try {
       `Machine: ${await machine(startLoad)}.`,
       '',
       'Other USDC traffic in every block, as on Base: at each level the benchmark sends that many',
-      'transfers of 0.01 USDC every 200 ms to fresh random addresses, from 8 accounts the payments',
-      'never use (impersonated on anvil, one JSON-RPC batch a block, so the sender costs no',
-      'signing), and meanwhile pays orders one at a time as in the table above (1.25 USDC at a',
+      'transfers of 0.01 USDC every 200 ms to fresh random addresses, from 16 accounts (fresh',
+      'ones at each level) the payments never use (impersonated on anvil, one JSON-RPC batch a',
+      'block, so the sender costs no signing), and meanwhile pays orders one at a time as in the table above (1.25 USDC at a',
       "random phase of the block). Same stack: anvil `--block-time 0.2` with Circle's USDC,",
       'Ponder, the API and the worker in their own processes on one embedded Postgres.',
       '',
@@ -232,7 +238,15 @@ try {
       'Where the bytes kept go (growth of each schema per background transfer, tables and indexes):',
       '',
       markdownTable(
-        ['transfers a block', 'background transfers', '`indexer`', '`ponder_sync`', '`public`'],
+        [
+          'transfers a block',
+          'background transfers',
+          '`indexer` (all)',
+          'of it `transfer`',
+          '`_reorg__transfer`',
+          '`ponder_sync`',
+          '`public`',
+        ],
         breakdown,
       ),
       '',
