@@ -105,52 +105,57 @@ WHERE f.leg <> 'gas';
 --> statement-breakpoint
 COMMENT ON VIEW analytics.settlements IS 'One row per USDC leg the worker sends from a deposit address: leg merchant (the merchant''s 98%), fee (the platform''s 2%) or refund. submitted_at: when the worker planned and signed it; mined_at: the block time of its indexed transfer (null until indexed); confirmed_at: when the worker saw it at the confirmation depth. gas_cost_eth: gas used times its price (plus the L1 fee on Base).';
 --> statement-breakpoint
+-- Note: one GROUP BY over a UNION ALL (not a join of two aggregates), so a filter on day or
+-- store_id reaches both branches before the per-payment work.
 CREATE VIEW analytics.daily_volume AS
-WITH pay AS (
+SELECT
+  m.day,
+  m.store_id,
+  max(m.store_name) AS store_name,
+  bool_or(m.is_universal) AS is_universal,
+  count(*) FILTER (WHERE m.kind = 'payment') AS payments,
+  count(DISTINCT m.order_id) FILTER (WHERE m.kind = 'payment') AS orders,
+  count(DISTINCT m.payer) AS distinct_payers,
+  (coalesce(sum(m.amount) FILTER (WHERE m.kind = 'payment'), 0) / 1000000)::numeric(38, 6) AS gross_usdc,
+  (coalesce(sum(m.amount) FILTER (WHERE m.kind = 'merchant'), 0) / 1000000)::numeric(38, 6) AS merchant_net_usdc,
+  (coalesce(sum(m.amount) FILTER (WHERE m.kind = 'fee'), 0) / 1000000)::numeric(38, 6) AS fees_usdc,
+  (coalesce(sum(m.amount) FILTER (WHERE m.kind = 'refund'), 0) / 1000000)::numeric(38, 6) AS refunds_usdc,
+  round((percentile_cont(0.5) WITHIN GROUP (ORDER BY m.settle_seconds))::numeric, 1) AS median_settlement_seconds
+FROM (
   SELECT
     (p.block_time AT TIME ZONE 'UTC')::date AS day,
     p.store_id,
     p.store_name,
     p.is_universal,
+    'payment' AS kind,
     p.order_id,
     p.payer,
-    p.amount_base_units,
+    p.amount_base_units AS amount,
     (
-      SELECT extract(epoch FROM min(l.mined_at) - p.block_time)
-      FROM analytics.settlements l
-      WHERE l.order_id = p.order_id AND l.leg = 'merchant' AND l.mined_at >= p.block_time
+      SELECT extract(epoch FROM min(to_timestamp(x.block_timestamp::double precision)) - p.block_time)
+      FROM public.payment_wallets w
+      JOIN public.forwarding_transfers f ON f.wallet_id = w.id AND f.leg = 'merchant'
+      -- Note: by transaction (its index); a leg's transaction holds one transfer of its value.
+      JOIN analytics.indexed_transfers() x ON x.tx_hash = lower(f.tx_hash) AND x.value = f.value
+      WHERE w.order_id = p.order_id
+        AND to_timestamp(x.block_timestamp::double precision) >= p.block_time
     ) AS settle_seconds
   FROM analytics.payments p
-), paid AS (
-  SELECT day, store_id, max(store_name) AS store_name, bool_or(is_universal) AS is_universal,
-    count(*) AS payments, count(DISTINCT order_id) AS orders, count(DISTINCT payer) AS payers, sum(amount_base_units) AS gross,
-    percentile_cont(0.5) WITHIN GROUP (ORDER BY settle_seconds) AS median_settle_seconds
-  FROM pay GROUP BY day, store_id
-), moved AS (
-  SELECT (l.mined_at AT TIME ZONE 'UTC')::date AS day, l.store_id, max(l.store_name) AS store_name,
-    bool_or(l.is_universal) AS is_universal,
-    coalesce(sum(l.amount_base_units) FILTER (WHERE l.leg = 'merchant'), 0) AS net,
-    coalesce(sum(l.amount_base_units) FILTER (WHERE l.leg = 'fee'), 0) AS fees,
-    coalesce(sum(l.amount_base_units) FILTER (WHERE l.leg = 'refund'), 0) AS refunds
-  FROM analytics.settlements l WHERE l.mined_at IS NOT NULL
-  GROUP BY 1, l.store_id
-)
-SELECT
-  coalesce(paid.day, moved.day) AS day,
-  coalesce(paid.store_id, moved.store_id) AS store_id,
-  coalesce(paid.store_name, moved.store_name) AS store_name,
-  coalesce(paid.is_universal, moved.is_universal) AS is_universal,
-  coalesce(paid.payments, 0) AS payments,
-  coalesce(paid.orders, 0) AS orders,
-  coalesce(paid.payers, 0) AS distinct_payers,
-  (coalesce(paid.gross, 0) / 1000000)::numeric(38, 6) AS gross_usdc,
-  (coalesce(moved.net, 0) / 1000000)::numeric(38, 6) AS merchant_net_usdc,
-  (coalesce(moved.fees, 0) / 1000000)::numeric(38, 6) AS fees_usdc,
-  (coalesce(moved.refunds, 0) / 1000000)::numeric(38, 6) AS refunds_usdc,
-  round(paid.median_settle_seconds::numeric, 1) AS median_settlement_seconds
-FROM paid
-FULL JOIN moved ON moved.day = paid.day
-  AND moved.store_id IS NOT DISTINCT FROM paid.store_id;
+  UNION ALL
+  SELECT
+    (l.mined_at AT TIME ZONE 'UTC')::date,
+    l.store_id,
+    l.store_name,
+    l.is_universal,
+    l.leg,
+    l.order_id,
+    NULL,
+    l.amount_base_units,
+    NULL
+  FROM analytics.settlements l
+  WHERE l.mined_at IS NOT NULL
+) m
+GROUP BY m.day, m.store_id;
 --> statement-breakpoint
 COMMENT ON VIEW analytics.daily_volume IS 'Per UTC day and store (universal orders: one row with store_id null and is_universal): payments received that day, the orders they paid, their distinct payers and gross; merchant_net, fees and refunds: forwarding legs mined that day; median_settlement_seconds: median time from a payment''s block to the first merchant leg of its order mined after it.';
 --> statement-breakpoint

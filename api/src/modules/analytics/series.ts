@@ -43,7 +43,12 @@ async function seriesOf(
       coalesce(sum(v.merchant_net_usdc), 0)::numeric(38, 6)::text as net,
       coalesce(sum(v.fees_usdc), 0)::numeric(38, 6)::text as fees
     from range r
-    left join analytics.daily_volume v on v.day = r.day and v.store_id = any(${storeIds}::uuid[])
+    -- Note: filtered before the join, so the view computes only these stores' days.
+    left join (
+      select * from analytics.daily_volume
+      where store_id = any(${storeIds}::uuid[])
+        and day >= (now() at time zone 'UTC')::date - (${days}::int - 1)
+    ) v on v.day = r.day
     group by r.day order by r.day`;
   const points: DailyVolumePoint[] = rows.map((row) => ({
     day: row.day,
