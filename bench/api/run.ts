@@ -4,6 +4,7 @@
 import os from 'node:os';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
 import type autocannon from 'autocannon';
+import postgres from 'postgres';
 import { BENCHMARKS_DOC, writeBenchmarkSection } from '../docs-section.ts';
 import { httpLoad, insertLoad, type LoadOptions, type LoadResult } from './load.ts';
 import { consoleTable, describeMachine, markdownSection } from './report.ts';
@@ -16,6 +17,39 @@ const options: LoadOptions = {
   durationSeconds: arg('duration', 10),
 };
 const write = process.argv.includes('--write');
+const profile = process.argv.includes('--profile');
+
+/**
+ * `--profile`: what the database's client backends are doing during order creation, sampled
+ * every 20 ms from pg_stat_activity (state, wait event, the statement's start), most seen first.
+ */
+function sampleActivity(databaseUrl: string) {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const seen = new Map<string, number>();
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const rows = await sql<{ what: string }[]>`
+        select coalesce(state, '?') || ' | ' || coalesce(wait_event_type || ':' || wait_event, 'cpu')
+          || ' | ' || left(regexp_replace(query, '\s+', ' ', 'g'), 70) as what
+        from pg_stat_activity
+        where backend_type = 'client backend' and pid <> pg_backend_pid()`;
+      for (const { what } of rows) seen.set(what, (seen.get(what) ?? 0) + 1);
+      await Bun.sleep(20);
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    await sql.end({ timeout: 5 });
+    const total = [...seen.values()].reduce((a, b) => a + b, 0);
+    return [...seen]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15)
+      .map(([what, n]) => `${((100 * n) / total).toFixed(1).padStart(5)}%  ${what}`)
+      .join('\n');
+  };
+}
 
 /** A valid one-line order of the demo store, with the totals the web client computes. */
 async function orderBody(apiUrl: string) {
@@ -52,7 +86,7 @@ async function orderBody(apiUrl: string) {
   };
 }
 
-async function measureApi(apiUrl: string): Promise<LoadResult[]> {
+async function measureApi(apiUrl: string, databaseUrl: string): Promise<LoadResult[]> {
   const { storeId, body } = await orderBody(apiUrl);
   // Note: a fresh Idempotency-Key per request, so that every request creates an order.
   const createOrder: autocannon.Request = {
@@ -66,8 +100,11 @@ async function measureApi(apiUrl: string): Promise<LoadResult[]> {
     }),
   };
   await httpLoad('warm-up', apiUrl, createOrder, { ...options, durationSeconds: 2 });
+  const sampled = profile ? sampleActivity(databaseUrl) : undefined;
+  const orders = await httpLoad('API: POST /api/orders', apiUrl, createOrder, options);
+  if (sampled) console.log(`Backends during POST /api/orders:\n${await sampled()}`);
   return [
-    await httpLoad('API: POST /api/orders', apiUrl, createOrder, options),
+    orders,
     await httpLoad(
       'API: GET /api/stores/{slug}',
       apiUrl,
@@ -96,7 +133,7 @@ try {
     console.log(
       `API at ${api.url}: ${options.connections} connections, ${options.durationSeconds} s each…`,
     );
-    results = [raw, ...(await measureApi(api.url))];
+    results = [raw, ...(await measureApi(api.url, database.url))];
   } finally {
     await api.stop();
   }

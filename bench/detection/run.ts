@@ -215,8 +215,9 @@ try {
       'Other USDC traffic in every block, as on Base: at each level the benchmark sends that many',
       'transfers of 0.01 USDC every 200 ms to fresh random addresses, from 16 accounts (fresh',
       'ones at each level) the payments never use (impersonated on anvil, one JSON-RPC batch a',
-      'block, so the sender costs no signing), and meanwhile pays orders one at a time as in the table above (1.25 USDC at a',
-      "random phase of the block). Same stack: anvil `--block-time 0.2` with Circle's USDC,",
+      'block, so the sender costs no signing), and meanwhile pays orders one at a time as',
+      '`bench:detection` does (1.25 USDC at a random phase of the block). Same stack: anvil',
+      "`--block-time 0.2` with Circle's USDC,",
       'Ponder, the API and the worker in their own processes on one embedded Postgres.',
       '',
       markdownTable(
