@@ -31,7 +31,7 @@ function sampleActivity(databaseUrl: string) {
     while (!stopped) {
       const rows = await sql<{ what: string }[]>`
         select coalesce(state, '?') || ' | ' || coalesce(wait_event_type || ':' || wait_event, 'cpu')
-          || ' | ' || left(regexp_replace(query, '\s+', ' ', 'g'), 70) as what
+          || ' | ' || left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 70) as what
         from pg_stat_activity
         where backend_type = 'client backend' and pid <> pg_backend_pid()`;
       for (const { what } of rows) seen.set(what, (seen.get(what) ?? 0) + 1);
