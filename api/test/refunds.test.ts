@@ -4,7 +4,7 @@
 // its merchant, who refunds it (or accepts it as paid). Balances are read from the chain, and the
 // chain ledger (received = merchant + treasury + refunded + held) is checked at the end.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { splitFee } from '@store/shared';
+import { REFUND_MESSAGES, splitFee } from '@store/shared';
 import { and, eq } from 'drizzle-orm';
 import { type Address, getAddress, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -120,7 +120,22 @@ describe('an overpaid order', () => {
       .select()
       .from(emailOutbox)
       .where(and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.kind, 'refund_claim')));
-    expect(mail?.payload).toEqual({ refundId: view.refunds[0].id });
+    expect(mail?.payload).toEqual({
+      refundId: view.refunds[0].id,
+      token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
+    // The order pages' link (which the merchant can open too: it knows the order id) only sends
+    // the money back where it came from; the page says so.
+    expect(page.body.addressLocked).toBe(true);
+    const elsewhere = await t.shopper.post(`/api/refund-claims/${token}`, {
+      address: freshAddress(),
+    });
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body.error.message).toBe(REFUND_MESSAGES.addressLocked);
+    // The emailed link is the payer's own (a random token, only its hash stored) and may choose.
+    const mailToken = String(mail?.payload?.token);
+    const emailed = (await t.shopper.get(`/api/refund-claims/${mailToken}`)).body;
+    expect(emailed).toMatchObject({ orderId, addressLocked: false });
 
     // Bad addresses are refused with a clear message and change nothing.
     const wrongCase = payer
@@ -132,7 +147,9 @@ describe('an overpaid order', () => {
       ['0x0000000000000000000000000000000000000000', /zero address/],
       [address, /payment address of ours/],
     ] as const) {
-      const refused = await t.shopper.post(`/api/refund-claims/${token}`, { address: address_ });
+      const refused = await t.shopper.post(`/api/refund-claims/${mailToken}`, {
+        address: address_,
+      });
       expect(refused.status).toBe(422);
       expect(JSON.stringify(refused.body)).toMatch(message);
     }
@@ -207,7 +224,16 @@ describe('an underpaid order whose window closed', () => {
     await webhookOf(orderId, 'order.refund_requested');
 
     const to = freshAddress();
-    const token = tokenOf(started.body.refunds[0].claimPath);
+    // Note: another address than the one that paid: only through the emailed link.
+    const [mail] = await t.database.db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.kind, 'refund_claim')));
+    const pageToken = tokenOf(started.body.refunds[0].claimPath);
+    expect((await t.shopper.post(`/api/refund-claims/${pageToken}`, { address: to })).status).toBe(
+      422,
+    );
+    const token = String(mail?.payload?.token);
     expect((await t.shopper.post(`/api/refund-claims/${token}`, { address: to })).status).toBe(200);
     await waitUntil(async () => {
       const [row] = await refundRows(orderId);

@@ -63,6 +63,7 @@ export function renderRefundClaim(mail: RefundClaimMail): RenderedEmail {
 /** The outbox template of kind 'refund_claim': null once the refund no longer awaits an address. */
 export const refundClaim: MailTemplate = async (db, message, _chainId, publicUrl) => {
   const refundId = message.payload?.refundId;
+  const token = message.payload?.token;
   if (!message.orderId || typeof refundId !== 'string' || !publicUrl) return null;
   const [refund] = await db.select().from(refunds).where(eq(refunds.id, refundId)).limit(1);
   if (refund?.status !== 'awaiting_address' || refund.orderId !== message.orderId) return null;
@@ -87,6 +88,10 @@ export const refundClaim: MailTemplate = async (db, message, _chainId, publicUrl
     replyTo: store?.replyTo ?? null,
     amount: BigInt(refund.amount),
     reason: refund.reason,
-    claimUrl: `${publicUrl.replace(/\/$/, '')}${claimPathOf(order.id, refund.id)}`,
+    // Note: the emailed token lets the payer choose any address; a mail queued before tokens were
+    // random carries none and links the order pages' claim (the address that paid).
+    claimUrl: `${publicUrl.replace(/\/$/, '')}${
+      typeof token === 'string' ? `/refund/${token}` : claimPathOf(order.id, refund.id)
+    }`,
   });
 };

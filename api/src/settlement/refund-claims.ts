@@ -1,9 +1,11 @@
-// Refund claim links: the token in /refund/{token}, by which the payer confirms where a refund goes.
-// Note: the token is an HMAC of the refund's id keyed with its order's id (a random UUID, the
-// shopper's capability for the order's pages already), so the order's payment and thank-you pages
-// can show the same link the email carries; only its SHA-256 is stored (`refunds.claim_token_hash`),
-// and the outbox keeps the refund's id, never the token.
-import { createHmac } from 'node:crypto';
+// Refund claim links, by which the payer confirms where a refund goes. Two kinds:
+// - the emailed link /refund/{token}: a random token (only its SHA-256 is stored,
+//   `refunds.claim_token_hash`; the outbox holds the token until the mail is sent); it may send the
+//   refund to any address the payer enters (an exchange account, a new wallet);
+// - the order pages' link /refund/{refundId}.{hmac}: an HMAC of the refund's id keyed with its
+//   order's id, the key to the order's pages. Note: the merchant (and its webhook receiver) knows
+//   order ids too, so this link can only confirm the address that paid; it never redirects money.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { receiptIsEmailed } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
@@ -12,12 +14,32 @@ import { EMAIL_RETRY_WINDOW_MS } from '../mail/outbox.ts';
 import type { Executor } from '../webhooks/outbox.ts';
 import { indexerTable } from './indexed-transfers.ts';
 
-/** A claim token: 43 base64url characters (256 bits). */
+/** An emailed claim token: 43 base64url characters (256 random bits). */
 export const CLAIM_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** An order page's claim token: the refund's id, a dot, its HMAC. */
+export const PAGE_CLAIM_TOKEN_PATTERN =
+  /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/;
 
-/** The claim token of a refund. */
-export function claimTokenOf(orderId: string, refundId: string): string {
+/** A new emailed claim token. */
+export function newClaimToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The HMAC part of a refund's page claim token. */
+function pageClaimMac(orderId: string, refundId: string): string {
   return createHmac('sha256', orderId).update(`refund-claim:${refundId}`).digest('base64url');
+}
+
+/** The order pages' claim token of a refund. */
+export function claimTokenOf(orderId: string, refundId: string): string {
+  return `${refundId}.${pageClaimMac(orderId, refundId)}`;
+}
+
+/** True when `mac` is the page claim token's HMAC for this refund of this order. */
+export function isPageClaimMac(orderId: string, refundId: string, mac: string): boolean {
+  const expected = Buffer.from(pageClaimMac(orderId, refundId));
+  const given = Buffer.from(mac);
+  return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
 /** What is stored of a token: its SHA-256, hex. */
@@ -25,7 +47,7 @@ export function claimTokenHash(token: string): string {
   return new Bun.CryptoHasher('sha256').update(token).digest('hex');
 }
 
-/** The web app's path of a refund's claim page. */
+/** The web app's path of a refund's claim page, as the order's pages link it. */
 export function claimPathOf(orderId: string, refundId: string): string {
   return `/refund/${claimTokenOf(orderId, refundId)}`;
 }
@@ -50,7 +72,7 @@ export async function payingAddressOf(
  */
 export async function enqueueRefundClaimMail(
   tx: Executor,
-  mail: { orderId: string; refundId: string; to: string },
+  mail: { orderId: string; refundId: string; to: string; token: string },
   at: Date,
 ): Promise<void> {
   // Note: none for an unsigned universal link, like receipts (anyone could make one that mails a
@@ -67,7 +89,8 @@ export async function enqueueRefundClaimMail(
       orderId: mail.orderId,
       kind: 'refund_claim',
       toAddress: mail.to,
-      payload: { refundId: mail.refundId },
+      // Note: the token is in the payload until the mail is out (the dispatcher clears it).
+      payload: { refundId: mail.refundId, token: mail.token },
       nextAttemptAt: at,
       retryUntil: new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS),
       createdAt: at,

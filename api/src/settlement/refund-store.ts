@@ -19,8 +19,8 @@ import { excessDue } from './forwarding-plan.ts';
 import type { LegRow, MinedLeg, WalletRow } from './forwarding-store.ts';
 import {
   claimTokenHash,
-  claimTokenOf,
   enqueueRefundClaimMail,
+  newClaimToken,
   payingAddressOf,
 } from './refund-claims.ts';
 
@@ -107,6 +107,7 @@ export async function openDepositRefund(
   now: Date,
 ): Promise<RefundRow> {
   const id = crypto.randomUUID();
+  const token = newClaimToken();
   const payer = await payingAddressOf(tx, wallet.walletAddress);
   const [row] = await tx
     .insert(refunds)
@@ -119,7 +120,7 @@ export async function openDepositRefund(
       amount: refund.amount.toString(),
       status: 'awaiting_address',
       suggestedAddress: payer ? getAddress(payer) : null,
-      claimTokenHash: claimTokenHash(claimTokenOf(wallet.orderId, id)),
+      claimTokenHash: claimTokenHash(token),
       createdAt: now,
     })
     .returning();
@@ -131,7 +132,7 @@ export async function openDepositRefund(
   if (order?.email)
     await enqueueRefundClaimMail(
       tx,
-      { orderId: wallet.orderId, refundId: id, to: order.email },
+      { orderId: wallet.orderId, refundId: id, to: order.email, token },
       now,
     );
   await enqueueOrderEvents(

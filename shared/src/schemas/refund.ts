@@ -15,6 +15,8 @@ export const REFUND_MESSAGES = {
   amount: 'Enter an amount in USDC with at most 6 decimals, above 0',
   exchangeWarning:
     'If you paid from an exchange, its deposit address may not credit a refund: enter an address of a wallet you control.',
+  addressLocked:
+    'From this page the refund can only go back to the address that paid. To send it elsewhere, open the refund link in the email we sent you.',
 } as const;
 
 /** Why a refund exists. */
@@ -123,6 +125,11 @@ export const RefundClaimSchema = v.object({
   status: v.picklist(REFUND_STATUSES),
   /** The address that paid (the transfer's sender), prefilled. */
   suggestedAddress: v.nullable(address),
+  /**
+   * True for the order pages' link: it can only confirm the address that paid (the merchant knows
+   * order ids too); the emailed link may choose any address.
+   */
+  addressLocked: v.optional(v.boolean(), false),
   toAddress: v.nullable(address),
   txHash: v.nullable(v.string()),
   chainId: v.number(),

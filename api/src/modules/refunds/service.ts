@@ -24,6 +24,8 @@ import {
   CLAIM_TOKEN_PATTERN,
   claimPathOf,
   claimTokenHash,
+  isPageClaimMac,
+  PAGE_CLAIM_TOKEN_PATTERN,
 } from '../../settlement/refund-claims.ts';
 import {
   lockWallet,
@@ -373,7 +375,22 @@ export async function noteRefundSent(
   return listOrderRefunds(db, ownerId, order.id, now);
 }
 
-async function refundByToken(db: Database, token: string): Promise<RefundRow> {
+/**
+ * The refund of a claim link, and whether the link may choose the address: the emailed token may,
+ * the order pages' token (the refund's id and an HMAC keyed with the order's id) may not.
+ */
+async function refundByToken(
+  db: Database,
+  token: string,
+): Promise<{ refund: RefundRow; addressLocked: boolean }> {
+  const page = PAGE_CLAIM_TOKEN_PATTERN.exec(token);
+  if (page) {
+    const [refundId = '', mac = ''] = [page[1], page[2]];
+    const [row] = await db.select().from(refunds).where(eq(refunds.id, refundId)).limit(1);
+    if (!row || !isPageClaimMac(row.orderId, row.id, mac))
+      throw new AppError('not_found', REFUND_ERRORS.claimNotFound);
+    return { refund: row, addressLocked: true };
+  }
   if (!CLAIM_TOKEN_PATTERN.test(token))
     throw new AppError('not_found', REFUND_ERRORS.claimNotFound);
   const [row] = await db
@@ -382,7 +399,7 @@ async function refundByToken(db: Database, token: string): Promise<RefundRow> {
     .where(eq(refunds.claimTokenHash, claimTokenHash(token)))
     .limit(1);
   if (!row) throw new AppError('not_found', REFUND_ERRORS.claimNotFound);
-  return row;
+  return { refund: row, addressLocked: false };
 }
 
 /** A refund as its claim page shows it (by the link's token; 404 for any other). */
@@ -391,7 +408,7 @@ export async function getRefundClaim(
   token: string,
   chainId: number,
 ): Promise<RefundClaim> {
-  const refund = await refundByToken(db, token);
+  const { refund, addressLocked } = await refundByToken(db, token);
   const [row] = await db
     .select({ order: orders, storeName: stores.name })
     .from(orders)
@@ -408,6 +425,7 @@ export async function getRefundClaim(
     reason: refund.reason as RefundReason,
     status: refund.status,
     suggestedAddress: refund.suggestedAddress,
+    addressLocked,
     toAddress: refund.toAddress,
     txHash: refund.txHash,
     chainId,
@@ -426,7 +444,14 @@ export async function claimRefund(
   chainId: number,
   now = new Date(),
 ): Promise<RefundClaim> {
-  const refund = await refundByToken(db, token);
+  const { refund, addressLocked } = await refundByToken(db, token);
+  // Note: the order pages' link (which the merchant can open too) only sends the money back where
+  // it came from; the payer's emailed link may send it anywhere else.
+  if (
+    addressLocked &&
+    (!refund.suggestedAddress || refund.suggestedAddress.toLowerCase() !== address.toLowerCase())
+  )
+    throw new AppError('validation_failed', REFUND_MESSAGES.addressLocked);
   const [deposit] = await db
     .select({ id: paymentWallets.id })
     .from(paymentWallets)

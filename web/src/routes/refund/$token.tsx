@@ -138,21 +138,40 @@ function ClaimForm(props: {
     },
   });
   const submitting = useStore(form.store, (s) => s.isSubmitting);
+  const locked = props.claim.addressLocked === true;
+  if (locked && !props.claim.suggestedAddress)
+    return (
+      <p className="refund-warning" role="note">
+        {REFUND_MESSAGES.addressLocked}
+      </p>
+    );
   return (
     <form noValidate onSubmit={submitWith(form)}>
-      <form.AppField name="address">
-        {(field) => (
-          <field.InputField
-            label="Send the refund to"
-            autoComplete="off"
-            hint={
-              props.claim.suggestedAddress
-                ? 'The address you paid from. Change it if you want the money elsewhere.'
-                : 'Your wallet address on Base (0x...).'
-            }
-          />
-        )}
-      </form.AppField>
+      {locked ? (
+        <>
+          <p className="muted">Send the refund to the address you paid from:</p>
+          <p className="refund-address" data-testid="refund-address">
+            <code>{props.claim.suggestedAddress}</code>
+          </p>
+          <p className="muted small" role="note">
+            {REFUND_MESSAGES.addressLocked}
+          </p>
+        </>
+      ) : (
+        <form.AppField name="address">
+          {(field) => (
+            <field.InputField
+              label="Send the refund to"
+              autoComplete="off"
+              hint={
+                props.claim.suggestedAddress
+                  ? 'The address you paid from. Change it if you want the money elsewhere.'
+                  : 'Your wallet address on Base (0x...).'
+              }
+            />
+          )}
+        </form.AppField>
+      )}
       <p className="refund-warning" role="note">
         {REFUND_MESSAGES.exchangeWarning}
       </p>
