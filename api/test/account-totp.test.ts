@@ -36,6 +36,7 @@ async function withTotp(prefix = 'totp') {
   const enabled = await merchant.api.post('/api/auth/account/totp/enable', {
     // Note: the step before now: each later use needs a newer step (a code works once).
     code: totpCodeAt(secret, -1),
+    currentPassword: password,
   });
   expect(enabled.status).toBe(200);
   return { ...merchant, secret, codes: enabled.body.recoveryCodes as string[] };
@@ -53,13 +54,18 @@ describe('setting up two-step verification', () => {
     const before = await m.api.get('/api/auth/account');
     expect(before.body.totpEnabled).toBe(false);
     const wrong = await m.api.post('/api/auth/account/totp/enable', {
+      currentPassword: password,
       code: wrongCode(setup.body.secret),
     });
     expect(wrong.status).toBe(422);
     expect(wrong.body.error.message).toBe(TOTP_MESSAGES.codeWrong);
-    const bad = await m.api.post('/api/auth/account/totp/enable', { code: '12ab' });
+    const bad = await m.api.post('/api/auth/account/totp/enable', {
+      code: '12ab',
+      currentPassword: password,
+    });
     expect(bad.status).toBe(422);
     const enabled = await m.api.post('/api/auth/account/totp/enable', {
+      currentPassword: password,
       code: totpCodeAt(setup.body.secret, -1),
     });
     expect(enabled.status).toBe(200);
@@ -78,8 +84,12 @@ describe('setting up two-step verification', () => {
     // Once on, a new setup is refused (it must be turned off first).
     expect((await m.api.post('/api/auth/account/totp/setup')).status).toBe(409);
     expect(
-      (await m.api.post('/api/auth/account/totp/enable', { code: totpCodeAt(setup.body.secret) }))
-        .status,
+      (
+        await m.api.post('/api/auth/account/totp/enable', {
+          code: totpCodeAt(setup.body.secret),
+          currentPassword: password,
+        })
+      ).status,
     ).toBe(409);
   });
 
@@ -95,6 +105,19 @@ describe('setting up two-step verification', () => {
 });
 
 describe('sign-in with two-step verification', () => {
+  test('turning it on needs the password too (a stolen session cannot lock the owner out)', async () => {
+    const m = await newMerchant(t.app, 'thief');
+    const setup = await m.api.post('/api/auth/account/totp/setup');
+    for (const currentPassword of [undefined, 'not the password at all']) {
+      const refused = await m.api.post('/api/auth/account/totp/enable', {
+        code: totpCodeAt(setup.body.secret, -1),
+        ...(currentPassword === undefined ? {} : { currentPassword }),
+      });
+      expect(refused.status).toBe(422);
+    }
+    expect((await m.api.get('/api/auth/account')).body.totpEnabled).toBe(false);
+  });
+
   test('asks for the code after the password; a code or a recovery code (once) signs in', async () => {
     const m = await withTotp('signin');
     const username = m.user.username;

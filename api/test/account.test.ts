@@ -167,7 +167,10 @@ describe('email verification', () => {
     const settings = await t.ada.api.get('/api/auth/account');
     expect(settings.status).toBe(200);
     expect(settings.body).toMatchObject({ email: null, emailVerified: false, totpEnabled: false });
-    const first = await t.ada.api.post('/api/auth/account/email', { email: 'ada@shop.example' });
+    const first = await t.ada.api.post('/api/auth/account/email', {
+      email: 'ada@shop.example',
+      currentPassword: password,
+    });
     expect(first.status).toBe(200);
     expect(first.body.message).toBe('We sent a verification link to ada@shop.example');
     const { token: firstToken } = await lastMail('ada@shop.example', 'verify_email');
@@ -212,10 +215,14 @@ describe('email verification', () => {
 
   test('an address another account only gave (never verified) goes to the one that verifies it', async () => {
     const squatter = await newMerchant(t.app, 'squat');
-    await squatter.api.post('/api/auth/account/email', { email: 'contested@example.com' });
+    await squatter.api.post('/api/auth/account/email', {
+      email: 'contested@example.com',
+      currentPassword: password,
+    });
     const owner = await newMerchant(t.app, 'owner');
     const claimed = await owner.api.post('/api/auth/account/email', {
       email: 'contested@example.com',
+      currentPassword: password,
     });
     expect(claimed.status).toBe(200);
     expect((await owner.api.get('/api/auth/account')).body).toMatchObject({
@@ -237,6 +244,7 @@ describe('email verification', () => {
     // Now verified, it is refused to anyone else.
     const late = await squatter.api.post('/api/auth/account/email', {
       email: 'contested@example.com',
+      currentPassword: password,
     });
     expect(late.status).toBe(409);
   });

@@ -136,8 +136,8 @@ export const ChangePasswordSchema = v.object({
   newPassword: newPasswordField,
 });
 /**
- * POST /api/account/email: the new address; the current password is required when it replaces a
- * verified address (an account's first address needs none: it is asked right after sign-in).
+ * POST /api/account/email: the new address and the current password (a stolen session cannot add
+ * its own address and reset the password; the service refuses without it).
  */
 export const ChangeEmailSchema = v.object({
   email: AccountEmailSchema,
@@ -145,8 +145,13 @@ export const ChangeEmailSchema = v.object({
     v.pipe(v.string(), v.maxLength(MAX_PASSWORD_LENGTH, ACCOUNT_MESSAGES.passwordTooLong)),
   ),
 });
-/** Bodies that carry a second-factor code (enable, disable). */
+/** Bodies that carry a second-factor code (disable). */
 export const SecondFactorBodySchema = v.object({ code: SecondFactorCodeSchema });
+/** POST /api/auth/account/totp/enable: the app's code and the account's password. */
+export const EnableTotpSchema = v.object({
+  code: SecondFactorCodeSchema,
+  currentPassword: passwordField(ACCOUNT_EMAIL_MESSAGES.currentPasswordRequired),
+});
 /** PUT /api/account/stores/{id}/notifications. */
 export const StoreNotificationsSchema = v.object({
   notifyPaidOrders: v.boolean('notifyPaidOrders must be true or false'),

@@ -91,6 +91,8 @@ test('a merchant adds and verifies an email, resets a forgotten password, turns 
   await expect(page).toHaveURL('/admin/account');
   await expect(page.getByRole('heading', { name: 'Account', level: 1 })).toBeVisible();
   await page.getByRole('textbox', { name: 'Email' }).fill(email.toUpperCase());
+  // Note: the password too: a stolen session cannot add its own address and reset the password.
+  await page.getByRole('region', { name: 'Email' }).getByLabel('Current password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Send verification link' }).click();
   await expect(page.getByText(`We sent a verification link to ${email}`).first()).toBeVisible();
   await expect(page.getByTestId('account-email')).toContainText('Not verified');
@@ -152,6 +154,10 @@ test('a merchant adds and verifies an email, resets a forgotten password, turns 
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await snapBoth(page, 'account-6-totp-setup');
   await page.getByLabel('Code from the app').fill(totpCode(secret, -1));
+  await page
+    .getByRole('region', { name: 'Two-step verification' })
+    .getByLabel('Current password')
+    .fill(NEW_PASSWORD);
   await page.getByRole('button', { name: 'Turn on' }).click();
   const codes = page.getByTestId('recovery-codes');
   await expect(codes.getByRole('listitem')).toHaveCount(10);
@@ -239,7 +245,7 @@ test('sign-up asks for an email; sign-in asks for the authenticator code once it
   // Two-step verification on through the API, then a fresh sign-in asks for the code.
   const setup = await (await page.request.post('/api/auth/account/totp/setup')).json();
   const enabled = await page.request.post('/api/auth/account/totp/enable', {
-    data: { code: totpCode(setup.secret, -1) },
+    data: { code: totpCode(setup.secret, -1), currentPassword: PASSWORD },
   });
   expect(enabled.status()).toBe(200);
   await page.getByRole('button', { name: 'Sign out' }).click();

@@ -61,8 +61,11 @@ export async function setUpTotp() {
   return v.parse(TotpSetupSchema, await apiRequest('POST', '/api/auth/account/totp/setup'));
 }
 /** POST /api/auth/account/totp/enable: the recovery codes, shown once. */
-export async function enableTotp(code: string) {
-  const answer = await apiRequest('POST', '/api/auth/account/totp/enable', { code });
+export async function enableTotp(code: string, currentPassword: string) {
+  const answer = await apiRequest('POST', '/api/auth/account/totp/enable', {
+    code,
+    currentPassword,
+  });
   return v.parse(RecoveryCodesSchema, answer).recoveryCodes;
 }
 /** POST /api/auth/account/totp/disable. */

@@ -12,6 +12,7 @@ import {
   AccountSettingsSchema,
   ChangeEmailSchema,
   ChangePasswordSchema,
+  EnableTotpSchema,
   RecoveryCodesSchema,
   SecondFactorBodySchema,
   StoreNotificationsSchema,
@@ -191,10 +192,10 @@ export const accountModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/auth/account/totp/enable',
       async ({ body, requireSessionUser }) =>
-        enableTotp(db, (await requireSessionUser()).id, body.code),
+        enableTotp(db, (await requireSessionUser()).id, body.code, body.currentPassword),
       {
         transform: signedIn,
-        body: SecondFactorBodySchema,
+        body: EnableTotpSchema,
         detail: routeDoc({
           tags,
           summary:

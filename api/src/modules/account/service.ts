@@ -143,11 +143,11 @@ export async function changeEmail(
   const user = await userRow(db, userId);
   if (user.email === input.email && user.emailVerifiedAt)
     throw new AppError('validation_failed', M.emailUnchanged);
-  if (user.emailVerifiedAt) {
-    if (!input.currentPassword) throw new AppError('validation_failed', M.currentPasswordRequired);
-    if (!(await verifyPassword(input.currentPassword, user.password)))
-      throw new AppError('validation_failed', M.currentPasswordWrong);
-  }
+  // Note: always, not only to replace a verified address: a stolen session that could add its own
+  // address would then reset the password and keep the account.
+  if (!input.currentPassword) throw new AppError('validation_failed', M.currentPasswordRequired);
+  if (!(await verifyPassword(input.currentPassword, user.password)))
+    throw new AppError('validation_failed', M.currentPasswordWrong);
   await assertEmailFree(db, userId, input.email);
   // Note: an address another account gave without verifying it is not theirs: this account may
   // still claim it, as a pending address (the link decides who owns it).
@@ -408,10 +408,18 @@ function assertCodeAllowed(userId: string): void {
 }
 
 /** Turns TOTP on once `code` proves the app has the secret; the recovery codes, shown this once. */
-export async function enableTotp(db: Database, userId: string, code: string) {
+export async function enableTotp(
+  db: Database,
+  userId: string,
+  code: string,
+  currentPassword: string,
+) {
   const user = await userRow(db, userId);
   if (user.totpEnabledAt) throw new AppError('invalid_state', TOTP_MESSAGES.alreadyEnabled);
   if (!user.totpSecret) throw new AppError('invalid_state', TOTP_MESSAGES.notSetUp);
+  // Note: a stolen session must not turn on its own authenticator and lock the owner out.
+  if (!(await verifyPassword(currentPassword, user.password)))
+    throw new AppError('validation_failed', M.currentPasswordWrong);
   assertCodeAllowed(userId);
   // Note: only the authenticator's code here: there are no recovery codes yet.
   if (!/^\d{6}$/.test(code) || !(await secondFactorValid(db, user, code)))

@@ -87,17 +87,15 @@ export function EmailSection(props: { account: AccountSettings; onChange: () => 
               />
             )}
           </form.AppField>
-          {account.emailVerified && (
-            <form.AppField name="currentPassword">
-              {(field) => (
-                <field.InputField
-                  label="Current password"
-                  type="password"
-                  autoComplete="current-password"
-                />
-              )}
-            </form.AppField>
-          )}
+          <form.AppField name="currentPassword">
+            {(field) => (
+              <field.InputField
+                label="Current password"
+                type="password"
+                autoComplete="current-password"
+              />
+            )}
+          </form.AppField>
           {serverError && (
             <p className="field-error" role="alert">
               {serverError}

@@ -19,6 +19,7 @@ export function TwoStepSection(props: { account: AccountSettings; onChange: () =
   const [setup, setSetup] = useState<{ secret: string; uri: string }>();
   const [codes, setCodes] = useState<string[]>();
   const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -41,9 +42,10 @@ export function TwoStepSection(props: { account: AccountSettings; onChange: () =
   const enable = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      setCodes(await enableTotp(code));
+      setCodes(await enableTotp(code, password));
       setSetup(undefined);
       setCode('');
+      setPassword('');
       props.onChange();
     });
   };
@@ -124,6 +126,16 @@ export function TwoStepSection(props: { account: AccountSettings; onChange: () =
               onChange={(event) => setCode(event.target.value)}
               aria-invalid={error ? true : undefined}
             />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-password`}>Current password</label>
+            <input
+              id={`${id}-password`}
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
             {error && (
               <p className="field-error" role="alert">
                 {error}
@@ -131,7 +143,7 @@ export function TwoStepSection(props: { account: AccountSettings; onChange: () =
             )}
           </div>
           <div className="actions actions-start">
-            <button type="submit" className="button" disabled={busy || !code.trim()}>
+            <button type="submit" className="button" disabled={busy || !code.trim() || !password}>
               {busy ? 'Checking...' : 'Turn on'}
             </button>
             <button
