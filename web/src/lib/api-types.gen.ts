@@ -2130,6 +2130,8 @@ export type components = {
             recoveryCodes: string[];
         };
         RefundClaim: {
+            /** @default false */
+            addressLocked: boolean;
             amount: string;
             chainId: number;
             orderId: string;
@@ -5001,6 +5003,8 @@ export interface operations {
                 "application/json": {
                     /** @default  */
                     code?: string;
+                    /** @default  */
+                    currentPassword?: string;
                 };
             };
         };
