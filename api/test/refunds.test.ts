@@ -5,12 +5,12 @@
 // chain ledger (received = merchant + treasury + refunded + held) is checked at the end.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { REFUND_MESSAGES, splitFee } from '@store/shared';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { type Address, getAddress, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { localAccount } from '../../stack/src/usdc.ts';
 import { loadWorkerConfig } from '../src/config.ts';
-import { emailOutbox, orders, refunds } from '../src/db/schema.ts';
+import { emailOutbox, orders, products, refunds } from '../src/db/schema.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { chainLedger } from './support/chain-ledger.ts';
@@ -276,6 +276,48 @@ describe('an underpaid order whose window closed', () => {
   }, 60_000);
 });
 
+describe('an oversold order', () => {
+  test('paid after its hold with the stock gone: its payer gets the whole payment back, the merchant nothing', async () => {
+    const { payout, orderId, address } = await storeOrder();
+    const payer = getAddress(localAccount(3).address);
+    // The order's hold ended and its mug sold meanwhile (the stock is 0 when the payment lands).
+    await t.database.db
+      .update(orders)
+      .set({ stockHeldUntil: sql`now() - interval '1 second'` })
+      .where(eq(orders.id, orderId));
+    const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
+    const productId = order?.items[0]?.productId ?? '';
+    await t.database.db.update(products).set({ inventory: 0 }).where(eq(products.id, productId));
+    const payerBefore = (await balancesOf(t.stack.env, payer)).usdc;
+    await payUsdc(t.stack.env, 3, address, usdc('10.80'));
+
+    const [held] = await waitUntil(async () => {
+      const rows = await refundRows(orderId);
+      return rows.length > 0 && rows;
+    }, 'the oversold refund');
+    expect(held).toMatchObject({
+      reason: 'oversold',
+      source: 'deposit',
+      amount: '10800000',
+      status: 'awaiting_address',
+      suggestedAddress: payer,
+    });
+    await webhookOf(orderId, 'order.refund_requested');
+    const [claim] = (await t.shopper.get(`/api/orders/${orderId}/refund-claims`)).body;
+    const claimed = await t.shopper.post(`/api/refund-claims/${tokenOf(claim.claimPath)}`, {
+      address: payer,
+    });
+    expect(claimed.status).toBe(200);
+    await waitUntil(async () => {
+      const [row] = await refundRows(orderId);
+      return row?.status === 'refunded' && row;
+    }, 'the oversold refund on chain');
+    expect((await balancesOf(t.stack.env, payer)).usdc).toBe(payerBefore);
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(0n);
+    expect((await balancesOf(t.stack.env, address)).usdc).toBe(0n);
+  }, 60_000);
+});
+
 describe('a paid order already forwarded', () => {
   test('is refunded by its merchant from the payout wallet, in part then in full, matched on chain', async () => {
     // The payout wallet is an anvil account the test can send from (as the merchant's wallet would).
@@ -366,5 +408,7 @@ test('the chain ledger holds: received = merchant + treasury + refunded + held, 
   const ledger = await chainLedger(t.stack.env, t.database.db);
   expect(ledger.breaches).toEqual([]);
   expect(ledger.authorizationsUsedTwice).toEqual([]);
-  expect(ledger.wallets.reduce((sum, w) => sum + w.toPayer, 0n)).toBe(usdc('6.50'));
+  // 2.50 excess + 4.00 underpaid + 10.80 oversold went back to payers (the merchant-wallet refund
+  // is not a deposit address's).
+  expect(ledger.wallets.reduce((sum, w) => sum + w.toPayer, 0n)).toBe(usdc('17.30'));
 });

@@ -4,6 +4,7 @@
 // signed, each signed transaction before it is broadcast, and every step starts by asking the
 // token whether the nonce is already used, so a restarted worker resumes from Postgres and the
 // chain alone; a resubmission can never pay twice, since the token refuses a used nonce.
+import { isPaidState, isPaymentState } from '@store/shared';
 import {
   type Hash,
   type Hex,
@@ -49,6 +50,7 @@ import {
   planRefundRound,
   refundFigures,
   reserveExcess,
+  reserveOversold,
 } from './refund-store.ts';
 import type { WalletClaims } from './wallet-claims.ts';
 
@@ -148,6 +150,9 @@ async function planNext(
   const now = new Date();
   if (excessDue(forwardableOf(wallet, await refundFigures(ctx.db, wallet.id))) > 0n)
     await reserveExcess(ctx.db, wallet.id, now);
+  // Note: an oversold order's missing units go back to the payer, never to the merchant.
+  if (isPaymentState(wallet.status) && isPaidState(wallet.status))
+    await reserveOversold(ctx.db, wallet.id, now);
   const refund = await planRefundRound(ctx.db, wallet, address, (round) =>
     forwardingNonce(wallet.id, round, 'refund'),
   );

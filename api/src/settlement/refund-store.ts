@@ -17,6 +17,7 @@ import { type Executor, enqueueOrderEvents } from '../webhooks/outbox.ts';
 import type { ForwardableWallet } from './forwarding-plan.ts';
 import { excessDue } from './forwarding-plan.ts';
 import type { LegRow, MinedLeg, WalletRow } from './forwarding-store.ts';
+import { oversoldRefundAmount } from './oversold.ts';
 import {
   claimTokenHash,
   enqueueRefundClaimMail,
@@ -157,6 +158,43 @@ export async function reserveExcess(db: Database, walletId: string, now: Date): 
     const excess = excessDue(forwardableOf(wallet, await refundFigures(tx, wallet.id)));
     if (excess <= 0n) return false;
     await openDepositRefund(tx, wallet, { reason: 'excess', amount: excess }, now);
+    return true;
+  });
+}
+
+/**
+ * Holds what an oversold order could not supply for its payer (a refund 'oversold' awaiting their
+ * address), once per wallet, under its row lock; false when there is none (or it exists already).
+ * Never more than is on the address and neither forwarded nor held.
+ */
+export async function reserveOversold(db: Database, walletId: string, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const wallet = await lockWallet(tx, walletId);
+    if (!wallet) return false;
+    const [order] = await tx
+      .select({
+        items: orders.items,
+        metadata: orders.metadata,
+        subtotalUsdc: orders.subtotalUsdc,
+        taxUsdc: orders.taxUsdc,
+        totalUsdc: orders.totalUsdc,
+      })
+      .from(orders)
+      .where(eq(orders.id, wallet.orderId));
+    if (!order?.metadata?.stockShortfall?.length) return false;
+    const [opened] = await tx
+      .select({ id: refunds.id })
+      .from(refunds)
+      .where(and(eq(refunds.walletId, wallet.id), eq(refunds.reason, 'oversold')))
+      .limit(1);
+    if (opened) return false;
+    const figures = await refundFigures(tx, wallet.id);
+    const free =
+      parseUsdc(wallet.receivedAmountUsdc) - parseUsdc(wallet.forwardedAmountUsdc) - figures.held;
+    const owed = oversoldRefundAmount(order);
+    const amount = owed < free ? owed : free;
+    if (amount <= 0n) return false;
+    await openDepositRefund(tx, wallet, { reason: 'oversold', amount }, now);
     return true;
   });
 }
