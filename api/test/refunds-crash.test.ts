@@ -137,6 +137,12 @@ describe('the worker killed during a refund from a deposit address', () => {
         () => receiver.ofType('order.refunded').some((r) => JSON.parse(r.body).orderId === orderId),
         'order.refunded',
       );
+      // Note: the merchant's round may still be recording its confirmation: stop the worker only
+      // once everything that left the address is recorded (the ledger compares it with the chain).
+      await waitUntil(async () => {
+        const wallet = await walletOf(database.db, orderId);
+        return wallet.forwardedAmountUsdc === wallet.receivedAmountUsdc && wallet;
+      }, 'everything forwarded or refunded recorded');
       await worker.stop();
 
       const { merchant } = splitFee(parseUnits('7.77', 6));
