@@ -167,6 +167,8 @@ function startWorkerProcess(): Service {
     {
       env: {
         ...t.stack.env,
+        // Note: the worker's own role (the stack's DATABASE_URL is the API's), as in production.
+        DATABASE_URL: t.stack.databaseUrls.worker,
         CONFIRMATIONS: '2',
         FORWARDING_RETRY_BASE_MS: '100',
         RELAYER_GAP_AFTER_MS: '1000',
