@@ -140,12 +140,15 @@ test('webhooks: set the URL, see a delivery, redeliver it, rotate the secret', a
 test('orders page: forwarding of a paid order and stock that ran out', async ({ page }) => {
   await signUp(page.request);
   const store = await createStore(page.request, unique('Stock Shop'));
-  const mug = { title: 'Last Mug', priceUsdc: '3.00', inventory: 1 };
+  const mug = { title: 'Last Mug', priceUsdc: '3.00', inventory: 2 };
   const product = { ...(await createProduct(page.request, store.id, mug)), ...mug };
-  // Stock is not reserved at checkout: both orders are taken, the second paid one comes up short.
+  // Each order holds its mug; the first is paid; then the last mug goes elsewhere (the merchant
+  // sets the stock to 0), so the second, paid after, comes up short.
   const first = await placeOrder(page.request, store.id, product);
   const second = await placeOrder(page.request, store.id, product);
   await payOrder(page.request, first, 7);
+  const sold = await page.request.put(`/api/products/${product.id}`, { data: { inventory: 0 } });
+  expect(sold.ok()).toBe(true);
   await payOrder(page.request, second, 7);
 
   await page.goto('/admin/orders');
