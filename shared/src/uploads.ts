@@ -1,6 +1,7 @@
 // Image uploads (store logos, product pictures): what each kind accepts (SPEC's upload hints), the
 // sizes the server makes of it, and the paths it serves them under.
 import * as v from 'valibot';
+import { IMAGE_HINTS } from './constants.ts';
 
 /** Image formats, by what the bytes are (never by a file's name). */
 export type ImageFormat = 'png' | 'jpeg' | 'webp' | 'svg';
@@ -9,14 +10,15 @@ export type ImageFormat = 'png' | 'jpeg' | 'webp' | 'svg';
 export const UPLOAD_KINDS = {
   logo: {
     formats: ['png', 'jpeg', 'svg'] as const,
-    maxBytes: 2 * 1024 * 1024,
+    // Note: SPEC's limits, as the forms' hints state them (IMAGE_HINTS).
+    maxBytes: IMAGE_HINTS.logo.maxBytes,
     hint: 'PNG, JPG or SVG, max 2MB',
     invalid: 'The logo must be a PNG, JPG or SVG image',
     tooLarge: 'The logo must be at most 2MB',
   },
   product: {
     formats: ['png', 'jpeg', 'webp'] as const,
-    maxBytes: 5 * 1024 * 1024,
+    maxBytes: IMAGE_HINTS.product.maxBytes,
     hint: 'PNG, JPG or WebP, max 5MB',
     invalid: 'The image must be a PNG, JPG or WebP picture',
     tooLarge: 'The image must be at most 5MB',
@@ -29,15 +31,6 @@ export type UploadKind = keyof typeof UPLOAD_KINDS;
 /** The largest upload of any kind (the API's body cap for upload requests). */
 export const MAX_UPLOAD_BYTES = UPLOAD_KINDS.product.maxBytes;
 
-/** Content types a browser sends for each format. */
-export const IMAGE_CONTENT_TYPES: Readonly<Record<string, ImageFormat>> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpeg',
-  'image/jpg': 'jpeg',
-  'image/webp': 'webp',
-  'image/svg+xml': 'svg',
-};
-
 /** Other texts of uploads. */
 export const UPLOAD_MESSAGES = {
   empty: 'Choose an image to upload',
@@ -45,7 +38,6 @@ export const UPLOAD_MESSAGES = {
   tooManyPixels: 'The image is too large (at most 40 megapixels)',
   unsafeSvg: 'SVG logos may not link to other files or carry scripts',
   svgShape: 'The logo is too narrow: its width and height may differ at most 8 times',
-  failed: 'Upload failed',
 } as const;
 
 /** What the server serves of an upload: the path of the size a page shows. */
@@ -54,11 +46,6 @@ const UPLOAD_PATH = /^\/api\/uploads\/([0-9a-f]{32})\/(card|page|logo)\.(webp|pn
 /** True for the path of an uploaded image (`/api/uploads/{id}/{size}.{ext}`). */
 export function isUploadPath(value: string | null | undefined): boolean {
   return typeof value === 'string' && UPLOAD_PATH.test(value);
-}
-
-/** The id of an uploaded image's path, or undefined. */
-export function uploadIdOf(value: string | null | undefined): string | undefined {
-  return typeof value === 'string' ? UPLOAD_PATH.exec(value)?.[1] : undefined;
 }
 
 /** The answer to an upload: the paths of its sizes (`url` is the one forms store). */

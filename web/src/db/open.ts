@@ -19,7 +19,7 @@ export async function openDb(): Promise<StorefrontDb> {
 }
 
 /** Longest wait for the page's content before the deferred reads open the database anyway. */
-export const DEFERRED_OPEN_MS = 4000;
+const DEFERRED_OPEN_MS = 4000;
 
 let releaseGate: (() => void) | undefined;
 const gate = new Promise<void>((resolve) => {
