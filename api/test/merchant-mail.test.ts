@@ -102,10 +102,14 @@ async function paidOrder(owner: Awaited<ReturnType<typeof merchantWithEmail>>, n
 describe('merchant mails', () => {
   test('a verification mail is sent through the outbox and its link is not kept once sent', async () => {
     const m = await merchantWithEmail('linkmail', false);
-    const rows = await t.database.db
-      .select()
-      .from(emailOutbox)
-      .where(eq(emailOutbox.userId, m.user.id));
+    // The catcher holds the message a moment before the worker has recorded it as sent.
+    const rows = await waitUntil(async () => {
+      const found = await t.database.db
+        .select()
+        .from(emailOutbox)
+        .where(eq(emailOutbox.userId, m.user.id));
+      return found[0]?.status === 'sent' && found;
+    }, 'the verification mail recorded as sent');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ kind: 'verify_email', status: 'sent', payload: null });
   }, 60_000);

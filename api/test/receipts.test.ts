@@ -90,7 +90,11 @@ describe('receipts', () => {
     expect(mail.text).toContain('Total paid: 10.80 USDC');
     expect(mail.text).toContain(hash);
     expect(mail.html).toContain(hash);
-    const [sent] = await outboxOf(orderId);
+    // The catcher holds the message a moment before the worker has recorded it as sent.
+    const sent = await waitUntil(async () => {
+      const [row] = await outboxOf(orderId);
+      return row?.status === 'sent' && row;
+    }, 'the receipt recorded as sent');
     expect(sent).toMatchObject({ status: 'sent', lastError: null });
     expect(sent?.messageId).toBeTruthy();
 
