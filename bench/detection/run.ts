@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { createPublicClient, http } from 'viem';
+import { createPublicClient, http, parseAbiItem } from 'viem';
 import { runDetectionPass } from '../../api/src/settlement/detection.ts';
 import { readIndexerPosition } from '../../api/src/settlement/indexed-transfers.ts';
 import { startBenchStack } from '../bench-stack.ts';
@@ -18,12 +19,24 @@ const { values: args } = parseArgs({
     samples: { type: 'boolean', default: false },
     /** Background load levels, in USDC transfers a block (e.g. `0,10,100,250`): issue 20. */
     background: { type: 'string' },
+    /** Every USDC transfer kept (INDEXER_ALL_TRANSFERS=true), as before the indexer filtered. */
+    'all-transfers': { type: 'boolean', default: false },
   },
 });
+const ALL_TRANSFERS = args['all-transfers'] ?? false;
+// Note: read by the stack when it starts the indexer.
+if (ALL_TRANSFERS) process.env.INDEXER_ALL_TRANSFERS = 'true';
 const startLoad = loadavg()[0] ?? 0;
 const PAYMENTS = Number(args.payments);
 const OPEN = Number(args.open);
 const { stack, database, logs, start, startApi, stop } = await startBenchStack('detection');
+// The indexer's watch feed (indexer/sql/watch-feed.sql), as the database's owner: with it the
+// indexer keeps only our transfers (unless --all-transfers).
+if (!ALL_TRANSFERS) {
+  await database.db.execute(
+    sql.raw(readFileSync(new URL('../../indexer/sql/watch-feed.sql', import.meta.url), 'utf8')),
+  );
+}
 
 /** Inserts `count` pending universal orders with waiting wallets (placeholder addresses). */
 async function addOpenWallets(count: number) {
@@ -98,6 +111,7 @@ async function storage() {
   return {
     db: Number(row?.db),
     wal: Number(row?.wal),
+    block: await blockNumber(),
     transfers: Number(count?.n),
     schemas: new Map(schemas.map((s) => [s.schema, Number(s.bytes)])),
   };
@@ -162,13 +176,17 @@ async function backgroundRun(levels: number[]) {
     const chainTo = await blockNumber();
     await caughtUp();
     const after = await storage();
-    const background = after.transfers - before.transfers;
-    const perBlockSeen = background / Math.max(1, Number(chainTo - chainFrom));
+    // Note: per background transfer mined on the chain, whether the indexer kept it or not.
+    const background = await minedFrom(SENDERS, before.block + 1n, after.block);
+    const kept = after.transfers - before.transfers;
+    const blockCount = Math.max(1, Number(after.block - before.block));
+    const perBlockMined = background / blockCount;
     const detect = summarize(samples.map((s) => s.detectMs));
     const per = (bytes: number) => (background > 0 ? `${Math.round(bytes / background)} B` : '–');
     table.push([
       String(perBlock),
-      perBlockSeen.toFixed(1),
+      perBlockMined.toFixed(1),
+      (kept / blockCount).toFixed(1),
       String(detect.n),
       `${Math.round(detect.p50)} ms`,
       `${Math.round(detect.p95)} ms`,
@@ -183,16 +201,38 @@ async function backgroundRun(levels: number[]) {
     breakdown.push([
       String(perBlock),
       background.toLocaleString('en-US'),
+      kept.toLocaleString('en-US'),
       schemaDelta('indexer'),
       schemaDelta('transfer'),
       schemaDelta('_reorg__transfer'),
       schemaDelta('ponder_sync'),
       schemaDelta('public'),
     ]);
-    console.log(table.at(-1)?.join(' | '), `(sent ${sentCount})`);
+    console.log(table.at(-1)?.join(' | '), `(sent ${sentCount}, blocks ${chainFrom}-${chainTo})`);
     console.log(breakdown.at(-1)?.join(' | '));
   }
   return { table, breakdown };
+}
+
+/** USDC transfers from `senders` mined in blocks `from` to `to`. */
+async function minedFrom(senders: readonly string[], from: bigint, to: bigint) {
+  const client = createPublicClient({ transport: http(stack.env.RPC_URL) });
+  const event = parseAbiItem(
+    'event Transfer(address indexed from, address indexed to, uint256 value)',
+  );
+  let count = 0;
+  for (let start = from; start <= to; start += 500n) {
+    const end = start + 499n < to ? start + 499n : to;
+    const logs = await client.getLogs({
+      address: stack.env.USDC_ADDRESS as `0x${string}`,
+      event,
+      args: { from: senders as `0x${string}`[] },
+      fromBlock: start,
+      toBlock: end,
+    });
+    count += logs.length;
+  }
+  return count;
 }
 
 async function blockNumber() {
@@ -208,7 +248,11 @@ try {
     const body = [
       '## Detection under background load (`bench/detection --background`)',
       '',
-      `Command: \`bun run bench:detection --background ${levels.join(',')} --payments ${PAYMENTS}\`.`,
+      `Command: \`bun run bench:detection --background ${levels.join(',')} --payments ${PAYMENTS}${ALL_TRANSFERS ? ' --all-transfers' : ''}\`.`,
+      '',
+      ALL_TRANSFERS
+        ? 'Indexer: every USDC transfer kept (`INDEXER_ALL_TRANSFERS=true`).'
+        : 'Indexer: only our transfers kept (the default, with the watch feed `indexer/sql/watch-feed.sql` applied); the background transfers touch none of our addresses.',
       '',
       `Machine: ${await machine(startLoad)}.`,
       '',
@@ -223,7 +267,8 @@ try {
       markdownTable(
         [
           'transfers a block (sent)',
-          'indexed a block',
+          'mined a block',
+          'kept a block',
           'payments',
           'detected p50',
           'p95',
@@ -241,7 +286,8 @@ try {
       markdownTable(
         [
           'transfers a block',
-          'background transfers',
+          'background transfers mined',
+          'kept',
           '`indexer` (all)',
           'of it `transfer`',
           '`_reorg__transfer`',
@@ -256,7 +302,8 @@ try {
       "- Indexer lag: chain head minus the indexer's checkpoint, sampled every 200 ms while the",
       '  payments ran.',
       '- Bytes: `pg_database_size` and the WAL position before and after the level (the indexer',
-      '  caught up), divided by the background transfers the indexer stored. The WAL counts every',
+      '  caught up), divided by the background transfers mined on the chain in between (whether',
+      '  the indexer kept them or not: "kept a block" is what it stored). The WAL counts every',
       "  write, including Ponder's reorg table and its sync cache.",
       '- "load avg" is the 1-minute load average when the level started; the 2 cores are',
       '  shared by the chain, the sender, Ponder, Postgres, the API, the worker and the client.',

@@ -28,6 +28,13 @@ export type IndexerOptions = {
    * `Authorization: Bearer <sqlToken>` (at least 32 characters). Off (404) when omitted.
    */
   sqlToken?: string;
+  /**
+   * The deposit account's extended public key: the indexer derives the deposit addresses from it
+   * and keeps only the transfers of our business. Without it every transfer is kept.
+   */
+  paymentXpub?: string;
+  /** Keep every USDC transfer of the chain (INDEXER_ALL_TRANSFERS), whatever `paymentXpub`. */
+  allTransfers?: boolean;
   /** Postgres schema of the indexer's tables ("indexer" in the product). */
   schema: string;
   /** Milliseconds to wait for `/ready` (historical sync done); 60 s by default. */
@@ -78,6 +85,10 @@ const PASSED_ENV = [
   'POLLING_INTERVAL_MS',
   // Note: 'true' keeps Ponder's sync cache (indexer/ponder.config.ts).
   'INDEXER_SYNC_CACHE',
+  // Note: 'true' keeps every USDC transfer; the gap is how many deposit addresses are derived
+  // past the highest assigned (indexer/src/watch.ts).
+  'INDEXER_ALL_TRANSFERS',
+  'INDEXER_ADDRESS_GAP',
 ] as const;
 
 /** Starts `ponder start` under Node and resolves once `GET /ready` answers 200. */
@@ -104,6 +115,8 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
   });
   if (options.usdcAddress) env.USDC_ADDRESS = options.usdcAddress;
   if (options.sqlToken !== undefined) env.INDEXER_SQL_TOKEN = options.sqlToken;
+  if (options.paymentXpub) env.PAYMENT_XPUB = options.paymentXpub;
+  if (options.allTransfers !== undefined) env.INDEXER_ALL_TRANSFERS = String(options.allTransfers);
   const args = [
     ponderBin(),
     ...(options.logLevel ? ['--log-level', options.logLevel] : []),

@@ -151,6 +151,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         notices.push('The local chain is new: the indexer starts again from its first block.');
       }
     }
+    // Note: the keys first: the indexer derives the deposit addresses from the public one.
+    const keysEnv: Partial<LocalKeysEnv> =
+      chainEnv.LOCAL_MODE === 'true' ? await localKeysEnv(options.dataDir, notices) : {};
     const indexer = await superviseIndexer({
       databaseUrl: database.databaseUrls.indexer,
       rpcUrl: chainEnv.RPC_URL,
@@ -162,12 +165,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       schema: INDEXER_SCHEMA,
       // Note: the indexer's /sql and /graphql stay off unless the operator gives a token.
       sqlToken: env.INDEXER_SQL_TOKEN || undefined,
+      paymentXpub: keysEnv.PAYMENT_XPUB || env.PAYMENT_XPUB || undefined,
+      allTransfers: env.INDEXER_ALL_TRANSFERS ? env.INDEXER_ALL_TRANSFERS === 'true' : undefined,
       log: (line) => log('indexer', line),
     });
     stops.push(indexer.stop);
 
-    const keysEnv =
-      chainEnv.LOCAL_MODE === 'true' ? await localKeysEnv(options.dataDir, notices) : {};
     return {
       env: {
         ...chainEnv,

@@ -1,0 +1,216 @@
+// The indexer keeps only the transfers of our business, on the real stack: Postgres, anvil (200 ms
+// blocks) with Circle's USDC, Ponder, the API and the worker's loops. With the watch feed
+// (indexer/sql/watch-feed.sql) a transfer between strangers leaves no row, while payments (also in
+// the very block after their wallet was assigned, with no spare addresses derived), forwarding legs
+// and merchant-wallet refunds are indexed, detected, forwarded and matched as before. A second
+// indexer with INDEXER_ALL_TRANSFERS=true keeps the stranger's transfer too.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { and, eq } from 'drizzle-orm';
+import postgres from 'postgres';
+import { type Address, getAddress, type Hash, parseUnits } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { type Indexer, startIndexer } from '../../stack/src/indexer.ts';
+import { localAccount } from '../../stack/src/usdc.ts';
+import { loadWorkerConfig } from '../src/config.ts';
+import { forwardingTransfers, refunds } from '../src/db/schema.ts';
+import { readIndexerPosition } from '../src/settlement/indexed-transfers.ts';
+import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { useChainApi } from './support/chain-api.ts';
+import { newMerchant, storeForm } from './support/client.ts';
+import {
+  orderOneMug,
+  payUsdc,
+  waitForForwarded,
+  waitForPayment,
+  walletOf,
+} from './support/payments.ts';
+import { freePort } from './support/ports.ts';
+import { waitUntil, webhookReceiver } from './support/settlement.ts';
+
+// Note: no spare deposit addresses: a payment is only kept if the indexer read the highest
+// assigned index in the block that carries it (read before the stack starts the indexer).
+process.env.INDEXER_ADDRESS_GAP = '0';
+
+const FEED_SQL = readFileSync(new URL('../../indexer/sql/watch-feed.sql', import.meta.url), 'utf8');
+
+const usdc = (amount: string) => parseUnits(amount, 6);
+const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+
+const receiver = webhookReceiver();
+const t = useChainApi({
+  confirmations: 2,
+  poolSize: 6,
+  worker: ({ stack, database }) =>
+    startSettlement(
+      loadWorkerConfig({
+        ...stack.env,
+        CONFIRMATIONS: '2',
+        FORWARDING_RETRY_BASE_MS: '100',
+        WEBHOOK_RETRY_BASE_MS: '100',
+      }),
+      database.db,
+      { log: () => {} },
+    ),
+});
+let admin: postgres.Sql;
+let allIndexer: Indexer | undefined;
+/** A transfer between two strangers, sent once the filter is on. */
+let stranger: { hash: Hash; blockNumber: bigint } | undefined;
+
+afterAll(async () => {
+  await allIndexer?.stop();
+  await admin?.end({ timeout: 5 });
+  receiver.stop();
+});
+
+/** Indexed rows of a transaction, once the indexer has processed its block. */
+async function rowsOf(
+  tx: { hash: string; blockNumber: bigint },
+  schema = 'indexer',
+): Promise<Array<{ from: string; to: string; value: string }>> {
+  const chainId = Number(t.stack.env.CHAIN_ID);
+  await waitUntil(async () => {
+    const head = await admin<{ head: string | null }[]>`
+      select substring(latest_checkpoint from 27 for 16)::bigint::text as head
+      from ${admin(schema)}._ponder_checkpoint where chain_id = ${chainId}`;
+    return BigInt(head[0]?.head ?? '0') >= tx.blockNumber;
+  }, `the indexer (${schema}) at block ${tx.blockNumber}`);
+  return admin`
+    select "from", "to", value::text from ${admin(schema)}.transfer
+    where tx_hash = ${tx.hash.toLowerCase()} order by log_index`;
+}
+
+beforeAll(async () => {
+  admin = postgres(t.stack.adminDatabaseUrl, { max: 2, onnotice: () => {} });
+  // As the migration would: the one function the indexer's role may call.
+  await admin.unsafe(FEED_SQL);
+  // The indexer reads the feed at its next block; until then it keeps every transfer.
+  stranger = await waitUntil(
+    async () => {
+      const sent = await payUsdc(t.stack.env, 2, freshAddress(), usdc('0.01'));
+      return (await rowsOf(sent)).length === 0 && sent;
+    },
+    'the indexer to keep only our transfers',
+    30_000,
+  );
+}, 60_000);
+
+describe('by default the indexer', () => {
+  test('keeps no row of a transfer between strangers', async () => {
+    expect(stranger).toBeDefined();
+    const again = await payUsdc(t.stack.env, 3, freshAddress(), usdc('0.02'));
+    expect(await rowsOf(again)).toEqual([]);
+    // Detection still moves on: the indexer's head passes the blocks it kept nothing of.
+    const { headBlock } = await readIndexerPosition(t.database.db, Number(t.stack.env.CHAIN_ID));
+    expect(headBlock).not.toBeNull();
+    expect(headBlock ?? 0n).toBeGreaterThanOrEqual(again.blockNumber);
+  });
+
+  test('keeps a payment mined in the block right after its wallet was assigned, and its forwarding legs', async () => {
+    const owner = await newMerchant(t.app, 'keeps');
+    const payout = freshAddress();
+    const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
+    const { orderId } = await orderOneMug(owner, t.shopper, store.id);
+    const assigned = await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
+      paymentChain: 'base',
+    });
+    const deposit = assigned.body.paymentWallet.address as Address;
+    // At once: anvil mines it in the next block (200 ms), with a stranger's transfer beside it.
+    const [payment, beside] = await Promise.all([
+      payUsdc(t.stack.env, 1, deposit, usdc('10.80')),
+      payUsdc(t.stack.env, 3, freshAddress(), usdc('0.03')),
+    ]);
+    expect(await rowsOf(payment)).toEqual([
+      {
+        from: getAddress(localAccount(1).address).toLowerCase(),
+        to: deposit.toLowerCase(),
+        value: usdc('10.80').toString(),
+      },
+    ]);
+    expect(await rowsOf(beside)).toEqual([]);
+    await waitForPayment(t.shopper, orderId, (s) => s.paymentDetected);
+
+    // The worker forwards it: the merchant and fee legs leave the deposit address, both indexed.
+    const wallet = await waitForForwarded(t.database.db, orderId);
+    const legs = await t.database.db
+      .select()
+      .from(forwardingTransfers)
+      .where(eq(forwardingTransfers.walletId, wallet.id));
+    const usdcLegs = legs.filter((leg) => leg.leg !== 'gas');
+    expect(usdcLegs.map((leg) => leg.leg).sort()).toEqual(['fee', 'merchant']);
+    for (const leg of usdcLegs) {
+      const rows = await rowsOf({
+        hash: leg.txHash ?? '',
+        blockNumber: BigInt(leg.blockNumber ?? 0),
+      });
+      expect(rows).toEqual([
+        { from: deposit.toLowerCase(), to: leg.toAddress.toLowerCase(), value: leg.value },
+      ]);
+    }
+  }, 60_000);
+
+  test('keeps a merchant-wallet refund (payout to the confirmed address), not the payout wallet’s other transfers', async () => {
+    const owner = await newMerchant(t.app, 'refund');
+    const payout = getAddress(localAccount(7).address);
+    const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
+    const { orderId } = await orderOneMug(owner, t.shopper, store.id);
+    const deposit = (
+      await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, { paymentChain: 'base' })
+    ).body.paymentWallet.address as Address;
+    await payUsdc(t.stack.env, 4, deposit, usdc('10.80'));
+    await waitForForwarded(t.database.db, orderId);
+
+    const created = await owner.api.post(`/api/orders/${orderId}/refunds`, { amount: '4.00' });
+    expect(created.status).toBe(200);
+    const [refund] = created.body.refunds;
+    // The payer confirms its address on the order's page (that link confirms the paying one).
+    const refundTo = getAddress(localAccount(4).address);
+    const token = String(refund.claimPath).replace('/refund/', '');
+    expect(
+      (await t.shopper.post(`/api/refund-claims/${token}`, { address: refundTo })).status,
+    ).toBe(200);
+    // The payout wallet pays someone else first: that is the merchant's business, not ours.
+    const elsewhere = await payUsdc(t.stack.env, 7, freshAddress(), usdc('1.00'));
+    const sent = await payUsdc(t.stack.env, 7, refundTo, usdc('4.00'));
+    expect(await rowsOf(elsewhere)).toEqual([]);
+    expect(await rowsOf(sent)).toEqual([
+      { from: payout.toLowerCase(), to: refundTo.toLowerCase(), value: usdc('4.00').toString() },
+    ]);
+    // The worker matches it on chain (the merchant did not even report its hash).
+    const done = await waitUntil(async () => {
+      const [row] = await t.database.db
+        .select()
+        .from(refunds)
+        .where(and(eq(refunds.orderId, orderId), eq(refunds.status, 'refunded')));
+      return row;
+    }, 'the merchant refund to be matched');
+    expect(done.txHash).toBe(sent.hash);
+    expect((await walletOf(t.database.db, orderId)).status).not.toBe('waiting');
+  }, 60_000);
+});
+
+describe('with INDEXER_ALL_TRANSFERS=true', () => {
+  test('a second indexer keeps every transfer, the strangers’ too', async () => {
+    const env = t.stack.env;
+    allIndexer = await startIndexer({
+      databaseUrl: t.stack.databaseUrls.indexer,
+      rpcUrl: env.RPC_URL,
+      wsUrl: env.WS_URL || undefined,
+      chainId: Number(env.CHAIN_ID),
+      usdcAddress: env.USDC_ADDRESS,
+      startBlock: BigInt(env.USDC_START_BLOCK),
+      port: await freePort(),
+      schema: 'indexer_all',
+      paymentXpub: env.PAYMENT_XPUB,
+      allTransfers: true,
+    });
+    if (!stranger) throw new Error('no stranger transfer was sent');
+    const rows = await rowsOf(stranger, 'indexer_all');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.from).toBe(getAddress(localAccount(2).address).toLowerCase());
+    const kept = await admin<{ n: number }[]>`select count(*)::int as n from indexer.transfer`;
+    const all = await admin<{ n: number }[]>`select count(*)::int as n from indexer_all.transfer`;
+    expect(all[0]?.n ?? 0).toBeGreaterThan(kept[0]?.n ?? 0);
+  }, 90_000);
+});

@@ -1,0 +1,170 @@
+// Which USDC transfers the indexer keeps. By default only those of our business: to or from a
+// deposit address (payments, forwarding and refund legs), and a merchant-wallet refund (from the
+// refund's payout address to the address the payer confirmed). INDEXER_ALL_TRANSFERS=true keeps
+// every transfer of the chain, for analysts (the worker's retention job then deletes the old ones).
+//
+// Deposit addresses are derived here from PAYMENT_XPUB, an extended PUBLIC key (the seed never
+// reaches this process), for indexes 0 to the highest assigned plus INDEXER_ADDRESS_GAP. The
+// highest index and the refunds come from `indexer_feed.watch_state()` (indexer/sql/watch-feed.sql),
+// read once per new block before its first transfer is judged: a wallet is assigned (nextval)
+// before its address is shown, so a payment mined in any later block finds it in the set.
+// Note: whenever the feed cannot be read (no function, no xpub, a failed query) the transfers of
+// that block are all kept: more rows than needed, never a payment missed.
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { HDKey } from '@scure/bip32';
+import postgres from 'postgres';
+import { bytesToHex, keccak256 } from 'viem';
+
+/** Depth of the deposit account m/44'/60'/0'/0 below the master key. */
+const DEPOSIT_ACCOUNT_DEPTH = 4;
+// Note: testnet extended keys (tpub) carry other version bytes; the derivation is the same.
+const TESTNET_VERSIONS = { private: 0x04358394, public: 0x043587cf };
+
+/** Default of INDEXER_ADDRESS_GAP: addresses derived past the highest assigned index. */
+export const DEFAULT_ADDRESS_GAP = 1000;
+
+/** Lowercase address of deposit index `index` under the account's extended public key. */
+export function depositAddressesOf(xpub: string): (index: number) => string {
+  const account = HDKey.fromExtendedKey(
+    xpub,
+    xpub.startsWith('tpub') ? TESTNET_VERSIONS : undefined,
+  );
+  if (account.depth !== DEPOSIT_ACCOUNT_DEPTH) {
+    throw new Error(
+      `PAYMENT_XPUB is at depth ${account.depth}; the deposit account m/44'/60'/0'/0 is at depth ${DEPOSIT_ACCOUNT_DEPTH}`,
+    );
+  }
+  return (index) => {
+    const compressed = account.deriveChild(index).publicKey;
+    if (!compressed) throw new Error('PAYMENT_XPUB has no public key');
+    // An Ethereum address: the last 20 bytes of the hash of the uncompressed point (no 0x04 byte).
+    const point = secp256k1.Point.fromBytes(compressed).toBytes(false).subarray(1);
+    return `0x${keccak256(bytesToHex(point)).slice(-40)}`;
+  };
+}
+
+/** What `indexer_feed.watch_state()` answers. */
+interface WatchState {
+  highestIndex: number | string;
+  refunds: Array<[string, string]>;
+}
+
+/** The indexer's filter; `atBlock` before judging the first transfer of each block. */
+export interface TransferFilter {
+  /** True when every transfer is kept whatever happens (INDEXER_ALL_TRANSFERS=true). */
+  readonly all: boolean;
+  atBlock(block: bigint): Promise<void>;
+  keeps(from: string, to: string): boolean;
+  /** Deposit addresses derived so far. */
+  readonly derived: number;
+}
+
+export interface FilterOptions {
+  all: boolean;
+  xpub: string | undefined;
+  gap: number;
+  databaseUrl: string;
+  log: (line: string) => void;
+}
+
+/** Reads INDEXER_ALL_TRANSFERS, INDEXER_ADDRESS_GAP, PAYMENT_XPUB and DATABASE_URL. */
+export function filterOptionsFromEnv(env: Record<string, string | undefined>): FilterOptions {
+  const all = env.INDEXER_ALL_TRANSFERS ?? '';
+  if (!['', 'true', 'false'].includes(all)) {
+    throw new Error(`INDEXER_ALL_TRANSFERS must be true or false (got "${all}")`);
+  }
+  const rawGap = env.INDEXER_ADDRESS_GAP ?? '';
+  const gap = rawGap === '' ? DEFAULT_ADDRESS_GAP : Number(rawGap);
+  if (!Number.isInteger(gap) || gap < 0 || gap > 1_000_000) {
+    throw new Error(
+      `INDEXER_ADDRESS_GAP must be a whole number from 0 to 1000000 (got "${rawGap}")`,
+    );
+  }
+  return {
+    all: all === 'true',
+    xpub: env.PAYMENT_XPUB || undefined,
+    gap,
+    databaseUrl: env.DATABASE_URL ?? '',
+    log: (line) => console.log(line),
+  };
+}
+
+/** Keeps every transfer. */
+const KEEP_ALL: TransferFilter = {
+  all: true,
+  atBlock: async () => {},
+  keeps: () => true,
+  derived: 0,
+};
+
+/** The filter the options ask for. */
+export function createTransferFilter(options: FilterOptions): TransferFilter {
+  if (options.all) {
+    options.log('indexer: keeping every USDC transfer (INDEXER_ALL_TRANSFERS=true)');
+    return KEEP_ALL;
+  }
+  if (!options.xpub) {
+    options.log(
+      'indexer: PAYMENT_XPUB is not set, so deposit addresses cannot be known: keeping every USDC transfer',
+    );
+    return KEEP_ALL;
+  }
+  const derive = depositAddressesOf(options.xpub);
+  // Note: one connection of its own. A raw query through Ponder's `context.db` would flush its
+  // buffered writes first, every block.
+  const sql = postgres(options.databaseUrl, { max: 1, onnotice: () => {}, idle_timeout: 60 });
+  const deposits = new Set<string>();
+  let refunds = new Set<string>();
+  let block: bigint | null = null;
+  let open = true;
+  let lastProblem = '';
+
+  const extendTo = (highest: number) => {
+    const want = highest + 1 + options.gap;
+    for (let index = deposits.size; index < want && index < 2 ** 31; index++) {
+      deposits.add(derive(index));
+    }
+  };
+
+  const refresh = async () => {
+    try {
+      const [row] = await sql<{ state: WatchState }[]>`select indexer_feed.watch_state() as state`;
+      const state = row?.state;
+      if (!state) throw new Error('indexer_feed.watch_state() answered nothing');
+      extendTo(Number(state.highestIndex));
+      refunds = new Set(state.refunds.map(([from, to]) => `${from}>${to}`));
+      open = false;
+      if (lastProblem !== '') {
+        options.log('indexer: the watch feed answers again: keeping only our transfers');
+        lastProblem = '';
+      }
+    } catch (error) {
+      open = true;
+      const problem = error instanceof Error ? error.message : String(error);
+      if (problem !== lastProblem) {
+        options.log(
+          `indexer: cannot read indexer_feed.watch_state() (${problem}): keeping every USDC transfer until it answers`,
+        );
+        lastProblem = problem;
+      }
+    }
+  };
+
+  return {
+    all: false,
+    get derived() {
+      return deposits.size;
+    },
+    atBlock: async (number) => {
+      if (number === block) return;
+      block = number;
+      await refresh();
+    },
+    keeps: (from, to) => {
+      if (open) return true;
+      const f = from.toLowerCase();
+      const t = to.toLowerCase();
+      return deposits.has(t) || deposits.has(f) || refunds.has(`${f}>${t}`);
+    },
+  };
+}
