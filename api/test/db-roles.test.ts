@@ -335,6 +335,7 @@ describe('database roles', () => {
         '0012_refunds_and_stock',
         '0013_stock_holds',
         '0014_analytics',
+        '0015_buyer_tokens_and_totp',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -367,7 +368,9 @@ describe('database roles', () => {
     const empty = inDatabase(testDb.adminUrl, 'empty_shop');
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
-    await expect(check).rejects.toThrow(/lacks 15 migration\(s\) \(0000_init, .*0014_analytics\)/);
+    await expect(check).rejects.toThrow(
+      /lacks 16 migration\(s\) \(0000_init, .*0015_buyer_tokens_and_totp\)/,
+    );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
   });

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import {
   AccountResponseSchema,
+  CreatedOrderResponseSchema,
   HealthResponseSchema,
   OrderResponseSchema,
   OwnerStoreResponseSchema,
@@ -195,7 +196,7 @@ describe('real answers', () => {
       totalUsdc: totals.totalUsdc,
     });
     expect(order.status).toBe(201);
-    expectDocumented(OrderResponseSchema, order.body);
+    expectDocumented(CreatedOrderResponseSchema, order.body);
     expectDocumented(v.array(OrderResponseSchema), (await api.get('/api/orders')).body);
     expectDocumented(
       StoreAnalyticsSchema,

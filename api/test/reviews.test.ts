@@ -1,5 +1,5 @@
-// Verified-purchase reviews on a real Postgres: only a paid order holding the product may review
-// it, once; everyone reads the visible ones with count and average; the owner alone lists, hides
+// Verified-purchase reviews on a real Postgres: only the buyer of a paid order holding the product
+// (proved by the order's review token, which the merchant never sees) may review it, once; everyone reads the visible ones with count and average; the owner alone lists, hides
 // and shows them (another merchant and an anonymous client are refused).
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { REVIEW_LIMITS, REVIEW_MESSAGES, shippingFor, storeCheckoutTotals } from '@store/shared';
@@ -29,13 +29,15 @@ async function placeOrder(storeId: string, lines: Product[]) {
     shippingMethod: 'free',
   });
   if (response.status !== 201) throw new Error(JSON.stringify(response.body));
-  return response.body as { id: string };
+  return response.body as { id: string; reviewToken: string };
 }
 const markPaid = (orderId: string) =>
   t.testDb.database.db.update(orders).set({ status: 'paid' }).where(eq(orders.id, orderId));
 
-const review = (orderId: string, productId: string, patch: Record<string, unknown> = {}) => ({
-  orderId,
+type Placed = { id: string; reviewToken: string };
+const review = (order: Placed, productId: string, patch: Record<string, unknown> = {}) => ({
+  orderId: order.id,
+  token: order.reviewToken,
   productId,
   rating: 5,
   body: 'Holds a lot of tea.',
@@ -55,15 +57,16 @@ beforeAll(async () => {
 });
 
 describe('POST /api/reviews', () => {
+  // Note: the second review has no title, posted as the form sends it (null).
   test('a pending order cannot review; once paid it reviews each of its products once', async () => {
     const order = await placeOrder(store.id, [mug, tea]);
-    const early = await t.shopper.post('/api/reviews', review(order.id, mug.id));
+    const early = await t.shopper.post('/api/reviews', review(order, mug.id));
     expect(early.status).toBe(422);
     expect(early.body.error.message).toBe(REVIEW_MESSAGES.notEligible);
     await markPaid(order.id);
     const posted = await t.shopper.post(
       '/api/reviews',
-      review(order.id, mug.id, { title: ' Great ' }),
+      review(order, mug.id, { title: ' Great ' }),
     );
     expect(posted.status).toBe(201);
     expect(posted.body).toMatchObject({
@@ -74,24 +77,28 @@ describe('POST /api/reviews', () => {
       verifiedPurchase: true,
     });
     expect(posted.body.orderId).toBeUndefined();
-    const again = await t.shopper.post('/api/reviews', review(order.id, mug.id, { rating: 1 }));
+    const again = await t.shopper.post('/api/reviews', review(order, mug.id, { rating: 1 }));
     expect(again.status).toBe(409);
     expect(again.body.error.message).toBe(REVIEW_MESSAGES.duplicate);
     expect(
-      (await t.shopper.post('/api/reviews', review(order.id, tea.id, { rating: 4 }))).status,
+      (await t.shopper.post('/api/reviews', review(order, tea.id, { rating: 4, title: null })))
+        .status,
     ).toBe(201);
   });
 
   test('refuses a product the order does not hold, unknown orders, and bad input', async () => {
     const order = await placeOrder(store.id, [mug]);
     await markPaid(order.id);
-    const notInOrder = await t.shopper.post('/api/reviews', review(order.id, tea.id));
+    const notInOrder = await t.shopper.post('/api/reviews', review(order, tea.id));
     expect(notInOrder.status).toBe(422);
-    const foreign = await t.shopper.post('/api/reviews', review(order.id, otherProduct.id));
+    const foreign = await t.shopper.post('/api/reviews', review(order, otherProduct.id));
     expect(foreign.status).toBe(422);
-    const unknown = await t.shopper.post('/api/reviews', review(crypto.randomUUID(), mug.id));
+    const unknown = await t.shopper.post(
+      '/api/reviews',
+      review({ ...order, id: crypto.randomUUID() }, mug.id),
+    );
     expect(unknown.status).toBe(422);
-    expect(unknown.body.error.message).toBe(REVIEW_MESSAGES.notEligible);
+    expect(unknown.body.error.message).toBe(REVIEW_MESSAGES.linkInvalid);
     for (const patch of [
       { rating: 0 },
       { rating: 6 },
@@ -101,11 +108,12 @@ describe('POST /api/reviews', () => {
       { body: 'x'.repeat(REVIEW_LIMITS.body + 1) },
       { authorName: 'x'.repeat(REVIEW_LIMITS.authorName + 1) },
       { orderId: 'not-an-id' },
+      { token: 'short' },
     ]) {
-      const refused = await t.shopper.post('/api/reviews', review(order.id, mug.id, patch));
+      const refused = await t.shopper.post('/api/reviews', review(order, mug.id, patch));
       expect(refused.status).toBe(422);
     }
-    const stack = await t.shopper.post('/api/reviews', review(order.id, mug.id, { rating: 'x' }));
+    const stack = await t.shopper.post('/api/reviews', review(order, mug.id, { rating: 'x' }));
     expect(JSON.stringify(stack.body)).not.toContain('at ');
   });
 });
@@ -115,7 +123,7 @@ describe('reading and moderating reviews', () => {
   beforeAll(async () => {
     const order = await placeOrder(store.id, [mug]);
     await markPaid(order.id);
-    const posted = await t.shopper.post('/api/reviews', review(order.id, mug.id, { rating: 2 }));
+    const posted = await t.shopper.post('/api/reviews', review(order, mug.id, { rating: 2 }));
     mugReviewId = posted.body.id;
   });
 
@@ -165,5 +173,49 @@ describe('reading and moderating reviews', () => {
     expect(
       (await t.owner.api.patch(`/api/reviews/${crypto.randomUUID()}`, { hidden: true })).status,
     ).toBe(404);
+  });
+});
+
+describe("the proof of purchase is the buyer's, not the merchant's", () => {
+  test('the merchant knows the order id but never its review token, so cannot review it', async () => {
+    // Note: a product of its own (after the tests that count the store's reviews).
+    const cup = (
+      await t.owner.api.post('/api/products', {
+        storeId: store.id,
+        title: 'Cup',
+        priceUsdc: '4.00',
+      })
+    ).body as Product;
+    const order = await placeOrder(store.id, [cup]);
+    expect(order.reviewToken).toMatch(/^[0-9a-f]{64}$/);
+    await markPaid(order.id);
+    // Everything the merchant (and anyone with the order id) can read leaves the token out.
+    const seen = [
+      await t.owner.api.get(`/api/orders/${order.id}`),
+      await t.owner.api.get('/api/orders'),
+      await t.owner.api.get(`/api/orders/${order.id}/activity`),
+      await t.shopper.get(`/api/orders/${order.id}`),
+    ];
+    for (const response of seen) {
+      expect(response.status).toBe(200);
+      expect(JSON.stringify(response.body)).not.toContain(order.reviewToken);
+    }
+    for (const token of [undefined, '0'.repeat(64), order.reviewToken.replace(/.$/, 'x')]) {
+      const forged = await t.owner.api.post('/api/reviews', {
+        ...review(order, cup.id),
+        token,
+      });
+      expect(forged.status).toBe(422);
+      expect(forged.body.error.message).toBe(REVIEW_MESSAGES.linkInvalid);
+    }
+    // Another order's token proves nothing about this one.
+    const other = await placeOrder(store.id, [cup]);
+    const crossed = await t.shopper.post('/api/reviews', {
+      ...review(order, cup.id),
+      token: other.reviewToken,
+    });
+    expect(crossed.status).toBe(422);
+    // The buyer's own token posts it.
+    expect((await t.shopper.post('/api/reviews', review(order, cup.id))).status).toBe(201);
   });
 });

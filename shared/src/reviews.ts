@@ -2,6 +2,7 @@
 // (one per order and product), what everyone reads, and what the merchant sees (and may hide).
 import * as v from 'valibot';
 import { maxChars } from './limits.ts';
+import { missingAsEmpty } from './schemas/common.ts';
 
 /** Caps of a review's texts and of a page of reviews. */
 export const REVIEW_LIMITS = {
@@ -22,11 +23,16 @@ export const REVIEW_MESSAGES = {
   notEligible: 'Only a paid order that contains this product can review it',
   duplicate: 'This order has already reviewed this product',
   notFound: 'Review not found',
+  /** The link lacks the buyer's token, or carries one that is not this order's. */
+  linkInvalid: 'This review link is not valid. Open the link in your receipt email',
 } as const;
 const M = REVIEW_MESSAGES;
 
 const requiredText = (message: string, label: string, max: number) =>
   v.pipe(v.string(message), v.trim(), v.nonEmpty(message), maxChars(label, max));
+
+/** A buyer's review token: 64 hexadecimal characters (see the orders table). */
+export const REVIEW_TOKEN_PATTERN = /^[0-9a-f]{64}$/;
 
 const uuid = (message: string) => v.pipe(v.string(message), v.trim(), v.uuid(message));
 
@@ -38,7 +44,8 @@ export const ReviewFormSchema = v.object({
     v.minValue(1, M.rating),
     v.maxValue(5, M.rating),
   ),
-  title: v.optional(
+  // Note: nullish, so that the form's parsed value (an empty title is null) posts as it is.
+  title: v.nullish(
     v.pipe(
       v.string(),
       v.trim(),
@@ -53,13 +60,19 @@ export const ReviewFormSchema = v.object({
 export type ReviewFormInput = v.InferInput<typeof ReviewFormSchema>;
 
 /**
- * Body of POST /api/reviews. Note: the order id is the capability: unguessable, it is known only to
- * the shopper who placed the order (its payment and thank-you pages, the receipt) and the merchant.
+ * Body of POST /api/reviews. Note: the order id alone proves nothing (the merchant knows it too);
+ * the review token does: only the browser that placed the order and the receipt carry it.
  */
 export const CreateReviewSchema = v.object({
   ...ReviewFormSchema.entries,
   orderId: uuid(M.orderRequired),
   productId: uuid(M.productRequired),
+  /** The buyer's proof of purchase: the order's review token from its receipt or checkout. */
+  token: v.pipe(
+    missingAsEmpty(M.linkInvalid),
+    v.trim(),
+    v.regex(REVIEW_TOKEN_PATTERN, M.linkInvalid),
+  ),
 });
 /** A validated review to post. */
 export type CreateReview = v.InferOutput<typeof CreateReviewSchema>;
@@ -103,9 +116,17 @@ export const UpdateReviewSchema = v.object({
   hidden: v.boolean('hidden must be true or false'),
 });
 
-/** The storefront path of the review form for one product of an order. */
-export function reviewFormPath(slug: string, orderId: string, productId: string): string {
-  return `/store/${encodeURIComponent(slug)}/review/${encodeURIComponent(orderId)}/${encodeURIComponent(productId)}`;
+/**
+ * The storefront path of the review form for one product of an order; the buyer's review token
+ * rides in the fragment, so it reaches no server log or Referer.
+ */
+export function reviewFormPath(
+  slug: string,
+  orderId: string,
+  productId: string,
+  token: string,
+): string {
+  return `/store/${encodeURIComponent(slug)}/review/${encodeURIComponent(orderId)}/${encodeURIComponent(productId)}#token=${encodeURIComponent(token)}`;
 }
 
 /** An average rating for people: one decimal ("4.5"). */

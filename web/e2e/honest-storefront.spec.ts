@@ -6,6 +6,7 @@
 // Store' appears once the payout wallet (an injected provider backed by an anvil account) signs,
 // and disappears when the payout address changes. Screenshots at phone and laptop sizes.
 import { expect, type Page, test } from '@playwright/test';
+import { REVIEW_MESSAGES } from '@store/shared';
 import { localAccount } from '../../stack/src/usdc.ts';
 import { createProduct, createStore, signUp, unique } from './admin-helpers.ts';
 import { payUsdc } from './support/pay.ts';
@@ -39,6 +40,7 @@ async function snapBoth(page: Page, name: string) {
 test('a store with 5% tax and its own shipping checks out with those numbers; reviews are real', async ({
   page,
   context,
+  browser,
 }) => {
   test.setTimeout(180_000);
   const stack = readStackInfo();
@@ -132,7 +134,10 @@ test('a store with 5% tax and its own shipping checks out with those numbers; re
   await expect(page.getByText('Estimated tax')).toBeVisible();
   await snapBoth(page, 'honest-4-thank-you');
   await page.getByRole('link', { name: 'Review Desk Lamp' }).click();
-  await expect(page).toHaveURL(`/store/${store.slug}/review/${orderId}/${lamp.id}`);
+  // The link carries the buyer's review token (kept by this browser when it placed the order).
+  await expect(page).toHaveURL(
+    new RegExp(`/store/${store.slug}/review/${orderId}/${lamp.id}#token=[0-9a-f]{64}$`),
+  );
   await expect(page.getByRole('heading', { name: 'Review Desk Lamp' })).toBeVisible();
   await page.getByRole('button', { name: 'Post Review' }).click();
   await expect(page.getByText('Choose a rating from 1 to 5 stars')).toBeVisible();
@@ -152,9 +157,22 @@ test('a store with 5% tax and its own shipping checks out with those numbers; re
       (await (await context.request.get(`${stack.mailInboxUrl}/api/messages`)).json()) as Mail[]
     ).find((mail) => mail.text.includes(orderId.slice(-8)));
   await expect.poll(receipt, { timeout: 30_000 }).toBeTruthy();
-  expect((await receipt())?.text).toContain(
-    `Desk Lamp: ${stack.webUrl}/store/${store.slug}/review/${orderId}/${lamp.id}`,
-  );
+  const receiptLink = new RegExp(
+    `Desk Lamp: (${stack.webUrl}/store/${store.slug}/review/${orderId}/${lamp.id}#token=[0-9a-f]{64})`,
+  ).exec((await receipt())?.text ?? '')?.[1];
+  expect(receiptLink).toBeTruthy();
+  // On another device the receipt's link is the proof: it reaches the form and is taken as this
+  // order's (already reviewed here). The bare link, all a merchant knows, reviews nothing.
+  const elsewhere = await browser.newPage();
+  await elsewhere.goto(receiptLink ?? '');
+  await elsewhere.getByRole('radio', { name: '5 stars' }).check({ force: true });
+  await elsewhere.getByLabel('Your review').fill('Second try');
+  await elsewhere.getByRole('button', { name: 'Post Review' }).click();
+  await expect(elsewhere.getByRole('heading', { name: 'Already reviewed' })).toBeVisible();
+  await elsewhere.goto(`${stack.webUrl}/store/${store.slug}/review/${orderId}/${lamp.id}`);
+  await expect(elsewhere.getByRole('heading', { name: 'Review link not valid' })).toBeVisible();
+  await expect(elsewhere.getByText(REVIEW_MESSAGES.linkInvalid)).toBeVisible();
+  await elsewhere.close();
 
   // The review and its rating, marked as a verified purchase.
   await page.goto(`/store/${store.slug}/product/${lamp.id}`);

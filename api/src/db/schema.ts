@@ -29,6 +29,7 @@ import {
 } from '@store/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -69,6 +70,11 @@ export const users = pgTable('users', {
   // TOTP second factor: the base32 secret, set up first and enabled once a code proves it.
   totpSecret: text(),
   totpEnabledAt: timestamp({ withTimezone: true }),
+  // The TOTP step of the last code used (a code works once, across every API process) and the
+  // wrong codes since the last right one, which slow the account down.
+  totpLastStep: bigint({ mode: 'number' }),
+  totpFailures: integer().notNull().default(0),
+  totpFailedAt: timestamp({ withTimezone: true }),
   passwordChangedAt: timestamp({ withTimezone: true }),
   createdAt: createdAt(),
 });
@@ -300,6 +306,13 @@ export const orders = pgTable(
     shippingCarrier: text(),
     trackingNumber: text(),
     trackingUrl: text(),
+    // Note: the buyer's proof of purchase for reviews (244 random bits from Postgres): given only
+    // to the browser that placed the order and in its receipt, never to the merchant.
+    reviewToken: text()
+      .notNull()
+      .default(
+        sql`replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')`,
+      ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -5,6 +5,7 @@ import { BASE_CHAIN_ID, LOCAL_CHAIN_ID } from '@store/shared';
 import { type ReceiptOrder, receiptStoreExtras, renderReceipt } from './receipt.ts';
 
 const TX = `0x${'ab'.repeat(32)}`;
+const TOKEN = 'c0ffee'.repeat(10).concat('beef');
 const order: ReceiptOrder = {
   id: '12345678-90ab-cdef-1234-56789abcdef0',
   customerEmail: 'ann@example.com',
@@ -27,6 +28,7 @@ const order: ReceiptOrder = {
   totalUsdc: '46.57',
   paymentTxHash: TX,
   metadata: null,
+  reviewToken: TOKEN,
 };
 const store = { name: 'Mugs & Co', primaryColor: '#10b981', replyTo: 'help@mugs.test' };
 
@@ -72,10 +74,12 @@ describe('review links', () => {
       items: [...order.items, { ...order.items[0], quantity: 1 }],
     } as ReceiptOrder;
     const mail = renderReceipt(twice, { ...store, reviews }, BASE_CHAIN_ID);
-    const url = `https://shop.example/store/mugs/review/${order.id}/p1`;
+    const url = `https://shop.example/store/mugs/review/${order.id}/p1#token=${TOKEN}`;
     expect(mail.text).toContain('Review your items (marked as a verified purchase):');
     expect(mail.text).toContain(`Mug <script>: ${url}`);
-    expect(mail.text).toContain(`Tea: https://shop.example/store/mugs/review/${order.id}/p2`);
+    expect(mail.text).toContain(
+      `Tea: https://shop.example/store/mugs/review/${order.id}/p2#token=${TOKEN}`,
+    );
     expect(mail.text.split(url)).toHaveLength(2);
     expect(mail.html).toContain(`<a href="${url}">Review Mug &lt;script&gt;</a>`);
   });
@@ -86,6 +90,11 @@ describe('review links', () => {
       'Review',
     );
     expect(renderReceipt(order, store, BASE_CHAIN_ID).text).not.toContain('Review your items');
+    // Without the buyer's token a link would prove nothing: none is sent.
+    const tokenless = { ...order, reviewToken: undefined };
+    expect(renderReceipt(tokenless, { ...store, reviews }, BASE_CHAIN_ID).text).not.toContain(
+      'Review your items',
+    );
   });
 
   test("the store's delivery estimate replaces SPEC's", () => {

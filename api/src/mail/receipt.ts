@@ -29,6 +29,8 @@ export interface ReceiptOrder {
   totalUsdc: string;
   paymentTxHash: string | null;
   metadata: OrderMetadata | null;
+  /** The buyer's proof of purchase for reviews (only the shopper and this receipt carry it). */
+  reviewToken?: string;
 }
 
 /** The store's part of a receipt (universal orders: the name and colour their link carried). */
@@ -113,12 +115,13 @@ export function receiptStoreExtras(
 
 /** One review link a product of a store order (a product ordered twice gets one). */
 function reviewLinksOf(order: ReceiptOrder, store: ReceiptStore): { title: string; url: string }[] {
-  if (!store.reviews || order.metadata?.isUniversal) return [];
+  if (!store.reviews || !order.reviewToken || order.metadata?.isUniversal) return [];
+  const token = order.reviewToken;
   const { origin, slug } = store.reviews;
   const products = new Map(order.items.map((item) => [item.productId, item.title]));
   return [...products].map(([productId, title]) => ({
     title,
-    url: `${origin}${reviewFormPath(slug, order.id, productId)}`,
+    url: `${origin}${reviewFormPath(slug, order.id, productId, token)}`,
   }));
 }
 

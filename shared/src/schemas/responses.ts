@@ -124,6 +124,15 @@ export const OrderResponseSchema = v.object({
   updatedAt: timestamp,
 });
 
+/**
+ * Answer of POST /api/orders: the order and its buyer's review token, the proof of purchase for
+ * reviews that only the browser that placed the order (and the receipt) ever gets.
+ */
+export const CreatedOrderResponseSchema = v.object({
+  ...OrderResponseSchema.entries,
+  reviewToken: v.string(),
+});
+
 /** Answer of POST /api/universal-orders: the checkout form's `{ order }`, or the payment page's. */
 export const UniversalOrderCreatedSchema = v.union([
   v.object({ paymentWallet: PaymentWalletResponseSchema, order: v.object({ id: v.string() }) }),

@@ -511,7 +511,10 @@ export type paths = {
          */
         get: operations["getApiOrders"];
         put?: never;
-        /** Create a pending order; totals are recomputed and must match (else 422) */
+        /**
+         * Create a pending order; totals are recomputed and must match (else 422)
+         * @description `reviewToken` is the buyer's proof of purchase for reviews: keep it in the shopper's browser only (the receipt carries it too); no other route returns it.
+         */
         post: operations["postApiOrders"];
         delete?: never;
         options?: never;
@@ -817,7 +820,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Review a product of your paid order (the order id proves the purchase); one per order and product */
+        /** Review a product of your paid order (its review token, from the checkout or the receipt, proves the purchase); one per order and product */
         post: operations["postApiReviews"];
         delete?: never;
         options?: never;
@@ -1607,6 +1610,124 @@ export type components = {
             mode: "test" | "live";
             name: string;
             revokedAt: string | null;
+        };
+        CreatedOrder: {
+            /** Format: date-time */
+            createdAt: string;
+            customerEmail: string;
+            forwarded?: {
+                feeUsdc: string;
+                merchantUsdc: string;
+                txHashes: string[];
+            } | null;
+            id: string;
+            items: {
+                imageUrl?: string | null;
+                priceUsdc: string;
+                productId: string;
+                quantity: number;
+                stockTracked?: boolean;
+                title: string;
+            }[];
+            metadata: {
+                checkoutSessionId?: string | null;
+                colors?: {
+                    accent?: string | null;
+                    primary?: string | null;
+                    secondary?: string | null;
+                } | null;
+                externalOrderId?: string | null;
+                externalPaymentAddress?: string | null;
+                externalStoreName?: string | null;
+                isUniversal?: boolean;
+                linkStoreId?: string;
+                logoUrl?: string | null;
+                returnUrl?: string | null;
+                reversedFrom?: string;
+                signed?: boolean;
+                stockShortfall?: {
+                    available: number;
+                    ordered: number;
+                    productId: string;
+                    title: string;
+                }[];
+                storeName?: string | null;
+                storePaymentAddress?: string | null;
+                theme?: ("light" | "dark") | null;
+                webhookUrl?: string | null;
+            } | null;
+            paymentAddress: string | null;
+            paymentChain: string | null;
+            paymentTxHash: string | null;
+            reviewToken: string;
+            shipment?: {
+                carrier: string;
+                /** Format: date-time */
+                shippedAt: string;
+                trackingNumber: string;
+                trackingUrl: string | null;
+            } | null;
+            shippingAddress: ({
+                /** @default  */
+                city: string;
+                /**
+                 * @default US
+                 * @constant
+                 */
+                country: "US";
+                /**
+                 * Format: email
+                 * @default
+                 */
+                email: string;
+                /** @default  */
+                firstName: string;
+                /** @default  */
+                lastName: string;
+                /** @default  */
+                phone: string;
+                /**
+                 * @default
+                 * @enum {string}
+                 */
+                state: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "DC" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY";
+                /** @default  */
+                street: string;
+                /** @default  */
+                zipCode: string;
+            } | {
+                /** @default  */
+                city: string;
+                /** @enum {string} */
+                country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                /**
+                 * Format: email
+                 * @default
+                 */
+                email: string;
+                /** @default  */
+                firstName: string;
+                /** @default  */
+                lastName: string;
+                /** @default  */
+                phone: string;
+                /** @default  */
+                state: string;
+                /** @default  */
+                street: string;
+                /** @default  */
+                zipCode: string;
+            }) | null;
+            shippingUsdc: string;
+            /** @enum {string} */
+            status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
+            stockHeldUntil?: string | null;
+            storeId: string;
+            subtotalUsdc: string;
+            taxUsdc: string;
+            totalUsdc: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         DailyVolumeSeries: {
             days: {
@@ -7063,7 +7184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["CreatedOrder"];
                 };
             };
             /** @description bad_request */
@@ -9736,7 +9857,9 @@ export interface operations {
                     /** Format: uuid */
                     productId: string;
                     rating: number;
-                    title?: string;
+                    title?: string | null;
+                    /** @default  */
+                    token?: string;
                 };
             };
         };

@@ -14,6 +14,7 @@ import {
 } from '@store/shared';
 import * as v from 'valibot';
 import { apiGet, apiRequest } from './api.ts';
+import { rememberReviewToken } from './review-tokens.ts';
 
 /** The wallet a shopper pays to, with the end of its payment window when the server sends it. */
 export type AssignedWallet = PaymentWalletResponse & { expiredAt?: string | null };
@@ -32,12 +33,20 @@ export async function fetchOrder(orderId: string): Promise<Order> {
   return v.parse(OrderSchema, await apiGet(['/api/orders', orderId]));
 }
 
+// Note: the buyer's review token comes only with the new order; it is kept, not shown.
+const CreatedOrderSchema = v.object({ ...OrderSchema.entries, reviewToken: v.string() });
+
 /** POST /api/orders with the chosen shipping method (the server recomputes the totals). */
 export async function createOrder(
   body: CreateOrder & { shippingMethod: ShippingMethod },
   idempotencyKey: string,
 ): Promise<Order> {
-  return v.parse(OrderSchema, await apiRequest('POST', '/api/orders', body, { idempotencyKey }));
+  const created = v.parse(
+    CreatedOrderSchema,
+    await apiRequest('POST', '/api/orders', body, { idempotencyKey }),
+  );
+  rememberReviewToken(created.id, created.reviewToken);
+  return created;
 }
 
 /** POST /api/universal-orders from the checkout form; answers the new order's id. */

@@ -58,7 +58,9 @@ export const ordersModule = ({ db, config }: AppDeps) => {
         detail: routeDoc({
           tags,
           summary: 'Create a pending order; totals are recomputed and must match (else 422)',
-          ok: { 201: 'Order' },
+          description:
+            "`reviewToken` is the buyer's proof of purchase for reviews: keep it in the shopper's browser only (the receipt carries it too); no other route returns it.",
+          ok: { 201: 'CreatedOrder' },
           errors: ['not_found', 'rate_limited'],
         }),
       },

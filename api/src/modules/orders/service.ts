@@ -128,7 +128,7 @@ export async function createOrder(
   holdMinutes: number = DEFAULT_STOCK_HOLD_MINUTES,
   /** Runs before an order that holds stock is placed (the client's limit on holds). */
   beforeHold: () => Promise<void> = async () => {},
-): Promise<OrderView> {
+): Promise<OrderView & { reviewToken: string }> {
   const productIds = body.items.map((item) => item.productId);
   const settings = await loadStoreSettings(db, body.storeId);
   return db.transaction(async (tx) => {
@@ -167,8 +167,9 @@ export async function createOrder(
         stockHeldUntil:
           tracked.length > 0 ? sql`now() + ${`${holdMinutes} minutes`}::interval` : null,
       })
-      .returning(orderColumns);
-    return toOrderView(created as OrderRow);
+      .returning({ ...orderColumns, reviewToken: orders.reviewToken });
+    const { reviewToken, ...row } = created as OrderRow & { reviewToken: string };
+    return { ...toOrderView(row), reviewToken };
   });
 }
 

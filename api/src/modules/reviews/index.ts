@@ -42,7 +42,7 @@ export const reviewsModule = ({ db }: AppDeps) => {
         detail: routeDoc({
           tags,
           summary:
-            'Review a product of your paid order (the order id proves the purchase); one per order and product',
+            'Review a product of your paid order (its review token, from the checkout or the receipt, proves the purchase); one per order and product',
           ok: { 201: review },
           errors: ['already_exists'],
         }),

@@ -1,5 +1,7 @@
 // Reviews: a verified buyer posts one per order and product; everyone reads the visible ones of a
 // product with their count and average; the store's owner lists them all and hides or shows one.
+
+import { timingSafeEqual } from 'node:crypto';
 import {
   type CreateReview,
   isRevenueStatus,
@@ -45,17 +47,32 @@ const toPublic = (row: PublicRow): PublicReview => ({
 
 const notEligible = () => new AppError('validation_failed', REVIEW_MESSAGES.notEligible);
 
+/** Whether `given` is the order's review token (compared in constant time). */
+function sameToken(stored: string, given: string): boolean {
+  const a = Buffer.from(stored);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 /**
- * Posts a review for a product of a paid order (the order id proves the purchase); 422 when the
- * order is unknown, unpaid or lacks the product, 409 when this order already reviewed it.
+ * Posts a review for a product of a paid order; the buyer's review token proves the purchase (the
+ * order id alone does not: its merchant knows it). 422 when the token is not the order's, or the
+ * order is unknown, unpaid or lacks the product; 409 when this order already reviewed it.
  */
 export async function createReview(db: Database, input: CreateReview): Promise<PublicReview> {
   const [order] = await db
-    .select({ storeId: orders.storeId, status: orders.status, items: orders.items })
+    .select({
+      storeId: orders.storeId,
+      status: orders.status,
+      items: orders.items,
+      reviewToken: orders.reviewToken,
+    })
     .from(orders)
     .where(eq(orders.id, input.orderId))
     .limit(1);
-  if (!order || !isRevenueStatus(order.status)) throw notEligible();
+  if (!order || !sameToken(order.reviewToken, input.token))
+    throw new AppError('validation_failed', REVIEW_MESSAGES.linkInvalid);
+  if (!isRevenueStatus(order.status)) throw notEligible();
   const productId = input.productId.toLowerCase();
   if (!order.items.some((item) => item.productId.toLowerCase() === productId)) throw notEligible();
   // Note: the product must still be the store's (a universal order's item ids are not products).

@@ -1,6 +1,8 @@
 // "Review your items" under a paid store order's confirmation: one link a product to its review
-// form (the order id in the link is what proves the purchase).
+// form, carrying the buyer's review token this browser kept when it placed the order (the proof of
+// purchase). Another browser has none and points to the receipt's links instead.
 import { isRevenueStatus, type Order, reviewFormPath } from '@store/shared';
+import { reviewTokenOf } from '../../../../lib/review-tokens.ts';
 import type { OrderState } from '../../../../lib/use-order.ts';
 
 /** Links to review each product of a paid order of this store; nothing otherwise. */
@@ -10,6 +12,7 @@ export function ReviewLinks(props: { result: OrderState; slug: string; storeId?:
   if (!isRevenueStatus(order.status) || order.metadata?.isUniversal) return null;
   if (props.storeId && order.storeId !== props.storeId) return null;
   const products = [...new Map(order.items.map((item) => [item.productId, item])).values()];
+  const token = reviewTokenOf(order.id);
   return (
     <section className="page review-links" aria-labelledby="review-links-title">
       <div className="card">
@@ -17,13 +20,19 @@ export function ReviewLinks(props: { result: OrderState; slug: string; storeId?:
         <p className="muted small">
           Tell other shoppers what you think. Your review is marked as a verified purchase.
         </p>
-        <ul>
-          {products.map((item) => (
-            <li key={item.productId}>
-              <a href={reviewFormPath(props.slug, order.id, item.productId)}>Review {item.title}</a>
-            </li>
-          ))}
-        </ul>
+        {token ? (
+          <ul>
+            {products.map((item) => (
+              <li key={item.productId}>
+                <a href={reviewFormPath(props.slug, order.id, item.productId, token)}>
+                  Review {item.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="small">The links to review your items are in your receipt email.</p>
+        )}
       </div>
     </section>
   );

@@ -3,6 +3,7 @@ import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addToCart, readCart } from '../../../../db/cart.ts';
 import { db } from '../../../../db/db.ts';
+import { reviewTokenOf } from '../../../../lib/review-tokens.ts';
 import { dismissToast } from '../../../../lib/toast.ts';
 import { byLabel, byText, click, typeInto, waitFor } from '../../../../test-dom.ts';
 import { renderAt } from '../../../../test-utils.tsx';
@@ -78,6 +79,7 @@ beforeEach(async () => {
           shippingUsdc: '0.00',
           totalUsdc: '0.00',
           status: 'pending',
+          reviewToken: 'ab'.repeat(32),
         },
         { status: 201 },
       );
@@ -173,6 +175,8 @@ describe('store checkout', () => {
       expect(router.state.location.pathname).toBe('/store/aurora/payment/order-123'),
     );
     expect(await readCart('store-1')).toEqual([]);
+    // The buyer's review token is kept in this browser (the review links need it), not shown.
+    expect(reviewTokenOf('order-123')).toBe('ab'.repeat(32));
   });
 
   it('shows the empty-cart card with a way back', async () => {

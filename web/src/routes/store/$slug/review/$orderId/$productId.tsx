@@ -1,10 +1,13 @@
-// Route /store/{slug}/review/{orderId}/{productId}: the review form a buyer reaches from the link in
-// the receipt or the thank-you page. Only a paid order of this store that holds the product can
-// review it (the API checks again); one review per order and product.
+// Route /store/{slug}/review/{orderId}/{productId}#token=…: the review form a buyer reaches from the
+// link in the receipt or the thank-you page. The token (the buyer's proof of purchase) comes from
+// the link's fragment or from this browser's own order; without one the page says where the link
+// is. Only a paid order of this store that holds the product can review it (the API checks again,
+// token included); one review per order and product.
 import {
   isRevenueStatus,
   type Order,
   REVIEW_LIMITS,
+  REVIEW_MESSAGES,
   type ReviewFormInput,
   ReviewFormSchema,
 } from '@store/shared';
@@ -17,6 +20,7 @@ import { MessageCard } from '../../../../../components/message-card.tsx';
 import { OrderGate } from '../../../../../components/order-gate.tsx';
 import { ApiError, errorText } from '../../../../../lib/api.ts';
 import { submitWith, useAppForm } from '../../../../../lib/form.tsx';
+import { reviewTokenFromHash, reviewTokenOf } from '../../../../../lib/review-tokens.ts';
 import { IdParamSchema, requireParam } from '../../../../../lib/route-params.ts';
 import { toastError } from '../../../../../lib/toast.ts';
 import { useOrder } from '../../../../../lib/use-order.ts';
@@ -44,6 +48,9 @@ function ReviewPage() {
 function ReviewForOrder(props: { order: Order }) {
   const { slug, productId } = Route.useParams();
   const store = useCurrentStore();
+  const [token] = useState(
+    () => reviewTokenFromHash(window.location.hash) ?? reviewTokenOf(props.order.id),
+  );
   const item = props.order.items.find((line) => line.productId === productId);
   const back = (
     <Link to="/store/$slug/" params={{ slug }} className="button">
@@ -68,12 +75,18 @@ function ReviewForOrder(props: { order: Order }) {
         {back}
       </MessageCard>
     );
-  return <ReviewForm order={props.order} productId={productId} title={item.title} />;
+  if (!token)
+    return (
+      <MessageCard title="Review link not valid" description={REVIEW_MESSAGES.linkInvalid}>
+        {back}
+      </MessageCard>
+    );
+  return <ReviewForm order={props.order} productId={productId} title={item.title} token={token} />;
 }
 
 type Done = { kind: 'posted' } | { kind: 'duplicate' };
 
-function ReviewForm(props: { order: Order; productId: string; title: string }) {
+function ReviewForm(props: { order: Order; productId: string; title: string; token: string }) {
   const { slug } = Route.useParams();
   const [done, setDone] = useState<Done>();
   const form = useAppForm({
@@ -91,6 +104,7 @@ function ReviewForm(props: { order: Order; productId: string; title: string }) {
           ...v.parse(ReviewFormSchema, value),
           orderId: props.order.id,
           productId: props.productId,
+          token: props.token,
         });
         setDone({ kind: 'posted' });
       } catch (error) {
