@@ -2,14 +2,16 @@
 // blocks) with Circle's USDC, Ponder, the API and the worker's loops. With the watch feed
 // (indexer/sql/watch-feed.sql) a transfer between strangers leaves no row, while payments (also in
 // the very block after their wallet was assigned, with no spare addresses derived), forwarding legs
-// and merchant-wallet refunds are indexed, detected, forwarded and matched as before. A second
+// and merchant-wallet refunds are indexed, detected, forwarded and matched as before; a kept row
+// leaves with its block in a reorg. A second
 // indexer with INDEXER_ALL_TRANSFERS=true keeps the stranger's transfer too.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import postgres from 'postgres';
-import { type Address, getAddress, type Hash, parseUnits } from 'viem';
+import { type Address, createPublicClient, getAddress, type Hash, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
 import { type Indexer, startIndexer } from '../../stack/src/indexer.ts';
 import { localAccount } from '../../stack/src/usdc.ts';
 import { loadWorkerConfig } from '../src/config.ts';
@@ -189,6 +191,33 @@ describe('by default the indexer', () => {
     expect((await walletOf(t.database.db, orderId)).status).not.toBe('waiting');
   }, 60_000);
 });
+
+test('a kept payment follows its block through a reorg: gone with it, kept again when mined again', async () => {
+  const owner = await newMerchant(t.app, 'reorg');
+  const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: freshAddress() })))
+    .body;
+  const { orderId } = await orderOneMug(owner, t.shopper, store.id);
+  const deposit = (
+    await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, { paymentChain: 'base' })
+  ).body.paymentWallet.address as Address;
+  // Less than the total: the order waits (nothing is forwarded while the block is replaced).
+  const payment = await payUsdc(t.stack.env, 5, deposit, usdc('1.00'));
+  expect(await rowsOf(payment)).toHaveLength(1);
+  const chain = createPublicClient({ chain: foundry, transport: http(t.stack.env.RPC_URL) });
+  const head = await chain.getBlockNumber();
+  // Replaces the payment's block and those after it with empty ones (anvil drops their transactions).
+  await chain.request({
+    method: 'anvil_reorg' as never,
+    params: [Number(head - payment.blockNumber) + 1, []] as never,
+  });
+  await waitUntil(async () => {
+    const [row] = await admin<{ n: number }[]>`
+      select count(*)::int as n from indexer.transfer where tx_hash = ${payment.hash.toLowerCase()}`;
+    return row?.n === 0;
+  }, 'the row of the reorged payment to go');
+  const again = await payUsdc(t.stack.env, 5, deposit, usdc('1.00'));
+  expect(await rowsOf(again)).toHaveLength(1);
+}, 60_000);
 
 describe('with INDEXER_ALL_TRANSFERS=true', () => {
   test('a second indexer keeps every transfer, the strangers’ too', async () => {
