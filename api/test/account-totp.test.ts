@@ -190,7 +190,7 @@ describe('changes that need a fresh code once it is on', () => {
       withCode(usedCode),
     );
     expect(replayed.status).toBe(403);
-    expect(replayed.body.error.message).toBe(TOTP_MESSAGES.codeWrong);
+    expect(replayed.body.error.message).toBe(TOTP_MESSAGES.codeUsed);
     // Another merchant, with a code of its own, still cannot touch it.
     const bob = await t.bob.api.put(path, { paymentAddress: otherAddress });
     expect(bob.status).toBe(404);
@@ -237,6 +237,58 @@ describe('changes that need a fresh code once it is on', () => {
       statuses.push((await m.api.post('/api/api-keys', { name: 'x' }, withCode(wrong))).status);
     expect(statuses.slice(0, 6)).toEqual([403, 403, 403, 403, 403, 403]);
     expect(statuses[6]).toBe(429);
+  });
+});
+
+describe('every API process sees the same codes and the same wait', () => {
+  test('a code taken by another process (its step in the row) is refused here, and says why', async () => {
+    const m = await withTotp('shared-step');
+    const code = totpCodeAt(m.secret);
+    const signedIn = await t.shopper.post('/api/auth/sign-in', {
+      username: m.user.username,
+      password,
+      code,
+    });
+    expect(signedIn.status).toBe(200);
+    const [row] = await db()
+      .select({ step: users.totpLastStep })
+      .from(users)
+      .where(eq(users.id, m.user.id));
+    expect(row?.step).toBe(Math.floor(Date.now() / 30_000));
+    // The same code again, as a replica would receive it: refused, with what to do.
+    const replay = await m.api.post('/api/api-keys', { name: 'again' }, withCode(code));
+    expect(replay.status).toBe(403);
+    expect(replay.body.error.message).toBe(TOTP_MESSAGES.codeUsed);
+    // The next code works.
+    const next = await m.api.post(
+      '/api/api-keys',
+      { name: 'next' },
+      withCode(totpCodeAt(m.secret, 1)),
+    );
+    expect(next.status).toBe(201);
+  });
+
+  test('wrong codes counted by another process hold this one too; a right code clears them', async () => {
+    const m = await withTotp('shared-wait');
+    await db()
+      .update(users)
+      .set({ totpFailures: 8, totpFailedAt: new Date() })
+      .where(eq(users.id, m.user.id));
+    const held = await m.api.post('/api/api-keys', { name: 'x' }, withCode(totpCodeAt(m.secret)));
+    expect(held.status).toBe(429);
+    expect(held.body.error.message).toStartWith(TOTP_MESSAGES.tooManyCodes);
+    // An hour after the last wrong code the count is forgotten.
+    await db()
+      .update(users)
+      .set({ totpFailedAt: new Date(Date.now() - 61 * 60_000) })
+      .where(eq(users.id, m.user.id));
+    const ok = await m.api.post('/api/api-keys', { name: 'y' }, withCode(totpCodeAt(m.secret)));
+    expect(ok.status).toBe(201);
+    const [row] = await db()
+      .select({ failures: users.totpFailures })
+      .from(users)
+      .where(eq(users.id, m.user.id));
+    expect(row?.failures).toBe(0);
   });
 });
 

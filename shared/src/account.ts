@@ -58,6 +58,9 @@ export const TOTP_MESSAGES = {
   notSetUp: 'Set up two-step verification first',
   notEnabled: 'Two-step verification is off',
   tooManyCodes: 'Too many wrong codes',
+  /** A right code that has been used already (each code works once). */
+  codeUsed:
+    'That code has just been used: wait for the next code in your authenticator app (a new one every 30 seconds)',
 } as const;
 
 /** An account email: trimmed, lowercased, checked, at most 254 characters. */

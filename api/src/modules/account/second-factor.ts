@@ -3,11 +3,11 @@
 // `requireSecondFactor`, the gate of the changes a stolen session must not make alone (payout
 // address, API keys) once an account has it on.
 import { TOTP_CODE_HEADER, TOTP_MESSAGES } from '@store/shared';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import type { Database } from '../../db/client.ts';
 import { recoveryCodes, users } from '../../db/schema.ts';
-import { BackoffLimiter, waitText } from '../../http/attempt-limiter.ts';
+import { waitText } from '../../http/attempt-limiter.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, type SessionUser } from '../../http/session.ts';
 import type { Executor } from '../../webhooks/outbox.ts';
@@ -40,34 +40,35 @@ export const totpUri = (secret: string, username: string) => totpOf(secret, user
 
 /** Length of a TOTP step. */
 const TOTP_PERIOD_MS = 30_000;
-/** Accounts whose last used step this process remembers (the oldest are forgotten first). */
-const MAX_REMEMBERED_STEPS = 50_000;
-// Note: the step of the last code each account used, so that a code works once: one seen over a
-// shoulder or in a log cannot be sent again. Kept in this process (the schema has no column for it).
-const usedSteps = new Map<string, number>();
 
 /**
- * Whether `code` is the secret's code now (or one step either side) and newer than the last code
- * the account used; a valid one is remembered as used.
+ * Whether `code` is the secret's code now (or one step either side): 'ok' and remembered as used
+ * when it is newer than the last code the account used, 'used' when it is not (a code works once:
+ * one seen over a shoulder or in a log cannot be sent again), 'wrong' otherwise. Note: the last
+ * used step is a column, moved forward by one conditional UPDATE, so two API processes (or two
+ * requests at once) never both take the same code.
  */
-function useTotpCode(userId: string, secret: string, code: string): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
+async function useTotpCode(
+  db: Executor,
+  userId: string,
+  secret: string,
+  code: string,
+): Promise<CodeCheck> {
+  if (!/^\d{6}$/.test(code)) return 'wrong';
   const now = Date.now();
   const delta = totpOf(secret, 'check').validate({
     token: code,
     window: TOTP_WINDOW,
     timestamp: now,
   });
-  if (delta === null) return false;
+  if (delta === null) return 'wrong';
   const step = Math.floor(now / TOTP_PERIOD_MS) + delta;
-  if (step <= (usedSteps.get(userId) ?? Number.NEGATIVE_INFINITY)) return false;
-  usedSteps.delete(userId);
-  usedSteps.set(userId, step);
-  if (usedSteps.size > MAX_REMEMBERED_STEPS) {
-    const oldest = usedSteps.keys().next().value;
-    if (oldest !== undefined) usedSteps.delete(oldest);
-  }
-  return true;
+  const taken = await db
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+    .returning({ id: users.id });
+  return taken.length > 0 ? 'ok' : 'used';
 }
 
 /**
@@ -113,34 +114,74 @@ async function useRecoveryCode(db: Executor, userId: string, code: string): Prom
   return used.length > 0;
 }
 
-// Note: a 6-digit code is guessable in a million tries; wrong codes of one account slow it down
-// (5 free, then 1 s, 2 s… up to 15 minutes; forgotten after an hour), in this process.
-const wrongCodes = new BackoffLimiter({
-  baseDelayMs: 1000,
-  maxDelayMs: 15 * 60 * 1000,
-  forgetAfterMs: 60 * 60 * 1000,
-  freeFailures: 5,
-  maxKeys: 20_000,
-});
+/** What a code turned out to be: right (and now used), right but used already, or wrong. */
+export type CodeCheck = 'ok' | 'used' | 'wrong';
+
+/** The message of a code that was refused. */
+export const codeRefusal = (check: Exclude<CodeCheck, 'ok'>) =>
+  check === 'used' ? TOTP_MESSAGES.codeUsed : TOTP_MESSAGES.codeWrong;
+
+// Note: a 6-digit code is guessable in a million tries; wrong codes of one account slow it down:
+// 5 free, then 1 s, 2 s… up to 15 minutes, forgotten an hour after the last. Counted in the
+// account's row, so every API process sees the same count.
+const FREE_WRONG_CODES = 5;
+const WRONG_CODE_BASE_MS = 1000;
+const WRONG_CODE_MAX_MS = 15 * 60 * 1000;
+const FORGET_WRONG_CODES_MS = 60 * 60 * 1000;
+
+/** The wait after `failures` wrong codes, the last at `failedAt` (0: none). */
+export function wrongCodeWaitMs(failures: number, failedAt: Date | null, now = Date.now()): number {
+  if (!failedAt || now - failedAt.getTime() >= FORGET_WRONG_CODES_MS) return 0;
+  const beyond = failures - FREE_WRONG_CODES;
+  if (beyond <= 0) return 0;
+  const delay = Math.min(WRONG_CODE_BASE_MS * 2 ** Math.min(beyond - 1, 30), WRONG_CODE_MAX_MS);
+  return Math.max(0, failedAt.getTime() + delay - now);
+}
 
 /** Milliseconds the account must wait before its next code is checked (0: now). */
-export const secondFactorWait = (userId: string) => wrongCodes.waitMs(userId);
+export async function secondFactorWait(db: Executor, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ failures: users.totpFailures, failedAt: users.totpFailedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row ? wrongCodeWaitMs(row.failures, row.failedAt) : 0;
+}
+
+/** Counts a wrong code (a count older than the forget window starts again at one). */
+async function recordWrongCode(db: Executor, userId: string): Promise<void> {
+  await db
+    .update(users)
+    .set({
+      totpFailures: sql`case when ${users.totpFailedAt} > now() - ${`${FORGET_WRONG_CODES_MS} milliseconds`}::interval then ${users.totpFailures} + 1 else 1 end`,
+      totpFailedAt: sql`now()`,
+    })
+    .where(eq(users.id, userId));
+}
 
 /**
  * Checks a code of an account with TOTP on: its authenticator's current code (once), or one of
- * its recovery codes (used up). A wrong one counts against the account's wait.
+ * its recovery codes (used up). A wrong one counts against the account's wait; a right one clears
+ * it. A code already used is refused without counting (the owner typing the code they just signed
+ * in with is not a guesser).
  */
-export async function secondFactorValid(
+export async function checkSecondFactor(
   db: Executor,
   user: { id: string; totpSecret: string | null },
   code: string,
-): Promise<boolean> {
-  const valid = user.totpSecret
-    ? useTotpCode(user.id, user.totpSecret, code) || (await useRecoveryCode(db, user.id, code))
-    : false;
-  if (valid) wrongCodes.reset(user.id);
-  else wrongCodes.fail(user.id);
-  return valid;
+): Promise<CodeCheck> {
+  let check: CodeCheck = 'wrong';
+  if (user.totpSecret) {
+    check = await useTotpCode(db, user.id, user.totpSecret, code);
+    if (check === 'wrong' && (await useRecoveryCode(db, user.id, code))) check = 'ok';
+  }
+  if (check === 'ok')
+    await db
+      .update(users)
+      .set({ totpFailures: 0, totpFailedAt: null })
+      .where(eq(users.id, user.id));
+  else if (check === 'wrong') await recordWrongCode(db, user.id);
+  return check;
 }
 
 /** The account's second factor: whether it is on, and its secret. */
@@ -171,12 +212,13 @@ export async function requireSecondFactor(
     throw new AppError('forbidden', TOTP_MESSAGES.secondFactorRequired, {
       secondFactor: 'required',
     });
-  const wait = secondFactorWait(user.id);
+  const wait = await secondFactorWait(db, user.id);
   if (wait > 0)
     throw new AppError(
       'rate_limited',
       `${TOTP_MESSAGES.tooManyCodes}; try again in ${waitText(wait)}`,
     );
-  if (code.length > 20 || !(await secondFactorValid(db, account, code)))
-    throw new AppError('forbidden', TOTP_MESSAGES.codeWrong, { secondFactor: 'wrong' });
+  const check = code.length > 20 ? 'wrong' : await checkSecondFactor(db, account, code);
+  if (check !== 'ok')
+    throw new AppError('forbidden', codeRefusal(check), { secondFactor: 'wrong' });
 }

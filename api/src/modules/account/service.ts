@@ -21,9 +21,10 @@ import type { Executor } from '../../webhooks/outbox.ts';
 import { assertPasswordAllowed } from '../auth/password-policy.ts';
 import { hashPassword, verifyPassword } from '../auth/service.ts';
 import {
+  checkSecondFactor,
+  codeRefusal,
   newRecoveryCodes,
   newTotpSecret,
-  secondFactorValid,
   secondFactorWait,
   storeRecoveryCodes,
 } from './second-factor.ts';
@@ -398,8 +399,8 @@ export async function setUpTotp(db: Database, userId: string) {
   return created;
 }
 
-function assertCodeAllowed(userId: string): void {
-  const wait = secondFactorWait(userId);
+async function assertCodeAllowed(db: Database, userId: string): Promise<void> {
+  const wait = await secondFactorWait(db, userId);
   if (wait > 0)
     throw new AppError(
       'rate_limited',
@@ -420,10 +421,10 @@ export async function enableTotp(
   // Note: a stolen session must not turn on its own authenticator and lock the owner out.
   if (!(await verifyPassword(currentPassword, user.password)))
     throw new AppError('validation_failed', M.currentPasswordWrong);
-  assertCodeAllowed(userId);
+  await assertCodeAllowed(db, userId);
   // Note: only the authenticator's code here: there are no recovery codes yet.
-  if (!/^\d{6}$/.test(code) || !(await secondFactorValid(db, user, code)))
-    throw new AppError('validation_failed', TOTP_MESSAGES.codeWrong);
+  const check = /^\d{6}$/.test(code) ? await checkSecondFactor(db, user, code) : 'wrong';
+  if (check !== 'ok') throw new AppError('validation_failed', codeRefusal(check));
   const codes = newRecoveryCodes(RECOVERY_CODE_COUNT);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ totpEnabledAt: new Date() }).where(eq(users.id, userId));
@@ -436,9 +437,9 @@ export async function enableTotp(
 export async function disableTotp(db: Database, userId: string, code: string) {
   const user = await userRow(db, userId);
   if (!user.totpEnabledAt) throw new AppError('invalid_state', TOTP_MESSAGES.notEnabled);
-  assertCodeAllowed(userId);
-  if (!(await secondFactorValid(db, user, code)))
-    throw new AppError('validation_failed', TOTP_MESSAGES.codeWrong);
+  await assertCodeAllowed(db, userId);
+  const check = await checkSecondFactor(db, user, code);
+  if (check !== 'ok') throw new AppError('validation_failed', codeRefusal(check));
   await db.transaction(async (tx) => {
     await tx
       .update(users)
