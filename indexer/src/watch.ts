@@ -8,8 +8,9 @@
 // highest index and the refunds come from `indexer_feed.watch_state()` (indexer/sql/watch-feed.sql),
 // read once per new block before its first transfer is judged: a wallet is assigned (nextval)
 // before its address is shown, so a payment mined in any later block finds it in the set.
-// Note: whenever the feed cannot be read (no function, no xpub, a failed query) the transfers of
-// that block are all kept: more rows than needed, never a payment missed.
+// Note: whenever the feed cannot be read (no function, no xpub, a failed query), and while the
+// addresses up to the highest assigned are still being derived (a first start with many wallets),
+// the transfers of that block are all kept: more rows than needed, never a payment missed.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { HDKey } from '@scure/bip32';
 import postgres from 'postgres';
@@ -22,6 +23,13 @@ const TESTNET_VERSIONS = { private: 0x04358394, public: 0x043587cf };
 
 /** Default of INDEXER_ADDRESS_GAP: addresses derived past the highest assigned index. */
 export const DEFAULT_ADDRESS_GAP = 1000;
+
+/**
+ * Most time spent deriving addresses in one block (about 0.35 ms each). Note: at a first start
+ * with many wallets (100,000: ~35 s) the set is built over many blocks instead of stalling one;
+ * until it reaches the highest assigned index every transfer is kept.
+ */
+const DERIVE_BUDGET_MS = 50;
 
 /** Lowercase address of deposit index `index` under the account's extended public key. */
 export function depositAddressesOf(xpub: string): (index: number) => string {
@@ -119,11 +127,12 @@ export function createTransferFilter(options: FilterOptions): TransferFilter {
   let open = true;
   let lastProblem = '';
 
+  /** Derives toward `highest` + the gap within the budget; true once every assigned one is in. */
   const extendTo = (highest: number) => {
-    const want = highest + 1 + options.gap;
-    for (let index = deposits.size; index < want && index < 2 ** 31; index++) {
-      deposits.add(derive(index));
-    }
+    const want = Math.min(highest + 1 + options.gap, 2 ** 31);
+    const until = performance.now() + DERIVE_BUDGET_MS;
+    while (deposits.size < want && performance.now() < until) deposits.add(derive(deposits.size));
+    return deposits.size > highest;
   };
 
   const refresh = async () => {
@@ -131,22 +140,29 @@ export function createTransferFilter(options: FilterOptions): TransferFilter {
       const [row] = await sql<{ state: WatchState }[]>`select indexer_feed.watch_state() as state`;
       const state = row?.state;
       if (!state) throw new Error('indexer_feed.watch_state() answered nothing');
-      extendTo(Number(state.highestIndex));
+      const highest = Number(state.highestIndex);
       refunds = new Set(state.refunds.map(([from, to]) => `${from}>${to}`));
+      if (!extendTo(highest)) {
+        throw new Error(`deriving deposit addresses, ${deposits.size} of ${highest + 1} so far`);
+      }
       open = false;
       if (lastProblem !== '') {
-        options.log('indexer: the watch feed answers again: keeping only our transfers');
+        options.log('indexer: the watch feed answers: keeping only our transfers');
         lastProblem = '';
       }
     } catch (error) {
       open = true;
       const problem = error instanceof Error ? error.message : String(error);
-      if (problem !== lastProblem) {
+      // Note: said once, not at every block (the derivation's progress neither).
+      const same =
+        problem === lastProblem ||
+        (problem.startsWith('deriving') && lastProblem.startsWith('deriving'));
+      if (!same) {
         options.log(
-          `indexer: cannot read indexer_feed.watch_state() (${problem}): keeping every USDC transfer until it answers`,
+          `indexer: not filtering yet (${problem}): keeping every USDC transfer until the watch feed answers`,
         );
-        lastProblem = problem;
       }
+      lastProblem = problem;
     }
   };
 

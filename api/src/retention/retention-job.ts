@@ -1,12 +1,13 @@
-// Retention of the indexer's data (the privacy policy: blockchain logs kept 12 months). The
-// indexer stores every USDC transfer of the chain; those that touch none of our deposit addresses
-// (neither to nor from one) are deleted once mined more than RETENTION_MONTHS ago, a small batch
-// per transaction with a pause between, oldest first. Transfers of our orders are kept: they are
-// the payments and forwardings the analytics views and the accounting export show. Each run also
-// puts back the analysts' indexes if Ponder re-created its table, and records itself for
-// /api/health. Note: the worker's role cannot write the indexer's table; it deletes through
-// `analytics_jobs.delete_indexed_transfers`, owned by the indexer's role, which only deletes the
-// rows named and only when older than the cut-off.
+// Retention of the indexer's data (the privacy policy: blockchain logs kept 12 months). With
+// INDEXER_ALL_TRANSFERS=true the indexer stores every USDC transfer of the chain (by default only
+// ours: indexer/src/watch.ts); those that touch none of our deposit addresses (neither to nor from
+// one: other people's transfers, merchant-wallet refunds) are deleted once mined more than
+// RETENTION_MONTHS ago, a small batch per transaction with a pause between, oldest first.
+// Transfers of our orders are kept: they are the payments and forwardings the analytics views and
+// the accounting export show. Each run also puts back the analysts' indexes if Ponder re-created
+// its table, and records itself for /api/health. Note: the worker's role cannot write the
+// indexer's table; it deletes through `analytics_jobs.delete_indexed_transfers`, owned by the
+// indexer's role, which only deletes the rows named and only when older than the cut-off.
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { startWakeableLoop } from '../settlement/wakeable-loop.ts';
