@@ -17,6 +17,12 @@ import { RUNTIME_CACHES } from './src/db/sw-caches.ts';
 const webDir = fileURLToPath(new URL('.', import.meta.url));
 // Note: what the API answers under a store's pages; a `^` key is a regular expression to Vite.
 const STORE_INSTALL_FILES = /^\/store\/[^/]+\/(?:manifest\.webmanifest|icon-[\w-]+\.png)(?:\?|$)/;
+// Note: route ids as TanStack Router names them (the store's layout and its index page).
+const STOREFRONT_ROUTES = new Set<string>(['/store/$slug', '/store/$slug/']);
+// Note: React, React DOM and the router change with a dependency update only: one chunk of their
+// own, cached across the app's releases.
+const FRAMEWORK_MODULES =
+  /node_modules[\\/](?:react|react-dom|scheduler|use-sync-external-store|@tanstack[\\/](?:react-router|router-core|history|store|react-store))[\\/]/;
 const apiUrl = process.env.API_URL ?? 'http://localhost:3000';
 const devPort = Number(process.env.WEB_PORT ?? process.env.PORT ?? 5173);
 
@@ -37,6 +43,12 @@ export default defineConfig({
     tanstackRouter({
       target: 'react',
       autoCodeSplitting: true,
+      // Note: a store's layout and its product grid are not split off: most first visits open a
+      // store, whose page then needs no route chunk after the entry (one request less in the
+      // chain); the other routes stay lazy.
+      codeSplittingOptions: {
+        splitBehavior: ({ routeId }) => (STOREFRONT_ROUTES.has(routeId) ? [] : undefined),
+      },
       routesDirectory: `${webDir}src/routes`,
       generatedRouteTree: `${webDir}src/routeTree.gen.ts`,
       quoteStyle: 'single',
@@ -123,7 +135,31 @@ export default defineConfig({
   // Note: dist/.vite/manifest.json tells the API which chunks a store page needs, so the HTML it
   // serves for one can ask for them (and the store's data) at once (api/src/modules/web-app).
   // Note: every browser the app supports knows modulepreload; no polyfill in the entry.
-  build: { manifest: true, modulePreload: { polyfill: false } },
+  build: {
+    manifest: true,
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'framework', test: FRAMEWORK_MODULES, priority: 2 },
+            // Note: every module the entry loads statically goes into the entry's own chunk. Left
+            // to itself the bundler cuts what the entry shares with lazy routes into many small
+            // chunks (28 files for a store page, each one a request and its own gzip
+            // dictionary). The group is closed under static imports by definition, so its
+            // members' dependencies need not be pulled in (doing so would drag in modules the
+            // entry only reaches through a re-exporting index and never uses).
+            {
+              name: 'index',
+              tags: ['$initial'],
+              priority: 1,
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: { port: devPort, strictPort: true, proxy },
   preview: { port: 4173, strictPort: true, proxy },
 });

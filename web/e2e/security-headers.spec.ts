@@ -41,7 +41,9 @@ test('the app runs under its Content-Security-Policy without a violation', async
   // A store, its product page (styles set from the store's theme), checkout and payment page
   // (the QR code is a data: image).
   const slug = stack.store.slug;
-  await page.goto(`/store/${slug}`);
+  // The store page's HTML (the shell with its early hints) carries the same policy.
+  const storePage = await page.goto(`/store/${slug}`);
+  expect(storePage?.headers()['content-security-policy']).toBe(policy);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(stack.store.name);
   await page.getByRole('button', { name: 'Add to Cart: Aurora Hoodie' }).click();
   await expect(page.getByTestId('cart-count')).toHaveText('1 item');

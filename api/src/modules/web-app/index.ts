@@ -8,6 +8,7 @@ import { loadPageHints } from './page-hints.ts';
 
 /** Files worth compressing: text. Note: images and fonts are compressed formats already. */
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|json|svg|webmanifest|txt|map)$/;
+const HTML_TYPE = 'text/html; charset=utf-8';
 /** Below this a gzip member's overhead eats the saving. */
 const MIN_COMPRESS_BYTES = 1024;
 
@@ -43,16 +44,23 @@ export const webAppModule = (distDir: string) => {
     set.headers['cache-control'] = path.startsWith('/assets/')
       ? 'public, max-age=31536000, immutable'
       : 'no-cache';
+    const acceptsGzip = /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '');
     const hints = isFile ? '' : (pageHints?.(path) ?? '');
     if (hints) {
-      set.headers['content-type'] = 'text/html; charset=utf-8';
-      return indexHtml.replace('</head>', `${hints}</head>`);
+      // Note: a page with hints is the shell with a few links more, gzipped like the shell. A
+      // Blob of type text/html, so the security headers' hook sees a page (it gets the page's
+      // Content-Security-Policy, as the shell does).
+      const html = indexHtml.replace('</head>', `${hints}</head>`);
+      set.headers.vary = 'Accept-Encoding';
+      if (!acceptsGzip) return new Blob([html], { type: HTML_TYPE });
+      set.headers['content-encoding'] = 'gzip';
+      return new Blob([Bun.gzipSync(html)], { type: HTML_TYPE });
     }
     const served = isFile ? file : index;
     const stats = statSync(served);
     if (!COMPRESSIBLE.test(served) || stats.size < MIN_COMPRESS_BYTES) return Bun.file(served);
     set.headers.vary = 'Accept-Encoding';
-    if (!/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) return Bun.file(served);
+    if (!acceptsGzip) return Bun.file(served);
     set.headers['content-encoding'] = 'gzip';
     return new Blob([gzipOf(served, stats.mtimeMs)], { type: Bun.file(served).type });
   });

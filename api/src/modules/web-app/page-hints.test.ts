@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Elysia } from 'elysia';
+import { securityHeaders } from '../../http/security-headers.ts';
 import { webAppModule } from './index.ts';
 
 const dist = mkdtempSync(join(tmpdir(), 'web-dist-hints-'));
@@ -58,6 +59,28 @@ describe('early hints of the storefront pages', () => {
     expect(page).not.toContain('store-1.js');
     expect(page).toContain(`href="/api/products/${id}"`);
     expect(page).toContain('href="/api/stores/acme-shop"');
+  });
+
+  test('a page with hints goes gzipped, as HTML with the page policy', async () => {
+    const served = new Elysia()
+      .use(securityHeaders({ frameAncestors: [], localMode: true, trustProxy: false }))
+      .use(webAppModule(dist));
+    const zipped = await served.handle(
+      new Request('http://localhost/store/acme-shop', {
+        headers: { 'accept-encoding': 'gzip, br' },
+      }),
+    );
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.headers.get('content-type')).toStartWith('text/html');
+    expect(zipped.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const text = new TextDecoder().decode(
+      Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer())),
+    );
+    expect(text).toContain('href="/api/stores/acme-shop"');
+    const plain = await served.handle(new Request('http://localhost/store/acme-shop'));
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await plain.text()).toContain('href="/api/stores/acme-shop"');
   });
 
   test('other paths and anything unexpected in one get the plain shell', async () => {

@@ -12,7 +12,11 @@ interface ManifestChunk {
 }
 type Manifest = Record<string, ManifestChunk>;
 
-/** The route modules of each hinted page, as Vite's manifest names them. */
+/**
+ * The route modules of each hinted page, as Vite's manifest names them. Note: one the build keeps
+ * in the entry (web/vite.config.ts: a store's layout and product grid) has no key of its own and
+ * adds nothing.
+ */
 const STORE_LAYOUT = 'src/routes/store/$slug/route.tsx?tsr-split=component';
 const PAGE_ROUTES = {
   store: [STORE_LAYOUT, 'src/routes/store/$slug/index.tsx?tsr-split=component'],
