@@ -172,6 +172,13 @@ test('a store with 5% tax and its own shipping checks out with those numbers; re
   await elsewhere.goto(`${stack.webUrl}/store/${store.slug}/review/${orderId}/${lamp.id}`);
   await expect(elsewhere.getByRole('heading', { name: 'Review link not valid' })).toBeVisible();
   await expect(elsewhere.getByText(REVIEW_MESSAGES.linkInvalid)).toBeVisible();
+  await snapBoth(elsewhere, 'honest-5b-review-link-not-valid');
+  // That device's thank-you page has no token to link with: it points to the receipt instead.
+  await elsewhere.goto(`${stack.webUrl}/store/${store.slug}/thank-you/${orderId}`);
+  await expect(
+    elsewhere.getByText('The links to review your items are in your receipt email.'),
+  ).toBeVisible();
+  await expect(elsewhere.getByRole('link', { name: 'Review Desk Lamp' })).toHaveCount(0);
   await elsewhere.close();
 
   // The review and its rating, marked as a verified purchase.
