@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { createPublicClient, http, parseAbiItem } from 'viem';
 import { runDetectionPass } from '../../api/src/settlement/detection.ts';
 import { readIndexerPosition } from '../../api/src/settlement/indexed-transfers.ts';
+import { applyWatchFeed } from '../../stack/src/stack.ts';
 import { startBenchStack } from '../bench-stack.ts';
 import { writeBenchmarkSection } from '../docs-section.ts';
 import { prepareSenders, SENDERS, startBackground } from './background.ts';
@@ -32,11 +32,7 @@ const OPEN = Number(args.open);
 const { stack, database, logs, start, startApi, stop } = await startBenchStack('detection');
 // The indexer's watch feed (indexer/sql/watch-feed.sql), as the database's owner: with it the
 // indexer keeps only our transfers (unless --all-transfers).
-if (!ALL_TRANSFERS) {
-  await database.db.execute(
-    sql.raw(readFileSync(new URL('../../indexer/sql/watch-feed.sql', import.meta.url), 'utf8')),
-  );
-}
+if (!ALL_TRANSFERS) await applyWatchFeed(stack.adminDatabaseUrl);
 
 /** Inserts `count` pending universal orders with waiting wallets (placeholder addresses). */
 async function addOpenWallets(count: number) {
@@ -310,7 +306,6 @@ try {
     ].join('\n');
     console.log(`\n${body}\n`);
     if (!args['no-write']) await writeBenchmarkSection('detection-background', body);
-    if (process.env.BENCH_LOGS) await Bun.write(process.env.BENCH_LOGS, logs.join('\n'));
   } else {
     start('worker', 'worker.ts');
     const live = await startApi('api');
@@ -367,6 +362,8 @@ try {
     if (failures.length) console.warn(`log lines worth a look:\n${failures.join('\n')}`);
   }
 } finally {
+  // Note: also when a level fails (a payment not detected), to see what the indexer did.
+  if (process.env.BENCH_LOGS) await Bun.write(process.env.BENCH_LOGS, logs.join('\n'));
   clock?.stop();
   await stop();
 }
