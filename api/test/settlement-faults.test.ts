@@ -11,7 +11,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { loadWorkerConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/client.ts';
-import { forwardingTransfers, orders } from '../src/db/schema.ts';
+import { forwardingTransfers, orders, refunds } from '../src/db/schema.ts';
 import { forwardWallet } from '../src/settlement/forwarding.ts';
 import { forwardingContext, startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
@@ -235,6 +235,30 @@ describe('a reorg deeper than the depth removes a payment', () => {
     await Bun.sleep(1500);
     expect((await balancesOf(t.stack.env, payout)).usdc).toBe(0n);
     expect((await walletOf(t.database.db, orderId)).forwardedAmountUsdc).toBe('0.000000');
+    await expectChainLedgerHolds();
+  }, 90_000);
+});
+
+describe('a reorg deeper than the depth removes an overpayment', () => {
+  test('the excess held for the payer is withdrawn: nobody is asked to claim money that is gone', async () => {
+    const payout = freshAddress();
+    const { orderId, address } = await universalOrder('7.00', payout);
+    const { blockNumber } = await payUsdc(t.stack.env, 5, address, usdc('7.50'));
+    const held = await waitUntil(async () => {
+      const [row] = await t.database.db.select().from(refunds).where(eq(refunds.orderId, orderId));
+      return row?.status === 'awaiting_address' && row;
+    }, 'the excess held for the payer');
+    expect(held.amount).toBe(usdc('0.50').toString());
+    const head = await rpc().getBlockNumber();
+    await reorg(Number(head - blockNumber) + 1);
+    await waitUntil(
+      async () => (await walletOf(t.database.db, orderId)).status === 'reversed',
+      'the reversal',
+      45_000,
+    );
+    const [after] = await t.database.db.select().from(refunds).where(eq(refunds.id, held.id));
+    expect(after?.status).toBe('canceled');
+    expect(after?.lastError).toBe('A chain reorganization took the payment away');
     await expectChainLedgerHolds();
   }, 90_000);
 });

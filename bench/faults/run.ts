@@ -211,6 +211,10 @@ try {
     ['wallet states at the end', statusRows.map((r) => `${r.status} ${r.n}`).join(', ')],
     ['USDC received by deposit addresses (chain)', fmt(received)],
     ['USDC forwarded (chain), merchant + treasury', fmt(out)],
+    [
+      'USDC held on deposit addresses for payers (overpaid excess awaiting a claim)',
+      fmt(result.heldForPayers),
+    ],
     ['forwarding transfers on chain', String(ledger.transfersOut)],
     [
       'authorizations used / used twice',
@@ -282,7 +286,8 @@ function fmt(units: bigint): string {
 
 /**
  * Waits (3 minutes at most) until every wallet is settled: whatever is at depth on a paid or
- * expired-underpaid address has left it, and nothing else is in flight; returns what is not.
+ * expired-underpaid address has left it, but for an excess held for its payer, and nothing else
+ * is in flight; returns what is not.
  */
 async function settle(orders: readonly { orderId: string; address: Address }[]) {
   const deadline = performance.now() + 180_000;
@@ -295,16 +300,20 @@ async function settle(orders: readonly { orderId: string; address: Address }[]) 
       received: string;
       forwarded: string;
       open_legs: number;
+      held: string;
     }>(sql`
       select w.order_id, lower(w.wallet_address) as address, w.status,
         w.expected_amount_usdc::text as expected, w.received_amount_usdc::text as received,
         w.forwarded_amount_usdc::text as forwarded,
         (select count(*)::int from forwarding_transfers f
-          where f.wallet_id = w.id and f.status <> 'confirmed') as open_legs
+          where f.wallet_id = w.id and f.status <> 'confirmed') as open_legs,
+        (select coalesce(sum(r.amount), 0)::text from refunds r
+          where r.wallet_id = w.id and r.status = 'awaiting_address') as held
       from payment_wallets w`);
     const head = await client.getBlockNumber();
     const stuck: string[] = [];
     const misreported: string[] = [];
+    let heldForPayers = 0n;
     for (const wallet of state) {
       const onChain = await chainReceived(wallet.address as Address, head);
       const paidInDb = ['received', 'overpaid', 'paid_late'].includes(wallet.status);
@@ -316,12 +325,18 @@ async function settle(orders: readonly { orderId: string; address: Address }[]) 
         onChain.atDepth >= parseUsdc(wallet.expected)
       )
         misreported.push(`${wallet.order_id}: ${wallet.status} though paid on chain`);
+      // Note: an overpayment's excess stays on the address, held for its payer until they claim
+      // it (refunds awaiting an address): accounted, not stuck.
       const balance = await usdcBalance(wallet.address as Address);
-      if (paidInDb && (balance > 0n || wallet.open_legs > 0))
-        stuck.push(`${wallet.order_id}: ${balance} left, ${wallet.open_legs} open legs`);
+      const held = BigInt(wallet.held);
+      heldForPayers += held;
+      if (paidInDb && (balance !== held || wallet.open_legs > 0))
+        stuck.push(
+          `${wallet.order_id}: ${balance} left (${held} held for the payer), ${wallet.open_legs} open legs`,
+        );
     }
     if ((stuck.length === 0 && misreported.length === 0) || performance.now() > deadline)
-      return { stuck, misreported, orders: orders.length };
+      return { stuck, misreported, heldForPayers, orders: orders.length };
     await Bun.sleep(1000);
   }
 }

@@ -16,6 +16,7 @@ import { decrementInventoryForPaidOrder } from '../modules/orders/service.ts';
 import { eventsForTransition } from '../webhooks/events.ts';
 import { enqueueOrderEvents } from '../webhooks/outbox.ts';
 import { noticePaymentChange } from './payment-notices.ts';
+import { cancelUnsentDepositRefunds } from './refund-store.ts';
 
 /** A wallet as stored before a pass and as the state machine sees it after. */
 export interface WalletChange {
@@ -83,6 +84,8 @@ export async function recordWalletChange(
     if (newlyPaid) await enqueueReceipt(tx, change.orderId, now);
     if (newlyPaid) await enqueueMerchantPaid(tx, change.orderId, now);
     if (reversed) await markOrderReversed(tx, change.orderId, now);
+    // Note: an excess held for the payer went with the payment: nobody is asked to claim it.
+    if (reversed) await cancelUnsentDepositRefunds(tx, change.walletId, now);
     await enqueueOrderEvents(
       tx,
       change.walletId,

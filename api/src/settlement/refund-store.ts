@@ -9,7 +9,7 @@ import {
   type Usdc,
   type WebhookRefund,
 } from '@store/shared';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import { formatEther, getAddress } from 'viem';
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers, orders, paymentWallets, refunds } from '../db/schema.ts';
@@ -94,6 +94,39 @@ export async function lockWallet(tx: Executor, walletId: string): Promise<Wallet
     .where(eq(paymentWallets.id, walletId))
     .for('update');
   return wallet;
+}
+
+/**
+ * Withdraws the refunds from a deposit address that a reorg emptied (its wallet is reversed): what
+ * they were to return is no longer there, and a payer must not be asked to claim it. Only refunds
+ * with nothing on its way: awaiting an address, or ready but in no forwarding round yet (a leg once
+ * planned follows the forwarding's own reorg path). Returns how many were withdrawn. Note: if the
+ * payment is mined again, the wallet is paid again and its excess is reserved anew.
+ */
+export async function cancelUnsentDepositRefunds(
+  tx: Executor,
+  walletId: string,
+  now: Date,
+): Promise<number> {
+  const canceled = await tx
+    .update(refunds)
+    .set({
+      status: 'canceled',
+      lastError: 'A chain reorganization took the payment away',
+      completedAt: now,
+    })
+    .where(
+      and(
+        eq(refunds.walletId, walletId),
+        eq(refunds.source, 'deposit'),
+        or(
+          eq(refunds.status, 'awaiting_address'),
+          and(eq(refunds.status, 'ready'), isNull(refunds.round)),
+        ),
+      ),
+    )
+    .returning({ id: refunds.id });
+  return canceled.length;
 }
 
 /**
