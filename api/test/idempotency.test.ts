@@ -47,6 +47,16 @@ describe('Idempotency-Key', () => {
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
+    // The buyer's review token is in the first answer and in its replay, and is the stored one.
+    expect(first.body.reviewToken).toMatch(/^[0-9a-f]{64}$/);
+    const [stored] = await t.testDb.database.db
+      .select({ reviewToken: orders.reviewToken })
+      .from(orders)
+      .where(eq(orders.id, first.body.id));
+    expect(stored?.reviewToken).toBe(first.body.reviewToken);
+    // The created order reads back as the shopper's GET shows it (same fields and values).
+    const { reviewToken: _, ...created } = first.body;
+    expect((await t.shopper.get(`/api/orders/${first.body.id}`)).body).toEqual(created);
     expect(await count(orders)).toBe(before);
   });
 

@@ -12,6 +12,8 @@ export interface LoadResult {
   total: number;
   /** Responses that were not 2xx plus connection errors and timeouts. */
   failures: number;
+  /** CPU time used per request (user + system) by the API process(es), Postgres, the bench. */
+  cpuMs?: { api?: number; postgres: number; bench: number };
 }
 
 /** Options shared by every workload. */
@@ -44,13 +46,47 @@ export async function httpLoad(
   };
 }
 
+/**
+ * Runs the same load against several API processes at once (each its own port, as behind a load
+ * balancer), `options.connections` split evenly among them. Rates, totals and failures add up;
+ * each latency figure is the worst of the processes' (autocannon keeps no histogram to merge).
+ */
+export async function httpLoadSplit(
+  name: string,
+  urls: readonly string[],
+  request: autocannon.Request,
+  options: LoadOptions,
+): Promise<LoadResult> {
+  if (urls.length === 1) return httpLoad(name, urls[0] as string, request, options);
+  const share = Math.max(1, Math.floor(options.connections / urls.length));
+  const parts = await Promise.all(
+    urls.map((url) => httpLoad(name, url, request, { ...options, connections: share })),
+  );
+  const sum = (pick: (r: LoadResult) => number) => parts.reduce((a, r) => a + pick(r), 0);
+  const worst = (pick: (r: LoadResult) => number) => Math.max(...parts.map(pick));
+  return {
+    name,
+    requestsPerSecond: sum((r) => r.requestsPerSecond),
+    p50: worst((r) => r.p50),
+    p97_5: worst((r) => r.p97_5),
+    p99: worst((r) => r.p99),
+    total: sum((r) => r.total),
+    failures: sum((r) => r.failures),
+  };
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
 /** `connections` clients, one connection each, inserting one row per statement for the duration. */
-export async function insertLoad(databaseUrl: string, options: LoadOptions): Promise<LoadResult> {
+export async function insertLoad(
+  databaseUrl: string,
+  options: LoadOptions,
+  /** Runs when the load is over, while the clients' backends still exist (to read their CPU). */
+  beforeEnd: () => Promise<void> = async () => {},
+): Promise<LoadResult> {
   const setup = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   await setup`create table if not exists bench_rows (
     id uuid primary key default gen_random_uuid(),
@@ -79,6 +115,7 @@ export async function insertLoad(databaseUrl: string, options: LoadOptions): Pro
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  await beforeEnd();
   await Promise.all(clients.map((sql) => sql.end()));
   latencies.sort((a, b) => a - b);
   return {

@@ -37,7 +37,18 @@ export function describeMachine(postgresVersion: string, loadAtStart: number): M
   };
 }
 
-const HEADER = ['workload', 'req/s', 'p50 ms', 'p97.5 ms', 'p99 ms', 'total', 'failed'];
+const HEADER = [
+  'workload',
+  'req/s',
+  'p50 ms',
+  'p97.5 ms',
+  'p99 ms',
+  'total',
+  'failed',
+  'CPU ms/req: API',
+  'Postgres',
+  'load gen.',
+];
 const row = (r: LoadResult) => [
   r.name,
   Math.round(r.requestsPerSecond).toLocaleString('en-US'),
@@ -46,6 +57,9 @@ const row = (r: LoadResult) => [
   r.p99.toFixed(1),
   r.total.toLocaleString('en-US'),
   String(r.failures),
+  r.cpuMs?.api === undefined ? '-' : r.cpuMs.api.toFixed(2),
+  r.cpuMs === undefined ? '-' : r.cpuMs.postgres.toFixed(2),
+  r.cpuMs === undefined ? '-' : r.cpuMs.bench.toFixed(2),
 ];
 
 /** Column widths of a table of cells. */

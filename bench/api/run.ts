@@ -1,14 +1,23 @@
-// `bun bench/api/run.ts [--connections=50] [--duration=10] [--write]`: order creation and store
-// reads under concurrency next to the raw Postgres single-row insert rate of the same server.
-// --write puts the figures into docs/benchmarks.md (its own section only).
+// `bun bench/api/run.ts [--connections=50] [--duration=10] [--processes=1] [--profile]
+// [--cpu-profile=<dir>] [--write]`: order creation and store reads under concurrency next to the
+// raw Postgres single-row insert rate of the same server. --processes runs that many API processes
+// (the connections split among them); --profile samples what Postgres' backends do during order
+// creation; --cpu-profile has Bun write the API's CPU profile (markdown) into <dir>; --write puts
+// the figures into docs/benchmarks.md (its own section only).
 import os from 'node:os';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
 import type autocannon from 'autocannon';
 import postgres from 'postgres';
 import { BENCHMARKS_DOC, writeBenchmarkSection } from '../docs-section.ts';
-import { httpLoad, insertLoad, type LoadOptions, type LoadResult } from './load.ts';
+import { httpLoadSplit, insertLoad, type LoadOptions, type LoadResult } from './load.ts';
 import { consoleTable, describeMachine, markdownSection } from './report.ts';
-import { startApi, startBenchDatabase } from './servers.ts';
+import {
+  cpuSeconds,
+  postgresCpuSeconds,
+  type RunningApi,
+  startApi,
+  startBenchDatabase,
+} from './servers.ts';
 
 const arg = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -18,6 +27,8 @@ const options: LoadOptions = {
 };
 const write = process.argv.includes('--write');
 const profile = process.argv.includes('--profile');
+const processes = Math.max(1, arg('processes', 1));
+const cpuProfileDir = process.argv.find((a) => a.startsWith('--cpu-profile='))?.split('=')[1];
 
 /**
  * `--profile`: what the database's client backends are doing during order creation, sampled
@@ -86,7 +97,50 @@ async function orderBody(apiUrl: string) {
   };
 }
 
-async function measureApi(apiUrl: string, databaseUrl: string): Promise<LoadResult[]> {
+/** CPU seconds so far of the API processes, the Postgres server and this process. */
+async function cpuNow(apis: RunningApi[], postmasterPid: number) {
+  const usage = process.cpuUsage();
+  return {
+    api: (await Promise.all(apis.map((a) => cpuSeconds(a.pid)))).reduce((a, b) => a + b, 0),
+    postgres: await postgresCpuSeconds(postmasterPid),
+    bench: (usage.user + usage.system) / 1e6,
+  };
+}
+
+/**
+ * Runs `load` and adds the CPU time each part used per request to its result; a load whose
+ * clients' backends end with it calls `done` before they do.
+ */
+async function withCpu(
+  apis: RunningApi[],
+  postmasterPid: number,
+  load: (done: () => Promise<void>) => Promise<LoadResult>,
+) {
+  const before = await cpuNow(apis, postmasterPid);
+  let after: Awaited<ReturnType<typeof cpuNow>> | undefined;
+  const done = async () => {
+    after ??= await cpuNow(apis, postmasterPid);
+  };
+  const result = await load(done);
+  const end = after ?? (await cpuNow(apis, postmasterPid));
+  const perRequest = (seconds: number) => (result.total > 0 ? (seconds * 1000) / result.total : 0);
+  return {
+    ...result,
+    cpuMs: {
+      api: apis.length > 0 ? perRequest(end.api - before.api) : undefined,
+      postgres: perRequest(end.postgres - before.postgres),
+      bench: perRequest(end.bench - before.bench),
+    },
+  };
+}
+
+async function measureApi(
+  apis: RunningApi[],
+  databaseUrl: string,
+  postmasterPid: number,
+): Promise<LoadResult[]> {
+  const urls = apis.map((a) => a.url);
+  const apiUrl = urls[0] as string;
   const { storeId, body } = await orderBody(apiUrl);
   // Note: a fresh Idempotency-Key per request, so that every request creates an order.
   const createOrder: autocannon.Request = {
@@ -99,23 +153,29 @@ async function measureApi(apiUrl: string, databaseUrl: string): Promise<LoadResu
       headers: { ...request.headers, 'idempotency-key': crypto.randomUUID() },
     }),
   };
-  await httpLoad('warm-up', apiUrl, createOrder, { ...options, durationSeconds: 2 });
+  await httpLoadSplit('warm-up', urls, createOrder, { ...options, durationSeconds: 2 });
   const sampled = profile ? sampleActivity(databaseUrl) : undefined;
-  const orders = await httpLoad('API: POST /api/orders', apiUrl, createOrder, options);
+  const orders = await withCpu(apis, postmasterPid, () =>
+    httpLoadSplit('API: POST /api/orders', urls, createOrder, options),
+  );
   if (sampled) console.log(`Backends during POST /api/orders:\n${await sampled()}`);
   return [
     orders,
-    await httpLoad(
-      'API: GET /api/stores/{slug}',
-      apiUrl,
-      { path: '/api/stores/demo-store' },
-      options,
+    await withCpu(apis, postmasterPid, () =>
+      httpLoadSplit(
+        'API: GET /api/stores/{slug}',
+        urls,
+        { path: '/api/stores/demo-store' },
+        options,
+      ),
     ),
-    await httpLoad(
-      'API: GET /api/stores/{id}/products',
-      apiUrl,
-      { path: `/api/stores/${storeId}/products?published=true` },
-      options,
+    await withCpu(apis, postmasterPid, () =>
+      httpLoadSplit(
+        'API: GET /api/stores/{id}/products',
+        urls,
+        { path: `/api/stores/${storeId}/products?published=true` },
+        options,
+      ),
     ),
   ];
 }
@@ -127,20 +187,29 @@ try {
   console.log(
     `Postgres ${database.version}: ${options.connections} clients inserting single rows…`,
   );
-  const raw = await insertLoad(database.url, options);
-  const api = await startApi(database.url);
+  const raw = await withCpu([], database.postmasterPid, (done) =>
+    insertLoad(database.url, options, done),
+  );
+  const apis: RunningApi[] = [];
   try {
+    for (let i = 0; i < processes; i++) apis.push(await startApi(database.url, { cpuProfileDir }));
     console.log(
-      `API at ${api.url}: ${options.connections} connections, ${options.durationSeconds} s each…`,
+      `API (${processes} process${processes > 1 ? 'es' : ''}) at ${apis.map((a) => a.url).join(', ')}: ${options.connections} connections, ${options.durationSeconds} s each…`,
     );
-    results = [raw, ...(await measureApi(api.url, database.url))];
+    results = [raw, ...(await measureApi(apis, database.url, database.postmasterPid))];
   } finally {
-    await api.stop();
+    await Promise.all(apis.map((api) => api.stop()));
   }
 } finally {
   await database.stop();
 }
+const loadAtEnd = os.loadavg()[0] ?? 0;
 console.log(`\n${consoleTable(results)}\n`);
+const [rawResult, ordersResult] = results;
+if (rawResult && ordersResult)
+  console.log(
+    `POST /api/orders: ${((100 * ordersResult.requestsPerSecond) / rawResult.requestsPerSecond).toFixed(1)}% of the raw insert rate; ${processes} API process(es); load average ${loadAtStart.toFixed(2)} at the start, ${loadAtEnd.toFixed(2)} at the end`,
+  );
 if (write) {
   const command = `bun run bench:api`;
   await writeBenchmarkSection(

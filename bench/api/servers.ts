@@ -17,8 +17,48 @@ export interface Running {
   stop(): Promise<void>;
 }
 
+/** An API process the benchmark started: its pid, for the CPU time it used. */
+export interface RunningApi extends Running {
+  pid: number;
+}
+
+/** A process's parent and CPU seconds (user + system) so far, from /proc/<pid>/stat. */
+async function procStat(pid: number | string): Promise<{ ppid: number; cpu: number } | null> {
+  try {
+    const stat = await Bun.file(`/proc/${pid}/stat`).text();
+    // Note: fields after the command's closing parenthesis: ppid is the 2nd, utime and stime the
+    // 12th and 13th (in clock ticks, 100 a second).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100 };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds a process has used so far. */
+export async function cpuSeconds(pid: number): Promise<number> {
+  return (await procStat(pid))?.cpu ?? 0;
+}
+
+/**
+ * CPU seconds used so far by a Postgres server: its postmaster and every process it started
+ * (backends, background workers) that is still running.
+ */
+export async function postgresCpuSeconds(postmasterPid: number): Promise<number> {
+  const { readdir } = await import('node:fs/promises');
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  const stats = await Promise.all(pids.map((pid) => procStat(pid)));
+  const own = await procStat(postmasterPid);
+  return (
+    (own?.cpu ?? 0) +
+    stats.reduce((sum, stat) => sum + (stat?.ppid === postmasterPid ? stat.cpu : 0), 0)
+  );
+}
+
 /** Starts a fresh, migrated Postgres (fsync off, as in the tests) in a temporary folder. */
-export async function startBenchDatabase(): Promise<Running & { version: string }> {
+export async function startBenchDatabase(): Promise<
+  Running & { version: string; postmasterPid: number }
+> {
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-api-'));
   const pg = await startEmbeddedPostgres({
     dataDir: join(dataDir, 'postgres'),
@@ -31,9 +71,13 @@ export async function startBenchDatabase(): Promise<Running & { version: string 
     { version: string }[]
   >`select current_setting('server_version') as version`;
   await sql.end();
+  const postmasterPid = Number(
+    (await Bun.file(join(dataDir, 'postgres', 'postmaster.pid')).text()).split('\n')[0],
+  );
   return {
     url: pg.url,
     version: row?.version ?? 'unknown',
+    postmasterPid,
     stop: async () => {
       await pg.stop();
       await rm(dataDir, { recursive: true, force: true });
@@ -45,10 +89,19 @@ export async function startBenchDatabase(): Promise<Running & { version: string 
 // creation derives a deposit address only for universal orders, which these runs do not create).
 const XPUB = depositXpubFromMnemonic(ANVIL_MNEMONIC);
 
-/** Starts the real API entry point (local mode seeds the demo store) and waits until it answers. */
-export async function startApi(databaseUrl: string): Promise<Running> {
+/**
+ * Starts the real API entry point (local mode seeds the demo store) and waits until it answers;
+ * with `cpuProfileDir`, Bun writes a CPU profile (markdown) of the process there when it stops.
+ */
+export async function startApi(
+  databaseUrl: string,
+  options: { cpuProfileDir?: string } = {},
+): Promise<RunningApi> {
   const port = await freePort();
-  const child = Bun.spawn([process.execPath, join(root, 'api/src/index.ts')], {
+  const profile = options.cpuProfileDir
+    ? ['--cpu-prof-md', `--cpu-prof-dir=${options.cpuProfileDir}`]
+    : [];
+  const child = Bun.spawn([process.execPath, ...profile, join(root, 'api/src/index.ts')], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
@@ -77,7 +130,7 @@ export async function startApi(databaseUrl: string): Promise<Running> {
       (r) => r.ok,
       () => false,
     );
-    if (ok) return { url, stop };
+    if (ok) return { url, stop, pid: child.pid };
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
       throw new Error(`the API did not start on port ${port}`);

@@ -83,13 +83,19 @@ type KeyRow = typeof idempotencyKeys.$inferInsert;
 const sameKey = (claim: Claim) =>
   and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key));
 
+// Note: the two statements every keyed request runs, prepared (no query building per request).
+const CLAIM = `insert into idempotency_keys (scope, key, method, path, request_hash)
+  values ($1::text, $2::text, $3::text, $4::text, $5::text) on conflict do nothing returning key`;
+const SETTLE = `update idempotency_keys set response_status = $3::int, response_body = $4::jsonb
+  where scope = $1::text and key = $2::text`;
+
 async function claimKey(db: Database, row: KeyRow): Promise<Outcome> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const inserted = await db
-      .insert(idempotencyKeys)
-      .values(row)
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
+    const inserted = await db.$client.unsafe(
+      CLAIM,
+      [row.scope, row.key, row.method, row.path, row.requestHash],
+      { prepare: true },
+    );
     if (inserted.length > 0) return { claimed: true };
     if (await deleteExpiredKey(db, row)) continue;
     const [existing] = await db.select().from(idempotencyKeys).where(sameKey(row)).limit(1);
@@ -133,10 +139,12 @@ async function settleKey(db: Database, claim: Claim, status: number, body: unkno
     await db.delete(idempotencyKeys).where(sameKey(claim));
     return;
   }
-  await db
-    .update(idempotencyKeys)
-    .set({ responseStatus: status, responseBody: withoutSecrets(body) })
-    .where(sameKey(claim));
+  // Note: stored as drizzle's jsonb column would store it (JSON.stringify: dates as ISO strings).
+  await db.$client.unsafe(
+    SETTLE,
+    [claim.scope, claim.key, status, JSON.stringify(withoutSecrets(body))],
+    { prepare: true },
+  );
 }
 
 /** Prefixes of secrets a response may show once (webhook and link signing secrets, keys). */

@@ -66,14 +66,53 @@ export class RateLimiter {
   /**
    * Counts a hit for each check in turn and throws the 429 (with Retry-After) of the first one
    * beyond its limit; the checks after it are not counted (a client refused on its own limit
-   * never uses up a store's).
+   * never uses up a store's). One statement for all the checks (a prepared one per number of
+   * checks): each check's upsert runs only when the one before it was within its limit.
    */
   async enforce(set: ResponseHeaders, checks: readonly RateLimitCheck[]): Promise<void> {
-    for (const { limit, key, reason } of checks) {
-      const wait = await this.hit(limit, key);
-      if (wait > 0) throw tooManyAttempts(set, wait, reason);
-    }
+    if (checks.length === 0) return;
+    const params: Array<string | number> = [];
+    for (const { limit, key } of checks)
+      params.push(limit.bucket, hashKey(key), limit.windowMs / 1000, limit.max);
+    const rows = await this.db.$client.unsafe<{ i: number; refused: boolean; wait_ms: number }[]>(
+      enforceStatement(checks.length),
+      params,
+      { prepare: true },
+    );
+    const counted = new Map(rows.map((row) => [row.i, row]));
+    checks.forEach(({ reason }, i) => {
+      const row = counted.get(i);
+      if (row?.refused) throw tooManyAttempts(set, Math.max(1, row.wait_ms), reason);
+    });
   }
+}
+
+// Note: the same upsert as `hit`, once per check; check i's parameters are $4i+1 (bucket),
+// $4i+2 (hashed key), $4i+3 (window in seconds) and $4i+4 (its max).
+const enforceStatements = new Map<number, string>();
+function enforceStatement(count: number): string {
+  const cached = enforceStatements.get(count);
+  if (cached) return cached;
+  const ctes = Array.from({ length: count }, (_, i) => {
+    const p = (n: number) => `$${4 * i + n}`;
+    const guard = i === 0 ? '' : `where (select hits from c${i - 1}) <= $${4 * (i - 1) + 4}::int`;
+    return `c${i} as (
+      insert into rate_limits as r (bucket, key, hits, window_ends_at)
+      select ${p(1)}::text, ${p(2)}::text, 1, now() + make_interval(secs => ${p(3)}::float8)
+      ${guard}
+      on conflict (bucket, key) do update set
+        hits = case when r.window_ends_at <= now() then 1 else least(r.hits, 2147483646) + 1 end,
+        window_ends_at = case when r.window_ends_at <= now() then excluded.window_ends_at
+          else r.window_ends_at end
+      returning hits, extract(epoch from window_ends_at - now())::float8 * 1000 as wait_ms)`;
+  });
+  const results = Array.from(
+    { length: count },
+    (_, i) => `select ${i} as i, hits > $${4 * i + 4}::int as refused, wait_ms from c${i}`,
+  ).join(' union all ');
+  const statement = `with ${ctes.join(',\n')}\n${results}`;
+  enforceStatements.set(count, statement);
+  return statement;
 }
 
 /** Deletes the counters whose window has ended (the API's hourly prune). */

@@ -6,6 +6,7 @@ import {
   isOrderStatus,
   ORDER_LIST_LIMITS,
   type OrderMetadata,
+  resolveStoreSettings,
 } from '@store/shared';
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
@@ -14,7 +15,7 @@ import { AppError } from '../../http/errors.ts';
 import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts';
 import { availableUnits, heldUnits } from '../stock/holds.ts';
 import { STORE_NOT_FOUND } from '../stores/model.ts';
-import { getOwnStoreOrThrow, isUuid, loadStoreSettings } from '../stores/service.ts';
+import { getOwnStoreOrThrow, isUuid } from '../stores/service.ts';
 import { decodeCursor, encodeCursor, orderListConditions } from './list-filters.ts';
 import {
   type CreateOrderBody,
@@ -80,42 +81,137 @@ export function toOrderView(row: OrderRow): OrderView {
 }
 export { orderColumns };
 
-// Note: one query for the store and the ordered products: order creation is the hot path.
-/** The open store's published products among `productIds`; 404/422 when it cannot take orders. */
-async function loadCatalogue(db: Executor, storeId: string, productIds: string[]) {
+// Note: order creation is the hot path: its statements are prepared SQL on the pool's client (no
+// query building per request), and an order without tracked products runs no transaction: the
+// store, its settings and the ordered products in one query, then the order's insert.
+const CATALOGUE = `select s.is_active, s.payment_address, s.tax_rate_bps, s.shipping_options,
+    s.shipping_time, s.return_policy_days, p.id as product_id, p.title, p.price_usdc,
+    p.image_url, p.inventory, p.track_inventory
+  from stores s
+  left join products p on p.store_id = s.id and p.is_published and p.id = any($2::uuid[])
+  where s.id = $1::uuid`;
+
+interface CatalogueRow {
+  is_active: boolean;
+  payment_address: string | null;
+  tax_rate_bps: number;
+  shipping_options: unknown;
+  shipping_time: string | null;
+  return_policy_days: number | null;
+  product_id: string | null;
+  title: string;
+  price_usdc: string;
+  image_url: string | null;
+  inventory: number;
+  track_inventory: boolean;
+}
+
+/**
+ * The open store's settings and its published products among `productIds`; 404/422 when it
+ * cannot take orders.
+ */
+async function loadCatalogue(db: Database, storeId: string, productIds: string[]) {
   if (!isUuid(storeId)) throw new AppError('not_found', STORE_NOT_FOUND);
   const ids = [...new Set(productIds.filter(isUuid))];
-  const rows = await db
-    .select({
-      isActive: stores.isActive,
-      paymentAddress: stores.paymentAddress,
-      product: {
-        id: products.id,
-        title: products.title,
-        priceUsdc: products.priceUsdc,
-        imageUrl: products.imageUrl,
-        inventory: products.inventory,
-        trackInventory: products.trackInventory,
-      },
-    })
-    .from(stores)
-    .leftJoin(
-      products,
-      and(
-        eq(products.storeId, stores.id),
-        eq(products.isPublished, true),
-        ids.length > 0 ? inArray(products.id, ids) : sql`false`,
-      ),
-    )
-    .where(eq(stores.id, storeId));
+  const rows = await db.$client.unsafe<CatalogueRow[]>(CATALOGUE, [storeId, ids], {
+    prepare: true,
+  });
   const store = rows[0];
   if (!store) throw new AppError('not_found', STORE_NOT_FOUND);
-  if (!store.isActive) throw new AppError('validation_failed', ORDER_MESSAGES.storeClosed);
-  if (!store.paymentAddress)
+  if (!store.is_active) throw new AppError('validation_failed', ORDER_MESSAGES.storeClosed);
+  if (!store.payment_address)
     throw new AppError('validation_failed', ORDER_MESSAGES.noPaymentAddress);
+  const settings = resolveStoreSettings({
+    taxRateBps: store.tax_rate_bps,
+    shippingOptions: store.shipping_options,
+    shippingTime: store.shipping_time,
+    returnPolicyDays: store.return_policy_days,
+  });
   const catalogue = new Map<string, CatalogueProduct>();
-  for (const { product } of rows) if (product) catalogue.set(product.id, product);
-  return catalogue;
+  for (const row of rows) {
+    if (row.product_id === null) continue;
+    catalogue.set(row.product_id, {
+      id: row.product_id,
+      title: row.title,
+      priceUsdc: row.price_usdc,
+      imageUrl: row.image_url,
+      inventory: row.inventory,
+      trackInventory: row.track_inventory,
+    });
+  }
+  return { settings, catalogue };
+}
+
+const ORDER_RETURNING = `id, store_id, customer_email, shipping_address, items, subtotal_usdc,
+  shipping_usdc, tax_usdc, total_usdc, status, payment_chain, payment_tx_hash, payment_address,
+  metadata, shipped_at, shipping_carrier, tracking_number, tracking_url, stock_held_until,
+  created_at, updated_at, review_token`;
+// Note: an order that holds no stock (no tracked product); those that do are placed under their
+// products' lock (createOrder).
+const INSERT_ORDER = `insert into orders (store_id, customer_email, shipping_address, items,
+    subtotal_usdc, shipping_usdc, tax_usdc, total_usdc, status, stock_held_until)
+  values ($1::text, $2::text, $3::jsonb, $4::jsonb, $5::numeric, $6::numeric, $7::numeric,
+    $8::numeric, $9::text, $10::timestamptz)
+  returning ${ORDER_RETURNING}`;
+
+type Timestamp = string | Date | null;
+const dateOf = (value: Timestamp) =>
+  value === null ? null : value instanceof Date ? value : new Date(value);
+
+/** An order row as INSERT_ORDER returns it (timestamps as the driver gives them). */
+interface InsertedOrderRow {
+  id: string;
+  store_id: string;
+  customer_email: string;
+  shipping_address: OrderRow['shippingAddress'];
+  items: OrderRow['items'];
+  subtotal_usdc: string;
+  shipping_usdc: string;
+  tax_usdc: string;
+  total_usdc: string;
+  status: OrderRow['status'];
+  payment_chain: string | null;
+  payment_tx_hash: string | null;
+  payment_address: string | null;
+  metadata: OrderRow['metadata'];
+  shipped_at: Timestamp;
+  shipping_carrier: string | null;
+  tracking_number: string | null;
+  tracking_url: string | null;
+  stock_held_until: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  review_token: string;
+}
+
+/** The row of INSERT_ORDER as `orderColumns` would select it, and the buyer's review token. */
+function insertedOrder(r: InsertedOrderRow): { row: OrderRow; reviewToken: string } {
+  return {
+    row: {
+      id: r.id,
+      storeId: r.store_id,
+      customerEmail: r.customer_email,
+      shippingAddress: r.shipping_address,
+      items: r.items,
+      subtotalUsdc: r.subtotal_usdc,
+      shippingUsdc: r.shipping_usdc,
+      taxUsdc: r.tax_usdc,
+      totalUsdc: r.total_usdc,
+      status: r.status,
+      paymentChain: r.payment_chain,
+      paymentTxHash: r.payment_tx_hash,
+      paymentAddress: r.payment_address,
+      metadata: r.metadata,
+      shippedAt: dateOf(r.shipped_at),
+      shippingCarrier: r.shipping_carrier,
+      trackingNumber: r.tracking_number,
+      trackingUrl: r.tracking_url,
+      stockHeldUntil: dateOf(r.stock_held_until),
+      createdAt: dateOf(r.created_at) as Date,
+      updatedAt: dateOf(r.updated_at) as Date,
+    },
+    reviewToken: r.review_token,
+  };
 }
 
 /**
@@ -130,31 +226,51 @@ export async function createOrder(
   beforeHold: () => Promise<void> = async () => {},
 ): Promise<OrderView & { reviewToken: string }> {
   const productIds = body.items.map((item) => item.productId);
-  const settings = await loadStoreSettings(db, body.storeId);
+  const { settings, catalogue } = await loadCatalogue(db, body.storeId, productIds);
+  const tracked = [...catalogue.values()].filter((p) => p.trackInventory).map((p) => p.id);
+  if (tracked.length === 0) {
+    const { items, totals } = priceOrder(body, catalogue, settings);
+    const [created] = await db.$client.unsafe<InsertedOrderRow[]>(
+      INSERT_ORDER,
+      [
+        // Note: the canonical (lower-case) id, or the text comparisons of ownership, analytics
+        // and stock would miss an order placed with an upper-case id.
+        body.storeId.toLowerCase(),
+        body.customerEmail,
+        body.shippingAddress == null ? null : JSON.stringify(body.shippingAddress),
+        JSON.stringify(items),
+        totals.subtotalUsdc,
+        totals.shippingUsdc,
+        totals.taxUsdc,
+        totals.totalUsdc,
+        'pending',
+        null,
+      ],
+      { prepare: true },
+    );
+    if (!created) throw new Error('the order insert returned no row');
+    const { row, reviewToken } = insertedOrder(created);
+    return { ...toOrderView(row), reviewToken };
+  }
   return db.transaction(async (tx) => {
-    const catalogue = await loadCatalogue(tx, body.storeId, productIds);
-    const tracked = [...catalogue.values()].filter((p) => p.trackInventory).map((p) => p.id);
-    if (tracked.length > 0) {
-      await beforeHold();
-      // Note: locked in id order (as the paid-order step does), then read again under the lock.
-      const locked = await tx
-        .select({ id: products.id, inventory: products.inventory })
-        .from(products)
-        .where(inArray(products.id, tracked))
-        .orderBy(products.id)
-        .for('update');
-      const held = await heldUnits(tx, tracked);
-      for (const row of locked) {
-        const product = catalogue.get(row.id);
-        if (product) product.inventory = availableUnits(row.inventory, held.get(row.id) ?? 0);
-      }
+    await beforeHold();
+    // Note: locked in id order (as the paid-order step does), then read again under the lock:
+    // the units other orders hold are counted while no other order of them can be placed.
+    const locked = await tx
+      .select({ id: products.id, inventory: products.inventory })
+      .from(products)
+      .where(inArray(products.id, tracked))
+      .orderBy(products.id)
+      .for('update');
+    const held = await heldUnits(tx, tracked);
+    for (const row of locked) {
+      const product = catalogue.get(row.id);
+      if (product) product.inventory = availableUnits(row.inventory, held.get(row.id) ?? 0);
     }
     const { items, totals } = priceOrder(body, catalogue, settings);
     const [created] = await tx
       .insert(orders)
       .values({
-        // Note: the canonical (lower-case) id, or the text comparisons of ownership, analytics and
-        // stock would miss an order placed with an upper-case id.
         storeId: body.storeId.toLowerCase(),
         customerEmail: body.customerEmail,
         shippingAddress: body.shippingAddress,
@@ -164,8 +280,7 @@ export async function createOrder(
         taxUsdc: totals.taxUsdc,
         totalUsdc: totals.totalUsdc,
         status: 'pending',
-        stockHeldUntil:
-          tracked.length > 0 ? sql`now() + ${`${holdMinutes} minutes`}::interval` : null,
+        stockHeldUntil: sql`now() + ${`${holdMinutes} minutes`}::interval`,
       })
       .returning({ ...orderColumns, reviewToken: orders.reviewToken });
     const { reviewToken, ...row } = created as OrderRow & { reviewToken: string };
