@@ -31,8 +31,16 @@ import { freePort } from './support/ports.ts';
 import { waitUntil, webhookReceiver } from './support/settlement.ts';
 
 // Note: no spare deposit addresses: a payment is only kept if the indexer read the highest
-// assigned index in the block that carries it (read before the stack starts the indexer).
-process.env.INDEXER_ADDRESS_GAP = '0';
+// assigned index in the block that carries it. The stack reads it from this process's environment
+// when it starts the indexer; put back afterwards, as other test files share the process.
+const gapBefore = process.env.INDEXER_ADDRESS_GAP;
+beforeAll(() => {
+  process.env.INDEXER_ADDRESS_GAP = '0';
+});
+const restoreGap = () => {
+  if (gapBefore === undefined) delete process.env.INDEXER_ADDRESS_GAP;
+  else process.env.INDEXER_ADDRESS_GAP = gapBefore;
+};
 
 const FEED_SQL = readFileSync(new URL('../../indexer/sql/watch-feed.sql', import.meta.url), 'utf8');
 
@@ -61,6 +69,7 @@ let allIndexer: Indexer | undefined;
 let stranger: { hash: Hash; blockNumber: bigint } | undefined;
 
 afterAll(async () => {
+  restoreGap();
   await allIndexer?.stop();
   await admin?.end({ timeout: 5 });
   receiver.stop();
@@ -84,6 +93,7 @@ async function rowsOf(
 }
 
 beforeAll(async () => {
+  restoreGap();
   admin = postgres(t.stack.adminDatabaseUrl, { max: 2, onnotice: () => {} });
   // As the migration would: the one function the indexer's role may call.
   await admin.unsafe(FEED_SQL);

@@ -125,7 +125,8 @@ export function createTransferFilter(options: FilterOptions): TransferFilter {
   let refunds = new Set<string>();
   let block: bigint | null = null;
   let open = true;
-  let lastProblem = '';
+  // Note: not empty, so the first answer of the feed is logged too.
+  let lastProblem = 'starting';
 
   /** Derives toward `highest` + the gap within the budget; true once every assigned one is in. */
   const extendTo = (highest: number) => {
