@@ -3,7 +3,7 @@
 // (indexer/sql/watch-feed.sql) a transfer between strangers leaves no row, while payments (also in
 // the very block after their wallet was assigned, with no spare addresses derived), forwarding legs
 // and merchant-wallet refunds are indexed, detected, forwarded and matched as before; a kept row
-// leaves with its block in a reorg. A second
+// leaves with its block in a reorg, and a re-index from the start block keeps them again. A second
 // indexer with INDEXER_ALL_TRANSFERS=true keeps the stranger's transfer too.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
@@ -251,5 +251,33 @@ describe('with INDEXER_ALL_TRANSFERS=true', () => {
     const kept = await admin<{ n: number }[]>`select count(*)::int as n from indexer.transfer`;
     const all = await admin<{ n: number }[]>`select count(*)::int as n from indexer_all.transfer`;
     expect(all[0]?.n ?? 0).toBeGreaterThan(kept[0]?.n ?? 0);
+    await allIndexer.stop();
+    allIndexer = undefined;
   }, 90_000);
 });
+
+test('a re-index from the start block keeps every payment and leg of our deposit addresses again, and no stranger', async () => {
+  const env = t.stack.env;
+  allIndexer = await startIndexer({
+    databaseUrl: t.stack.databaseUrls.indexer,
+    rpcUrl: env.RPC_URL,
+    wsUrl: env.WS_URL || undefined,
+    chainId: Number(env.CHAIN_ID),
+    usdcAddress: env.USDC_ADDRESS,
+    startBlock: BigInt(env.USDC_START_BLOCK),
+    port: await freePort(),
+    schema: 'indexer_again',
+    paymentXpub: env.PAYMENT_XPUB,
+  });
+  if (!stranger) throw new Error('no stranger transfer was sent');
+  expect(await rowsOf(stranger, 'indexer_again')).toEqual([]);
+  // Every row of the running indexer that touches one of our deposit addresses is there again.
+  const ours = (schema: string) => admin<{ id: string }[]>`
+    select t.id from ${admin(schema)}.transfer t
+    where exists (select from payment_wallets w
+      where lower(w.wallet_address) in (t."to", t."from"))
+    order by t.id`;
+  const before = await ours('indexer');
+  expect(before.length).toBeGreaterThanOrEqual(6);
+  expect(await ours('indexer_again')).toEqual(before);
+}, 90_000);
