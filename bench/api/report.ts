@@ -90,33 +90,41 @@ function markdownTable(results: LoadResult[]): string {
 export function markdownSection(
   results: LoadResult[],
   machine: Machine,
-  options: LoadOptions,
+  options: LoadOptions & { processes: number; loadAtEnd: number },
   command: string,
 ): string {
   const table = markdownTable(results);
   const [raw, ...api] = results;
   const ratio = raw && api[0] ? (api[0].requestsPerSecond / raw.requestsPerSecond) * 100 : 0;
+  const processes =
+    options.processes === 1
+      ? 'one Bun process'
+      : `${options.processes} Bun processes, the connections split evenly among them (each latency figure is the worst of the processes')`;
   return `## API (\`bench/api\`)
 
-Command: \`${command}\` (${options.connections} concurrent connections, ${options.durationSeconds} s a workload, after a short warm-up).
+Command: \`${command}\` (${options.connections} concurrent connections, ${options.durationSeconds} s a workload, after 2 s of warm-up each; the API as ${processes}).
 
 Machine: ${machine.cores} cores (\`nproc\`), ${machine.cpu}, ${machine.memoryGb} GB RAM, ${machine.system};
 Bun ${machine.bun}, Postgres ${machine.postgres} (embedded, \`fsync=off\` as in the tests); measured ${machine.date},
-load average ${machine.loadAtStart} at the start (other work on the machine lowers the figures).
+load average ${machine.loadAtStart} at the start and ${options.loadAtEnd.toFixed(2)} at the end (other work on the machine lowers the figures).
 
 ${table}
 
 How to read it:
 
 - The first row is the ceiling: the same Postgres server taking single-row inserts from
-  ${options.connections} clients with nothing in between. \`POST /api/orders\` reached ${ratio.toFixed(0)}% of it;
-  each order costs four statements (idempotency claim, store and products in one query, order
-  insert, idempotency result) plus validation, pricing and JSON in one JavaScript thread. A CPU
-  profile shows the API process, not Postgres, as the limit: socket writes and drizzle's query
-  building take most of its time.
+  ${options.connections} clients with nothing in between. \`POST /api/orders\` reached ${ratio.toFixed(1)}% of it in this run.
+  An order is five prepared statements: both rate limits (client, store) in one upsert, the
+  idempotency claim, the store's settings with the ordered products, the order's insert (no
+  transaction unless it holds tracked stock) and the idempotency result; plus validation,
+  pricing and JSON in one JavaScript thread.
+- "CPU ms/req" is the CPU time (user + system, from /proc) each part used per request: the API
+  process(es), the Postgres server's processes, and the benchmark process (autocannon or the
+  insert clients). On shared cores it is steadier than the rates: the ratio to the raw inserts
+  cannot exceed the ratio of the CPU each costs when both fill the same cores.
 - Every \`POST /api/orders\` carries a fresh \`Idempotency-Key\`, so no request is a replay; the
-  body is a valid one-line order of the demo store and every response was checked to be 2xx
-  (\`failed\` counts non-2xx responses, errors and timeouts).
-- The API (one Bun process), Postgres and the load generator share the same ${machine.cores} cores, so
+  body is a valid one-line order of the demo store (untracked stock) and every response was
+  checked to be 2xx (\`failed\` counts non-2xx responses, errors and timeouts).
+- The API, Postgres and the load generator share the same ${machine.cores} cores, so
   these figures are a floor for a deployment where they run apart.`;
 }

@@ -153,31 +153,26 @@ async function measureApi(
       headers: { ...request.headers, 'idempotency-key': crypto.randomUUID() },
     }),
   };
-  await httpLoadSplit('warm-up', urls, createOrder, { ...options, durationSeconds: 2 });
-  const sampled = profile ? sampleActivity(databaseUrl) : undefined;
-  const orders = await withCpu(apis, postmasterPid, () =>
-    httpLoadSplit('API: POST /api/orders', urls, createOrder, options),
-  );
-  if (sampled) console.log(`Backends during POST /api/orders:\n${await sampled()}`);
-  return [
-    orders,
-    await withCpu(apis, postmasterPid, () =>
-      httpLoadSplit(
-        'API: GET /api/stores/{slug}',
-        urls,
-        { path: '/api/stores/demo-store' },
-        options,
-      ),
-    ),
-    await withCpu(apis, postmasterPid, () =>
-      httpLoadSplit(
-        'API: GET /api/stores/{id}/products',
-        urls,
-        { path: `/api/stores/${storeId}/products?published=true` },
-        options,
-      ),
-    ),
+  const workloads: Array<[string, autocannon.Request]> = [
+    ['API: POST /api/orders', createOrder],
+    ['API: GET /api/stores/{slug}', { path: '/api/stores/demo-store' }],
+    [
+      'API: GET /api/stores/{id}/products',
+      { path: `/api/stores/${storeId}/products?published=true` },
+    ],
   ];
+  // Note: every route is warmed up first (its code compiled by the JIT), each for 2 s.
+  for (const [, request] of workloads)
+    await httpLoadSplit('warm-up', urls, request, { ...options, durationSeconds: 2 });
+  const results: LoadResult[] = [];
+  for (const [name, request] of workloads) {
+    const sampled = profile && request === createOrder ? sampleActivity(databaseUrl) : undefined;
+    results.push(
+      await withCpu(apis, postmasterPid, () => httpLoadSplit(name, urls, request, options)),
+    );
+    if (sampled) console.log(`Backends during POST /api/orders:\n${await sampled()}`);
+  }
+  return results;
 }
 
 const loadAtStart = os.loadavg()[0] ?? 0;
@@ -211,10 +206,17 @@ if (rawResult && ordersResult)
     `POST /api/orders: ${((100 * ordersResult.requestsPerSecond) / rawResult.requestsPerSecond).toFixed(1)}% of the raw insert rate; ${processes} API process(es); load average ${loadAtStart.toFixed(2)} at the start, ${loadAtEnd.toFixed(2)} at the end`,
   );
 if (write) {
-  const command = `bun run bench:api`;
+  const args = process.argv.slice(2);
+  const command =
+    args.length === 1 ? 'bun run bench:api' : `bun bench/api/run.ts ${args.join(' ')}`;
   await writeBenchmarkSection(
     'api',
-    markdownSection(results, describeMachine(database.version, loadAtStart), options, command),
+    markdownSection(
+      results,
+      describeMachine(database.version, loadAtStart),
+      { ...options, processes, loadAtEnd },
+      command,
+    ),
   );
   console.log(`Written to ${BENCHMARKS_DOC}`);
 }
