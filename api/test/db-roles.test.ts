@@ -89,6 +89,22 @@ describe('database roles', () => {
     );
   });
 
+  test('the indexer learns our addresses from its one function: the highest index and refunds, nothing else', async () => {
+    const [row] = await as.indexer<{ state: { highestIndex: number; refunds: unknown[] } }[]>`
+      select indexer_feed.watch_state() as state`;
+    expect(row?.state).toEqual({ highestIndex: expect.any(Number), refunds: expect.any(Array) });
+    // Only the indexer may call it; nobody may add to its schema.
+    for (const role of [as.api, as.worker, as.analyst])
+      await expect(role`select indexer_feed.watch_state()`).rejects.toThrow(DENIED);
+    await expect(
+      as.indexer.unsafe(
+        'create function indexer_feed.planted() returns int language sql as $$select 1$$',
+      ),
+    ).rejects.toThrow(DENIED);
+    // Through it the indexer still reads no table of the product.
+    await expect(as.indexer`select * from public.payment_wallets`).rejects.toThrow(DENIED);
+  });
+
   test('the indexer creates its schemas and tables (as Ponder does)', async () => {
     await as.indexer.unsafe(`
       create schema ponder_probe;
@@ -336,6 +352,7 @@ describe('database roles', () => {
         '0013_stock_holds',
         '0014_analytics',
         '0015_buyer_tokens_and_totp',
+        '0016_indexer_watch_feed',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -369,7 +386,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 16 migration\(s\) \(0000_init, .*0015_buyer_tokens_and_totp\)/,
+      /lacks 17 migration\(s\) \(0000_init, .*0016_indexer_watch_feed\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
@@ -530,10 +547,11 @@ describe('the processes of a local stack', () => {
     expect(new URL(vars.get('DATABASE_URL') ?? '').username).toBe(DATABASE_ROLES.api);
     expect(vars.get('PAYMENT_XPUB')).toBe(keys.paymentXpub);
 
-    // The payment status reads the indexer's tables with the same role.
+    // The payment status reads the indexer's tables with the same role. Note: the local chain's
+    // transfers so far (funding the test accounts) are not ours, so none is kept.
     const sql = connect(stack.databaseUrls.api);
     const [row] = await sql<{ n: number }[]>`select count(*)::int as n from indexer.transfer`;
-    expect(row?.n).toBeGreaterThan(0);
+    expect(row?.n).toBe(0);
     await expect(sql`select * from ponder_sync.blocks limit 1`).resolves.toBeDefined();
   }, 90_000);
 

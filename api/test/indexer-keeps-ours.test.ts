@@ -1,12 +1,11 @@
 // The indexer keeps only the transfers of our business, on the real stack: Postgres, anvil (200 ms
 // blocks) with Circle's USDC, Ponder, the API and the worker's loops. With the watch feed
-// (indexer/sql/watch-feed.sql) a transfer between strangers leaves no row, while payments (also in
+// (migration 0016_indexer_watch_feed) a transfer between strangers leaves no row, while payments (also in
 // the very block after their wallet was assigned, with no spare addresses derived), forwarding legs
 // and merchant-wallet refunds are indexed, detected, forwarded and matched as before; a kept row
 // leaves with its block in a reorg, and a re-index from the start block keeps them again. A second
 // indexer with INDEXER_ALL_TRANSFERS=true keeps the stranger's transfer too.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import postgres from 'postgres';
 import { type Address, createPublicClient, getAddress, type Hash, http, parseUnits } from 'viem';
@@ -41,8 +40,6 @@ const restoreGap = () => {
   if (gapBefore === undefined) delete process.env.INDEXER_ADDRESS_GAP;
   else process.env.INDEXER_ADDRESS_GAP = gapBefore;
 };
-
-const FEED_SQL = readFileSync(new URL('../../indexer/sql/watch-feed.sql', import.meta.url), 'utf8');
 
 const usdc = (amount: string) => parseUnits(amount, 6);
 const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
@@ -95,8 +92,6 @@ async function rowsOf(
 beforeAll(async () => {
   restoreGap();
   admin = postgres(t.stack.adminDatabaseUrl, { max: 2, onnotice: () => {} });
-  // As the migration would: the one function the indexer's role may call.
-  await admin.unsafe(FEED_SQL);
   // The indexer reads the feed at its next block; until then it keeps every transfer.
   stranger = await waitUntil(
     async () => {

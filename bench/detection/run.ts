@@ -4,7 +4,6 @@ import { sql } from 'drizzle-orm';
 import { createPublicClient, http, parseAbiItem } from 'viem';
 import { runDetectionPass } from '../../api/src/settlement/detection.ts';
 import { readIndexerPosition } from '../../api/src/settlement/indexed-transfers.ts';
-import { applyWatchFeed } from '../../stack/src/stack.ts';
 import { startBenchStack } from '../bench-stack.ts';
 import { writeBenchmarkSection } from '../docs-section.ts';
 import { prepareSenders, SENDERS, startBackground } from './background.ts';
@@ -30,9 +29,6 @@ const startLoad = loadavg()[0] ?? 0;
 const PAYMENTS = Number(args.payments);
 const OPEN = Number(args.open);
 const { stack, database, logs, start, startApi, stop } = await startBenchStack('detection');
-// The indexer's watch feed (indexer/sql/watch-feed.sql), as the database's owner: with it the
-// indexer keeps only our transfers (unless --all-transfers).
-if (!ALL_TRANSFERS) await applyWatchFeed(stack.adminDatabaseUrl);
 
 /** Inserts `count` pending universal orders with waiting wallets (placeholder addresses). */
 async function addOpenWallets(count: number) {
@@ -248,7 +244,7 @@ try {
       '',
       ALL_TRANSFERS
         ? 'Indexer: every USDC transfer kept (`INDEXER_ALL_TRANSFERS=true`).'
-        : 'Indexer: only our transfers kept (the default, with the watch feed `indexer/sql/watch-feed.sql` applied); the background transfers touch none of our addresses.',
+        : 'Indexer: only our transfers kept (the default: the migrations create the watch feed); the background transfers touch none of our addresses.',
       '',
       `Machine: ${await machine(startLoad)}.`,
       '',

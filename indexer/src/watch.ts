@@ -5,7 +5,7 @@
 //
 // Deposit addresses are derived here from PAYMENT_XPUB, an extended PUBLIC key (the seed never
 // reaches this process), for indexes 0 to the highest assigned plus INDEXER_ADDRESS_GAP. The
-// highest index and the refunds come from `indexer_feed.watch_state()` (indexer/sql/watch-feed.sql),
+// highest index and the refunds come from `indexer_feed.watch_state()` (migration 0016_indexer_watch_feed),
 // read once per new block before its first transfer is judged: a wallet is assigned (nextval)
 // before its address is shown, so a payment mined in any later block finds it in the set.
 // Note: whenever the feed cannot be read (no function, no xpub, a failed query), and while the

@@ -1,8 +1,7 @@
 // The local stack: embedded Postgres, anvil with Circle's USDC, keys and the indexer, each only
 // when the environment does not name a real one. Used by the dev command, tests and benchmarks.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import postgres from 'postgres';
 import { DATABASE_ROLES, type DatabaseRole, migrateDatabase } from '../../api/src/db/client.ts';
 import { startAnvil } from './anvil.ts';
 import { indexerDataMatchesChain, resetIndexerData, superviseIndexer } from './indexer.ts';
@@ -133,9 +132,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await mkdir(options.dataDir, { recursive: true });
     const database = await startDatabase(options, env, stops, notices);
     const adminUrl = database.adminDatabaseUrl;
-    // Note: the indexer's watch feed is not a migration yet; STACK_WATCH_FEED=true (this
-    // process's environment, for tests and benchmarks) creates it so the indexer filters.
-    if (process.env.STACK_WATCH_FEED === 'true') await applyWatchFeed(adminUrl);
 
     const local = env.RPC_URL ? undefined : await startLocalChain(options, stops, notices);
     const chainEnv = local?.env ?? realChainEnv(env);
@@ -265,17 +261,6 @@ function realChainEnv(env: Record<string, string | undefined>): ChainEnv {
   };
   if (env.USDC_ADDRESS) result.USDC_ADDRESS = env.USDC_ADDRESS;
   return result;
-}
-
-/** Creates `indexer_feed.watch_state()` (indexer/sql/watch-feed.sql) as the database's owner. */
-export async function applyWatchFeed(adminUrl: string): Promise<void> {
-  const text = await readFile(new URL('../../indexer/sql/watch-feed.sql', import.meta.url), 'utf8');
-  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  try {
-    await sql.unsafe(text);
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
 }
 
 interface LocalKeysEnv {

@@ -4,9 +4,9 @@
 -- (payout address, refund address) pairs of merchant-wallet refunds it must see.
 -- Without this function the indexer keeps every USDC transfer, as with INDEXER_ALL_TRANSFERS=true.
 CREATE SCHEMA IF NOT EXISTS indexer_feed;
-
+--> statement-breakpoint
 REVOKE ALL ON SCHEMA indexer_feed FROM PUBLIC;
-
+--> statement-breakpoint
 CREATE OR REPLACE FUNCTION indexer_feed.watch_state()
 RETURNS json
 LANGUAGE sql STABLE SECURITY DEFINER
@@ -23,9 +23,9 @@ AS $$
       WHERE r.source = 'merchant' AND r.status IN ('ready', 'sending') AND r.to_address IS NOT NULL
     ), '[]'::json))
 $$;
-
+--> statement-breakpoint
 REVOKE ALL ON FUNCTION indexer_feed.watch_state() FROM PUBLIC;
-
+--> statement-breakpoint
 GRANT USAGE ON SCHEMA indexer_feed TO storefront_indexer;
-
+--> statement-breakpoint
 GRANT EXECUTE ON FUNCTION indexer_feed.watch_state() TO storefront_indexer;
