@@ -188,6 +188,16 @@ function medianRun(runs: LighthouseRun[]): LighthouseRun {
   return median;
 }
 
+/** A Markdown table with its columns padded, as the repository's formatter (Biome) writes one. */
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((cell, i) =>
+    Math.max(3, cell.length, ...rows.map((row) => row[i]?.length ?? 0)),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)];
+}
+
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 const ms = (value: number) => `${Math.round(value)} ms`;
 
@@ -229,11 +239,16 @@ try {
     'after: what it loaded later, until the network was idle (the IndexedDB module, Dexie, which',
     'the storefront loads once its content is shown).',
     '',
-    '| asset | files | raw | gzip -9 |',
-    '| --- | --- | --- | --- |',
-    `| JS, initial | ${assets.js.files} | ${kb(assets.js.raw)} | ${kb(assets.js.gzip)} |`,
-    `| CSS, initial | ${assets.css.files} | ${kb(assets.css.raw)} | ${kb(assets.css.gzip)} |`,
-    `| JS, after the first view | ${assets.laterJs.files} | ${kb(assets.laterJs.raw)} | ${kb(assets.laterJs.gzip)} |`,
+    ...table(
+      ['asset', 'files', 'raw', 'gzip -9'],
+      (
+        [
+          ['JS, initial', assets.js],
+          ['CSS, initial', assets.css],
+          ['JS, after the first view', assets.laterJs],
+        ] as const
+      ).map(([name, bytes]) => [name, String(bytes.files), kb(bytes.raw), kb(bytes.gzip)]),
+    ),
     '',
     '### Lighthouse 13, default mobile settings (simulated slow 4G, 4x CPU slowdown)',
     '',
@@ -241,15 +256,38 @@ try {
     "every run's score with the machine's 1-minute load average when it started (each run waited up",
     `to ${QUIET_WAIT_MS / 1000} s for it to fall below ${QUIET_LOAD}).`,
     '',
-    '| page | performance | runs (score @ load) | accessibility | best practices | FCP | LCP | TBT | CLS | Speed Index |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...runs.map(([name, pageRuns]) => {
-      const r = medianRun(pageRuns).figures;
-      const all = pageRuns
-        .map((run) => `${run.figures.performance} @ ${run.load.toFixed(1)}`)
-        .join(', ');
-      return `| ${name} | ${r.performance} | ${all} | ${r.accessibility} | ${r.bestPractices} | ${ms(r.fcpMs)} | ${ms(r.lcpMs)} | ${ms(r.tbtMs)} | ${r.cls.toFixed(3)} | ${ms(r.speedIndexMs)} |`;
-    }),
+    ...table(
+      [
+        'page',
+        'performance',
+        'runs (score @ load)',
+        'accessibility',
+        'best practices',
+        'FCP',
+        'LCP',
+        'TBT',
+        'CLS',
+        'Speed Index',
+      ],
+      runs.map(([name, pageRuns]) => {
+        const r = medianRun(pageRuns).figures;
+        const all = pageRuns
+          .map((run) => `${run.figures.performance} @ ${run.load.toFixed(1)}`)
+          .join(', ');
+        return [
+          name,
+          String(r.performance),
+          all,
+          String(r.accessibility),
+          String(r.bestPractices),
+          ms(r.fcpMs),
+          ms(r.lcpMs),
+          ms(r.tbtMs),
+          r.cls.toFixed(3),
+          ms(r.speedIndexMs),
+        ];
+      }),
+    ),
     '',
     'Note: the API sends text files gzipped to browsers that accept it, so the gzip column is',
     'about what travels (the API compresses at its default level, a little less than gzip -9).',
