@@ -52,13 +52,18 @@ describe('early hints of the storefront pages', () => {
     expect(page.indexOf('modulepreload')).toBeLessThan(page.indexOf('</head>'));
   });
 
-  test("a product page names the product's chunk and both reads", async () => {
+  test("a product page names the product's chunk and its reads", async () => {
     const id = '3f2a6c1e-4b5d-4e8f-9a0b-1c2d3e4f5a6b';
     const page = await html(`/store/acme-shop/product/${id}`);
     expect(page).toContain('href="/assets/product-1.js"');
     expect(page).not.toContain('store-1.js');
     expect(page).toContain(`href="/api/products/${id}"`);
     expect(page).toContain('href="/api/stores/acme-shop"');
+    expect(page).toContain(
+      `<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/products/${id}/reviews">`,
+    );
+    // The chain's facts, read without cookies as the page reads them.
+    expect(page).toContain('<link rel="preload" as="fetch" crossorigin href="/api/health">');
   });
 
   test('a page with hints goes gzipped, as HTML with the page policy', async () => {

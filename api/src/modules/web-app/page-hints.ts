@@ -72,7 +72,15 @@ export function loadPageHints(distDir: string): ((path: string) => string) | nul
         ...store,
       ].join('');
     if (parts.length === 5 && parts[3] === 'product' && UUID.test(parts[4] ?? ''))
-      return [data(`/api/stores/${slug}`), data(`/api/products/${parts[4]}`), ...product].join('');
+      return [
+        data(`/api/stores/${slug}`),
+        data(`/api/products/${parts[4]}`),
+        // Note: the page's other reads (its reviews, and the chain for its payment facts, read
+        // without cookies) arrive with the product, so it renders once with all of them.
+        data(`/api/products/${parts[4]}/reviews`),
+        '<link rel="preload" as="fetch" crossorigin href="/api/health">',
+        ...product,
+      ].join('');
     return '';
   };
 }
