@@ -121,6 +121,8 @@ interface LighthouseFigures {
   tbtMs: number;
   cls: number;
   speedIndexMs: number;
+  /** Lighthouse's code when the run failed (its scores are then 0 and its times missing). */
+  error?: string;
 }
 
 /** One Lighthouse run with its default mobile settings (Moto G Power, simulated slow 4G). */
@@ -146,6 +148,7 @@ async function lighthouseRun(url: string): Promise<LighthouseFigures> {
       tbtMs: value('total-blocking-time'),
       cls: value('cumulative-layout-shift'),
       speedIndexMs: value('speed-index'),
+      ...(result.lhr.runtimeError ? { error: result.lhr.runtimeError.code } : {}),
     };
   } finally {
     chrome.kill();
@@ -182,7 +185,11 @@ interface LighthouseRun {
 
 /** The run with the median performance score (the lower one of the middle two). */
 function medianRun(runs: LighthouseRun[]): LighthouseRun {
-  const sorted = [...runs].sort((a, b) => a.figures.performance - b.figures.performance);
+  // Note: a failed run (Lighthouse's runtime error) has no figures to rank; it is listed only.
+  const measured = runs.filter((run) => !run.figures.error);
+  const sorted = (measured.length > 0 ? measured : runs).sort(
+    (a, b) => a.figures.performance - b.figures.performance,
+  );
   const median = sorted[Math.floor((sorted.length - 1) / 2)];
   if (!median) throw new Error('no Lighthouse run');
   return median;
@@ -252,7 +259,7 @@ try {
     '',
     '### Lighthouse 13, default mobile settings (simulated slow 4G, 4x CPU slowdown)',
     '',
-    `Each page ran ${RUNS} time${RUNS === 1 ? '' : 's'}: the row is the median run by performance score; "runs" gives`,
+    `Each page ran ${RUNS} time${RUNS === 1 ? '' : 's'}: the row is the median run by performance score (of those that did not fail); "runs" gives`,
     "every run's score with the machine's 1-minute load average when it started (each run waited up",
     `to ${QUIET_WAIT_MS / 1000} s for it to fall below ${QUIET_LOAD}).`,
     '',
@@ -272,7 +279,10 @@ try {
       runs.map(([name, pageRuns]) => {
         const r = medianRun(pageRuns).figures;
         const all = pageRuns
-          .map((run) => `${run.figures.performance} @ ${run.load.toFixed(1)}`)
+          .map(
+            (run) =>
+              `${run.figures.error ? `failed (${run.figures.error})` : run.figures.performance} @ ${run.load.toFixed(1)}`,
+          )
           .join(', ');
         return [
           name,
