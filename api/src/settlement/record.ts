@@ -7,6 +7,7 @@ import {
   isPaymentDetected,
   type PaymentSnapshot,
   type PaymentState,
+  parseUsdc,
 } from '@store/shared';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
@@ -84,8 +85,11 @@ export async function recordWalletChange(
     if (newlyPaid) await enqueueReceipt(tx, change.orderId, now);
     if (newlyPaid) await enqueueMerchantPaid(tx, change.orderId, now);
     if (reversed) await markOrderReversed(tx, change.orderId, now);
-    // Note: an excess held for the payer went with the payment: nobody is asked to claim it.
-    if (reversed) await cancelUnsentDepositRefunds(tx, change.walletId, now);
+    // Note: an excess held for the payer that went with the payment: nobody is asked to claim it.
+    if (reversed) {
+      const left = after.detected - parseUsdc(row.forwarded);
+      await cancelUnsentDepositRefunds(tx, change.walletId, left > 0n ? left : 0n, now);
+    }
     await enqueueOrderEvents(
       tx,
       change.walletId,

@@ -9,7 +9,7 @@ import {
   type Usdc,
   type WebhookRefund,
 } from '@store/shared';
-import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { formatEther, getAddress } from 'viem';
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers, orders, paymentWallets, refunds } from '../db/schema.ts';
@@ -97,36 +97,57 @@ export async function lockWallet(tx: Executor, walletId: string): Promise<Wallet
 }
 
 /**
- * Withdraws the refunds from a deposit address that a reorg emptied (its wallet is reversed): what
- * they were to return is no longer there, and a payer must not be asked to claim it. Only refunds
- * with nothing on its way: awaiting an address, or ready but in no forwarding round yet (a leg once
- * planned follows the forwarding's own reorg path). Returns how many were withdrawn. Note: if the
- * payment is mined again, the wallet is paid again and its excess is reserved anew.
+ * Withdraws refunds from a deposit address whose payment a reorg took away (its wallet is
+ * reversed), as far as the address no longer covers them: what they were to return is gone, and a
+ * payer must not be asked to claim it. `available` is what is still there for refunds (seen on the
+ * chain less what was forwarded). Only refunds with nothing on its way are withdrawn, newest
+ * first: awaiting an address, or ready but in no forwarding round yet (a leg once planned follows
+ * the forwarding's own reorg path). Returns how many were withdrawn. Note: if the payment is mined
+ * again, the wallet is paid again and its excess (or oversold units) is reserved anew.
  */
 export async function cancelUnsentDepositRefunds(
   tx: Executor,
   walletId: string,
+  available: Usdc,
   now: Date,
 ): Promise<number> {
-  const canceled = await tx
+  const open = await tx
+    .select({
+      id: refunds.id,
+      amount: refunds.amount,
+      status: refunds.status,
+      round: refunds.round,
+    })
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.walletId, walletId),
+        eq(refunds.source, 'deposit'),
+        inArray(refunds.status, ['awaiting_address', 'ready', 'sending', 'failed']),
+      ),
+    )
+    .orderBy(desc(refunds.createdAt), desc(refunds.id))
+    .for('update');
+  let held = open.reduce((sum, refund) => sum + BigInt(refund.amount), 0n);
+  const withdrawn: string[] = [];
+  for (const refund of open) {
+    if (held <= available) break;
+    const unsent =
+      refund.status === 'awaiting_address' || (refund.status === 'ready' && refund.round === null);
+    if (!unsent) continue;
+    withdrawn.push(refund.id);
+    held -= BigInt(refund.amount);
+  }
+  if (withdrawn.length === 0) return 0;
+  await tx
     .update(refunds)
     .set({
       status: 'canceled',
       lastError: 'A chain reorganization took the payment away',
       completedAt: now,
     })
-    .where(
-      and(
-        eq(refunds.walletId, walletId),
-        eq(refunds.source, 'deposit'),
-        or(
-          eq(refunds.status, 'awaiting_address'),
-          and(eq(refunds.status, 'ready'), isNull(refunds.round)),
-        ),
-      ),
-    )
-    .returning({ id: refunds.id });
-  return canceled.length;
+    .where(inArray(refunds.id, withdrawn));
+  return withdrawn.length;
 }
 
 /**
@@ -218,7 +239,14 @@ export async function reserveOversold(db: Database, walletId: string, now: Date)
     const [opened] = await tx
       .select({ id: refunds.id })
       .from(refunds)
-      .where(and(eq(refunds.walletId, wallet.id), eq(refunds.reason, 'oversold')))
+      // Note: one withdrawn by a reversal does not count: the payment mined again owes it anew.
+      .where(
+        and(
+          eq(refunds.walletId, wallet.id),
+          eq(refunds.reason, 'oversold'),
+          ne(refunds.status, 'canceled'),
+        ),
+      )
       .limit(1);
     if (opened) return false;
     const figures = await refundFigures(tx, wallet.id);
