@@ -268,6 +268,19 @@ describe('every API process sees the same codes and the same wait', () => {
     expect(next.status).toBe(201);
   });
 
+  test('guesses sent at once are each counted before they are checked: no more get through', async () => {
+    const m = await withTotp('burst');
+    const wrong = wrongCode(m.secret);
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        m.api.post('/api/api-keys', { name: 'x' }, withCode(wrong)).then((r) => r.status),
+      ),
+    );
+    // 5 free and one more, as one at a time; the rest wait.
+    expect(statuses.filter((status) => status === 403)).toHaveLength(6);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(6);
+  });
+
   test('wrong codes counted by another process hold this one too; a right code clears them', async () => {
     const m = await withTotp('shared-wait');
     await db()

@@ -140,36 +140,57 @@ export function wrongCodeWaitMs(failures: number, failedAt: Date | null, now = D
 
 /** Milliseconds the account must wait before its next code is checked (0: now). */
 export async function secondFactorWait(db: Executor, userId: string): Promise<number> {
+  // Note: the database's clock, the one that stamped the failures.
   const [row] = await db
-    .select({ failures: users.totpFailures, failedAt: users.totpFailedAt })
+    .select({ failures: users.totpFailures, failedAt: users.totpFailedAt, now: sql<Date>`now()` })
     .from(users)
     .where(eq(users.id, userId))
     .limit(1);
-  return row ? wrongCodeWaitMs(row.failures, row.failedAt) : 0;
+  return row ? wrongCodeWaitMs(row.failures, row.failedAt, new Date(row.now).getTime()) : 0;
 }
 
-/** Counts a wrong code (a count older than the forget window starts again at one). */
-async function recordWrongCode(db: Executor, userId: string): Promise<void> {
-  await db
+/**
+ * Takes one attempt of the account in a single statement, counted as a wrong code until it proves
+ * right: none while the account must wait (false). Note: counted before the check, so requests
+ * sent at once cannot all pass the wait before any of them is counted.
+ */
+async function takeAttempt(db: Executor, userId: string): Promise<boolean> {
+  const forget = sql`${users.totpFailedAt} <= now() - ${`${FORGET_WRONG_CODES_MS} milliseconds`}::interval`;
+  const taken = await db
     .update(users)
     .set({
-      totpFailures: sql`case when ${users.totpFailedAt} > now() - ${`${FORGET_WRONG_CODES_MS} milliseconds`}::interval then ${users.totpFailures} + 1 else 1 end`,
+      totpFailures: sql`case when ${users.totpFailedAt} is null or ${forget} then 1 else ${users.totpFailures} + 1 end`,
       totpFailedAt: sql`now()`,
     })
-    .where(eq(users.id, userId));
+    .where(
+      and(
+        eq(users.id, userId),
+        sql`(${users.totpFailedAt} is null or ${forget} or ${users.totpFailures} <= ${FREE_WRONG_CODES}
+          or ${users.totpFailedAt} + least(${WRONG_CODE_BASE_MS} * power(2, least(${users.totpFailures} - ${FREE_WRONG_CODES} - 1, 30)), ${WRONG_CODE_MAX_MS}) * interval '1 millisecond' <= now())`,
+      ),
+    )
+    .returning({ id: users.id });
+  return taken.length > 0;
 }
 
 /**
  * Checks a code of an account with TOTP on: its authenticator's current code (once), or one of
- * its recovery codes (used up). A wrong one counts against the account's wait; a right one clears
- * it. A code already used is refused without counting (the owner typing the code they just signed
- * in with is not a guesser).
+ * its recovery codes (used up). Each check is an attempt counted against the account's wait
+ * (429 while it must wait); a right code clears the count; a code already used is refused and not
+ * counted (the owner typing the code they just signed in with is not a guesser).
  */
 export async function checkSecondFactor(
   db: Executor,
   user: { id: string; totpSecret: string | null },
   code: string,
 ): Promise<CodeCheck> {
+  if (!(await takeAttempt(db, user.id))) {
+    const wait = await secondFactorWait(db, user.id);
+    throw new AppError(
+      'rate_limited',
+      `${TOTP_MESSAGES.tooManyCodes}; try again in ${waitText(Math.max(wait, 1000))}`,
+    );
+  }
   let check: CodeCheck = 'wrong';
   if (user.totpSecret) {
     check = await useTotpCode(db, user.id, user.totpSecret, code);
@@ -180,7 +201,11 @@ export async function checkSecondFactor(
       .update(users)
       .set({ totpFailures: 0, totpFailedAt: null })
       .where(eq(users.id, user.id));
-  else if (check === 'wrong') await recordWrongCode(db, user.id);
+  else if (check === 'used')
+    await db
+      .update(users)
+      .set({ totpFailures: sql`greatest(${users.totpFailures} - 1, 0)` })
+      .where(eq(users.id, user.id));
   return check;
 }
 
