@@ -9,7 +9,7 @@ const filter = createTransferFilter(filterOptionsFromEnv(process.env));
 ponder.on('USDC:Transfer', async ({ event, context }) => {
   // Note: a transfer not kept writes nothing, so it follows no reorg path either; a kept one is
   // inserted as before and Ponder reverts it with its block.
-  await filter.atBlock(event.block.number);
+  await filter.atBlock(event.block.hash);
   if (!filter.keeps(event.args.from, event.args.to)) return;
   // Note: a plain insert, not onConflictDoNothing: on Postgres Ponder buffers it without a read,
   // while onConflictDoNothing looks each id up in the table once its cache is not complete (one

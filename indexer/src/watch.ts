@@ -55,13 +55,19 @@ export function depositAddressesOf(xpub: string): (index: number) => string {
 interface WatchState {
   highestIndex: number | string;
   refunds: Array<[string, string]>;
+  /** The assigned wallet with the highest index and its address (null before the first). */
+  check?: [number, string] | null;
 }
 
-/** The indexer's filter; `atBlock` before judging the first transfer of each block. */
+/**
+ * The indexer's filter; `atBlock` (the block's hash) before judging the first transfer of each
+ * block. Note: by hash, not number: a block that a reorg replaced has the same number, and the
+ * feed may have changed since the one it replaced was judged.
+ */
 export interface TransferFilter {
   /** True when every transfer is kept whatever happens (INDEXER_ALL_TRANSFERS=true). */
   readonly all: boolean;
-  atBlock(block: bigint): Promise<void>;
+  atBlock(blockHash: string): Promise<void>;
   keeps(from: string, to: string): boolean;
   /** Deposit addresses derived so far. */
   readonly derived: number;
@@ -120,10 +126,17 @@ export function createTransferFilter(options: FilterOptions): TransferFilter {
   const derive = depositAddressesOf(options.xpub);
   // Note: one connection of its own. A raw query through Ponder's `context.db` would flush its
   // buffered writes first, every block.
-  const sql = postgres(options.databaseUrl, { max: 1, onnotice: () => {}, idle_timeout: 60 });
+  // Note: a statement timeout, so a half-open connection fails the block's read (everything kept)
+  // instead of stalling indexing.
+  const sql = postgres(options.databaseUrl, {
+    max: 1,
+    onnotice: () => {},
+    idle_timeout: 60,
+    connection: { statement_timeout: 5000 },
+  });
   const deposits = new Set<string>();
   let refunds = new Set<string>();
-  let block: bigint | null = null;
+  let block: string | null = null;
   let open = true;
   // Note: not empty, so the first answer of the feed is logged too.
   let lastProblem = 'starting';
@@ -142,6 +155,14 @@ export function createTransferFilter(options: FilterOptions): TransferFilter {
       const state = row?.state;
       if (!state) throw new Error('indexer_feed.watch_state() answered nothing');
       const highest = Number(state.highestIndex);
+      // Note: another key than the API's would drop every payment: keep everything instead.
+      if (state.check) {
+        const [index, address] = state.check;
+        if (derive(Number(index)) !== address.toLowerCase())
+          throw new Error(
+            `PAYMENT_XPUB does not derive the deposit addresses the API assigns (index ${index}): check its configuration`,
+          );
+      }
       refunds = new Set(state.refunds.map(([from, to]) => `${from}>${to}`));
       if (!extendTo(highest)) {
         throw new Error(`deriving deposit addresses, ${deposits.size} of ${highest + 1} so far`);
@@ -172,9 +193,9 @@ export function createTransferFilter(options: FilterOptions): TransferFilter {
     get derived() {
       return deposits.size;
     },
-    atBlock: async (number) => {
-      if (number === block) return;
-      block = number;
+    atBlock: async (hash) => {
+      if (hash === block) return;
+      block = hash;
       await refresh();
     },
     keeps: (from, to) => {
