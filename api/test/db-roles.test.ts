@@ -92,7 +92,10 @@ describe('database roles', () => {
   test('the indexer learns our addresses from its one function: the highest index and refunds, nothing else', async () => {
     const [row] = await as.indexer<{ state: { highestIndex: number; refunds: unknown[] } }[]>`
       select indexer_feed.watch_state() as state`;
-    expect(row?.state).toMatchObject({ highestIndex: expect.any(Number), refunds: expect.any(Array) });
+    expect(row?.state).toMatchObject({
+      highestIndex: expect.any(Number),
+      refunds: expect.any(Array),
+    });
     // Only the indexer may call it; nobody may add to its schema.
     for (const role of [as.api, as.worker, as.analyst])
       await expect(role`select indexer_feed.watch_state()`).rejects.toThrow(DENIED);
