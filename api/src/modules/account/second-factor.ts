@@ -237,13 +237,8 @@ export async function requireSecondFactor(
     throw new AppError('forbidden', TOTP_MESSAGES.secondFactorRequired, {
       secondFactor: 'required',
     });
-  const wait = await secondFactorWait(db, user.id);
-  if (wait > 0)
-    throw new AppError(
-      'rate_limited',
-      `${TOTP_MESSAGES.tooManyCodes}; try again in ${waitText(wait)}`,
-    );
-  const check = code.length > 20 ? 'wrong' : await checkSecondFactor(db, account, code);
+  // Note: an over-long code is never checked, but still takes an attempt (and waits like any).
+  const check = await checkSecondFactor(db, account, code.length > 20 ? '' : code);
   if (check !== 'ok')
     throw new AppError('forbidden', codeRefusal(check), { secondFactor: 'wrong' });
 }

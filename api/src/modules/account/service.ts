@@ -13,7 +13,6 @@ import { and, count, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { accountTokens, recoveryCodes, sessions, stores, users } from '../../db/schema.ts';
-import { waitText } from '../../http/attempt-limiter.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, newSessionToken } from '../../http/session.ts';
 import { type AccountMailKind, enqueueAccountMail } from '../../mail/outbox.ts';
@@ -25,7 +24,6 @@ import {
   codeRefusal,
   newRecoveryCodes,
   newTotpSecret,
-  secondFactorWait,
   storeRecoveryCodes,
 } from './second-factor.ts';
 
@@ -399,15 +397,6 @@ export async function setUpTotp(db: Database, userId: string) {
   return created;
 }
 
-async function assertCodeAllowed(db: Database, userId: string): Promise<void> {
-  const wait = await secondFactorWait(db, userId);
-  if (wait > 0)
-    throw new AppError(
-      'rate_limited',
-      `${TOTP_MESSAGES.tooManyCodes}; try again in ${waitText(wait)}`,
-    );
-}
-
 /** Turns TOTP on once `code` proves the app has the secret; the recovery codes, shown this once. */
 export async function enableTotp(
   db: Database,
@@ -421,7 +410,6 @@ export async function enableTotp(
   // Note: a stolen session must not turn on its own authenticator and lock the owner out.
   if (!(await verifyPassword(currentPassword, user.password)))
     throw new AppError('validation_failed', M.currentPasswordWrong);
-  await assertCodeAllowed(db, userId);
   // Note: only the authenticator's code here: there are no recovery codes yet.
   const check = /^\d{6}$/.test(code) ? await checkSecondFactor(db, user, code) : 'wrong';
   if (check !== 'ok') throw new AppError('validation_failed', codeRefusal(check));
@@ -437,7 +425,6 @@ export async function enableTotp(
 export async function disableTotp(db: Database, userId: string, code: string) {
   const user = await userRow(db, userId);
   if (!user.totpEnabledAt) throw new AppError('invalid_state', TOTP_MESSAGES.notEnabled);
-  await assertCodeAllowed(db, userId);
   const check = await checkSecondFactor(db, user, code);
   if (check !== 'ok') throw new AppError('validation_failed', codeRefusal(check));
   await db.transaction(async (tx) => {

@@ -12,11 +12,10 @@ import { eq, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { sessions, users } from '../../db/schema.ts';
-import { waitText } from '../../http/attempt-limiter.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, newSessionToken, type SessionUser, sessionExpiry } from '../../http/session.ts';
 import type { Executor } from '../../webhooks/outbox.ts';
-import { checkSecondFactor, codeRefusal, secondFactorWait } from '../account/second-factor.ts';
+import { checkSecondFactor, codeRefusal } from '../account/second-factor.ts';
 import { assertPasswordAllowed } from './password-policy.ts';
 
 /** A signed-in merchant and the token of the new session (for the cookie only). */
@@ -150,12 +149,6 @@ export async function signIn(
   if (user.totpEnabledAt) {
     if (!input.code)
       throw new AppError('unauthorized', TOTP_MESSAGES.signInCode, { secondFactor: 'required' });
-    const wait = await secondFactorWait(db, user.id);
-    if (wait > 0)
-      throw new AppError(
-        'rate_limited',
-        `${TOTP_MESSAGES.tooManyCodes}; try again in ${waitText(wait)}`,
-      );
     const check = await checkSecondFactor(db, user, input.code);
     if (check !== 'ok')
       throw new AppError('unauthorized', codeRefusal(check), { secondFactor: 'wrong' });
