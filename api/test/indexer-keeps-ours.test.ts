@@ -224,21 +224,26 @@ test('a kept payment follows its block through a reorg: gone with it, kept again
   expect(await rowsOf(again)).toHaveLength(1);
 }, 60_000);
 
+/** Another indexer of the same chain from the start block, into its own schema. */
+async function secondIndexer(schema: string, allTransfers: boolean) {
+  const env = t.stack.env;
+  return startIndexer({
+    databaseUrl: t.stack.databaseUrls.indexer,
+    rpcUrl: env.RPC_URL,
+    wsUrl: env.WS_URL || undefined,
+    chainId: Number(env.CHAIN_ID),
+    usdcAddress: env.USDC_ADDRESS,
+    startBlock: BigInt(env.USDC_START_BLOCK),
+    port: await freePort(),
+    schema,
+    paymentXpub: env.PAYMENT_XPUB,
+    allTransfers,
+  });
+}
+
 describe('with INDEXER_ALL_TRANSFERS=true', () => {
   test('a second indexer keeps every transfer, the strangers’ too', async () => {
-    const env = t.stack.env;
-    allIndexer = await startIndexer({
-      databaseUrl: t.stack.databaseUrls.indexer,
-      rpcUrl: env.RPC_URL,
-      wsUrl: env.WS_URL || undefined,
-      chainId: Number(env.CHAIN_ID),
-      usdcAddress: env.USDC_ADDRESS,
-      startBlock: BigInt(env.USDC_START_BLOCK),
-      port: await freePort(),
-      schema: 'indexer_all',
-      paymentXpub: env.PAYMENT_XPUB,
-      allTransfers: true,
-    });
+    allIndexer = await secondIndexer('indexer_all', true);
     if (!stranger) throw new Error('no stranger transfer was sent');
     const rows = await rowsOf(stranger, 'indexer_all');
     expect(rows).toHaveLength(1);
@@ -252,18 +257,7 @@ describe('with INDEXER_ALL_TRANSFERS=true', () => {
 });
 
 test('a re-index from the start block keeps every payment and leg of our deposit addresses again, and no stranger', async () => {
-  const env = t.stack.env;
-  allIndexer = await startIndexer({
-    databaseUrl: t.stack.databaseUrls.indexer,
-    rpcUrl: env.RPC_URL,
-    wsUrl: env.WS_URL || undefined,
-    chainId: Number(env.CHAIN_ID),
-    usdcAddress: env.USDC_ADDRESS,
-    startBlock: BigInt(env.USDC_START_BLOCK),
-    port: await freePort(),
-    schema: 'indexer_again',
-    paymentXpub: env.PAYMENT_XPUB,
-  });
+  allIndexer = await secondIndexer('indexer_again', false);
   if (!stranger) throw new Error('no stranger transfer was sent');
   expect(await rowsOf(stranger, 'indexer_again')).toEqual([]);
   // Every row of the running indexer that touches one of our deposit addresses is there again.
