@@ -1,8 +1,10 @@
-// `bun bench/api/statements.ts [--count=3000]`: Postgres CPU time of each statement of
-// POST /api/orders, run one after another on one connection (and a raw single-row insert and
-// `select 1` beside them), from the server's own processes' CPU counters.
+// `bun bench/api/statements.ts [--count=3000]`: Postgres CPU time of each of the two statements of
+// POST /api/orders (an order of untracked products with an Idempotency-Key), run one after
+// another on one connection (and a raw single-row insert and `select 1` beside them), from the
+// server's own processes' CPU counters.
 import { randomUUID } from 'node:crypto';
 import postgres from 'postgres';
+import { ORDER_STATEMENTS } from '../../api/src/modules/orders/create.ts';
 import { postgresCpuSeconds, startApi, startBenchDatabase } from './servers.ts';
 
 const count = Number(process.argv.find((a) => a.startsWith('--count='))?.split('=')[1] ?? 3000);
@@ -46,59 +48,52 @@ try {
       (i) => sql`insert into bench_rows (body) values (${sql.json({ i, note: 'single row' })})`,
     ],
     [
-      'rate limits: client and store upserts (one statement)',
-      () => sql`with c0 as (
-        insert into rate_limits as r (bucket, key, hits, window_ends_at)
-        select 'orders:client', 'k-client', 1, now() + make_interval(secs => 60::float8)
-        on conflict (bucket, key) do update set
-          hits = case when r.window_ends_at <= now() then 1 else least(r.hits, 2147483646) + 1 end,
-          window_ends_at = case when r.window_ends_at <= now() then excluded.window_ends_at
-            else r.window_ends_at end
-        returning hits, extract(epoch from window_ends_at - now())::float8 * 1000 as wait_ms),
-      c1 as (
-        insert into rate_limits as r (bucket, key, hits, window_ends_at)
-        select 'orders:store', 'k-store', 1, now() + make_interval(secs => 60::float8)
-        where (select hits from c0) <= 1000000000
-        on conflict (bucket, key) do update set
-          hits = case when r.window_ends_at <= now() then 1 else least(r.hits, 2147483646) + 1 end,
-          window_ends_at = case when r.window_ends_at <= now() then excluded.window_ends_at
-            else r.window_ends_at end
-        returning hits, extract(epoch from window_ends_at - now())::float8 * 1000 as wait_ms)
-      select 0 as i, hits > 1000000000 as refused, wait_ms from c0
-      union all select 1, hits > 1000000000, wait_ms from c1`,
+      'order, 1 of 2: both rate limits, key used?, settings and catalogue',
+      (i) =>
+        sql.unsafe(
+          ORDER_STATEMENTS.open(),
+          [
+            'orders:client',
+            'k-client',
+            60,
+            1_000_000_000,
+            'orders:store',
+            'k-store',
+            60,
+            1_000_000_000,
+            'anonymous',
+            (keys[i] = randomUUID()),
+            store.id,
+            [products[0]?.id ?? ''],
+          ],
+          { prepare: true },
+        ),
     ],
     [
-      'idempotency claim (insert)',
-      (i) => {
-        keys[i] = randomUUID();
-        return sql`insert into idempotency_keys (scope, key, method, path, request_hash)
-          values ('anonymous', ${keys[i] as string}, 'POST', '/api/orders', ${'h'.repeat(64)})
-          on conflict do nothing returning key`;
-      },
-    ],
-    [
-      'catalogue and settings (select)',
-      () => sql`select s.is_active, s.payment_address, s.tax_rate_bps, s.shipping_options,
-          s.shipping_time, s.return_policy_days, p.id as product_id, p.title, p.price_usdc,
-          p.image_url, p.inventory, p.track_inventory
-        from stores s
-        left join products p on p.store_id = s.id and p.is_published
-          and p.id = any(${[products[0]?.id ?? '']}::uuid[])
-        where s.id = ${store.id}::uuid`,
-    ],
-    [
-      'order insert (returning the row)',
-      () => sql`insert into orders (store_id, customer_email, shipping_address, items,
-          subtotal_usdc, shipping_usdc, tax_usdc, total_usdc, status, stock_held_until)
-        values (${store.id}, 'bench@example.com', ${address}::jsonb, ${items}::jsonb, '10.00',
-          '5.00', '0.80', '15.80', 'pending', null)
-        returning *`,
-    ],
-    [
-      'idempotency result (update)',
-      (i) => sql`update idempotency_keys set response_status = 201,
-          response_body = ${response}::jsonb
-        where scope = 'anonymous' and key = ${keys[i] as string}`,
+      'order, 2 of 2: the key with its response and the order',
+      (i) =>
+        sql.unsafe(
+          ORDER_STATEMENTS.keyAndOrder,
+          [
+            store.id,
+            'bench@example.com',
+            address,
+            items,
+            '10.00',
+            '5.00',
+            '0.80',
+            '15.80',
+            'anonymous',
+            keys[i] as string,
+            'POST',
+            '/api/orders',
+            'h'.repeat(64),
+            response,
+            randomUUID(),
+            'r'.repeat(64),
+          ],
+          { prepare: true },
+        ),
     ],
   ];
   console.log(`Postgres ${database.version}: each statement ${count} times on one connection`);
@@ -110,7 +105,7 @@ try {
     const wall = performance.now() - started;
     const cpu = (await postgresCpuSeconds(database.postmasterPid)) - before;
     console.log(
-      `${name.padEnd(56)} Postgres CPU ${((cpu * 1000) / count).toFixed(3)} ms  round trip ${(wall / count).toFixed(3)} ms`,
+      `${name.padEnd(68)} Postgres CPU ${((cpu * 1000) / count).toFixed(3)} ms  round trip ${(wall / count).toFixed(3)} ms`,
     );
   }
   await sql.end();

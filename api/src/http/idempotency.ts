@@ -24,48 +24,86 @@ export const IDEMPOTENCY_MESSAGES = {
   inProgress: 'A request with this Idempotency-Key is in progress',
 } as const;
 
-interface Claim {
+export interface Claim {
   scope: string;
   key: string;
 }
 
-type Outcome = { claimed: true } | { claimed: false; status: number; body: unknown };
+/** A finished request's stored response. */
+export interface Replay {
+  claimed: false;
+  status: number;
+  body: unknown;
+}
+export type Outcome = { claimed: true } | Replay;
+/** Where a handler sets its status and headers. */
+type ResponseSet = { status?: number | string; headers: Record<string, unknown> };
 
 // Claims of the requests in flight, read back when their response is known.
 const claims = new WeakMap<Request, Claim>();
+// Requests whose route reads and writes its key itself (see `keyHandledByRoute`).
+const handledByRoute = new WeakSet<Request>();
+
+/**
+ * For a route's `transform` hook: the plugin leaves this request's key to the route, which checks
+ * it with `requestKeyRow` and `claimKey` (or writes it with its own statement) and hands a claim
+ * back with `settleWithResponse` when the plugin should store the response.
+ */
+export function keyHandledByRoute(request: Request): void {
+  handledByRoute.add(request);
+}
+
+/** Makes the plugin store this request's response under its claimed key (as for any route). */
+export function settleWithResponse(request: Request, claim: Claim): void {
+  claims.set(request, { scope: claim.scope, key: claim.key });
+}
+
+/** The key row of a mutating request (scope, key, method, path, body hash); null without a key. */
+export async function requestKeyRow(
+  db: Database,
+  request: Request,
+  body: unknown,
+): Promise<KeyRow | null> {
+  const key = request.headers.get(IDEMPOTENCY_HEADER);
+  const url = new URL(request.url);
+  if (
+    key === null ||
+    !MUTATING.has(request.method) ||
+    url.pathname.startsWith(IDEMPOTENCY_EXEMPT_PREFIX)
+  )
+    return null;
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH)
+    throw new AppError('validation_failed', IDEMPOTENCY_MESSAGES.keyLength);
+  const scope = (await userOfRequest(db, request))?.id ?? 'anonymous';
+  return {
+    scope,
+    key,
+    method: request.method,
+    path: url.pathname + url.search,
+    requestHash: new Bun.CryptoHasher('sha256').update(JSON.stringify(body ?? null)).digest('hex'),
+  };
+}
+
+/** Answers with a finished request's stored response (status and the replayed header). */
+export function replayed(set: ResponseSet, outcome: Replay): unknown {
+  set.status = outcome.status;
+  set.headers[REPLAYED_HEADER] = 'true';
+  return outcome.body;
+}
 
 /** Plugin: claims the key before the handler, replays a finished one, stores the first response. */
 export const idempotencyPlugin = (db: Database) =>
   new Elysia({ name: 'idempotency' })
     .onBeforeHandle({ as: 'global' }, async ({ request, body, set }) => {
-      const key = request.headers.get(IDEMPOTENCY_HEADER);
-      const url = new URL(request.url);
-      if (
-        key === null ||
-        !MUTATING.has(request.method) ||
-        url.pathname.startsWith(IDEMPOTENCY_EXEMPT_PREFIX)
-      )
-        return;
-      if (key.length === 0 || key.length > MAX_KEY_LENGTH)
-        throw new AppError('validation_failed', IDEMPOTENCY_MESSAGES.keyLength);
-      const scope = (await userOfRequest(db, request))?.id ?? 'anonymous';
-      const row = {
-        scope,
-        key,
-        method: request.method,
-        path: url.pathname + url.search,
-        requestHash: new Bun.CryptoHasher('sha256')
-          .update(JSON.stringify(body ?? null))
-          .digest('hex'),
-      };
+      if (handledByRoute.has(request)) return;
+      const row = await requestKeyRow(db, request, body);
+      if (row === null) return;
       const outcome = await claimKey(db, row);
       if (outcome.claimed) {
-        claims.set(request, { scope, key });
+        claims.set(request, { scope: row.scope, key: row.key });
         return;
       }
-      set.status = outcome.status;
-      set.headers[REPLAYED_HEADER] = 'true';
-      return outcome.body;
+      return replayed(set, outcome);
     })
     // Note: returns the response unchanged rather than undefined: Elysia's app-level error path
     // (404s, errors thrown in onRequest) takes a mapResponse hook's result as the body unchecked.
@@ -79,7 +117,8 @@ export const idempotencyPlugin = (db: Database) =>
       return responseValue as Response;
     });
 
-type KeyRow = typeof idempotencyKeys.$inferInsert;
+/** A key's row as a request claims it. */
+export type KeyRow = typeof idempotencyKeys.$inferInsert;
 const sameKey = (claim: Claim) =>
   and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key));
 
@@ -89,7 +128,12 @@ const CLAIM = `insert into idempotency_keys (scope, key, method, path, request_h
 const SETTLE = `update idempotency_keys set response_status = $3::int, response_body = $4::jsonb
   where scope = $1::text and key = $2::text`;
 
-async function claimKey(db: Database, row: KeyRow): Promise<Outcome> {
+/**
+ * Claims `row`'s key for this request, or the outcome of the request that used it first: its
+ * stored response, 409 while it runs, 422 for another body or path. A key past its 24 hours (or
+ * whose request never finished in 5 minutes) is taken over.
+ */
+export async function claimKey(db: Database, row: KeyRow): Promise<Outcome> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const inserted = await db.$client.unsafe(
       CLAIM,
@@ -133,7 +177,7 @@ async function deleteExpiredKey(db: Database, claim: Claim): Promise<boolean> {
 }
 
 /** Stores a response for replay; a server error or a non-JSON response frees the key for a retry. */
-async function settleKey(db: Database, claim: Claim, status: number, body: unknown) {
+export async function settleKey(db: Database, claim: Claim, status: number, body: unknown) {
   const storable = status < 500 && !(body instanceof Response) && body !== undefined;
   if (!storable) {
     await db.delete(idempotencyKeys).where(sameKey(claim));

@@ -71,31 +71,53 @@ export class RateLimiter {
    */
   async enforce(set: ResponseHeaders, checks: readonly RateLimitCheck[]): Promise<void> {
     if (checks.length === 0) return;
-    const params: Array<string | number> = [];
-    for (const { limit, key } of checks)
-      params.push(limit.bucket, hashKey(key), limit.windowMs / 1000, limit.max);
-    const rows = await this.db.$client.unsafe<{ i: number; refused: boolean; wait_ms: number }[]>(
+    const [row] = await this.db.$client.unsafe<RateLimitRow[]>(
       enforceStatement(checks.length),
-      params,
+      rateLimitParams(checks),
       { prepare: true },
     );
-    const counted = new Map(rows.map((row) => [row.i, row]));
-    checks.forEach(({ reason }, i) => {
-      const row = counted.get(i);
-      if (row?.refused) throw tooManyAttempts(set, Math.max(1, row.wait_ms), reason);
-    });
+    throwIfRefused(set, checks, row);
   }
 }
 
-// Note: the same upsert as `hit`, once per check; check i's parameters are $4i+1 (bucket),
-// $4i+2 (hashed key), $4i+3 (window in seconds) and $4i+4 (its max).
-const enforceStatements = new Map<number, string>();
-function enforceStatement(count: number): string {
-  const cached = enforceStatements.get(count);
-  if (cached) return cached;
-  const ctes = Array.from({ length: count }, (_, i) => {
-    const p = (n: number) => `$${4 * i + n}`;
-    const guard = i === 0 ? '' : `where (select hits from c${i - 1}) <= $${4 * (i - 1) + 4}::int`;
+/** The columns of `rateLimitColumns`: check i's `refused_i` and `wait_ms_i` (null when not counted). */
+export type RateLimitRow = Record<string, boolean | number | null>;
+
+/** The parameters of `rateLimitCtes` for `checks`: four per check, in their order. */
+export function rateLimitParams(checks: readonly RateLimitCheck[]): Array<string | number> {
+  const params: Array<string | number> = [];
+  for (const { limit, key } of checks)
+    params.push(limit.bucket, hashKey(key), limit.windowMs / 1000, limit.max);
+  return params;
+}
+
+/**
+ * Throws the 429 (with Retry-After) of the first check beyond its limit, from a row with
+ * `rateLimitColumns`; the checks after it were not counted.
+ */
+export function throwIfRefused(
+  set: ResponseHeaders,
+  checks: readonly RateLimitCheck[],
+  row: RateLimitRow | undefined,
+): void {
+  checks.forEach(({ reason }, i) => {
+    if (row?.[`refused_${i}`] === true)
+      throw tooManyAttempts(set, Math.max(1, Number(row[`wait_ms_${i}`])), reason);
+  });
+}
+
+/**
+ * The upserts of `count` checks as CTEs c0…c(count-1), for a statement of their own or inside a
+ * larger one: check i's parameters are $(offset+4i+1) (bucket), $(offset+4i+2) (hashed key),
+ * $(offset+4i+3) (window in seconds) and $(offset+4i+4) (its max). Each check's upsert runs only
+ * when the one before it was within its limit (a client refused on its own limit never uses up a
+ * store's).
+ */
+export function rateLimitCtes(count: number, offset = 0): string {
+  return Array.from({ length: count }, (_, i) => {
+    const p = (n: number) => `$${offset + 4 * i + n}`;
+    const guard =
+      i === 0 ? '' : `where (select hits from c${i - 1}) <= $${offset + 4 * (i - 1) + 4}::int`;
     return `c${i} as (
       insert into rate_limits as r (bucket, key, hits, window_ends_at)
       select ${p(1)}::text, ${p(2)}::text, 1, now() + make_interval(secs => ${p(3)}::float8)
@@ -105,12 +127,24 @@ function enforceStatement(count: number): string {
         window_ends_at = case when r.window_ends_at <= now() then excluded.window_ends_at
           else r.window_ends_at end
       returning hits, extract(epoch from window_ends_at - now())::float8 * 1000 as wait_ms)`;
-  });
-  const results = Array.from(
+  }).join(',\n');
+}
+
+/** The select list reading the CTEs of `rateLimitCtes`: `refused_i` and `wait_ms_i` per check. */
+export function rateLimitColumns(count: number, offset = 0): string {
+  return Array.from(
     { length: count },
-    (_, i) => `select ${i} as i, hits > $${4 * i + 4}::int as refused, wait_ms from c${i}`,
-  ).join(' union all ');
-  const statement = `with ${ctes.join(',\n')}\n${results}`;
+    (_, i) =>
+      `(select hits > $${offset + 4 * i + 4}::int from c${i}) as refused_${i}, (select wait_ms from c${i}) as wait_ms_${i}`,
+  ).join(', ');
+}
+
+// Note: one statement for all the checks, a prepared one per number of checks.
+const enforceStatements = new Map<number, string>();
+function enforceStatement(count: number): string {
+  const cached = enforceStatements.get(count);
+  if (cached) return cached;
+  const statement = `with ${rateLimitCtes(count)}\nselect ${rateLimitColumns(count)}`;
   enforceStatements.set(count, statement);
   return statement;
 }
@@ -173,18 +207,31 @@ export function publicWriteGuards({ db, config }: Pick<AppDeps, 'db' | 'config'>
     key: clientKey(context, config),
     reason,
   });
-  /** One order from the request's client for `store` (a store id or a payout address). */
-  const order = (context: Context, store: unknown) => {
-    const checks = [clientCheck(context, limits.clientOrders, RATE_LIMIT_MESSAGES.clientOrders)];
+  /** The checks of one order from the request's client for `store` (a store id or payout address). */
+  const orderChecks = (context: RequestSource, store: unknown): RateLimitCheck[] => {
+    const checks: RateLimitCheck[] = [
+      {
+        limit: limits.clientOrders,
+        key: clientKey(context, config),
+        reason: RATE_LIMIT_MESSAGES.clientOrders,
+      },
+    ];
     if (typeof store === 'string' && store.length > 0 && store.length <= 200)
       checks.push({
         limit: limits.storeOrders,
         key: store.trim().toLowerCase(),
         reason: RATE_LIMIT_MESSAGES.storeOrders,
       });
-    return limiter.enforce(context.set, checks);
+    return checks;
   };
+  const order = (context: Context, store: unknown) =>
+    limiter.enforce(context.set, orderChecks(context, store));
   return {
+    /**
+     * The checks of POST /api/orders (the client, then the store), for a route that counts them
+     * in its own statement (`rateLimitCtes`).
+     */
+    storeOrderChecks: (context: RequestSource, storeId: string) => orderChecks(context, storeId),
     /** POST /api/orders: the client, then the store of `body.storeId`. */
     storeOrder: (context: Context & { body: unknown }) =>
       order(context, (context.body as { storeId?: unknown } | null)?.storeId),

@@ -9,20 +9,16 @@ import {
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../app.ts';
+import { keyHandledByRoute, replayed } from '../../http/idempotency.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { mailOriginOrNull } from '../../http/public-origin.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { getOrderActivity } from '../fulfilment/activity.ts';
 import { markOrderShipped } from '../fulfilment/service.ts';
+import { createOrder } from './create.ts';
 import { CreateOrderBody, ListOrdersQuery, NEXT_CURSOR_HEADER, UpdateOrderBody } from './model.ts';
-import {
-  createOrder,
-  getOrder,
-  getOwnOrderOrThrow,
-  listMerchantOrders,
-  updateOrderStatus,
-} from './service.ts';
+import { getOrder, getOwnOrderOrThrow, listMerchantOrders, updateOrderStatus } from './service.ts';
 
 const tags = ['orders'];
 const shipmentResult = registerResponseSchema(
@@ -44,16 +40,23 @@ export const ordersModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/orders',
       async (context) => {
-        const { body, set } = context;
-        const order = await createOrder(db, body, config.stockHoldMinutes, () =>
-          limits.stockHold(context, config.stockHoldMinutes),
-        );
+        const { body, set, request } = context;
+        const outcome = await createOrder(db, {
+          body,
+          request,
+          set,
+          limits: limits.storeOrderChecks(context, body.storeId),
+          holdMinutes: config.stockHoldMinutes,
+          beforeHold: () => limits.stockHold(context, config.stockHoldMinutes),
+        });
+        if ('replay' in outcome) return replayed(set, outcome.replay);
         set.status = 201;
-        return order;
+        return outcome.order;
       },
       {
-        // 429 past the orders of one client, or of one store, per minute.
-        transform: limits.storeOrder,
+        // Note: the route counts its rate limits (429 past the orders of one client, or of one
+        // store, per minute) and reads and writes its Idempotency-Key in its own statements.
+        transform: ({ request }) => keyHandledByRoute(request),
         body: CreateOrderBody,
         detail: routeDoc({
           tags,
