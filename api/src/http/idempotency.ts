@@ -184,30 +184,23 @@ export async function settleKey(db: Database, claim: Claim, status: number, body
     return;
   }
   // Note: stored as drizzle's jsonb column would store it (JSON.stringify: dates as ISO strings).
-  await db.$client.unsafe(
-    SETTLE,
-    [claim.scope, claim.key, status, JSON.stringify(withoutSecrets(body))],
-    { prepare: true },
-  );
+  await db.$client.unsafe(SETTLE, [claim.scope, claim.key, status, replayJson(body)], {
+    prepare: true,
+  });
 }
 
 /** Prefixes of secrets a response may show once (webhook and link signing secrets, keys). */
 const SECRET_PATTERN = /^(?:whsec|whsk|lsk|sk_live|sk_test)_/;
 
 /**
- * The body to keep for replays: every secret replaced by null. Note: a secret is shown to its
- * owner in the one response and never copied into the replay table; a client that lost the first
- * response reads the current secret from its owner-only route again.
+ * The body to keep for replays, as JSON: every secret replaced by null. Note: a secret is shown to
+ * its owner in the one response and never copied into the replay table; a client that lost the
+ * first response reads the current secret from its owner-only route again.
  */
-export function withoutSecrets(body: unknown): unknown {
-  if (typeof body === 'string') return SECRET_PATTERN.test(body) ? null : body;
-  if (Array.isArray(body)) return body.map(withoutSecrets);
-  if (body !== null && typeof body === 'object' && !(body instanceof Date)) {
-    return Object.fromEntries(
-      Object.entries(body).map(([key, value]) => [key, withoutSecrets(value)]),
-    );
-  }
-  return body;
+export function replayJson(body: unknown): string {
+  return JSON.stringify(body, (_key, value: unknown) =>
+    typeof value === 'string' && SECRET_PATTERN.test(value) ? null : value,
+  );
 }
 
 /** Deletes keys past the 24-hour replay window. */

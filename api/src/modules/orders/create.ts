@@ -13,10 +13,10 @@ import {
   claimKey,
   type KeyRow,
   type Replay,
+  replayJson,
   requestKeyRow,
   settleKey,
   settleWithResponse,
-  withoutSecrets,
 } from '../../http/idempotency.ts';
 import {
   type RateLimitCheck,
@@ -337,7 +337,7 @@ async function writeKeyAndOrder(
     shipment: null,
     reviewToken,
   };
-  const stored = JSON.parse(JSON.stringify(withoutSecrets(response)));
+  const stored = replayJson(response);
   const [created] = await db.$client.unsafe<
     Array<InsertedOrderRow & { created_iso: string; updated_iso: string }>
   >(
@@ -349,7 +349,7 @@ async function writeKeyAndOrder(
       key.method,
       key.path,
       key.requestHash,
-      JSON.stringify(stored),
+      stored,
       id,
       reviewToken,
     ],
@@ -364,12 +364,13 @@ async function writeKeyAndOrder(
   const order = createdOrder(created);
   // Note: the stored response is the one sent; should the row read back otherwise (a column's
   // default or type), it is stored again from the row.
-  const sent = JSON.parse(JSON.stringify(withoutSecrets(order)));
-  const expected = { ...stored, createdAt: created.created_iso, updatedAt: created.updated_iso };
-  if (!Bun.deepEquals(sent, expected)) {
-    console.error('MISMATCH', JSON.stringify(sent), JSON.stringify(expected));
-    await settleKey(db, key, 201, order);
-  }
+  const sent = JSON.parse(replayJson(order));
+  const expected = {
+    ...JSON.parse(stored),
+    createdAt: created.created_iso,
+    updatedAt: created.updated_iso,
+  };
+  if (!Bun.deepEquals(sent, expected)) await settleKey(db, key, 201, order);
   return { order };
 }
 
