@@ -1,7 +1,8 @@
 // Merchant accounts on a real Postgres: sign-up rules, sign-in, the session cookie, sign-out.
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { eq, sql } from 'drizzle-orm';
-import { sessions, users } from '../src/db/schema.ts';
+import { eq, like, sql } from 'drizzle-orm';
+import { rateLimits, sessions, users } from '../src/db/schema.ts';
+import { hashKey } from '../src/http/attempt-limiter.ts';
 import { hashToken } from '../src/http/session.ts';
 import { apiClient, sessionCookieOf } from './support/client.ts';
 import { createTestApp } from './support/database.ts';
@@ -11,16 +12,28 @@ const t = useTestApi();
 const password = 'correct horse battery';
 const HOUR_MS = 60 * 60 * 1000;
 
-/** A new API on the test database behind a trusted proxy (fresh limits), and a client per address. */
+/**
+ * A new API on the test database behind a trusted proxy, and a client per address.
+ * Note: the sign-in failures are counted in the database, shared by every app on it: each test
+ * uses addresses and usernames of its own.
+ */
 function behindProxy(env: Record<string, string> = {}) {
   const app = createTestApp(t.testDb, { TRUST_PROXY: 'true', ...env });
   const api = apiClient(app);
-  const limits = () => (app.store as { authLimits: { size: number } }).authLimits;
   const from = (address: string) => ({
     post: (path: string, body: unknown) =>
       api.post(path, body, { headers: { 'x-forwarded-for': `${address}, 10.0.0.1` } }),
   });
-  return { app, api, limits, from };
+  return { app, api, from };
+}
+
+/** The sign-in backoff's rows ("bucket key" to hits). */
+async function signInRows(): Promise<Map<string, number>> {
+  const rows = await t.testDb.database.db
+    .select()
+    .from(rateLimits)
+    .where(like(rateLimits.bucket, 'sign-in:%'));
+  return new Map(rows.map((row) => [`${row.bucket} ${row.key}`, row.hits]));
 }
 
 /** The stored session row of a `session=…` cookie. */
@@ -286,6 +299,7 @@ describe('POST /api/auth/sign-in', () => {
 
   test('an oversized username is refused with 422 before the limits remember anything', async () => {
     const proxied = behindProxy();
+    const before = await signInRows();
     const huge = await proxied
       .from('203.0.113.88')
       .post('/api/auth/sign-in', { username: 'u'.repeat(900_000), password: 'whatever' });
@@ -298,12 +312,17 @@ describe('POST /api/auth/sign-in', () => {
       .from('203.0.113.88')
       .post('/api/auth/sign-in', { username: 'grace', password: 'p'.repeat(201) });
     expect(longPassword.status).toBe(422);
-    expect(proxied.limits().size).toBe(0);
-    // A real failure is remembered (as hashed keys of the client, the account and the pair).
+    expect(await signInRows()).toEqual(before);
+    // A real failure is remembered, as hashed keys: the client, the account and the pair.
     await proxied
       .from('203.0.113.88')
       .post('/api/auth/sign-in', { username: 'grace', password: 'wrong password' });
-    expect(proxied.limits().size).toBe(3);
+    const after = await signInRows();
+    expect(after.size).toBe(before.size + 2);
+    expect(after.get(`sign-in:client ${hashKey('203.0.113.88')}`)).toBe(1);
+    expect(after.get(`sign-in:pair ${hashKey('grace\n203.0.113.88')}`)).toBe(1);
+    const account = `sign-in:account ${hashKey('grace')}`;
+    expect(after.get(account)).toBe((before.get(account) ?? 0) + 1);
   });
 
   test('requires both fields', async () => {

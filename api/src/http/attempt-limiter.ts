@@ -1,6 +1,8 @@
-// In-memory limits on what strangers may repeat: failures that earn growing delays (BackoffLimiter,
-// failed sign-ins). Per API process: several processes would each count their own (counts that
-// replicas share, such as sign-ups, are in Postgres: http/rate-limit.ts).
+// What the limits on strangers share: `hashKey` (every limit stores its keys hashed) and the 429
+// with Retry-After; and an in-memory limiter of failures that earn growing delays (BackoffLimiter).
+// Note: a BackoffLimiter counts in one API process only (several processes would each count their
+// own); counts that replicas share are in Postgres (http/rate-limit.ts, and the sign-in backoff in
+// modules/auth/shared-backoff.ts).
 // Note: memory stays bounded whatever strangers send. Keys are stored as their SHA-256 (64
 // characters however long the input), an entry is forgotten once it no longer limits anything, and
 // at most `maxKeys` entries are kept: past that the least recently touched go first.

@@ -53,7 +53,7 @@ export const authModule = ({ db, config }: AppDeps) => {
   const settings = config.localMode
     ? { ...AUTH_LIMITS, signUpTriesPerHour: 200, signUpsPerHour: 100 }
     : AUTH_LIMITS;
-  const limits = new AuthLimits(settings);
+  const limits = new AuthLimits(db, settings);
   // Note: sign-ups are counted in Postgres, so that every API process sees the same counts.
   const signUps = signUpRateLimits(settings);
   const forgotLimits = forgotPasswordRateLimits();
@@ -62,7 +62,7 @@ export const authModule = ({ db, config }: AppDeps) => {
     clientBucket(clientAddress(source, { trustProxy: config.trustProxy }));
   return (
     new Elysia({ name: 'auth' })
-      // Note: in the app's store so that tests can see what the limits remember.
+      // Note: in the app's store so that tests can see the sign-ins in flight.
       .state('authLimits', limits)
       .use(sessionPlugin(db))
       .post(
@@ -106,24 +106,36 @@ export const authModule = ({ db, config }: AppDeps) => {
           // below ever sees an oversized value.
           const client = clientOf({ request, server });
           const account = body.username;
-          const wait = limits.signInWait(account, client);
-          if (wait > 0) throw tooManyAttempts(set, wait, AUTH_LIMIT_MESSAGES.signIn);
-          if (!limits.startSignIn(client))
+          if (!limits.startSignIn(client)) {
+            // Note: a client that must wait is told so first, busy or not.
+            const wait = await limits.backoff.waitMs(account, client);
+            if (wait > 0) throw tooManyAttempts(set, wait, AUTH_LIMIT_MESSAGES.signIn);
             throw tooManyAttempts(set, 1000, AUTH_LIMIT_MESSAGES.signInBusy);
+          }
           try {
+            // Note: counted as a failure before the password is checked (so a burst sent to any
+            // number of API processes at once cannot all pass the wait), given back when it was
+            // not one.
+            const { attempt, waitMs } = await limits.backoff.take(account, client);
+            if (!attempt) throw tooManyAttempts(set, waitMs, AUTH_LIMIT_MESSAGES.signIn);
             const { user, token } = await signIn(db, body, userAgentOf(request)).catch(
-              (error: unknown) => {
+              async (error: unknown) => {
                 // Note: a right password still waiting for its code is not a failure.
                 const waiting =
                   (error as AppError).details !== undefined &&
                   ((error as AppError).details as { secondFactor?: string }).secondFactor ===
                     'required';
-                if (error instanceof AppError && error.code === 'unauthorized' && !waiting)
-                  limits.signInFailed(account, client);
+                const failed =
+                  error instanceof AppError && error.code === 'unauthorized' && !waiting;
+                // Note: a give-back that fails leaves the attempt counted (the safe side); the
+                // sign-in's own error is still the answer.
+                if (!failed) await limits.backoff.giveBack(attempt).catch(() => undefined);
                 throw error;
               },
             );
-            limits.signInSucceeded(account, client);
+            // This client proved it knows the password: not a failure, and the account's wait
+            // no longer holds it.
+            await limits.backoff.giveBack(attempt, { clearPair: true });
             // The new session replaces the one the browser had (no session fixation).
             await endSession(db, sessionTokenOf(request));
             set.headers['set-cookie'] = sessionCookie(token, secure);

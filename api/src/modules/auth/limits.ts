@@ -1,11 +1,11 @@
 // How hard strangers may push on merchant accounts: failed sign-ins slow down per client and per
-// account, a client has few sign-ins in flight at once, and sign-ups are counted per client.
-import { BackoffLimiter } from '../../http/attempt-limiter.ts';
+// account (counted in Postgres), a client has few sign-ins in flight at once, and sign-ups and
+// password resets are counted per client.
+import type { Database } from '../../db/client.ts';
 import type { RateLimit } from '../../http/rate-limit.ts';
+import { SignInBackoff } from './shared-backoff.ts';
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
+const HOUR = 60 * 60 * 1000;
 
 /** What the limits allow; the defaults are the production ones. */
 export interface AuthLimitSettings {
@@ -13,13 +13,12 @@ export interface AuthLimitSettings {
   clientFreeFailures: number;
   /** Failed sign-ins on one account (from any clients) before its doubling wait starts. */
   accountFreeFailures: number;
-  /** Sign-ins one client may have in flight at once. */
+  /** Sign-ins one client may have in flight at once in each API process. */
   clientConcurrency: number;
   /** Sign-up requests (valid bodies, any outcome) per client per hour. */
   signUpTriesPerHour: number;
   /** Accounts per client per hour (sign-ups that passed the password policy). */
   signUpsPerHour: number;
-  now?: () => number;
 }
 
 /** Production limits. */
@@ -47,7 +46,7 @@ export function signUpRateLimits(settings: AuthLimitSettings): {
 }
 
 /**
- * The sign-in limits of one API process.
+ * The sign-in limits.
  *
  * Sign-in, against these threats:
  * - Spraying (one client, many usernames): every failure of a client counts against it, whatever
@@ -61,65 +60,33 @@ export function signUpRateLimits(settings: AuthLimitSettings): {
  *   has not been failing passes however many strangers guessed; each guessing client gets one
  *   guess on the account before the account's wait holds it too (that first guess is what a fresh
  *   client, like the owner's, must be allowed), and its own wait after that.
- * - Parallel bursts, which would all pass the checks before any failure is recorded: a client has
- *   at most `clientConcurrency` sign-ins in flight.
- * Sign-up is limited in Postgres instead (see signUpRateLimits).
+ * - Several API processes, each of which would count only its own share: the failures are counted
+ *   in Postgres (see shared-backoff.ts), shared by every process.
+ * - Parallel bursts, which would all pass the checks before any failure is recorded: each attempt
+ *   is counted as a failure before its password is checked (and given back when it was not one),
+ *   in one transaction per attempt serialised per client and per account; a client also has at
+ *   most `clientConcurrency` sign-ins in flight in each process.
+ * Sign-up is limited in Postgres too (see signUpRateLimits).
  * A client is its address's bucket (see client-address.ts); an account is its lowercased username.
- * Every key is stored hashed and every table is bounded, whatever strangers send.
+ * Every key is stored hashed, whatever strangers send.
  */
 export class AuthLimits {
-  readonly clients: BackoffLimiter;
-  readonly accounts: BackoffLimiter;
-  /** Which clients have failed on which accounts (no waits of its own). */
-  readonly pairs: BackoffLimiter;
-  // Note: an entry per client with sign-ins in flight, removed when they end: bounded by the
-  // requests in flight, so it needs no hashing or cap.
+  /** The failures, in Postgres. */
+  readonly backoff: SignInBackoff;
+  // Note: an entry per client with sign-ins in flight in this process, removed when they end:
+  // bounded by the requests in flight, so it needs no hashing or cap.
   private readonly inFlight = new Map<string, number>();
 
-  constructor(private readonly settings: AuthLimitSettings = AUTH_LIMITS) {
-    const now = settings.now ?? Date.now;
-    const backoff = { baseDelayMs: SECOND, maxDelayMs: 15 * MINUTE, forgetAfterMs: HOUR, now };
-    this.clients = new BackoffLimiter({
-      ...backoff,
-      freeFailures: settings.clientFreeFailures,
-      maxKeys: 20_000,
-    });
-    this.accounts = new BackoffLimiter({
-      ...backoff,
-      freeFailures: settings.accountFreeFailures,
-      maxKeys: 20_000,
-    });
-    this.pairs = new BackoffLimiter({
-      ...backoff,
-      freeFailures: Number.POSITIVE_INFINITY,
-      maxKeys: 50_000,
-    });
+  constructor(
+    db: Database,
+    private readonly settings: AuthLimitSettings = AUTH_LIMITS,
+  ) {
+    this.backoff = new SignInBackoff(db, settings);
   }
 
-  /** Keys remembered by all the limiters (sign-ins in flight aside). */
-  get size(): number {
-    return this.clients.size + this.accounts.size + this.pairs.size;
-  }
-
-  /** Milliseconds `client` must wait before trying to sign in as `account`; 0 when it may now. */
-  signInWait(account: string, client: string): number {
-    const own = this.clients.waitMs(client);
-    const shared = this.pairs.hasFailed(pairKey(account, client))
-      ? this.accounts.waitMs(account)
-      : 0;
-    return Math.max(own, shared);
-  }
-
-  /** Records a wrong username or password from `client`. */
-  signInFailed(account: string, client: string): void {
-    this.clients.fail(client);
-    this.accounts.fail(account);
-    this.pairs.fail(pairKey(account, client));
-  }
-
-  /** Records a sign-in that succeeded: this client proved it knows the password. */
-  signInSucceeded(account: string, client: string): void {
-    this.pairs.reset(pairKey(account, client));
+  /** Clients with sign-ins in flight in this process. */
+  get clientsInFlight(): number {
+    return this.inFlight.size;
   }
 
   /** Marks a sign-in of `client` as started; false (nothing marked) when it has too many already. */
@@ -136,10 +103,6 @@ export class AuthLimits {
     if (running > 0) this.inFlight.set(client, running);
     else this.inFlight.delete(client);
   }
-}
-
-function pairKey(account: string, client: string): string {
-  return `${account}\n${client}`;
 }
 
 /**
