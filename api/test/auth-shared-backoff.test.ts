@@ -123,6 +123,25 @@ describe('sign-in backoff across two API processes', () => {
     expect(account).toEqual({ bucket: 'sign-in:account', hits: 6 });
   });
 
+  test('the cap of 2 sign-ins in flight per client is kept by each process', async () => {
+    const client = '203.0.113.50';
+    // 3 at once on one app, 1 more on the other: the one beyond 2 on the first app is refused.
+    const [a, b, c, d] = await Promise.all([
+      signIn(0, client, 'busy-0', 'Spring2024!'),
+      signIn(0, client, 'busy-1', 'Spring2024!'),
+      signIn(0, client, 'busy-2', 'Spring2024!'),
+      signIn(1, client, 'busy-3', 'Spring2024!'),
+    ]);
+    expect([a, b, c, d].map((response) => response.status)).toEqual([401, 401, 429, 401]);
+    expect(c?.body.error).toEqual({
+      code: 'rate_limited',
+      message: 'Too many sign-in attempts at once; try again in 1 second',
+    });
+    expect(c?.headers.get('retry-after')).toBe('1');
+    // Not counted: 3 failures.
+    expect(await rowsOf(client)).toEqual([{ bucket: 'sign-in:client', hits: 3 }]);
+  });
+
   test('an hour after the last failure the waits are forgotten', async () => {
     await t.shopper.post('/api/auth/sign-up', { username: 'noether', password });
     const guesser = '203.0.113.40';
