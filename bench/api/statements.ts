@@ -49,8 +49,9 @@ try {
     ],
     [
       'order, 1 of 2: both rate limits, key used?, settings and catalogue',
-      (i) =>
-        sql.unsafe(
+      (i) => {
+        keys[i] = randomUUID();
+        return sql.unsafe(
           ORDER_STATEMENTS.open(),
           [
             'orders:client',
@@ -62,12 +63,13 @@ try {
             60,
             1_000_000_000,
             'anonymous',
-            (keys[i] = randomUUID()),
+            keys[i] as string,
             store.id,
             [products[0]?.id ?? ''],
           ],
           { prepare: true },
-        ),
+        );
+      },
     ],
     [
       'order, 2 of 2: the key with its response and the order',
