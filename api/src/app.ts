@@ -6,6 +6,7 @@ import type { Database } from './db/client.ts';
 import { bodyLimit } from './http/body-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { idempotencyPlugin } from './http/idempotency.ts';
+import { requestsInFlight } from './http/in-flight.ts';
 import { openapiDocs } from './http/openapi.ts';
 import { requestOriginGuard } from './http/request-origin.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -35,11 +36,18 @@ export interface AppDeps {
   db: Database;
   config: ApiConfig;
   chain: PublicClient;
+  /**
+   * Aborted when the process begins to stop (before the server stops taking requests): what
+   * holds a connection open indefinitely (payment status streams) closes then, so the server's
+   * stop can finish.
+   */
+  shutdown?: AbortSignal;
 }
 
 /** Builds the API without listening, so tests can call `app.handle(request)`. */
 export function createApp(deps: AppDeps) {
   return new Elysia()
+    .use(requestsInFlight())
     .use(errorHandler())
     .use(securityHeaders(deps.config))
     .use(openapiDocs({ title: 'Storefront API', version: '0.1.0' }))

@@ -7,11 +7,14 @@ import { createDatabase, migrateOrCheckDatabase } from './db/client.ts';
 import { DEMO, seedDemoMerchant } from './demo-seed.ts';
 import { SERVER_MAX_BODY_BYTES } from './http/body-limit.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
+import { requestsFinished } from './http/in-flight.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
 import { depositAddressDeriver } from './keys/deposit-address.ts';
 import { pruneExpiredSessions } from './modules/auth/service.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
+/** Longest a stopping API waits for the requests it is handling. */
+const SHUTDOWN_GRACE_MS = 5000;
 
 async function main() {
   const config = loadApiConfig();
@@ -26,7 +29,8 @@ async function main() {
   if (config.localMode && (await seedDemoMerchant(database.db)))
     console.log(`api: demo merchant created: sign in as ${DEMO.username} / ${DEMO.password}`);
   const chain = createPublicClient({ transport: http(config.chain.rpcUrl) });
-  const app = createApp({ db: database.db, config, chain }).listen({
+  const shutdown = new AbortController();
+  const app = createApp({ db: database.db, config, chain, shutdown: shutdown.signal }).listen({
     port: config.port,
     hostname: '0.0.0.0',
     maxRequestBodySize: SERVER_MAX_BODY_BYTES,
@@ -44,7 +48,11 @@ async function main() {
   prune.unref();
   const stop = async () => {
     clearInterval(prune);
+    shutdown.abort();
     await app.stop();
+    // Note: a handler whose client went away is still running; its queries finish first.
+    const left = await requestsFinished(SHUTDOWN_GRACE_MS);
+    if (left > 0) console.error(`api: stopping with ${left} request(s) still running`);
     await database.close();
     process.exit(0);
   };

@@ -21,6 +21,9 @@ export const paymentsModule = (app: AppDeps) => {
     ...PAYMENT_STREAM_DEFAULTS,
     perClient: app.config.rateLimits.paymentStreamsPerClient,
   });
+  // Note: the server's stop waits for open connections, so the streams close when stopping begins
+  // (the browsers reconnect to another replica), and again at the stop for any opened since.
+  app.shutdown?.addEventListener('abort', () => streams.closeAll(), { once: true });
   return new Elysia({ name: 'payments' })
     .onStop(() => streams.closeAll())
     .post(
