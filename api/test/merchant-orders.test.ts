@@ -259,6 +259,17 @@ describe('decrementInventoryForPaidOrder', () => {
     expect(statuses).toEqual([201, 201, 429]);
     const refused = await strict.post('/api/orders', orderOf(store.id, [[crate, 1]]));
     expect(refused.body.error.message).toMatch(/^Too many orders holding stock from your network/);
+    // A refusal is not kept for replay: once the client may hold again, the same
+    // Idempotency-Key places the order (the shopper's retry after Retry-After).
+    const retry = { headers: { 'idempotency-key': `hold-retry-${crypto.randomUUID()}` } };
+    const body = orderOf(store.id, [[crate, 1]]);
+    expect((await strict.post('/api/orders', body, retry)).status).toBe(429);
+    await t.testDb.database.db.execute(
+      sql`delete from rate_limits where bucket = 'stock-holds:client'`,
+    );
+    const placed = await strict.post('/api/orders', body, retry);
+    expect(placed.status).toBe(201);
+    expect(placed.headers.get('idempotent-replayed')).toBeNull();
     // Orders that hold nothing are not counted.
     expect((await strict.post('/api/orders', orderOf(store.id, [[card, 5]]))).status).toBe(201);
   });

@@ -176,9 +176,13 @@ async function deleteExpiredKey(db: Database, claim: Claim): Promise<boolean> {
   return deleted.length > 0;
 }
 
-/** Stores a response for replay; a server error or a non-JSON response frees the key for a retry. */
+/**
+ * Stores a response for replay; a server error, a 429 (its Retry-After invites the same request
+ * later) or a non-JSON response frees the key for a retry.
+ */
 export async function settleKey(db: Database, claim: Claim, status: number, body: unknown) {
-  const storable = status < 500 && !(body instanceof Response) && body !== undefined;
+  const storable =
+    status < 500 && status !== 429 && !(body instanceof Response) && body !== undefined;
   if (!storable) {
     await db.delete(idempotencyKeys).where(sameKey(claim));
     return;
