@@ -7,8 +7,8 @@ import { Elysia } from 'elysia';
 import { idempotencyKeys, orders, stores } from '../src/db/schema.ts';
 import { errorHandler } from '../src/http/error-handler.ts';
 import { idempotencyPlugin, pruneIdempotencyKeys } from '../src/http/idempotency.ts';
-import { customer, storeForm } from './support/client.ts';
-import { STACK_TIMEOUT_MS } from './support/database.ts';
+import { apiClient, customer, storeForm } from './support/client.ts';
+import { createTestApp, STACK_TIMEOUT_MS } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi({ merchants: ['owner', 'other'] });
@@ -122,6 +122,55 @@ describe('Idempotency-Key', () => {
         message: 'A request with this Idempotency-Key is in progress',
       });
     expect(await count(orders)).toBe(before + 1);
+  });
+
+  test('two API processes, one key sent to both at once: one order, and every 201 is that order', async () => {
+    const second = apiClient(createTestApp(t.testDb));
+    for (let round = 0; round < 3; round++) {
+      const k = key();
+      const before = await count(orders);
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          (i % 2 === 0 ? t.shopper : second).post('/api/orders', orderBody, withKey(k)),
+        ),
+      );
+      const created = responses.filter((r) => r.status === 201);
+      expect(created.length).toBeGreaterThanOrEqual(1);
+      expect(responses.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+      expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+      for (const r of created) expect(r.body).toEqual(created[0]?.body);
+      expect(await count(orders)).toBe(before + 1);
+    }
+  });
+
+  test('an order holding stock is replayed too (its units held once)', async () => {
+    const store = (await t.owner.api.post('/api/stores', storeForm())).body;
+    const lamp = (
+      await t.owner.api.post('/api/products', {
+        storeId: store.id,
+        title: 'Lamp',
+        priceUsdc: '20.00',
+        inventory: 3,
+      })
+    ).body;
+    const items = [{ productId: lamp.id, title: 'Lamp', priceUsdc: '20.00', quantity: 1 }];
+    const totals = storeCheckoutTotals(items, shippingFor('express'));
+    const body = {
+      ...orderBody,
+      storeId: store.id,
+      items,
+      subtotalUsdc: totals.subtotalUsdc,
+      shippingUsdc: totals.shippingUsdc,
+      totalUsdc: totals.totalUsdc,
+    };
+    const k = key();
+    const first = await t.shopper.post('/api/orders', body, withKey(k));
+    expect(first.status).toBe(201);
+    expect(first.body.stockHeldUntil).not.toBeNull();
+    const again = await t.shopper.post('/api/orders', body, withKey(k));
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect((await t.shopper.get(`/api/products/${lamp.id}`)).body.inventory).toBe(2);
   });
 
   test('a key whose first request is still running gets 409', async () => {
