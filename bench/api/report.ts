@@ -114,10 +114,10 @@ How to read it:
 
 - The first row is the ceiling: the same Postgres server taking single-row inserts from
   ${options.connections} clients with nothing in between. \`POST /api/orders\` reached ${ratio.toFixed(1)}% of it in this run.
-  An order is five prepared statements: both rate limits (client, store) in one upsert, the
-  idempotency claim, the store's settings with the ordered products, the order's insert (no
-  transaction unless it holds tracked stock) and the idempotency result; plus validation,
-  pricing and JSON in one JavaScript thread.
+  An order with an Idempotency-Key (and no tracked stock) is two prepared statements: both
+  rate limits, whether the key was used and the store's settings with the ordered products;
+  then the key with its response and the order in one insert; plus validation, pricing and
+  JSON in one JavaScript thread.
 - "CPU ms/req" is the CPU time (user + system, from /proc) each part used per request: the API
   process(es), the Postgres server's processes, and the benchmark process (autocannon or the
   insert clients). On shared cores it is steadier than the rates: the ratio to the raw inserts
