@@ -137,6 +137,8 @@ export function createTransferFilter(options: FilterOptions): TransferFilter {
   const deposits = new Set<string>();
   let refunds = new Set<string>();
   let block: string | null = null;
+  // The feed's last wallet whose address this key was seen to derive.
+  let checked = '';
   let open = true;
   // Note: not empty, so the first answer of the feed is logged too.
   let lastProblem = 'starting';
@@ -155,13 +157,16 @@ export function createTransferFilter(options: FilterOptions): TransferFilter {
       const state = row?.state;
       if (!state) throw new Error('indexer_feed.watch_state() answered nothing');
       const highest = Number(state.highestIndex);
-      // Note: another key than the API's would drop every payment: keep everything instead.
-      if (state.check) {
+      // Note: another key than the API's would drop every payment: keep everything instead. A
+      // wallet checked once is not derived again at every block.
+      const check = state.check ? `${state.check[0]}>${state.check[1].toLowerCase()}` : '';
+      if (state.check && check !== checked) {
         const [index, address] = state.check;
         if (derive(Number(index)) !== address.toLowerCase())
           throw new Error(
             `PAYMENT_XPUB does not derive the deposit addresses the API assigns (index ${index}): check its configuration`,
           );
+        checked = check;
       }
       refunds = new Set(state.refunds.map(([from, to]) => `${from}>${to}`));
       if (!extendTo(highest)) {

@@ -9,6 +9,28 @@ export function hashKey(key: string): string {
   return new Bun.CryptoHasher('sha256').update(key).digest('hex');
 }
 
+/**
+ * How every count of failures slows its key down: after the free ones, 1 s, doubled by each
+ * further failure, at most 15 minutes; forgotten an hour after the last failure.
+ */
+export const FAILURE_BACKOFF = {
+  baseMs: 1000,
+  maxMs: 15 * 60 * 1000,
+  forgetMs: 60 * 60 * 1000,
+} as const;
+
+/**
+ * SQL: the milliseconds still to wait (0 or less: none) after `failures` failures of which `free`
+ * are free, the last at `lastFailure` (SQL expressions of the counting row), by Postgres's clock.
+ */
+export function backoffWaitSql(failures: string, lastFailure: string, free: number): string {
+  if (!Number.isSafeInteger(free) || free < 0) throw new Error('free failures: a whole number');
+  const { baseMs, maxMs } = FAILURE_BACKOFF;
+  return `(case when ${failures} > ${free} then extract(epoch from ${lastFailure}
+    + least(${baseMs} * power(2, least(${failures} - ${free} - 1, 30)), ${maxMs})
+      * interval '1 millisecond' - now()) * 1000 else 0 end)`;
+}
+
 /** "N seconds", "N minutes" or "N hours", rounded up, for a wait of `ms`. */
 export function waitText(ms: number): string {
   const seconds = Math.max(1, Math.ceil(ms / 1000));

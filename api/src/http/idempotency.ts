@@ -99,11 +99,8 @@ export const idempotencyPlugin = (db: Database) =>
       const row = await requestKeyRow(db, request, body);
       if (row === null) return;
       const outcome = await claimKey(db, row);
-      if (outcome.claimed) {
-        claims.set(request, { scope: row.scope, key: row.key });
-        return;
-      }
-      return replayed(set, outcome);
+      if (!outcome.claimed) return replayed(set, outcome);
+      settleWithResponse(request, row);
     })
     // Note: returns the response unchanged rather than undefined: Elysia's app-level error path
     // (404s, errors thrown in onRequest) takes a mapResponse hook's result as the body unchecked.

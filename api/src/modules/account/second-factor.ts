@@ -7,7 +7,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import type { Database } from '../../db/client.ts';
 import { recoveryCodes, users } from '../../db/schema.ts';
-import { waitText } from '../../http/attempt-limiter.ts';
+import { backoffWaitSql, FAILURE_BACKOFF, waitText } from '../../http/attempt-limiter.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, type SessionUser } from '../../http/session.ts';
 import type { Executor } from '../../webhooks/outbox.ts';
@@ -122,31 +122,25 @@ export const codeRefusal = (check: Exclude<CodeCheck, 'ok'>) =>
   check === 'used' ? TOTP_MESSAGES.codeUsed : TOTP_MESSAGES.codeWrong;
 
 // Note: a 6-digit code is guessable in a million tries; wrong codes of one account slow it down:
-// 5 free, then 1 s, 2 s… up to 15 minutes, forgotten an hour after the last. Counted in the
-// account's row, so every API process sees the same count.
+// 5 free, then FAILURE_BACKOFF's doubling wait. Counted in the account's row, so every API process
+// sees the same count.
 const FREE_WRONG_CODES = 5;
-const WRONG_CODE_BASE_MS = 1000;
-const WRONG_CODE_MAX_MS = 15 * 60 * 1000;
-const FORGET_WRONG_CODES_MS = 60 * 60 * 1000;
-
-/** The wait after `failures` wrong codes, the last at `failedAt` (0: none). */
-export function wrongCodeWaitMs(failures: number, failedAt: Date | null, now = Date.now()): number {
-  if (!failedAt || now - failedAt.getTime() >= FORGET_WRONG_CODES_MS) return 0;
-  const beyond = failures - FREE_WRONG_CODES;
-  if (beyond <= 0) return 0;
-  const delay = Math.min(WRONG_CODE_BASE_MS * 2 ** Math.min(beyond - 1, 30), WRONG_CODE_MAX_MS);
-  return Math.max(0, failedAt.getTime() + delay - now);
-}
+const forgotten = sql`${users.totpFailedAt} <= now() - ${`${FAILURE_BACKOFF.forgetMs} milliseconds`}::interval`;
+const codeWait = sql.raw(
+  backoffWaitSql('"users"."totp_failures"', '"users"."totp_failed_at"', FREE_WRONG_CODES),
+);
 
 /** Milliseconds the account must wait before its next code is checked (0: now). */
-export async function secondFactorWait(db: Executor, userId: string): Promise<number> {
-  // Note: the database's clock, the one that stamped the failures.
+async function secondFactorWait(db: Executor, userId: string): Promise<number> {
   const [row] = await db
-    .select({ failures: users.totpFailures, failedAt: users.totpFailedAt, now: sql<Date>`now()` })
+    .select({
+      wait: sql<number>`case when ${users.totpFailedAt} is null or ${forgotten} then 0
+        else greatest(0, ${codeWait}) end`,
+    })
     .from(users)
     .where(eq(users.id, userId))
     .limit(1);
-  return row ? wrongCodeWaitMs(row.failures, row.failedAt, new Date(row.now).getTime()) : 0;
+  return Number(row?.wait ?? 0);
 }
 
 /**
@@ -155,18 +149,16 @@ export async function secondFactorWait(db: Executor, userId: string): Promise<nu
  * sent at once cannot all pass the wait before any of them is counted.
  */
 async function takeAttempt(db: Executor, userId: string): Promise<boolean> {
-  const forget = sql`${users.totpFailedAt} <= now() - ${`${FORGET_WRONG_CODES_MS} milliseconds`}::interval`;
   const taken = await db
     .update(users)
     .set({
-      totpFailures: sql`case when ${users.totpFailedAt} is null or ${forget} then 1 else ${users.totpFailures} + 1 end`,
+      totpFailures: sql`case when ${users.totpFailedAt} is null or ${forgotten} then 1 else ${users.totpFailures} + 1 end`,
       totpFailedAt: sql`now()`,
     })
     .where(
       and(
         eq(users.id, userId),
-        sql`(${users.totpFailedAt} is null or ${forget} or ${users.totpFailures} <= ${FREE_WRONG_CODES}
-          or ${users.totpFailedAt} + least(${WRONG_CODE_BASE_MS} * power(2, least(${users.totpFailures} - ${FREE_WRONG_CODES} - 1, 30)), ${WRONG_CODE_MAX_MS}) * interval '1 millisecond' <= now())`,
+        sql`(${users.totpFailedAt} is null or ${forgotten} or ${codeWait} <= 0)`,
       ),
     )
     .returning({ id: users.id });

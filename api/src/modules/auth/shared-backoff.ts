@@ -8,7 +8,7 @@
 // locks held by the taking transaction), so requests sent at once to any number of processes
 // cannot all pass the wait before any of them is counted.
 import type { Database } from '../../db/client.ts';
-import { hashKey } from '../../http/attempt-limiter.ts';
+import { backoffWaitSql, FAILURE_BACKOFF, hashKey } from '../../http/attempt-limiter.ts';
 
 /** The rows of the backoff. */
 export const SIGN_IN_BUCKETS = {
@@ -25,12 +25,8 @@ export interface SignInBackoffSettings {
   accountFreeFailures: number;
 }
 
-/** The first wait beyond the free failures; each further failure doubles it. */
-const BASE_DELAY_MS = 1000;
-/** The longest wait. */
-const MAX_DELAY_MS = 15 * 60 * 1000;
 /** A row's failures are forgotten this long after its last one. */
-const FORGET_AFTER = '1 hour';
+const FORGET_AFTER = `${FAILURE_BACKOFF.forgetMs} milliseconds`;
 
 /** An attempt taken by `SignInBackoff.take`: what giving it back restores. */
 export interface SignInAttempt {
@@ -44,16 +40,9 @@ export interface SignInAttempt {
 /** What taking an attempt gave: the attempt, or the milliseconds to wait (nothing counted). */
 export type SignInTake = { attempt: SignInAttempt; waitMs: 0 } | { attempt: null; waitMs: number };
 
-/**
- * The wait of a row (columns `hits` and `window_ends_at`) after `free` free failures, in
- * milliseconds by Postgres's clock: the last failure (the window's end - 1 hour) + 1 s doubled per
- * failure beyond the free ones, at most 15 minutes; 0 once that has passed.
- */
-const rowWait = (free: number) => `greatest(0, case when hits > ${free} then
-    extract(epoch from window_ends_at - interval '${FORGET_AFTER}'
-      + least(${BASE_DELAY_MS} * power(2, least(hits - ${free} - 1, 50)), ${MAX_DELAY_MS})
-        * interval '1 millisecond' - now()) * 1000
-    else 0 end)`;
+/** The wait of a row (columns `hits` and `window_ends_at`, the last failure + FORGET_AFTER). */
+const rowWait = (free: number) =>
+  `greatest(0, ${backoffWaitSql('hits', `window_ends_at - interval '${FORGET_AFTER}'`, free)})`;
 
 /**
  * CTEs `live` (the live rows of $1 client, $2 account, $3 pair) and `wait` (its `ms`: the client's
@@ -61,8 +50,6 @@ const rowWait = (free: number) => `greatest(0, case when hits > ${free} then
  */
 function waitCtes(settings: SignInBackoffSettings): string {
   const { clientFreeFailures: clientFree, accountFreeFailures: accountFree } = settings;
-  for (const free of [clientFree, accountFree])
-    if (!Number.isSafeInteger(free) || free < 0) throw new Error('free failures: a whole number');
   return `live as (
       select bucket, hits, window_ends_at from rate_limits
       where window_ends_at > now() and hits > 0 and (

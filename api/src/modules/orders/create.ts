@@ -33,9 +33,6 @@ import { type CreateOrderBody, ORDER_MESSAGES, type OrderView } from './model.ts
 import { type CatalogueProduct, priceOrder } from './pricing.ts';
 import { type OrderRow, orderColumns, toOrderView } from './service.ts';
 
-/** How long an order holds its units of tracked products (STOCK_HOLD_MINUTES). */
-export const DEFAULT_STOCK_HOLD_MINUTES = 30;
-
 /** A created order as POST /api/orders answers it: with the buyer's review token. */
 export type CreatedOrder = OrderView & { reviewToken: string };
 
@@ -47,9 +44,10 @@ export interface OrderRequest {
   set: { headers: Record<string, unknown> };
   /** The rate limits of the order (the client, then the store), counted in its first statement. */
   limits: readonly RateLimitCheck[];
-  holdMinutes?: number;
+  /** How long an order holds its units of tracked products (STOCK_HOLD_MINUTES). */
+  holdMinutes: number;
   /** Runs before an order that holds stock is placed (the client's limit on holds). */
-  beforeHold?: () => Promise<void>;
+  beforeHold: () => Promise<void>;
 }
 
 /** The created order, or the stored response of the request that used the key first. */
@@ -278,34 +276,27 @@ export async function createOrder(db: Database, input: OrderRequest): Promise<Or
   );
   // Note: a refused request leaves no key behind, so a retry with the same key runs once allowed.
   throwIfRefused(input.set, limits, rows[0]);
-  if (key && rows[0]?.key_used) {
-    const replay = await claimForPlugin(db, request, key);
-    if (replay) return { replay };
-    return { order: await placeOrder(db, body, catalogueOf(rows), input) };
+  if (!key) return { order: await placeOrder(db, body, catalogueOf(rows), input) };
+  if (!rows[0]?.key_used) {
+    const priced = pricedWithoutStock(body, rows);
+    if (priced) return writeKeyAndOrder(db, request, key, body, priced);
   }
-  let found: ReturnType<typeof catalogueOf>;
-  let priced: Priced | undefined;
+  // The general path: the key claimed as for any route, the response (an error too) stored by
+  // the plugin; the catalogue's or the pricing's error, if any, is thrown again here.
+  const replay = await claimForPlugin(db, request, key);
+  if (replay) return { replay };
+  return { order: await placeOrder(db, body, catalogueOf(rows), input) };
+}
+
+/** The order priced when it holds no stock and nothing is refused; null otherwise. */
+function pricedWithoutStock(body: CreateOrderBody, rows: readonly OpenRow[]): Priced | null {
   try {
-    found = catalogueOf(rows);
-    const tracks = [...found.catalogue.values()].some((p) => p.trackInventory);
-    if (!tracks) priced = priceOrder(body, found.catalogue, found.settings);
-  } catch (error) {
-    // Note: an error is stored for replays like any route's response (the key is claimed first).
-    if (key) {
-      const replay = await claimForPlugin(db, request, key);
-      if (replay) return { replay };
-    }
-    throw error;
+    const { catalogue, settings } = catalogueOf(rows);
+    if ([...catalogue.values()].some((p) => p.trackInventory)) return null;
+    return priceOrder(body, catalogue, settings);
+  } catch {
+    return null;
   }
-  if (!priced) {
-    if (key) {
-      const replay = await claimForPlugin(db, request, key);
-      if (replay) return { replay };
-    }
-    return { order: await placeOrder(db, body, found, input) };
-  }
-  if (!key) return { order: await insertOrder(db, body, priced) };
-  return writeKeyAndOrder(db, request, key, body, priced);
 }
 
 /** The key with its response and the order, in one statement. */
@@ -383,9 +374,9 @@ async function placeOrder(
 ): Promise<CreatedOrder> {
   const tracked = [...catalogue.values()].filter((p) => p.trackInventory).map((p) => p.id);
   if (tracked.length === 0) return insertOrder(db, body, priceOrder(body, catalogue, settings));
-  const holdMinutes = input.holdMinutes ?? DEFAULT_STOCK_HOLD_MINUTES;
+  const { holdMinutes } = input;
   return db.transaction(async (tx) => {
-    await input.beforeHold?.();
+    await input.beforeHold();
     // Note: locked in id order (as the paid-order step does), then read again under the lock:
     // the units other orders hold are counted while no other order of them can be placed.
     const locked = await tx
