@@ -3,98 +3,30 @@
 // database, and it exits cleanly (each order checked in the database afterwards); a shopper's open
 // payment status stream is closed at once instead of holding the stop until the process is killed.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { join, resolve } from 'node:path';
-import { shippingFor, storeCheckoutTotals } from '@store/shared';
-import type { Subprocess } from 'bun';
 import { orders } from '../src/db/schema.ts';
-import {
-  STACK_TIMEOUT_MS,
-  startTestDatabase,
-  TEST_XPUB,
-  type TestDatabase,
-} from './support/database.ts';
-import { freePort } from './support/ports.ts';
-
-const root = resolve(import.meta.dir, '../..');
+import { type ApiProcess, demoStoreOrder, startApiProcess } from './support/api-process.ts';
+import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
 
 let testDb: TestDatabase;
-const started: Subprocess[] = [];
+const started: ApiProcess<'pipe'>[] = [];
 
-/** Starts the real API entry point on the test database and waits until it answers. */
+/** The real API entry point in local mode (the demo store) on the test database. */
 async function startApi() {
-  const port = await freePort();
-  const api = Bun.spawn([process.execPath, join(root, 'api/src/index.ts')], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: testDb.url,
-      PORT: String(port),
-      // Local mode seeds the demo store the orders are placed in.
-      LOCAL_MODE: 'true',
-      CHAIN_ID: '31337',
-      RPC_URL: 'http://127.0.0.1:9',
-      USDC_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-      TREASURY_ADDRESS: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-      RELAYER_ADDRESS: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
-      PAYMENT_XPUB: TEST_XPUB,
-    },
-    stdout: 'ignore',
-    stderr: 'pipe',
-  });
+  const api = await startApiProcess(testDb.url, { localMode: true, stderr: 'pipe' });
   started.push(api);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const up = await fetch(`${url}/api/stores/demo-store`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) return { api, url };
-    if (api.exitCode !== null || Date.now() > deadline)
-      throw new Error(`the API did not start on port ${port}`);
-    await Bun.sleep(100);
-  }
+  return { api: api.proc, url: api.url };
 }
 
-/** A valid order of the demo store's first product, as JSON. */
-async function orderBody(url: string) {
-  const store = (await (await fetch(`${url}/api/stores/demo-store`)).json()) as { id: string };
-  const [product] = (await (
-    await fetch(`${url}/api/stores/${store.id}/products?published=true`)
-  ).json()) as Array<{ id: string; title: string; priceUsdc: string }>;
-  if (!product) throw new Error('the demo store has no products');
-  const items = [
-    { productId: product.id, title: product.title, priceUsdc: product.priceUsdc, quantity: 1 },
-  ];
-  const totals = storeCheckoutTotals(items, shippingFor('standard'));
-  return JSON.stringify({
-    storeId: store.id,
-    customerEmail: 'shutdown@example.com',
-    shippingAddress: {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email: 'shutdown@example.com',
-      phone: '+1 555 0100',
-      street: '1 Main St',
-      city: 'Springfield',
-      state: 'IL',
-      zipCode: '62701',
-    },
-    items,
-    subtotalUsdc: totals.subtotalUsdc,
-    shippingUsdc: totals.shippingUsdc,
-    totalUsdc: totals.totalUsdc,
-  });
-}
+const orderBody = async (url: string) => (await demoStoreOrder(url, 'shutdown@example.com')).body;
 
 beforeAll(async () => {
   testDb = await startTestDatabase();
 }, STACK_TIMEOUT_MS);
 
 afterAll(async () => {
-  for (const api of started) {
-    if (api.exitCode === null) api.kill('SIGKILL');
-    await api.exited;
+  for (const { proc } of started) {
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+    await proc.exited;
   }
   await testDb?.stop();
 }, STACK_TIMEOUT_MS);

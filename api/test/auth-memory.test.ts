@@ -7,24 +7,17 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { Subprocess } from 'bun';
-import {
-  STACK_TIMEOUT_MS,
-  startTestDatabase,
-  TEST_XPUB,
-  type TestDatabase,
-} from './support/database.ts';
-import { freePort } from './support/ports.ts';
+import { join } from 'node:path';
+import { type ApiProcess, startApiProcess } from './support/api-process.ts';
+import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
 
-const root = resolve(import.meta.dir, '../..');
 const SIGN_INS = 40;
 const USERNAME_BYTES = 900 * 1024;
 /** Most the process may grow over the measured sign-ins (the old limiter kept ~77 MB). */
 const MAX_GROWTH_MB = 10;
 
 let testDb: TestDatabase;
-let api: Subprocess;
+let api: ApiProcess<'inherit'>;
 let url: string;
 let preloadDir: string;
 
@@ -33,53 +26,21 @@ beforeAll(async () => {
   preloadDir = await mkdtemp(join(tmpdir(), 'store-api-memory-'));
   const preload = join(preloadDir, 'gc-on-signal.ts');
   await writeFile(preload, "process.on('SIGUSR2', () => Bun.gc(true));\n");
-  const port = await freePort();
-  api = Bun.spawn([process.execPath, '--preload', preload, join(root, 'api/src/index.ts')], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: testDb.url,
-      PORT: String(port),
-      LOCAL_MODE: 'false',
-      CHAIN_ID: '31337',
-      // No chain runs here: only /api/health would call it.
-      RPC_URL: 'http://127.0.0.1:9',
-      USDC_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-      TREASURY_ADDRESS: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-      RELAYER_ADDRESS: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
-      PAYMENT_XPUB: TEST_XPUB,
-    },
-    stdout: 'ignore',
-    stderr: 'inherit',
-  });
-  url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const up = await fetch(`${url}/api/auth/me`).then(
-      (response) => response.status === 401,
-      () => false,
-    );
-    if (up) return;
-    if (api.exitCode !== null || Date.now() > deadline)
-      throw new Error(`the API did not start on port ${port}`);
-    await Bun.sleep(100);
-  }
+  api = await startApiProcess(testDb.url, { localMode: false, bunArgs: ['--preload', preload] });
+  url = api.url;
 }, STACK_TIMEOUT_MS);
 
 afterAll(async () => {
-  if (api && api.exitCode === null) {
-    api.kill('SIGTERM');
-    await api.exited;
-  }
+  await api?.stop();
   await testDb?.stop();
   if (preloadDir) await rm(preloadDir, { recursive: true, force: true });
 }, STACK_TIMEOUT_MS);
 
 /** The API's resident memory in MB after a full collection, from /proc/<pid>/status. */
 async function rssMb(): Promise<number> {
-  api.kill('SIGUSR2');
+  api.proc.kill('SIGUSR2');
   await Bun.sleep(700);
-  const status = await readFile(`/proc/${api.pid}/status`, 'utf8');
+  const status = await readFile(`/proc/${api.proc.pid}/status`, 'utf8');
   const kb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1]);
   if (!Number.isFinite(kb)) throw new Error('no VmRSS in /proc status');
   return kb / 1024;

@@ -5,9 +5,9 @@
 // creation; --cpu-profile has Bun write the API's CPU profile (markdown) into <dir>; --write puts
 // the figures into docs/benchmarks.md (its own section only).
 import os from 'node:os';
-import { shippingFor, storeCheckoutTotals } from '@store/shared';
 import type autocannon from 'autocannon';
 import postgres from 'postgres';
+import { demoStoreOrder } from '../../api/test/support/api-process.ts';
 import { BENCHMARKS_DOC, writeBenchmarkSection } from '../docs-section.ts';
 import { httpLoadSplit, insertLoad, type LoadOptions, type LoadResult } from './load.ts';
 import { consoleTable, describeMachine, markdownSection } from './report.ts';
@@ -62,41 +62,6 @@ function sampleActivity(databaseUrl: string) {
   };
 }
 
-/** A valid one-line order of the demo store, with the totals the web client computes. */
-async function orderBody(apiUrl: string) {
-  const store = (await (await fetch(`${apiUrl}/api/stores/demo-store`)).json()) as { id: string };
-  const products = (await (
-    await fetch(`${apiUrl}/api/stores/${store.id}/products?published=true`)
-  ).json()) as Array<{ id: string; title: string; priceUsdc: string }>;
-  const product = products[0];
-  if (!product) throw new Error('the demo store has no products');
-  const items = [
-    { productId: product.id, title: product.title, priceUsdc: product.priceUsdc, quantity: 1 },
-  ];
-  const totals = storeCheckoutTotals(items, shippingFor('standard'));
-  return {
-    storeId: store.id,
-    body: JSON.stringify({
-      storeId: store.id,
-      customerEmail: 'bench@example.com',
-      shippingAddress: {
-        firstName: 'Bench',
-        lastName: 'Mark',
-        email: 'bench@example.com',
-        phone: '+1 555 0100',
-        street: '1 Main St',
-        city: 'Springfield',
-        state: 'IL',
-        zipCode: '62701',
-      },
-      items,
-      subtotalUsdc: totals.subtotalUsdc,
-      shippingUsdc: totals.shippingUsdc,
-      totalUsdc: totals.totalUsdc,
-    }),
-  };
-}
-
 /** CPU seconds so far of the API processes, the Postgres server and this process. */
 async function cpuNow(apis: RunningApi[], postmasterPid: number) {
   const usage = process.cpuUsage();
@@ -141,7 +106,7 @@ async function measureApi(
 ): Promise<LoadResult[]> {
   const urls = apis.map((a) => a.url);
   const apiUrl = urls[0] as string;
-  const { storeId, body } = await orderBody(apiUrl);
+  const { storeId, body } = await demoStoreOrder(apiUrl, 'bench@example.com');
   // Note: a fresh Idempotency-Key per request, so that every request creates an order.
   const createOrder: autocannon.Request = {
     method: 'POST',
