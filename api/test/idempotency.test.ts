@@ -173,6 +173,37 @@ describe('Idempotency-Key', () => {
     expect((await t.shopper.get(`/api/products/${lamp.id}`)).body.inventory).toBe(2);
   });
 
+  test("a merchant sending a shopper's key and order gets an order of its own, not the shopper's answer", async () => {
+    const k = key();
+    const shopper = await t.shopper.post('/api/orders', orderBody, withKey(k));
+    expect(shopper.status).toBe(201);
+    const merchant = await t.owner.api.post('/api/orders', orderBody, withKey(k));
+    expect(merchant.status).toBe(201);
+    expect(merchant.headers.get('idempotent-replayed')).toBeNull();
+    expect(merchant.body.id).not.toBe(shopper.body.id);
+    // The shopper's proof of purchase is never handed to anyone else.
+    expect(merchant.body.reviewToken).not.toBe(shopper.body.reviewToken);
+  });
+
+  test('a form-encoded order with a key is refused (415) and leaves neither an order nor the key', async () => {
+    const k = key();
+    const before = await count(orders);
+    const response = await t.app.handle(
+      new Request('http://localhost/api/orders', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': k },
+        body: new URLSearchParams({ storeId: String(orderBody.storeId) }).toString(),
+      }),
+    );
+    expect(response.status).toBe(415);
+    expect(await count(orders)).toBe(before);
+    const keys = await t.testDb.database.db
+      .select()
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.key, k));
+    expect(keys).toHaveLength(0);
+  });
+
   test('a key whose first request is still running gets 409', async () => {
     const k = key();
     await t.testDb.database.db.insert(idempotencyKeys).values({
