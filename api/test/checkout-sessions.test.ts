@@ -321,6 +321,10 @@ describe('checking out a session', () => {
     const { orderId } = submit.body;
     const again = await t.shopper.post(`/api/checkout-sessions/${id}/complete`, checkoutForm());
     expect(again.body.orderId).toBe(orderId);
+    // The order's buyer token goes to the submission that created it, not to a later one (the
+    // integrator knows the session's id too).
+    expect(submit.body.reviewToken).toMatch(/^[0-9a-f]{64}$/);
+    expect(again.body.reviewToken).toBeUndefined();
 
     const order = (await t.shopper.get(`/api/orders/${orderId}`)).body;
     expect(order).toMatchObject({

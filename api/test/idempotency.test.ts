@@ -56,7 +56,10 @@ describe('Idempotency-Key', () => {
     expect(stored?.reviewToken).toBe(first.body.reviewToken);
     // The created order reads back as the shopper's GET shows it (same fields and values).
     const { reviewToken: _, ...created } = first.body;
-    expect((await t.shopper.get(`/api/orders/${first.body.id}`)).body).toEqual(created);
+    const read = await t.shopper.get(`/api/orders/${first.body.id}`, {
+      headers: { 'x-buyer-token': first.body.reviewToken },
+    });
+    expect(read.body).toEqual(created);
     expect(await count(orders)).toBe(before);
   });
 

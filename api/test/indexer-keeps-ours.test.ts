@@ -161,7 +161,7 @@ describe('by default the indexer', () => {
     const owner = await newMerchant(t.app, 'refund');
     const payout = getAddress(localAccount(7).address);
     const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
-    const { orderId } = await orderOneMug(owner, t.shopper, store.id);
+    const { orderId, buyerToken } = await orderOneMug(owner, t.shopper, store.id);
     const deposit = (
       await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, { paymentChain: 'base' })
     ).body.paymentWallet.address as Address;
@@ -170,10 +170,14 @@ describe('by default the indexer', () => {
 
     const created = await owner.api.post(`/api/orders/${orderId}/refunds`, { amount: '4.00' });
     expect(created.status).toBe(200);
-    const [refund] = created.body.refunds;
     // The payer confirms its address on the order's page (that link confirms the paying one).
     const refundTo = getAddress(localAccount(4).address);
-    const token = String(refund.claimPath).replace('/refund/', '');
+    const [claim] = (
+      await t.shopper.get(`/api/orders/${orderId}/refund-claims`, {
+        headers: { 'x-buyer-token': buyerToken },
+      })
+    ).body;
+    const token = String(claim.claimPath).replace('/refund/', '');
     expect(
       (await t.shopper.post(`/api/refund-claims/${token}`, { address: refundTo })).status,
     ).toBe(200);

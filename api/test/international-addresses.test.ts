@@ -83,7 +83,9 @@ describe('addresses outside the United States', () => {
     expect(created.status).toBe(201);
     const orderId = created.body.order.id as string;
     expect(await storedAddress(orderId)).toEqual(berlin);
-    const read = await t.shopper.get(`/api/orders/${orderId}`);
+    const read = await t.shopper.get(`/api/orders/${orderId}`, {
+      headers: { 'x-buyer-token': created.body.order.reviewToken },
+    });
     expect(read.body.shippingAddress).toEqual(berlin);
   });
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
 
 import { orders } from '../src/db/schema.ts';
-import { customer, storeForm } from './support/client.ts';
+import { apiClient, customer, newMerchant, storeForm } from './support/client.ts';
 import { STACK_TIMEOUT_MS } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
 
@@ -84,12 +84,40 @@ describe('POST /api/orders', () => {
       { ...line(hoodie, 2), stockTracked: true },
       { ...line(tote, 1), stockTracked: false },
     ]);
-    const read = await t.shopper.get(`/api/orders/${response.body.id}`);
-    expect(read.status).toBe(200);
-    // The same order, without the buyer's review token (only its creation answers that).
+    // The browser that placed it reads the same order with its buyer token (without the token
+    // itself: only the order's creation answers that).
     const { reviewToken, ...created } = response.body;
     expect(reviewToken).toMatch(/^[0-9a-f]{64}$/);
+    const read = await t.shopper.get(`/api/orders/${response.body.id}`, {
+      headers: { 'x-buyer-token': reviewToken },
+    });
+    expect(read.status).toBe(200);
     expect(read.body).toEqual(created);
+  });
+
+  test('GET /api/orders/{id} without the buyer token carries no personal data', async () => {
+    const response = await t.shopper.post('/api/orders', orderBody([[tote, 1]]));
+    expect(response.status).toBe(201);
+    const { reviewToken, ...created } = response.body;
+    const anonymous = { ...created, customerEmail: '', shippingAddress: null };
+    // Anyone with the order's id (its merchant, a referrer, another merchant, a wrong token).
+    const other = await newMerchant(t.app, 'other');
+    for (const options of [
+      {},
+      { headers: { 'x-buyer-token': 'f'.repeat(64) } },
+      { headers: { 'x-buyer-token': reviewToken.slice(1) } },
+    ]) {
+      const read = await apiClient(t.app).get(`/api/orders/${created.id}`, options);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual(anonymous);
+      expect(JSON.stringify(read.body)).not.toContain('@');
+      expect(JSON.stringify(read.body)).not.toContain(customer.shippingAddress.street);
+    }
+    expect((await t.owner.api.get(`/api/orders/${created.id}`)).body).toEqual(anonymous);
+    expect((await other.api.get(`/api/orders/${created.id}`)).body).toEqual(anonymous);
+    // The merchant reads it in full through its own route.
+    const detail = await t.owner.api.get(`/api/orders/${created.id}/detail`);
+    expect(detail.body.customerEmail).toBe(created.customerEmail);
   });
 
   test('stores titles and prices from the catalogue, not from the client', async () => {

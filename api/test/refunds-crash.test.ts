@@ -58,7 +58,11 @@ async function universalOrder(payout: Address) {
     paymentChain: 'base',
   });
   if (status !== 201) throw new Error(`order: ${JSON.stringify(body)}`);
-  return { orderId: body.order.id as string, address: body.paymentWallet.address as Address };
+  return {
+    orderId: body.order.id as string,
+    buyerToken: body.order.reviewToken as string,
+    address: body.paymentWallet.address as Address,
+  };
 }
 
 async function transfersOutOf(from: Address) {
@@ -96,7 +100,7 @@ describe('the worker killed during a refund from a deposit address', () => {
       // Note: the refund goes back to the address that paid (the order pages' claim link can
       // confirm no other; an unsigned universal link mails no claim link).
       const payer = getAddress(localAccount(7).address);
-      const { orderId, address } = await universalOrder(payout);
+      const { orderId, buyerToken, address } = await universalOrder(payout);
       const doomed = startWorker({ FORWARDING_CRASH_AT: step });
       await payUsdc(stack.env, 7, address, parseUnits('9.00', 6));
       // The total goes to the merchant; the excess waits for the payer's claim.
@@ -104,7 +108,11 @@ describe('the worker killed during a refund from a deposit address', () => {
         const [row] = await database.db.select().from(refunds).where(eq(refunds.orderId, orderId));
         return row !== undefined;
       }, 'the excess refund');
-      const [claim] = (await apiClient(app).get(`/api/orders/${orderId}/refund-claims`)).body;
+      const [claim] = (
+        await apiClient(app).get(`/api/orders/${orderId}/refund-claims`, {
+          headers: { 'x-buyer-token': buyerToken },
+        })
+      ).body;
       expect(claim.amount).toBe('1.230000');
       const token = claim.claimPath.replace('/refund/', '');
       const payerBefore = (await balancesOf(stack.env, payer)).usdc;

@@ -3,7 +3,9 @@
 // through its link and sent back with EIP-3009; an underpaid order waits at its window's end for
 // its merchant, who refunds it (or accepts it as paid). Balances are read from the chain, and the
 // chain ledger (received = merchant + treasury + refunded + held) is checked at the end.
+
 import { afterAll, describe, expect, test } from 'bun:test';
+import { createHmac } from 'node:crypto';
 import { REFUND_MESSAGES, splitFee } from '@store/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { type Address, getAddress, parseUnits } from 'viem';
@@ -15,7 +17,7 @@ import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { chainLedger } from './support/chain-ledger.ts';
 import { type ApiClient, apiClient, newMerchant, storeForm } from './support/client.ts';
-import { orderOneMug, payUsdc, waitForForwarded, walletOf } from './support/payments.ts';
+import { buyer, orderOneMug, payUsdc, waitForForwarded, walletOf } from './support/payments.ts';
 import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);
@@ -45,11 +47,24 @@ async function storeOrder(shopper: ApiClient = t.shopper) {
   const payout = freshAddress();
   const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
   await owner.api.put(`/api/stores/${store.id}/webhook`, { url: receiver.url });
-  const { orderId } = await orderOneMug(owner, shopper, store.id);
+  const { orderId, buyerToken } = await orderOneMug(owner, shopper, store.id);
   const wallet = await shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
     paymentChain: 'base',
   });
-  return { owner, payout, orderId, address: wallet.body.paymentWallet.address as Address };
+  return {
+    owner,
+    payout,
+    orderId,
+    buyerToken,
+    address: wallet.body.paymentWallet.address as Address,
+  };
+}
+
+/** The claim links of an order's pages, as the shopper's browser (with its buyer token) reads them. */
+async function pageClaims(orderId: string, buyerToken: string) {
+  const answer = await t.shopper.get(`/api/orders/${orderId}/refund-claims`, buyer(buyerToken));
+  expect(answer.status).toBe(200);
+  return answer.body as { amount: string; reason: string; claimPath: string }[];
 }
 
 const tokenOf = (claimPath: string) => claimPath.replace('/refund/', '');
@@ -68,7 +83,7 @@ const webhookOf = (orderId: string, type: string) =>
 
 describe('an overpaid order', () => {
   test('forwards the total; the excess is held, claimed by the payer and sent back on chain', async () => {
-    const { owner, payout, orderId, address } = await storeOrder();
+    const { owner, payout, orderId, buyerToken, address } = await storeOrder();
     const payer = getAddress(localAccount(1).address);
     const treasury = t.stack.env.TREASURY_ADDRESS as Address;
     const treasuryBefore = (await balancesOf(t.stack.env, treasury)).usdc;
@@ -102,9 +117,11 @@ describe('an overpaid order', () => {
     expect((await stranger.api.get(`/api/orders/${orderId}/refunds`)).status).toBe(404);
     expect((await apiClient(t.app).get(`/api/orders/${orderId}/refunds`)).status).toBe(401);
 
-    // The payer's link: the order's pages list it; the claim page prefills the paying address.
-    const [claim] = (await t.shopper.get(`/api/orders/${orderId}/refund-claims`)).body;
-    expect(claim.claimPath).toBe(view.refunds[0].claimPath);
+    // The payer's link: the shopper's order pages list it (with the buyer token that browser
+    // holds); the claim page prefills the paying address. The merchant's view carries no link.
+    expect(view.refunds[0].claimPath).toBeUndefined();
+    const [claim] = await pageClaims(orderId, buyerToken);
+    if (!claim) throw new Error('no claim link on the order pages');
     const token = tokenOf(claim.claimPath);
     const page = await t.shopper.get(`/api/refund-claims/${token}`);
     expect(page.body).toMatchObject({
@@ -187,7 +204,7 @@ describe('an overpaid order', () => {
 
 describe('an underpaid order whose window closed', () => {
   test('waits for its merchant, who refunds it from the deposit address', async () => {
-    const { owner, payout, orderId, address } = await storeOrder(t.appWithWindow(3));
+    const { owner, payout, orderId, buyerToken, address } = await storeOrder(t.appWithWindow(3));
     await payUsdc(t.stack.env, 2, address, usdc('4.00'));
     await webhookOf(orderId, 'order.underpaid');
     await Bun.sleep(4000);
@@ -229,7 +246,7 @@ describe('an underpaid order whose window closed', () => {
       .select()
       .from(emailOutbox)
       .where(and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.kind, 'refund_claim')));
-    const pageToken = tokenOf(started.body.refunds[0].claimPath);
+    const pageToken = tokenOf(String((await pageClaims(orderId, buyerToken))[0]?.claimPath));
     expect((await t.shopper.post(`/api/refund-claims/${pageToken}`, { address: to })).status).toBe(
       422,
     );
@@ -278,7 +295,7 @@ describe('an underpaid order whose window closed', () => {
 
 describe('an oversold order', () => {
   test('paid after its hold with the stock gone: its payer gets the whole payment back, the merchant nothing', async () => {
-    const { payout, orderId, address } = await storeOrder();
+    const { payout, orderId, buyerToken, address } = await storeOrder();
     const payer = getAddress(localAccount(3).address);
     // The order's hold ended and its mug sold meanwhile (the stock is 0 when the payment lands).
     await t.database.db
@@ -303,10 +320,13 @@ describe('an oversold order', () => {
       suggestedAddress: payer,
     });
     await webhookOf(orderId, 'order.refund_requested');
-    const [claim] = (await t.shopper.get(`/api/orders/${orderId}/refund-claims`)).body;
-    const claimed = await t.shopper.post(`/api/refund-claims/${tokenOf(claim.claimPath)}`, {
-      address: payer,
-    });
+    const [claim] = await pageClaims(orderId, buyerToken);
+    const claimed = await t.shopper.post(
+      `/api/refund-claims/${tokenOf(String(claim?.claimPath))}`,
+      {
+        address: payer,
+      },
+    );
     expect(claimed.status).toBe(200);
     await waitUntil(async () => {
       const [row] = await refundRows(orderId);
@@ -325,7 +345,7 @@ describe('a paid order already forwarded', () => {
     const payout = getAddress(localAccount(8).address);
     const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
     await owner.api.put(`/api/stores/${store.id}/webhook`, { url: receiver.url });
-    const { orderId } = await orderOneMug(owner, t.shopper, store.id);
+    const { orderId, buyerToken } = await orderOneMug(owner, t.shopper, store.id);
     const deposit = (
       await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, { paymentChain: 'base' })
     ).body.paymentWallet.address as Address;
@@ -363,7 +383,7 @@ describe('a paid order already forwarded', () => {
       txHash: `0x${'ab'.repeat(32)}`,
     });
     expect(early.status).toBe(409);
-    const token = tokenOf(refund.claimPath);
+    const token = tokenOf(String((await pageClaims(orderId, buyerToken))[0]?.claimPath));
     expect((await t.shopper.post(`/api/refund-claims/${token}`, { address: payer })).status).toBe(
       200,
     );
@@ -403,12 +423,115 @@ describe('a paid order already forwarded', () => {
   }, 60_000);
 });
 
+describe('a merchant cannot take the payer’s refund', () => {
+  /** The claim tokens the merchant can make or read: none of them opens the refund. */
+  async function merchantTries(owner: ApiClient, orderId: string, refundId: string) {
+    const forged = `${refundId}.${createHmac('sha256', orderId).update(`refund-claim:${refundId}`).digest('base64url')}`;
+    expect((await t.shopper.get(`/api/refund-claims/${forged}`)).status).toBe(404);
+    expect((await owner.get(`/api/orders/${orderId}/refund-claims`)).status).toBe(404);
+    expect((await t.shopper.get(`/api/orders/${orderId}/refund-claims`)).status).toBe(404);
+    expect(
+      (await t.shopper.get(`/api/orders/${orderId}/refund-claims`, buyer('x'.repeat(64)))).status,
+    ).toBe(404);
+  }
+
+  test('dust sent to an unpaid order after its payment: the refund still goes to the payer', async () => {
+    const { owner, payout, orderId, buyerToken, address } = await storeOrder(t.appWithWindow(3));
+    const payer = getAddress(localAccount(5).address);
+    const merchantWallet = getAddress(localAccount(6).address);
+    await payUsdc(t.stack.env, 5, address, usdc('5.00'));
+    await webhookOf(orderId, 'order.underpaid');
+    // The merchant dusts the deposit address from a wallet of its own, later than the payment.
+    await payUsdc(t.stack.env, 6, address, 1n);
+    await waitUntil(
+      async () => (await walletOf(t.database.db, orderId)).receivedAmountUsdc === '5.000001',
+      'the dust at depth',
+    );
+    await Bun.sleep(3500);
+    const merchantBefore = (await balancesOf(t.stack.env, merchantWallet)).usdc;
+    const payerBefore = (await balancesOf(t.stack.env, payer)).usdc;
+    const started = await owner.api.post(`/api/orders/${orderId}/refunds`, {});
+    expect(started.status).toBe(200);
+    const [refund] = started.body.refunds;
+    expect(refund).toMatchObject({ amount: '5.000001', suggestedAddress: payer });
+    expect(refund.claimPath).toBeUndefined();
+    await merchantTries(owner.api, orderId, refund.id);
+    // The payer is mailed a link of their own.
+    const mails = await t.database.db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.kind, 'refund_claim')));
+    expect(mails.map((m) => m.payload?.refundId)).toEqual([refund.id]);
+    // The shopper's own page confirms the address that paid; nothing else.
+    const token = tokenOf(String((await pageClaims(orderId, buyerToken))[0]?.claimPath));
+    const claim = (await t.shopper.get(`/api/refund-claims/${token}`)).body;
+    expect(claim).toMatchObject({ suggestedAddress: payer, addressLocked: true });
+    expect(
+      (await t.shopper.post(`/api/refund-claims/${token}`, { address: merchantWallet })).status,
+    ).toBe(422);
+    expect((await t.shopper.post(`/api/refund-claims/${token}`, { address: payer })).status).toBe(
+      200,
+    );
+    await waitUntil(async () => {
+      const [row] = await refundRows(orderId);
+      return row?.status === 'refunded' && row;
+    }, 'the refund on chain');
+    expect((await balancesOf(t.stack.env, payer)).usdc - payerBefore).toBe(usdc('5.000001'));
+    expect((await balancesOf(t.stack.env, merchantWallet)).usdc).toBe(merchantBefore);
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(0n);
+  }, 60_000);
+
+  test('a paid order dusted from the payout wallet: the merchant refund is owed to the payer', async () => {
+    const owner = await newMerchant(t.app, 'dust');
+    const payout = getAddress(localAccount(7).address);
+    const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
+    const { orderId } = await orderOneMug(owner, t.shopper, store.id);
+    const deposit = (
+      await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, { paymentChain: 'base' })
+    ).body.paymentWallet.address as Address;
+    const payer = getAddress(localAccount(3).address);
+    await payUsdc(t.stack.env, 3, deposit, usdc('10.80'));
+    await waitForForwarded(t.database.db, orderId);
+    // The merchant dusts the deposit address from its payout wallet, then refunds "to the payer".
+    await payUsdc(t.stack.env, 7, deposit, 1n);
+    const excess = await waitUntil(async () => {
+      const rows = await refundRows(orderId);
+      return rows.find((r) => r.reason === 'excess');
+    }, 'the dust held as an excess');
+    expect(excess.suggestedAddress).toBe(payer);
+    await waitForForwarded(t.database.db, orderId);
+    const started = await owner.api.post(`/api/orders/${orderId}/refunds`, { amount: '5.00' });
+    expect(started.status).toBe(200);
+    const refund = started.body.refunds.find((r: { source: string }) => r.source === 'merchant');
+    expect(refund).toMatchObject({ amount: '5.000000', suggestedAddress: payer });
+    await merchantTries(owner.api, orderId, refund.id);
+    // Each refund opened for the payer mailed them its own link.
+    const mails = await t.database.db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.kind, 'refund_claim')));
+    expect(mails.map((m) => m.payload?.refundId).sort()).toEqual([excess.id, refund.id].sort());
+    // The merchant pays its own payout wallet... it is no transfer to the payer: nothing matches.
+    const { hash } = await payUsdc(t.stack.env, 7, payout, usdc('5.00'));
+    expect(
+      (
+        await owner.api.post(`/api/orders/${orderId}/refunds/${refund.id}/sent`, {
+          txHash: hash,
+        })
+      ).status,
+    ).toBe(409);
+    await Bun.sleep(1500);
+    const [row] = await t.database.db.select().from(refunds).where(eq(refunds.id, refund.id));
+    expect(row?.status).toBe('awaiting_address');
+  }, 60_000);
+});
+
 test('the chain ledger holds: received = merchant + treasury + refunded + held, per address', async () => {
   expect(await ledgerBreaches(t.database.db)).toEqual([]);
   const ledger = await chainLedger(t.stack.env, t.database.db);
   expect(ledger.breaches).toEqual([]);
   expect(ledger.authorizationsUsedTwice).toEqual([]);
-  // 2.50 excess + 4.00 underpaid + 10.80 oversold went back to payers (the merchant-wallet refund
-  // is not a deposit address's).
-  expect(ledger.wallets.reduce((sum, w) => sum + w.toPayer, 0n)).toBe(usdc('17.30'));
+  // 2.50 excess + 4.00 underpaid + 10.80 oversold + 5.000001 dusted underpaid went back to payers
+  // (the merchant-wallet refund is not a deposit address's; the paid order's dust is still held).
+  expect(ledger.wallets.reduce((sum, w) => sum + w.toPayer, 0n)).toBe(usdc('22.300001'));
 });

@@ -220,13 +220,17 @@ describe('a universal order', () => {
 describe('amounts other than the exact one: nothing is left on a deposit address unaccounted', () => {
   test('overpaid: the total is split and forwarded, the excess is held for the payer', async () => {
     const payout = freshAddress();
-    const { orderId, address } = await universalOrder('10.00', payout);
+    const { orderId, buyerToken, address } = await universalOrder('10.00', payout);
     await payUsdc(t.stack.env, 4, address, usdc('12.50'));
     await forwarded(orderId);
     expect((await balancesOf(t.stack.env, payout)).usdc).toBe(splitFee(usdc('10.00')).merchant);
     // The excess waits on the address for the payer's claim, as a refund awaiting their address.
     expect((await balancesOf(t.stack.env, address)).usdc).toBe(usdc('2.50'));
-    const claims = (await t.shopper.get(`/api/orders/${orderId}/refund-claims`)).body;
+    const claims = (
+      await t.shopper.get(`/api/orders/${orderId}/refund-claims`, {
+        headers: { 'x-buyer-token': buyerToken },
+      })
+    ).body;
     expect(claims).toEqual([
       { amount: '2.500000', reason: 'excess', claimPath: expect.stringMatching(/^\/refund\//) },
     ]);

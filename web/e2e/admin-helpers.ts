@@ -84,7 +84,7 @@ export async function placeOrder(
     { productId: product.id, title: product.title, priceUsdc: product.priceUsdc, quantity },
   ];
   const totals = storeCheckoutTotals(items, shippingFor('free'));
-  return post<{ id: string; totalUsdc: string }>(request, '/api/orders', {
+  return post<{ id: string; totalUsdc: string; reviewToken: string }>(request, '/api/orders', {
     storeId,
     ...shopper,
     items,

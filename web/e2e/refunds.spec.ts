@@ -1,5 +1,6 @@
 // Journey: an overpaid store order's excess goes back to the payer. The shopper overpays from an
-// anvil account; the thank-you page offers the refund claim link; the claim page shows the amount,
+// anvil account; the thank-you page (in the browser that placed the order: it holds the order's
+// buyer token) offers the refund claim link; the claim page shows the amount,
 // prefills the paying address and warns about exchange deposit addresses; once confirmed the page
 // follows the refund until it is on chain, and the payer's balance is back to what it was less the
 // order total. The merchant's order page lists the refund. Then a forwarded order is refunded by
@@ -28,6 +29,26 @@ import { snap } from './support/screenshots.ts';
 import { E2E_PORTS, readStackInfo } from './support/stack-info.ts';
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
+
+/** Makes `page` the browser that placed the order: it holds the order's buyer token. */
+async function asShopperOf(page: Page, order: { id: string; reviewToken: string }) {
+  await page.addInitScript(
+    ([id, token]) => localStorage.setItem(`review-token:${id}`, token ?? ''),
+    [order.id, order.reviewToken],
+  );
+}
+
+/** The shopper's claim page of the order's refund, reached from their thank-you page. */
+async function claimFromOrderPage(
+  page: Page,
+  slug: string,
+  order: { id: string; reviewToken: string },
+) {
+  await asShopperOf(page, order);
+  await page.goto(`/store/${slug}/thank-you/${order.id}`);
+  await page.getByRole('link', { name: 'Claim your refund' }).click({ timeout: 30_000 });
+  await expect(page).toHaveURL(/\/refund\//);
+}
 const PAYER_ACCOUNT = 5;
 
 async function snapBoth(page: Page, name: string) {
@@ -68,6 +89,7 @@ test('an overpaid order: the shopper claims the excess and it arrives on chain',
     priceUsdc: '5.00',
   });
 
+  await asShopperOf(page, order);
   await page.goto(`/store/${store.slug}/payment/${order.id}`);
   const address = (await page.getByTestId('payment-address').textContent()) ?? '';
   expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
@@ -85,8 +107,8 @@ test('an overpaid order: the shopper claims the excess and it arrives on chain',
   await snapBoth(page, 'refunds-1-thank-you');
 
   await claimLink.click();
-  // Note: the order pages' link (the refund's id and an HMAC): it sends the money back to the
-  // address that paid, and no other (the merchant knows the order id too).
+  // Note: the order pages' link (the refund's id and an HMAC keyed with the buyer token): it sends
+  // the money back to the address that paid, and no other.
   await expect(page).toHaveURL(/\/refund\/[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
   await expect(page.getByRole('heading', { name: 'Your refund' })).toBeVisible();
   await expect(page.getByText('1.50 USDC')).toBeVisible();
@@ -192,7 +214,7 @@ test("a forwarded order is refunded from the merchant's wallet and shows as refu
     headers: { 'idempotency-key': crypto.randomUUID() },
   });
   expect(created.status()).toBe(201);
-  const store = (await created.json()) as { id: string };
+  const store = (await created.json()) as { id: string; slug: string };
   const product = await createProduct(page.request, store.id, {
     title: 'Linen apron',
     priceUsdc: '3.00',
@@ -223,13 +245,13 @@ test("a forwarded order is refunded from the merchant's wallet and shows as refu
   await card.scrollIntoViewIfNeeded();
   await snapBoth(page, 'refunds-5-admin-payout-form');
   await card.getByRole('button', { name: 'Create refund' }).click();
-  const claimLink = card.getByRole('link', { name: /\/refund\// });
-  await expect(claimLink).toBeVisible();
-  const claimUrl = (await claimLink.getAttribute('href')) ?? '';
+  // The merchant gets no claim link: the payer confirms from their own pages (or the mail).
+  await expect(card).toContainText('link emailed to them');
+  await expect(card.getByRole('link', { name: /\/refund\// })).toHaveCount(0);
 
   // The payer confirms the address they paid from.
   const payerPage = await context.newPage();
-  await payerPage.goto(claimUrl);
+  await claimFromOrderPage(payerPage, store.slug, order);
   await expect(payerPage.getByTestId('refund-address')).toHaveText(payer);
   await payerPage.getByRole('button', { name: 'Confirm refund address' }).click();
   await expect(payerPage.getByRole('status')).toContainText('on its way');
@@ -316,12 +338,11 @@ test('an underpaid order whose window closed is refunded from its deposit addres
   await card.scrollIntoViewIfNeeded();
   await snapBoth(page, 'refunds-8-admin-underpaid');
   await refund.click();
-  const claimLink = card.getByRole('link', { name: /\/refund\// });
-  await expect(claimLink).toBeVisible();
+  await expect(card).toContainText('link emailed to them');
   await expect(card).toContainText('Underpaid order: 1.00 USDC');
 
   const payerPage = await context.newPage();
-  await payerPage.goto((await claimLink.getAttribute('href')) ?? '');
+  await claimFromOrderPage(payerPage, store.slug, order);
   await expect(payerPage.getByText('Your payment did not reach the order total')).toBeVisible();
   await expect(payerPage.getByTestId('refund-address')).toHaveText(payer);
   await payerPage.getByRole('button', { name: 'Confirm refund address' }).click();

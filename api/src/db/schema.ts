@@ -702,7 +702,10 @@ export const emailOutbox = pgTable(
     sentAt: timestamp({ withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('email_outbox_order_kind_idx').on(t.orderId, t.kind),
+    // Note: one mail of each kind per order, but one refund claim mail per refund.
+    uniqueIndex('email_outbox_order_kind_idx')
+      .on(t.orderId, t.kind)
+      .where(sql`${t.kind} <> 'refund_claim'`),
     index('email_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     check('email_outbox_status_check', oneOf('status', EMAIL_STATUSES)),
     check('email_outbox_subject_check', sql`${t.orderId} is not null or ${t.userId} is not null`),

@@ -5,6 +5,15 @@ import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { emailOutbox, orders, stores, users } from '../db/schema.ts';
 import type { Executor } from '../webhooks/outbox.ts';
 
+/**
+ * The conflict target of an order's mail of which there is one per order (every kind but the
+ * refund claim mail: the outbox's partial unique index on (order, kind)).
+ */
+export const ONE_PER_ORDER = {
+  target: [emailOutbox.orderId, emailOutbox.kind],
+  where: sql`${emailOutbox.kind} <> 'refund_claim'`,
+};
+
 /** How long a receipt is retried before it is given up (a mail server down for days). */
 export const EMAIL_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
 
@@ -30,7 +39,7 @@ export async function enqueueReceipt(tx: Executor, orderId: string, at: Date): P
       retryUntil: new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS),
       createdAt: at,
     })
-    .onConflictDoNothing({ target: [emailOutbox.orderId, emailOutbox.kind] });
+    .onConflictDoNothing(ONE_PER_ORDER);
 }
 
 /** The kinds of mail about a merchant's account. */
@@ -89,5 +98,5 @@ export async function enqueueMerchantPaid(tx: Executor, orderId: string, at: Dat
       retryUntil: new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS),
       createdAt: at,
     })
-    .onConflictDoNothing({ target: [emailOutbox.orderId, emailOutbox.kind] });
+    .onConflictDoNothing(ONE_PER_ORDER);
 }

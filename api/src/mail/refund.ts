@@ -91,7 +91,7 @@ export const refundClaim: MailTemplate = async (db, message, _chainId, publicUrl
     // Note: the emailed token lets the payer choose any address; a mail queued before tokens were
     // random carries none and links the order pages' claim (the address that paid).
     claimUrl: `${publicUrl.replace(/\/$/, '')}${
-      typeof token === 'string' ? `/refund/${token}` : claimPathOf(order.id, refund.id)
+      typeof token === 'string' ? `/refund/${token}` : claimPathOf(order.reviewToken, refund.id)
     }`,
   });
 };

@@ -2,17 +2,16 @@
 // - the emailed link /refund/{token}: a random token (only its SHA-256 is stored,
 //   `refunds.claim_token_hash`; the outbox holds the token until the mail is sent); it may send the
 //   refund to any address the payer enters (an exchange account, a new wallet);
-// - the order pages' link /refund/{refundId}.{hmac}: an HMAC of the refund's id keyed with its
-//   order's id, the key to the order's pages. Note: the merchant (and its webhook receiver) knows
-//   order ids too, so this link can only confirm the address that paid; it never redirects money.
+// - the order pages' link /refund/{refundId}.{hmac}: an HMAC of the refund's id keyed with the
+//   order's buyer token (`orders.review_token`), which only the shopper's browser and mails hold:
+//   the merchant, its webhook receiver and anyone else who knows the order's id cannot make it.
+//   It can only confirm the address that paid (refund-payer.ts); it never redirects money.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { receiptIsEmailed } from '@store/shared';
-import { eq, sql } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
+import { eq } from 'drizzle-orm';
 import { emailOutbox, orders } from '../db/schema.ts';
 import { EMAIL_RETRY_WINDOW_MS } from '../mail/outbox.ts';
 import type { Executor } from '../webhooks/outbox.ts';
-import { indexerTable } from './indexed-transfers.ts';
 
 /** An emailed claim token: 43 base64url characters (256 random bits). */
 export const CLAIM_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -25,19 +24,19 @@ export function newClaimToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** The HMAC part of a refund's page claim token. */
-function pageClaimMac(orderId: string, refundId: string): string {
-  return createHmac('sha256', orderId).update(`refund-claim:${refundId}`).digest('base64url');
+/** The HMAC part of a refund's page claim token, keyed with its order's buyer token. */
+function pageClaimMac(buyerToken: string, refundId: string): string {
+  return createHmac('sha256', buyerToken).update(`refund-claim:${refundId}`).digest('base64url');
 }
 
 /** The order pages' claim token of a refund. */
-export function claimTokenOf(orderId: string, refundId: string): string {
-  return `${refundId}.${pageClaimMac(orderId, refundId)}`;
+export function claimTokenOf(buyerToken: string, refundId: string): string {
+  return `${refundId}.${pageClaimMac(buyerToken, refundId)}`;
 }
 
-/** True when `mac` is the page claim token's HMAC for this refund of this order. */
-export function isPageClaimMac(orderId: string, refundId: string, mac: string): boolean {
-  const expected = Buffer.from(pageClaimMac(orderId, refundId));
+/** True when `mac` is the page claim token's HMAC for this refund of the order with this buyer token. */
+export function isPageClaimMac(buyerToken: string, refundId: string, mac: string): boolean {
+  const expected = Buffer.from(pageClaimMac(buyerToken, refundId));
   const given = Buffer.from(mac);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
@@ -47,28 +46,14 @@ export function claimTokenHash(token: string): string {
   return new Bun.CryptoHasher('sha256').update(token).digest('hex');
 }
 
-/** The web app's path of a refund's claim page, as the order's pages link it. */
-export function claimPathOf(orderId: string, refundId: string): string {
-  return `/refund/${claimTokenOf(orderId, refundId)}`;
+/** The web app's path of a refund's claim page, as the shopper's order pages link it. */
+export function claimPathOf(buyerToken: string, refundId: string): string {
+  return `/refund/${claimTokenOf(buyerToken, refundId)}`;
 }
 
 /**
- * The address that paid the deposit address last (the indexed transfer's `from`), checksummed by
- * the caller; null when the indexer has none.
- */
-export async function payingAddressOf(
-  db: Database | Executor,
-  depositAddress: string,
-): Promise<string | null> {
-  const rows = await db.execute<{ from: string }>(sql`
-    select "from" from ${indexerTable('transfer')} where "to" = ${depositAddress.toLowerCase()}
-    order by block_number desc, log_index desc limit 1`);
-  return rows[0]?.from ?? null;
-}
-
-/**
- * Queues the payer's claim mail of a refund (kind 'refund_claim'); one per order (the outbox's
- * (order, kind) key): a second refund of the same order is claimed from the order's pages.
+ * Queues the payer's claim mail of a refund (kind 'refund_claim'): one for every refund opened
+ * for them, each with its own token.
  */
 export async function enqueueRefundClaimMail(
   tx: Executor,
@@ -83,17 +68,14 @@ export async function enqueueRefundClaimMail(
     .where(eq(orders.id, mail.orderId))
     .limit(1);
   if (!order || !receiptIsEmailed(order.metadata)) return;
-  await tx
-    .insert(emailOutbox)
-    .values({
-      orderId: mail.orderId,
-      kind: 'refund_claim',
-      toAddress: mail.to,
-      // Note: the token is in the payload until the mail is out (the dispatcher clears it).
-      payload: { refundId: mail.refundId, token: mail.token },
-      nextAttemptAt: at,
-      retryUntil: new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS),
-      createdAt: at,
-    })
-    .onConflictDoNothing({ target: [emailOutbox.orderId, emailOutbox.kind] });
+  await tx.insert(emailOutbox).values({
+    orderId: mail.orderId,
+    kind: 'refund_claim',
+    toAddress: mail.to,
+    // Note: the token is in the payload until the mail is out (the dispatcher clears it).
+    payload: { refundId: mail.refundId, token: mail.token },
+    nextAttemptAt: at,
+    retryUntil: new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS),
+    createdAt: at,
+  });
 }

@@ -10,7 +10,7 @@ import {
   type WebhookRefund,
 } from '@store/shared';
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { formatEther, getAddress } from 'viem';
+import { formatEther } from 'viem';
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers, orders, paymentWallets, refunds } from '../db/schema.ts';
 import { type Executor, enqueueOrderEvents } from '../webhooks/outbox.ts';
@@ -18,12 +18,8 @@ import type { ForwardableWallet } from './forwarding-plan.ts';
 import { excessDue } from './forwarding-plan.ts';
 import type { LegRow, MinedLeg, WalletRow } from './forwarding-store.ts';
 import { oversoldRefundAmount } from './oversold.ts';
-import {
-  claimTokenHash,
-  enqueueRefundClaimMail,
-  newClaimToken,
-  payingAddressOf,
-} from './refund-claims.ts';
+import { claimTokenHash, enqueueRefundClaimMail, newClaimToken } from './refund-claims.ts';
+import { payerOfWallet } from './refund-payer.ts';
 
 /** Refund statuses whose money is still on the deposit address, reserved for the payer. */
 export const HELD_REFUND_STATUSES = ['awaiting_address', 'ready', 'sending', 'failed'] as const;
@@ -152,8 +148,8 @@ export async function cancelUnsentDepositRefunds(
 
 /**
  * Opens a refund for the payer (from the deposit address, or `source` 'merchant': from the payout
- * wallet) in one transaction with its claim mail and
- * `order.refund_requested`: prefilled with the address that paid (the indexed transfer's `from`).
+ * wallet) in one transaction with its claim mail (every refund mails the payer) and
+ * `order.refund_requested`: prefilled with the address that paid (refund-payer.ts).
  */
 export async function openDepositRefund(
   tx: Executor,
@@ -163,7 +159,7 @@ export async function openDepositRefund(
 ): Promise<RefundRow> {
   const id = crypto.randomUUID();
   const token = newClaimToken();
-  const payer = await payingAddressOf(tx, wallet.walletAddress);
+  const payer = await payerOfWallet(tx, wallet);
   const [row] = await tx
     .insert(refunds)
     .values({
@@ -174,7 +170,7 @@ export async function openDepositRefund(
       reason: refund.reason,
       amount: refund.amount.toString(),
       status: 'awaiting_address',
-      suggestedAddress: payer ? getAddress(payer) : null,
+      suggestedAddress: payer,
       claimTokenHash: claimTokenHash(token),
       createdAt: now,
     })

@@ -114,7 +114,7 @@ export async function orderOneMug(
   owner: { api: ApiClient },
   shopper: ApiClient,
   storeId: string,
-): Promise<{ orderId: string; productId: string }> {
+): Promise<{ orderId: string; productId: string; buyerToken: string }> {
   const product = (
     await owner.api.post('/api/products', {
       storeId,
@@ -133,8 +133,15 @@ export async function orderOneMug(
     status: 'pending',
   });
   if (order.status !== 201) throw new Error(`order: ${JSON.stringify(order.body)}`);
-  return { orderId: order.body.id as string, productId: product.id as string };
+  return {
+    orderId: order.body.id as string,
+    productId: product.id as string,
+    buyerToken: order.body.reviewToken as string,
+  };
 }
+
+/** The headers of the shopper's own order pages: the order's buyer token. */
+export const buyer = (buyerToken: string) => ({ headers: { 'x-buyer-token': buyerToken } });
 
 /** What a payable universal order needs: its total, payout address and optional webhook. */
 export interface UniversalOrderOptions {
@@ -163,7 +170,11 @@ export async function payableUniversalOrder(api: ApiClient, options: UniversalOr
     paymentChain: 'base',
   });
   if (status !== 201) throw new Error(`universal order: ${JSON.stringify(body)}`);
-  return { orderId: body.order.id as string, address: body.paymentWallet.address as Address };
+  return {
+    orderId: body.order.id as string,
+    buyerToken: body.order.reviewToken as string,
+    address: body.paymentWallet.address as Address,
+  };
 }
 
 /** Waits until the order's forwarding is recorded as complete; returns its wallet row. */

@@ -286,4 +286,12 @@ export const CompleteCheckoutSessionSchema = addressFormSchema(
 export type CompleteCheckoutSession = v.InferOutput<typeof CompleteCheckoutSessionSchema>;
 
 /** Response of the submission: the order to pay. */
-export const CompletedCheckoutSessionSchema = v.object({ orderId: v.string() });
+export const CompletedCheckoutSessionSchema = v.object({
+  orderId: v.string(),
+  /**
+   * The order's buyer token, to the submission that created the order only (not to a later one):
+   * the shopper's browser keeps it to open its refund links and its own details on the order's
+   * pages.
+   */
+  reviewToken: v.optional(v.string()),
+});

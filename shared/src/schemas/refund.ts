@@ -83,8 +83,6 @@ export const RefundSchema = v.object({
   txHash: v.nullable(v.string()),
   blockNumber: v.nullable(v.string()),
   lastError: v.nullable(v.string()),
-  /** The payer's claim page (path of the web app) while the refund awaits an address. */
-  claimPath: v.nullable(v.string()),
   createdAt: v.string(),
   claimedAt: v.nullable(v.string()),
   completedAt: v.nullable(v.string()),
@@ -123,11 +121,11 @@ export const RefundClaimSchema = v.object({
   amount: UsdcAmountStringSchema,
   reason: v.picklist(REFUND_REASONS),
   status: v.picklist(REFUND_STATUSES),
-  /** The address that paid (the transfer's sender), prefilled. */
+  /** The address that paid (the sender of the transfers that made up the payment), prefilled. */
   suggestedAddress: v.nullable(address),
   /**
-   * True for the order pages' link: it can only confirm the address that paid (the merchant knows
-   * order ids too); the emailed link may choose any address.
+   * True for the order pages' link: it can only confirm the address that paid; the emailed link
+   * may choose any address.
    */
   addressLocked: v.optional(v.boolean(), false),
   toAddress: v.nullable(address),

@@ -133,10 +133,16 @@ export const CreatedOrderResponseSchema = v.object({
   reviewToken: v.string(),
 });
 
+/**
+ * A new universal order: its id and its buyer token, which opens its refund links and its
+ * personal data (kept by the browser that created it).
+ */
+const UniversalOrderRefSchema = v.object({ id: v.string(), reviewToken: v.string() });
+
 /** Answer of POST /api/universal-orders: the checkout form's `{ order }`, or the payment page's. */
 export const UniversalOrderCreatedSchema = v.union([
-  v.object({ paymentWallet: PaymentWalletResponseSchema, order: v.object({ id: v.string() }) }),
-  v.object({ order: v.object({ id: v.string() }) }),
+  v.object({ paymentWallet: PaymentWalletResponseSchema, order: UniversalOrderRefSchema }),
+  v.object({ order: UniversalOrderRefSchema }),
 ]);
 
 /** A store's webhook settings, as its owner reads them (the secret included: they verify). */

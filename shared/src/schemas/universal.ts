@@ -148,7 +148,9 @@ export const CreateUniversalOrderSchema = v.object({
 export type CreateUniversalOrder = v.InferOutput<typeof CreateUniversalOrderSchema>;
 
 /** Response of POST /api/universal-orders from the checkout form. */
-export const UniversalOrderResponseSchema = v.object({ order: v.object({ id: v.string() }) });
+export const UniversalOrderResponseSchema = v.object({
+  order: v.object({ id: v.string(), reviewToken: v.string() }),
+});
 /** Response carrying the created universal order's id. */
 export type UniversalOrderResponse = v.InferOutput<typeof UniversalOrderResponseSchema>;
 

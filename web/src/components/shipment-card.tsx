@@ -5,6 +5,7 @@ import { type Shipment, ShipmentSchema, trackingLinkOf } from '@store/shared';
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { apiGet } from '../lib/api.ts';
+import { buyerHeaders } from '../lib/review-tokens.ts';
 
 const OrderShipmentSchema = v.object({ shipment: v.optional(v.nullable(ShipmentSchema)) });
 
@@ -14,7 +15,7 @@ function useShipment(orderId: string): Shipment | null {
   useEffect(() => {
     let live = true;
     setShipment(null);
-    apiGet<unknown>(['/api/orders', orderId]).then(
+    apiGet<unknown>(['/api/orders', orderId], buyerHeaders(orderId)).then(
       (answer) => {
         const parsed = v.safeParse(OrderShipmentSchema, answer);
         if (live && parsed.success) setShipment(parsed.output.shipment ?? null);

@@ -106,7 +106,7 @@ function Header(props: { order: Order; standing: Standing; paymentHref: string }
         {/* Note: an email is promised only when the platform sends receipts (a mail server). */}
         <p className="muted">
           Order #{shortOrderIdUpper(order.id)}
-          {chain.receiptsByEmail && receiptIsEmailed(order.metadata) ? (
+          {chain.receiptsByEmail && receiptIsEmailed(order.metadata) && order.customerEmail ? (
             <>
               {' '}
               · A confirmation will be sent to <strong>{order.customerEmail}</strong>

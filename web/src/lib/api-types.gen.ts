@@ -529,7 +529,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** An order by its id (for the payment and thank-you pages) */
+        /**
+         * An order by its id (for the payment and thank-you pages)
+         * @description Without the order’s buyer token (X-Buyer-Token: the `reviewToken` its creation answered) the order carries no personal data: `customerEmail` is empty and `shippingAddress` null.
+         */
         get: operations["getApiOrdersById"];
         put?: never;
         post?: never;
@@ -669,7 +672,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Refunds of an order awaiting the payer’s address, with their claim links */
+        /**
+         * Refunds of an order awaiting the payer’s address, with their claim links
+         * @description For the shopper who placed the order: send its buyer token (`reviewToken` of the order’s creation) in the X-Buyer-Token header; 404 without it.
+         */
         get: operations["getApiOrdersByIdRefund-claims"];
         put?: never;
         post?: never;
@@ -1594,6 +1600,7 @@ export type components = {
         };
         CheckoutSessionCompleted: {
             orderId: string;
+            reviewToken?: string;
         };
         CheckoutSessionCreated: {
             expiresAt: string;
@@ -2042,7 +2049,6 @@ export type components = {
                 amount: string;
                 blockNumber: string | null;
                 claimedAt: string | null;
-                claimPath: string | null;
                 completedAt: string | null;
                 createdAt: string;
                 id: string;
@@ -2427,6 +2433,7 @@ export type components = {
         UniversalOrderCreated: {
             order: {
                 id: string;
+                reviewToken: string;
             };
             paymentWallet: {
                 address: string;
@@ -2436,6 +2443,7 @@ export type components = {
         } | {
             order: {
                 id: string;
+                reviewToken: string;
             };
         };
         Upload: {

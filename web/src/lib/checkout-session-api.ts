@@ -8,6 +8,7 @@ import {
 } from '@store/shared';
 import * as v from 'valibot';
 import { apiGet, apiRequest } from './api.ts';
+import { rememberReviewToken } from './review-tokens.ts';
 
 /** GET /api/checkout-sessions/{id}/public. */
 export async function fetchCheckoutSession(id: string): Promise<PublicCheckoutSession> {
@@ -25,5 +26,7 @@ export async function completeCheckoutSession(
 ): Promise<string> {
   const path = `/api/checkout-sessions/${encodeURIComponent(id)}/complete`;
   const answer = await apiRequest('POST', path, body, { idempotencyKey });
-  return v.parse(CompletedCheckoutSessionSchema, answer).orderId;
+  const completed = v.parse(CompletedCheckoutSessionSchema, answer);
+  if (completed.reviewToken) rememberReviewToken(completed.orderId, completed.reviewToken);
+  return completed.orderId;
 }

@@ -1,7 +1,8 @@
-// The buyer's review tokens: POST /api/orders answers one per order, the proof of purchase that the
-// review form sends. Kept in this browser only (the receipt mail carries it too); the order's page
-// and the merchant never see it. Note: localStorage, synchronous and tiny; a browser that cannot
-// store it (private mode, quota) leaves the receipt's links as the way to review.
+// The buyer's tokens (one per order, `reviewToken` in the answer that created it): the proof of
+// purchase the review form sends, and what opens the order's refund links and the shopper's own
+// details on its pages (sent as X-Buyer-Token). Kept in this browser only (the receipt mail
+// carries it too); the merchant never sees it. Note: localStorage, synchronous and tiny; a browser
+// that cannot store it (private mode, quota) leaves the mails' links as the way in.
 const PREFIX = 'review-token:';
 
 /** Remembers the review token of an order this browser placed. */
@@ -20,6 +21,12 @@ export function reviewTokenOf(orderId: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The request options that send an order's buyer token, when this browser holds it. */
+export function buyerHeaders(orderId: string): { headers?: Record<string, string> } {
+  const token = reviewTokenOf(orderId);
+  return token ? { headers: { 'x-buyer-token': token } } : {};
 }
 
 /** The token a review link carries in its fragment (`#token=…`), if any. */

@@ -14,7 +14,7 @@ import {
 } from '@store/shared';
 import * as v from 'valibot';
 import { apiGet, apiRequest } from './api.ts';
-import { rememberReviewToken } from './review-tokens.ts';
+import { buyerHeaders, rememberReviewToken } from './review-tokens.ts';
 
 /** The wallet a shopper pays to, with the end of its payment window when the server sends it. */
 export type AssignedWallet = PaymentWalletResponse & { expiredAt?: string | null };
@@ -28,9 +28,12 @@ const AssignedWalletSchema = v.object({
 
 export { fetchProduct, fetchPublishedProducts, fetchStore, fetchStores } from './catalogue-api.ts';
 
-/** GET /api/orders/{id}. */
+/**
+ * GET /api/orders/{id}: in full in the browser that placed the order (it sends the order's buyer
+ * token), else without the shopper's personal data.
+ */
 export async function fetchOrder(orderId: string): Promise<Order> {
-  return v.parse(OrderSchema, await apiGet(['/api/orders', orderId]));
+  return v.parse(OrderSchema, await apiGet(['/api/orders', orderId], buyerHeaders(orderId)));
 }
 
 // Note: the buyer's review token comes only with the new order; it is kept, not shown.
@@ -55,7 +58,9 @@ export async function createUniversalOrder(
   idempotencyKey: string,
 ): Promise<string> {
   const response = await apiRequest('POST', '/api/universal-orders', body, { idempotencyKey });
-  return v.parse(UniversalOrderResponseSchema, response).order.id;
+  const { order } = v.parse(UniversalOrderResponseSchema, response);
+  rememberReviewToken(order.id, order.reviewToken);
+  return order.id;
 }
 
 /** POST /api/orders/{id}/assign-payment-wallet: the same order always gets the same wallet. */

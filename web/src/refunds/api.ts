@@ -10,6 +10,7 @@ import {
 } from '@store/shared';
 import * as v from 'valibot';
 import { apiRequest } from '../lib/api.ts';
+import { buyerHeaders } from '../lib/review-tokens.ts';
 
 const path = (segment: string) => encodeURIComponent(segment);
 
@@ -26,11 +27,16 @@ export async function confirmRefundClaim(token: string, address: string): Promis
   );
 }
 
-/** GET /api/orders/{id}/refund-claims: the order's refunds awaiting the payer's address. */
+/**
+ * GET /api/orders/{id}/refund-claims: the order's refunds awaiting the payer's address, for the
+ * browser that placed the order (it sends the order's buyer token); none in any other browser.
+ */
 export async function getOrderRefundClaims(orderId: string) {
+  const buyer = buyerHeaders(orderId);
+  if (!buyer.headers) return [];
   return v.parse(
     OrderRefundClaimsSchema,
-    await apiRequest('GET', `/api/orders/${path(orderId)}/refund-claims`),
+    await apiRequest('GET', `/api/orders/${path(orderId)}/refund-claims`, undefined, buyer),
   );
 }
 

@@ -246,7 +246,7 @@ export async function completeCheckoutSession(
   db: Database,
   id: string,
   form: CompleteCheckoutSession,
-): Promise<{ orderId: string }> {
+): Promise<{ orderId: string; reviewToken?: string }> {
   if (!SESSION_ID_PATTERN.test(id)) throw new AppError('not_found', M.notFound);
   return db.transaction(async (tx) => {
     // Note: the row lock makes two submissions at once create one order between them.
@@ -302,12 +302,12 @@ export async function completeCheckoutSession(
           checkoutSessionId: row.id,
         },
       })
-      .returning({ id: orders.id });
+      .returning({ id: orders.id, reviewToken: orders.reviewToken });
     if (!order) throw new Error('order insert returned nothing');
     await tx
       .update(checkoutSessions)
       .set({ status: 'completed', orderId: order.id, completedAt: sql`now()` })
       .where(eq(checkoutSessions.id, id));
-    return { orderId: order.id };
+    return { orderId: order.id, reviewToken: order.reviewToken };
   });
 }

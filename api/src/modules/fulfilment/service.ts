@@ -13,7 +13,7 @@ import type { Database } from '../../db/client.ts';
 import { emailOutbox, orders, paymentWallets, stores, webhookDeliveries } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { nextVersion } from '../../http/versions.ts';
-import { EMAIL_RETRY_WINDOW_MS } from '../../mail/outbox.ts';
+import { EMAIL_RETRY_WINDOW_MS, ONE_PER_ORDER } from '../../mail/outbox.ts';
 import { serializePayload } from '../../webhooks/events.ts';
 import { type Executor, WEBHOOK_RETRY_WINDOW_MS } from '../../webhooks/outbox.ts';
 import { ORDER_MESSAGES, type OrderView } from '../orders/model.ts';
@@ -171,7 +171,8 @@ async function enqueueShippedMail(
       createdAt: at,
     })
     .onConflictDoUpdate({
-      target: [emailOutbox.orderId, emailOutbox.kind],
+      target: ONE_PER_ORDER.target,
+      targetWhere: ONE_PER_ORDER.where,
       set: {
         // Note: still pending, the first mail simply goes out with the new tracking.
         payload: sql`jsonb_build_object('orderPageUrl', ${pageUrl}::text, 'updated', ${emailOutbox.status} = 'sent' or coalesce((${emailOutbox.payload}->>'updated')::boolean, false))`,

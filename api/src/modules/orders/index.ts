@@ -9,6 +9,7 @@ import {
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../app.ts';
+import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
 import { keyHandledByRoute, replayed } from '../../http/idempotency.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { mailOriginOrNull } from '../../http/public-origin.ts';
@@ -89,14 +90,20 @@ export const ordersModule = ({ db, config }: AppDeps) => {
         }),
       },
     )
-    .get('/api/orders/:id', async ({ params }) => getOrder(db, params.id), {
-      detail: routeDoc({
-        tags,
-        summary: 'An order by its id (for the payment and thank-you pages)',
-        ok: { 200: 'Order' },
-        errors: ['not_found'],
-      }),
-    })
+    .get(
+      '/api/orders/:id',
+      async ({ params, headers }) => getOrder(db, params.id, headers[BUYER_TOKEN_HEADER]),
+      {
+        detail: routeDoc({
+          tags,
+          summary: 'An order by its id (for the payment and thank-you pages)',
+          description:
+            'Without the order’s buyer token (X-Buyer-Token: the `reviewToken` its creation answered) the order carries no personal data: `customerEmail` is empty and `shippingAddress` null.',
+          ok: { 200: 'Order' },
+          errors: ['not_found'],
+        }),
+      },
+    )
     .get(
       '/api/orders/:id/detail',
       async ({ params, requireUser }) =>

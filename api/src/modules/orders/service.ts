@@ -10,6 +10,7 @@ import {
 import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { orders, products, stores } from '../../db/schema.ts';
+import { isBuyerToken } from '../../http/buyer-token.ts';
 import { AppError } from '../../http/errors.ts';
 import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts';
 import { availableUnits, heldUnits } from '../stock/holds.ts';
@@ -74,13 +75,41 @@ export function toOrderView(row: OrderRow): OrderView {
 }
 export { orderColumns };
 
-/** An order by its unguessable id, for the shopper's payment and thank-you pages. */
-export async function getOrder(db: Database, id: string): Promise<OrderView> {
+/**
+ * An order as anyone who knows its id reads it (the payment pages, a receipt's link): what it is
+ * and where it stands, with no personal data (no email, no name, phone or address) and not the
+ * integrator's webhook URL. The order's id is no secret: its merchant, a page's referrer know it.
+ */
+export function anonymousOrderView(order: OrderView): OrderView {
+  const { webhookUrl: _hidden, ...metadata } = order.metadata ?? {};
+  return {
+    ...order,
+    customerEmail: '',
+    shippingAddress: null,
+    metadata: order.metadata ? metadata : order.metadata,
+  };
+}
+
+/**
+ * An order by its id, for the shopper's payment and thank-you pages: in full with its buyer token
+ * (the browser that placed it), else its anonymous view.
+ */
+export async function getOrder(
+  db: Database,
+  id: string,
+  buyerToken?: string | null,
+): Promise<OrderView> {
   const [order] = isUuid(id)
-    ? await db.select(orderColumns).from(orders).where(eq(orders.id, id)).limit(1)
+    ? await db
+        .select({ ...orderColumns, buyerToken: orders.reviewToken })
+        .from(orders)
+        .where(eq(orders.id, id))
+        .limit(1)
     : [];
   if (!order) throw new AppError('not_found', ORDER_MESSAGES.notFound);
-  return toOrderView(order);
+  const { buyerToken: stored, ...row } = order;
+  const view = toOrderView(row);
+  return isBuyerToken(stored, buyerToken) ? view : anonymousOrderView(view);
 }
 
 // Note: qualified by hand, as drizzle leaves columns unqualified in a one-table query.

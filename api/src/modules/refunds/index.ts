@@ -11,6 +11,7 @@ import {
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
+import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { clientKey, RateLimiter } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
@@ -117,15 +118,22 @@ export const refundsModule = ({ db, config }: AppDeps) => {
         }),
       },
     )
-    .get('/api/orders/:id/refund-claims', async ({ params }) => orderRefundClaims(db, params.id), {
-      transform: claimLimit,
-      detail: routeDoc({
-        tags,
-        summary: 'Refunds of an order awaiting the payer’s address, with their claim links',
-        ok: { 200: refundClaims },
-        errors: ['not_found', 'rate_limited'],
-      }),
-    })
+    .get(
+      '/api/orders/:id/refund-claims',
+      async ({ params, headers }) =>
+        orderRefundClaims(db, params.id, headers[BUYER_TOKEN_HEADER] ?? ''),
+      {
+        transform: claimLimit,
+        detail: routeDoc({
+          tags,
+          summary: 'Refunds of an order awaiting the payer’s address, with their claim links',
+          description:
+            'For the shopper who placed the order: send its buyer token (`reviewToken` of the order’s creation) in the X-Buyer-Token header; 404 without it.',
+          ok: { 200: refundClaims },
+          errors: ['not_found', 'rate_limited'],
+        }),
+      },
+    )
     .get(
       '/api/refund-claims/:token',
       async ({ params }) => getRefundClaim(db, params.token, chainId),

@@ -18,6 +18,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
 import type { Database } from '../../db/client.ts';
 import { orders, paymentEvents, paymentWallets, refunds, stores } from '../../db/schema.ts';
+import { isBuyerToken } from '../../http/buyer-token.ts';
 import { AppError } from '../../http/errors.ts';
 import { enqueueMerchantPaid, enqueueReceipt } from '../../mail/outbox.ts';
 import {
@@ -76,7 +77,6 @@ function refundView(row: RefundRow): Refund {
     txHash: row.txHash,
     blockNumber: row.blockNumber,
     lastError: row.lastError,
-    claimPath: row.status === 'awaiting_address' ? claimPathOf(row.orderId, row.id) : null,
     createdAt: row.createdAt.toISOString(),
     claimedAt: row.claimedAt?.toISOString() ?? null,
     completedAt: row.completedAt?.toISOString() ?? null,
@@ -377,7 +377,7 @@ export async function noteRefundSent(
 
 /**
  * The refund of a claim link, and whether the link may choose the address: the emailed token may,
- * the order pages' token (the refund's id and an HMAC keyed with the order's id) may not.
+ * the order pages' token (the refund's id and an HMAC keyed with the order's buyer token) may not.
  */
 async function refundByToken(
   db: Database,
@@ -386,8 +386,14 @@ async function refundByToken(
   const page = PAGE_CLAIM_TOKEN_PATTERN.exec(token);
   if (page) {
     const [refundId = '', mac = ''] = [page[1], page[2]];
-    const [row] = await db.select().from(refunds).where(eq(refunds.id, refundId)).limit(1);
-    if (!row || !isPageClaimMac(row.orderId, row.id, mac))
+    const [found] = await db
+      .select({ refund: refunds, buyerToken: orders.reviewToken })
+      .from(refunds)
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .where(eq(refunds.id, refundId))
+      .limit(1);
+    const row = found?.refund;
+    if (!found || !row || !isPageClaimMac(found.buyerToken, row.id, mac))
       throw new AppError('not_found', REFUND_ERRORS.claimNotFound);
     return { refund: row, addressLocked: true };
   }
@@ -468,11 +474,20 @@ export async function claimRefund(
 }
 
 /**
- * The refunds of an order awaiting the payer's address, with their claim links: for the order's
- * payment and thank-you pages (the order id is the shopper's key to those pages already).
+ * The refunds of an order awaiting the payer's address, with their claim links: for the shopper's
+ * payment and thank-you pages, which send the order's buyer token (the checkout gave it to that
+ * browser alone). 404 without the right token: the order's id alone (known to its merchant, its
+ * webhook receiver, a page's referrer) opens nothing.
  */
-export async function orderRefundClaims(db: Database, orderId: string) {
+export async function orderRefundClaims(db: Database, orderId: string, buyerToken: string) {
   if (!isUuid(orderId)) throw new AppError('not_found', REFUND_ERRORS.notFound);
+  const [order] = await db
+    .select({ buyerToken: orders.reviewToken })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .limit(1);
+  if (!order || !isBuyerToken(order.buyerToken, buyerToken))
+    throw new AppError('not_found', REFUND_ERRORS.notFound);
   const rows = await db
     .select()
     .from(refunds)
@@ -481,6 +496,6 @@ export async function orderRefundClaims(db: Database, orderId: string) {
   return rows.map((row) => ({
     amount: formatUsdcFull(BigInt(row.amount)),
     reason: row.reason as RefundReason,
-    claimPath: claimPathOf(row.orderId, row.id),
+    claimPath: claimPathOf(order.buyerToken, row.id),
   }));
 }

@@ -1,7 +1,6 @@
 // Reviews: a verified buyer posts one per order and product; everyone reads the visible ones of a
 // product with their count and average; the store's owner lists them all and hides or shows one.
 
-import { timingSafeEqual } from 'node:crypto';
 import {
   type CreateReview,
   isRevenueStatus,
@@ -14,6 +13,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { orders, products, reviews } from '../../db/schema.ts';
+import { isBuyerToken } from '../../http/buyer-token.ts';
 import { AppError } from '../../http/errors.ts';
 import { getOwnStoreOrThrow, isUuid } from '../stores/service.ts';
 import type { ReviewPage } from './model.ts';
@@ -47,13 +47,6 @@ const toPublic = (row: PublicRow): PublicReview => ({
 
 const notEligible = () => new AppError('validation_failed', REVIEW_MESSAGES.notEligible);
 
-/** Whether `given` is the order's review token (compared in constant time). */
-function sameToken(stored: string, given: string): boolean {
-  const a = Buffer.from(stored);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /**
  * Posts a review for a product of a paid order; the buyer's review token proves the purchase (the
  * order id alone does not: its merchant knows it). 422 when the token is not the order's, or the
@@ -70,7 +63,7 @@ export async function createReview(db: Database, input: CreateReview): Promise<P
     .from(orders)
     .where(eq(orders.id, input.orderId))
     .limit(1);
-  if (!order || !sameToken(order.reviewToken, input.token))
+  if (!order || !isBuyerToken(order.reviewToken, input.token))
     throw new AppError('validation_failed', REVIEW_MESSAGES.linkInvalid);
   if (!isRevenueStatus(order.status)) throw notEligible();
   const productId = input.productId.toLowerCase();

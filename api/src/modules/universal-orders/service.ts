@@ -126,7 +126,7 @@ export async function createUniversalOrder(
       status: 'pending',
       metadata,
     })
-    .returning({ id: orders.id });
+    .returning({ id: orders.id, reviewToken: orders.reviewToken });
   if (!order) throw new Error('insert returned no order');
   return order;
 }

@@ -67,7 +67,10 @@ describe('the country of the shipping address', () => {
       'fetch',
       vi.fn<typeof fetch>(async (_input, init) => {
         bodies.push(JSON.parse(String(init?.body)));
-        return Response.json({ order: { id: 'u-order-1' } }, { status: 201 });
+        return Response.json(
+          { order: { id: 'u-order-1', reviewToken: 'b'.repeat(64) } },
+          { status: 201 },
+        );
       }),
     );
     const view = await render();

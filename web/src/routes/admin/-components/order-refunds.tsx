@@ -314,7 +314,6 @@ function RefundLine(props: {
   onChange: (view: OrderRefunds) => void;
 }) {
   const { refund } = props;
-  const claimUrl = refund.claimPath ? `${window.location.origin}${refund.claimPath}` : undefined;
   return (
     <li>
       <span>
@@ -325,9 +324,10 @@ function RefundLine(props: {
       {!refund.toAddress && refund.suggestedAddress && (
         <span className="mono small">paid from {refund.suggestedAddress}</span>
       )}
-      {claimUrl && (
+      {refund.status === 'awaiting_address' && (
         <span className="small">
-          Claim link (emailed to the payer): <a href={claimUrl}>{claimUrl}</a>
+          The payer confirms the address through the link emailed to them and shown on their order
+          page.
         </span>
       )}
       {refund.txHash && <span className="mono small">tx {refund.txHash}</span>}

@@ -58,7 +58,10 @@ describe('universal order submission', () => {
     const bodies: Record<string, unknown>[] = [];
     const fetchMock = vi.fn<typeof fetch>(async (_input, init) => {
       bodies.push(JSON.parse(String(init?.body)));
-      return Response.json({ order: { id: 'u-order-1' } }, { status: 201 });
+      return Response.json(
+        { order: { id: 'u-order-1', reviewToken: 'b'.repeat(64) } },
+        { status: 201 },
+      );
     });
     vi.stubGlobal('fetch', fetchMock);
     const view = await renderAt(

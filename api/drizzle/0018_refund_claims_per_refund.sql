@@ -1,0 +1,2 @@
+DROP INDEX "email_outbox_order_kind_idx";--> statement-breakpoint
+CREATE UNIQUE INDEX "email_outbox_order_kind_idx" ON "email_outbox" USING btree ("order_id","kind") WHERE "email_outbox"."kind" <> 'refund_claim';
