@@ -146,7 +146,7 @@ describe('Idempotency-Key', () => {
     }
   });
 
-  test('an order holding stock is replayed too (its units held once)', async () => {
+  test('an order of tracked stock is replayed too (its units held once, when its shopper asks to pay)', async () => {
     const store = (await t.owner.api.post('/api/stores', storeForm())).body;
     const lamp = (
       await t.owner.api.post('/api/products', {
@@ -169,10 +169,18 @@ describe('Idempotency-Key', () => {
     const k = key();
     const first = await t.shopper.post('/api/orders', body, withKey(k));
     expect(first.status).toBe(201);
-    expect(first.body.stockHeldUntil).not.toBeNull();
+    expect(first.body.stockHeldUntil).toBeNull();
     const again = await t.shopper.post('/api/orders', body, withKey(k));
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
+    expect((await t.shopper.get(`/api/products/${lamp.id}`)).body.inventory).toBe(3);
+    const ask = () =>
+      t.shopper.post(`/api/orders/${first.body.id}/assign-payment-wallet`, {
+        paymentChain: 'base',
+      });
+    const [one, two] = [await ask(), await ask()];
+    expect(one.body.paymentWallet.stockHeldUntil).toMatch(/^\d{4}-/);
+    expect(two.body).toEqual(one.body);
     expect((await t.shopper.get(`/api/products/${lamp.id}`)).body.inventory).toBe(2);
   });
 

@@ -31,9 +31,16 @@ function orderOf(storeId: string, lines: Array<[Product, number]>) {
   };
 }
 
+/** The shopper asks to pay: the order gets its deposit address and holds its units. */
+const askToPay = (orderId: string, client = t.shopper) =>
+  client.post(`/api/orders/${orderId}/assign-payment-wallet`, { paymentChain: 'base' });
+
+/** A placed order whose shopper asked to pay (so it holds its units of tracked products). */
 async function placeOrder(storeId: string, lines: Array<[Product, number]>) {
   const response = await t.shopper.post('/api/orders', orderOf(storeId, lines));
   if (response.status !== 201) throw new Error(JSON.stringify(response.body));
+  const wallet = await askToPay(response.body.id);
+  if (wallet.status !== 200) throw new Error(JSON.stringify(wallet.body));
   return response.body as { id: string; updatedAt: string; totalUsdc: string };
 }
 
@@ -205,17 +212,49 @@ describe('decrementInventoryForPaidOrder', () => {
     expect(restocked.body).toMatchObject({ trackInventory: true, soldOut: false, inventory: 2 });
   });
 
+  test('a placed order holds nothing: a stranger cannot make a product sold out without asking to pay', async () => {
+    const store = await addStore();
+    const lamp = await addProduct(store.id, { title: 'Lamp', priceUsdc: '5.00', inventory: 3 });
+    const stranger = await t.shopper.post('/api/orders', orderOf(store.id, [[lamp, 3]]));
+    expect(stranger.status).toBe(201);
+    expect((await t.shopper.get(`/api/products/${lamp.id}`)).body).toMatchObject({
+      inventory: 3,
+      soldOut: false,
+    });
+    // A real shopper buys one and asks to pay; the stranger's order can no longer hold all three.
+    const shopper = await placeOrder(store.id, [[lamp, 1]]);
+    const late = await askToPay(stranger.body.id);
+    expect(late.status).toBe(409);
+    expect(late.body.error.message).toBe('Only 2 of "Lamp" left in stock');
+    // Nothing of the refused attempt stays: no deposit address, no hold.
+    const [row] = await t.testDb.database.db
+      .select({ until: orders.stockHeldUntil, address: orders.paymentAddress })
+      .from(orders)
+      .where(eq(orders.id, stranger.body.id));
+    expect(row).toEqual({ until: null, address: null });
+    expect(await markPaid(shopper.id)).toBe(true);
+  });
+
   test('two shoppers racing for the last unit: one order holds it, the other is refused before paying', async () => {
     const store = await addStore();
     const lamp = await addProduct(store.id, { title: 'Lamp', priceUsdc: '5.00', inventory: 1 });
-    const tries = await Promise.all(
+    const placed = await Promise.all(
       Array.from({ length: 4 }, () =>
         t.shopper.post('/api/orders', orderOf(store.id, [[lamp, 1]])),
       ),
     );
-    expect(tries.map((r) => r.status).sort()).toEqual([201, 422, 422, 422]);
-    for (const refused of tries.filter((r) => r.status === 422))
+    expect(placed.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    const tries = await Promise.all(placed.map((order) => askToPay(order.body.id)));
+    const asked = await Promise.all(placed.map((order) => askToPay(order.body.id)));
+    expect(tries.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+    // Asking again answers the same: the holder its address, the others sold out.
+    expect(asked.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+    for (const refused of asked.filter((r) => r.status === 409))
       expect(refused.body.error.message).toBe('"Lamp" is sold out');
+    // Placing another order now is refused before paying.
+    const more = await t.shopper.post('/api/orders', orderOf(store.id, [[lamp, 1]]));
+    expect(more.status).toBe(422);
+    expect(more.body.error.message).toBe('"Lamp" is sold out');
     // While the order holds it, shoppers see the lamp sold out; the owner still sees its stock.
     expect((await t.shopper.get(`/api/products/${lamp.id}`)).body).toMatchObject({
       inventory: 0,
@@ -225,7 +264,7 @@ describe('decrementInventoryForPaidOrder', () => {
       inventory: 1,
       soldOut: false,
     });
-    const held = tries.find((r) => r.status === 201)?.body;
+    const held = placed[tries.findIndex((r) => r.status === 200)]?.body;
     const [row] = await t.testDb.database.db
       .select({ until: orders.stockHeldUntil })
       .from(orders)
@@ -254,24 +293,25 @@ describe('decrementInventoryForPaidOrder', () => {
       sql`delete from rate_limits where bucket = 'stock-holds:client'`,
     );
     const statuses = [];
-    for (let i = 0; i < 3; i++)
-      statuses.push((await strict.post('/api/orders', orderOf(store.id, [[crate, 1]]))).status);
-    expect(statuses).toEqual([201, 201, 429]);
-    const refused = await strict.post('/api/orders', orderOf(store.id, [[crate, 1]]));
+    for (let i = 0; i < 3; i++) {
+      const order = await strict.post('/api/orders', orderOf(store.id, [[crate, 1]]));
+      expect(order.status).toBe(201);
+      statuses.push((await askToPay(order.body.id, strict)).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    const order = await strict.post('/api/orders', orderOf(store.id, [[crate, 1]]));
+    const refused = await askToPay(order.body.id, strict);
     expect(refused.body.error.message).toMatch(/^Too many orders holding stock from your network/);
-    // A refusal is not kept for replay: once the client may hold again, the same
-    // Idempotency-Key places the order (the shopper's retry after Retry-After).
-    const retry = { headers: { 'idempotency-key': `hold-retry-${crypto.randomUUID()}` } };
-    const body = orderOf(store.id, [[crate, 1]]);
-    expect((await strict.post('/api/orders', body, retry)).status).toBe(429);
+    // A refusal keeps nothing: once the client may hold again, the same order gets its address.
     await t.testDb.database.db.execute(
       sql`delete from rate_limits where bucket = 'stock-holds:client'`,
     );
-    const placed = await strict.post('/api/orders', body, retry);
-    expect(placed.status).toBe(201);
-    expect(placed.headers.get('idempotent-replayed')).toBeNull();
+    expect((await askToPay(order.body.id, strict)).status).toBe(200);
     // Orders that hold nothing are not counted.
-    expect((await strict.post('/api/orders', orderOf(store.id, [[card, 5]]))).status).toBe(201);
+    for (let i = 0; i < 3; i++) {
+      const untracked = await strict.post('/api/orders', orderOf(store.id, [[card, 5]]));
+      expect((await askToPay(untracked.body.id, strict)).status).toBe(200);
+    }
   });
 
   test('a hold that ended gives the units back; paid after it, with no stock left, the order is oversold', async () => {

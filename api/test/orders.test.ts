@@ -231,8 +231,13 @@ describe('POST /api/orders', () => {
   });
 
   test('quantities beyond the stock are refused, naming the product; untracked stock allows 99', async () => {
-    // Note: the orders above hold 2 of the 5 hoodies (an order holds its units until paid or
-    // STOCK_HOLD_MINUTES pass), so 3 are left to buy.
+    // Note: an order holds its units once its shopper asks to pay (until paid or
+    // STOCK_HOLD_MINUTES pass): holding 2 of the 5 hoodies leaves 3 to buy.
+    const holding = await t.shopper.post('/api/orders', orderBody([[hoodie, 2]]));
+    const asked = await t.shopper.post(`/api/orders/${holding.body.id}/assign-payment-wallet`, {
+      paymentChain: 'base',
+    });
+    expect(asked.status).toBe(200);
     const tooMany = await t.shopper.post('/api/orders', orderBody([[hoodie, 4]]));
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.error.message).toBe('Only 3 of "Hoodie" left in stock');

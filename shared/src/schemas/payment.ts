@@ -47,6 +47,11 @@ export const PaymentWalletResponseSchema = v.object({
   address: v.string(),
   expectedAmount: MoneyStringSchema,
   chain: v.string(),
+  /**
+   * Until when the order's units of tracked products are kept for it (asking for the wallet holds
+   * them); null when it holds nothing.
+   */
+  stockHeldUntil: v.optional(v.nullable(v.string())),
 });
 /** The wallet a shopper pays to. */
 export type PaymentWalletResponse = v.InferOutput<typeof PaymentWalletResponseSchema>;

@@ -589,7 +589,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** The order's deposit address (created on the first call, then the same one) */
+        /**
+         * The order's deposit address (created on the first call, then the same one)
+         * @description The first call also holds the order’s units of tracked products for STOCK_HOLD_MINUTES (409 with the sold-out message when they are gone; 429 past the holds one client may make in that time).
+         */
         post: operations["postApiOrdersByIdAssign-payment-wallet"];
         delete?: never;
         options?: never;
@@ -2126,6 +2129,7 @@ export type components = {
                 address: string;
                 chain: string;
                 expectedAmount: string;
+                stockHeldUntil?: string | null;
             };
         };
         PayoutChallenge: {
@@ -2439,6 +2443,7 @@ export type components = {
                 address: string;
                 chain: string;
                 expectedAmount: string;
+                stockHeldUntil?: string | null;
             };
         } | {
             order: {

@@ -44,10 +44,6 @@ export interface OrderRequest {
   set: { headers: Record<string, unknown> };
   /** The rate limits of the order (the client, then the store), counted in its first statement. */
   limits: readonly RateLimitCheck[];
-  /** How long an order holds its units of tracked products (STOCK_HOLD_MINUTES). */
-  holdMinutes: number;
-  /** Runs before an order that holds stock is placed (the client's limit on holds). */
-  beforeHold: () => Promise<void>;
 }
 
 /** The created order, or the stored response of the request that used the key first. */
@@ -256,8 +252,8 @@ async function claimForPlugin(db: Database, request: Request, key: KeyRow) {
 
 /**
  * Creates a pending order priced from the store's published products (POST /api/orders), with
- * its rate limits and Idempotency-Key; its units of tracked products are held for `holdMinutes`
- * (none is sold twice: see modules/stock).
+ * its rate limits and Idempotency-Key; refused when a tracked product has fewer units left than it
+ * asks for. It holds them once its shopper asks to pay (modules/stock).
  */
 export async function createOrder(db: Database, input: OrderRequest): Promise<OrderOutcome> {
   const { body, request, limits } = input;
@@ -365,7 +361,10 @@ async function writeKeyAndOrder(
   return { order };
 }
 
-/** The general path: the order placed, under its products' lock when it holds stock. */
+/**
+ * The general path: the order placed, its tracked products' units left counted under their lock
+ * (the order holds nothing yet: see modules/stock).
+ */
 async function placeOrder(
   db: Database,
   body: CreateOrderBody,
@@ -374,9 +373,7 @@ async function placeOrder(
 ): Promise<CreatedOrder> {
   const tracked = [...catalogue.values()].filter((p) => p.trackInventory).map((p) => p.id);
   if (tracked.length === 0) return insertOrder(db, body, priceOrder(body, catalogue, settings));
-  const { holdMinutes } = input;
   return db.transaction(async (tx) => {
-    await input.beforeHold();
     // Note: locked in id order (as the paid-order step does), then read again under the lock:
     // the units other orders hold are counted while no other order of them can be placed.
     const locked = await tx
@@ -403,7 +400,6 @@ async function placeOrder(
         taxUsdc: totals.taxUsdc,
         totalUsdc: totals.totalUsdc,
         status: 'pending',
-        stockHeldUntil: sql`now() + ${`${holdMinutes} minutes`}::interval`,
       })
       .returning({ ...orderColumns, reviewToken: orders.reviewToken });
     const { reviewToken, ...row } = created as OrderRow & { reviewToken: string };

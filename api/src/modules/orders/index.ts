@@ -47,8 +47,6 @@ export const ordersModule = ({ db, config }: AppDeps) => {
           request,
           set,
           limits: limits.storeOrderChecks(context, body.storeId),
-          holdMinutes: config.stockHoldMinutes,
-          beforeHold: () => limits.stockHold(context, config.stockHoldMinutes),
         });
         if ('replay' in outcome) return replayed(set, outcome.replay);
         set.status = 201;

@@ -6,6 +6,7 @@ import type { Database } from '../../db/client.ts';
 import { orders, paymentWallets, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { ORDER_MESSAGES } from '../orders/model.ts';
+import { holdOrderStock, holdsStock } from '../stock/holds.ts';
 import { isUuid } from '../stores/service.ts';
 import { UNIVERSAL_STORE_ID } from '../universal-orders/model.ts';
 import { PAYMENT_API_MESSAGES as M, type PaymentDeps, type PaymentWalletView } from './model.ts';
@@ -33,12 +34,13 @@ export async function findWallet(db: Database, orderId: string): Promise<WalletR
 }
 
 /** The wallet as the payment pages receive it. */
-export function walletView(wallet: WalletRow): PaymentWalletView {
+export function walletView(wallet: WalletRow, stockHeldUntil: Date | null): PaymentWalletView {
   return {
     address: wallet.walletAddress,
     expectedAmount: wallet.expectedAmountUsdc,
     chain: wallet.paymentChain,
     expiredAt: wallet.expiredAt?.toISOString() ?? null,
+    stockHeldUntil: stockHeldUntil?.toISOString() ?? null,
   };
 }
 
@@ -65,19 +67,26 @@ async function payoutAddressOf(db: Database, order: OrderRow): Promise<string> {
   return store.paymentAddress;
 }
 
-/** Returns the order's wallet, creating it on the first call (idempotent and race-safe). */
+/**
+ * Returns the order's wallet, creating it on the first call (idempotent and race-safe). The first
+ * call also holds the order's units of tracked products (the shopper asks to pay): `beforeHold`
+ * runs first (the client's limit on holds), and 409 when they are no longer there.
+ */
 export async function assignPaymentWallet(
   deps: PaymentDeps,
   orderId: string,
   paymentChain: PaymentChain,
+  beforeHold?: () => Promise<void>,
 ): Promise<{ paymentWallet: PaymentWalletView }> {
   const { db } = deps;
   const order = await getOrderOrThrow(db, orderId);
   const existing = await findWallet(db, orderId);
-  if (existing) return { paymentWallet: walletView(existing) };
+  if (existing) return { paymentWallet: walletView(existing, order.stockHeldUntil) };
   if (order.status !== 'pending') throw new AppError('invalid_state', M.notPending(order.status));
   if (parseUsdc(order.totalUsdc) <= 0n) throw new AppError('validation_failed', M.zeroTotal);
   const storePaymentAddress = await payoutAddressOf(db, order);
+  const holds = holdsStock(order.items);
+  if (holds) await beforeHold?.();
 
   // Note: nextval is never rolled back, so a concurrent call (or a failed insert) only skips an
   // index; two orders can never derive the same address.
@@ -85,6 +94,7 @@ export async function assignPaymentWallet(
     sql`select nextval('payment_derivation_index_seq')::int as index`,
   );
   const { index, address, path } = deps.derive(Number(next?.index));
+  let heldUntil: Date | null = null;
   const created = await db.transaction(async (tx) => {
     const [wallet] = await tx
       .insert(paymentWallets)
@@ -104,6 +114,7 @@ export async function assignPaymentWallet(
       .onConflictDoNothing({ target: paymentWallets.orderId })
       .returning();
     if (wallet) {
+      if (holds) heldUntil = await holdOrderStock(tx, order, deps.holdMinutes);
       await tx
         .update(orders)
         .set({ paymentAddress: address, paymentChain })
@@ -111,7 +122,9 @@ export async function assignPaymentWallet(
     }
     return wallet;
   });
-  const wallet = created ?? (await findWallet(db, orderId));
+  if (created) return { paymentWallet: walletView(created, heldUntil) };
+  // Note: another request made it meanwhile (and held the stock, if any): read both again.
+  const wallet = await findWallet(db, orderId);
   if (!wallet) throw new Error(`wallet of order ${orderId} vanished after a conflicting insert`);
-  return { paymentWallet: walletView(wallet) };
+  return { paymentWallet: walletView(wallet, (await getOrderOrThrow(db, orderId)).stockHeldUntil) };
 }

@@ -28,8 +28,13 @@ export const paymentsModule = (app: AppDeps) => {
     .onStop(() => streams.closeAll())
     .post(
       '/api/orders/:id/assign-payment-wallet',
-      ({ params, body }) =>
-        assignPaymentWallet(deps, params.id, body?.paymentChain ?? DEFAULT_CHAIN),
+      (context) =>
+        assignPaymentWallet(
+          deps,
+          context.params.id,
+          context.body?.paymentChain ?? DEFAULT_CHAIN,
+          () => limits.stockHold(context, app.config.stockHoldMinutes),
+        ),
       {
         // 429 past the deposit addresses one client asks for per minute.
         transform: limits.wallet,
@@ -38,6 +43,8 @@ export const paymentsModule = (app: AppDeps) => {
         detail: routeDoc({
           tags,
           summary: "The order's deposit address (created on the first call, then the same one)",
+          description:
+            'The first call also holds the order’s units of tracked products for STOCK_HOLD_MINUTES (409 with the sold-out message when they are gone; 429 past the holds one client may make in that time).',
           ok: { 200: 'PaymentWallet' },
           errors: ['not_found', 'invalid_state', 'rate_limited'],
         }),

@@ -20,6 +20,8 @@ export interface PaymentDeps {
   confirmations: number;
   windowMs: number;
   statusReadsIndexer: boolean;
+  /** How long an order holds its units of tracked products once asked to pay (STOCK_HOLD_MINUTES). */
+  holdMinutes: number;
   derive: (index: number) => DepositAddress;
 }
 
@@ -38,6 +40,7 @@ export function paymentDeps({ db, config }: AppDeps): PaymentDeps {
     confirmations: config.confirmations,
     windowMs: Math.round(config.paymentWindowHours * 3_600_000),
     statusReadsIndexer: config.statusReadsIndexer,
+    holdMinutes: config.stockHoldMinutes,
     derive,
   };
 }
@@ -48,6 +51,7 @@ export interface PaymentWalletView {
   expectedAmount: string;
   chain: string;
   expiredAt: string | null;
+  stockHeldUntil: string | null;
 }
 
 /** Response of GET /api/check-payment-status/{orderId}. */

@@ -1,13 +1,20 @@
-// Tells the shopper how long the order's items are kept for them (issue 18: an order holds its
-// units of tracked products for STOCK_HOLD_MINUTES; after that they may sell to someone else).
+// Tells the shopper how long the order's items are kept for them (an order holds its units of
+// tracked products for STOCK_HOLD_MINUTES once its shopper asks to pay, that is once the payment
+// page gets its deposit address; after that they may sell to someone else).
 import type { Order } from '@store/shared';
 import { useEffect, useState } from 'react';
 
 const time = (date: Date) => date.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
 
 /** "Your items are reserved until 14:32", while the hold lasts and the order is unpaid. */
-export function StockHoldNotice(props: { order: Order; paid: boolean }) {
-  const until = props.order.stockHeldUntil ? new Date(props.order.stockHeldUntil) : null;
+export function StockHoldNotice(props: {
+  order: Order;
+  /** The hold's end as the deposit address's answer gave it (the order was read before). */
+  heldUntil?: string | null;
+  paid: boolean;
+}) {
+  const end = props.order.stockHeldUntil ?? props.heldUntil;
+  const until = end ? new Date(end) : null;
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!until) return;

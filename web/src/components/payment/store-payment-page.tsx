@@ -80,7 +80,11 @@ function StorePayment(props: { order: Order; store: PublicStore | undefined }) {
           <h1>Complete Your Payment</h1>
         </div>
       </header>
-      <StockHoldNotice order={order} paid={session.status !== 'waiting'} />
+      <StockHoldNotice
+        order={order}
+        heldUntil={session.wallet?.stockHeldUntil}
+        paid={session.status !== 'waiting'}
+      />
       <RefundClaimNotice orderId={order.id} embedded />
       <PaymentPanel
         order={order}

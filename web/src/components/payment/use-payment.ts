@@ -12,7 +12,7 @@ import {
 } from '@store/shared';
 import { isConfirmedPaymentStatus } from '@store/shared/payment-display';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { newIdempotencyKey } from '../../lib/api.ts';
+import { ApiError, newIdempotencyKey } from '../../lib/api.ts';
 import { usdcExact } from '../../lib/format.ts';
 import { usePaymentEvents } from '../../lib/payment-events.ts';
 import {
@@ -113,9 +113,12 @@ export function usePayment(options: PaymentOptions): PaymentSession {
             ? PAYMENT_MESSAGES.universalWalletFailed
             : PAYMENT_MESSAGES.assignWalletFailed;
         console.error(what, error);
+        // Note: 409 says why (the order's items sold out before it could hold them).
         toastError(
           PAYMENT_MESSAGES.walletGenerationFailed.title,
-          PAYMENT_MESSAGES.walletGenerationFailed.description,
+          error instanceof ApiError && error.status === 409
+            ? error.text
+            : PAYMENT_MESSAGES.walletGenerationFailed.description,
         );
         setStatus('failed');
       },
