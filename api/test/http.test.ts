@@ -1,7 +1,11 @@
 // The HTTP edges: the OpenAPI document lists every route, bodies over 1 MB get 413 in the JSON
-// error shape (in-process and on a real Bun server), unknown routes and bad JSON keep that shape.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { SERVER_MAX_BODY_BYTES } from '../src/http/body-limit.ts';
+// error shape (in-process and on a real Bun server), unknown routes and bad JSON keep that shape,
+// and a path that is not valid percent-encoding is 400 (never a 500 with a stack in the log).
+import { afterAll, beforeAll, describe, expect, spyOn, test } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REQUEST_GUARD_MESSAGES, SERVER_MAX_BODY_BYTES } from '../src/http/body-limit.ts';
 import { apiClient } from './support/client.ts';
 import { createTestApp, STACK_TIMEOUT_MS } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
@@ -174,6 +178,50 @@ describe('request guards', () => {
       const response = await t.app.handle(new Request(`http://localhost${path}`));
       expect(response.status).toBe(400);
       expect((await errorOf(response)).message).toBe('Text must not contain NUL characters');
+    }
+  });
+});
+
+describe('malformed URLs', () => {
+  const PATHS = [
+    '/%E0%A4%A',
+    '/store/%E0%A4%A/cart',
+    '/store/demo/%ZZ',
+    '/api/%E0%A4%A',
+    '/api/stores/%E0%A4%A',
+    '/api/uploads/%E0%A4%A/logo.png',
+    '/api/orders/%C3',
+  ];
+
+  test('a path that does not decode is 400 in the JSON shape, for API and web-app routes, with nothing logged', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'malformed-url-dist-'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    // Note: the app is built after the spy, so its error handler logs through it.
+    const logged = spyOn(console, 'error');
+    const listening = createTestApp(t.testDb, { WEB_DIST: dist }).listen({
+      port: 0,
+      hostname: '127.0.0.1',
+    });
+    try {
+      const origin = `http://127.0.0.1:${listening.server?.port}`;
+      for (const path of PATHS) {
+        const inProcess = await listening.handle(new Request(`http://localhost${path}`));
+        const overHttp = await fetch(`${origin}${path}`);
+        for (const response of [inProcess, overHttp]) {
+          expect({ path, status: response.status }).toEqual({ path, status: 400 });
+          expect(response.headers.get('content-type')).toContain('application/json');
+          expect(await response.json()).toEqual({
+            error: { code: 'bad_request', message: REQUEST_GUARD_MESSAGES.malformedPath },
+          });
+        }
+      }
+      // A well-formed path still works, an encoded one included.
+      expect((await fetch(`${origin}/store/caf%C3%A9`)).status).toBe(200);
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+      await listening.stop(true);
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 });
