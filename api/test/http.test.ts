@@ -60,6 +60,49 @@ describe('OpenAPI', () => {
     const html = await t.app.handle(new Request('http://localhost/api/openapi'));
     expect(html.status).toBe(200);
   });
+
+  test('the reference page loads its script from our origin, under a policy that allows no other', async () => {
+    const page = await t.app.handle(new Request('http://localhost/api/openapi'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    // Every URL the page names is on our origin, and no other host appears anywhere in it.
+    const urls = [...html.matchAll(/\b(?:src|href|data-url)="([^"]*)"/g)].map((m) => m[1] ?? '');
+    expect(urls.length).toBeGreaterThanOrEqual(2);
+    for (const url of urls)
+      expect(new URL(url, 'http://localhost').origin).toBe('http://localhost');
+    expect(html).not.toMatch(/\/\/[a-z0-9-]+\.[a-z0-9.-]+/i);
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts).toHaveLength(1);
+    const policy = Object.fromEntries(
+      (page.headers.get('content-security-policy') ?? '')
+        .split(';')
+        .map((part) => part.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
+    expect(policy['script-src']).toEqual(["'self'"]);
+    expect(policy['default-src']).toEqual(["'self'"]);
+    expect(policy['connect-src']).toEqual(["'self'"]);
+    expect(policy['object-src']).toEqual(["'none'"]);
+    expect(policy['frame-ancestors']).toEqual(["'none'"]);
+    const scriptUrl = /<script src="([^"]+)"/.exec(html)?.[1] ?? '';
+    expect(scriptUrl).toStartWith('/api/openapi/');
+    const script = await t.app.handle(new Request(`http://localhost${scriptUrl}`));
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toContain('text/javascript');
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(script.headers.get('x-content-type-options')).toBe('nosniff');
+    const body = await script.text();
+    expect(body.length).toBeGreaterThan(1_000_000);
+    expect(body).toContain('api-reference');
+    const zipped = await t.app.handle(
+      new Request(`http://localhost${scriptUrl}`, { headers: { 'accept-encoding': 'gzip' } }),
+    );
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(
+      new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer()))),
+    ).toBe(body);
+  });
 });
 
 describe('body limit', () => {
