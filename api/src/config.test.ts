@@ -19,6 +19,8 @@ describe('loadApiConfig', () => {
     expect(config.port).toBe(3000);
     expect(config.confirmations).toBe(2);
     expect(config.paymentWindowHours).toBe(168);
+    expect(config.uploadLimits).toEqual({ timeMs: 5000, memoryMb: 1024 });
+    expect(config.uploadsPerHour).toBe(120);
     expect(config.chain).toEqual({
       rpcUrl: api.RPC_URL,
       chainId: 31337,

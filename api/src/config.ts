@@ -112,6 +112,9 @@ const ApiEnv = v.object({
   STOCK_HOLD_MINUTES: integer('STOCK_HOLD_MINUTES', 30, 1),
   // Uploaded images: this folder (default .data/uploads), or an S3-compatible bucket.
   UPLOADS_DIR: v.optional(v.string(), '.data/uploads'),
+  // Each upload is decoded and drawn in a process of its own, killed beyond these.
+  UPLOAD_TIME_LIMIT_MS: integer('UPLOAD_TIME_LIMIT_MS', 5000, 100),
+  UPLOAD_MEMORY_LIMIT_MB: integer('UPLOAD_MEMORY_LIMIT_MB', 1024, 512),
   S3_URL: v.optional(
     v.pipe(
       v.string(),
@@ -149,6 +152,7 @@ const ApiEnv = v.object({
   ),
   PAYMENT_STREAMS_PER_CLIENT: v.optional(wholeNumber('PAYMENT_STREAMS_PER_CLIENT', 1)),
   STOCK_HOLDS_PER_CLIENT: v.optional(wholeNumber('STOCK_HOLDS_PER_CLIENT', 1)),
+  UPLOADS_PER_HOUR: integer('UPLOADS_PER_HOUR', 120, 1),
   FRAME_ANCESTORS: originList('FRAME_ANCESTORS'),
 });
 
@@ -308,6 +312,16 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     /** Where uploaded images are kept: S3_URL's bucket when set, else the UPLOADS_DIR folder. */
     uploadsDir: resolve(e.UPLOADS_DIR),
     s3Url: e.S3_URL ?? null,
+    /**
+     * What one upload's image process may take: wall-clock milliseconds and megabytes of memory
+     * (see uploads/render-process.ts).
+     */
+    uploadLimits: { timeMs: e.UPLOAD_TIME_LIMIT_MS, memoryMb: e.UPLOAD_MEMORY_LIMIT_MB },
+    /**
+     * Uploads one merchant account may make in an hour. Note: per account, not per address, so the
+     * same in local mode.
+     */
+    uploadsPerHour: e.UPLOADS_PER_HOUR,
     /**
      * Origins besides the API's own from which browsers may change state (a web app served from
      * another host). Every other cross-origin or same-site request that changes state is refused.

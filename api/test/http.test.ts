@@ -1,7 +1,11 @@
 // The HTTP edges: the OpenAPI document lists every route, bodies over 1 MB get 413 in the JSON
-// error shape (in-process and on a real Bun server), unknown routes and bad JSON keep that shape.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { SERVER_MAX_BODY_BYTES } from '../src/http/body-limit.ts';
+// error shape (in-process and on a real Bun server), unknown routes and bad JSON keep that shape,
+// and a path that is not valid percent-encoding is 400 (never a 500 with a stack in the log).
+import { afterAll, beforeAll, describe, expect, spyOn, test } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REQUEST_GUARD_MESSAGES, SERVER_MAX_BODY_BYTES } from '../src/http/body-limit.ts';
 import { apiClient } from './support/client.ts';
 import { createTestApp, STACK_TIMEOUT_MS } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
@@ -55,6 +59,49 @@ describe('OpenAPI', () => {
     expect(JSON.stringify(createOrder)).toContain('shippingAddress');
     const html = await t.app.handle(new Request('http://localhost/api/openapi'));
     expect(html.status).toBe(200);
+  });
+
+  test('the reference page loads its script from our origin, under a policy that allows no other', async () => {
+    const page = await t.app.handle(new Request('http://localhost/api/openapi'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    // Every URL the page names is on our origin, and no other host appears anywhere in it.
+    const urls = [...html.matchAll(/\b(?:src|href|data-url)="([^"]*)"/g)].map((m) => m[1] ?? '');
+    expect(urls.length).toBeGreaterThanOrEqual(2);
+    for (const url of urls)
+      expect(new URL(url, 'http://localhost').origin).toBe('http://localhost');
+    expect(html).not.toMatch(/\/\/[a-z0-9-]+\.[a-z0-9.-]+/i);
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts).toHaveLength(1);
+    const policy = Object.fromEntries(
+      (page.headers.get('content-security-policy') ?? '')
+        .split(';')
+        .map((part) => part.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
+    expect(policy['script-src']).toEqual(["'self'"]);
+    expect(policy['default-src']).toEqual(["'self'"]);
+    expect(policy['connect-src']).toEqual(["'self'"]);
+    expect(policy['object-src']).toEqual(["'none'"]);
+    expect(policy['frame-ancestors']).toEqual(["'none'"]);
+    const scriptUrl = /<script src="([^"]+)"/.exec(html)?.[1] ?? '';
+    expect(scriptUrl).toStartWith('/api/openapi/');
+    const script = await t.app.handle(new Request(`http://localhost${scriptUrl}`));
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toContain('text/javascript');
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(script.headers.get('x-content-type-options')).toBe('nosniff');
+    const body = await script.text();
+    expect(body.length).toBeGreaterThan(1_000_000);
+    expect(body).toContain('api-reference');
+    const zipped = await t.app.handle(
+      new Request(`http://localhost${scriptUrl}`, { headers: { 'accept-encoding': 'gzip' } }),
+    );
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(
+      new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer()))),
+    ).toBe(body);
   });
 });
 
@@ -174,6 +221,50 @@ describe('request guards', () => {
       const response = await t.app.handle(new Request(`http://localhost${path}`));
       expect(response.status).toBe(400);
       expect((await errorOf(response)).message).toBe('Text must not contain NUL characters');
+    }
+  });
+});
+
+describe('malformed URLs', () => {
+  const PATHS = [
+    '/%E0%A4%A',
+    '/store/%E0%A4%A/cart',
+    '/store/demo/%ZZ',
+    '/api/%E0%A4%A',
+    '/api/stores/%E0%A4%A',
+    '/api/uploads/%E0%A4%A/logo.png',
+    '/api/orders/%C3',
+  ];
+
+  test('a path that does not decode is 400 in the JSON shape, for API and web-app routes, with nothing logged', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'malformed-url-dist-'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    // Note: the app is built after the spy, so its error handler logs through it.
+    const logged = spyOn(console, 'error');
+    const listening = createTestApp(t.testDb, { WEB_DIST: dist }).listen({
+      port: 0,
+      hostname: '127.0.0.1',
+    });
+    try {
+      const origin = `http://127.0.0.1:${listening.server?.port}`;
+      for (const path of PATHS) {
+        const inProcess = await listening.handle(new Request(`http://localhost${path}`));
+        const overHttp = await fetch(`${origin}${path}`);
+        for (const response of [inProcess, overHttp]) {
+          expect({ path, status: response.status }).toEqual({ path, status: 400 });
+          expect(response.headers.get('content-type')).toContain('application/json');
+          expect(await response.json()).toEqual({
+            error: { code: 'bad_request', message: REQUEST_GUARD_MESSAGES.malformedPath },
+          });
+        }
+      }
+      // A well-formed path still works, an encoded one included.
+      expect((await fetch(`${origin}/store/caf%C3%A9`)).status).toBe(200);
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+      await listening.stop(true);
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 });

@@ -1,6 +1,8 @@
 // Image uploads on a real Postgres: checked by content (not name or header), re-encoded by sharp
-// into the sizes pages use, SVG logos drawn to PNG and refused when they link elsewhere, served
-// with long caching and nosniff; merchants only.
+// into the sizes pages use, SVG logos drawn to PNG and refused when they link elsewhere or use
+// filters, served with long caching and nosniff; merchants only, a limited number an hour each;
+// the work done in a process of its own, so the API answers meanwhile and a costly image is
+// stopped at its time limit.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +10,8 @@ import { join } from 'node:path';
 import { UPLOAD_KINDS, UPLOAD_MESSAGES } from '@store/shared';
 import sharp from 'sharp';
 import type { App } from '../src/app.ts';
-import { apiClient, storeForm } from './support/client.ts';
+import { RATE_LIMIT_MESSAGES } from '../src/http/rate-limit.ts';
+import { apiClient, newMerchant, storeForm } from './support/client.ts';
 import { createTestApp } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
 
@@ -26,21 +29,68 @@ const upload = async (
   body: Uint8Array | string,
   contentType: string,
   cookie: string = t.owner.cookie,
+  on: App = app,
 ) => {
-  const response = await app.handle(
+  const response = await on.handle(
     new Request(`http://localhost/api/uploads/${kind}`, {
       method: 'POST',
       headers: { 'content-type': contentType, ...(cookie ? { cookie } : {}) },
       body,
     }),
   );
-  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely and assert on them.
-  return { status: response.status, body: (await response.json()) as any };
+  return {
+    status: response.status,
+    headers: response.headers,
+    // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely and assert on them.
+    body: (await response.json()) as any,
+  };
 };
 const fetchImage = async (path: string) => {
   const response = await app.handle(new Request(`http://localhost${path}`));
   return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
 };
+
+/**
+ * Runs `work` while asking a cheap route of `on` every 20 ms (GET /api/auth/me: one session read
+ * in Postgres; /api/health here waits for viem's retries against the test's absent chain): its
+ * result, and the longest any request waited, from when it was due to its answer. A render on the
+ * event loop shows here as a wait as long as the render.
+ */
+async function waitsDuring<T>(on: App, work: () => Promise<T>) {
+  let done = false;
+  let longestWaitMs = 0;
+  const probe = (async () => {
+    let due = performance.now();
+    while (!done) {
+      const response = await on.handle(
+        new Request('http://localhost/api/auth/me', { headers: { cookie: t.owner.cookie } }),
+      );
+      if (response.status !== 200) throw new Error(`GET /api/auth/me: ${response.status}`);
+      await response.arrayBuffer();
+      const answered = performance.now();
+      longestWaitMs = Math.max(longestWaitMs, answered - due);
+      // Note: the next one is due 20 ms after this answer; a loop held during the sleep makes it late.
+      await Bun.sleep(20);
+      due = answered + 20;
+    }
+  })();
+  const started = performance.now();
+  try {
+    const result = await work();
+    return { result, longestWaitMs, tookMs: performance.now() - started };
+  } finally {
+    done = true;
+    await probe;
+  }
+}
+
+/** A logo of `rings` rings dashed every `dash` units: no filter, but slow to draw when fine. */
+const dashedLogo = (rings: number, dash: number) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">${`<circle cx="50" cy="50" r="45" fill="none" stroke="#0f766e" stroke-width="9" stroke-dasharray="${dash}"/>`.repeat(rings)}</svg>`;
+
+/** A logo of groups nested `depth` deep, each with its own opacity: each level a canvas in memory. */
+const nestedLogo = (depth: number) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">${'<g opacity="0.99">'.repeat(depth)}<rect width="100" height="100" fill="#0f766e"/>${'</g>'.repeat(depth)}</svg>`;
 
 /** A real photo-like JPEG of `width`×`height` (noise, so it does not compress to nothing). */
 async function jpeg(width: number, height: number): Promise<Uint8Array> {
@@ -195,5 +245,81 @@ describe('POST /api/uploads/{kind}', () => {
     // The maskable icon: the logo inside the safe zone, the store's colour to the edges.
     expect(await pixel('icon-maskable-512.png', 256, 256)).toEqual([255, 0, 255]);
     expect(await pixel('icon-maskable-512.png', 4, 4)).toEqual([0x0f, 0x76, 0x6e]);
+  });
+});
+
+describe('uploads cannot take the API down', () => {
+  // The logo of the report: 199 bytes whose feMorphology kept the event loop for 16-19 seconds.
+  const MORPHOLOGY =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><filter id="f"><feMorphology radius="6"/></filter><rect width="100" height="100" filter="url(#f)"/></svg>';
+
+  test('an SVG with filter effects is refused, the API answering meanwhile', async () => {
+    const { result, longestWaitMs } = await waitsDuring(app, () =>
+      upload('logo', MORPHOLOGY, 'image/svg+xml'),
+    );
+    expect(longestWaitMs).toBeLessThan(200);
+    expect(result.status).toBe(422);
+    expect(result.body.error.message).toBe(UPLOAD_MESSAGES.svgFilter);
+    for (const filtered of [
+      // A primitive under a namespace prefix, a blur, and the filter shorthand in CSS.
+      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:s="http://www.w3.org/2000/svg" width="9" height="9"><s:filter id="f"><s:feMorphology radius="9"/></s:filter></svg>',
+      '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><feGaussianBlur stdDeviation="99"/></svg>',
+      '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><rect width="9" height="9" style="filter: blur(40px)"/></svg>',
+      '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><style>rect { filter:drop-shadow(0 0 9px red) }</style><rect width="9" height="9"/></svg>',
+    ]) {
+      const refused = await upload('logo', filtered, 'image/svg+xml');
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.message).toBe(UPLOAD_MESSAGES.svgFilter);
+    }
+  });
+
+  test('an image that is merely slow to draw is stopped at the time limit, the API answering meanwhile', async () => {
+    const limited = createTestApp(t.testDb, {
+      UPLOADS_DIR: uploadsDir,
+      UPLOAD_TIME_LIMIT_MS: '1500',
+    });
+    // 4 × 70,000 dashes: 7-13 seconds of drawing without the limit, in little memory.
+    const { result, longestWaitMs, tookMs } = await waitsDuring(limited, () =>
+      upload('logo', dashedLogo(4, 0.002), 'image/svg+xml', t.owner.cookie, limited),
+    );
+    expect(longestWaitMs).toBeLessThan(200);
+    expect(tookMs).toBeGreaterThanOrEqual(1500);
+    expect(tookMs).toBeLessThan(1500 + 1500);
+    expect(result.status).toBe(422);
+    expect(result.body.error.message).toBe(UPLOAD_MESSAGES.tooComplex);
+    // A logo with a few dashes is drawn well within it.
+    const dashed = await upload('logo', dashedLogo(1, 5), 'image/svg+xml', t.owner.cookie, limited);
+    expect(dashed.status).toBe(201);
+  });
+
+  test('an image that needs too much memory is stopped at the memory limit, before the time limit', async () => {
+    // 600 nested layers of 1024 × 1024 pixels: about 2.5 GB, over the 1 GB default.
+    const { result, longestWaitMs, tookMs } = await waitsDuring(app, () =>
+      upload('logo', nestedLogo(600), 'image/svg+xml'),
+    );
+    expect(longestWaitMs).toBeLessThan(200);
+    expect(tookMs).toBeLessThan(4500);
+    expect(result.status).toBe(422);
+    expect(result.body.error.message).toBe(UPLOAD_MESSAGES.tooComplex);
+  });
+
+  test('an account may upload a limited number of images an hour (429 with Retry-After)', async () => {
+    const limited = createTestApp(t.testDb, {
+      UPLOADS_DIR: uploadsDir,
+      UPLOADS_PER_HOUR: '2',
+    });
+    const [busy, other] = [await newMerchant(limited, 'busy'), await newMerchant(limited, 'other')];
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#123' } })
+      .png()
+      .toBuffer();
+    for (let i = 0; i < 2; i++)
+      expect((await upload('product', png, 'image/png', busy.cookie, limited)).status).toBe(201);
+    const refused = await upload('product', png, 'image/png', busy.cookie, limited);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('rate_limited');
+    expect(refused.body.error.message).toStartWith(RATE_LIMIT_MESSAGES.accountUploads);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3000);
+    // Another account is not held back by it.
+    expect((await upload('product', png, 'image/png', other.cookie, limited)).status).toBe(201);
   });
 });

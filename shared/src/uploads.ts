@@ -38,6 +38,11 @@ export const UPLOAD_MESSAGES = {
   tooManyPixels: 'The image is too large (at most 40 megapixels)',
   unsafeSvg: 'SVG logos may not link to other files or carry scripts',
   svgShape: 'The logo is too narrow: its width and height may differ at most 8 times',
+  svgFilter:
+    'SVG logos may not use filter effects (blur, shadows and the like); remove them or upload a PNG',
+  tooComplex:
+    'This image takes too long or too much memory to process; upload a simpler or smaller one',
+  busy: 'Many images are being processed right now; try again in a minute',
 } as const;
 
 /** What the server serves of an upload: the path of the size a page shows. */

@@ -1,6 +1,6 @@
 // Guards on every request before validation: bodies over 1 MB (413), bodies nested deeper than any
-// real request (400), and NUL characters, which Postgres cannot store in text (422), all answered
-// in the JSON error shape instead of a 500.
+// real request (400), NUL characters, which Postgres cannot store in text (422), and paths that are
+// not valid percent-encoding (400), all answered in the JSON error shape instead of a 500.
 import { MAX_UPLOAD_BYTES } from '@store/shared';
 import { Elysia } from 'elysia';
 import { AppError } from './errors.ts';
@@ -19,6 +19,7 @@ export const REQUEST_GUARD_MESSAGES = {
   tooLarge: 'The request body is larger than 1 MB',
   tooDeep: `The request body is nested more than ${MAX_BODY_DEPTH} levels deep`,
   nul: 'Text must not contain NUL characters',
+  malformedPath: 'The address is not valid: a % in it must start an encoded character',
 } as const;
 
 interface BodyShape {
@@ -53,12 +54,27 @@ export function inspectBody(body: unknown): BodyShape {
   return shape;
 }
 
+/**
+ * The decoded form of a URL path; 400 when it does not decode (a % not followed by two hex digits,
+ * or escapes that are not UTF-8), which `decodeURIComponent` would throw as a URIError.
+ */
+export function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    throw new AppError('bad_request', REQUEST_GUARD_MESSAGES.malformedPath);
+  }
+}
+
 /** Plugin: checks `content-length` and the URL up front, then the parsed body's shape. */
 export const bodyLimit = () =>
   new Elysia({ name: 'body-limit' })
     .onRequest(({ request }) => {
+      const { pathname } = new URL(request.url);
+      // Note: before any route: Elysia would hand a route such a parameter as null.
+      decodePath(pathname);
       // Note: an image upload has its own cap per kind (api/src/modules/uploads).
-      const upload = new URL(request.url).pathname.startsWith('/api/uploads/');
+      const upload = pathname.startsWith('/api/uploads/');
       if (
         Number(request.headers.get('content-length') ?? 0) >
         (upload ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES)

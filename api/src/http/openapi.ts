@@ -34,6 +34,7 @@ import {
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { Elysia } from 'elysia';
 import type * as v from 'valibot';
+import { apiReference } from './api-reference.ts';
 import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 import { IDEMPOTENCY_EXEMPT_PREFIX } from './idempotency.ts';
 import { SESSION_COOKIE } from './session.ts';
@@ -401,10 +402,13 @@ export function openapiDocs(info: { title: string; version: string; description?
       }
       return document;
     })
+    .use(apiReference({ title: info.title, path: OPENAPI_PATH, documentPath: OPENAPI_JSON_PATH }))
     .use(
       openapi({
         path: OPENAPI_PATH,
         specPath: OPENAPI_JSON_PATH,
+        // Note: the plugin's own page loads its script from a CDN; ours is served from our origin.
+        provider: null,
         documentation: {
           info,
           tags: [

@@ -159,13 +159,14 @@ export function clientKey(source: RequestSource, config: Pick<ApiConfig, 'trustP
   return clientBucket(clientAddress(source, { trustProxy: config.trustProxy }));
 }
 
-/** Texts of the public write limits (each 429 message ends with "; try again in …"). */
+/** Texts of the write limits (each 429 message ends with "; try again in …"). */
 export const RATE_LIMIT_MESSAGES = {
   clientOrders: 'Too many orders from your network',
   storeOrders: 'This store is receiving too many orders right now',
   clientWallets: 'Too many payment addresses requested from your network',
   clientPaymentStreams: 'Too many payment status streams opened from your network',
   clientStockHolds: 'Too many orders holding stock from your network',
+  accountUploads: 'Too many image uploads from your account',
 } as const;
 
 /** The limits of the public writes, per minute, from the configuration. */

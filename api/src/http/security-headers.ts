@@ -9,13 +9,17 @@ import { Elysia } from 'elysia';
  * app's own origin; images may come from any HTTPS origin (store logos and product images are
  * merchants' URLs) and from data: URLs (the payment page's QR code). Note: `style-src 'self'`
  * holds because React sets style props through the CSSOM (element.style), which a policy does not
- * govern, and the built index.html has no inline script or style.
+ * govern, and the built index.html has no inline script or style. `inlineStyles` is for the API
+ * reference page alone (http/api-reference.ts).
  */
-export function contentSecurityPolicy(frameAncestors: readonly string[] = []): string {
+export function contentSecurityPolicy(
+  frameAncestors: readonly string[] = [],
+  options: { inlineStyles?: boolean } = {},
+): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self'",
+    options.inlineStyles ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
     "img-src 'self' https: data:",
     "font-src 'self'",
     "connect-src 'self'",
@@ -95,8 +99,8 @@ export const securityHeaders = (options: SecurityHeaderOptions) => {
           set.headers['strict-transport-security'] = STRICT_TRANSPORT_SECURITY;
       })
       // Note: only the app's HTML documents get the page policy: the service worker script must
-      // not (its own fetches of merchants' images would be refused by connect-src), nor the
-      // OpenAPI reference under /api/ (a page of the plugin's, with its own scripts).
+      // not (its own fetches of merchants' images would be refused by connect-src); the API
+      // reference under /api/ sets its own (http/api-reference.ts).
       .onAfterHandle({ as: 'global' }, ({ request, response, set }) => {
         if (isHtml(response) && !new URL(request.url).pathname.startsWith('/api/'))
           Object.assign(set.headers, page);

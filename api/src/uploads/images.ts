@@ -1,8 +1,16 @@
 // Uploaded images, checked by what their bytes are and re-encoded by sharp (libvips) into the sizes
 // the pages use, so nothing a merchant uploads is ever served as it came: an SVG logo is drawn to
-// PNG (resvg) after refusing any link to another file, so it can never run script or read the disk.
+// PNG (resvg) after refusing any link to another file, so it can never run script or read the disk,
+// and any filter effect, whose cost a few bytes can make huge. Note: the API never draws or
+// decodes an upload itself: it runs `processImage` in a child process with a time and memory limit
+// (render-process.ts), after the cheap checks of `checkUpload`.
 import { Resvg } from '@resvg/resvg-js';
-import { type ImageFormat, UPLOAD_KINDS, UPLOAD_MESSAGES, type UploadKind } from '@store/shared';
+import {
+  type ImageFormat,
+  UPLOAD_KINDS,
+  UPLOAD_MESSAGES,
+  type UploadKind,
+} from '@store/shared/uploads';
 import sharp from 'sharp';
 import { AppError } from '../http/errors.ts';
 
@@ -56,6 +64,22 @@ export function checkSvgIsSelfContained(svg: string): void {
   if (unsafe.some((pattern) => pattern.test(svg))) throw invalid(UPLOAD_MESSAGES.unsafeSvg);
 }
 
+/**
+ * Refuses an SVG with filter effects: a `<filter>` element, a filter primitive (`<feMorphology>`,
+ * `<feGaussianBlur>`, …, with or without a namespace prefix) or a `filter` attribute or CSS
+ * property (which also takes the shorthand functions blur() and drop-shadow()). Note: their cost
+ * grows with their parameters (feMorphology's with the square of its radius: 199 bytes kept one
+ * core busy for 16 seconds); a logo needs none of them.
+ */
+export function checkSvgHasNoFilters(svg: string): void {
+  const filters = [
+    /<(?:[\w.-]+:)?filter[\s/>]/i,
+    /<(?:[\w.-]+:)?fe[a-z]+[\s/>]/i,
+    /\bfilter\s*[=:]/i,
+  ];
+  if (filters.some((pattern) => pattern.test(svg))) throw invalid(UPLOAD_MESSAGES.svgFilter);
+}
+
 /** Longest side of a drawn SVG logo, in pixels. */
 const SVG_SIDE = 1024;
 /** A logo wider or taller than this many times its other side is no logo (and a pixel bomb). */
@@ -63,15 +87,21 @@ const MAX_SVG_ASPECT = 8;
 /** Most `<use>` references an SVG logo may hold (each can copy a whole subtree). */
 const MAX_SVG_USES = 32;
 
+/** The checks of an SVG's text: self-contained, without filters, few `<use>` copies. */
+function checkSvg(svg: string): void {
+  checkSvgIsSelfContained(svg);
+  checkSvgHasNoFilters(svg);
+  if ((svg.match(/<use[\s>/]/gi)?.length ?? 0) > MAX_SVG_USES)
+    throw invalid(UPLOAD_MESSAGES.unsafeSvg);
+}
+
 /**
- * An SVG drawn to a PNG of at most 1024 pixels on its longest side. Note: its own size is read
- * first and the drawing fitted to its longest side, so a thin viewBox cannot make a huge canvas.
+ * An SVG (`checkSvg` passed) drawn to a PNG of at most 1024 pixels on its longest side. Note: its
+ * own size is read first and the drawing fitted to its longest side, so a thin viewBox cannot make
+ * a huge canvas.
  */
 function rasterizeSvg(bytes: Uint8Array): Uint8Array {
   const svg = new TextDecoder().decode(bytes);
-  checkSvgIsSelfContained(svg);
-  if ((svg.match(/<use[\s>/]/gi)?.length ?? 0) > MAX_SVG_USES)
-    throw invalid(UPLOAD_MESSAGES.unsafeSvg);
   let resvg: Resvg;
   try {
     resvg = new Resvg(svg, { font: { loadSystemFonts: false } });
@@ -95,16 +125,26 @@ function rasterizeSvg(bytes: Uint8Array): Uint8Array {
 }
 
 /**
- * Checks an upload of `kind` (type by content, size) and makes its served sizes: a product picture
- * as WebP for cards and the product page, a logo as a 512-pixel PNG (transparency kept).
+ * The checks of an upload of `kind` that need no decoding: its size, its type by content and, for
+ * an SVG, what its text may hold. Its format.
  */
-export async function processImage(bytes: Uint8Array, kind: UploadKind): Promise<ImageVariant[]> {
+export function checkUpload(bytes: Uint8Array, kind: UploadKind): ImageFormat {
   const rules = UPLOAD_KINDS[kind];
   if (bytes.length === 0) throw invalid(UPLOAD_MESSAGES.empty);
   if (bytes.length > rules.maxBytes) throw new AppError('payload_too_large', rules.tooLarge);
   const format = sniffImageFormat(bytes);
   if (!format || !(rules.formats as readonly string[]).includes(format))
     throw new AppError('unsupported_media_type', rules.invalid);
+  if (format === 'svg') checkSvg(new TextDecoder().decode(bytes));
+  return format;
+}
+
+/**
+ * Checks an upload of `kind` (`checkUpload`) and makes its served sizes: a product picture as WebP
+ * for cards and the product page, a logo as a 512-pixel PNG (transparency kept).
+ */
+export async function processImage(bytes: Uint8Array, kind: UploadKind): Promise<ImageVariant[]> {
+  const format = checkUpload(bytes, kind);
   const source = format === 'svg' ? rasterizeSvg(bytes) : bytes;
   const image = () =>
     // Note: rotate() applies the EXIF orientation (a phone's portrait photo stays upright); the
@@ -137,8 +177,9 @@ export async function processImage(bytes: Uint8Array, kind: UploadKind): Promise
   } catch (error) {
     if (error instanceof AppError) throw error;
     const message = error instanceof Error ? error.message : '';
-    throw invalid(
-      /pixel limit/i.test(message) ? UPLOAD_MESSAGES.tooManyPixels : UPLOAD_MESSAGES.unreadable,
-    );
+    if (/pixel limit/i.test(message)) throw invalid(UPLOAD_MESSAGES.tooManyPixels);
+    // Note: what the child process's memory limit (render-process.ts) makes libvips answer.
+    if (/out of memory/i.test(message)) throw invalid(UPLOAD_MESSAGES.tooComplex);
+    throw invalid(UPLOAD_MESSAGES.unreadable);
   }
 }

@@ -1200,7 +1200,7 @@ export type paths = {
         put?: never;
         /**
          * Upload a store logo (PNG, JPG or SVG, max 2MB) or a product picture (PNG, JPG or WebP, max 5MB)
-         * @description The body is the image file itself with its Content-Type (image/png, image/jpeg, image/webp or image/svg+xml). The type is checked by content, the image re-encoded and resized (logo: 512 px PNG; product: 480 px card and 1200 px page WebP); an SVG is drawn to PNG and may not link to other files. Store the returned `url` as the logo or image URL.
+         * @description The body is the image file itself with its Content-Type (image/png, image/jpeg, image/webp or image/svg+xml). The type is checked by content, the image re-encoded and resized (logo: 512 px PNG; product: 480 px card and 1200 px page WebP); an SVG is drawn to PNG and may not link to other files or use filter effects. An image that takes longer than a few seconds or too much memory to process is refused (422); an account may upload a limited number of images an hour (429 with Retry-After). Store the returned `url` as the logo or image URL.
          */
         post: operations["postApiUploadsByKind"];
         delete?: never;
@@ -13154,6 +13154,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description internal */
             500: {
                 headers: {
@@ -13164,6 +13182,24 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unavailable";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */

@@ -1,14 +1,17 @@
 // Routes: POST /api/uploads/{kind} (a merchant's logo or product picture: the image's own bytes
-// as the body, Content-Type image/png, image/jpeg, image/webp or image/svg+xml), GET
-// /api/uploads/{id}/{size}.{ext} (the sizes made of it, cached for a year: they never change).
+// as the body, Content-Type image/png, image/jpeg, image/webp or image/svg+xml; a limited number
+// an hour per account, each made into its sizes in a process of its own within a time and memory
+// limit), GET /api/uploads/{id}/{size}.{ext} (the sizes made of it, cached for a year: they never
+// change).
 import { randomBytes } from 'node:crypto';
 import { UPLOAD_KINDS, type UploadKind, UploadResponseSchema } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { AppError } from '../../http/errors.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { RATE_LIMIT_MESSAGES, type RateLimit, RateLimiter } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
-import { processImage } from '../../uploads/images.ts';
+import { renderUpload } from '../../uploads/render-process.ts';
 import { type ObjectStore, objectStoreFor } from '../../uploads/storage.ts';
 
 const tags = ['uploads'];
@@ -35,22 +38,32 @@ async function readCapped(request: Request, max: number, message: string): Promi
 export const uploadsModule = (
   { db, config }: AppDeps,
   store: ObjectStore = objectStoreFor(config),
-) =>
-  new Elysia({ name: 'uploads' })
+) => {
+  const limiter = new RateLimiter(db);
+  const perAccount: RateLimit = {
+    bucket: 'uploads:account',
+    max: config.uploadsPerHour,
+    windowMs: 60 * 60 * 1000,
+  };
+  return new Elysia({ name: 'uploads' })
     .use(sessionPlugin(db))
     .post(
       '/api/uploads/:kind',
       async ({ params, request, requireUser, set }) => {
-        await requireUser();
+        const user = await requireUser();
         if (!(params.kind in UPLOAD_KINDS))
           throw new AppError('not_found', 'Uploads are logos or product pictures');
         const kind = params.kind as UploadKind;
+        // Note: counted before the body is read: a refused upload costs a row, never a decode.
+        await limiter.enforce(set, [
+          { limit: perAccount, key: user.id, reason: RATE_LIMIT_MESSAGES.accountUploads },
+        ]);
         const bytes = await readCapped(
           request,
           UPLOAD_KINDS[kind].maxBytes,
           UPLOAD_KINDS[kind].tooLarge,
         );
-        const variants = await processImage(bytes, kind);
+        const variants = await renderUpload(bytes, kind, config.uploadLimits);
         const id = randomBytes(16).toString('hex');
         const sizes: Record<string, string> = {};
         for (const variant of variants) {
@@ -69,9 +82,16 @@ export const uploadsModule = (
           tags,
           summary: `Upload a store logo (${UPLOAD_KINDS.logo.hint}) or a product picture (${UPLOAD_KINDS.product.hint})`,
           description:
-            'The body is the image file itself with its Content-Type (image/png, image/jpeg, image/webp or image/svg+xml). The type is checked by content, the image re-encoded and resized (logo: 512 px PNG; product: 480 px card and 1200 px page WebP); an SVG is drawn to PNG and may not link to other files. Store the returned `url` as the logo or image URL.',
+            'The body is the image file itself with its Content-Type (image/png, image/jpeg, image/webp or image/svg+xml). The type is checked by content, the image re-encoded and resized (logo: 512 px PNG; product: 480 px card and 1200 px page WebP); an SVG is drawn to PNG and may not link to other files or use filter effects. An image that takes longer than a few seconds or too much memory to process is refused (422); an account may upload a limited number of images an hour (429 with Retry-After). Store the returned `url` as the logo or image URL.',
           ok: { 201: UPLOAD_RESPONSE },
-          errors: ['not_found', 'payload_too_large', 'unsupported_media_type', 'validation_failed'],
+          errors: [
+            'not_found',
+            'payload_too_large',
+            'unsupported_media_type',
+            'validation_failed',
+            'rate_limited',
+            'unavailable',
+          ],
           access: 'merchant',
         }),
       },
@@ -103,3 +123,4 @@ export const uploadsModule = (
         }),
       },
     );
+};

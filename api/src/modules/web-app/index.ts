@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, normalize } from 'node:path';
 import { Elysia } from 'elysia';
+import { decodePath } from '../../http/body-limit.ts';
 import { loadPageHints } from './page-hints.ts';
 
 /** Files worth compressing: text. Note: images and fonts are compressed formats already. */
@@ -33,7 +34,7 @@ export const webAppModule = (distDir: string) => {
       set.status = 404;
       return { error: { code: 'not_found', message: 'Not found' } };
     }
-    const file = normalize(join(root, decodeURIComponent(path)));
+    const file = normalize(join(root, decodePath(path)));
     // Note: the build manifest (dist/.vite) is for this server, not for browsers.
     const isFile =
       file.startsWith(root) &&
