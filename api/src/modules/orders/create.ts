@@ -5,7 +5,7 @@
 // used before, an order that holds stock, an error to store for replays) takes the general path:
 // the key claimed like any route's (http/idempotency.ts), the response stored by the plugin.
 import { resolveStoreSettings } from '@store/shared';
-import { inArray, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { orders, products } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -272,7 +272,7 @@ export async function createOrder(db: Database, input: OrderRequest): Promise<Or
   );
   // Note: a refused request leaves no key behind, so a retry with the same key runs once allowed.
   throwIfRefused(input.set, limits, rows[0]);
-  if (!key) return { order: await placeOrder(db, body, catalogueOf(rows), input) };
+  if (!key) return { order: await placeOrder(db, body, catalogueOf(rows)) };
   if (!rows[0]?.key_used) {
     const priced = pricedWithoutStock(body, rows);
     if (priced) return writeKeyAndOrder(db, request, key, body, priced);
@@ -281,7 +281,7 @@ export async function createOrder(db: Database, input: OrderRequest): Promise<Or
   // the plugin; the catalogue's or the pricing's error, if any, is thrown again here.
   const replay = await claimForPlugin(db, request, key);
   if (replay) return { replay };
-  return { order: await placeOrder(db, body, catalogueOf(rows), input) };
+  return { order: await placeOrder(db, body, catalogueOf(rows)) };
 }
 
 /** The order priced when it holds no stock and nothing is refused; null otherwise. */
@@ -369,7 +369,6 @@ async function placeOrder(
   db: Database,
   body: CreateOrderBody,
   { settings, catalogue }: ReturnType<typeof catalogueOf>,
-  input: OrderRequest,
 ): Promise<CreatedOrder> {
   const tracked = [...catalogue.values()].filter((p) => p.trackInventory).map((p) => p.id);
   if (tracked.length === 0) return insertOrder(db, body, priceOrder(body, catalogue, settings));
