@@ -58,7 +58,7 @@ export function createApp(deps: AppDeps) {
         trustProxy: deps.config.trustProxy,
       }),
     )
-    .use(idempotencyPlugin(deps.db))
+    .use(idempotencyPlugin(deps.db, { trustProxy: deps.config.trustProxy }))
     .use(healthModule(deps))
     .use(authModule(deps))
     .use(accountModule(deps))

@@ -6,7 +6,11 @@ import { eq, sql } from 'drizzle-orm';
 import { Elysia } from 'elysia';
 import { idempotencyKeys, orders, stores } from '../src/db/schema.ts';
 import { errorHandler } from '../src/http/error-handler.ts';
-import { idempotencyPlugin, pruneIdempotencyKeys } from '../src/http/idempotency.ts';
+import {
+  anonymousScope,
+  idempotencyPlugin,
+  pruneIdempotencyKeys,
+} from '../src/http/idempotency.ts';
 import { apiClient, customer, storeForm } from './support/client.ts';
 import { createTestApp, STACK_TIMEOUT_MS } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
@@ -196,6 +200,26 @@ describe('Idempotency-Key', () => {
     expect(merchant.body.reviewToken).not.toBe(shopper.body.reviewToken);
   });
 
+  test("another anonymous client sending a shopper's key and order gets an order of its own", async () => {
+    // Note: behind a proxy, so that the two clients are two network addresses.
+    const proxied = apiClient(createTestApp(t.testDb, { TRUST_PROXY: 'true' }));
+    const from = (address: string) => ({
+      headers: { ...withKey(k).headers, 'x-forwarded-for': address },
+    });
+    const k = key();
+    const shopper = await proxied.post('/api/orders', orderBody, from('203.0.113.7'));
+    expect(shopper.status).toBe(201);
+    // The shopper's own retry is replayed.
+    const retry = await proxied.post('/api/orders', orderBody, from('203.0.113.7'));
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(shopper.body);
+    const stranger = await proxied.post('/api/orders', orderBody, from('198.51.100.9'));
+    expect(stranger.status).toBe(201);
+    expect(stranger.headers.get('idempotent-replayed')).toBeNull();
+    expect(stranger.body.id).not.toBe(shopper.body.id);
+    expect(stranger.body.reviewToken).not.toBe(shopper.body.reviewToken);
+  });
+
   test('a form-encoded order with a key is refused (415) and leaves neither an order nor the key', async () => {
     const k = key();
     const before = await count(orders);
@@ -218,7 +242,8 @@ describe('Idempotency-Key', () => {
   test('a key whose first request is still running gets 409', async () => {
     const k = key();
     await t.testDb.database.db.insert(idempotencyKeys).values({
-      scope: 'anonymous',
+      // Note: the shopper's scope in these in-process tests (no network address).
+      scope: anonymousScope({ request: new Request('http://localhost/') }, false),
       key: k,
       method: 'POST',
       path: '/api/orders',
@@ -276,7 +301,7 @@ describe('Idempotency-Key', () => {
     let calls = 0;
     const flaky = new Elysia()
       .use(errorHandler(() => {}))
-      .use(idempotencyPlugin(t.testDb.database.db))
+      .use(idempotencyPlugin(t.testDb.database.db, { trustProxy: false }))
       .post('/api/flaky', () => {
         calls += 1;
         if (calls === 1) throw new Error('database hiccup');

@@ -136,8 +136,8 @@ export const sessions = pgTable(
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    // Note: the scope is the user id, or 'anonymous' for shopper calls, so keys never collide
-    // across merchants.
+    // Note: the scope is the user id, or 'anonymous:' and the client's network address for
+    // shopper calls, so keys never collide across merchants or clients.
     scope: text().notNull(),
     key: text().notNull(),
     method: text().notNull(),

@@ -4,6 +4,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { Elysia, StatusMap } from 'elysia';
 import type { Database } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
+import { clientAddress, clientBucket, type RequestSource } from './client-address.ts';
 import { AppError } from './errors.ts';
 import { userOfRequest } from './session.ts';
 
@@ -58,11 +59,22 @@ export function settleWithResponse(request: Request, claim: Claim): void {
   claims.set(request, { scope: claim.scope, key: claim.key });
 }
 
+/**
+ * Whose keys a request's are: its merchant (session or API key), else its client (the network
+ * address, as the rate limits count it): an anonymous key never replays another client's answer
+ * (a new order's buyer token) to whoever sends the same key and body.
+ */
+export function anonymousScope(source: RequestSource, trustProxy: boolean): string {
+  return `anonymous:${clientBucket(clientAddress(source, { trustProxy }))}`;
+}
+
 /** The key row of a mutating request (scope, key, method, path, body hash); null without a key. */
 export async function requestKeyRow(
   db: Database,
   request: Request,
   body: unknown,
+  /** The scope of the request when it is anonymous (`anonymousScope`). */
+  anonymous: string,
 ): Promise<KeyRow | null> {
   const key = request.headers.get(IDEMPOTENCY_HEADER);
   const url = new URL(request.url);
@@ -74,7 +86,7 @@ export async function requestKeyRow(
     return null;
   if (key.length === 0 || key.length > MAX_KEY_LENGTH)
     throw new AppError('validation_failed', IDEMPOTENCY_MESSAGES.keyLength);
-  const scope = (await userOfRequest(db, request))?.id ?? 'anonymous';
+  const scope = (await userOfRequest(db, request))?.id ?? anonymous;
   return {
     scope,
     key,
@@ -92,11 +104,12 @@ export function replayed(set: ResponseSet, outcome: Replay): unknown {
 }
 
 /** Plugin: claims the key before the handler, replays a finished one, stores the first response. */
-export const idempotencyPlugin = (db: Database) =>
+export const idempotencyPlugin = (db: Database, options: { trustProxy: boolean }) =>
   new Elysia({ name: 'idempotency' })
-    .onBeforeHandle({ as: 'global' }, async ({ request, body, set }) => {
+    .onBeforeHandle({ as: 'global' }, async ({ request, body, set, server }) => {
       if (handledByRoute.has(request)) return;
-      const row = await requestKeyRow(db, request, body);
+      const anonymous = anonymousScope({ request, server }, options.trustProxy);
+      const row = await requestKeyRow(db, request, body, anonymous);
       if (row === null) return;
       const outcome = await claimKey(db, row);
       if (!outcome.claimed) return replayed(set, outcome);

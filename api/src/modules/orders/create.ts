@@ -44,6 +44,8 @@ export interface OrderRequest {
   set: { headers: Record<string, unknown> };
   /** The rate limits of the order (the client, then the store), counted in its first statement. */
   limits: readonly RateLimitCheck[];
+  /** The Idempotency-Key's scope when the request is anonymous (`anonymousScope`). */
+  anonymousScope: string;
 }
 
 /** The created order, or the stored response of the request that used the key first. */
@@ -257,7 +259,7 @@ async function claimForPlugin(db: Database, request: Request, key: KeyRow) {
  */
 export async function createOrder(db: Database, input: OrderRequest): Promise<OrderOutcome> {
   const { body, request, limits } = input;
-  const key = await requestKeyRow(db, request, body);
+  const key = await requestKeyRow(db, request, body, input.anonymousScope);
   const productIds = [...new Set(body.items.map((item) => item.productId).filter(isUuid))];
   const rows = await db.$client.unsafe<OpenRow[]>(
     openStatement(limits.length),

@@ -10,7 +10,7 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../app.ts';
 import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
-import { keyHandledByRoute, replayed } from '../../http/idempotency.ts';
+import { anonymousScope, keyHandledByRoute, replayed } from '../../http/idempotency.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { mailOriginOrNull } from '../../http/public-origin.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
@@ -47,6 +47,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
           request,
           set,
           limits: limits.storeOrderChecks(context, body.storeId),
+          anonymousScope: anonymousScope(context, config.trustProxy),
         });
         if ('replay' in outcome) return replayed(set, outcome.replay);
         set.status = 201;
