@@ -28,13 +28,17 @@ async function universalOrder(payout: Address) {
     paymentChain: 'base',
   });
   if (status !== 201) throw new Error(JSON.stringify(body));
-  return { orderId: body.order.id as string, address: body.paymentWallet.address as Address };
+  return {
+    orderId: body.order.id as string,
+    buyerToken: body.order.reviewToken as string,
+    address: body.paymentWallet.address as Address,
+  };
 }
 
 test('a top-up that arrived while the worker was down is held for the payer after the restart', async () => {
   const workerConfig = loadWorkerConfig({ ...t.stack.env, CONFIRMATIONS: '2' });
   const payout = privateKeyToAccount(generatePrivateKey()).address;
-  const { orderId, address } = await universalOrder(payout);
+  const { orderId, buyerToken, address } = await universalOrder(payout);
   const quiet = () => {};
   let settlement = startSettlement(workerConfig, t.database.db, { log: quiet });
   await payUsdc(t.stack.env, 7, address, parseUnits('5', 6));
@@ -54,7 +58,11 @@ test('a top-up that arrived while the worker was down is held for the payer afte
       const held = await t.database.db.select().from(refunds).where(eq(refunds.orderId, orderId));
       return held.length === 1;
     }, 'the top-up held for the payer');
-    const claims = (await apiClient(t.app).get(`/api/orders/${orderId}/refund-claims`)).body;
+    const claims = (
+      await apiClient(t.app).get(`/api/orders/${orderId}/refund-claims`, {
+        headers: { 'x-buyer-token': buyerToken },
+      })
+    ).body;
     expect(claims).toMatchObject([{ amount: '1.000000', reason: 'excess' }]);
   } finally {
     await settlement.stop();
