@@ -211,6 +211,22 @@ describe('database roles', () => {
     expect(columns.map((c) => c.column_name)).not.toContain('shipping_address');
   });
 
+  test("an analyst's sessions are bounded: connections, statement time, no temporary tables or large objects", async () => {
+    const [role] = await admin<{ limit: number }[]>`
+      select rolconnlimit as limit from pg_roles where rolname = 'storefront_analyst'`;
+    expect(role?.limit).toBe(4);
+    expect((await as.analyst`show statement_timeout`)[0]).toEqual({ statement_timeout: '1min' });
+    expect((await as.analyst`show idle_in_transaction_session_timeout`)[0]).toEqual({
+      idle_in_transaction_session_timeout: '5min',
+    });
+    await expect(as.analyst.unsafe('create temp table planted (id int)')).rejects.toThrow(DENIED);
+    for (const call of ['lo_create(0)', 'lo_creat(-1)', "lo_from_bytea(0, '\\x00')"])
+      await expect(as.analyst.unsafe(`select ${call}`)).rejects.toThrow(DENIED);
+    // The processes keep what they use.
+    for (const role of [as.api, as.worker])
+      await role.begin((sql) => sql.unsafe('create temp table scratch (id int) on commit drop'));
+  });
+
   test('tables the indexer creates again later are readable by the API, the worker and analysts', async () => {
     // As when the stack resets the indexer's data and Ponder starts from scratch.
     await admin.unsafe('drop schema indexer cascade');
@@ -358,6 +374,7 @@ describe('database roles', () => {
         '0016_indexer_watch_feed',
         '0017_indexer_feed_check',
         '0018_refund_claims_per_refund',
+        '0019_analyst_limits',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -391,7 +408,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 19 migration\(s\) \(0000_init, .*0018_refund_claims_per_refund\)/,
+      /lacks 20 migration\(s\) \(0000_init, .*0019_analyst_limits\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
