@@ -1,5 +1,29 @@
 // The installed-app basics: 404 page, web manifest, and offline start from the precache.
-import { expect, test } from '@playwright/test';
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, type Page, test } from '@playwright/test';
+import { snap } from './support/screenshots.ts';
+
+/** What axe-core finds against WCAG 2.1 A and AA on the page: rule, impact and where. */
+async function accessibilityViolations(page: Page) {
+  // Note: evaluated by the browser's devtools protocol: the page's policy allows no inline script.
+  await page.evaluate(
+    readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'),
+  );
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (...args: unknown[]) => Promise<Result> } })
+      .axe;
+    type Result = { violations: { id: string; nodes: { target: string[] }[] }[] };
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations.map((v) => ({
+      rule: v.id,
+      at: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  });
+}
 
 const HERO = 'Accept crypto payments in 60 seconds';
 
@@ -9,6 +33,36 @@ test('an unknown path shows the 404 page', async ({ page }) => {
   await page.getByRole('link', { name: 'Go home' }).click();
   await expect(page).toHaveURL('/');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(HERO);
+});
+
+test('the landing page leads merchants in: sign in, or open a store', async ({ page }) => {
+  for (const [size, viewport] of Object.entries({
+    phone: { width: 390, height: 844 },
+    laptop: { width: 1280, height: 800 },
+  })) {
+    await page.setViewportSize(viewport);
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Open a store' })).toBeVisible();
+    // Nothing of the header is cut off or scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      viewport.width,
+    );
+    await snap(page, `landing-nav-${size}`);
+    expect(await accessibilityViolations(page)).toEqual([]);
+  }
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Sign in' })
+    .click();
+  await expect(page).toHaveURL('/sign-in');
+  await page.goto('/');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Open a store' })
+    .click();
+  await expect(page).toHaveURL('/sign-up');
 });
 
 test('the web manifest is linked and served', async ({ page, request }) => {

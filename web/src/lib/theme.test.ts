@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_COLORS } from '@store/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contrastRatio } from './contrast.ts';
-import { applyStoreTheme, THEME_BACKGROUNDS, themeVariables } from './theme.ts';
+import { applyStoreTheme, strongPrimary, THEME_BACKGROUNDS, themeVariables } from './theme.ts';
 
 const root = document.documentElement;
 const variable = (name: string) => root.style.getPropertyValue(name);
@@ -56,5 +59,19 @@ describe('store theming', () => {
     for (const bg of THEME_BACKGROUNDS.dark) {
       expect(contrastRatio(dark['--accent'] ?? '', bg)).toBeGreaterThanOrEqual(4.5);
     }
+  });
+
+  it('puts text on a primary colour only where it reads at 4.5:1 (the default indigo too)', () => {
+    expect(contrastRatio('#ffffff', DEFAULT_COLORS.primary)).toBeLessThan(4.5);
+    for (const primary of [DEFAULT_COLORS.primary, '#10b981', '#0f766e', '#fde047', '#8b5cf6']) {
+      const vars = themeVariables({ primaryColor: primary });
+      const strong = vars['--primary-strong'] ?? '';
+      expect(contrastRatio(vars['--on-primary'] ?? '', strong)).toBeGreaterThanOrEqual(4.5);
+    }
+    // A colour that reads already is kept as the merchant chose it.
+    expect(strongPrimary('#0f766e')).toBe('#0f766e');
+    // The stylesheet's default is the same colour (the app's own pages, before any store theme).
+    const css = readFileSync(join(__dirname, '../styles/base.css'), 'utf8');
+    expect(css).toContain(`--primary-strong: ${strongPrimary(DEFAULT_COLORS.primary)};`);
   });
 });

@@ -4,7 +4,7 @@
 // theme's backgrounds; button text on the primary colour is white or dark, whichever reads.
 import { DEFAULT_COLORS, DEFAULT_THEME, isHexColor, type Theme } from '@store/shared';
 import { useEffect } from 'react';
-import { readableTextColour, textOn } from './contrast.ts';
+import { AA_TEXT_CONTRAST, contrastRatio, readableTextColour, textOn } from './contrast.ts';
 
 /** A store's (or an external store's) look. */
 export interface StoreTheme {
@@ -19,8 +19,8 @@ const VARIABLES = [
   ['--secondary', 'secondaryColor', DEFAULT_COLORS.secondary],
   ['--accent', 'accentColor', DEFAULT_COLORS.accent],
 ] as const;
-/** Variables set from the colours: button text on the primary colour. */
-const DERIVED = ['--on-primary'] as const;
+/** Variables set from the colours: the primary colour behind text, and that text's colour. */
+const DERIVED = ['--primary-strong', '--on-primary'] as const;
 
 /**
  * The backgrounds text sits on in each theme (--surface, --bg, --surface-2 of styles/base.css).
@@ -36,6 +36,7 @@ export const THEME_BACKGROUNDS = {
 export function themeVariables(theme: StoreTheme): Record<string, string> {
   const dark = (theme.theme ?? DEFAULT_THEME) === 'dark';
   const primary = colourOr(theme.primaryColor, DEFAULT_COLORS.primary);
+  const strong = strongPrimary(primary);
   return {
     '--primary': primary,
     '--secondary': colourOr(theme.secondaryColor, DEFAULT_COLORS.secondary),
@@ -43,8 +44,20 @@ export function themeVariables(theme: StoreTheme): Record<string, string> {
       colourOr(theme.accentColor, DEFAULT_COLORS.accent),
       THEME_BACKGROUNDS[dark ? 'dark' : 'light'],
     ),
-    '--on-primary': textOn(primary),
+    '--primary-strong': strong,
+    '--on-primary': textOn(strong),
   };
+}
+
+/**
+ * The primary colour as a background of text (buttons, badges): itself when white or dark text
+ * reads on it at 4.5:1, else darkened just enough for white text to (#6366f1 gives 4.47:1 with
+ * white and becomes #6265ef).
+ */
+export function strongPrimary(primary: string): string {
+  if (contrastRatio('#ffffff', primary) >= AA_TEXT_CONTRAST) return primary;
+  if (contrastRatio(textOn(primary), primary) >= AA_TEXT_CONTRAST) return primary;
+  return readableTextColour(primary, ['#ffffff']);
 }
 
 // Note: colours come from strangers (store settings, URL parameters); only hex colours reach CSS.

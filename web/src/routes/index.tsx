@@ -21,6 +21,11 @@ function LandingPage() {
         <nav aria-label="Main">
           <Link to="/universal-checkout-docs">Docs</Link>
           <Link to="/payment-link-builder">Build Payment Link</Link>
+          {/* Note: the way into the admin, for merchants with a store or about to open one. */}
+          <Link to="/sign-in">Sign in</Link>
+          <Link to="/sign-up" className="button button-small">
+            Open a store
+          </Link>
         </nav>
       </header>
       <main>
