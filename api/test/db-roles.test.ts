@@ -357,6 +357,7 @@ describe('database roles', () => {
         '0015_buyer_tokens_and_totp',
         '0016_indexer_watch_feed',
         '0017_indexer_feed_check',
+        '0018_leg_cancellation',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -390,7 +391,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 18 migration\(s\) \(0000_init, .*0017_indexer_feed_check\)/,
+      /lacks 19 migration\(s\) \(0000_init, .*0018_leg_cancellation\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
