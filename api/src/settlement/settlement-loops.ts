@@ -68,7 +68,7 @@ export function forwardingContext(
     mnemonic: config.paymentMnemonic,
     mode: config.forwardingMode,
     confirmations: config.confirmations,
-    claims: walletClaims(db),
+    claims: walletClaims(config.databaseUrl),
     crashAt: options.crashAt,
   };
 }
