@@ -569,15 +569,24 @@ export async function readRelayerStatus(deps: {
   };
 }
 
-/** Wallets waiting for the relayer, and the age of the oldest paid one not forwarded. */
+/**
+ * Wallets waiting for the relayer, and the age of the oldest paid one with money that should
+ * leave and has not. Note: what is held for the payer (an excess awaiting their address, a refund
+ * on its way) is not the merchant's to forward: a wallet whose only unforwarded money is held
+ * does not count, as the forwarding loop does not list it (see `loadWalletsWithWork`).
+ */
 async function forwardingBacklog(db: Database) {
+  const held = sql`coalesce((select sum(r.amount) from refunds r
+    where r.wallet_id = ${paymentWallets.id} and r.source = 'deposit'
+      and r.status in ('awaiting_address', 'ready', 'sending', 'failed')), 0) / 1000000`;
   const [row] = await db
     .select({
       waiting: sql<number>`count(*) filter (where ${paymentWallets.forwardingStatus} = ${WAITING_RELAYER})::int`,
       lagSeconds: sql<
         number | null
       >`floor(extract(epoch from now() - min(${paymentWallets.paymentReceivedAt}) filter (
-        where ${paymentWallets.status} in ('received', 'overpaid', 'paid_late'))))::int`,
+        where ${paymentWallets.status} in ('received', 'overpaid', 'paid_late')
+          and ${paymentWallets.receivedAmountUsdc} - ${paymentWallets.forwardedAmountUsdc} > ${held})))::int`,
     })
     .from(paymentWallets)
     .where(sql`${paymentWallets.forwardingDue}`);
