@@ -117,6 +117,26 @@ async function relayerCallsFor(deposit: Address, from: bigint) {
   return calls;
 }
 
+/**
+ * Replaces every block from `first` on with empty ones (anvil drops their transactions), until
+ * `gone` is no longer on the chain. Note: blocks keep coming while the head is read, so one
+ * `anvil_reorg` may fall a block or two short: it is asked again from the new head.
+ */
+async function reorgFrom(first: bigint, gone: Hash) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const head = await rpc().getBlockNumber({ cacheTime: 0 });
+    await rpc().request({
+      method: 'anvil_reorg' as never,
+      params: [Number(head - first + 1n), []] as never,
+    });
+    const still = await rpc()
+      .getTransactionReceipt({ hash: gone })
+      .catch(() => null);
+    if (!still) return;
+  }
+  throw new Error(`${gone} is still on the chain after the reorg`);
+}
+
 const legsOf = (walletId: string) =>
   t.database.db
     .select()
@@ -133,18 +153,14 @@ describe('a reorg deeper than the depth takes a payment and its forwarding away'
       storeName: 'Reorg Shop',
     });
     const payment = await signedPayment(6, address, usdc('6.00'));
-    const { blockNumber: paidAt } = await mine(payment);
+    const { blockNumber: paidAt, transactionHash: paymentHash } = await mine(payment);
     const wallet = await waitForForwarded(t.database.db, orderId, 30_000);
     const firstRound = await legsOf(wallet.id);
     expect(firstRound.map((l) => l.status)).toEqual(['confirmed', 'confirmed']);
 
     // The payment's block and everything after it are replaced by empty blocks.
-    const head = await rpc().getBlockNumber();
     const base = paidAt - 1n;
-    await rpc().request({
-      method: 'anvil_reorg' as never,
-      params: [Number(head - base), []] as never,
-    });
+    await reorgFrom(paidAt, paymentHash);
     expect((await balancesOf(t.stack.env, address)).usdc).toBe(0n);
 
     // The payment is gone: the order is reversed and its legs are cancelled, not sent again.
@@ -229,14 +245,11 @@ describe('a node that mines the reorged legs again into the empty address', () =
       payout,
       storeName: 'Reorg Shop',
     });
-    const { blockNumber: paidAt } = await mine(await signedPayment(7, address, usdc('2.50')));
+    const paid = await mine(await signedPayment(7, address, usdc('2.50')));
+    const paidAt = paid.blockNumber;
     const wallet = await waitForForwarded(t.database.db, orderId, 30_000);
     const sent = await legsOf(wallet.id);
-    const head = await rpc().getBlockNumber();
-    await rpc().request({
-      method: 'anvil_reorg' as never,
-      params: [Number(head - paidAt + 1n), []] as never,
-    });
+    await reorgFrom(paidAt, paid.transactionHash);
     // As a real node may, it puts the removed legs back in its pool (the payment stays away: say
     // its sender replaced it), and they are mined reverted: the address is empty.
     const reverted = await Promise.all(
