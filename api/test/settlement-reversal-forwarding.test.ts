@@ -185,6 +185,7 @@ describe('a reorg deeper than the depth takes a payment and its forwarding away'
     // Each cancellation is on chain (the token refuses the authorization from now on).
     for (const leg of settled.legs) {
       expect(leg.txHash).toBeTruthy();
+      expect(leg.confirmedAt).toBeNull();
       const receipt = await rpc().getTransactionReceipt({ hash: leg.txHash as Hash });
       expect(receipt.status).toBe('success');
       const used = await rpc().readContract({

@@ -92,7 +92,6 @@ export async function recordCanceledLegs(
                 gasCostWei: gas.toString(),
               }
             : {}),
-          confirmedAt: now,
         })
         .where(and(eq(forwardingTransfers.id, leg.id), openLeg))
         .returning({ id: forwardingTransfers.id });
