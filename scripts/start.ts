@@ -2,12 +2,13 @@
 // its sources changed since the last build) and starts Postgres, anvil with Circle's USDC, the
 // indexer, the settlement worker and the API, which serves the built PWA (service worker, offline
 // store, per-store install) on its own origin. No Vite server: `bun run dev` is for changing it.
-// Ctrl-C stops every child it started, by pid.
+// The API or the worker that exits on its own is started again after a backoff (as a deployment's
+// `restart: unless-stopped` does); Ctrl-C or SIGTERM stops every child it started, by pid.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { takePortVariables } from '../stack/src/ports.ts';
-import { type Service, startService } from '../stack/src/process.ts';
+import { type Service, startService, superviseService } from '../stack/src/process.ts';
 import { type LocalStack, serviceEnvironments, startLocalStack } from '../stack/src/stack.ts';
 import {
   exitOnBusyPorts,
@@ -37,7 +38,7 @@ await exitOnBusyPorts(
 const log = stackLog;
 
 const started = performance.now();
-const services: Service[] = [];
+const services: Array<Pick<Service, 'name' | 'stop'>> = [];
 let mail: LocalMail | undefined;
 let stopping = false;
 // Note: the build (CPU) and the stack's start (mostly waiting on Postgres and the chain) overlap.
@@ -80,7 +81,8 @@ const serviceEnv = serviceEnvironments(stack);
 mail = await localMail(env, stack.env.LOCAL_MODE === 'true', ports);
 const mailEnv = mailEnvironments(mail);
 services.push(
-  startService('api', process.execPath, [join(root, 'api/src/index.ts')], {
+  superviseService('api', process.execPath, [join(root, 'api/src/index.ts')], {
+    say,
     env: {
       ...serviceEnv.api,
       ...mailEnv.api,
@@ -92,7 +94,8 @@ services.push(
   }),
 );
 services.push(
-  startService('worker', process.execPath, [join(root, 'api/src/worker.ts')], {
+  superviseService('worker', process.execPath, [join(root, 'api/src/worker.ts')], {
+    say,
     // Note: the origin of the links in receipts (review forms): the shell's, else the local app's.
     env: {
       ...serviceEnv.worker,
@@ -102,14 +105,6 @@ services.push(
     },
   }),
 );
-for (const service of services) {
-  service.exited.then((code) => {
-    if (stopping) return;
-    console.error(`start   | ${service.name} exited (${code}); stopping everything`);
-    void shutdown(1);
-  });
-}
-
 const apiUrl = `http://localhost:${ports.api}`;
 if (await waitForHealth(`http://127.0.0.1:${ports.api}/api/health`)) {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

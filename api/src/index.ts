@@ -4,6 +4,7 @@ import { createPublicClient, http } from 'viem';
 import { createApp } from './app.ts';
 import { ConfigError, loadApiConfig } from './config.ts';
 import { createDatabase, migrateOrCheckDatabase } from './db/client.ts';
+import { surviveDroppedDatabaseSockets } from './db/dropped-socket.ts';
 import { DEMO, seedDemoMerchant } from './demo-seed.ts';
 import { SERVER_MAX_BODY_BYTES } from './http/body-limit.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
@@ -17,6 +18,8 @@ const HOUR_MS = 60 * 60 * 1000;
 const SHUTDOWN_GRACE_MS = 5000;
 
 async function main() {
+  // Note: a restart of Postgres must not end the API (requests fail meanwhile, then go on).
+  surviveDroppedDatabaseSockets((line) => console.error(`api: ${line}`));
   const config = loadApiConfig();
   try {
     depositAddressDeriver(config.paymentXpub);

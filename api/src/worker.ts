@@ -4,10 +4,13 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { ConfigError, loadWorkerConfig } from './config.ts';
 import { createDatabase, migrateOrCheckDatabase } from './db/client.ts';
+import { surviveDroppedDatabaseSockets } from './db/dropped-socket.ts';
 import { depositXpubFromMnemonic, isValidMnemonic } from './keys/hd.ts';
 import { chainClient, startSettlement } from './settlement/settlement-loops.ts';
 
 async function main() {
+  // Note: a restart of Postgres must not end the worker (its loops retry, the pool reconnects).
+  surviveDroppedDatabaseSockets((line) => console.error(`worker: ${line}`));
   const config = loadWorkerConfig();
   if (!isValidMnemonic(config.paymentMnemonic)) {
     throw new ConfigError('`PAYMENT_MNEMONIC` is not a valid BIP-39 mnemonic');

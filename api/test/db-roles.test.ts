@@ -375,6 +375,7 @@ describe('database roles', () => {
         '0017_indexer_feed_check',
         '0018_refund_claims_per_refund',
         '0019_analyst_limits',
+        '0020_leg_cancellation',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -408,7 +409,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 20 migration\(s\) \(0000_init, .*0019_analyst_limits\)/,
+      /lacks 21 migration\(s\) \(0000_init, .*0020_leg_cancellation\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

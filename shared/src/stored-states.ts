@@ -5,8 +5,9 @@
 /**
  * Forwarding status of a deposit wallet (`payment_wallets.forwarding_status`): none (nothing to
  * forward yet), forwarding, completed, retrying (a failure that will be retried), waiting_relayer
- * (waits for the platform's relayer; resumes by itself, never counted as a failure) or failed
- * (stopped until someone retries it).
+ * (waits for the platform's relayer; resumes by itself, never counted as a failure), failed
+ * (stopped until someone retries it) or canceled (a reorg took the payment away: its legs were
+ * cancelled on chain, nothing is owed; forwarding resumes by itself if the payment comes back).
  */
 export const FORWARDING_STATUSES = [
   'none',
@@ -15,6 +16,7 @@ export const FORWARDING_STATUSES = [
   'retrying',
   'waiting_relayer',
   'failed',
+  'canceled',
 ] as const;
 /** A wallet's forwarding status. */
 export type ForwardingStatus = (typeof FORWARDING_STATUSES)[number];
@@ -22,11 +24,25 @@ export type ForwardingStatus = (typeof FORWARDING_STATUSES)[number];
 /**
  * Status of one forwarding transaction (`forwarding_transfers.status`), in order: planned (written
  * before anything is signed), signed, sent (its transaction stored and broadcast), mined (in a
- * block, below the confirmation depth) and confirmed (at depth).
+ * block, below the confirmation depth) and confirmed (at depth). Off that path: reverted (its
+ * transaction was mined and failed; the hash and gas are kept, the leg is sent again or cancelled),
+ * canceling (its EIP-3009 authorization is being cancelled on chain, the cancellation's
+ * transaction recorded) and canceled (it can never pay: cancelled at depth, or never signed).
  */
-export const FORWARDING_LEG_STATUSES = ['planned', 'signed', 'sent', 'mined', 'confirmed'] as const;
+export const FORWARDING_LEG_STATUSES = [
+  'planned',
+  'signed',
+  'sent',
+  'mined',
+  'confirmed',
+  'reverted',
+  'canceling',
+  'canceled',
+] as const;
 /** A forwarding transaction's status. */
 export type ForwardingLegStatus = (typeof FORWARDING_LEG_STATUSES)[number];
+/** Leg statuses that are done (nothing of theirs is open): the round's others are still open. */
+export const CLOSED_LEG_STATUSES = ['confirmed', 'canceled'] as const;
 
 /** Status of a webhook delivery (`webhook_deliveries.status`): pending (due or retrying), delivered or failed (given up). */
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;

@@ -50,6 +50,11 @@ export interface LocalStack {
   adminDatabaseUrl: string;
   /** Messages worth showing the person who started the stack. */
   notices: string[];
+  /**
+   * The embedded Postgres server (none with DATABASE_URL): its process group's pid, folder and
+   * port, for tests that crash it and start it again on the same data.
+   */
+  embeddedPostgres?: { pid: number; dataDir: string; port: number };
   stop(): Promise<void>;
 }
 
@@ -197,7 +202,7 @@ async function startDatabase(
   env: Record<string, string | undefined>,
   stops: Array<() => Promise<void>>,
   notices: string[],
-): Promise<Pick<LocalStack, 'databaseUrls' | 'adminDatabaseUrl'>> {
+): Promise<Pick<LocalStack, 'databaseUrls' | 'adminDatabaseUrl' | 'embeddedPostgres'>> {
   if (env.DATABASE_URL) {
     const url = env.DATABASE_URL;
     const adminDatabaseUrl = env.MIGRATION_DATABASE_URL || url;
@@ -216,7 +221,11 @@ async function startDatabase(
   notices.push(`Embedded Postgres ${pg.created ? 'created' : 'started'}: ${pg.url}`);
   await migrateDatabase(pg.url);
   const { passwords } = await loadOrCreateRolePasswords(options.dataDir);
-  return { databaseUrls: await enableRoleLogins(pg.url, passwords), adminDatabaseUrl: pg.url };
+  return {
+    databaseUrls: await enableRoleLogins(pg.url, passwords),
+    adminDatabaseUrl: pg.url,
+    embeddedPostgres: { pid: pg.pid, dataDir: join(options.dataDir, 'postgres'), port: pg.port },
+  };
 }
 
 async function startLocalChain(

@@ -16,7 +16,9 @@ export const usdcAbi = parseAbi([
   'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
   'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
   'event Transfer(address indexed from, address indexed to, uint256 value)',
+  'function cancelAuthorization(address authorizer, bytes32 nonce, bytes signature)',
   'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
+  'event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)',
 ]);
 
 /** EIP-712 types of an EIP-3009 `transferWithAuthorization` message. */
@@ -27,6 +29,14 @@ export const transferWithAuthorizationTypes = {
     { name: 'value', type: 'uint256' },
     { name: 'validAfter', type: 'uint256' },
     { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const;
+
+/** EIP-712 types of an EIP-3009 `cancelAuthorization` message. */
+export const cancelAuthorizationTypes = {
+  CancelAuthorization: [
+    { name: 'authorizer', type: 'address' },
     { name: 'nonce', type: 'bytes32' },
   ],
 } as const;

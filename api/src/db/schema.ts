@@ -380,8 +380,8 @@ export const paymentWallets = pgTable(
     actualGasUsed: numeric({ precision: 30, scale: 18 }).notNull().default('0'),
     // amount in USDC, 6 decimals: every confirmed forwarding round (merchant share + fee)
     forwardedAmountUsdc: numeric({ precision: 20, scale: 6 }).notNull().default('0'),
-    // none, forwarding, completed, retrying (a failure that will be retried), waiting_relayer or
-    // failed (stopped): FORWARDING_STATUSES
+    // none, forwarding, completed, retrying (a failure that will be retried), waiting_relayer,
+    // failed (stopped) or canceled (the payment left the chain): FORWARDING_STATUSES
     forwardingStatus: text().$type<ForwardingStatus>().notNull().default('none'),
     forwardingError: text(),
     forwardingNextAttemptAt: timestamp({ withTimezone: true }),
@@ -477,7 +477,7 @@ export const forwardingTransfers = pgTable(
     rawTransaction: text(),
     txHash: text(),
     txNonce: integer(),
-    // planned, signed, sent, mined, confirmed: FORWARDING_LEG_STATUSES
+    // planned, signed, sent, mined, confirmed; reverted, canceling, canceled: FORWARDING_LEG_STATUSES
     status: text().$type<ForwardingLegStatus>().notNull().default('planned'),
     blockNumber: numeric({ precision: 78, scale: 0 }),
     // amount in wei: gasUsed × effectiveGasPrice (+ the L1 fee on Base)
@@ -489,7 +489,9 @@ export const forwardingTransfers = pgTable(
     uniqueIndex('forwarding_transfers_wallet_round_leg_idx').on(t.walletId, t.round, t.leg),
     index('forwarding_transfers_tx_hash_idx').on(t.txHash),
     // Rounds not yet recorded as complete (a restarted worker resumes them first).
-    index('forwarding_transfers_open_idx').on(t.walletId).where(sql`${t.status} <> 'confirmed'`),
+    index('forwarding_transfers_open_idx')
+      .on(t.walletId)
+      .where(sql`${t.status} not in ('confirmed', 'canceled')`),
     check('forwarding_transfers_status_check', oneOf('status', FORWARDING_LEG_STATUSES)),
   ],
 );

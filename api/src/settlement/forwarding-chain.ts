@@ -149,26 +149,31 @@ export function isAuthorizationUsed(
   });
 }
 
-const authorizationUsed = parseAbiItem(
-  'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
-);
+const authorizationEvents = {
+  used: parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)'),
+  canceled: parseAbiItem(
+    'event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)',
+  ),
+} as const;
 
 /** Blocks searched back for a consumed authorization (about 5.5 hours of Base). */
 const AUTHORIZATION_LOOKBACK = 100_000n;
 
 /**
  * The transaction that consumed an authorization, found by its event: when a resubmission
- * replaced the leg's recorded hash and the earlier transaction was the one mined.
+ * replaced the leg's recorded hash and the earlier transaction was the one mined. `canceled`: the
+ * transaction that cancelled it instead (`cancelAuthorization`).
  */
 export async function findAuthorizationTx(
   chain: ForwardingChain,
   authorizer: Address,
   nonce: Hex,
+  how: keyof typeof authorizationEvents = 'used',
 ): Promise<Hash | null> {
-  const head = await chain.client.getBlockNumber();
+  const head = await chain.client.getBlockNumber({ cacheTime: 0 });
   const logs = await chain.client.getLogs({
     address: chain.token,
-    event: authorizationUsed,
+    event: authorizationEvents[how],
     args: { authorizer, nonce },
     fromBlock: head > AUTHORIZATION_LOOKBACK ? head - AUTHORIZATION_LOOKBACK : 0n,
     toBlock: head,

@@ -9,13 +9,20 @@ import {
   WaitForTransactionReceiptTimeoutError,
 } from 'viem';
 import { paymentWallets } from '../db/schema.ts';
-import { type ForwardingContext, forwardWallet, PermanentForwardingError } from './forwarding.ts';
+import {
+  type ForwardingContext,
+  forwardWallet,
+  PaymentLeftChainError,
+  PermanentForwardingError,
+} from './forwarding.ts';
+import { mayResendLeg } from './forwarding-cancel.ts';
 import { isPending, receiptOf } from './forwarding-chain.ts';
 import { forwardingRetryDelayMs, MAX_FORWARDING_ATTEMPTS } from './forwarding-plan.ts';
 import {
   loadWalletsWithWork,
   openRoundLegs,
   recordFailure,
+  recordWait,
   type WalletRow,
 } from './forwarding-store.ts';
 import {
@@ -115,6 +122,9 @@ async function recordRelayerWait(
     );
 }
 
+/** How long a round whose payment left the chain waits before it is looked at again. */
+const PAYMENT_WAIT_MS = 1000;
+
 /** Per wallet: how many times in a row it waited for the relayer (its short backoff). */
 type Waits = Map<string, { count: number; reason: string }>;
 
@@ -133,6 +143,14 @@ async function forwardAndRecord(
     options.onRound?.(wallet.id);
     return true;
   } catch (error) {
+    if (error instanceof PaymentLeftChainError) {
+      // Note: detection reverses the order within a few passes; then the round is cancelled.
+      await recordWait(options.db, wallet, error.message, new Date(Date.now() + PAYMENT_WAIT_MS));
+      if (waits.get(wallet.id)?.reason !== error.message)
+        log(`order ${wallet.orderId}: forwarding holds its round back: ${error.message}`);
+      waits.set(wallet.id, { count: 0, reason: error.message });
+      return false;
+    }
     const trouble =
       error instanceof PermanentForwardingError
         ? undefined
@@ -177,7 +195,10 @@ export function startForwardingLoop(options: ForwardingLoopOptions): WakeableLoo
   const inFlight = new Map<string, Promise<unknown>>();
   const settings = { ...RELAYER_DEFAULTS, ...options.relayer };
   const waits: Waits = new Map();
-  const manager = new RelayerManager(options.chain, options.db, settings, log);
+  // Note: a leg transaction the node lost goes out again only while its payment is there.
+  const manager = new RelayerManager(options.chain, options.db, settings, log, (legId) =>
+    mayResendLeg(options, legId),
+  );
   attachRelayerManager(manager);
   const loop = startWakeableLoop(
     'forwarding',

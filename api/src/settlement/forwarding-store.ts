@@ -1,8 +1,8 @@
 // Postgres side of forwarding: the wallets with work, a round's legs (written before anything is
 // signed or sent), and the completion of a round in ONE transaction with its `order.forwarded`
 // webhook. The chain is the truth about what was paid; these rows are what may exist on chain.
-import { formatUsdcFull, parseUsdc, type Usdc } from '@store/shared';
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { CLOSED_LEG_STATUSES, formatUsdcFull, parseUsdc, type Usdc } from '@store/shared';
+import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
 import { formatEther } from 'viem';
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers, paymentWallets } from '../db/schema.ts';
@@ -14,6 +14,9 @@ export type WalletRow = typeof paymentWallets.$inferSelect;
 /** A leg row. */
 export type LegRow = typeof forwardingTransfers.$inferSelect;
 
+/** A leg not closed yet (neither confirmed nor canceled): its round is open. */
+export const openLeg = notInArray(forwardingTransfers.status, [...CLOSED_LEG_STATUSES]);
+
 /**
  * Wallets the forwarding loop must look at now: funds at depth that `isForwardable` lets go (the
  * same rule in SQL, so a wallet still waiting to be paid is not read on every pass), or a round a
@@ -24,7 +27,8 @@ export async function loadWalletsWithWork(db: Database, now: Date, limit: number
   const at = now.toISOString();
   // Note: a wallet whose unforwarded funds are all held for the payer (an excess awaiting its
   // claim, an underpaid order refunded) is not listed until its refund is ready; an underpaid one
-  // whose window closed only once its merchant accepted it as paid.
+  // whose window closed only once its merchant accepted it as paid. A reversed wallet's open legs
+  // are listed to be closed (recorded as paid, or cancelled).
   const rows = await db.execute<{ id: string }>(sql`
     select w.id from payment_wallets w
     where w.id in (
@@ -40,11 +44,12 @@ export async function loadWalletsWithWork(db: Database, now: Date, limit: number
               and r.status in ('awaiting_address', 'ready', 'sending', 'failed')), 0) / 1000000
         union select wallet_id from refunds
           where status = 'ready' and source = 'deposit' and wallet_id is not null
-        union select wallet_id from forwarding_transfers where status <> 'confirmed')
+        union select wallet_id from forwarding_transfers
+          where status not in ('confirmed', 'canceled'))
       and w.forwarding_status <> 'failed'
       and (w.status <> 'reversed' or w.expired_at <= ${at}
         or w.id in (select wallet_id from forwarding_transfers
-          where status <> 'confirmed' and tx_hash is not null))
+          where status not in ('confirmed', 'canceled')))
       and (w.forwarding_next_attempt_at is null or w.forwarding_next_attempt_at <= ${at})
     order by w.payment_received_at nulls last
     limit ${limit}`);
@@ -70,9 +75,7 @@ export async function recordMinedLegs(db: Database, mined: readonly MinedLeg[]):
     await db
       .update(forwardingTransfers)
       .set({ status: 'mined', txHash: m.txHash, blockNumber: m.blockNumber.toString() })
-      .where(
-        and(eq(forwardingTransfers.id, m.leg.id), ne(forwardingTransfers.status, 'confirmed')),
-      );
+      .where(and(eq(forwardingTransfers.id, m.leg.id), openLeg));
   }
 }
 
@@ -92,9 +95,7 @@ export function openRoundLegs(db: Database, walletId: string): Promise<LegRow[]>
   return db
     .select()
     .from(forwardingTransfers)
-    .where(
-      and(eq(forwardingTransfers.walletId, walletId), ne(forwardingTransfers.status, 'confirmed')),
-    )
+    .where(and(eq(forwardingTransfers.walletId, walletId), openLeg))
     .orderBy(asc(forwardingTransfers.round), asc(forwardingTransfers.leg));
 }
 
@@ -260,6 +261,27 @@ function summaryOf(
     feeTxHash: fee?.txHash ?? null,
     forwardedAt: now.toISOString(),
   };
+}
+
+/**
+ * Records a wait that is no failure (not counted): the reason kept for the merchant, the next look
+ * at `nextAttemptAt`. Conditional on the forwarded amount read before, as `recordFailure`.
+ */
+export async function recordWait(
+  db: Database,
+  wallet: Pick<WalletRow, 'id' | 'forwardedAmountUsdc'>,
+  reason: string,
+  nextAttemptAt: Date,
+): Promise<void> {
+  await db
+    .update(paymentWallets)
+    .set({ forwardingError: reason.slice(0, 1000), forwardingNextAttemptAt: nextAttemptAt })
+    .where(
+      and(
+        eq(paymentWallets.id, wallet.id),
+        eq(paymentWallets.forwardedAmountUsdc, wallet.forwardedAmountUsdc),
+      ),
+    );
 }
 
 /**

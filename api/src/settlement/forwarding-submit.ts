@@ -58,34 +58,43 @@ export function legTxRecord(
 const AUTHORIZATION_LIFETIME_S = 24n * 60n * 60n;
 const RESIGN_MARGIN_S = 10n * 60n;
 
+/**
+ * True when the leg's recorded relayer transaction is still on its way: the node holds it, or it
+ * was dropped with its nonce still free and the same bytes went out again. False when it must be
+ * signed anew: it was mined (and reverted), its nonce went to another transaction, or the node
+ * refused the same bytes (underpriced now, or the relayer is out of ETH; the record then goes, so
+ * the new one takes the chain's next nonce at today's fees).
+ */
+export async function recordedTxOnItsWay(ctx: ForwardingContext, leg: LegRow): Promise<boolean> {
+  if (!leg.txHash || !leg.rawTransaction || leg.txNonce === null) return false;
+  const { client } = ctx.chain;
+  const hash = leg.txHash as Hash;
+  const receipt = await receiptOf(client, hash);
+  if (receipt) return false;
+  if (await isPending(client, hash)) return true;
+  const latest = await client.getTransactionCount({ address: ctx.chain.relayer.address });
+  if (latest > leg.txNonce) return false;
+  const sent: SignedTx = { raw: leg.rawTransaction as Hex, hash, nonce: leg.txNonce };
+  try {
+    await broadcast(client, sent.raw);
+    return true;
+  } catch (error) {
+    if (!nodeRefused(error)) throw error;
+    await legTxRecord(ctx.db, leg).forget(sent);
+    return false;
+  }
+}
+
 /** Signs (or re-signs) a leg's authorization and has the relayer submit it, unless it is done. */
 export async function submitAuthorization(
   ctx: ForwardingContext,
   account: LocalAccount,
   leg: LegRow,
 ) {
-  const { client } = ctx.chain;
   const nonce = leg.authorizationNonce as Hex;
   if (await isAuthorizationUsed(ctx.chain, account.address, nonce)) return;
-  if (leg.txHash && leg.rawTransaction && leg.txNonce !== null) {
-    const hash = leg.txHash as Hash;
-    const receipt = await receiptOf(client, hash);
-    if (!receipt && (await isPending(client, hash))) return;
-    const latest = await client.getTransactionCount({ address: ctx.chain.relayer.address });
-    // Note: dropped by the node with its nonce still free: the same bytes go out again. If the
-    // node refuses them (underpriced now, or the relayer is out of ETH), the record goes and
-    // the leg is signed anew below, at the chain's next nonce and today's fees.
-    if (!receipt && latest <= leg.txNonce) {
-      const sent: SignedTx = { raw: leg.rawTransaction as Hex, hash, nonce: leg.txNonce };
-      try {
-        return await broadcast(client, sent.raw);
-      } catch (error) {
-        if (!nodeRefused(error)) throw error;
-        await legTxRecord(ctx.db, leg).forget(sent);
-      }
-    }
-    // Otherwise it reverted, or its nonce went to another transaction: sign and send anew.
-  }
+  // Note: a leg whose transaction reverted, or whose nonce went to another, is signed anew.
+  if (await recordedTxOnItsWay(ctx, leg)) return;
   const now = BigInt(Math.floor(Date.now() / 1000));
   let signature = leg.signature as Hex | null;
   let validBefore = leg.validBefore ? BigInt(leg.validBefore) : 0n;

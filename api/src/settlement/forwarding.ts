@@ -14,6 +14,8 @@ import {
 import type { Database } from '../db/client.ts';
 import { depositAccount } from '../keys/deposit-address.ts';
 import { crashPoint } from './crash-point.ts';
+import { closeLegsOfLostPayment, roundShortfall } from './forwarding-cancel.ts';
+import { recordRevertedLeg } from './forwarding-cancel-store.ts';
 import {
   type ForwardingChain,
   findAuthorizationTx,
@@ -80,6 +82,14 @@ export class PermanentForwardingError extends Error {
 }
 
 /**
+ * The payment of a round that is open is no longer on the chain, while the wallet is not reversed
+ * yet: forwarding waits for detection (never counted as a failure), then cancels the round.
+ */
+export class PaymentLeftChainError extends Error {
+  override name = 'PaymentLeftChainError';
+}
+
+/**
  * Runs (or resumes) the wallet's open round, or plans the next; true when a round completed.
  * Note: only while this worker holds the wallet's claim, and from the wallet as it is once
  * claimed (another worker may have completed a round since the row was listed).
@@ -101,17 +111,30 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
       `the deposit key at ${wallet.derivationPath} is not ${wallet.walletAddress} (wrong PAYMENT_MNEMONIC?)`,
     );
   let legs = await openRoundLegs(ctx.db, wallet.id);
-  // Note: a reversed payment no longer exists: nothing new leaves for it while its window is
-  // open, but what already left (legs on their way when the reorg came) is recorded.
-  if (wallet.status === 'reversed' && !(wallet.expiredAt && wallet.expiredAt <= new Date()))
-    return recordLegsAlreadyPaid(ctx, wallet, account, legs);
+  const reversed = wallet.status === 'reversed';
+  const windowOpen = !(wallet.expiredAt && wallet.expiredAt <= new Date());
+  // Note: a reversed payment no longer exists: its open legs are closed (what already left is
+  // recorded, the rest cancelled on chain) and nothing new leaves for it while its window is
+  // open. A cancellation under way is finished first, whatever the wallet's state now.
+  const gasFunded = legs[0]?.mode === 'gas-funded';
+  if (!gasFunded && (legs.some((l) => l.status === 'canceling') || (reversed && legs.length > 0)))
+    return closeLegsOfLostPayment(ctx, wallet, account, legs);
+  if (reversed && windowOpen) {
+    // Note: looked at again every 30 s, not on every pass (a reorg may reverse many wallets).
+    await deferForwarding(ctx.db, wallet.id, new Date(Date.now() + 30_000));
+    return false;
+  }
   if (legs.length === 0) legs = (await planNext(ctx, wallet, account.address)) ?? [];
   if (legs.length === 0) return false;
   // Note: a refund round is always EIP-3009 (the relayer pays its gas), whatever the mode.
   const refund = legs.some((leg) => leg.leg === 'refund');
   if (!refund && legs[0]?.mode === 'gas-funded')
     return forwardGasFunded(ctx, wallet, account, legs);
-  await checkRoundIsFunded(ctx, account.address, legs);
+  // Note: before anything is sent again (a leg a reorg took away), the payment must still be on
+  // the chain and the address must hold what the legs send: else they would only revert.
+  const shortfall = await roundShortfall(ctx.chain, wallet, legs);
+  if (shortfall?.gone) throw new PaymentLeftChainError(shortfall.reason);
+  if (shortfall) throw new Error(shortfall.reason);
   crashPoint(ctx.crashAt, refund ? 'refund-before-signing' : 'before-signing');
   // Note: a leg whose transaction a reorg removed has its authorization unused again: it is
   // sent again here, under the same authorization nonce, so it can still pay only once.
@@ -180,64 +203,6 @@ function untilDepth(missing: bigint): Date {
 
 const BASE_BLOCK_MS = 200;
 
-/**
- * Records, at depth, the open legs of a reversed wallet whose authorizations were used (they were
- * submitted before the reorg took the payment away); the others stay open, never sent.
- */
-async function recordLegsAlreadyPaid(
-  ctx: ForwardingContext,
-  wallet: WalletRow,
-  account: LocalAccount,
-  legs: readonly LegRow[],
-): Promise<boolean> {
-  const paid: LegRow[] = [];
-  for (const leg of legs) {
-    if (await isAuthorizationUsed(ctx.chain, account.address, leg.authorizationNonce as Hex))
-      paid.push(leg);
-  }
-  // Note: looked at again every 30 s, not on every pass (a reorg may reverse many wallets).
-  const later = () => deferForwarding(ctx.db, wallet.id, new Date(Date.now() + 30_000));
-  if (paid.length === 0) {
-    await later();
-    return false;
-  }
-  const found = await Promise.all(paid.map((leg) => authorizationMined(ctx, account, leg)));
-  const mined = found.filter((m): m is MinedLeg => m !== null);
-  if (mined.length < found.length) {
-    await later();
-    return false;
-  }
-  const head = await ctx.chain.client.getBlockNumber({ cacheTime: 0 });
-  const missing = blocksToDepth(mined, head, BigInt(ctx.confirmations ?? 1));
-  if (missing > 0n) {
-    await deferForwarding(ctx.db, wallet.id, untilDepth(missing));
-    return false;
-  }
-  return completeRound(ctx.db, wallet, mined, new Date());
-}
-
-/**
- * Throws when the address holds less than the round's legs not yet paid: their transactions
- * would only revert (and cost the relayer gas). Happens when a reorg took the payment away.
- */
-async function checkRoundIsFunded(
-  ctx: ForwardingContext,
-  address: `0x${string}`,
-  legs: readonly LegRow[],
-): Promise<void> {
-  let unpaid = 0n;
-  for (const leg of legs) {
-    const nonce = leg.authorizationNonce as Hex;
-    if (!(await isAuthorizationUsed(ctx.chain, address, nonce))) unpaid += BigInt(leg.value);
-  }
-  if (unpaid === 0n) return;
-  const balance = await tokenBalance(ctx.chain, address);
-  if (balance < unpaid)
-    throw new Error(
-      `${address} holds ${balance} of the ${unpaid} base units its round forwards (the payment left the chain?)`,
-    );
-}
-
 /** Inserts the next round's legs for what the address holds; undefined when there is nothing. */
 async function planRound(
   ctx: ForwardingContext,
@@ -299,6 +264,8 @@ async function authorizationMined(
     const receipt = await minedOrDropped(ctx, hash);
     // Note: the receipt proves this authorization only if it is this leg's own transaction.
     if (receipt && receipt.status === 'success') return minedLeg(leg, receipt);
+    // Note: a reverted transaction is recorded (hash, gas), never left as if it were on its way.
+    if (receipt) await recordRevertedLeg(ctx.db, leg, receipt, new Date());
     // Dropped (a reorg, a node that forgot it) and not used: the next pass sends it again.
     if (!receipt && !(await isAuthorizationUsed(ctx.chain, account.address, nonce))) return null;
   }

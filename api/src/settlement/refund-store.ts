@@ -248,8 +248,9 @@ export async function reserveOversold(db: Database, walletId: string, now: Date)
     const figures = await refundFigures(tx, wallet.id);
     const free =
       parseUsdc(wallet.receivedAmountUsdc) - parseUsdc(wallet.forwardedAmountUsdc) - figures.held;
-    const owed = oversoldRefundAmount(order);
-    const amount = owed < free ? owed : free;
+    // Note: never more than is free on the address (bigints: no Math.min).
+    let amount = oversoldRefundAmount(order);
+    if (free < amount) amount = free;
     if (amount <= 0n) return false;
     await openDepositRefund(tx, wallet, { reason: 'oversold', amount }, now);
     return true;

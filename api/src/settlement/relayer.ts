@@ -189,6 +189,9 @@ const relayerLegs = or(eq(forwardingTransfers.mode, 'eip3009'), eq(forwardingTra
  *   with a 0-value self-transfer;
  * - a transaction held in the pool longer than `stuckAfterMs` is replaced at the same nonce with
  *   fees raised by `bumpPercent` (at least the current estimate).
+ * A lost leg transaction goes out again only if `mayResend` lets it (its payment is still there:
+ * after a reorg took the payment away it would only revert); a nonce is filled only while a later
+ * transaction waits behind it.
  * Runs under the relayer's nonce lock, so it never races the worker's own sends.
  */
 export class RelayerManager {
@@ -202,6 +205,7 @@ export class RelayerManager {
     readonly db: Database,
     readonly settings: RelayerSettings,
     private readonly log: (line: string) => void,
+    private readonly mayResend: (legId: string) => Promise<boolean> = async () => true,
   ) {}
 
   /** Records a transaction just broadcast (its time in the pool starts now). */
@@ -239,6 +243,8 @@ export class RelayerManager {
     const byNonce = new Map<number, Outstanding[]>();
     for (const tx of outstanding) byNonce.set(tx.nonce, [...(byNonce.get(tx.nonce) ?? []), tx]);
     const top = Math.min(Math.max(...byNonce.keys()), latest + MAX_SCAN);
+    const holes: number[] = [];
+    let waited = latest - 1;
     for (let nonce = latest; nonce <= top; nonce++) {
       const txs = byNonce.get(nonce) ?? [];
       let held: Outstanding | undefined;
@@ -250,6 +256,7 @@ export class RelayerManager {
       }
       if (held) {
         this.holes.delete(nonce);
+        waited = nonce;
         if (options.bump) await this.bumpIfStuck(held);
         continue;
       }
@@ -260,7 +267,14 @@ export class RelayerManager {
           break;
         }
       }
-      if (resent) this.holes.delete(nonce);
+      if (resent) {
+        this.holes.delete(nonce);
+        waited = nonce;
+      } else holes.push(nonce);
+    }
+    // Note: only nonces with a transaction waiting behind them are filled.
+    for (const nonce of holes) {
+      if (nonce > waited) this.holes.delete(nonce);
       else if (options.fillHoles) await this.fillHole(nonce);
     }
   }
@@ -280,8 +294,9 @@ export class RelayerManager {
       .from(forwardingTransfers)
       .where(
         and(
-          // Note: 'mined' too: a leg whose block a reorg removed holds its nonce until sent again.
-          inArray(forwardingTransfers.status, ['sent', 'mined']),
+          // Note: 'mined' too: a leg whose block a reorg removed holds its nonce until sent again;
+          // 'canceling': the transaction that cancels a leg's authorization.
+          inArray(forwardingTransfers.status, ['sent', 'mined', 'canceling']),
           isNotNull(forwardingTransfers.rawTransaction),
           gte(forwardingTransfers.txNonce, latest),
           relayerLegs,
@@ -324,7 +339,10 @@ export class RelayerManager {
     return tx !== null;
   }
 
-  /** Sends a lost recorded transaction again; true when its nonce is taken care of. */
+  /**
+   * Sends a lost recorded transaction again, unless it would only revert; true when its nonce is
+   * taken care of.
+   */
   private async resend(tx: Outstanding): Promise<boolean> {
     if (tx.leg?.mode === 'eip3009' && tx.leg.authorizationNonce) {
       // Note: an authorization another transaction used: this one would only revert.
@@ -336,6 +354,7 @@ export class RelayerManager {
       });
       if (used) return false;
     }
+    if (tx.leg && !(await this.mayResend(tx.leg.id))) return false;
     try {
       await this.chain.client.sendRawTransaction({ serializedTransaction: tx.raw });
       this.seen.set(tx.hash, Date.now());
@@ -550,15 +569,24 @@ export async function readRelayerStatus(deps: {
   };
 }
 
-/** Wallets waiting for the relayer, and the age of the oldest paid one not forwarded. */
+/**
+ * Wallets waiting for the relayer, and the age of the oldest paid one with money that should
+ * leave and has not. Note: what is held for the payer (an excess awaiting their address, a refund
+ * on its way) is not the merchant's to forward: a wallet whose only unforwarded money is held
+ * does not count, as the forwarding loop does not list it (see `loadWalletsWithWork`).
+ */
 async function forwardingBacklog(db: Database) {
+  const held = sql`coalesce((select sum(r.amount) from refunds r
+    where r.wallet_id = ${paymentWallets.id} and r.source = 'deposit'
+      and r.status in ('awaiting_address', 'ready', 'sending', 'failed')), 0) / 1000000`;
   const [row] = await db
     .select({
       waiting: sql<number>`count(*) filter (where ${paymentWallets.forwardingStatus} = ${WAITING_RELAYER})::int`,
       lagSeconds: sql<
         number | null
       >`floor(extract(epoch from now() - min(${paymentWallets.paymentReceivedAt}) filter (
-        where ${paymentWallets.status} in ('received', 'overpaid', 'paid_late'))))::int`,
+        where ${paymentWallets.status} in ('received', 'overpaid', 'paid_late')
+          and ${paymentWallets.receivedAmountUsdc} - ${paymentWallets.forwardedAmountUsdc} > ${held})))::int`,
     })
     .from(paymentWallets)
     .where(sql`${paymentWallets.forwardingDue}`);

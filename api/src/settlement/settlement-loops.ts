@@ -68,7 +68,7 @@ export function forwardingContext(
     mnemonic: config.paymentMnemonic,
     mode: config.forwardingMode,
     confirmations: config.confirmations,
-    claims: walletClaims(db),
+    claims: walletClaims(config.databaseUrl),
     crashAt: options.crashAt,
   };
 }
@@ -107,7 +107,8 @@ export function startSettlement(
     log,
     onRound: () => webhooks.wake(),
   });
-  // Note: what a reorg deeper than the depth took back from a completed round is sent again.
+  // Note: what a reorg deeper than the depth took back from a completed round is sent again (or,
+  // if the reorg took the payment too, cancelled: see forwarding-cancel.ts).
   const suspects = new Set<string>();
   const reconcile = startWakeableLoop(
     'forwarding reconciliation',
@@ -115,7 +116,10 @@ export function startSettlement(
     async () => {
       const reopened = await reconcileForwarding(context, new Date(), suspects);
       if (reopened > 0) {
-        log(`forwarding: ${reopened} leg(s) left the chain after a reorg; sending them again`);
+        log(
+          `forwarding: ${reopened} leg(s) left the chain after a reorg; sent again where their ` +
+            'payment is still on the chain, cancelled where it is not',
+        );
         forwarding.wake();
       }
       return false;

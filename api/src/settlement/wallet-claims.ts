@@ -4,32 +4,38 @@
 // process) never plan or submit a round of the same wallet at once; a worker that dies loses its
 // connection, and Postgres releases its claims at that moment, so another worker takes over at
 // once instead of waiting for a lease to run out.
-import type { Database } from '../db/client.ts';
+import postgres from 'postgres';
 
 /** Claims of one worker process. */
 export interface WalletClaims {
   /** True when this worker now owns the wallet (until `release`); false when another does. */
   claim(walletId: string): Promise<boolean>;
   release(walletId: string): Promise<void>;
-  /** Gives the claim connection back (every claim is released with it). */
+  /** Closes the claim connection (every claim is released with it). */
   close(): Promise<void>;
 }
 
 // Note: the two-key form of the advisory lock: a namespace for forwarding, then the wallet.
 const NAMESPACE = 'storefront-forwarding';
 
-/** Claims on a connection reserved from the worker's pool (taken on first use). */
-export function walletClaims(db: Database): WalletClaims {
-  type Reserved = Awaited<ReturnType<Database['$client']['reserve']>>;
-  let reserved: Promise<Reserved> | undefined;
-  const connection = () => {
-    // Note: a failed reserve (the database down) is forgotten, so the next claim tries again.
-    reserved ??= db.$client.reserve().catch((error: unknown) => {
-      reserved = undefined;
-      throw error;
-    });
-    return reserved;
-  };
+/**
+ * Claims on a connection of their own to `databaseUrl` (opened on first use).
+ * Note: a pool of one, not a connection reserved from the worker's pool: when Postgres restarts,
+ * the postgres client reconnects a pool's connection for its next query, while a reserved one
+ * whose socket closed takes the next query into a write on no socket (an uncaught TypeError that
+ * ends the process, the query never answered). The claims held on a lost connection are gone
+ * with it (Postgres released them); a round under way goes on, guarded as ever by its nonces.
+ */
+export function walletClaims(databaseUrl: string): WalletClaims {
+  const sql = postgres(databaseUrl, {
+    max: 1,
+    // Note: never closed while idle or by age: that would release every claim it holds.
+    idle_timeout: 0,
+    max_lifetime: null,
+    // Note: unlocking a claim a lost connection took with it only warns.
+    onnotice: () => {},
+    connection: { application_name: 'storefront-worker-claims' },
+  });
   // Note: one statement at a time on the one connection.
   let tail: Promise<unknown> = Promise.resolve();
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
@@ -37,36 +43,20 @@ export function walletClaims(db: Database): WalletClaims {
     tail = run.catch(() => {});
     return run;
   };
-  const forget = async (error: unknown) => {
-    // Note: a broken claim connection released every claim with it; start a new one next time.
-    const lost = reserved;
-    reserved = undefined;
-    (await lost?.catch(() => undefined))?.release();
-    throw error;
-  };
   return {
     claim: (walletId) =>
       serial(async () => {
-        const sql = await connection();
         const [row] = await sql<{ claimed: boolean }[]>`
-          select pg_try_advisory_lock(hashtext(${NAMESPACE}), hashtext(${walletId})) as claimed`.catch(
-          forget,
-        );
+          select pg_try_advisory_lock(hashtext(${NAMESPACE}), hashtext(${walletId})) as claimed`;
         return row?.claimed === true;
       }),
     release: (walletId) =>
       serial(async () => {
-        if (!reserved) return;
-        const sql = await connection();
-        await sql`select pg_advisory_unlock(hashtext(${NAMESPACE}), hashtext(${walletId}))`.catch(
-          forget,
-        );
+        await sql`select pg_advisory_unlock(hashtext(${NAMESPACE}), hashtext(${walletId}))`;
       }),
     close: async () => {
       await tail;
-      const lost = reserved;
-      reserved = undefined;
-      (await lost?.catch(() => undefined))?.release();
+      await sql.end({ timeout: 5 });
     },
   };
 }

@@ -18,6 +18,7 @@ describe('forwardingLabel', () => {
     expect(forwardingLabel('retrying')).toBe('retrying');
     expect(forwardingLabel('waiting_relayer')).toBe('retrying');
     expect(forwardingLabel('failed')).toBe('failed');
+    expect(forwardingLabel('canceled')).toBe('canceled');
   });
 
   it('re-reads only what can still change by itself', () => {
@@ -26,6 +27,7 @@ describe('forwardingLabel', () => {
     );
     expect(isForwardingUnsettled('completed')).toBe(false);
     expect(isForwardingUnsettled('failed')).toBe(false);
+    expect(isForwardingUnsettled('canceled')).toBe(false);
   });
 });
 
@@ -46,6 +48,9 @@ describe('forwardingNote', () => {
     expect(forwardingNote({ status: 'failed', lastError: 'blacklisted' })).toBe('blacklisted');
     expect(forwardingNote({ status: 'retrying', lastError: 'timeout' })).toBe('timeout');
     expect(forwardingNote({ status: 'completed', lastError: null })).toBeNull();
+    expect(forwardingNote({ status: 'canceled', lastError: 'the payment left the chain' })).toBe(
+      'the payment left the chain',
+    );
   });
 });
 

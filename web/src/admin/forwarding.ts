@@ -7,7 +7,8 @@ import { apiRequest } from '../lib/api.ts';
 export const ForwardingSchema = v.object({
   /**
    * none, forwarding, completed, retrying (will retry), waiting_relayer (waits for the platform's
-   * relayer; resumes by itself, never counted as a failure) or failed (stopped).
+   * relayer; resumes by itself, never counted as a failure), failed (stopped) or canceled (a reorg
+   * took the payment away: nothing is forwarded unless it is mined again).
    */
   status: v.string(),
   lastError: v.nullable(v.string()),
@@ -66,7 +67,7 @@ export async function retryForwardingRequest(
 }
 
 /** What the badge says. */
-export type ForwardingLabel = 'forwarded' | 'pending' | 'retrying' | 'failed';
+export type ForwardingLabel = 'forwarded' | 'pending' | 'retrying' | 'failed' | 'canceled';
 
 /** The status of a forwarding that waits for the platform's relayer (out of ETH, nonce trouble). */
 export const WAITING_RELAYER = 'waiting_relayer';
@@ -77,7 +78,7 @@ export const WAITING_RELAYER = 'waiting_relayer';
  */
 export function forwardingLabel(status: string): ForwardingLabel {
   if (status === 'completed') return 'forwarded';
-  if (status === 'retrying' || status === 'failed') return status;
+  if (status === 'retrying' || status === 'failed' || status === 'canceled') return status;
   if (status === WAITING_RELAYER) return 'retrying';
   return 'pending';
 }
@@ -98,12 +99,14 @@ export function forwardingNote(
     );
   }
   const label = forwardingLabel(forwarding.status);
-  return label === 'retrying' || label === 'failed' ? forwarding.lastError : null;
+  return label === 'retrying' || label === 'failed' || label === 'canceled'
+    ? forwarding.lastError
+    : null;
 }
 
 /** True while the status can still change by itself (the page re-reads it). */
 export function isForwardingUnsettled(status: string): boolean {
-  return status !== 'completed' && status !== 'failed';
+  return status !== 'completed' && status !== 'failed' && status !== 'canceled';
 }
 
 /** One line of `metadata.stockShortfall`. */

@@ -1792,13 +1792,13 @@ export type components = {
             receivedAmount: string;
             retryCount: number;
             /** @enum {string} */
-            status: "none" | "forwarding" | "completed" | "retrying" | "waiting_relayer" | "failed";
+            status: "none" | "forwarding" | "completed" | "retrying" | "waiting_relayer" | "failed" | "canceled";
             transfers: {
                 confirmedAt: string | null;
                 leg: string;
                 round: number;
                 /** @enum {string} */
-                status: "planned" | "signed" | "sent" | "mined" | "confirmed";
+                status: "planned" | "signed" | "sent" | "mined" | "confirmed" | "reverted" | "canceling" | "canceled";
                 to: string;
                 txHash: string | null;
                 value: string;

@@ -139,6 +139,18 @@ export async function getOrderActivity(
       );
       continue;
     }
+    const legTx = typeof details.txHash === 'string' ? details.txHash : null;
+    if (details.legReverted) {
+      const title = 'A forwarding transaction reverted (the deposit address did not hold it)';
+      timeline.push(entry(event.createdAt, 'forwarded', title, `Leg ${details.leg}`, legTx));
+      continue;
+    }
+    if (details.legCanceled) {
+      const cancelTx = typeof details.cancelTxHash === 'string' ? details.cancelTxHash : null;
+      const title = 'A forwarding leg was cancelled: its payment left the chain';
+      timeline.push(entry(event.createdAt, 'forwarded', title, `Leg ${details.leg}`, cancelTx));
+      continue;
+    }
     const tx = typeof details.paymentTxHash === 'string' ? details.paymentTxHash : null;
     const title = PAYMENT_TITLES[event.toStatus] ?? `Payment ${event.toStatus}`;
     // Note: a detected payment is not at the confirmation depth yet: what was seen, not received.

@@ -99,7 +99,7 @@ async function hasOpenRound(
 ) {
   const [row] = await db.execute<{ open: boolean }>(
     sql`select exists (select 1 from forwarding_transfers where wallet_id = ${walletId}
-      and status <> 'confirmed') as open`,
+      and status not in ('confirmed', 'canceled')) as open`,
   );
   return row?.open === true;
 }

@@ -13,6 +13,7 @@ const TONES = {
   pending: 'neutral',
   retrying: 'warning',
   failed: 'danger',
+  canceled: 'neutral',
 } as const;
 
 /** The forwarding of a paid order: a badge, its last error, and Retry when it stopped. */
