@@ -142,10 +142,15 @@ test('orders page: forwarding of a paid order and stock that ran out', async ({ 
   const store = await createStore(page.request, unique('Stock Shop'));
   const mug = { title: 'Last Mug', priceUsdc: '3.00', inventory: 2 };
   const product = { ...(await createProduct(page.request, store.id, mug)), ...mug };
-  // Each order holds its mug; the first is paid; then the last mug goes elsewhere (the merchant
-  // sets the stock to 0), so the second, paid after, comes up short.
+  // Each order holds its mug once its shopper asks to pay; the first is paid; then the last mug
+  // goes elsewhere (the merchant sets the stock to 0), so the second, paid after, comes up short.
   const first = await placeOrder(page.request, store.id, product);
   const second = await placeOrder(page.request, store.id, product);
+  const asked = await page.request.post(`/api/orders/${second.id}/assign-payment-wallet`, {
+    data: { paymentChain: 'base' },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  expect(asked.ok()).toBe(true);
   await payOrder(page.request, first, 7);
   const sold = await page.request.put(`/api/products/${product.id}`, { data: { inventory: 0 } });
   expect(sold.ok()).toBe(true);
