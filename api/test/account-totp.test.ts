@@ -6,7 +6,7 @@ import { describe, expect, test } from 'bun:test';
 import { TOTP_MESSAGES } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { recoveryCodes, users } from '../src/db/schema.ts';
-import { totpCodeAt } from '../src/modules/account/second-factor.ts';
+import { RECOVERY_CODE_LIMIT, totpCodeAt } from '../src/modules/account/second-factor.ts';
 import {
   type ApiClient,
   apiClient,
@@ -247,6 +247,47 @@ describe('changes that need a fresh code once it is on', () => {
       statuses.push((await m.api.post('/api/api-keys', { name: 'x' }, withCode(wrong))).status);
     expect(statuses.slice(0, 6)).toEqual([403, 403, 403, 403, 403, 403]);
     expect(statuses[6]).toBe(429);
+  });
+});
+
+describe('recovery codes have a limit of their own', () => {
+  test('20 wrong authenticator codes do not lock out a valid recovery code', async () => {
+    const m = await withTotp('locked');
+    const wrong = wrongCode(m.secret);
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++)
+      statuses.push((await m.api.post('/api/api-keys', { name: 'x' }, withCode(wrong))).status);
+    expect(statuses.at(-1)).toBe(429);
+    // The authenticator's codes wait; the owner's recovery code still works (and clears the wait).
+    const rescued = await m.api.post(
+      '/api/api-keys',
+      { name: 'rescued' },
+      withCode(m.codes[0] as string),
+    );
+    expect(rescued.status).toBe(201);
+    const [row] = await db()
+      .select({ failures: users.totpFailures })
+      .from(users)
+      .where(eq(users.id, m.user.id));
+    expect(row?.failures).toBe(0);
+  });
+
+  test('wrong recovery codes are limited on their own, and do not hold the authenticator back', async () => {
+    const m = await withTotp('recovery-guess');
+    const guess = (i: number) => withCode(`guess-${String(i).padStart(5, '0')}`);
+    const statuses: number[] = [];
+    for (let i = 0; i < RECOVERY_CODE_LIMIT.max; i++)
+      statuses.push((await m.api.post('/api/api-keys', { name: 'x' }, guess(i))).status);
+    expect(new Set(statuses)).toEqual(new Set([403]));
+    const limited = await m.api.post(
+      '/api/api-keys',
+      { name: 'x' },
+      withCode(m.codes[0] as string),
+    );
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.message).toStartWith(TOTP_MESSAGES.tooManyCodes);
+    const ok = await m.api.post('/api/api-keys', { name: 'y' }, withCode(totpCodeAt(m.secret)));
+    expect(ok.status).toBe(201);
   });
 });
 
