@@ -173,7 +173,8 @@ describe('sign-in with two-step verification', () => {
 describe('changes that need a fresh code once it is on', () => {
   test('the payout address: 403 without a code or with a wrong one, saved with one', async () => {
     const m = await withTotp('payout');
-    const store = (await m.api.post('/api/stores', storeForm())).body;
+    const store = (await m.api.post('/api/stores', storeForm(), withCode(m.codes[9] as string)))
+      .body;
     const path = `/api/stores/${store.id}`;
     const none = await m.api.put(path, { paymentAddress: otherAddress });
     expect(none.status).toBe(403);
@@ -205,6 +206,46 @@ describe('changes that need a fresh code once it is on', () => {
     const bob = await t.bob.api.put(path, { paymentAddress: otherAddress });
     expect(bob.status).toBe(404);
     expect((await t.shopper.put(path, { paymentAddress: otherAddress })).status).toBe(401);
+  });
+
+  test('a new slug, deactivating and a new store: 403 without a code or with a wrong one, done with one', async () => {
+    const m = await withTotp('move');
+    const created = await m.api.post('/api/stores', storeForm());
+    expect(created.status).toBe(403);
+    expect(created.body.error.message).toBe(TOTP_MESSAGES.secondFactorRequired);
+    expect(created.body.error.details).toEqual({ secondFactor: 'required' });
+    const form = storeForm();
+    const wrongCreate = await m.api.post('/api/stores', form, withCode(wrongCode(m.secret)));
+    expect(wrongCreate.status).toBe(403);
+    expect(wrongCreate.body.error.message).toBe(TOTP_MESSAGES.codeWrong);
+    expect((await m.api.get('/api/stores?mine=true')).body).toEqual([]);
+    const store = (await m.api.post('/api/stores', form, withCode(totpCodeAt(m.secret)))).body;
+    expect(store.slug).toBe(form.slug);
+    const path = `/api/stores/${store.id}`;
+    const moved = `${form.slug}-new`;
+    for (const change of [{ slug: moved }, { isActive: false }]) {
+      const none = await m.api.put(path, change);
+      expect(none.status).toBe(403);
+      expect(none.body.error.details).toEqual({ secondFactor: 'required' });
+      const wrong = await m.api.put(path, change, withCode(wrongCode(m.secret)));
+      expect(wrong.status).toBe(403);
+      expect(wrong.body.error.message).toBe(TOTP_MESSAGES.codeWrong);
+    }
+    expect((await m.api.get(path)).body).toMatchObject({ slug: form.slug, isActive: true });
+    // Other fields, the same slug and reopening need no code.
+    expect((await m.api.put(path, { name: 'Mugs', slug: form.slug, isActive: true })).status).toBe(
+      200,
+    );
+    const renamed = await m.api.put(path, { slug: moved }, withCode(totpCodeAt(m.secret, 1)));
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.slug).toBe(moved);
+    const closed = await m.api.put(path, { isActive: false }, withCode(m.codes[2] as string));
+    expect(closed.status).toBe(200);
+    expect(closed.body.isActive).toBe(false);
+    // Another merchant still cannot touch it; a visitor is refused.
+    expect((await t.bob.api.put(path, { slug: `${moved}-bob` })).status).toBe(404);
+    expect((await t.shopper.put(path, { isActive: true })).status).toBe(401);
+    expect((await t.shopper.post('/api/stores', storeForm())).status).toBe(401);
   });
 
   test('API keys: created and revoked only with a code (a recovery code counts, once)', async () => {

@@ -146,6 +146,7 @@ describe('database roles', () => {
       'api_keys',
       'checkout_sessions',
       'store_link_secrets',
+      'store_slugs',
       'account_tokens',
       'recovery_codes',
       'reviews',
@@ -357,6 +358,7 @@ describe('database roles', () => {
         '0015_buyer_tokens_and_totp',
         '0016_indexer_watch_feed',
         '0017_indexer_feed_check',
+        '0018_store_slugs',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -390,7 +392,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 18 migration\(s\) \(0000_init, .*0017_indexer_feed_check\)/,
+      /lacks 19 migration\(s\) \(0000_init, .*0018_store_slugs\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

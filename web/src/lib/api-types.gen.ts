@@ -48,7 +48,7 @@ export type paths = {
         /** Your API keys (never the keys themselves) */
         get: operations["getApiApi-keys"];
         put?: never;
-        /** Create a secret key (sk_test_… or sk_live_…); the key is in this response only */
+        /** Create a secret key (sk_test_… or sk_live_…); the key is in this response only, and the owner is emailed */
         post: operations["postApiApi-keys"];
         delete?: never;
         options?: never;
@@ -855,7 +855,7 @@ export type paths = {
         /** Active stores (public fields, pages of `limit` from `offset`, `Link: rel="next"`); `mine=true`: your own stores */
         get: operations["getApiStores"];
         put?: never;
-        /** Create a store you own */
+        /** Create a store you own (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on; the owner is emailed) */
         post: operations["postApiStores"];
         delete?: never;
         options?: never;
@@ -872,7 +872,7 @@ export type paths = {
         };
         /** A store by id (UUID) or slug (its owner reads the owner view) */
         get: operations["getApiStoresById"];
-        /** Edit your store (send `updatedAt` to detect stale edits) */
+        /** Edit your store (send `updatedAt` to detect stale edits); a new payout address or slug, or deactivating it, needs a signed-in session and a fresh `X-TOTP-Code` once two-step verification is on (the owner is emailed) */
         put: operations["putApiStoresById"];
         post?: never;
         delete?: never;
@@ -10322,6 +10322,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description already_exists, idempotency_in_progress */
             409: {
                 headers: {
@@ -10386,6 +10404,24 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */
@@ -10675,6 +10711,24 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */

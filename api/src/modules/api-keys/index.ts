@@ -3,6 +3,7 @@ import { CreateApiKeySchema, chainFacts } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { routeDoc } from '../../http/openapi.ts';
+import { mailOriginOrNull } from '../../http/public-origin.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { requireSecondFactor } from '../account/second-factor.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './service.ts';
@@ -24,7 +25,9 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
       async ({ body, request, requireSessionUser, set }) => {
         const user = await requireSessionUser();
         await requireSecondFactor(db, user, request);
-        const created = await createApiKey(db, user.id, body.name, mode);
+        const created = await createApiKey(db, user.id, body.name, mode, {
+          origin: mailOriginOrNull(config, request),
+        });
         set.status = 201;
         return created;
       },
@@ -33,7 +36,8 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
         body: CreateApiKeySchema,
         detail: routeDoc({
           tags,
-          summary: 'Create a secret key (sk_test_… or sk_live_…); the key is in this response only',
+          summary:
+            'Create a secret key (sk_test_… or sk_live_…); the key is in this response only, and the owner is emailed',
           ok: { 201: 'CreatedApiKey' },
           errors: ['forbidden'],
           access: 'session',

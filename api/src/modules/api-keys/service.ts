@@ -6,6 +6,7 @@ import type { Database } from '../../db/client.ts';
 import { apiKeys } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken } from '../../http/session.ts';
+import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
 import { isUuid } from '../stores/service.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -47,25 +48,33 @@ type ApiKeyRow = Omit<ApiKey, 'createdAt' | 'lastUsedAt' | 'revokedAt'> & {
   revokedAt: Date | null;
 };
 
-/** Creates a key for the merchant; the only response that ever carries the key. */
+/**
+ * Creates a key for the merchant; the only response that ever carries the key. The owner is told
+ * by email (a key made with a stolen session would otherwise go unnoticed).
+ */
 export async function createApiKey(
   db: Database,
   userId: string,
   name: string,
   mode: ApiKeyMode,
+  notice: NoticeContext,
 ): Promise<ApiKeyRow & Pick<CreatedApiKey, 'key'>> {
   const key = newApiKey(mode);
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
+  const keyPrefix = key.slice(0, `sk_${mode}_`.length + PREFIX_RANDOM_LENGTH);
+  const row = await db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(apiKeys)
+      .values({ userId, name, mode, keyHash: hashToken(key), keyPrefix })
+      .returning(listColumns);
+    await enqueueAccountNotice(
+      tx,
       userId,
-      name,
-      mode,
-      keyHash: hashToken(key),
-      keyPrefix: key.slice(0, `sk_${mode}_`.length + PREFIX_RANDOM_LENGTH),
-    })
-    .returning(listColumns);
-  return { ...(row as ApiKeyRow), key };
+      { kind: 'api_key_created', keyName: name, keyPrefix },
+      notice,
+    );
+    return created as ApiKeyRow;
+  });
+  return { ...row, key };
 }
 
 /** The merchant's keys, newest first, revoked ones included (never the keys themselves). */
