@@ -272,6 +272,56 @@ describe('changes that need a fresh code once it is on', () => {
     expect((await t.shopper.post('/api/api-keys', { name: 'x' })).status).toBe(401);
   });
 
+  test('the webhook and link signing secrets: read and rotated only with a code', async () => {
+    const m = await withTotp('secrets');
+    const store = (await m.api.post('/api/stores', storeForm(), withCode(m.codes[9] as string)))
+      .body;
+    const base = `/api/stores/${store.id}`;
+    // The webhook URL and its settings need no code, and never show the secret.
+    const saved = await m.api.put(`${base}/webhook`, { url: 'http://127.0.0.1:9/hook' });
+    expect(saved.status).toBe(200);
+    expect(JSON.stringify(saved.body)).not.toContain('whsec_');
+    expect((await m.api.get(`${base}/webhook`)).body.secretHint).toMatch(/^.{4}$/);
+    const secretCalls = [
+      (code?: string) => m.api.get(`${base}/webhook/secret`, code ? withCode(code) : {}),
+      (code?: string) =>
+        m.api.post(`${base}/webhook/rotate-secret`, undefined, code ? withCode(code) : {}),
+      (code?: string) => m.api.get(`${base}/link-secret`, code ? withCode(code) : {}),
+      (code?: string) =>
+        m.api.post(`${base}/link-secret/rotate`, undefined, code ? withCode(code) : {}),
+    ];
+    for (const call of secretCalls) {
+      const none = await call();
+      expect(none.status).toBe(403);
+      expect(none.body.error.details).toEqual({ secondFactor: 'required' });
+      expect(JSON.stringify(none.body)).not.toMatch(/whsec_|lsk_/);
+      const wrong = await call(wrongCode(m.secret));
+      expect(wrong.status).toBe(403);
+      expect(wrong.body.error.message).toBe(TOTP_MESSAGES.codeWrong);
+    }
+    const [readHook, rotateHook, readLink, rotateLink] = secretCalls as [
+      (typeof secretCalls)[0],
+      (typeof secretCalls)[0],
+      (typeof secretCalls)[0],
+      (typeof secretCalls)[0],
+    ];
+    const hook = await readHook(totpCodeAt(m.secret));
+    expect(hook.status).toBe(200);
+    expect(hook.body.secret).toMatch(/^whsec_/);
+    const rotated = await rotateHook(m.codes[0] as string);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).not.toBe(hook.body.secret);
+    const link = await readLink(totpCodeAt(m.secret, 1));
+    expect(link.body.secret).toMatch(/^lsk_/);
+    const newLink = await rotateLink(m.codes[1] as string);
+    expect(newLink.status).toBe(200);
+    expect(newLink.body.secret).not.toBe(link.body.secret);
+    // Another merchant gets nothing, even from its own session; a visitor is refused.
+    for (const path of [`${base}/webhook/secret`, `${base}/link-secret`])
+      expect((await t.bob.api.get(path)).status).toBe(404);
+    expect((await t.shopper.get(`${base}/webhook/secret`)).status).toBe(401);
+  });
+
   test('an account without it changes them as before', async () => {
     const store = (await t.bob.api.post('/api/stores', storeForm())).body;
     expect(

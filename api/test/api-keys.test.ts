@@ -144,7 +144,7 @@ describe('Authorization: Bearer', () => {
     expect(product.status).toBe(404);
   });
 
-  test('a key cannot redirect payouts or touch the webhook secret; the session can', async () => {
+  test('a key cannot redirect payouts or touch the webhook or link secrets; the session can', async () => {
     const key = withKey(ownerKey.key);
     const payout = '0x1b2C3d4E5f60718293a4B5c6D7e8F90112233445';
     const moved = await key.put(`/api/stores/${ownerStoreId}`, { paymentAddress: payout });
@@ -159,11 +159,22 @@ describe('Authorization: Bearer', () => {
     for (const call of [
       () => key.get(`/api/stores/${ownerStoreId}/webhook`),
       () => key.put(`/api/stores/${ownerStoreId}/webhook`, { url: 'https://attacker.example/h' }),
-      () => key.post(`/api/stores/${ownerStoreId}/webhook/rotate-secret`),
     ]) {
       const answer = await call();
       expect(answer.status).toBe(403);
-      expect(JSON.stringify(answer.body)).not.toContain('whsec_');
+      expect(answer.body.error.message).toBe(API_KEY_MESSAGES.webhookSessionRequired);
+    }
+    // Nor read or rotate a signing secret: the webhook's or the payment links'.
+    for (const call of [
+      () => key.get(`/api/stores/${ownerStoreId}/webhook/secret`),
+      () => key.post(`/api/stores/${ownerStoreId}/webhook/rotate-secret`),
+      () => key.get(`/api/stores/${ownerStoreId}/link-secret`),
+      () => key.post(`/api/stores/${ownerStoreId}/link-secret/rotate`),
+    ]) {
+      const answer = await call();
+      expect(answer.status).toBe(403);
+      expect(answer.body.error.message).toBe(API_KEY_MESSAGES.secretSessionRequired);
+      expect(JSON.stringify(answer.body)).not.toMatch(/whsec_|lsk_/);
     }
     expect((await t.owner.api.get(`/api/stores/${ownerStoreId}/webhook`)).status).toBe(200);
     const byOwner = await t.owner.api.put(`/api/stores/${ownerStoreId}`, {

@@ -925,7 +925,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Your store's link secret (made on first read) */
+        /** Your store's link secret, made on first read (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on) */
         get: operations["getApiStoresByIdLink-secret"];
         put?: never;
         post?: never;
@@ -944,7 +944,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** A new link secret; links signed with the old one are refused */
+        /** A new link secret; links signed with the old one are refused (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on) */
         post: operations["postApiStoresByIdLink-secretRotate"];
         delete?: never;
         options?: never;
@@ -1084,7 +1084,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Your store's webhook URL and secret */
+        /** Your store's webhook URL, and its signing secret's last 4 characters (the secret itself: GET …/webhook/secret) */
         get: operations["getApiStoresByIdWebhook"];
         /** Set the webhook URL (https, public addresses) or null */
         put: operations["putApiStoresByIdWebhook"];
@@ -1121,8 +1121,25 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** A new signing secret (the old one also signs for 24 hours) */
+        /** A new signing secret, in this answer (the old one also signs for 24 hours); a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on */
         post: operations["postApiStoresByIdWebhookRotate-secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stores/{id}/webhook/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your store's webhook signing secret (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on) */
+        get: operations["getApiStoresByIdWebhookSecret"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3456,9 +3473,15 @@ export type components = {
             /** @constant */
             version: 1;
         };
+        WebhookSecret: {
+            previousSecretValidUntil: string | null;
+            secret: string;
+            /** @constant */
+            signatureScheme: "v1";
+        };
         WebhookSettings: {
             previousSecretValidUntil: string | null;
-            secret: string | null;
+            secretHint: string | null;
             /** @constant */
             signatureScheme: "v1";
             url: string | null;
@@ -10967,6 +10990,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description not_found */
             404: {
                 headers: {
@@ -10977,6 +11018,24 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */
@@ -11046,6 +11105,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description not_found */
             404: {
                 headers: {
@@ -11092,6 +11169,24 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */
@@ -12394,7 +12489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookSettings"];
+                    "application/json": components["schemas"]["WebhookSecret"];
                 };
             };
             /** @description unauthorized */
@@ -12479,6 +12574,154 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiStoresByIdWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description invalid_state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_state";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */

@@ -254,3 +254,21 @@ export async function requireSecondFactor(
   if (check !== 'ok')
     throw new AppError('forbidden', codeRefusal(check), { secondFactor: 'wrong' });
 }
+
+/**
+ * The signed-in owner of a request that only a session may make, with a fresh code once two-step
+ * verification is on: `requireSessionUser` (the session plugin's; 403 with `refusal` for an API
+ * key), then `requireSecondFactor`.
+ */
+export async function requireSessionAndSecondFactor(
+  db: Database,
+  session: {
+    request: Request;
+    requireSessionUser: (refusal?: string) => Promise<SessionUser>;
+  },
+  refusal?: string,
+): Promise<SessionUser> {
+  const user = await session.requireSessionUser(refusal);
+  await requireSecondFactor(db, user, session.request);
+  return user;
+}

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../app.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { mailOriginOrNull } from '../../http/public-origin.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
-import { requireSecondFactor } from '../account/second-factor.ts';
+import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './service.ts';
 
 const tags = ['api-keys'];
@@ -23,8 +23,7 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/api-keys',
       async ({ body, request, requireSessionUser, set }) => {
-        const user = await requireSessionUser();
-        await requireSecondFactor(db, user, request);
+        const user = await requireSessionAndSecondFactor(db, { request, requireSessionUser });
         const created = await createApiKey(db, user.id, body.name, mode, {
           origin: mailOriginOrNull(config, request),
         });
@@ -56,8 +55,7 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
     .delete(
       '/api/api-keys/:id',
       async ({ params, request, requireSessionUser }) => {
-        const user = await requireSessionUser();
-        await requireSecondFactor(db, user, request);
+        const user = await requireSessionAndSecondFactor(db, { request, requireSessionUser });
         return revokeApiKey(db, user.id, params.id);
       },
       {

@@ -12,7 +12,7 @@ import type { AppDeps } from '../../app.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { mailOriginOrNull, publicOriginOf } from '../../http/public-origin.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
-import { requireSecondFactor } from '../account/second-factor.ts';
+import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
 import { refuseUnpayableAddress } from '../payouts/payout-address.ts';
 import { ListStoresQuery, UpdateStoreBody } from './model.ts';
 import {
@@ -68,8 +68,11 @@ export const storesModule = ({ db, config }: AppDeps) => {
       async ({ body, request, requireSessionUser, set }) => {
         // Note: a new store is where new sales can be sent: a signed-in session only (a leaked
         // key must not open a store on a slug it freed), with the second factor where it is on.
-        const user = await requireSessionUser(API_KEY_MESSAGES.storeSessionRequired);
-        await requireSecondFactor(db, user, request);
+        const user = await requireSessionAndSecondFactor(
+          db,
+          { request, requireSessionUser },
+          API_KEY_MESSAGES.storeSessionRequired,
+        );
         await refuseUnpayableAddress(db, config, body.paymentAddress);
         const store = await createStore(db, user.id, body, noticeContext(request));
         set.status = 201;
@@ -111,10 +114,12 @@ export const storesModule = ({ db, config }: AppDeps) => {
         // signed-in session only, never with an API key, and with a fresh code (X-TOTP-Code)
         // once two-step verification is on: a leaked key or session must not redirect them.
         const allowed = guardedChangesOf(current, body);
-        if (allowed.length > 0) {
-          await requireSessionUser(API_KEY_MESSAGES.storeSessionRequired);
-          await requireSecondFactor(db, user, request);
-        }
+        if (allowed.length > 0)
+          await requireSessionAndSecondFactor(
+            db,
+            { request, requireSessionUser },
+            API_KEY_MESSAGES.storeSessionRequired,
+          );
         await refuseUnpayableAddress(db, config, body.paymentAddress);
         return updateStore(db, current, body, { allowed, notice: noticeContext(request) });
       },
