@@ -325,6 +325,47 @@ describe('password reset', () => {
     ).toBe(400);
   });
 
+  test('the link lists the API keys that still work; the reset revokes them all when asked, else they stay', async () => {
+    const m = await verifiedMerchant('keys-reset');
+    const kept = (await m.api.post('/api/api-keys', { name: 'Warehouse' })).body;
+    const gone = (await m.api.post('/api/api-keys', { name: 'Old' })).body;
+    await m.api.delete(`/api/api-keys/${gone.id}`);
+    const stranger = (await t.bob.api.post('/api/api-keys', { name: 'Bob server' })).body;
+    const keyWorks = async (key: string) =>
+      (await t.shopper.get('/api/orders', { headers: { authorization: `Bearer ${key}` } }))
+        .status === 200;
+    const resetWith = async (revokeApiKeys: boolean | undefined, newPassword: string) => {
+      await t.shopper.post('/api/auth/forgot-password', { email: m.email });
+      const { token } = await lastMail(m.email, 'reset_password');
+      const check = await t.shopper.post('/api/auth/reset-password/check', { token });
+      expect(check.status).toBe(200);
+      const reset = await t.shopper.post('/api/auth/reset-password', {
+        token,
+        password: newPassword,
+        ...(revokeApiKeys === undefined ? {} : { revokeApiKeys }),
+      });
+      expect(reset.status).toBe(200);
+      return { check: check.body, reset: reset.body };
+    };
+    // Left out (or false), the keys stay; the check lists the working one, never a key itself.
+    const first = await resetWith(undefined, 'violet staple orbit lantern');
+    expect(first.check.apiKeys).toEqual([
+      expect.objectContaining({ id: kept.id, name: 'Warehouse', keyPrefix: kept.keyPrefix }),
+    ]);
+    expect(JSON.stringify(first.check)).not.toContain(kept.key);
+    expect(first.reset.message).toBe('Password changed. Sign in with your new password.');
+    expect(await keyWorks(kept.key)).toBe(true);
+    // Asked, every key of the account is revoked, and the answer says so.
+    const second = await resetWith(true, 'amber kettle quarry mosaic');
+    expect(second.reset.message).toBe(
+      'Password changed. Your API key was revoked. Sign in with your new password.',
+    );
+    expect(await keyWorks(kept.key)).toBe(false);
+    expect(await keyWorks(stranger.key)).toBe(true);
+    const third = await resetWith(true, 'copper meadow signal thistle');
+    expect(third.check.apiKeys).toEqual([]);
+  });
+
   test('a verification token is no reset token', async () => {
     await t.shopper.post('/api/auth/sign-up', {
       username: 'cross-purpose',

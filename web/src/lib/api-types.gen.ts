@@ -303,7 +303,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Set a new password with a reset link (single use); every session of the account ends */
+        /** Set a new password with a reset link (single use); every session of the account ends, and every API key too with `revokeApiKeys: true` */
         post: operations["postApiAuthReset-password"];
         delete?: never;
         options?: never;
@@ -320,7 +320,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Whether a password reset link still works (400 when used, expired or unknown) */
+        /** Whether a password reset link still works (400 when used, expired or unknown), and the account's API keys that still work, to review */
         post: operations["postApiAuthReset-passwordCheck"];
         delete?: never;
         options?: never;
@@ -2282,6 +2282,19 @@ export type components = {
             suggestedAddress: string | null;
             toAddress: string | null;
             txHash: string | null;
+        };
+        ResetLinkCheck: {
+            apiKeys: {
+                createdAt: string;
+                id: string;
+                keyPrefix: string;
+                lastUsedAt: string | null;
+                /** @enum {string} */
+                mode: "test" | "live";
+                name: string;
+                revokedAt: string | null;
+            }[];
+            message: string;
         };
         Review: {
             authorName: string;
@@ -5624,6 +5637,8 @@ export interface operations {
                 "application/json": {
                     /** @default  */
                     password?: string;
+                    /** @default false */
+                    revokeApiKeys?: boolean;
                     /** @default  */
                     token?: string;
                 };
@@ -5753,7 +5768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountDone"];
+                    "application/json": components["schemas"]["ResetLinkCheck"];
                 };
             };
             /** @description bad_request */

@@ -17,6 +17,7 @@ import { AppError } from '../../http/errors.ts';
 import { hashToken, newSessionToken } from '../../http/session.ts';
 import { type AccountMailKind, enqueueAccountMail } from '../../mail/outbox.ts';
 import type { Executor } from '../../webhooks/outbox.ts';
+import { listApiKeys, revokeAllApiKeys } from '../api-keys/service.ts';
 import { assertPasswordAllowed } from '../auth/password-policy.ts';
 import { hashPassword, verifyPassword } from '../auth/service.ts';
 import {
@@ -227,27 +228,40 @@ export async function requestPasswordReset(
   await db.transaction((tx) => mailLink(tx, origin, user, 'reset_password', email));
 }
 
-/** Whether a reset link still works (the reset page checks before asking for a password). */
-export async function checkResetToken(db: Database, token: string): Promise<void> {
-  await liveToken(db, token, 'reset_password');
+/**
+ * Whether a reset link still works (the reset page checks before asking for a password), and the
+ * account's API keys that still work: the owner reviews them, and may revoke them with the reset.
+ */
+export async function checkResetToken(db: Database, token: string) {
+  const found = await liveToken(db, token, 'reset_password');
+  const keys = await listApiKeys(db, found.userId);
+  return keys.filter((key) => key.revokedAt === null);
 }
 
 /**
  * Opens a reset link with the new password: the password policy first (a weak password does not
- * use the link up), then the link is used, the password replaced and every session ended.
+ * use the link up), then the link is used, the password replaced, every session ended and, when
+ * asked, every API key revoked; answers how many keys that revoked.
  */
-export async function resetPassword(db: Database, token: string, password: string): Promise<void> {
+export async function resetPassword(
+  db: Database,
+  token: string,
+  password: string,
+  options: { revokeApiKeys: boolean },
+): Promise<{ revokedApiKeys: number }> {
   const found = await liveToken(db, token, 'reset_password');
   const user = await userRow(db, found.userId);
   await assertPasswordAllowed(user.username, password);
   const hash = await hashPassword(password);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await useToken(tx, token, 'reset_password');
     await tx
       .update(users)
       .set({ password: hash, passwordChangedAt: new Date() })
       .where(eq(users.id, user.id));
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
+    const revoked = options.revokeApiKeys ? await revokeAllApiKeys(tx, user.id) : 0;
+    return { revokedApiKeys: revoked };
   });
 }
 
