@@ -2,7 +2,8 @@
 // sent by the mail dispatcher (as the worker's database role) over SMTP to the local mail catcher:
 // a store created, its slug changed, its payout address changed, the store deactivated, and a new
 // API key each mail the account's verified address, what changed and what to do if it was not
-// them. A refused change mails nothing; an account without a verified address gets none.
+// them. A refused change mails nothing; an account without a verified address gets none. A sign-up
+// with an address another account verified mails that account's owner, never the new account.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { type MailCatcher, startMailCatcher } from '../../stack/src/mail-catcher.ts';
@@ -98,6 +99,23 @@ describe('the owner is emailed', () => {
     expect((await m.api.put(path, { description: 'Mugs', isActive: true })).status).toBe(200);
     await Bun.sleep(300);
     expect(inboxOf(m.email).map((mail) => mail.subject)).toHaveLength(6);
+  }, 60_000);
+
+  test('of a sign-up with its verified email address, which the new account never gets', async () => {
+    const m = await verifiedMerchant('holder');
+    const answer = await t.shopper.post('/api/auth/sign-up', {
+      username: `copycat-${crypto.randomUUID().slice(0, 8)}`,
+      password,
+      email: m.email,
+    });
+    expect(answer.status).toBe(201);
+    const mail = await mailTo(m.email, 'Someone tried to use your email address');
+    expect(mail.text).toContain(`It already belongs to your account, ${m.user.username}`);
+    expect(mail.text).toContain('http://localhost/forgot-password');
+    // Only the owner's own verification link ever reached the address.
+    await Bun.sleep(300);
+    const links = inboxOf(m.email).filter((each) => each.subject === 'Verify your email address');
+    expect(links).toHaveLength(1);
   }, 60_000);
 
   test('nothing for a refused change; nothing without a verified address', async () => {

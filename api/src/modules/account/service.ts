@@ -9,12 +9,13 @@ import {
   TOTP_MESSAGES,
   VERIFY_EMAIL_TTL_MS,
 } from '@store/shared';
-import { and, count, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { accountTokens, recoveryCodes, sessions, stores, users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, newSessionToken } from '../../http/session.ts';
+import { enqueueEmailInUse } from '../../mail/notices.ts';
 import { type AccountMailKind, enqueueAccountMail } from '../../mail/outbox.ts';
 import type { Executor } from '../../webhooks/outbox.ts';
 import { listApiKeys, revokeAllApiKeys } from '../api-keys/service.ts';
@@ -41,7 +42,8 @@ const PAGE: Record<Purpose, string> = {
 
 /**
  * Makes a single-use link for `purpose` and queues its mail to `email`. The account's earlier
- * unused links of that purpose stop working: only the newest one does.
+ * unused links of that purpose stop working: only the newest one does. A verification link to an
+ * address another account verified is not sent: that account is told someone tried to use it.
  */
 export async function mailLink(
   tx: Executor,
@@ -70,8 +72,25 @@ export async function mailLink(
     expiresAt: new Date(now.getTime() + TTL[purpose]),
     createdAt: now,
   });
+  // Note: an address another account verified gets no link (it would only fail), and the one
+  // asking is answered as for any address (no enumeration): its owner is told instead.
+  const holder = purpose === 'verify_email' ? await verifiedHolder(tx, user.id, email) : undefined;
+  if (holder) {
+    await enqueueEmailInUse(tx, holder, email, { origin, at: now });
+    return;
+  }
   const url = `${origin}${PAGE[purpose]}?token=${encodeURIComponent(token)}`;
   await enqueueAccountMail(tx, { userId: user.id, kind: purpose, to: email, url }, now);
+}
+
+/** The other account that verified `email`, if any. */
+async function verifiedHolder(tx: Executor, userId: string, email: string) {
+  const [holder] = await tx
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(and(eq(users.email, email), ne(users.id, userId), isNotNull(users.emailVerifiedAt)))
+    .limit(1);
+  return holder;
 }
 
 /**
@@ -148,9 +167,9 @@ export async function changeEmail(
   if (!input.currentPassword) throw new AppError('validation_failed', M.currentPasswordRequired);
   if (!(await verifyPassword(input.currentPassword, user.password)))
     throw new AppError('validation_failed', M.currentPasswordWrong);
-  await assertEmailFree(db, userId, input.email);
   // Note: an address another account gave without verifying it is not theirs: this account may
-  // still claim it, as a pending address (the link decides who owns it).
+  // still claim it, as a pending address (the link decides who owns it). One that another account
+  // verified is answered the same way (no enumeration), and never becomes this account's.
   const [holder] = await db
     .select({ id: users.id })
     .from(users)
@@ -330,11 +349,14 @@ export async function accountSettings(db: Database, userId: string) {
     .where(eq(stores.ownerId, userId))
     .orderBy(stores.createdAt);
   const pendingEmail = pending && pending.email !== user.email ? pending.email : null;
+  // Note: an account with no address yet shows the one waiting for its link as its (unverified)
+  // address, as after any sign-up: whether another account had it is not told.
+  const email = user.email ?? pendingEmail;
   return {
     username: user.username,
-    email: user.email,
+    email,
     emailVerified: user.emailVerifiedAt !== null,
-    pendingEmail,
+    pendingEmail: email === pendingEmail ? null : pendingEmail,
     passwordChangedAt: user.passwordChangedAt?.toISOString() ?? null,
     totpEnabled: user.totpEnabledAt !== null,
     recoveryCodesLeft: user.totpEnabledAt ? (codes?.left ?? 0) : 0,
