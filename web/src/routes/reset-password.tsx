@@ -45,7 +45,11 @@ export const Route = createFileRoute('/reset-password')({
   component: ResetPasswordPage,
 });
 
-type LinkState = 'checking' | { valid: ApiKey[] } | { invalid: string } | { done: string };
+type LinkState =
+  | 'checking'
+  | { valid: ApiKey[] }
+  | { invalid: string }
+  | { done: { keysRevoked: boolean } };
 type NewPassword = { password: string; confirm: string; revokeApiKeys: boolean };
 
 const dateText = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : 'never');
@@ -79,7 +83,10 @@ function ResetPasswordPage() {
     onSubmit: async ({ value }) => {
       setServerError(undefined);
       try {
-        setState({ done: await resetPassword(token, value.password, value.revokeApiKeys) });
+        const keys = typeof state === 'object' && 'valid' in state ? state.valid : [];
+        const revoke = value.revokeApiKeys && keys.length > 0;
+        await resetPassword(token, value.password, revoke);
+        setState({ done: { keysRevoked: revoke } });
       } catch (error) {
         setServerError(
           error instanceof ApiError
@@ -110,7 +117,11 @@ function ResetPasswordPage() {
         )}
         {typeof state === 'object' && 'done' in state && (
           <>
-            <p role="status">{state.done} Every device signed in to your account was signed out.</p>
+            <p role="status">
+              Your password is changed. Every device signed in to your account was signed out.
+              {state.done.keysRevoked &&
+                ' Your API keys were revoked: make new ones for your servers in the admin.'}
+            </p>
             <Link to="/sign-in" className="button button-block">
               Sign in
             </Link>

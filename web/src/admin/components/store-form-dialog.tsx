@@ -128,11 +128,6 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
             <field.InputField label="Payment Address" placeholder="0x…" autoComplete="off" />
           )}
         </form.AppField>
-        <form.Subscribe selector={(state) => state.values}>
-          {(values) => (
-            <StoreCodeField factor={factor} needed={needsStoreCode(store, initial, values)} />
-          )}
-        </form.Subscribe>
         <form.AppField name="replyToEmail">
           {(field) => (
             <field.InputField
@@ -153,6 +148,12 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
           </form.AppField>
         ))}
       </div>
+      {/* Note: by the button, where a refused code's message is seen. */}
+      <form.Subscribe selector={(state) => state.values}>
+        {(values) => (
+          <StoreCodeField factor={factor} needed={needsStoreCode(store, initial, values)} />
+        )}
+      </form.Subscribe>
       <ModalFormActions
         onCancel={onDone}
         submitting={submitting}
