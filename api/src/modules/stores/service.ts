@@ -201,11 +201,10 @@ export async function createStore(
         .insert(stores)
         .values({ ...fields, paymentAddress, replyToEmail: fields.replyToEmail || null, ownerId })
         .returning({ id: stores.id });
-      const kind = 'store_created';
       await enqueueAccountNotice(
         tx,
         ownerId,
-        { kind, storeName: fields.name, slug: fields.slug, paymentAddress },
+        { kind: 'store_created', storeName: fields.name, slug: fields.slug, paymentAddress },
         notice,
       );
       return (created as { id: string }).id;
