@@ -2,7 +2,7 @@
 // the dashboard and the storefront are not empty on first start. Never touches existing data.
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from './db/client.ts';
-import { products, stores, users } from './db/schema.ts';
+import { products, storeSlugs, stores, users } from './db/schema.ts';
 
 /** The demo merchant's sign-in and store. */
 export const DEMO = {
@@ -68,6 +68,11 @@ export async function seedDemoMerchant(db: Database): Promise<boolean> {
       })
       .returning({ id: stores.id });
     const storeId = (store as { id: string }).id;
+    // Note: its slug is its owner's, as every store's (see `storeSlugs`).
+    await tx
+      .insert(storeSlugs)
+      .values({ slug: DEMO.storeSlug, ownerId: user.id })
+      .onConflictDoNothing();
     await tx.insert(products).values(DEMO_PRODUCTS.map((p) => ({ ...p, storeId })));
     return true;
   });

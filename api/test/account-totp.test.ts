@@ -6,7 +6,7 @@ import { describe, expect, test } from 'bun:test';
 import { TOTP_MESSAGES } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { recoveryCodes, users } from '../src/db/schema.ts';
-import { totpCodeAt } from '../src/modules/account/second-factor.ts';
+import { RECOVERY_CODE_LIMIT, totpCodeAt } from '../src/modules/account/second-factor.ts';
 import {
   type ApiClient,
   apiClient,
@@ -173,7 +173,8 @@ describe('sign-in with two-step verification', () => {
 describe('changes that need a fresh code once it is on', () => {
   test('the payout address: 403 without a code or with a wrong one, saved with one', async () => {
     const m = await withTotp('payout');
-    const store = (await m.api.post('/api/stores', storeForm())).body;
+    const store = (await m.api.post('/api/stores', storeForm(), withCode(m.codes[9] as string)))
+      .body;
     const path = `/api/stores/${store.id}`;
     const none = await m.api.put(path, { paymentAddress: otherAddress });
     expect(none.status).toBe(403);
@@ -207,6 +208,46 @@ describe('changes that need a fresh code once it is on', () => {
     expect((await t.shopper.put(path, { paymentAddress: otherAddress })).status).toBe(401);
   });
 
+  test('a new slug, deactivating and a new store: 403 without a code or with a wrong one, done with one', async () => {
+    const m = await withTotp('move');
+    const created = await m.api.post('/api/stores', storeForm());
+    expect(created.status).toBe(403);
+    expect(created.body.error.message).toBe(TOTP_MESSAGES.secondFactorRequired);
+    expect(created.body.error.details).toEqual({ secondFactor: 'required' });
+    const form = storeForm();
+    const wrongCreate = await m.api.post('/api/stores', form, withCode(wrongCode(m.secret)));
+    expect(wrongCreate.status).toBe(403);
+    expect(wrongCreate.body.error.message).toBe(TOTP_MESSAGES.codeWrong);
+    expect((await m.api.get('/api/stores?mine=true')).body).toEqual([]);
+    const store = (await m.api.post('/api/stores', form, withCode(totpCodeAt(m.secret)))).body;
+    expect(store.slug).toBe(form.slug);
+    const path = `/api/stores/${store.id}`;
+    const moved = `${form.slug}-new`;
+    for (const change of [{ slug: moved }, { isActive: false }]) {
+      const none = await m.api.put(path, change);
+      expect(none.status).toBe(403);
+      expect(none.body.error.details).toEqual({ secondFactor: 'required' });
+      const wrong = await m.api.put(path, change, withCode(wrongCode(m.secret)));
+      expect(wrong.status).toBe(403);
+      expect(wrong.body.error.message).toBe(TOTP_MESSAGES.codeWrong);
+    }
+    expect((await m.api.get(path)).body).toMatchObject({ slug: form.slug, isActive: true });
+    // Other fields, the same slug and reopening need no code.
+    expect((await m.api.put(path, { name: 'Mugs', slug: form.slug, isActive: true })).status).toBe(
+      200,
+    );
+    const renamed = await m.api.put(path, { slug: moved }, withCode(totpCodeAt(m.secret, 1)));
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.slug).toBe(moved);
+    const closed = await m.api.put(path, { isActive: false }, withCode(m.codes[2] as string));
+    expect(closed.status).toBe(200);
+    expect(closed.body.isActive).toBe(false);
+    // Another merchant still cannot touch it; a visitor is refused.
+    expect((await t.bob.api.put(path, { slug: `${moved}-bob` })).status).toBe(404);
+    expect((await t.shopper.put(path, { isActive: true })).status).toBe(401);
+    expect((await t.shopper.post('/api/stores', storeForm())).status).toBe(401);
+  });
+
   test('API keys: created and revoked only with a code (a recovery code counts, once)', async () => {
     const m = await withTotp('keys');
     const none = await m.api.post('/api/api-keys', { name: 'server' });
@@ -231,6 +272,56 @@ describe('changes that need a fresh code once it is on', () => {
     expect((await t.shopper.post('/api/api-keys', { name: 'x' })).status).toBe(401);
   });
 
+  test('the webhook and link signing secrets: read and rotated only with a code', async () => {
+    const m = await withTotp('secrets');
+    const store = (await m.api.post('/api/stores', storeForm(), withCode(m.codes[9] as string)))
+      .body;
+    const base = `/api/stores/${store.id}`;
+    // The webhook URL and its settings need no code, and never show the secret.
+    const saved = await m.api.put(`${base}/webhook`, { url: 'http://127.0.0.1:9/hook' });
+    expect(saved.status).toBe(200);
+    expect(JSON.stringify(saved.body)).not.toContain('whsec_');
+    expect((await m.api.get(`${base}/webhook`)).body.secretHint).toMatch(/^.{4}$/);
+    const secretCalls = [
+      (code?: string) => m.api.get(`${base}/webhook/secret`, code ? withCode(code) : {}),
+      (code?: string) =>
+        m.api.post(`${base}/webhook/rotate-secret`, undefined, code ? withCode(code) : {}),
+      (code?: string) => m.api.get(`${base}/link-secret`, code ? withCode(code) : {}),
+      (code?: string) =>
+        m.api.post(`${base}/link-secret/rotate`, undefined, code ? withCode(code) : {}),
+    ];
+    for (const call of secretCalls) {
+      const none = await call();
+      expect(none.status).toBe(403);
+      expect(none.body.error.details).toEqual({ secondFactor: 'required' });
+      expect(JSON.stringify(none.body)).not.toMatch(/whsec_|lsk_/);
+      const wrong = await call(wrongCode(m.secret));
+      expect(wrong.status).toBe(403);
+      expect(wrong.body.error.message).toBe(TOTP_MESSAGES.codeWrong);
+    }
+    const [readHook, rotateHook, readLink, rotateLink] = secretCalls as [
+      (typeof secretCalls)[0],
+      (typeof secretCalls)[0],
+      (typeof secretCalls)[0],
+      (typeof secretCalls)[0],
+    ];
+    const hook = await readHook(totpCodeAt(m.secret));
+    expect(hook.status).toBe(200);
+    expect(hook.body.secret).toMatch(/^whsec_/);
+    const rotated = await rotateHook(m.codes[0] as string);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).not.toBe(hook.body.secret);
+    const link = await readLink(totpCodeAt(m.secret, 1));
+    expect(link.body.secret).toMatch(/^lsk_/);
+    const newLink = await rotateLink(m.codes[1] as string);
+    expect(newLink.status).toBe(200);
+    expect(newLink.body.secret).not.toBe(link.body.secret);
+    // Another merchant gets nothing, even from its own session; a visitor is refused.
+    for (const path of [`${base}/webhook/secret`, `${base}/link-secret`])
+      expect((await t.bob.api.get(path)).status).toBe(404);
+    expect((await t.shopper.get(`${base}/webhook/secret`)).status).toBe(401);
+  });
+
   test('an account without it changes them as before', async () => {
     const store = (await t.bob.api.post('/api/stores', storeForm())).body;
     expect(
@@ -247,6 +338,47 @@ describe('changes that need a fresh code once it is on', () => {
       statuses.push((await m.api.post('/api/api-keys', { name: 'x' }, withCode(wrong))).status);
     expect(statuses.slice(0, 6)).toEqual([403, 403, 403, 403, 403, 403]);
     expect(statuses[6]).toBe(429);
+  });
+});
+
+describe('recovery codes have a limit of their own', () => {
+  test('20 wrong authenticator codes do not lock out a valid recovery code', async () => {
+    const m = await withTotp('locked');
+    const wrong = wrongCode(m.secret);
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++)
+      statuses.push((await m.api.post('/api/api-keys', { name: 'x' }, withCode(wrong))).status);
+    expect(statuses.at(-1)).toBe(429);
+    // The authenticator's codes wait; the owner's recovery code still works (and clears the wait).
+    const rescued = await m.api.post(
+      '/api/api-keys',
+      { name: 'rescued' },
+      withCode(m.codes[0] as string),
+    );
+    expect(rescued.status).toBe(201);
+    const [row] = await db()
+      .select({ failures: users.totpFailures })
+      .from(users)
+      .where(eq(users.id, m.user.id));
+    expect(row?.failures).toBe(0);
+  });
+
+  test('wrong recovery codes are limited on their own, and do not hold the authenticator back', async () => {
+    const m = await withTotp('recovery-guess');
+    const guess = (i: number) => withCode(`guess-${String(i).padStart(5, '0')}`);
+    const statuses: number[] = [];
+    for (let i = 0; i < RECOVERY_CODE_LIMIT.max; i++)
+      statuses.push((await m.api.post('/api/api-keys', { name: 'x' }, guess(i))).status);
+    expect(new Set(statuses)).toEqual(new Set([403]));
+    const limited = await m.api.post(
+      '/api/api-keys',
+      { name: 'x' },
+      withCode(m.codes[0] as string),
+    );
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.message).toStartWith(TOTP_MESSAGES.tooManyCodes);
+    const ok = await m.api.post('/api/api-keys', { name: 'y' }, withCode(totpCodeAt(m.secret)));
+    expect(ok.status).toBe(201);
   });
 });
 

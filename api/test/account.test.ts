@@ -85,15 +85,52 @@ describe('sign-up with an email', () => {
     expect(response.body.error.message).toBe(ACCOUNT_EMAIL_MESSAGES.emailInvalid);
   });
 
-  test('a verified email of another account is refused', async () => {
+  test('a verified email of another account: the same answer as any sign-up, and its owner is told instead', async () => {
     const other = await verifiedMerchant('taken');
+    const fresh = await t.shopper.post('/api/auth/sign-up', {
+      username: 'mailer-fresh',
+      password,
+      email: 'fresh-address@example.com',
+    });
     const response = await t.shopper.post('/api/auth/sign-up', {
       username: 'mailer-two',
       password,
       email: other.email.toUpperCase(),
     });
-    expect(response.status).toBe(409);
-    expect(response.body.error.message).toBe(ACCOUNT_EMAIL_MESSAGES.emailTaken);
+    // Nothing in the answer tells the address has an account.
+    expect(response.status).toBe(fresh.status);
+    expect(Object.keys(response.body)).toEqual(Object.keys(fresh.body));
+    expect(response.body.user.username).toBe('mailer-two');
+    const signedUp = apiClient(t.app, sessionCookieOf(response));
+    const page = (await signedUp.get('/api/auth/account')).body;
+    const freshPage = (await apiClient(t.app, sessionCookieOf(fresh)).get('/api/auth/account'))
+      .body;
+    expect(page).toMatchObject({ email: other.email, emailVerified: false, pendingEmail: null });
+    expect({ ...freshPage, username: '', email: '' }).toEqual({ ...page, username: '', email: '' });
+    // No link reaches the address for the new account: its owner gets a notice, and keeps it.
+    const mails = await db()
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, other.email))
+      .orderBy(desc(emailOutbox.createdAt));
+    expect(mails[0]).toMatchObject({ kind: 'email_in_use', userId: other.id });
+    expect(mails[0]?.payload).toMatchObject({ username: other.username });
+    expect(mails.filter((mail) => mail.userId === response.body.user.id)).toEqual([]);
+    const [owner] = await db().select().from(users).where(eq(users.id, other.id));
+    expect(owner?.email).toBe(other.email);
+    expect(owner?.emailVerifiedAt).not.toBeNull();
+    // Adding it from the account page answers the same way too.
+    const added = await signedUp.post('/api/auth/account/email', {
+      email: other.email,
+      currentPassword: password,
+    });
+    expect(added.status).toBe(200);
+    expect(added.body.message).toBe(`We sent a verification link to ${other.email}`);
+    const notices = await db()
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.toAddress, other.email), eq(emailOutbox.kind, 'email_in_use')));
+    expect(notices).toHaveLength(2);
   });
 });
 
@@ -111,10 +148,11 @@ describe('an address given but never verified', () => {
     });
     expect(response.status).toBe(201);
     const owner = apiClient(t.app, sessionCookieOf(response));
+    // As after any sign-up: nothing tells another account gave the address.
     expect((await owner.get('/api/auth/account')).body).toMatchObject({
-      email: null,
+      email: 'mine@example.com',
       emailVerified: false,
-      pendingEmail: 'mine@example.com',
+      pendingEmail: null,
     });
     const [mail] = await db()
       .select()
@@ -226,9 +264,9 @@ describe('email verification', () => {
     });
     expect(claimed.status).toBe(200);
     expect((await owner.api.get('/api/auth/account')).body).toMatchObject({
-      email: null,
+      email: 'contested@example.com',
       emailVerified: false,
-      pendingEmail: 'contested@example.com',
+      pendingEmail: null,
     });
     const [mail] = await db()
       .select()
@@ -241,12 +279,19 @@ describe('email verification', () => {
     expect(mine?.email).toBe('contested@example.com');
     expect(mine?.emailVerifiedAt).not.toBeNull();
     expect(theirs?.email).toBeNull();
-    // Now verified, it is refused to anyone else.
+    // Now verified, it is never anyone else's: a later claim only tells its owner.
     const late = await squatter.api.post('/api/auth/account/email', {
       email: 'contested@example.com',
       currentPassword: password,
     });
-    expect(late.status).toBe(409);
+    expect(late.status).toBe(200);
+    const [still] = await db().select().from(users).where(eq(users.id, owner.user.id));
+    expect(still?.email).toBe('contested@example.com');
+    const [notice] = await db()
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.userId, owner.user.id), eq(emailOutbox.kind, 'email_in_use')));
+    expect(notice?.toAddress).toBe('contested@example.com');
   });
 });
 
@@ -323,6 +368,47 @@ describe('password reset', () => {
       (await t.shopper.post('/api/auth/reset-password', { token: late, password: newPassword }))
         .status,
     ).toBe(400);
+  });
+
+  test('the link lists the API keys that still work; the reset revokes them all when asked, else they stay', async () => {
+    const m = await verifiedMerchant('keys-reset');
+    const kept = (await m.api.post('/api/api-keys', { name: 'Warehouse' })).body;
+    const gone = (await m.api.post('/api/api-keys', { name: 'Old' })).body;
+    await m.api.delete(`/api/api-keys/${gone.id}`);
+    const stranger = (await t.bob.api.post('/api/api-keys', { name: 'Bob server' })).body;
+    const keyWorks = async (key: string) =>
+      (await t.shopper.get('/api/orders', { headers: { authorization: `Bearer ${key}` } }))
+        .status === 200;
+    const resetWith = async (revokeApiKeys: boolean | undefined, newPassword: string) => {
+      await t.shopper.post('/api/auth/forgot-password', { email: m.email });
+      const { token } = await lastMail(m.email, 'reset_password');
+      const check = await t.shopper.post('/api/auth/reset-password/check', { token });
+      expect(check.status).toBe(200);
+      const reset = await t.shopper.post('/api/auth/reset-password', {
+        token,
+        password: newPassword,
+        ...(revokeApiKeys === undefined ? {} : { revokeApiKeys }),
+      });
+      expect(reset.status).toBe(200);
+      return { check: check.body, reset: reset.body };
+    };
+    // Left out (or false), the keys stay; the check lists the working one, never a key itself.
+    const first = await resetWith(undefined, 'violet staple orbit lantern');
+    expect(first.check.apiKeys).toEqual([
+      expect.objectContaining({ id: kept.id, name: 'Warehouse', keyPrefix: kept.keyPrefix }),
+    ]);
+    expect(JSON.stringify(first.check)).not.toContain(kept.key);
+    expect(first.reset.message).toBe('Password changed. Sign in with your new password.');
+    expect(await keyWorks(kept.key)).toBe(true);
+    // Asked, every key of the account is revoked, and the answer says so.
+    const second = await resetWith(true, 'amber kettle quarry mosaic');
+    expect(second.reset.message).toBe(
+      'Password changed. Your API key was revoked. Sign in with your new password.',
+    );
+    expect(await keyWorks(kept.key)).toBe(false);
+    expect(await keyWorks(stranger.key)).toBe(true);
+    const third = await resetWith(true, 'copper meadow signal thistle');
+    expect(third.check.apiKeys).toEqual([]);
   });
 
   test('a verification token is no reset token', async () => {

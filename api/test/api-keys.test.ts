@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { API_KEY_MESSAGES } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { apiKeys } from '../src/db/schema.ts';
+import { REQUEST_ORIGIN_MESSAGES } from '../src/http/request-origin.ts';
 import { hashToken } from '../src/http/session.ts';
 import { apiClient, storeForm } from './support/client.ts';
 import { createTestApp } from './support/database.ts';
@@ -24,6 +25,9 @@ const withKey = (key: string) => {
     put: (path: string, body?: unknown) => client.put(path, body, { headers }),
   };
 };
+
+/** A product of the owner's store, as a server would add it. */
+const product = () => ({ storeId: ownerStoreId, title: 'Mug', priceUsdc: '10.00' });
 
 let ownerKey: { id: string; key: string };
 let ownerStoreId: string;
@@ -140,12 +144,12 @@ describe('Authorization: Bearer', () => {
     expect(product.status).toBe(404);
   });
 
-  test('a key cannot redirect payouts or touch the webhook secret; the session can', async () => {
+  test('a key cannot redirect payouts or touch the webhook or link secrets; the session can', async () => {
     const key = withKey(ownerKey.key);
     const payout = '0x1b2C3d4E5f60718293a4B5c6D7e8F90112233445';
     const moved = await key.put(`/api/stores/${ownerStoreId}`, { paymentAddress: payout });
     expect(moved.status).toBe(403);
-    expect(moved.body.error.message).toBe(API_KEY_MESSAGES.sessionRequired);
+    expect(moved.body.error.message).toBe(API_KEY_MESSAGES.storeSessionRequired);
     // Other edits of the store are allowed with a key.
     const renamed = await key.put(`/api/stores/${ownerStoreId}`, {
       description: 'From the server',
@@ -155,17 +159,62 @@ describe('Authorization: Bearer', () => {
     for (const call of [
       () => key.get(`/api/stores/${ownerStoreId}/webhook`),
       () => key.put(`/api/stores/${ownerStoreId}/webhook`, { url: 'https://attacker.example/h' }),
-      () => key.post(`/api/stores/${ownerStoreId}/webhook/rotate-secret`),
     ]) {
       const answer = await call();
       expect(answer.status).toBe(403);
-      expect(JSON.stringify(answer.body)).not.toContain('whsec_');
+      expect(answer.body.error.message).toBe(API_KEY_MESSAGES.webhookSessionRequired);
+    }
+    // Nor read or rotate a signing secret: the webhook's or the payment links'.
+    for (const call of [
+      () => key.get(`/api/stores/${ownerStoreId}/webhook/secret`),
+      () => key.post(`/api/stores/${ownerStoreId}/webhook/rotate-secret`),
+      () => key.get(`/api/stores/${ownerStoreId}/link-secret`),
+      () => key.post(`/api/stores/${ownerStoreId}/link-secret/rotate`),
+    ]) {
+      const answer = await call();
+      expect(answer.status).toBe(403);
+      expect(answer.body.error.message).toBe(API_KEY_MESSAGES.secretSessionRequired);
+      expect(JSON.stringify(answer.body)).not.toMatch(/whsec_|lsk_/);
     }
     expect((await t.owner.api.get(`/api/stores/${ownerStoreId}/webhook`)).status).toBe(200);
     const byOwner = await t.owner.api.put(`/api/stores/${ownerStoreId}`, {
       paymentAddress: payout,
     });
     expect(byOwner.body.paymentAddress).toBe(payout);
+  });
+
+  test('a key cannot move a store: no new slug, no deactivation, no new store (the URL stays the owner’s)', async () => {
+    const key = withKey(ownerKey.key);
+    const before = (await t.owner.api.get(`/api/stores/${ownerStoreId}`)).body;
+    const attempts = [
+      () => key.put(`/api/stores/${ownerStoreId}`, { slug: `${before.slug}-moved` }),
+      () => key.put(`/api/stores/${ownerStoreId}`, { isActive: false }),
+      () =>
+        key.post(
+          '/api/stores',
+          storeForm({ paymentAddress: '0x1b2C3d4E5f60718293a4B5c6D7e8F90112233445' }),
+        ),
+    ];
+    for (const attempt of attempts) {
+      const refused = await attempt();
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toEqual({
+        code: 'forbidden',
+        message: API_KEY_MESSAGES.storeSessionRequired,
+      });
+    }
+    const after = (await t.owner.api.get(`/api/stores/${ownerStoreId}`)).body;
+    expect(after).toMatchObject({ slug: before.slug, isActive: true, updatedAt: before.updatedAt });
+    const mine = (await key.get('/api/stores?mine=true')).body as { id: string }[];
+    expect(mine.map((store) => store.id)).toEqual([ownerStoreId]);
+    // Values sent unchanged, and reopening a store, are no such change.
+    const same = await key.put(`/api/stores/${ownerStoreId}`, {
+      slug: before.slug,
+      paymentAddress: before.paymentAddress,
+      isActive: true,
+      description: 'Same place',
+    });
+    expect(same.status).toBe(200);
   });
 
   test('records last use at most once a minute', async () => {
@@ -206,16 +255,17 @@ describe('Authorization: Bearer', () => {
   });
 
   test('a server-to-server POST with a key and no Origin passes the origin guard', async () => {
-    const response = await withKey(ownerKey.key).post('/api/stores', storeForm());
+    const response = await withKey(ownerKey.key).post('/api/products', product());
     expect(response.status).toBe(201);
   });
 
   test('a browser POST with a key from another origin stays refused', async () => {
-    const response = await withKey(ownerKey.key).post('/api/stores', storeForm(), {
+    const response = await withKey(ownerKey.key).post('/api/products', product(), {
       origin: 'https://evil.example',
       'sec-fetch-site': 'cross-site',
     });
     expect(response.status).toBe(403);
+    expect(response.body.error.message).toBe(REQUEST_ORIGIN_MESSAGES.crossOrigin);
   });
 });
 

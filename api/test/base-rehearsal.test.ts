@@ -201,7 +201,8 @@ async function rehearse(chainId: RehearsalChainId, expect_: { forwards: boolean 
     expect(refused.status).toBeLessThan(500);
     const hook = await owner.api.put(`/api/stores/${store.id}/webhook`, { url: receiver.url });
     expect(hook.status).toBe(200);
-    const secret = hook.body.secret as string;
+    const secret = (await owner.api.get(`/api/stores/${store.id}/webhook/secret`)).body
+      .secret as string;
 
     // A shopper orders and pays 10.80 USDC from a funded account, as a wallet on Base would.
     const shopper = apiClient(app);

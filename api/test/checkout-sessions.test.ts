@@ -94,7 +94,8 @@ beforeAll(async () => {
   payout = privateKeyToAccount(generatePrivateKey()).address;
   storeA = (await a.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
   storeB = (await b.api.post('/api/stores', storeForm())).body;
-  secret = (await a.api.put(`/api/stores/${storeA.id}/webhook`, { url: receiver.url })).body.secret;
+  await a.api.put(`/api/stores/${storeA.id}/webhook`, { url: receiver.url });
+  secret = (await a.api.get(`/api/stores/${storeA.id}/webhook/secret`)).body.secret;
 });
 
 describe('POST /api/checkout-sessions', () => {

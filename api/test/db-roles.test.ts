@@ -146,6 +146,7 @@ describe('database roles', () => {
       'api_keys',
       'checkout_sessions',
       'store_link_secrets',
+      'store_slugs',
       'account_tokens',
       'recovery_codes',
       'reviews',
@@ -376,6 +377,7 @@ describe('database roles', () => {
         '0018_refund_claims_per_refund',
         '0019_analyst_limits',
         '0020_leg_cancellation',
+        '0021_store_slugs',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -409,7 +411,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 21 migration\(s\) \(0000_init, .*0020_leg_cancellation\)/,
+      /lacks 22 migration\(s\) \(0000_init, .*0021_store_slugs\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

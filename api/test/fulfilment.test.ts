@@ -36,7 +36,7 @@ beforeAll(async () => {
   storeSlug = store.slug;
   const hook = await t.owner.api.put(`/api/stores/${storeId}/webhook`, { url: receiver.url });
   expect(hook.status).toBe(200);
-  secret = hook.body.secret;
+  secret = (await t.owner.api.get(`/api/stores/${storeId}/webhook/secret`)).body.secret;
   productId = (
     await t.owner.api.post('/api/products', { storeId, title: 'Kettle', priceUsdc: '40.00' })
   ).body.id;

@@ -70,7 +70,8 @@ async function storeOrder() {
     paymentChain: 'base',
   });
   const address = wallet.body.paymentWallet.address as Address;
-  return { owner, store, payout, orderId, address, secret: hook.body.secret as string };
+  const { secret } = (await owner.api.get(`/api/stores/${store.id}/webhook/secret`)).body;
+  return { owner, store, payout, orderId, address, secret: secret as string };
 }
 
 const forwarded = (orderId: string) => waitForForwarded(t.database.db, orderId);

@@ -315,9 +315,9 @@ describe('paid on the chain', () => {
     const payload = JSON.parse(hook.body);
     expect(payload).toMatchObject({ type: 'order.paid', signed: true, totalUsdc: '32.00' });
     expect(payload.paymentWallet.storePaymentAddress.toLowerCase()).toBe(payout.toLowerCase());
-    const settings = await owner.api.get(`/api/stores/${store.id}/webhook`);
-    expect(settings.body.secret).toMatch(/^whsec_/);
-    expect(() => new Webhook(settings.body.secret).verify(hook.body, hook.headers)).not.toThrow();
+    const { secret } = (await owner.api.get(`/api/stores/${store.id}/webhook/secret`)).body;
+    expect(secret).toMatch(/^whsec_/);
+    expect(() => new Webhook(secret).verify(hook.body, hook.headers)).not.toThrow();
   }, 60_000);
 
   test('an unsigned link still checks out and pays; its order and webhook say signed: false', async () => {

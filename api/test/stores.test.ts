@@ -1,5 +1,7 @@
-// Stores on a real Postgres: the store form's messages, ownership, public and owner views, edits.
+// Stores on a real Postgres: the store form's messages, ownership, public and owner views, edits,
+// and slugs given up that stay their owner's.
 import { beforeAll, describe, expect, test } from 'bun:test';
+import { SLUG_TAKEN } from '../src/modules/stores/model.ts';
 import { storeForm } from './support/client.ts';
 import { useTestApi } from './support/test-api.ts';
 
@@ -210,5 +212,38 @@ describe('PUT /api/stores/{id}', () => {
     const taken = (await t.other.api.post('/api/stores', storeForm())).body.slug;
     const response = await t.owner.api.put(`/api/stores/${store.id}`, { slug: taken });
     expect(response.status).toBe(409);
+  });
+});
+
+describe('a slug a store gives up', () => {
+  test('stays its owner’s: another merchant cannot take it, its owner can take it back', async () => {
+    const form = storeForm();
+    const store = (await t.owner.api.post('/api/stores', form)).body;
+    const moved = await t.owner.api.put(`/api/stores/${store.id}`, { slug: `${form.slug}-new` });
+    expect(moved.status).toBe(200);
+    const taken = { code: 'already_exists', message: SLUG_TAKEN };
+    // Neither a new store of another merchant nor one of its stores renamed gets it.
+    const created = await t.other.api.post('/api/stores', storeForm({ slug: form.slug }));
+    expect(created.status).toBe(409);
+    expect(created.body.error).toEqual(taken);
+    const theirs = (await t.other.api.post('/api/stores', storeForm())).body;
+    const renamed = await t.other.api.put(`/api/stores/${theirs.id}`, { slug: form.slug });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body.error).toEqual(taken);
+    expect((await t.shopper.get(`/api/stores/${form.slug}`)).status).toBe(404);
+    // Its owner opens a second store there, and a slug never used is anyone's.
+    const again = await t.owner.api.post('/api/stores', storeForm({ slug: form.slug }));
+    expect(again.status).toBe(201);
+    expect((await t.shopper.get(`/api/stores/${form.slug}`)).body.id).toBe(again.body.id);
+    const fresh = await t.other.api.put(`/api/stores/${theirs.id}`, { slug: `${form.slug}-x` });
+    expect(fresh.status).toBe(200);
+  });
+
+  test('two merchants racing for a new slug: one gets it', async () => {
+    const slug = storeForm().slug;
+    const answers = await Promise.all(
+      [t.owner, t.other].map((m) => m.api.post('/api/stores', storeForm({ slug }))),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
   });
 });

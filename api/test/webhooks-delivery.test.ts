@@ -29,7 +29,8 @@ const options = (patch: Partial<DispatcherOptions> = {}): DispatcherOptions => (
 async function storeWithDelivery(url: string) {
   const owner = await newMerchant(t.app, 'hooks');
   const store = (await owner.api.post('/api/stores', storeForm())).body;
-  const settings = (await owner.api.put(`/api/stores/${store.id}/webhook`, { url })).body;
+  await owner.api.put(`/api/stores/${store.id}/webhook`, { url });
+  const settings = (await owner.api.get(`/api/stores/${store.id}/webhook/secret`)).body;
   const payload = JSON.stringify({
     type: 'order.paid',
     orderId: crypto.randomUUID(),
@@ -88,20 +89,34 @@ describe("the store's webhook settings", () => {
     const saved = await put('https://93.184.215.14/hooks');
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ url: 'https://93.184.215.14/hooks', signatureScheme: 'v1' });
-    expect(saved.body.secret).toMatch(/^whsec_/);
+    expect(saved.body.secretHint).toMatch(/^.{4}$/);
+    expect(JSON.stringify(saved.body)).not.toContain('whsec_');
     expect((await put(null)).body.url).toBeNull();
   });
 
-  test('the owner sees and rotates the secret; the old one signs beside it for a day', async () => {
+  test('the owner reads the secret from its own route and rotates it; the old one signs beside it for a day', async () => {
     const { owner, store, secret } = await storeWithDelivery('http://127.0.0.1:9/none');
-    const shown = await owner.api.get(`/api/stores/${store.id}/webhook`);
-    expect(shown.body.secret).toBe(secret);
+    expect(secret).toMatch(/^whsec_/);
+    // The settings name it by its last 4 characters only.
+    const settings = await owner.api.get(`/api/stores/${store.id}/webhook`);
+    expect(settings.body).toMatchObject({ secretHint: secret.slice(-4), signatureScheme: 'v1' });
+    expect(JSON.stringify(settings.body)).not.toContain('whsec_');
     const rotated = await owner.api.post(`/api/stores/${store.id}/webhook/rotate-secret`);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(secret);
     expect(Date.parse(rotated.body.previousSecretValidUntil)).toBeGreaterThan(Date.now());
+    expect((await owner.api.get(`/api/stores/${store.id}/webhook/secret`)).body.secret).toBe(
+      rotated.body.secret,
+    );
     const stranger = await newMerchant(t.app, 'other');
     expect((await stranger.api.get(`/api/stores/${store.id}/webhook`)).status).toBe(404);
+    for (const client of [stranger.api, t.shopper]) {
+      const read = await client.get(`/api/stores/${store.id}/webhook/secret`);
+      expect(read.status).toBe(client === t.shopper ? 401 : 404);
+      expect(JSON.stringify(read.body)).not.toContain('whsec_');
+      const rotate = await client.post(`/api/stores/${store.id}/webhook/rotate-secret`);
+      expect(rotate.status).toBe(client === t.shopper ? 401 : 404);
+    }
     expect((await stranger.api.put(`/api/stores/${store.id}/webhook`, { url: null })).status).toBe(
       404,
     );

@@ -3,6 +3,7 @@
 // texts a merchant reads about them.
 import * as v from 'valibot';
 import { ACCOUNT_MESSAGES } from './messages.ts';
+import { ApiKeySchema } from './schemas/api-key.ts';
 import { missingAsEmpty } from './schemas/common.ts';
 import {
   CredentialsSchema,
@@ -129,8 +130,16 @@ export type SignIn = v.InferOutput<typeof SignInSchema>;
 
 /** POST /api/auth/forgot-password. */
 export const ForgotPasswordSchema = v.object({ email: AccountEmailSchema });
-/** POST /api/auth/reset-password: the emailed link's token and the new password. */
-export const ResetPasswordSchema = v.object({ token: tokenField, password: newPasswordField });
+/**
+ * POST /api/auth/reset-password: the emailed link's token, the new password, and whether to revoke
+ * every API key of the account too (recovering an account is when a key may be in someone else's
+ * hands; left out: the keys stay).
+ */
+export const ResetPasswordSchema = v.object({
+  token: tokenField,
+  password: newPasswordField,
+  revokeApiKeys: v.optional(v.boolean('revokeApiKeys must be true or false'), false),
+});
 /** POST /api/auth/verify-email: the emailed link's token. */
 export const VerifyEmailSchema = v.object({ token: tokenField });
 /** POST /api/account/password. */
@@ -189,6 +198,16 @@ export type AccountSettings = v.InferOutput<typeof AccountSettingsSchema>;
 
 /** An answer that only says what happened (sent a link, ended sessions…). */
 export const AccountDoneSchema = v.object({ message: v.string() });
+/**
+ * POST /api/auth/reset-password/check: the link works, and the account's API keys that still
+ * work, for the owner to review (and revoke with the reset).
+ */
+export const ResetLinkCheckSchema = v.object({
+  message: v.string(),
+  apiKeys: v.array(ApiKeySchema),
+});
+/** A reset link's check. */
+export type ResetLinkCheck = v.InferOutput<typeof ResetLinkCheckSchema>;
 /** POST /api/account/totp/setup: the secret as text and as an otpauth:// URI for a QR code. */
 export const TotpSetupSchema = v.object({ secret: v.string(), uri: v.string() });
 /** POST /api/account/totp/enable: the recovery codes, shown this once. */

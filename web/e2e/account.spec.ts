@@ -1,8 +1,9 @@
 // Recoverable merchant accounts on the real stack, with the mails read from the local inbox: a
 // merchant without an email is reminded, adds one and verifies it from the emailed link; forgets
-// the password and resets it from the emailed link (the session on another device ends); turns on
-// two-step verification and must give a code to change a store's payout address; ends the session
-// of another device from the account page.
+// the password and resets it from the emailed link (the session on another device ends, and the
+// API key it reviews there is revoked); turns on two-step verification and must give a code to
+// change a store's payout address, create an API key or a store, or see a signing secret; ends the
+// session of another device from the account page.
 import { createHmac } from 'node:crypto';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { createStore, PASSWORD, signUp, unique } from './admin-helpers.ts';
@@ -120,6 +121,11 @@ test('a merchant adds and verifies an email, resets a forgotten password, turns 
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
   await expect(page.getByTestId('email-banner')).toBeHidden();
 
+  // An API key of the account (it is listed on the reset page).
+  const oldKey = await page.request.post('/api/api-keys', { data: { name: 'Old server' } });
+  expect(oldKey.status()).toBe(201);
+  const oldSecret = ((await oldKey.json()) as { key: string }).key;
+
   // Another device is signed in; then the merchant forgets the password.
   const phone = await otherDevice(browser, username, PASSWORD);
   await page.getByRole('button', { name: 'Sign out' }).click();
@@ -138,9 +144,18 @@ test('a merchant adds and verifies an email, resets a forgotten password, turns 
   await page.goto(reset.link);
   await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
   await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
+  // The account's API keys are listed for review, and revoked with the reset when asked.
+  const keys = page.getByRole('region', { name: 'Your API keys' });
+  await expect(keys.getByRole('listitem')).toHaveText([/^Old server sk_test_\w{4}…/]);
+  await keys.getByLabel('Also revoke this API key').check();
   await snapBoth(page, 'account-5-reset-password');
   await page.getByRole('button', { name: 'Set new password' }).click();
   await expect(page.getByText('Your password is changed.')).toBeVisible();
+  await expect(page.getByText('Your API keys were revoked')).toBeVisible();
+  const revoked = await page.request.get('/api/orders', {
+    headers: { authorization: `Bearer ${oldSecret}` },
+  });
+  expect(revoked.status()).toBe(401);
   // The session on the other device ended with the reset.
   expect((await phone.request.get('/api/auth/me')).status()).toBe(401);
   await phone.close();
@@ -171,7 +186,7 @@ test('a merchant adds and verifies an email, resets a forgotten password, turns 
   await page.getByRole('button', { name: 'Turn on' }).click();
   const codes = page.getByTestId('recovery-codes');
   await expect(codes.getByRole('listitem')).toHaveCount(10);
-  const recoveryCode = (await codes.getByRole('listitem').first().textContent()) ?? '';
+  const [recoveryCode = '', ...moreCodes] = await codes.getByRole('listitem').allTextContents();
   await snapBoth(page, 'account-7-recovery-codes');
   await page.getByRole('button', { name: 'I saved them' }).click();
   await expect(page.getByText('10 recovery codes left')).toBeVisible();
@@ -212,6 +227,40 @@ test('a merchant adds and verifies an email, resets a forgotten password, turns 
   await page.getByRole('button', { name: 'Create API key' }).click();
   await expect(page.getByTestId('api-key-secret')).toHaveText(/^sk_test_/);
   await snapBoth(page, 'account-8b-api-key-code');
+
+  // The signing secrets show only with a code: the webhook's (once a URL is saved) and the links'.
+  await page.getByRole('tab', { name: 'Webhooks' }).click();
+  await page.getByLabel('Webhook URL').fill('http://127.0.0.1:9/hooks');
+  await page.getByRole('button', { name: 'Save Webhook URL' }).click();
+  const signing = page.getByRole('group', { name: 'Signing secret' });
+  await expect(page.getByTestId('signing-secret')).toHaveText(/^whsec_•+.{4}$/);
+  await signing.getByRole('button', { name: 'Show' }).click();
+  await signing.getByRole('button', { name: 'Show signing secret' }).click();
+  await expect(
+    signing.getByText('Two-step verification is on: enter the current code'),
+  ).toBeVisible();
+  await signing.getByLabel('Authenticator code').fill(moreCodes[0] ?? '');
+  await signing.getByRole('button', { name: 'Show signing secret' }).click();
+  await expect(page.getByTestId('signing-secret')).toHaveText(/^whsec_[A-Za-z0-9+/=]{20,}$/);
+  const links = page.getByRole('group', { name: 'Link secret' });
+  await links.getByRole('button', { name: 'Show' }).click();
+  await links.getByLabel('Authenticator code').fill(moreCodes[1] ?? '');
+  await snapBoth(page, 'account-8c-secret-code');
+  await links.getByRole('button', { name: 'Show link secret' }).click();
+  await expect(page.getByTestId('link-secret')).toHaveText(/^lsk_[0-9a-f]{64}$/);
+
+  // So does a new store.
+  await page.goto('/admin');
+  await page.getByRole('button', { name: 'Create Store', exact: true }).click();
+  const create = page.getByRole('dialog', { name: 'Create New Store' });
+  const second = unique('Second Shop');
+  await create.getByLabel('Store Name').fill(second);
+  await create.getByLabel('Payment Address').fill(NEW_ADDRESS);
+  await create.getByLabel('Authenticator code').fill(moreCodes[2] ?? '');
+  await snapBoth(page, 'account-8d-new-store-code');
+  await create.getByRole('button', { name: 'Create Store' }).click();
+  await expect(create).toBeHidden();
+  await expect(page.getByRole('article', { name: second })).toBeVisible();
 
   // Another device signs in (it needs a code too: a recovery code, once) and is ended from the
   // account page.

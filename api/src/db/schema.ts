@@ -219,6 +219,18 @@ export const stores = pgTable(
   (t) => [index('stores_slug_idx').on(t.slug), index('stores_owner_id_idx').on(t.ownerId)],
 );
 
+/**
+ * Every slug a store has had, with the merchant it belongs to. Note: a slug a store gives up stays
+ * its owner's for good: nobody else may take it (the store's old links and QR codes never sell for
+ * someone else), and its owner may take it back. A store takes a slug by inserting its row here
+ * first, so two merchants racing for a slug never both get it.
+ */
+export const storeSlugs = pgTable('store_slugs', {
+  slug: text().primaryKey(),
+  ownerId: text().notNull(),
+  createdAt: createdAt(),
+});
+
 /** Products of a store, priced in USDC. */
 export const products = pgTable(
   'products',
@@ -688,7 +700,8 @@ export const emailOutbox = pgTable(
     // (verify email, password reset): one of order_id and user_id is set.
     orderId: uuid().references(() => orders.id, { onDelete: 'cascade' }),
     userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
-    // 'receipt' (one per order), 'shipped', 'merchant_paid', 'verify_email', 'reset_password'
+    // 'receipt' (one per order), 'shipped', 'merchant_paid', 'verify_email', 'reset_password',
+    // 'refund_claim', and the account's notices (mail/notices.ts: 'store_created', 'payout_changed'…)
     kind: text().notNull(),
     // what the template needs beyond the order (an account mail's link); cleared once sent
     payload: jsonb().$type<Record<string, unknown>>(),

@@ -200,10 +200,12 @@ export const sessionPlugin = (db: Database) =>
     return {
       currentUser: () => userOfRequest(db, request),
       requireUser,
-      requireSessionUser: async (): Promise<SessionUser> => {
+      /** `refusal`: what a caller with an API key is told (403). */
+      requireSessionUser: async (
+        refusal: string = API_KEY_MESSAGES.sessionRequired,
+      ): Promise<SessionUser> => {
         const user = await requireUser();
-        if (bearerTokenOf(request) !== undefined)
-          throw new AppError('forbidden', API_KEY_MESSAGES.sessionRequired);
+        if (bearerTokenOf(request) !== undefined) throw new AppError('forbidden', refusal);
         return user;
       },
     };

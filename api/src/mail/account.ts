@@ -9,8 +9,8 @@ import { escapeHtml, type RenderedEmail } from './receipt.ts';
 
 const e = escapeHtml;
 
-/** The page around a mail's content. */
-function page(title: string, body: string): string {
+/** The page around an account mail's content. */
+export function accountMailPage(title: string, body: string): string {
   return `<!doctype html><html><body style="margin:0;background:#f4f4f5;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#18181b">
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-top:6px solid #6366f1;padding:24px">
 <h1 style="font-size:20px;margin:0 0 12px">${e(title)}</h1>${body}</div></body></html>`;
@@ -35,7 +35,7 @@ export function renderVerifyEmail(to: string, url: string): RenderedEmail {
     'The link works for 24 hours, once. We use this address to send password reset links and paid-order notices.',
     'If you did not add this address to an account, ignore this email: nothing changes.',
   ].join('\n');
-  const html = page(
+  const html = accountMailPage(
     subject,
     `<p style="margin:0">Confirm that this is the email address of your Storefront merchant account.</p>${button(url, 'Verify email address')}
 <p style="margin:16px 0 0;font-size:13px">The link works for 24 hours, once. We use this address to send password reset links and paid-order notices.</p>
@@ -56,7 +56,7 @@ export function renderResetPassword(to: string, url: string): RenderedEmail {
     'The link works for 1 hour, once. Resetting the password signs the account out everywhere.',
     'If you did not ask, ignore this email: your password stays as it is.',
   ].join('\n');
-  const html = page(
+  const html = accountMailPage(
     subject,
     `<p style="margin:0">Someone asked to reset the password of the Storefront merchant account with this email address.</p>${button(url, 'Choose a new password')}
 <p style="margin:16px 0 0;font-size:13px">The link works for 1 hour, once. Resetting the password signs the account out everywhere.</p>
@@ -108,7 +108,7 @@ const merchantPaid: MailTemplate = async (db, message) => {
     'The payment is confirmed; your 98% is forwarded to the store’s payout address. Open Orders in your admin to see it.',
     'You can turn these emails off for this store on your account page.',
   ].join('\n');
-  const html = page(
+  const html = accountMailPage(
     `New paid order at ${store.name}`,
     `<p style="margin:0 0 8px;font-weight:700">Order ${e(number)}</p>
 <ul style="margin:0;padding-left:18px;font-size:14px">${lines.map((line) => `<li>${e(line)}</li>`).join('')}</ul>

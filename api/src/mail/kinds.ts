@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { orders, stores } from '../db/schema.ts';
 import { ACCOUNT_MAIL_KINDS } from './account.ts';
+import { NOTICE_MAIL_KINDS } from './notices.ts';
 import { type RenderedEmail, receiptStoreExtras, renderReceipt, storeNameOf } from './receipt.ts';
 import { refundClaim } from './refund.ts';
 import { shipped } from './shipped.ts';
@@ -69,4 +70,5 @@ export const MAIL_KINDS: Readonly<Record<string, MailTemplate>> = {
   reset_password: ACCOUNT_MAIL_KINDS.reset_password,
   merchant_paid: ACCOUNT_MAIL_KINDS.merchant_paid,
   refund_claim: refundClaim,
+  ...NOTICE_MAIL_KINDS,
 };

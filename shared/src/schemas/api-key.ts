@@ -11,6 +11,12 @@ export const API_KEY_MESSAGES = {
   revoked: 'This API key has been revoked; create a new one in Admin → API keys',
   sessionRequired:
     'API keys can only be created and revoked from a signed-in session, not with a key',
+  storeSessionRequired:
+    'Creating a store, closing one, or changing its slug or payout address needs a signed-in session, not an API key',
+  secretSessionRequired:
+    'Signing secrets can only be read or rotated from a signed-in session, not with an API key',
+  webhookSessionRequired:
+    'Webhook settings can only be read or changed from a signed-in session, not with an API key',
   notFound: 'API key not found',
 } as const;
 

@@ -145,11 +145,23 @@ export const UniversalOrderCreatedSchema = v.union([
   v.object({ order: UniversalOrderRefSchema }),
 ]);
 
-/** A store's webhook settings, as its owner reads them (the secret included: they verify). */
+/**
+ * A store's webhook settings, as its owner reads them: never the secret itself (it is read from
+ * its own route, with the second factor where it is on), only its last 4 characters.
+ */
 export const WebhookSettingsResponseSchema = v.object({
   url: v.nullable(v.string()),
+  /** The last 4 characters of the signing secret, to recognise it; null: none yet. */
+  secretHint: v.nullable(v.string()),
+  /** Until then webhooks also carry a signature made with the previous secret. */
+  previousSecretValidUntil: v.nullable(timestamp),
+  signatureScheme: v.literal('v1'),
+});
+
+/** A store's webhook signing secret, as its owner reads it (or gets it from a rotation). */
+export const WebhookSecretResponseSchema = v.object({
   /** The `whsec_…` secret that signs this store's webhooks (Standard Webhooks, v1). */
-  secret: v.nullable(v.string()),
+  secret: v.string(),
   /** Until then webhooks also carry a signature made with the previous secret. */
   previousSecretValidUntil: v.nullable(timestamp),
   signatureScheme: v.literal('v1'),

@@ -7,7 +7,9 @@ import {
   AccountSessionSchema,
   type AccountSettings,
   AccountSettingsSchema,
+  type ApiKey,
   RecoveryCodesSchema,
+  ResetLinkCheckSchema,
   TOTP_CODE_HEADER,
   TotpSetupSchema,
 } from '@store/shared';
@@ -20,12 +22,20 @@ const message = async (method: string, path: string, body?: unknown) =>
 /** POST /api/auth/forgot-password: the same answer whether or not the address has an account. */
 export const requestReset = (email: string) =>
   message('POST', '/api/auth/forgot-password', { email });
-/** POST /api/auth/reset-password/check: throws (400) when the link no longer works. */
-export const checkResetLink = (token: string) =>
-  message('POST', '/api/auth/reset-password/check', { token });
-/** POST /api/auth/reset-password: the new password; every session of the account ends. */
-export const resetPassword = (token: string, password: string) =>
-  message('POST', '/api/auth/reset-password', { token, password });
+/**
+ * POST /api/auth/reset-password/check: the account's API keys that still work, to review; throws
+ * (400) when the link no longer works.
+ */
+export async function checkResetLink(token: string): Promise<ApiKey[]> {
+  const answer = await apiRequest('POST', '/api/auth/reset-password/check', { token });
+  return v.parse(ResetLinkCheckSchema, answer).apiKeys;
+}
+/**
+ * POST /api/auth/reset-password: the new password; every session of the account ends, and every
+ * API key too when `revokeApiKeys`. Answers what happened.
+ */
+export const resetPassword = (token: string, password: string, revokeApiKeys: boolean) =>
+  message('POST', '/api/auth/reset-password', { token, password, revokeApiKeys });
 /** POST /api/auth/verify-email. */
 export const verifyEmail = (token: string) => message('POST', '/api/auth/verify-email', { token });
 

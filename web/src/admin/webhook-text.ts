@@ -1,15 +1,6 @@
-// Pure texts of the webhook pages: the masked secret, a delivery's status as the merchant reads
-// it, one attempt in a line, and the time of the next try. Kept apart from React to be tested.
+// Pure texts of the webhook pages: a delivery's status as the merchant reads it, one attempt in a
+// line, and the time of the next try. Kept apart from React to be tested.
 import type { WebhookAttempt, WebhookDelivery } from './webhooks-api.ts';
-
-const SECRET_PREFIX = 'whsec_';
-
-/** The secret with all but its prefix and last 4 characters hidden. */
-export function maskSecret(secret: string): string {
-  const prefix = secret.startsWith(SECRET_PREFIX) ? SECRET_PREFIX : '';
-  const tail = secret.length - prefix.length > 8 ? secret.slice(-4) : '';
-  return `${prefix}${'•'.repeat(12)}${tail}`;
-}
 
 /** What the log says of a delivery. */
 export type DeliveryState = 'delivered' | 'sending' | 'retrying' | 'failed';

@@ -1,7 +1,9 @@
-// The merchant's webhook calls: the store's URL and signing secret, the delivery log and
-// redelivery. Answers are checked against their schemas so an API change shows as one clear error.
+// The merchant's webhook calls: the store's URL, its webhook and link signing secrets (read and
+// rotated with the second factor), the delivery log and redelivery. Answers are checked against
+// their schemas so an API change shows as one clear error.
 import { WEBHOOK_EVENT_TYPES } from '@store/shared';
 import * as v from 'valibot';
+import { withSecondFactor } from '../account/api.ts';
 import { apiRequest } from '../lib/api.ts';
 import { type ApiSchemas, contractSchema } from './types.ts';
 
@@ -12,15 +14,34 @@ export type WebhookDelivery = ApiSchemas['WebhookDelivery'];
 /** One attempt of a delivery. */
 export type WebhookAttempt = WebhookDelivery['attempts'][number];
 
-/** A store's webhook settings (GET/PUT /api/stores/{id}/webhook). */
+/** A store's webhook signing secret (the contract's type). */
+export type WebhookSecret = ApiSchemas['WebhookSecret'];
+/** A store's link signing secret (the contract's type). */
+export type LinkSecret = ApiSchemas['LinkSecret'];
+
+/** A store's webhook settings (GET/PUT /api/stores/{id}/webhook): never the secret itself. */
 export const WebhookSettingsSchema = contractSchema<WebhookSettings>(
   v.object({
     url: v.nullable(v.string()),
-    /** `whsec_…`: the owner sees it, since they must verify signatures with it. */
-    secret: v.nullable(v.string()),
+    /** The secret's last 4 characters (null: none yet, until a URL is saved). */
+    secretHint: v.nullable(v.string()),
     /** Until then each webhook also carries a signature made with the previous secret. */
     previousSecretValidUntil: v.nullable(v.string()),
   }),
+);
+
+/** The store's webhook signing secret, read or rotated with the second factor. */
+export const WebhookSecretSchema = contractSchema<WebhookSecret>(
+  v.object({
+    /** `whsec_…`: the owner verifies signatures with it. */
+    secret: v.string(),
+    previousSecretValidUntil: v.nullable(v.string()),
+  }),
+);
+
+/** The store's link signing secret, read or rotated with the second factor. */
+export const LinkSecretSchema = contractSchema<LinkSecret>(
+  v.object({ storeId: v.string(), secret: v.string(), rotatedAt: v.nullable(v.string()) }),
 );
 
 /** One attempt of a delivery. */
@@ -77,20 +98,57 @@ export async function saveWebhookUrl(
   return v.parse(WebhookSettingsSchema, answer);
 }
 
+/** GET /api/stores/{id}/webhook/secret (`code`: the second factor, once it is on). */
+export async function fetchWebhookSecret(storeId: string, code?: string): Promise<WebhookSecret> {
+  const answer = await apiRequest(
+    'GET',
+    `${storePath(storeId)}/webhook/secret`,
+    undefined,
+    withSecondFactor(code),
+  );
+  return v.parse(WebhookSecretSchema, answer);
+}
+
 /** POST /api/stores/{id}/webhook/rotate-secret: a new secret; the old one signs for 24 hours. */
 export async function rotateWebhookSecret(
   storeId: string,
   idempotencyKey: string,
-): Promise<WebhookSettings> {
+  code?: string,
+): Promise<WebhookSecret> {
   const answer = await apiRequest(
     'POST',
     `${storePath(storeId)}/webhook/rotate-secret`,
     undefined,
     {
       idempotencyKey,
+      ...withSecondFactor(code),
     },
   );
-  return v.parse(WebhookSettingsSchema, answer);
+  return v.parse(WebhookSecretSchema, answer);
+}
+
+/** GET /api/stores/{id}/link-secret: made on first read (`code`: the second factor). */
+export async function fetchLinkSecret(storeId: string, code?: string): Promise<LinkSecret> {
+  const answer = await apiRequest(
+    'GET',
+    `${storePath(storeId)}/link-secret`,
+    undefined,
+    withSecondFactor(code),
+  );
+  return v.parse(LinkSecretSchema, answer);
+}
+
+/** POST /api/stores/{id}/link-secret/rotate: links signed with the old secret are refused. */
+export async function rotateLinkSecret(
+  storeId: string,
+  idempotencyKey: string,
+  code?: string,
+): Promise<LinkSecret> {
+  const answer = await apiRequest('POST', `${storePath(storeId)}/link-secret/rotate`, undefined, {
+    idempotencyKey,
+    ...withSecondFactor(code),
+  });
+  return v.parse(LinkSecretSchema, answer);
 }
 
 /** GET /api/stores/{id}/webhook-deliveries: newest first. */

@@ -48,7 +48,7 @@ export type paths = {
         /** Your API keys (never the keys themselves) */
         get: operations["getApiApi-keys"];
         put?: never;
-        /** Create a secret key (sk_test_… or sk_live_…); the key is in this response only */
+        /** Create a secret key (sk_test_… or sk_live_…); the key is in this response only, and the owner is emailed */
         post: operations["postApiApi-keys"];
         delete?: never;
         options?: never;
@@ -303,7 +303,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Set a new password with a reset link (single use); every session of the account ends */
+        /** Set a new password with a reset link (single use); every session of the account ends, and every API key too with `revokeApiKeys: true` */
         post: operations["postApiAuthReset-password"];
         delete?: never;
         options?: never;
@@ -320,7 +320,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Whether a password reset link still works (400 when used, expired or unknown) */
+        /** Whether a password reset link still works (400 when used, expired or unknown), and the account's API keys that still work, to review */
         post: operations["postApiAuthReset-passwordCheck"];
         delete?: never;
         options?: never;
@@ -864,7 +864,7 @@ export type paths = {
         /** Active stores (public fields, pages of `limit` from `offset`, `Link: rel="next"`); `mine=true`: your own stores */
         get: operations["getApiStores"];
         put?: never;
-        /** Create a store you own */
+        /** Create a store you own (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on; the owner is emailed) */
         post: operations["postApiStores"];
         delete?: never;
         options?: never;
@@ -881,7 +881,7 @@ export type paths = {
         };
         /** A store by id (UUID) or slug (its owner reads the owner view) */
         get: operations["getApiStoresById"];
-        /** Edit your store (send `updatedAt` to detect stale edits) */
+        /** Edit your store (send `updatedAt` to detect stale edits); a new payout address or slug, or deactivating it, needs a signed-in session and a fresh `X-TOTP-Code` once two-step verification is on (the owner is emailed) */
         put: operations["putApiStoresById"];
         post?: never;
         delete?: never;
@@ -934,7 +934,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Your store's link secret (made on first read) */
+        /** Your store's link secret, made on first read (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on) */
         get: operations["getApiStoresByIdLink-secret"];
         put?: never;
         post?: never;
@@ -953,7 +953,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** A new link secret; links signed with the old one are refused */
+        /** A new link secret; links signed with the old one are refused (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on) */
         post: operations["postApiStoresByIdLink-secretRotate"];
         delete?: never;
         options?: never;
@@ -1093,7 +1093,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Your store's webhook URL and secret */
+        /** Your store's webhook URL, and its signing secret's last 4 characters (the secret itself: GET …/webhook/secret) */
         get: operations["getApiStoresByIdWebhook"];
         /** Set the webhook URL (https, public addresses) or null */
         put: operations["putApiStoresByIdWebhook"];
@@ -1130,8 +1130,25 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** A new signing secret (the old one also signs for 24 hours) */
+        /** A new signing secret, in this answer (the old one also signs for 24 hours); a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on */
         post: operations["postApiStoresByIdWebhookRotate-secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stores/{id}/webhook/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your store's webhook signing secret (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on) */
+        get: operations["getApiStoresByIdWebhookSecret"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2275,6 +2292,19 @@ export type components = {
             suggestedAddress: string | null;
             toAddress: string | null;
             txHash: string | null;
+        };
+        ResetLinkCheck: {
+            apiKeys: {
+                createdAt: string;
+                id: string;
+                keyPrefix: string;
+                lastUsedAt: string | null;
+                /** @enum {string} */
+                mode: "test" | "live";
+                name: string;
+                revokedAt: string | null;
+            }[];
+            message: string;
         };
         Review: {
             authorName: string;
@@ -3469,9 +3499,15 @@ export type components = {
             /** @constant */
             version: 1;
         };
+        WebhookSecret: {
+            previousSecretValidUntil: string | null;
+            secret: string;
+            /** @constant */
+            signatureScheme: "v1";
+        };
         WebhookSettings: {
             previousSecretValidUntil: string | null;
-            secret: string | null;
+            secretHint: string | null;
             /** @constant */
             signatureScheme: "v1";
             url: string | null;
@@ -5614,6 +5650,8 @@ export interface operations {
                 "application/json": {
                     /** @default  */
                     password?: string;
+                    /** @default false */
+                    revokeApiKeys?: boolean;
                     /** @default  */
                     token?: string;
                 };
@@ -5743,7 +5781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountDone"];
+                    "application/json": components["schemas"]["ResetLinkCheck"];
                 };
             };
             /** @description bad_request */
@@ -10335,6 +10373,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description already_exists, idempotency_in_progress */
             409: {
                 headers: {
@@ -10399,6 +10455,24 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */
@@ -10696,6 +10770,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description internal */
             500: {
                 headers: {
@@ -10926,6 +11018,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description not_found */
             404: {
                 headers: {
@@ -10936,6 +11046,24 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */
@@ -11005,6 +11133,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description not_found */
             404: {
                 headers: {
@@ -11051,6 +11197,24 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */
@@ -12353,7 +12517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookSettings"];
+                    "application/json": components["schemas"]["WebhookSecret"];
                 };
             };
             /** @description unauthorized */
@@ -12438,6 +12602,154 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiStoresByIdWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description invalid_state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_state";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */

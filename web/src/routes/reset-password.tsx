@@ -1,7 +1,13 @@
 // Route /reset-password?token=…: the emailed reset link. It checks the link still works, asks for
-// a new password (the sign-up password rules), and sends the merchant to sign in: the reset ended
-// every session of the account.
-import { ACCOUNT_MESSAGES, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@store/shared';
+// a new password (the sign-up password rules), lists the account's API keys that still work with
+// the choice to revoke them all (recovering an account is when a key may be in someone else's
+// hands), and sends the merchant to sign in: the reset ended every session of the account.
+import {
+  ACCOUNT_MESSAGES,
+  type ApiKey,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+} from '@store/shared';
 import { revalidateLogic, useStore } from '@tanstack/react-form';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { valibotValidator } from '@tanstack/valibot-adapter';
@@ -26,6 +32,7 @@ const NewPasswordForm = v.pipe(
       v.maxLength(MAX_PASSWORD_LENGTH, ACCOUNT_MESSAGES.passwordTooLong),
     ),
     confirm: v.string(),
+    revokeApiKeys: v.boolean(),
   }),
   v.forward(
     v.check((form) => form.password === form.confirm, 'The two passwords do not match'),
@@ -38,7 +45,14 @@ export const Route = createFileRoute('/reset-password')({
   component: ResetPasswordPage,
 });
 
-type LinkState = 'checking' | 'valid' | { invalid: string } | 'done';
+type LinkState =
+  | 'checking'
+  | { valid: ApiKey[] }
+  | { invalid: string }
+  | { done: { keysRevoked: boolean } };
+type NewPassword = { password: string; confirm: string; revokeApiKeys: boolean };
+
+const dateText = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : 'never');
 
 function ResetPasswordPage() {
   const { token } = Route.useSearch();
@@ -50,7 +64,7 @@ function ResetPasswordPage() {
       return;
     }
     checkResetLink(token).then(
-      () => setState('valid'),
+      (apiKeys) => setState({ valid: apiKeys }),
       (error: unknown) =>
         setState({
           invalid:
@@ -61,16 +75,18 @@ function ResetPasswordPage() {
     );
   }, [token]);
   const form = useAdminForm({
-    defaultValues: { password: '', confirm: '' },
+    defaultValues: { password: '', confirm: '', revokeApiKeys: false } as NewPassword,
     validationLogic: revalidateLogic(),
     validators: {
-      onDynamic: formValidator<{ password: string; confirm: string }>(NewPasswordForm),
+      onDynamic: formValidator<NewPassword>(NewPasswordForm),
     },
     onSubmit: async ({ value }) => {
       setServerError(undefined);
       try {
-        await resetPassword(token, value.password);
-        setState('done');
+        const keys = typeof state === 'object' && 'valid' in state ? state.valid : [];
+        const revoke = value.revokeApiKeys && keys.length > 0;
+        await resetPassword(token, value.password, revoke);
+        setState({ done: { keysRevoked: revoke } });
       } catch (error) {
         setServerError(
           error instanceof ApiError
@@ -91,7 +107,7 @@ function ResetPasswordPage() {
             Checking your link...
           </p>
         )}
-        {typeof state === 'object' && (
+        {typeof state === 'object' && 'invalid' in state && (
           <>
             <p role="alert">{state.invalid}</p>
             <Link to="/forgot-password" className="button button-block">
@@ -99,17 +115,19 @@ function ResetPasswordPage() {
             </Link>
           </>
         )}
-        {state === 'done' && (
+        {typeof state === 'object' && 'done' in state && (
           <>
             <p role="status">
               Your password is changed. Every device signed in to your account was signed out.
+              {state.done.keysRevoked &&
+                ' Your API keys were revoked: make new ones for your servers in the admin.'}
             </p>
             <Link to="/sign-in" className="button button-block">
               Sign in
             </Link>
           </>
         )}
-        {state === 'valid' && (
+        {typeof state === 'object' && 'valid' in state && (
           <form noValidate onSubmit={submitWith(form)}>
             <form.AppField name="password">
               {(field) => (
@@ -130,6 +148,33 @@ function ResetPasswordPage() {
                 />
               )}
             </form.AppField>
+            {state.valid.length > 0 && (
+              <section className="reset-api-keys" aria-labelledby="reset-keys-title">
+                <h2 id="reset-keys-title">Your API keys</h2>
+                <p className="muted small">
+                  These keys still work. If someone else may have had your password, revoke them:
+                  your servers then need new keys.
+                </p>
+                <ul>
+                  {state.valid.map((key) => (
+                    <li key={key.id}>
+                      <strong>{key.name}</strong> <code>{key.keyPrefix}…</code>
+                      <span className="muted small">
+                        {' '}
+                        created {dateText(key.createdAt)}, last used {dateText(key.lastUsedAt)}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+                <form.AppField name="revokeApiKeys">
+                  {(field) => (
+                    <field.CheckboxField
+                      label={`Also revoke ${state.valid.length === 1 ? 'this API key' : `all ${state.valid.length} API keys`}`}
+                    />
+                  )}
+                </form.AppField>
+              </section>
+            )}
             {serverError && (
               <p className="field-error" role="alert">
                 {serverError}

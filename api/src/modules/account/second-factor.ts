@@ -9,6 +9,7 @@ import type { Database } from '../../db/client.ts';
 import { recoveryCodes, users } from '../../db/schema.ts';
 import { backoffWaitSql, FAILURE_BACKOFF, waitText } from '../../http/attempt-limiter.ts';
 import { AppError } from '../../http/errors.ts';
+import { RateLimiter } from '../../http/rate-limit.ts';
 import { hashToken, type SessionUser } from '../../http/session.ts';
 import type { Executor } from '../../webhooks/outbox.ts';
 
@@ -166,33 +167,52 @@ async function takeAttempt(db: Executor, userId: string): Promise<boolean> {
 }
 
 /**
+ * Recovery codes one account may try in an hour, right or wrong. Note: their own count, apart from
+ * the authenticator's: someone guessing 6-digit codes (they have the password or a session) must
+ * not lock the owner's recovery codes out, and each is ~49 bits, so 20 guesses an hour never find
+ * one.
+ */
+export const RECOVERY_CODE_LIMIT = {
+  bucket: 'recovery-code:account',
+  max: 20,
+  windowMs: 60 * 60 * 1000,
+} as const;
+
+const tooManyCodes = (wait: number) =>
+  new AppError(
+    'rate_limited',
+    `${TOTP_MESSAGES.tooManyCodes}; try again in ${waitText(Math.max(wait, 1000))}`,
+  );
+
+/** Forgets the account's wrong authenticator codes (it just proved itself). */
+const clearWrongCodes = (db: Executor, userId: string) =>
+  db.update(users).set({ totpFailures: 0, totpFailedAt: null }).where(eq(users.id, userId));
+
+/**
  * Checks a code of an account with TOTP on: its authenticator's current code (once), or one of
- * its recovery codes (used up). Each check is an attempt counted against the account's wait
- * (429 while it must wait); a right code clears the count; a code already used is refused and not
- * counted (the owner typing the code they just signed in with is not a guesser).
+ * its recovery codes (used up). Each check is an attempt counted against a wait (429 while it
+ * must wait): a 6-digit code against the account's wrong authenticator codes, anything else
+ * against RECOVERY_CODE_LIMIT, so guessed 6-digit codes never hold a recovery code back. A right
+ * code clears the authenticator's count; a code already used is refused and not counted (the
+ * owner typing the code they just signed in with is not a guesser).
  */
 export async function checkSecondFactor(
-  db: Executor,
+  db: Database,
   user: { id: string; totpSecret: string | null },
   code: string,
 ): Promise<CodeCheck> {
-  if (!(await takeAttempt(db, user.id))) {
-    const wait = await secondFactorWait(db, user.id);
-    throw new AppError(
-      'rate_limited',
-      `${TOTP_MESSAGES.tooManyCodes}; try again in ${waitText(Math.max(wait, 1000))}`,
-    );
+  if (!/^\d{6}$/.test(code)) {
+    const wait = await new RateLimiter(db).hit(RECOVERY_CODE_LIMIT, user.id);
+    if (wait > 0) throw tooManyCodes(wait);
+    const right = user.totpSecret !== null && (await useRecoveryCode(db, user.id, code));
+    if (right) await clearWrongCodes(db, user.id);
+    return right ? 'ok' : 'wrong';
   }
-  let check: CodeCheck = 'wrong';
-  if (user.totpSecret) {
-    check = await useTotpCode(db, user.id, user.totpSecret, code);
-    if (check === 'wrong' && (await useRecoveryCode(db, user.id, code))) check = 'ok';
-  }
-  if (check === 'ok')
-    await db
-      .update(users)
-      .set({ totpFailures: 0, totpFailedAt: null })
-      .where(eq(users.id, user.id));
+  if (!(await takeAttempt(db, user.id))) throw tooManyCodes(await secondFactorWait(db, user.id));
+  const check: CodeCheck = user.totpSecret
+    ? await useTotpCode(db, user.id, user.totpSecret, code)
+    : 'wrong';
+  if (check === 'ok') await clearWrongCodes(db, user.id);
   else if (check === 'used')
     await db
       .update(users)
@@ -233,4 +253,22 @@ export async function requireSecondFactor(
   const check = await checkSecondFactor(db, account, code.length > 20 ? '' : code);
   if (check !== 'ok')
     throw new AppError('forbidden', codeRefusal(check), { secondFactor: 'wrong' });
+}
+
+/**
+ * The signed-in owner of a request that only a session may make, with a fresh code once two-step
+ * verification is on: `requireSessionUser` (the session plugin's; 403 with `refusal` for an API
+ * key), then `requireSecondFactor`.
+ */
+export async function requireSessionAndSecondFactor(
+  db: Database,
+  session: {
+    request: Request;
+    requireSessionUser: (refusal?: string) => Promise<SessionUser>;
+  },
+  refusal?: string,
+): Promise<SessionUser> {
+  const user = await session.requireSessionUser(refusal);
+  await requireSecondFactor(db, user, session.request);
+  return user;
 }

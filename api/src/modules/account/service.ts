@@ -9,14 +9,16 @@ import {
   TOTP_MESSAGES,
   VERIFY_EMAIL_TTL_MS,
 } from '@store/shared';
-import { and, count, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { accountTokens, recoveryCodes, sessions, stores, users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, newSessionToken } from '../../http/session.ts';
+import { enqueueEmailInUse } from '../../mail/notices.ts';
 import { type AccountMailKind, enqueueAccountMail } from '../../mail/outbox.ts';
 import type { Executor } from '../../webhooks/outbox.ts';
+import { listApiKeys, revokeAllApiKeys } from '../api-keys/service.ts';
 import { assertPasswordAllowed } from '../auth/password-policy.ts';
 import { hashPassword, verifyPassword } from '../auth/service.ts';
 import {
@@ -40,7 +42,8 @@ const PAGE: Record<Purpose, string> = {
 
 /**
  * Makes a single-use link for `purpose` and queues its mail to `email`. The account's earlier
- * unused links of that purpose stop working: only the newest one does.
+ * unused links of that purpose stop working: only the newest one does. A verification link to an
+ * address another account verified is not sent: that account is told someone tried to use it.
  */
 export async function mailLink(
   tx: Executor,
@@ -69,8 +72,25 @@ export async function mailLink(
     expiresAt: new Date(now.getTime() + TTL[purpose]),
     createdAt: now,
   });
+  // Note: an address another account verified gets no link (it would only fail), and the one
+  // asking is answered as for any address (no enumeration): its owner is told instead.
+  const holder = purpose === 'verify_email' ? await verifiedHolder(tx, user.id, email) : undefined;
+  if (holder) {
+    await enqueueEmailInUse(tx, holder, email, { origin, at: now });
+    return;
+  }
   const url = `${origin}${PAGE[purpose]}?token=${encodeURIComponent(token)}`;
   await enqueueAccountMail(tx, { userId: user.id, kind: purpose, to: email, url }, now);
+}
+
+/** The other account that verified `email`, if any. */
+async function verifiedHolder(tx: Executor, userId: string, email: string) {
+  const [holder] = await tx
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(and(eq(users.email, email), ne(users.id, userId), isNotNull(users.emailVerifiedAt)))
+    .limit(1);
+  return holder;
 }
 
 /**
@@ -147,9 +167,9 @@ export async function changeEmail(
   if (!input.currentPassword) throw new AppError('validation_failed', M.currentPasswordRequired);
   if (!(await verifyPassword(input.currentPassword, user.password)))
     throw new AppError('validation_failed', M.currentPasswordWrong);
-  await assertEmailFree(db, userId, input.email);
   // Note: an address another account gave without verifying it is not theirs: this account may
-  // still claim it, as a pending address (the link decides who owns it).
+  // still claim it, as a pending address (the link decides who owns it). One that another account
+  // verified is answered the same way (no enumeration), and never becomes this account's.
   const [holder] = await db
     .select({ id: users.id })
     .from(users)
@@ -227,27 +247,40 @@ export async function requestPasswordReset(
   await db.transaction((tx) => mailLink(tx, origin, user, 'reset_password', email));
 }
 
-/** Whether a reset link still works (the reset page checks before asking for a password). */
-export async function checkResetToken(db: Database, token: string): Promise<void> {
-  await liveToken(db, token, 'reset_password');
+/**
+ * Whether a reset link still works (the reset page checks before asking for a password), and the
+ * account's API keys that still work: the owner reviews them, and may revoke them with the reset.
+ */
+export async function checkResetToken(db: Database, token: string) {
+  const found = await liveToken(db, token, 'reset_password');
+  const keys = await listApiKeys(db, found.userId);
+  return keys.filter((key) => key.revokedAt === null);
 }
 
 /**
  * Opens a reset link with the new password: the password policy first (a weak password does not
- * use the link up), then the link is used, the password replaced and every session ended.
+ * use the link up), then the link is used, the password replaced, every session ended and, when
+ * asked, every API key revoked; answers how many keys that revoked.
  */
-export async function resetPassword(db: Database, token: string, password: string): Promise<void> {
+export async function resetPassword(
+  db: Database,
+  token: string,
+  password: string,
+  options: { revokeApiKeys: boolean },
+): Promise<{ revokedApiKeys: number }> {
   const found = await liveToken(db, token, 'reset_password');
   const user = await userRow(db, found.userId);
   await assertPasswordAllowed(user.username, password);
   const hash = await hashPassword(password);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await useToken(tx, token, 'reset_password');
     await tx
       .update(users)
       .set({ password: hash, passwordChangedAt: new Date() })
       .where(eq(users.id, user.id));
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
+    const revoked = options.revokeApiKeys ? await revokeAllApiKeys(tx, user.id) : 0;
+    return { revokedApiKeys: revoked };
   });
 }
 
@@ -316,11 +349,14 @@ export async function accountSettings(db: Database, userId: string) {
     .where(eq(stores.ownerId, userId))
     .orderBy(stores.createdAt);
   const pendingEmail = pending && pending.email !== user.email ? pending.email : null;
+  // Note: an account with no address yet shows the one waiting for its link as its (unverified)
+  // address, as after any sign-up: whether another account had it is not told.
+  const email = user.email ?? pendingEmail;
   return {
     username: user.username,
-    email: user.email,
+    email,
     emailVerified: user.emailVerifiedAt !== null,
-    pendingEmail,
+    pendingEmail: email === pendingEmail ? null : pendingEmail,
     passwordChangedAt: user.passwordChangedAt?.toISOString() ?? null,
     totpEnabled: user.totpEnabledAt !== null,
     recoveryCodesLeft: user.totpEnabledAt ? (codes?.left ?? 0) : 0,

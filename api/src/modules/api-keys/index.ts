@@ -3,8 +3,9 @@ import { CreateApiKeySchema, chainFacts } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { routeDoc } from '../../http/openapi.ts';
+import { mailOriginOrNull } from '../../http/public-origin.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
-import { requireSecondFactor } from '../account/second-factor.ts';
+import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './service.ts';
 
 const tags = ['api-keys'];
@@ -22,9 +23,10 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/api-keys',
       async ({ body, request, requireSessionUser, set }) => {
-        const user = await requireSessionUser();
-        await requireSecondFactor(db, user, request);
-        const created = await createApiKey(db, user.id, body.name, mode);
+        const user = await requireSessionAndSecondFactor(db, { request, requireSessionUser });
+        const created = await createApiKey(db, user.id, body.name, mode, {
+          origin: mailOriginOrNull(config, request),
+        });
         set.status = 201;
         return created;
       },
@@ -33,7 +35,8 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
         body: CreateApiKeySchema,
         detail: routeDoc({
           tags,
-          summary: 'Create a secret key (sk_test_… or sk_live_…); the key is in this response only',
+          summary:
+            'Create a secret key (sk_test_… or sk_live_…); the key is in this response only, and the owner is emailed',
           ok: { 201: 'CreatedApiKey' },
           errors: ['forbidden'],
           access: 'session',
@@ -52,8 +55,7 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
     .delete(
       '/api/api-keys/:id',
       async ({ params, request, requireSessionUser }) => {
-        const user = await requireSessionUser();
-        await requireSecondFactor(db, user, request);
+        const user = await requireSessionAndSecondFactor(db, { request, requireSessionUser });
         return revokeApiKey(db, user.id, params.id);
       },
       {

@@ -1,11 +1,13 @@
 // API keys: a merchant's secret keys for its servers. The key is shown once; only its SHA-256 and
 // a short prefix (to recognise it in the list) are stored.
 import { API_KEY_MESSAGES, type ApiKey, type ApiKeyMode, type CreatedApiKey } from '@store/shared';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { apiKeys } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken } from '../../http/session.ts';
+import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
+import type { Executor } from '../../webhooks/outbox.ts';
 import { isUuid } from '../stores/service.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -47,25 +49,33 @@ type ApiKeyRow = Omit<ApiKey, 'createdAt' | 'lastUsedAt' | 'revokedAt'> & {
   revokedAt: Date | null;
 };
 
-/** Creates a key for the merchant; the only response that ever carries the key. */
+/**
+ * Creates a key for the merchant; the only response that ever carries the key. The owner is told
+ * by email (a key made with a stolen session would otherwise go unnoticed).
+ */
 export async function createApiKey(
   db: Database,
   userId: string,
   name: string,
   mode: ApiKeyMode,
+  notice: NoticeContext,
 ): Promise<ApiKeyRow & Pick<CreatedApiKey, 'key'>> {
   const key = newApiKey(mode);
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
+  const keyPrefix = key.slice(0, `sk_${mode}_`.length + PREFIX_RANDOM_LENGTH);
+  const row = await db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(apiKeys)
+      .values({ userId, name, mode, keyHash: hashToken(key), keyPrefix })
+      .returning(listColumns);
+    await enqueueAccountNotice(
+      tx,
       userId,
-      name,
-      mode,
-      keyHash: hashToken(key),
-      keyPrefix: key.slice(0, `sk_${mode}_`.length + PREFIX_RANDOM_LENGTH),
-    })
-    .returning(listColumns);
-  return { ...(row as ApiKeyRow), key };
+      { kind: 'api_key_created', keyName: name, keyPrefix },
+      notice,
+    );
+    return created as ApiKeyRow;
+  });
+  return { ...row, key };
 }
 
 /** The merchant's keys, newest first, revoked ones included (never the keys themselves). */
@@ -87,4 +97,14 @@ export async function revokeApiKey(db: Database, userId: string, id: string): Pr
     .returning(listColumns);
   if (!row) throw new AppError('not_found', API_KEY_MESSAGES.notFound);
   return row as ApiKeyRow;
+}
+
+/** Revokes every key of the account that still works (a password reset asked to); how many. */
+export async function revokeAllApiKeys(tx: Executor, userId: string): Promise<number> {
+  const revoked = await tx
+    .update(apiKeys)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return revoked.length;
 }

@@ -5,6 +5,7 @@ import {
   ACCOUNT_EMAIL_MESSAGES,
   AccountDoneSchema,
   ForgotPasswordSchema,
+  ResetLinkCheckSchema,
   ResetPasswordSchema,
   SignInSchema,
   SignUpWithEmailSchema,
@@ -37,6 +38,18 @@ import { endSession, signIn, signUp } from './service.ts';
 
 const tags = ['auth'];
 const done = registerResponseSchema('AccountDone', AccountDoneSchema);
+const resetCheck = registerResponseSchema('ResetLinkCheck', ResetLinkCheckSchema);
+
+/** What a reset answers: the password changed, and how many API keys it revoked. */
+export function resetDoneMessage(revokedApiKeys: number): string {
+  const keys =
+    revokedApiKeys === 0
+      ? ''
+      : revokedApiKeys === 1
+        ? ' Your API key was revoked.'
+        : ` Your ${revokedApiKeys} API keys were revoked.`;
+  return `Password changed.${keys} Sign in with your new password.`;
+}
 
 /** Texts of the auth limits (each 429 message ends with "; try again in …"). */
 export const AUTH_LIMIT_MESSAGES = {
@@ -203,17 +216,17 @@ export const authModule = ({ db, config }: AppDeps) => {
       )
       .post(
         '/api/auth/reset-password/check',
-        async ({ body }) => {
-          await checkResetToken(db, body.token);
-          return { message: 'This link works: choose a new password' };
-        },
+        async ({ body }) => ({
+          message: 'This link works: choose a new password',
+          apiKeys: await checkResetToken(db, body.token),
+        }),
         {
           body: VerifyEmailSchema,
           detail: routeDoc({
             tags,
             summary:
-              'Whether a password reset link still works (400 when used, expired or unknown)',
-            ok: { 200: done },
+              "Whether a password reset link still works (400 when used, expired or unknown), and the account's API keys that still work, to review",
+            ok: { 200: resetCheck },
             errors: ['bad_request'],
           }),
         },
@@ -221,15 +234,17 @@ export const authModule = ({ db, config }: AppDeps) => {
       .post(
         '/api/auth/reset-password',
         async ({ body }) => {
-          await resetPassword(db, body.token, body.password);
-          return { message: 'Password changed. Sign in with your new password.' };
+          const { revokedApiKeys } = await resetPassword(db, body.token, body.password, {
+            revokeApiKeys: body.revokeApiKeys,
+          });
+          return { message: resetDoneMessage(revokedApiKeys) };
         },
         {
           body: ResetPasswordSchema,
           detail: routeDoc({
             tags,
             summary:
-              'Set a new password with a reset link (single use); every session of the account ends',
+              'Set a new password with a reset link (single use); every session of the account ends, and every API key too with `revokeApiKeys: true`',
             ok: { 200: done },
             errors: ['bad_request'],
           }),

@@ -78,9 +78,9 @@ async function createSession(
 
 /**
  * Creates an account and signs it in: 422 when the password breaks the policy (password-policy.ts),
- * 409 when the username (or the email, once another account verified it) is taken. `allowed` runs
- * once the password passed, before it is hashed. With an email, its verification link is mailed
- * (`mailLink`, in the same transaction).
+ * 409 when the username is taken. `allowed` runs once the password passed, before it is hashed.
+ * With an email, its verification link is mailed (`mailLink`, in the same transaction); the answer
+ * is the same whether or not another account has that email.
  */
 export async function signUp(
   db: Database,
@@ -95,7 +95,9 @@ export async function signUp(
   options.allowed?.();
   const password = await hashPassword(input.password);
   // Note: an address another account gave without verifying it is not theirs: the new account
-  // gets the link too, and keeps the address pending until it opens it (see verifyEmail).
+  // gets the link too, and keeps the address pending until it opens it (see verifyEmail). One that
+  // another account verified is answered the same way (no enumeration): it stays pending here,
+  // and its owner is told instead of a link being sent (see mailLink).
   const [holder] = input.email
     ? await db
         .select({ verifiedAt: users.emailVerifiedAt })
@@ -103,7 +105,6 @@ export async function signUp(
         .where(eq(users.email, input.email))
         .limit(1)
     : [];
-  if (holder?.verifiedAt) throw new AppError('already_exists', ACCOUNT_EMAIL_MESSAGES.emailTaken);
   try {
     return await db.transaction(async (tx) => {
       const [user] = await tx

@@ -1,5 +1,6 @@
 // Routes: GET /api/stores/{id}/link-secret, POST /api/stores/{id}/link-secret/rotate,
 // POST /api/stores/{id}/signed-links, POST /api/universal-links/verify
+import { API_KEY_MESSAGES } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import type { RequestSource } from '../../http/client-address.ts';
@@ -7,6 +8,7 @@ import { routeDoc } from '../../http/openapi.ts';
 import { publicOriginOf } from '../../http/public-origin.ts';
 import { clientKey, RateLimiter } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
 import { checkSignedLink } from '../universal-orders/signed-link.ts';
 import { SignLinkBody, type VerifiedLinkView, VerifyLinkBody } from './model.ts';
 import { getLinkSecret, rotateLinkSecret, signLink } from './service.ts';
@@ -25,33 +27,42 @@ export const LINK_VERIFY_LIMITED = 'Too many payment links checked from your net
 export const linkSigningModule = ({ db, config }: AppDeps) => {
   const signedIn = signedInGuard(db);
   const limiter = new RateLimiter(db);
+  // Note: whoever has the secret can sign links that pass for the store's own: read and rotated
+  // from a signed-in session only (a leaked API key signs links through signed-links, never
+  // learning it), with a fresh code once two-step verification is on.
+  const secretOwner = (session: Parameters<typeof requireSessionAndSecondFactor>[1]) =>
+    requireSessionAndSecondFactor(db, session, API_KEY_MESSAGES.secretSessionRequired);
   return new Elysia({ name: 'link-signing' })
     .use(sessionPlugin(db))
     .get(
       '/api/stores/:id/link-secret',
-      async ({ params, requireUser }) => getLinkSecret(db, (await requireUser()).id, params.id),
+      async ({ params, request, requireSessionUser }) =>
+        getLinkSecret(db, (await secretOwner({ request, requireSessionUser })).id, params.id),
       {
         transform: signedIn,
         detail: routeDoc({
           tags,
-          summary: "Your store's link secret (made on first read)",
+          summary:
+            "Your store's link secret, made on first read (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on)",
           ok: { 200: 'LinkSecret' },
-          errors: ['not_found'],
-          access: 'merchant',
+          errors: ['not_found', 'rate_limited'],
+          access: 'session',
         }),
       },
     )
     .post(
       '/api/stores/:id/link-secret/rotate',
-      async ({ params, requireUser }) => rotateLinkSecret(db, (await requireUser()).id, params.id),
+      async ({ params, request, requireSessionUser }) =>
+        rotateLinkSecret(db, (await secretOwner({ request, requireSessionUser })).id, params.id),
       {
         transform: signedIn,
         detail: routeDoc({
           tags,
-          summary: 'A new link secret; links signed with the old one are refused',
+          summary:
+            'A new link secret; links signed with the old one are refused (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on)',
           ok: { 200: 'LinkSecret' },
-          errors: ['not_found'],
-          access: 'merchant',
+          errors: ['not_found', 'rate_limited'],
+          access: 'session',
         }),
       },
     )

@@ -1,6 +1,7 @@
 // Routes: GET /api/stores, POST /api/stores, GET /api/stores/{slugOrId}, PUT /api/stores/{id},
 // POST /api/stores/{id}/verification/challenge, POST /api/stores/{id}/verification
 import {
+  API_KEY_MESSAGES,
   CreateStoreSchema,
   PAGE_LIMITS,
   PayoutChallengeSchema,
@@ -9,14 +10,16 @@ import {
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
-import { publicOriginOf } from '../../http/public-origin.ts';
+import { mailOriginOrNull, publicOriginOf } from '../../http/public-origin.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
-import { requireSecondFactor } from '../account/second-factor.ts';
+import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
 import { refuseUnpayableAddress } from '../payouts/payout-address.ts';
 import { ListStoresQuery, UpdateStoreBody } from './model.ts';
 import {
   createStore,
+  getOwnStoreOrThrow,
   getStoreForViewer,
+  guardedChangesOf,
   listActiveStores,
   listOwnStores,
   updateStore,
@@ -29,6 +32,7 @@ const payoutChallenge = registerResponseSchema('PayoutChallenge', PayoutChalleng
 /** Store listing and lookup for everyone; creation and edits for the signed-in owner. */
 export const storesModule = ({ db, config }: AppDeps) => {
   const signedIn = signedInGuard(db);
+  const noticeContext = (request: Request) => ({ origin: mailOriginOrNull(config, request) });
   return new Elysia({ name: 'stores' })
     .use(sessionPlugin(db))
     .get(
@@ -61,10 +65,16 @@ export const storesModule = ({ db, config }: AppDeps) => {
     )
     .post(
       '/api/stores',
-      async ({ body, requireUser, set }) => {
-        const user = await requireUser();
+      async ({ body, request, requireSessionUser, set }) => {
+        // Note: a new store is where new sales can be sent: a signed-in session only (a leaked
+        // key must not open a store on a slug it freed), with the second factor where it is on.
+        const user = await requireSessionAndSecondFactor(
+          db,
+          { request, requireSessionUser },
+          API_KEY_MESSAGES.storeSessionRequired,
+        );
         await refuseUnpayableAddress(db, config, body.paymentAddress);
-        const store = await createStore(db, user.id, body);
+        const store = await createStore(db, user.id, body, noticeContext(request));
         set.status = 201;
         return store;
       },
@@ -73,10 +83,11 @@ export const storesModule = ({ db, config }: AppDeps) => {
         body: CreateStoreSchema,
         detail: routeDoc({
           tags,
-          summary: 'Create a store you own',
+          summary:
+            'Create a store you own (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on; the owner is emailed)',
           ok: { 201: 'OwnerStore' },
-          errors: ['already_exists'],
-          access: 'merchant',
+          errors: ['already_exists', 'rate_limited'],
+          access: 'session',
         }),
       },
     )
@@ -97,23 +108,30 @@ export const storesModule = ({ db, config }: AppDeps) => {
     .put(
       '/api/stores/:id',
       async ({ params, body, request, requireUser, requireSessionUser }) => {
-        // Note: where the money goes is changed in a signed-in session only, never with an API
-        // key (a leaked key must not redirect payouts).
-        const user =
-          body.paymentAddress === undefined ? await requireUser() : await requireSessionUser();
-        // Note: with two-step verification on, also a fresh code (X-TOTP-Code).
-        if (body.paymentAddress !== undefined) await requireSecondFactor(db, user, request);
+        const user = await requireUser();
+        const current = await getOwnStoreOrThrow(db, user.id, params.id);
+        // Note: where the sales go (payout address, slug, open or closed) is changed in a
+        // signed-in session only, never with an API key, and with a fresh code (X-TOTP-Code)
+        // once two-step verification is on: a leaked key or session must not redirect them.
+        const allowed = guardedChangesOf(current, body);
+        if (allowed.length > 0)
+          await requireSessionAndSecondFactor(
+            db,
+            { request, requireSessionUser },
+            API_KEY_MESSAGES.storeSessionRequired,
+          );
         await refuseUnpayableAddress(db, config, body.paymentAddress);
-        return updateStore(db, user.id, params.id, body);
+        return updateStore(db, current, body, { allowed, notice: noticeContext(request) });
       },
       {
         transform: signedIn,
         body: UpdateStoreBody,
         detail: routeDoc({
           tags,
-          summary: 'Edit your store (send `updatedAt` to detect stale edits)',
+          summary:
+            'Edit your store (send `updatedAt` to detect stale edits); a new payout address or slug, or deactivating it, needs a signed-in session and a fresh `X-TOTP-Code` once two-step verification is on (the owner is emailed)',
           ok: { 200: 'OwnerStore' },
-          errors: ['not_found', 'stale_version', 'already_exists', 'forbidden'],
+          errors: ['not_found', 'stale_version', 'already_exists', 'forbidden', 'rate_limited'],
           access: 'merchant',
         }),
       },

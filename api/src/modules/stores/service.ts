@@ -3,9 +3,11 @@ import { type CreateStore, resolveStoreSettings } from '@store/shared';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { products, stores } from '../../db/schema.ts';
+import { products, storeSlugs, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts';
+import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
+import type { Executor } from '../../webhooks/outbox.ts';
 import {
   type OwnerStore,
   type PublicStore,
@@ -141,7 +143,7 @@ export async function findStoreRef(
 
 /** The merchant's own store by id; 404 for unknown ids and for other merchants' stores alike. */
 export async function getOwnStoreOrThrow(
-  db: Database,
+  db: Executor,
   ownerId: string,
   id: string,
 ): Promise<OwnerStore> {
@@ -155,34 +157,122 @@ export async function getOwnStoreOrThrow(
   return store;
 }
 
-/** Creates a store owned by the merchant (any ownerId in the body is ignored); 409 on a taken slug. */
-export async function createStore(
-  db: Database,
-  ownerId: string,
-  input: CreateStore,
-): Promise<OwnerStore> {
-  const { ownerId: _ignored, ...fields } = input;
+/**
+ * Takes `slug` for one of the merchant's stores, inside the transaction that gives it to the store:
+ * a slug never used becomes theirs; one they had before is theirs again; one that another merchant
+ * has or had is 409 (see `storeSlugs`).
+ */
+async function claimSlug(tx: Executor, ownerId: string, slug: string): Promise<void> {
+  await tx.insert(storeSlugs).values({ slug, ownerId }).onConflictDoNothing();
+  const [row] = await tx
+    .select({ ownerId: storeSlugs.ownerId })
+    .from(storeSlugs)
+    .where(eq(storeSlugs.slug, slug))
+    .limit(1);
+  if (row?.ownerId !== ownerId) throw new AppError('already_exists', SLUG_TAKEN);
+}
+
+/** Runs `write`, answering 409 (the slug is taken) for a unique violation. */
+async function slugChecked<T>(write: () => Promise<T>): Promise<T> {
   try {
-    const [created] = await db
-      .insert(stores)
-      .values({
-        ...fields,
-        paymentAddress: fields.paymentAddress || null,
-        replyToEmail: fields.replyToEmail || null,
-        ownerId,
-      })
-      .returning({ id: stores.id });
-    return getOwnStoreOrThrow(db, ownerId, (created as { id: string }).id);
+    return await write();
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('already_exists', SLUG_TAKEN);
     throw error;
   }
 }
 
+/**
+ * Creates a store owned by the merchant (any ownerId in the body is ignored); 409 on a slug another
+ * store has, or another merchant had. Its owner is told by email (mail/notices.ts).
+ */
+export async function createStore(
+  db: Database,
+  ownerId: string,
+  input: CreateStore,
+  notice: NoticeContext,
+): Promise<OwnerStore> {
+  const { ownerId: _ignored, ...fields } = input;
+  const paymentAddress = fields.paymentAddress || null;
+  const id = await slugChecked(() =>
+    db.transaction(async (tx) => {
+      await claimSlug(tx, ownerId, fields.slug);
+      const [created] = await tx
+        .insert(stores)
+        .values({ ...fields, paymentAddress, replyToEmail: fields.replyToEmail || null, ownerId })
+        .returning({ id: stores.id });
+      await enqueueAccountNotice(
+        tx,
+        ownerId,
+        { kind: 'store_created', storeName: fields.name, slug: fields.slug, paymentAddress },
+        notice,
+      );
+      return (created as { id: string }).id;
+    }),
+  );
+  return getOwnStoreOrThrow(db, ownerId, id);
+}
+
 /** Whether an edit sets another payout address (which withdraws "Verified Store"). */
 function payoutAddressChanges(current: string | null, next: string | null | undefined): boolean {
   if (next === undefined) return false;
   return (current ?? '').toLowerCase() !== (next ?? '').toLowerCase();
+}
+
+/**
+ * The changes of an edit that decide where a store's sales go: its payout address, its slug (its
+ * URL), closing it. Note: a stolen session or a leaked API key could otherwise move the store's
+ * URL away, close it, and open a store of its own there; these need a session and the second
+ * factor (stores/index.ts), and each is mailed to the owner.
+ */
+export type GuardedChange = 'payout' | 'slug' | 'deactivate';
+
+/** The guarded changes `input` makes to `current` (values sent unchanged are none). */
+export function guardedChangesOf(current: OwnerStore, input: UpdateStoreBody): GuardedChange[] {
+  const changes: GuardedChange[] = [];
+  if (payoutAddressChanges(current.paymentAddress, input.paymentAddress)) changes.push('payout');
+  if (input.slug !== undefined && input.slug !== current.slug) changes.push('slug');
+  if (input.isActive === false && current.isActive) changes.push('deactivate');
+  return changes;
+}
+
+/**
+ * The conditions that keep an edit from making a guarded change it was not allowed: a field it
+ * sends must still hold that value (a concurrent edit that changed it makes this one stale).
+ */
+function unchangedGuards(input: UpdateStoreBody, allowed: readonly GuardedChange[]): SQL[] {
+  const guards: SQL[] = [];
+  if (input.paymentAddress !== undefined && !allowed.includes('payout'))
+    guards.push(
+      sql`lower(coalesce(${stores.paymentAddress}, '')) = ${(input.paymentAddress ?? '').toLowerCase()}`,
+    );
+  if (input.slug !== undefined && !allowed.includes('slug'))
+    guards.push(eq(stores.slug, input.slug));
+  if (input.isActive === false && !allowed.includes('deactivate'))
+    guards.push(eq(stores.isActive, false));
+  return guards;
+}
+
+/** The owner's notices of the guarded changes an edit made. */
+function noticesOf(
+  before: OwnerStore,
+  after: OwnerStore,
+  changes: readonly GuardedChange[],
+): Parameters<typeof enqueueAccountNotice>[2][] {
+  const storeName = after.name;
+  return changes.map((change) =>
+    change === 'payout'
+      ? {
+          kind: 'payout_changed',
+          storeName,
+          slug: after.slug,
+          from: before.paymentAddress,
+          to: after.paymentAddress,
+        }
+      : change === 'slug'
+        ? { kind: 'store_slug_changed', storeName, from: before.slug, to: after.slug }
+        : { kind: 'store_deactivated', storeName, slug: after.slug },
+  );
 }
 
 const NOT_VERIFIED = {
@@ -192,14 +282,20 @@ const NOT_VERIFIED = {
   verificationSignature: null,
 };
 
-/** Applies the merchant's edit; 409 with the current store when `updatedAt` is stale. */
+/**
+ * Applies the merchant's edit to `current` (its store as read); 409 with the current store when
+ * `updatedAt` is stale. `allowed`: the guarded changes the caller may make (guardedChangesOf
+ * after its checks); a guarded change not in it, made by a concurrent edit meanwhile, makes this
+ * edit stale rather than undone. A new slug is claimed for the owner (the old one stays theirs);
+ * the owner is mailed each guarded change.
+ */
 export async function updateStore(
   db: Database,
-  ownerId: string,
-  id: string,
+  current: OwnerStore,
   input: UpdateStoreBody,
+  options: { allowed: readonly GuardedChange[]; notice: NoticeContext },
 ): Promise<OwnerStore> {
-  const current = await getOwnStoreOrThrow(db, ownerId, id);
+  const { id, ownerId } = current;
   const { updatedAt, ownerId: _ignored, ...fields } = input;
   const expected = expectedVersion(updatedAt);
   if (expected && expected.getTime() !== current.updatedAt.getTime())
@@ -211,19 +307,32 @@ export async function updateStore(
     updatedAt: nextVersion(stores.updatedAt),
   };
   if (fields.paymentAddress === '') changes.paymentAddress = null;
-  const withdrawn = payoutAddressChanges(current.paymentAddress, fields.paymentAddress);
-  try {
-    const updated = await db
-      .update(stores)
-      .set(withdrawn ? { ...changes, ...NOT_VERIFIED } : changes)
-      .where(and(eq(stores.id, id), expected ? eq(stores.updatedAt, expected) : undefined))
-      .returning({ id: stores.id });
-    if (updated.length === 0) throw staleEdit('store', await getOwnStoreOrThrow(db, ownerId, id));
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('already_exists', SLUG_TAKEN);
-    throw error;
-  }
-  return getOwnStoreOrThrow(db, ownerId, id);
+  const made = guardedChangesOf(current, input).filter((c) => options.allowed.includes(c));
+  const withdrawn = made.includes('payout');
+  const saved = await slugChecked(() =>
+    db.transaction(async (tx) => {
+      if (made.includes('slug') && fields.slug) await claimSlug(tx, ownerId, fields.slug);
+      const updated = await tx
+        .update(stores)
+        .set(withdrawn ? { ...changes, ...NOT_VERIFIED } : changes)
+        .where(
+          and(
+            eq(stores.id, id),
+            expected ? eq(stores.updatedAt, expected) : undefined,
+            ...unchangedGuards(input, options.allowed),
+          ),
+        )
+        .returning({ id: stores.id });
+      if (updated.length === 0) return false;
+      const after = await getOwnStoreOrThrow(tx, ownerId, id);
+      for (const notice of noticesOf(current, after, made))
+        await enqueueAccountNotice(tx, ownerId, notice, options.notice);
+      return true;
+    }),
+  );
+  const after = await getOwnStoreOrThrow(db, ownerId, id);
+  if (!saved) throw staleEdit('store', after);
+  return after;
 }
 
 /** A store's checkout settings (tax rate, shipping methods) with SPEC's defaults filled in. */

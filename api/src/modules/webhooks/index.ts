@@ -1,12 +1,15 @@
 // Routes: GET /api/stores/{id}/webhook, PUT /api/stores/{id}/webhook,
-// POST /api/stores/{id}/webhook/rotate-secret, GET /api/stores/{id}/webhook-deliveries,
+// GET /api/stores/{id}/webhook/secret, POST /api/stores/{id}/webhook/rotate-secret, GET /api/stores/{id}/webhook-deliveries,
 // POST /api/webhook-deliveries/{id}/redeliver
+import { API_KEY_MESSAGES, WebhookSecretResponseSchema } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../app.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
 import { ListDeliveriesQuery, SetWebhookBody } from './model.ts';
 import {
+  getWebhookSecret,
   getWebhookSettings,
   listDeliveries,
   redeliver,
@@ -15,21 +18,31 @@ import {
 } from './service.ts';
 
 const tags = ['webhooks'];
+const webhookSecret = registerResponseSchema('WebhookSecret', WebhookSecretResponseSchema);
 
 /** A store owner's webhook URL, signing secret, delivery log and redelivery. */
 export const webhooksModule = ({ db, config }: AppDeps) => {
   const signedIn = signedInGuard(db);
+  // Note: whoever has the secret can sign webhooks the store's server trusts: read and rotated
+  // from a signed-in session only, with a fresh code once two-step verification is on.
+  const secretOwner = (session: Parameters<typeof requireSessionAndSecondFactor>[1]) =>
+    requireSessionAndSecondFactor(db, session, API_KEY_MESSAGES.secretSessionRequired);
   return new Elysia({ name: 'webhooks' })
     .use(sessionPlugin(db))
     .get(
       '/api/stores/:id/webhook',
       async ({ params, requireSessionUser }) =>
-        getWebhookSettings(db, (await requireSessionUser()).id, params.id),
+        getWebhookSettings(
+          db,
+          (await requireSessionUser(API_KEY_MESSAGES.webhookSessionRequired)).id,
+          params.id,
+        ),
       {
         transform: signedIn,
         detail: routeDoc({
           tags,
-          summary: "Your store's webhook URL and secret",
+          summary:
+            "Your store's webhook URL, and its signing secret's last 4 characters (the secret itself: GET …/webhook/secret)",
           ok: { 200: 'WebhookSettings' },
           errors: ['not_found'],
           access: 'session',
@@ -41,7 +54,7 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
       async ({ params, body, requireSessionUser }) =>
         setWebhookUrl(
           db,
-          (await requireSessionUser()).id,
+          (await requireSessionUser(API_KEY_MESSAGES.webhookSessionRequired)).id,
           params.id,
           body.url,
           config.allowPrivateWebhooks,
@@ -58,17 +71,34 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
         }),
       },
     )
-    .post(
-      '/api/stores/:id/webhook/rotate-secret',
-      async ({ params, requireSessionUser }) =>
-        rotateWebhookSecret(db, (await requireSessionUser()).id, params.id),
+    .get(
+      '/api/stores/:id/webhook/secret',
+      async ({ params, request, requireSessionUser }) =>
+        getWebhookSecret(db, (await secretOwner({ request, requireSessionUser })).id, params.id),
       {
         transform: signedIn,
         detail: routeDoc({
           tags,
-          summary: 'A new signing secret (the old one also signs for 24 hours)',
-          ok: { 200: 'WebhookSettings' },
-          errors: ['not_found'],
+          summary:
+            "Your store's webhook signing secret (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on)",
+          ok: { 200: webhookSecret },
+          errors: ['not_found', 'invalid_state', 'rate_limited'],
+          access: 'session',
+        }),
+      },
+    )
+    .post(
+      '/api/stores/:id/webhook/rotate-secret',
+      async ({ params, request, requireSessionUser }) =>
+        rotateWebhookSecret(db, (await secretOwner({ request, requireSessionUser })).id, params.id),
+      {
+        transform: signedIn,
+        detail: routeDoc({
+          tags,
+          summary:
+            'A new signing secret, in this answer (the old one also signs for 24 hours); a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on',
+          ok: { 200: webhookSecret },
+          errors: ['not_found', 'rate_limited'],
           access: 'session',
         }),
       },

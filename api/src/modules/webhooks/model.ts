@@ -24,13 +24,23 @@ export const ListDeliveriesQuery = v.object({
 /** Texts of the webhook errors. */
 export const WEBHOOK_MESSAGES = {
   deliveryNotFound: 'Webhook delivery not found',
+  noSecret: 'This store has no signing secret yet: save a webhook URL first',
 } as const;
 
-/** A store's webhook settings as its owner sees them (the secret included: they must verify). */
+/** A store's webhook settings as its owner sees them: the secret only by its last 4 characters. */
 export interface WebhookSettingsView {
   url: string | null;
+  /** The last 4 characters of the signing secret; null: none yet. */
+  secretHint: string | null;
+  /** Until then webhooks also carry a signature with the previous secret. */
+  previousSecretValidUntil: string | null;
+  signatureScheme: 'v1';
+}
+
+/** A store's signing secret, read (or rotated) by its owner with the second factor. */
+export interface WebhookSecretView {
   /** The `whsec_…` secret that signs this store's webhooks (Standard Webhooks, v1). */
-  secret: string | null;
+  secret: string;
   /** Until then webhooks also carry a signature with the previous secret. */
   previousSecretValidUntil: string | null;
   signatureScheme: 'v1';

@@ -1,5 +1,6 @@
-// The merchant's webhooks: the store's URL (checked against the SSRF rules), its secret (shown
-// and rotated), the delivery log and redelivery. Owners only; others get 404 as for a store.
+// The merchant's webhooks: the store's URL (checked against the SSRF rules), its secret (read and
+// rotated, behind the second factor in index.ts), the delivery log and redelivery. Owners only;
+// others get 404 as for a store.
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { stores, webhookAttempts, webhookDeliveries } from '../../db/schema.ts';
@@ -9,17 +10,17 @@ import { messageIdOf, WEBHOOK_RETRY_WINDOW_MS } from '../../webhooks/outbox.ts';
 import { newWebhookSecret } from '../../webhooks/signing.ts';
 import { checkWebhookUrl } from '../../webhooks/url-safety.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
-import { type DeliveryView, WEBHOOK_MESSAGES, type WebhookSettingsView } from './model.ts';
+import {
+  type DeliveryView,
+  WEBHOOK_MESSAGES,
+  type WebhookSecretView,
+  type WebhookSettingsView,
+} from './model.ts';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
-/** The store's webhook settings; 404 unless the merchant owns it. */
-export async function getWebhookSettings(
-  db: Database,
-  ownerId: string,
-  storeId: string,
-): Promise<WebhookSettingsView> {
-  await getOwnStoreOrThrow(db, ownerId, storeId);
+/** The store's webhook columns, and until when the previous secret still signs. */
+async function webhookRow(db: Database, storeId: string) {
   const [row] = await db
     .select({
       url: stores.webhookUrl,
@@ -34,8 +35,30 @@ export async function getWebhookSettings(
     url: row?.url ?? null,
     secret: row?.secret ?? null,
     previousSecretValidUntil: until > Date.now() ? new Date(until).toISOString() : null,
-    signatureScheme: 'v1',
   };
+}
+
+/** The store's webhook settings (the secret by its last 4 characters); 404 unless the merchant owns it. */
+export async function getWebhookSettings(
+  db: Database,
+  ownerId: string,
+  storeId: string,
+): Promise<WebhookSettingsView> {
+  await getOwnStoreOrThrow(db, ownerId, storeId);
+  const { secret, ...row } = await webhookRow(db, storeId);
+  return { ...row, secretHint: secret ? secret.slice(-4) : null, signatureScheme: 'v1' };
+}
+
+/** The store's signing secret; 404 unless the merchant owns it, 409 before it has one. */
+export async function getWebhookSecret(
+  db: Database,
+  ownerId: string,
+  storeId: string,
+): Promise<WebhookSecretView> {
+  await getOwnStoreOrThrow(db, ownerId, storeId);
+  const { secret, previousSecretValidUntil } = await webhookRow(db, storeId);
+  if (!secret) throw new AppError('invalid_state', WEBHOOK_MESSAGES.noSecret);
+  return { secret, previousSecretValidUntil, signatureScheme: 'v1' };
 }
 
 /** Sets (or clears) the URL after the SSRF checks; a first URL gets a fresh secret. */
@@ -67,7 +90,7 @@ export async function rotateWebhookSecret(
   db: Database,
   ownerId: string,
   storeId: string,
-): Promise<WebhookSettingsView> {
+): Promise<WebhookSecretView> {
   await getOwnStoreOrThrow(db, ownerId, storeId);
   await db
     .update(stores)
@@ -77,7 +100,7 @@ export async function rotateWebhookSecret(
       webhookSecretRotatedAt: new Date(),
     })
     .where(eq(stores.id, storeId));
-  return getWebhookSettings(db, ownerId, storeId);
+  return getWebhookSecret(db, ownerId, storeId);
 }
 
 /** The store's deliveries, newest first, each with its attempts. */

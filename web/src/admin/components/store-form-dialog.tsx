@@ -5,10 +5,11 @@ import { CreateStoreSchema, FAILURE_TOASTS, SUCCESS_TOASTS, slugify, THEMES } fr
 import { revalidateLogic, useStore } from '@tanstack/react-form';
 import { useState } from 'react';
 import {
-  PayoutCodeField,
-  savePayoutChange,
-  usePayoutSecondFactor,
-} from '../../account/payout-change.tsx';
+  needsStoreCode,
+  StoreCodeField,
+  saveGuardedStoreChange,
+  useStoreSecondFactor,
+} from '../../account/guarded-store-change.tsx';
 import { submitWith } from '../../lib/form.tsx';
 import {
   formValidator,
@@ -56,17 +57,21 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
   const initial = storeFormDefaults(store);
   // Note: Edit Store keeps the slug it has; only a new store follows its name.
   const [slugEdited, setSlugEdited] = useState(store !== undefined);
-  const factor = usePayoutSecondFactor();
+  const factor = useStoreSecondFactor();
   const form = useAdminForm({
     defaultValues: initial,
     validationLogic: revalidateLogic(),
     validators: { onDynamic: formValidator<StoreFormValues>(CreateStoreSchema) },
     onSubmit: async ({ value, formApi }) => {
       const body = storeBody(value);
-      // Note: a new payout address with two-step verification on carries a fresh code.
-      const payout = await savePayoutChange({ factor, userId, store, initial, value, body });
-      if (payout !== 'outbox') {
-        if (payout === 'saved') onDone();
+      // Note: with two-step verification on, a new store, payout address or slug carries a
+      // fresh code.
+      const guarded = await saveGuardedStoreChange({ factor, userId, store, initial, value, body });
+      if (guarded !== 'outbox') {
+        if (guarded === 'saved') {
+          formApi.reset();
+          onDone();
+        }
         return;
       }
       const texts = store
@@ -123,11 +128,6 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
             <field.InputField label="Payment Address" placeholder="0x…" autoComplete="off" />
           )}
         </form.AppField>
-        <form.Subscribe selector={(state) => state.values.paymentAddress}>
-          {(address) => (
-            <PayoutCodeField factor={factor} changed={address !== initial.paymentAddress} />
-          )}
-        </form.Subscribe>
         <form.AppField name="replyToEmail">
           {(field) => (
             <field.InputField
@@ -148,6 +148,12 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
           </form.AppField>
         ))}
       </div>
+      {/* Note: by the button, where a refused code's message is seen. */}
+      <form.Subscribe selector={(state) => state.values}>
+        {(values) => (
+          <StoreCodeField factor={factor} needed={needsStoreCode(store, initial, values)} />
+        )}
+      </form.Subscribe>
       <ModalFormActions
         onCancel={onDone}
         submitting={submitting}

@@ -1,11 +1,33 @@
 // The store's webhook URL (saved with the API's SSRF rules: its message shows on refusal), the
-// signing secret masked with Show, Copy and Rotate, and how to verify a webhook.
+// signing secret masked with Show, Copy and Rotate (both read it from the API, with the
+// authenticator code once two-step verification is on), and how to verify a webhook.
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
-import { type WebhookSettings as Settings, saveWebhookUrl } from '../../../admin/webhooks-api.ts';
+import {
+  fetchWebhookSecret,
+  rotateWebhookSecret,
+  type WebhookSettings as Settings,
+  saveWebhookUrl,
+} from '../../../admin/webhooks-api.ts';
 import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
-import { SigningSecret } from './signing-secret.tsx';
+import { RevealableSecret, type RotateTexts } from './revealable-secret.tsx';
+
+const ROTATE_WEBHOOK_SECRET: RotateTexts = {
+  title: 'Rotate signing secret?',
+  body: (
+    <p>
+      Webhooks will be signed with a new secret. The current one keeps working beside it for 24
+      hours, so you can switch your server over without missing a webhook.
+    </p>
+  ),
+  confirm: 'Rotate secret',
+  done: {
+    title: 'Signing secret rotated',
+    description: 'The old secret keeps working for 24 hours.',
+  },
+  failure: 'Failed to rotate signing secret',
+};
 
 /** The URL form and the secret of one store, once its settings are loaded. */
 export function WebhookSettings(props: {
@@ -68,12 +90,32 @@ export function WebhookSettings(props: {
           </button>
         </div>
       </form>
-      {props.settings.secret ? (
-        <SigningSecret
-          storeId={props.storeId}
-          secret={props.settings.secret}
-          previousValidUntil={props.settings.previousSecretValidUntil}
-          onRotated={props.onChange}
+      {props.settings.secretHint ? (
+        <RevealableSecret
+          label="Signing secret"
+          testId="signing-secret"
+          prefix="whsec_"
+          hint={props.settings.secretHint}
+          reveal={async (code) => (await fetchWebhookSecret(props.storeId, code)).secret}
+          rotate={async (code) => {
+            const rotated = await rotateWebhookSecret(props.storeId, newIdempotencyKey(), code);
+            props.onChange({
+              ...props.settings,
+              secretHint: rotated.secret.slice(-4),
+              previousSecretValidUntil: rotated.previousSecretValidUntil,
+            });
+            return rotated.secret;
+          }}
+          rotateTexts={ROTATE_WEBHOOK_SECRET}
+          note={
+            props.settings.previousSecretValidUntil && (
+              <p className="field-hint" role="status">
+                New secret in use. The old secret keeps working for 24 hours (until{' '}
+                {new Date(props.settings.previousSecretValidUntil).toLocaleString()}): update your
+                server before then.
+              </p>
+            )
+          }
         />
       ) : (
         <p className="muted small">A signing secret is created when you save a URL.</p>

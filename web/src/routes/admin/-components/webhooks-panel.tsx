@@ -1,6 +1,6 @@
-// The Webhooks tab of a store's admin page: its settings and its delivery log, read from the API
-// (webhooks need the network, so nothing is cached). The log re-reads itself while a delivery is
-// on its way, so a redelivery's outcome shows without a reload.
+// The Webhooks tab of a store's admin page: its settings, its payment links' signing secret and
+// its delivery log, read from the API (webhooks need the network, so nothing is cached). The log
+// re-reads itself while a delivery is on its way, so a redelivery's outcome shows without a reload.
 import { useCallback, useEffect, useId, useState } from 'react';
 import {
   fetchWebhookDeliveries,
@@ -12,6 +12,7 @@ import {
 import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
 import { DeliveryLog } from './delivery-log.tsx';
+import { LinkSecretSettings } from './link-secret.tsx';
 import { WebhookSettings } from './webhook-settings.tsx';
 
 const REFRESH_MS = 3000;
@@ -80,6 +81,10 @@ export function WebhooksPanel(props: { storeId: string }) {
       <section className="card" aria-labelledby={`${id}-settings`}>
         <h2 id={`${id}-settings`}>Webhook</h2>
         <WebhookSettings storeId={storeId} settings={settings} onChange={setSettings} />
+      </section>
+      <section className="card" aria-labelledby={`${id}-links`}>
+        <h2 id={`${id}-links`}>Signed payment links</h2>
+        <LinkSecretSettings storeId={storeId} />
       </section>
       <section className="card" aria-labelledby={`${id}-log`}>
         <div className="admin-heading">

@@ -20,8 +20,6 @@ const url = ORIGIN + '/universal-checkout?' + params;`;
 
 /** The section. */
 export function SignedLinksDocs(props: { origin: string }) {
-  const secretCall = `curl -sS ${props.origin}/api/stores/$STORE_ID/link-secret \\
-  -H "Authorization: Bearer $STOREFRONT_KEY"`;
   const signCall = `curl -sS -X POST ${props.origin}/api/stores/$STORE_ID/signed-links \\
   -H "Authorization: Bearer $STOREFRONT_KEY" -H "Content-Type: application/json" \\
   -d '{"link":"storeName=My%20Store&items=%5B%7B%22title%22%3A%22Mug%22%2C%22priceUsdc%22%3A%2212.50%22%2C%22quantity%22%3A1%7D%5D"}'`;
@@ -44,12 +42,10 @@ export function SignedLinksDocs(props: { origin: string }) {
       </p>
       <ol>
         <li>
-          Read your store's link secret (signed in, or with an API key). Rotating it at{' '}
-          <code>POST /api/stores/&#123;id&#125;/link-secret/rotate</code> refuses every link signed
-          before.
-          <pre className="code-block">
-            <code>{secretCall}</code>
-          </pre>
+          Copy your store's link secret from the admin (your store, Webhooks tab, Signed payment
+          links: Show) into your server's configuration. Only you can read it, signed in (with your
+          authenticator code once two-step verification is on): an API key cannot. Rotating it there
+          refuses every link signed before.
         </li>
         <li>
           Sign on your server. The signature is HMAC-SHA256 (hex) with the secret over the canonical
