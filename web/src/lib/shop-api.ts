@@ -30,10 +30,11 @@ export { fetchProduct, fetchPublishedProducts, fetchStore, fetchStores } from '.
 
 /**
  * GET /api/orders/{id}: in full in the browser that placed the order (it sends the order's buyer
- * token), else without the shopper's personal data.
+ * token) or with `buyerToken` (a mail's link carries it), else without the shopper's personal data.
  */
-export async function fetchOrder(orderId: string): Promise<Order> {
-  return v.parse(OrderSchema, await apiGet(['/api/orders', orderId], buyerHeaders(orderId)));
+export async function fetchOrder(orderId: string, buyerToken?: string): Promise<Order> {
+  const buyer = buyerToken ? { headers: { 'x-buyer-token': buyerToken } } : buyerHeaders(orderId);
+  return v.parse(OrderSchema, await apiGet(['/api/orders', orderId], buyer));
 }
 
 // Note: the buyer's review token comes only with the new order; it is kept, not shown.

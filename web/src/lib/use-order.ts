@@ -11,13 +11,13 @@ export type OrderState =
   | { state: 'not-found' }
   | { state: 'failed'; error: unknown };
 
-/** GET /api/orders/{id} once per id. */
-export function useOrder(orderId: string): OrderState {
+/** GET /api/orders/{id} once per id (with `buyerToken` when a link gave one). */
+export function useOrder(orderId: string, buyerToken?: string): OrderState {
   const [result, setResult] = useState<OrderState & { id?: string }>({ state: 'loading' });
   useEffect(() => {
     let live = true;
     setResult({ state: 'loading', id: orderId });
-    fetchOrder(orderId).then(
+    fetchOrder(orderId, buyerToken).then(
       (order) => live && setResult({ state: 'ready', order, id: orderId }),
       (error: unknown) => {
         if (!live) return;
@@ -31,6 +31,6 @@ export function useOrder(orderId: string): OrderState {
     return () => {
       live = false;
     };
-  }, [orderId]);
+  }, [orderId, buyerToken]);
   return result.id === orderId ? result : { state: 'loading' };
 }

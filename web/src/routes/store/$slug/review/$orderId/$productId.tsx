@@ -37,7 +37,9 @@ export const Route = createFileRoute('/store/$slug/review/$orderId/$productId')(
 
 function ReviewPage() {
   const { orderId } = Route.useParams();
-  const result = useOrder(orderId);
+  // Note: a receipt's link carries the buyer token: the order reads in full (the buyer's name).
+  const [linkToken] = useState(() => reviewTokenFromHash(window.location.hash));
+  const result = useOrder(orderId, linkToken);
   return (
     <OrderGate result={result} notFoundDescription="The order you're looking for doesn't exist.">
       {(order) => <ReviewForOrder order={order} />}
