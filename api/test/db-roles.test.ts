@@ -310,6 +310,19 @@ describe('database roles', () => {
         (r) => r.id,
       ),
     ).toEqual(['x1']);
+    // A cut-off in the future deletes nothing of the last 30 days (a recent transfer stays).
+    const recent = Math.floor(Date.now() / 1000) - 24 * 3600;
+    await as.indexer`
+      insert into indexer.transfer values
+        ('r1', '0xpayer', '0xsomeoneelse', 9, 12, ${recent}, '0xt3', 0)`;
+    expect(
+      (await as.worker`select analytics_jobs.delete_indexed_transfers(array['r1'], 1e12) as n`)[0],
+    ).toEqual({ n: 0 });
+    expect(
+      (await as.worker<{ id: string }[]>`select id from indexer.transfer order by id`).map(
+        (r) => r.id,
+      ),
+    ).toEqual(['r1', 'x1']);
     // The worker itself still cannot write the indexer's table.
     await expect(as.worker.unsafe("delete from indexer.transfer where id = 'x1'")).rejects.toThrow(
       DENIED,
@@ -378,6 +391,7 @@ describe('database roles', () => {
         '0019_analyst_limits',
         '0020_leg_cancellation',
         '0021_store_slugs',
+        '0022_retention_cutoff',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -411,7 +425,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 22 migration\(s\) \(0000_init, .*0021_store_slugs\)/,
+      /lacks 23 migration\(s\) \(0000_init, .*0022_retention_cutoff\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
