@@ -17,7 +17,7 @@ import {
 } from '@store/shared';
 import { storeOrderTotals } from '@store/shared/store-checkout';
 import { revalidateLogic, useStore } from '@tanstack/react-form';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import * as v from 'valibot';
 import {
   CUSTOMER_FIELD_NAMES,
@@ -30,7 +30,12 @@ import {
   ShippingMethods,
 } from '../../../../components/checkout/shipping-methods.tsx';
 import type { CartRow } from '../../../../db/db.ts';
-import { readSavedShippingAddress } from '../../../../db/settings.ts';
+import {
+  forgetShippingAddress,
+  readSavedShippingAddress,
+  type SavedShippingAddress,
+  savedDetailsLabel,
+} from '../../../../db/settings.ts';
 import { useChainInfo } from '../../../../lib/chain-info.ts';
 import { submitWith, useAppForm } from '../../../../lib/form.tsx';
 import { usePlaceOrder } from './use-place-order.ts';
@@ -77,6 +82,10 @@ export function CheckoutForm(props: {
   const placeOrder = usePlaceOrder();
   const chain = useChainInfo();
   const settings = useMemo(() => resolveStoreSettings(props.store), [props.store]);
+  // Note: read when submitting (the form's submit handler is made once).
+  const remember = useRef(false);
+  const rememberId = useId();
+  const [saved, setSaved] = useState<SavedShippingAddress>();
   const firstMethod = defaultShippingMethodOf(settings);
   const form = useAppForm({
     defaultValues: { ...customerDefaults(), shippingMethod: firstMethod } as FormValues,
@@ -89,6 +98,7 @@ export function CheckoutForm(props: {
         v.parse(StoreCheckoutFormSchema, value),
         props.onPlaced,
         settings,
+        remember.current,
       );
     },
   });
@@ -96,24 +106,57 @@ export function CheckoutForm(props: {
     useStore(form.store, (state) => state.values.shippingMethod) ?? firstMethod;
   const isSubmitting = useStore(form.store, (state) => state.isSubmitting);
 
+  // Details a shopper asked this device to keep are offered, never filled in unasked (a shared
+  // device must not hand one shopper's address and phone to the next).
   useEffect(() => {
-    // Pre-fill from the last checkout on this device, leaving anything typed already alone.
-    void readSavedShippingAddress().then((saved) => {
-      const known = customerDefaults(saved);
-      // Note: the country always has a value (the default); the saved one wins until it is chosen.
-      for (const [name, value] of Object.entries(known) as [keyof typeof known, string][]) {
-        const open =
-          name === 'country' ? !form.getFieldMeta(name)?.isTouched : !form.getFieldValue(name);
-        if (value && open) form.setFieldValue(name, value, { dontUpdateMeta: true });
-      }
+    void readSavedShippingAddress().then((found) => {
+      if (savedDetailsLabel(found)) setSaved(found);
     });
-  }, [form]);
+  }, []);
+  const fillSaved = (details: SavedShippingAddress) => {
+    const known = customerDefaults(details);
+    // Note: the country always has a value (the default); the saved one wins until it is chosen.
+    for (const [name, value] of Object.entries(known) as [keyof typeof known, string][]) {
+      const open =
+        name === 'country' ? !form.getFieldMeta(name)?.isTouched : !form.getFieldValue(name);
+      if (value && open) form.setFieldValue(name, value, { dontUpdateMeta: true });
+    }
+    setSaved(undefined);
+  };
+  const forget = () => {
+    void forgetShippingAddress();
+    setSaved(undefined);
+  };
 
   const totals = totalsOf(props.lines, method, settings);
   return (
     <form className="checkout-layout" noValidate onSubmit={submitWith(form)}>
       <div className="checkout-sections">
+        {saved && (
+          <section className="card saved-details" aria-labelledby="saved-details-title">
+            <h2 id="saved-details-title">Saved on this device</h2>
+            <p className="muted">Details of {savedDetailsLabel(saved)} are kept on this device.</p>
+            <div className="actions">
+              <button type="button" className="button" onClick={() => fillSaved(saved)}>
+                Use these details
+              </button>
+              <button type="button" className="button button-quiet" onClick={forget}>
+                Forget them
+              </button>
+            </div>
+          </section>
+        )}
         <CustomerSections form={form} fields={CUSTOMER_FIELD_NAMES} />
+        <div className="checkbox-line">
+          <input
+            id={rememberId}
+            type="checkbox"
+            onChange={(event) => {
+              remember.current = event.currentTarget.checked;
+            }}
+          />
+          <label htmlFor={rememberId}>Remember my details on this device for my next order</label>
+        </div>
         <section className="card" aria-labelledby="shipping-title">
           <h2 id="shipping-title">Shipping Method</h2>
           <ShippingMethods

@@ -179,6 +179,68 @@ describe('store checkout', () => {
     expect(reviewTokenOf('order-123')).toBe('ab'.repeat(32));
   });
 
+  it("keeps a shopper's details only when asked, and offers them (never fills them in) after", async () => {
+    const mugLine = {
+      productId: 'prod-1',
+      storeId: 'store-1',
+      title: 'Ceramic Mug',
+      priceUsdc: '12.50',
+    };
+    // An earlier version kept every checkout's details unasked: they are dropped, unread.
+    await db.settings.put({ key: 'shippingAddress', value: { email: 'old@example.com' } });
+    const fields: [string, string][] = [
+      ['Email', 'ada@example.com'],
+      ['Phone', '555-0100'],
+      ['First name', 'Ada'],
+      ['Last name', 'Lovelace'],
+      ['Street address', '1 Main St'],
+      ['City', 'Washington'],
+      ['State', 'DC'],
+      ['ZIP code', '20001'],
+    ];
+    const checkout = async (remember: boolean) => {
+      await addToCart(mugLine);
+      const view = await render('/store/aurora/checkout');
+      await waitFor(() =>
+        expect(byText(view.container, 'Proceed to Payment', 'button')).toBeDefined(),
+      );
+      expect(view.container.textContent).not.toContain('old@example.com');
+      for (const [label, value] of fields)
+        await typeInto(byLabel(view.container, label) ?? null, value);
+      const box = byLabel(view.container, 'Remember my details on this device for my next order');
+      expect((box as HTMLInputElement).checked).toBe(false);
+      if (remember) await click(box ?? null);
+      await click(byText(view.container, 'Proceed to Payment', 'button') ?? null);
+      await waitFor(() => expect(view.router.state.location.pathname).toContain('/payment/'));
+      return view;
+    };
+    // Not asked: nothing is kept, and the next checkout starts empty.
+    await checkout(false);
+    expect(await db.settings.get('rememberedShopper')).toBeUndefined();
+    expect(await db.settings.get('shippingAddress')).toBeUndefined();
+    // Asked: kept, and the next checkout offers them by a masked name; the fields stay empty.
+    await checkout(true);
+    await addToCart(mugLine);
+    const next = await render('/store/aurora/checkout');
+    await waitFor(() => expect(next.container.textContent).toContain('Saved on this device'));
+    expect(next.container.textContent).toContain('Ada L. (a…@example.com)');
+    expect(next.container.textContent).not.toContain('555-0100');
+    expect((byLabel(next.container, 'Email') as HTMLInputElement).value).toBe('');
+    await click(byText(next.container, 'Use these details', 'button') ?? null);
+    await waitFor(() =>
+      expect((byLabel(next.container, 'Email') as HTMLInputElement).value).toBe('ada@example.com'),
+    );
+    expect((byLabel(next.container, 'Phone') as HTMLInputElement).value).toBe('555-0100');
+    // Forgotten on request.
+    const again = await render('/store/aurora/checkout');
+    await waitFor(() => expect(again.container.textContent).toContain('Saved on this device'));
+    await click(byText(again.container, 'Forget them', 'button') ?? null);
+    await waitFor(() => expect(again.container.textContent).not.toContain('Saved on this device'));
+    for (let tries = 0; tries < 50 && (await db.settings.get('rememberedShopper')); tries++)
+      await new Promise((done) => setTimeout(done, 20));
+    expect(await db.settings.get('rememberedShopper')).toBeUndefined();
+  });
+
   it('shows the empty-cart card with a way back', async () => {
     const { container } = await render('/store/aurora/checkout');
     await waitFor(() =>

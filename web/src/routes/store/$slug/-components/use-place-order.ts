@@ -1,5 +1,6 @@
 // Submitting the store checkout: pre-submit checks, POST /api/orders with an Idempotency-Key that
-// stays the same while the same order is re-sent, cart cleared and address remembered on success.
+// stays the same while the same order is re-sent, cart cleared on success, and the details kept
+// for the next checkout only when the shopper asked for it.
 import {
   FAILURE_TOASTS,
   type ResolvedStoreSettings,
@@ -25,6 +26,8 @@ export function usePlaceOrder() {
     form: StoreCheckoutForm,
     onCreated: (orderId: string) => void,
     settings?: ResolvedStoreSettings,
+    /** Whether the shopper asked this device to remember the details. */
+    remember = false,
   ): Promise<boolean> {
     const prepared = prepareStoreOrder(lines, storeId, form, settings);
     if (!prepared.ok) {
@@ -39,7 +42,7 @@ export function usePlaceOrder() {
       // Note: before the cart empties, so the page never flashes 'Your cart is empty'.
       onCreated(order.id);
       await clearCart(prepared.value.storeId);
-      await saveShippingAddress({ ...prepared.value.shippingAddress });
+      if (remember) await saveShippingAddress({ ...prepared.value.shippingAddress });
       toast(SUCCESS_TOASTS.orderCreated);
       return true;
     } catch (error) {
