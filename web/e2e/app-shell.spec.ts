@@ -35,7 +35,7 @@ test('an unknown path shows the 404 page', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(HERO);
 });
 
-test('the landing page leads merchants in: sign in, or open a store', async ({ page }) => {
+test('the landing page leads merchants in: sign in, or start selling', async ({ page }) => {
   for (const [size, viewport] of Object.entries({
     phone: { width: 390, height: 844 },
     laptop: { width: 1280, height: 800 },
@@ -44,7 +44,7 @@ test('the landing page leads merchants in: sign in, or open a store', async ({ p
     await page.goto('/');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link', { name: 'Sign in' })).toBeVisible();
-    await expect(nav.getByRole('link', { name: 'Open a store' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Start selling' })).toBeVisible();
     // Nothing of the header is cut off or scrolls sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       viewport.width,
@@ -60,7 +60,7 @@ test('the landing page leads merchants in: sign in, or open a store', async ({ p
   await page.goto('/');
   await page
     .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Open a store' })
+    .getByRole('link', { name: 'Start selling' })
     .click();
   await expect(page).toHaveURL('/sign-up');
 });

@@ -12,6 +12,7 @@
 // 1280 px.
 import { expect, type Page, test } from '@playwright/test';
 import { formatUsdcFull, parseUsdc } from '@store/shared';
+import { parseUsdcTransferUri } from '@store/shared/eip681';
 import postgres from 'postgres';
 import { createPublicClient, getAddress, http, parseAbi, parseUnits } from 'viem';
 import { foundry } from 'viem/chains';
@@ -261,6 +262,15 @@ test("a forwarded order is refunded from the merchant's wallet and shows as refu
   await page.reload();
   const send = card.getByRole('button', { name: `Send ${order.totalUsdc} USDC from Test Wallet` });
   await expect(send).toBeVisible();
+  // Any other wallet (a phone's) can send it too: the refund as an EIP-681 request, QR and link.
+  const uri = await card.getByTestId('refund-uri').getAttribute('href');
+  expect(parseUsdcTransferUri(uri ?? '')).toEqual({
+    usdc: stack.usdc,
+    chainId: stack.chainId,
+    to: payer,
+    amount: parseUsdc(order.totalUsdc),
+  });
+  await expect(card.getByRole('img', { name: /^Payment request: / })).toBeVisible();
   await snapBoth(page, 'refunds-6-admin-send');
   await send.click();
   await expect(card).toContainText(

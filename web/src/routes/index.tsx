@@ -24,7 +24,7 @@ function LandingPage() {
           {/* Note: the way into the admin, for merchants with a store or about to open one. */}
           <Link to="/sign-in">Sign in</Link>
           <Link to="/sign-up" className="button button-small">
-            Open a store
+            Start selling
           </Link>
         </nav>
       </header>

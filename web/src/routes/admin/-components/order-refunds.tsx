@@ -5,8 +5,16 @@
 // back to the payer, who confirms the address through the claim link); for a paid, forwarded order
 // a full or partial refund from the payout wallet, sent with one browser-wallet transfer once the
 // payer confirmed the address (the worker then matches it on chain).
-import { formatUsdc, type OrderRefunds, parseUsdc, type Refund } from '@store/shared';
+import {
+  formatUsdc,
+  isEthereumAddress,
+  type OrderRefunds,
+  parseUsdc,
+  type Refund,
+} from '@store/shared';
+import { usdcTransferUri } from '@store/shared/eip681';
 import { useCallback, useEffect, useState } from 'react';
+import { QrCode } from '../../../components/payment/qr-code.tsx';
 import { ApiError, errorText } from '../../../lib/api.ts';
 import { useChainInfo } from '../../../lib/chain-info.ts';
 import { type InjectedWallet, useInjectedWallets } from '../../../lib/injected-wallets.ts';
@@ -300,9 +308,39 @@ function SendFromWallet(props: {
           {busy ? 'Sending...' : `Send ${amount(refund.amount)} from ${wallet.name}`}
         </button>
       ) : (
-        `Send ${amount(refund.amount)} from your payout wallet to ${refund.toAddress}: no browser wallet was found.`
+        `Send ${amount(refund.amount)} from your payout wallet to ${refund.toAddress}.`
       )}
       {state && <span role="status"> {state}</span>}
+      <RefundRequest refund={refund} />
+    </span>
+  );
+}
+
+/**
+ * The refund as a payment request any wallet reads (EIP-681: token, chain, address and amount),
+ * as a QR code and a link: a merchant on a phone, or with a wallet outside this browser, scans it
+ * with the payout wallet. The transfer is matched on chain as any other.
+ */
+function RefundRequest(props: { refund: Refund }) {
+  const chain = useChainInfo();
+  const { refund } = props;
+  if (!chain.loaded || !refund.toAddress || !isEthereumAddress(chain.usdc)) return null;
+  const uri = usdcTransferUri({
+    usdc: chain.usdc,
+    chainId: chain.chainId,
+    to: refund.toAddress,
+    amount: parseUsdc(refund.amount),
+  });
+  return (
+    <span className="refund-request">
+      <QrCode
+        value={uri}
+        label={`Payment request: ${amount(refund.amount)} to ${refund.toAddress}`}
+      />
+      <a href={uri} className="button button-quiet" data-testid="refund-uri">
+        Open in wallet
+      </a>
+      <span className="muted">Scan it with your payout wallet, or open it in a wallet app.</span>
     </span>
   );
 }
