@@ -23,10 +23,16 @@ export function reviewTokenOf(orderId: string): string | undefined {
   }
 }
 
-/** The request options that send an order's buyer token, when this browser holds it. */
-export function buyerHeaders(orderId: string): { headers?: Record<string, string> } {
-  const token = reviewTokenOf(orderId);
-  return token ? { headers: { 'x-buyer-token': token } } : {};
+/**
+ * The request options that send an order's buyer token: `token` (a mail's link gave it), else the
+ * one this browser holds; none when neither.
+ */
+export function buyerHeaders(
+  orderId: string,
+  token?: string,
+): { headers?: Record<string, string> } {
+  const known = token ?? reviewTokenOf(orderId);
+  return known ? { headers: { 'x-buyer-token': known } } : {};
 }
 
 /** The token a review link carries in its fragment (`#token=…`), if any. */

@@ -33,8 +33,10 @@ export { fetchProduct, fetchPublishedProducts, fetchStore, fetchStores } from '.
  * token) or with `buyerToken` (a mail's link carries it), else without the shopper's personal data.
  */
 export async function fetchOrder(orderId: string, buyerToken?: string): Promise<Order> {
-  const buyer = buyerToken ? { headers: { 'x-buyer-token': buyerToken } } : buyerHeaders(orderId);
-  return v.parse(OrderSchema, await apiGet(['/api/orders', orderId], buyer));
+  return v.parse(
+    OrderSchema,
+    await apiGet(['/api/orders', orderId], buyerHeaders(orderId, buyerToken)),
+  );
 }
 
 // Note: the buyer's review token comes only with the new order; it is kept, not shown.

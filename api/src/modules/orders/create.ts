@@ -2,12 +2,11 @@
 // statements: the first counts both rate limits, asks whether the Idempotency-Key was used before
 // and reads the store's settings with the ordered products; the second writes the key with its
 // response and the order together (the order only when the key was new). Every other case (a key
-// used before, an order that holds stock, an error to store for replays) takes the general path:
-// the key claimed like any route's (http/idempotency.ts), the response stored by the plugin.
+// used before, an order of tracked products, whose units other orders hold are counted, an error
+// to store for replays) takes the general path: the key claimed like any route's
+// (http/idempotency.ts), the response stored by the plugin.
 import { resolveStoreSettings } from '@store/shared';
-import { inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { orders, products } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import {
   claimKey,
@@ -31,7 +30,7 @@ import { STORE_NOT_FOUND } from '../stores/model.ts';
 import { isUuid } from '../stores/service.ts';
 import { type CreateOrderBody, ORDER_MESSAGES, type OrderView } from './model.ts';
 import { type CatalogueProduct, priceOrder } from './pricing.ts';
-import { type OrderRow, orderColumns, toOrderView } from './service.ts';
+import { type OrderRow, toOrderView } from './service.ts';
 
 /** A created order as POST /api/orders answers it: with the buyer's review token. */
 export type CreatedOrder = OrderView & { reviewToken: string };
@@ -128,7 +127,7 @@ const ORDER_COLUMNS = `store_id, customer_email, shipping_address, items, subtot
   shipping_usdc, tax_usdc, total_usdc, status`;
 const ORDER_VALUES = `$1::text, $2::text, $3::jsonb, $4::jsonb, $5::numeric, $6::numeric,
   $7::numeric, $8::numeric, 'pending'`;
-// Note: an order that holds no stock (no tracked product): id and review token from Postgres.
+// Note: an order of untracked products: id and review token from Postgres.
 const INSERT_ORDER = `insert into orders (${ORDER_COLUMNS}) values (${ORDER_VALUES})
   returning ${ORDER_RETURNING}`;
 // Note: the key and its response first, the order only when the key was new (a concurrent
@@ -286,7 +285,7 @@ export async function createOrder(db: Database, input: OrderRequest): Promise<Or
   return { order: await placeOrder(db, body, catalogueOf(rows)) };
 }
 
-/** The order priced when it holds no stock and nothing is refused; null otherwise. */
+/** The order priced when it has no tracked product and nothing is refused; null otherwise. */
 function pricedWithoutStock(body: CreateOrderBody, rows: readonly OpenRow[]): Priced | null {
   try {
     const { catalogue, settings } = catalogueOf(rows);
@@ -363,49 +362,20 @@ async function writeKeyAndOrder(
   return { order };
 }
 
-/**
- * The general path: the order placed, its tracked products' units left counted under their lock
- * (the order holds nothing yet: see modules/stock).
- */
+/** The general path: the order placed, refused when other orders hold its tracked units. */
 async function placeOrder(
   db: Database,
   body: CreateOrderBody,
   { settings, catalogue }: ReturnType<typeof catalogueOf>,
 ): Promise<CreatedOrder> {
   const tracked = [...catalogue.values()].filter((p) => p.trackInventory).map((p) => p.id);
-  if (tracked.length === 0) return insertOrder(db, body, priceOrder(body, catalogue, settings));
-  return db.transaction(async (tx) => {
-    // Note: locked in id order (as the paid-order step does), then read again under the lock:
-    // the units other orders hold are counted while no other order of them can be placed.
-    const locked = await tx
-      .select({ id: products.id, inventory: products.inventory })
-      .from(products)
-      .where(inArray(products.id, tracked))
-      .orderBy(products.id)
-      .for('update');
-    const held = await heldUnits(tx, tracked);
-    for (const row of locked) {
-      const product = catalogue.get(row.id);
-      if (product) product.inventory = availableUnits(row.inventory, held.get(row.id) ?? 0);
-    }
-    const { items, totals } = priceOrder(body, catalogue, settings);
-    const [created] = await tx
-      .insert(orders)
-      .values({
-        storeId: body.storeId.toLowerCase(),
-        customerEmail: body.customerEmail,
-        shippingAddress: body.shippingAddress,
-        items,
-        subtotalUsdc: totals.subtotalUsdc,
-        shippingUsdc: totals.shippingUsdc,
-        taxUsdc: totals.taxUsdc,
-        totalUsdc: totals.totalUsdc,
-        status: 'pending',
-      })
-      .returning({ ...orderColumns, reviewToken: orders.reviewToken });
-    const { reviewToken, ...row } = created as OrderRow & { reviewToken: string };
-    return { ...toOrderView(row), reviewToken };
-  });
+  // Note: no lock and no transaction: placing an order reserves nothing (its shopper's request
+  // for the deposit address does, under the products' lock: stock/holds.ts).
+  const held = await heldUnits(db, tracked);
+  for (const product of catalogue.values())
+    if (product.trackInventory)
+      product.inventory = availableUnits(product.inventory, held.get(product.id) ?? 0);
+  return insertOrder(db, body, priceOrder(body, catalogue, settings));
 }
 
 /** The statements of an order's fast path, for bench/api/statements.ts. */

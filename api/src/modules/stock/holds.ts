@@ -6,7 +6,7 @@
 // Note: the products are locked (FOR UPDATE) while their holds are counted and the hold written,
 // so two shoppers racing for the last unit are served one by one.
 import type { OrderItem } from '@store/shared';
-import { inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { orders, products } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { ORDER_MESSAGES } from '../orders/model.ts';
@@ -86,7 +86,7 @@ export async function holdOrderStock(
   const [holding] = await tx
     .update(orders)
     .set({ stockHeldUntil: sql`now() + ${`${holdMinutes} minutes`}::interval` })
-    .where(sql`${orders.id} = ${order.id}`)
+    .where(eq(orders.id, order.id))
     .returning({ until: orders.stockHeldUntil });
   return holding?.until ?? null;
 }

@@ -5,19 +5,18 @@
 // 'Pay with browser wallet' sends it from a wallet extension.
 import {
   CLIENT_PAYMENT_STATUS_LABELS,
-  isEthereumAddress,
   type Order,
   PAGE_TEXTS,
   PAYMENT_MESSAGES,
   tryParseUsdc,
   type Usdc,
 } from '@store/shared';
-import { usdcTransferUri } from '@store/shared/eip681';
 import { buildOnrampUrl } from '@store/shared/payment-display';
 import { useEffect } from 'react';
-import { type ChainInfo, useChainInfo } from '../../lib/chain-info.ts';
+import { useChainInfo } from '../../lib/chain-info.ts';
 import { usdc, usdcExact } from '../../lib/format.ts';
 import { useInjectedWallets } from '../../lib/injected-wallets.ts';
+import { paymentUri } from '../../lib/payment-uri.ts';
 import { CopyButton } from '../copy-button.tsx';
 import { Countdown, useSecondsLeft } from './countdown.tsx';
 import { PaymentDetails } from './payment-details.tsx';
@@ -78,20 +77,6 @@ function amountNote(session: PaymentSession): AmountNote | undefined {
     };
   }
   return undefined;
-}
-
-/**
- * The EIP-681 URI of the USDC transfer due now; undefined until the API has named the chain (a
- * request for the wrong chain would send money where it is not seen) or without a wallet.
- */
-function paymentUri(
-  chain: ChainInfo,
-  deposit: string | undefined,
-  due: Usdc | undefined,
-): string | undefined {
-  if (!chain.loaded || !deposit || !due || due <= 0n) return undefined;
-  if (!isEthereumAddress(chain.usdc) || !isEthereumAddress(deposit)) return undefined;
-  return usdcTransferUri({ usdc: chain.usdc, chainId: chain.chainId, to: deposit, amount: due });
 }
 
 /** Everything between the page header and the footer of a payment page. */

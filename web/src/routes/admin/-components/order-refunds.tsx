@@ -5,19 +5,13 @@
 // back to the payer, who confirms the address through the claim link); for a paid, forwarded order
 // a full or partial refund from the payout wallet, sent with one browser-wallet transfer once the
 // payer confirmed the address (the worker then matches it on chain).
-import {
-  formatUsdc,
-  isEthereumAddress,
-  type OrderRefunds,
-  parseUsdc,
-  type Refund,
-} from '@store/shared';
-import { usdcTransferUri } from '@store/shared/eip681';
+import { formatUsdc, type OrderRefunds, parseUsdc, type Refund } from '@store/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { QrCode } from '../../../components/payment/qr-code.tsx';
 import { ApiError, errorText } from '../../../lib/api.ts';
 import { useChainInfo } from '../../../lib/chain-info.ts';
 import { type InjectedWallet, useInjectedWallets } from '../../../lib/injected-wallets.ts';
+import { paymentUri } from '../../../lib/payment-uri.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
 import {
   acceptUnderpaid,
@@ -324,13 +318,8 @@ function SendFromWallet(props: {
 function RefundRequest(props: { refund: Refund }) {
   const chain = useChainInfo();
   const { refund } = props;
-  if (!chain.loaded || !refund.toAddress || !isEthereumAddress(chain.usdc)) return null;
-  const uri = usdcTransferUri({
-    usdc: chain.usdc,
-    chainId: chain.chainId,
-    to: refund.toAddress,
-    amount: parseUsdc(refund.amount),
-  });
+  const uri = paymentUri(chain, refund.toAddress ?? undefined, parseUsdc(refund.amount));
+  if (!uri) return null;
   return (
     <span className="refund-request">
       <QrCode

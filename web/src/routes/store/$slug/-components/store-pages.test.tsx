@@ -125,6 +125,18 @@ describe('storefront', () => {
   });
 });
 
+/** A shopper's checkout details, field by field. */
+const ADA: [string, string][] = [
+  ['Email', 'ada@example.com'],
+  ['Phone', '555-0100'],
+  ['First name', 'Ada'],
+  ['Last name', 'Lovelace'],
+  ['Street address', '1 Main St'],
+  ['City', 'Washington'],
+  ['State', 'DC'],
+  ['ZIP code', '20001'],
+];
+
 describe('store checkout', () => {
   it('shows the schema messages, then creates the order, clears the cart and goes to payment', async () => {
     await addToCart(
@@ -147,17 +159,7 @@ describe('store checkout', () => {
     }
     expect(orders).toHaveLength(0);
 
-    const fields: [string, string][] = [
-      ['Email', 'ada@example.com'],
-      ['Phone', '555-0100'],
-      ['First name', 'Ada'],
-      ['Last name', 'Lovelace'],
-      ['Street address', '1 Main St'],
-      ['City', 'Washington'],
-      ['State', 'DC'],
-      ['ZIP code', '20001'],
-    ];
-    for (const [label, value] of fields) await typeInto(byLabel(container, label) ?? null, value);
+    for (const [label, value] of ADA) await typeInto(byLabel(container, label) ?? null, value);
     await click(container.querySelector('input[value="express"]'));
     expect(container.querySelector('[data-testid="order-total"]')?.textContent).toBe('51.99 USDC');
     await click(byText(container, 'Proceed to Payment', 'button') ?? null);
@@ -188,16 +190,6 @@ describe('store checkout', () => {
     };
     // An earlier version kept every checkout's details unasked: they are dropped, unread.
     await db.settings.put({ key: 'shippingAddress', value: { email: 'old@example.com' } });
-    const fields: [string, string][] = [
-      ['Email', 'ada@example.com'],
-      ['Phone', '555-0100'],
-      ['First name', 'Ada'],
-      ['Last name', 'Lovelace'],
-      ['Street address', '1 Main St'],
-      ['City', 'Washington'],
-      ['State', 'DC'],
-      ['ZIP code', '20001'],
-    ];
     const checkout = async (remember: boolean) => {
       await addToCart(mugLine);
       const view = await render('/store/aurora/checkout');
@@ -205,7 +197,7 @@ describe('store checkout', () => {
         expect(byText(view.container, 'Proceed to Payment', 'button')).toBeDefined(),
       );
       expect(view.container.textContent).not.toContain('old@example.com');
-      for (const [label, value] of fields)
+      for (const [label, value] of ADA)
         await typeInto(byLabel(view.container, label) ?? null, value);
       const box = byLabel(view.container, 'Remember my details on this device for my next order');
       expect((box as HTMLInputElement).checked).toBe(false);
