@@ -154,11 +154,7 @@ export function PaymentPanel(props: PaymentPanelProps) {
       {session.status === 'confirmed' && (
         <section className="card notice notice-success" aria-live="polite">
           <h2>{detectedOnly ? 'Payment detected' : 'Payment Confirmed'}</h2>
-          <p>
-            {detectedOnly
-              ? `Thank you! Your payment is in a block${progress?.detail ? ` (${progress.detail})` : ''}; taking you to your order confirmation…`
-              : 'Thank you! Taking you to your order confirmation…'}
-          </p>
+          <p>Thank you! Taking you to your order confirmation…</p>
         </section>
       )}
       <PaymentProgress check={session.lastCheck} />
