@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 /** A merchant with a verified email and a store whose webhooks are signed with its secret. */
-async function ownerWithStore() {
+async function ownerWithStore(url = 'http://127.0.0.1:9/set') {
   const email = `hooks-${crypto.randomUUID().slice(0, 8)}@merchant.test`;
   const response = await t.shopper.post('/api/auth/sign-up', {
     username: `hooks-${crypto.randomUUID().slice(0, 8)}`,
@@ -42,8 +42,8 @@ async function ownerWithStore() {
   expect((await t.shopper.post('/api/auth/verify-email', { token })).status).toBe(200);
   const api = apiClient(t.app, sessionCookieOf(response));
   const store = (await api.post('/api/stores', storeForm())).body;
-  await api.put(`/api/stores/${store.id}/webhook`, { url: 'http://127.0.0.1:9/set' });
-  return { email, userId: response.body.user.id as string, storeId: store.id as string };
+  await api.put(`/api/stores/${store.id}/webhook`, { url });
+  return { api, email, userId: response.body.user.id as string, storeId: store.id as string };
 }
 
 /** A receiver: `answer` decides each response (a promise that never settles: no answer). */
@@ -171,9 +171,11 @@ describe('webhooks to many receivers', () => {
   }, 60_000);
 
   test('a paused URL resumes by itself when it answers again, and its backlog goes out', async () => {
-    const owner = await ownerWithStore();
     let up = false;
     const flaky = receiver(() => (up ? new Response('ok') : new Response('down', { status: 503 })));
+    const owner = await ownerWithStore(flaky.url);
+    const settings = () => owner.api.get(`/api/stores/${owner.storeId}/webhook`);
+    expect((await settings()).body.paused).toBeNull();
     const ids = await enqueue(owner.storeId, flaky.url, 30, new Date());
     const loop = startWebhookDispatcher({
       db: workerDb.db,
@@ -197,9 +199,12 @@ describe('webhooks to many receivers', () => {
         'the failing URL paused',
         20_000,
       );
-      // While paused it gets one probe at a time, not the backlog.
+      // While paused it gets one probe at a time, not the backlog; the owner's page says so.
       const during = flaky.times.length;
       expect(during).toBeLessThan(15);
+      const shown = (await settings()).body.paused;
+      expect(shown).toMatchObject({ lastError: 'HTTP 503' });
+      expect(shown.failures).toBeGreaterThanOrEqual(WEBHOOK_PAUSE_AFTER_FAILURES);
       up = true;
       const rows = await waitUntil(
         async () => {
@@ -215,6 +220,7 @@ describe('webhooks to many receivers', () => {
         .from(webhookEndpoints)
         .where(eq(webhookEndpoints.url, flaky.url));
       expect(row).toMatchObject({ consecutiveFailures: 0, pausedAt: null, pausedUntil: null });
+      expect((await settings()).body.paused).toBeNull();
       // Each webhook reached it once after it came back (none twice).
       expect(rows.every((r) => r.deliveredAt !== null)).toBe(true);
     } finally {

@@ -156,6 +156,18 @@ export const WebhookSettingsResponseSchema = v.object({
   /** Until then webhooks also carry a signature made with the previous secret. */
   previousSecretValidUntil: v.nullable(timestamp),
   signatureScheme: v.literal('v1'),
+  /**
+   * Set while sending to the URL is paused after failures in a row: since when, how many, the last
+   * error and when the next try goes (its webhooks wait; it resumes by itself once it answers).
+   */
+  paused: v.nullable(
+    v.object({
+      since: timestamp,
+      failures: v.number(),
+      lastError: v.nullable(v.string()),
+      nextAttemptAt: v.nullable(timestamp),
+    }),
+  ),
 });
 
 /** A store's webhook signing secret, as its owner reads it (or gets it from a rotation). */

@@ -27,6 +27,18 @@ export const WebhookSettingsSchema = contractSchema<WebhookSettings>(
     secretHint: v.nullable(v.string()),
     /** Until then each webhook also carries a signature made with the previous secret. */
     previousSecretValidUntil: v.nullable(v.string()),
+    /** Set while sending is paused after failures in a row (older APIs: absent). */
+    paused: v.optional(
+      v.nullable(
+        v.object({
+          since: v.string(),
+          failures: v.number(),
+          lastError: v.nullable(v.string()),
+          nextAttemptAt: v.nullable(v.string()),
+        }),
+      ),
+      null,
+    ),
   }),
 );
 

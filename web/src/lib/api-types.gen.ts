@@ -3523,6 +3523,13 @@ export type components = {
             signatureScheme: "v1";
         };
         WebhookSettings: {
+            paused: {
+                failures: number;
+                lastError: string | null;
+                nextAttemptAt: string | null;
+                /** Format: date-time */
+                since: string;
+            } | null;
             previousSecretValidUntil: string | null;
             secretHint: string | null;
             /** @constant */

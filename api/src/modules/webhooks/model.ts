@@ -46,6 +46,13 @@ export interface WebhookSettingsView {
   /** Until then webhooks also carry a signature with the previous secret. */
   previousSecretValidUntil: string | null;
   signatureScheme: 'v1';
+  /** Set while sending to the URL is paused after failures in a row. */
+  paused: {
+    since: string;
+    failures: number;
+    lastError: string | null;
+    nextAttemptAt: string | null;
+  } | null;
 }
 
 /** A store's signing secret, read (or rotated) by its owner with the second factor. */

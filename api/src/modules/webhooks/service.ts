@@ -4,7 +4,7 @@
 import { WEBHOOK_EXAMPLES, WEBHOOK_TIMEOUT_MS, type WebhookEventType } from '@store/shared';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { stores, webhookAttempts, webhookDeliveries } from '../../db/schema.ts';
+import { stores, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { SECRET_OVERLAP_MS } from '../../webhooks/dispatcher.ts';
 import { postWebhook } from '../../webhooks/http-post.ts';
@@ -54,7 +54,18 @@ export async function getWebhookSettings(
 ): Promise<WebhookSettingsView> {
   await getOwnStoreOrThrow(db, ownerId, storeId);
   const { secret, signingSecrets: _, ...row } = await webhookRow(db, storeId);
-  return { ...row, secretHint: secret ? secret.slice(-4) : null, signatureScheme: 'v1' };
+  const [endpoint] = row.url
+    ? await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.url, row.url)).limit(1)
+    : [];
+  const paused = endpoint?.pausedAt
+    ? {
+        since: endpoint.pausedAt.toISOString(),
+        failures: endpoint.consecutiveFailures,
+        lastError: endpoint.lastError,
+        nextAttemptAt: endpoint.pausedUntil?.toISOString() ?? null,
+      }
+    : null;
+  return { ...row, secretHint: secret ? secret.slice(-4) : null, signatureScheme: 'v1', paused };
 }
 
 /** The store's signing secret; 404 unless the merchant owns it, 409 before it has one. */
