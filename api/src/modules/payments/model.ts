@@ -1,6 +1,6 @@
 // Messages, settings and response shapes of the payment routes.
 import type { ApiPaymentStatus } from '@store/shared';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { type DepositAddress, depositAddressDeriver } from '../../keys/deposit-address.ts';
 

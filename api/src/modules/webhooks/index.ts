@@ -3,7 +3,7 @@
 // POST /api/webhook-deliveries/{id}/redeliver
 import { API_KEY_MESSAGES, WebhookSecretResponseSchema } from '@store/shared';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
