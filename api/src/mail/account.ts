@@ -4,8 +4,8 @@
 import { formatOrderNumber, formatUsdc, multiplyUsdc, parseUsdc } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
 import { orders, stores } from '../db/schema.ts';
-import type { MailTemplate } from './kinds.ts';
 import { escapeHtml, type RenderedEmail } from './receipt.ts';
+import type { MailTemplate } from './template.ts';
 
 const e = escapeHtml;
 

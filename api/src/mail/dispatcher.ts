@@ -6,7 +6,8 @@ import { createTransport, type Transporter } from 'nodemailer';
 import type { Database } from '../db/client.ts';
 import { emailOutbox } from '../db/schema.ts';
 import { startWakeableLoop, type WakeableLoop } from '../settlement/wakeable-loop.ts';
-import { MAIL_KINDS, type OutboxMessage } from './kinds.ts';
+import { MAIL_KINDS } from './kinds.ts';
+import type { OutboxMessage } from './template.ts';
 
 /** What the dispatcher needs. */
 export interface MailDispatcherOptions {

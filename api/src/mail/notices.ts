@@ -8,9 +8,9 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import { emailOutbox, users } from '../db/schema.ts';
 import type { Executor } from '../webhooks/outbox.ts';
 import { accountMailPage } from './account.ts';
-import type { MailTemplate, OutboxMessage } from './kinds.ts';
 import { EMAIL_RETRY_WINDOW_MS } from './outbox.ts';
 import { escapeHtml as e, type RenderedEmail } from './receipt.ts';
+import type { MailTemplate, OutboxMessage } from './template.ts';
 
 /** One notice: its kind (the outbox row's kind) and what its mail tells. */
 export type AccountNotice =

@@ -5,8 +5,8 @@ import { formatOrderNumber, formatUsdc, isHexColor } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
 import { orders, refunds, stores } from '../db/schema.ts';
 import { claimPathOf } from '../settlement/refund-claims.ts';
-import type { MailTemplate } from './kinds.ts';
 import { escapeHtml, type RenderedEmail, storeNameOf } from './receipt.ts';
+import type { MailTemplate } from './template.ts';
 
 const DEFAULT_COLOR = '#6366f1';
 

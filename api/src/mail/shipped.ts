@@ -4,8 +4,8 @@
 import { formatOrderNumber, isHexColor, trackingLinkOf } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
 import { orders, stores } from '../db/schema.ts';
-import type { MailTemplate } from './kinds.ts';
 import { escapeHtml, type RenderedEmail, storeNameOf } from './receipt.ts';
+import type { MailTemplate } from './template.ts';
 
 const DEFAULT_COLOR = '#6366f1';
 
