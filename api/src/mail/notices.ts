@@ -5,8 +5,8 @@
 // address (none without one), and rendered from its payload: what changed, when, and what to do
 // if it was not them.
 import { and, eq, isNotNull } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
 import { emailOutbox, users } from '../db/schema.ts';
-import type { Executor } from '../webhooks/outbox.ts';
 import { accountMailPage } from './account.ts';
 import { EMAIL_RETRY_WINDOW_MS } from './outbox.ts';
 import { escapeHtml as e, type RenderedEmail } from './receipt.ts';
