@@ -1,6 +1,9 @@
 // @store/shared: pure domain rules used by web and api.
 export * from './account.ts';
 export * from './address.ts';
+// Note: the checksum is a module of its own (with keccak), so pages that only check the format
+// load no hash.
+export * from './address-checksum.ts';
 export * from './chains.ts';
 export * from './checkout-url.ts';
 export * from './constants.ts';
