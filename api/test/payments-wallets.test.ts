@@ -2,9 +2,9 @@
 // xpub, idempotent and race-safe assignment, the status of an unpaid order, both universal forms.
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { CHECKOUT_URL_MESSAGES, defaultConfirmations } from '@store/shared';
+import { depositAddressDeriver } from '@store/shared/deposit-address';
 import { eq } from 'drizzle-orm';
 import { orders, paymentWallets, stores } from '../src/db/schema.ts';
-import { depositAddressDeriver } from '../src/keys/deposit-address.ts';
 import { PAYMENT_API_MESSAGES } from '../src/modules/payments/model.ts';
 import { WEBHOOK_URL_MESSAGES } from '../src/webhooks/url-safety.ts';
 import { apiClient, customer, storeForm } from './support/client.ts';
