@@ -4,21 +4,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { DEPOSIT_ACCOUNT_PATH, depositAddressDeriver } from '@store/shared/deposit-address';
-import postgres from 'postgres';
 import {
   createTransferFilter,
   DEFAULT_ADDRESS_GAP,
   depositAddressesOf,
   filterOptionsFromEnv,
-} from '../../indexer/src/watch.ts';
+} from '@store/indexer/watch';
+import { DEPOSIT_ACCOUNT_PATH, depositAddressDeriver } from '@store/shared/deposit-address';
+import { TEST_XPUB } from '@store/stack/keys';
+import postgres from 'postgres';
 import { newMnemonic } from '../src/keys/hd.ts';
-import {
-  STACK_TIMEOUT_MS,
-  startTestDatabase,
-  TEST_XPUB,
-  type TestDatabase,
-} from './support/database.ts';
+import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
 
 describe('the indexer derives our deposit addresses', () => {
   test('the same as the API, index by index', () => {
