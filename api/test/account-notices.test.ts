@@ -9,7 +9,7 @@ import { type MailCatcher, startMailCatcher } from '@store/stack/mail-catcher';
 import { eq } from 'drizzle-orm';
 import { createDatabase } from '../src/db/client.ts';
 import { emailOutbox } from '../src/db/schema.ts';
-import type { WakeableLoop } from '../src/settlement/wakeable-loop.ts';
+import type { WakeableLoop } from '../src/loops/wakeable-loop.ts';
 import { startMailDispatcher } from '../src/mail/dispatcher.ts';
 import { apiClient, newMerchant, sessionCookieOf, storeForm } from './support/client.ts';
 import { waitUntil } from './support/settlement.ts';
