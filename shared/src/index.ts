@@ -6,6 +6,7 @@ export * from './address.ts';
 export * from './address-checksum.ts';
 export * from './chains.ts';
 export * from './checkout-url.ts';
+export * from './confirmations.ts';
 export * from './constants.ts';
 export * from './countries.ts';
 export * from './fulfilment.ts';
