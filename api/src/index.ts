@@ -1,6 +1,5 @@
 // API entry point: validate config, migrate (or check the migrations), serve on PORT, stop cleanly
 // on SIGINT/SIGTERM.
-
 import { depositAddressDeriver } from '@store/shared/deposit-address';
 import { createPublicClient, http } from 'viem';
 import { createApp } from './app.ts';

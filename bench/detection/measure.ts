@@ -1,6 +1,5 @@
 // One detection scenario: pay N fresh orders one after another and time each from its block's
 // arrival (a newHeads subscription) to the first status answer with paymentDetected true.
-
 import { payUsdc } from '@store/stack/usdc';
 import { createPublicClient, type PublicClient, webSocket } from 'viem';
 import { createBenchOrder } from '../universal-order.ts';

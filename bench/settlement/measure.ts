@@ -1,7 +1,6 @@
 // One settlement scenario: pay N fresh universal orders one after another and time, from the
 // header of the block at which each payment reached the confirmation depth, (1) the forwarding
 // transactions' block header and (2) the `order.paid` and `order.forwarded` webhooks' arrival.
-
 import type { Database } from '@store/api/db/client';
 import { payUsdc } from '@store/stack/usdc';
 import { sql } from 'drizzle-orm';

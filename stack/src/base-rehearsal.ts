@@ -11,7 +11,6 @@
 // Base address. The proxy at its deploy address is then emptied, so only one USDC exists.
 //
 // `bun run rehearse:base` starts one for manual runs (CHAIN_ID=84532 for Base Sepolia, ANVIL_PORT).
-
 import { BASE_CHAIN_ID, BASE_SEPOLIA_CHAIN_ID, networks } from '@store/api/chain/networks';
 import {
   type Address,

@@ -4,7 +4,6 @@
 // merchant never under 98% of what it and the treasury got, refunds only to an address a refund
 // of that wallet names (the payer's); every EIP-3009 authorization was used once; and the database's
 // forwarded amount is what the chain says left.
-
 import { usdcAbi } from '@store/api/chain/usdc-abi';
 import type { Database } from '@store/api/db/client';
 import { splitFee } from '@store/shared';

@@ -1,5 +1,4 @@
 // Circle's own USDC (FiatTokenV2_2 behind FiatTokenProxy) deployed on the local anvil chain.
-
 import { createRequire } from 'node:module';
 import { usdcAbi } from '@store/api/chain/usdc-abi';
 import {

@@ -1,12 +1,8 @@
 // Payment helpers of the tests: poll the status API, read a wallet's row and events (paying from an
 // anvil test account is payUsdc in @store/stack/usdc).
-
 import { customer } from '@store/stack/api-process';
-import { localAccount } from '@store/stack/usdc';
 import { asc, eq } from 'drizzle-orm';
-import { type Address, createPublicClient, createWalletClient, type Hash, http } from 'viem';
-import { foundry } from 'viem/chains';
-import { usdcAbi } from '../../src/chain/usdc-abi.ts';
+import type { Address } from 'viem';
 import type { Database } from '../../src/db/client.ts';
 import { paymentEvents, paymentWallets } from '../../src/db/schema.ts';
 import type { ApiClient } from './client.ts';

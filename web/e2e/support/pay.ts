@@ -1,5 +1,4 @@
 // Pays a deposit address from an anvil test account (accounts 1-9 hold 10,000 test USDC).
-
 import type { StackInfo } from '@store/stack/stack-info';
 import { localAccount } from '@store/stack/usdc';
 import { createWalletClient, http, parseAbi, parseUnits, publicActions } from 'viem';
