@@ -15,7 +15,7 @@ import {
   webSocket,
 } from 'viem';
 import { foundry } from 'viem/chains';
-import { payUsdc } from './support/pay.ts';
+import { PAYMENT_SEEN_BADGE, payUsdc } from './support/pay.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
@@ -151,7 +151,7 @@ test('"Payment detected" is pushed to the page within a block, with the poll cut
       const hash = await sendUsdc(stack, address, '1.50', 5);
       await expect(page.getByTestId('payment-progress')).toBeVisible({ timeout: 3_000 });
       const receipt = await chain.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-      await expect(page.getByTestId('payment-status')).toHaveText('Payment Confirmed');
+      await expect(page.getByTestId('payment-status')).toHaveText(PAYMENT_SEEN_BADGE);
 
       const seen = await progressSeen(page);
       const mined = heads.arrivedAt(receipt.blockNumber);
@@ -198,7 +198,7 @@ test('with the push channel refused, the 10 s poll still confirms the payment', 
   });
   await payUsdc(stack, address, '1.20', 6);
   expect((await polled).status()).toBe(200);
-  await expect(page.getByTestId('payment-status')).toHaveText('Payment Confirmed');
+  await expect(page.getByTestId('payment-status')).toHaveText(PAYMENT_SEEN_BADGE);
   await expect(page).toHaveURL(`${stack.webUrl}/thank-you/${orderId}`);
   expect(streams).toBeGreaterThanOrEqual(1);
 });

@@ -86,6 +86,7 @@ export function startSettlement(
     allowPrivate: config.allowPrivateWebhooks,
     retryBaseMs: config.webhookRetryBaseMs,
     timeoutMs: options.webhookTimeoutMs,
+    publicUrl: config.mail.publicUrl,
     log,
   });
   const mail = startMailDispatcher({

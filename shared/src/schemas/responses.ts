@@ -167,6 +167,26 @@ export const WebhookSecretResponseSchema = v.object({
   signatureScheme: v.literal('v1'),
 });
 
+/**
+ * What a test webhook did: the sample of `eventType` signed with the store's secret and sent once
+ * to its URL (nothing stored, nothing retried), and the receiver's answer.
+ */
+export const WebhookTestResponseSchema = v.object({
+  eventType: v.picklist(WEBHOOK_EVENT_TYPES),
+  url: v.string(),
+  /** The `webhook-id` header it carried (`msg_test_…`, never an order's). */
+  messageId: v.string(),
+  /** True when the receiver answered 2xx. */
+  delivered: v.boolean(),
+  statusCode: v.nullable(v.number()),
+  latencyMs: v.number(),
+  error: v.nullable(v.string()),
+  /** The first 500 characters of the answer. */
+  responseBody: v.nullable(v.string()),
+  /** The payload as sent. */
+  payload: v.unknown(),
+});
+
 /** One delivery of a webhook with its attempts. */
 export const WebhookDeliveryResponseSchema = v.object({
   id: v.string(),

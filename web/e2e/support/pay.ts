@@ -29,3 +29,11 @@ export async function payUsdc(
   if (receipt.status !== 'success') throw new Error(`USDC transfer ${hash} reverted`);
   return hash;
 }
+
+/**
+ * The payment page's badge once a payment is seen: 'Payment Detected' while it is short of the
+ * depth, 'Payment Confirmed' at depth (the page may move on before the depth is reached).
+ */
+export const PAYMENT_SEEN_BADGE = /^Payment (Detected|Confirmed)$/;
+/** The heading of the same moment. */
+export const PAYMENT_SEEN_HEADING = /^Payment (detected|Confirmed)$/;

@@ -5,9 +5,15 @@
 // money went (forwarding legs and their transactions), the shipment with its "Mark as shipped"
 // form, the webhook deliveries and a timeline of every event. The last order answer is cached,
 // so the page still opens offline.
-import { formatOrderNumber, formatUsdc, type OrderActivity, parseUsdc } from '@store/shared';
+import {
+  addressTailLines,
+  formatOrderNumber,
+  formatUsdc,
+  type OrderActivity,
+  parseUsdc,
+} from '@store/shared';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { Fragment, type ReactNode, useCallback, useEffect, useState } from 'react';
 import { fetchOrderDetail } from '../../admin/api.ts';
 import { refreshStores, saveView } from '../../admin/cache.ts';
 import { StatusBadge } from '../../admin/components/badges.tsx';
@@ -150,12 +156,12 @@ function OrderDetail(props: {
                 {address.firstName} {address.lastName}
                 <br />
                 {address.street}
-                <br />
-                {[address.city, [address.state, address.zipCode].filter(Boolean).join(' ')]
-                  .filter(Boolean)
-                  .join(', ')}
-                <br />
-                {address.country ?? 'US'}
+                {addressTailLines(address).map((line) => (
+                  <Fragment key={line}>
+                    <br />
+                    {line}
+                  </Fragment>
+                ))}
               </address>
             ) : (
               'None'
@@ -201,6 +207,7 @@ function PaymentSection(props: {
   activity: OrderActivity | undefined;
 }) {
   const { order, forwarding } = props;
+  const chain = useChainInfo();
   const deposits = props.activity?.deposits ?? [];
   const exception =
     forwarding &&
@@ -228,7 +235,7 @@ function PaymentSection(props: {
             </Fact>
           </>
         )}
-        <Fact term="Chain">{order.paymentChain ?? '—'}</Fact>
+        <Fact term="Chain">{order.paymentChain ? chain.networkName : '—'}</Fact>
         <Fact term="Transaction">
           {order.paymentTxHash ? <TxLink hash={order.paymentTxHash} /> : '—'}
         </Fact>

@@ -12,6 +12,7 @@ import {
 import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
 import { RevealableSecret, type RotateTexts } from './revealable-secret.tsx';
+import { WebhookTestSender } from './webhook-test.tsx';
 
 const ROTATE_WEBHOOK_SECRET: RotateTexts = {
   title: 'Rotate signing secret?',
@@ -120,6 +121,7 @@ export function WebhookSettings(props: {
       ) : (
         <p className="muted small">A signing secret is created when you save a URL.</p>
       )}
+      <WebhookTestSender storeId={props.storeId} url={props.settings.url} />
       <VerifyNote />
     </div>
   );
