@@ -7,13 +7,14 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadOrCreateLocalKeys, loadOrCreateRolePasswords } from '@store/stack/keys';
+import { freePort } from '@store/stack/ports';
+import { databaseUrlAs, startEmbeddedPostgres } from '@store/stack/postgres';
+import { type Service, startService } from '@store/stack/process';
+import { serviceEnvironments } from '@store/stack/stack';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
-import { loadOrCreateLocalKeys, loadOrCreateRolePasswords } from '../../stack/src/keys.ts';
-import { databaseUrlAs, startEmbeddedPostgres } from '../../stack/src/postgres.ts';
-import { type Service, startService } from '../../stack/src/process.ts';
-import { serviceEnvironments } from '../../stack/src/stack.ts';
 import { ConfigError } from '../src/config.ts';
 import {
   DATABASE_ROLES,
@@ -23,7 +24,6 @@ import {
   pendingMigrations,
 } from '../src/db/client.ts';
 import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
-import { freePort } from './support/ports.ts';
 import { startTestStack, type TestStack } from './support/stack.ts';
 
 const DENIED = /permission denied/;

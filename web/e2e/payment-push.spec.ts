@@ -4,6 +4,8 @@
 // mined, long before the first poll could fire. Then the fallback: with the push channel refused,
 // the 10 s poll still confirms the payment. Screenshots at phone and laptop sizes.
 import { expect, type Page, test } from '@playwright/test';
+import { readStackInfo, type StackInfo } from '@store/stack/stack-info';
+import { localAccount } from '@store/stack/usdc';
 import {
   createPublicClient,
   createWalletClient,
@@ -13,10 +15,8 @@ import {
   webSocket,
 } from 'viem';
 import { foundry } from 'viem/chains';
-import { localAccount } from '../../stack/src/usdc.ts';
 import { PAYMENT_SEEN_BADGE, payUsdc } from './support/pay.ts';
 import { saveScreenshot } from './support/screenshots.ts';
-import { readStackInfo, type StackInfo } from './support/stack-info.ts';
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
 const POLL_INTERVAL_MS = 10_000;

@@ -3,10 +3,10 @@
 // the untouched one checks out and is paid from an anvil account; the link builder shows its
 // errors beside the fields and, signed in, builds a signed link.
 import { expect, type Page, test } from '@playwright/test';
+import { readStackInfo } from '@store/stack/stack-info';
 import { createStore, signUp, unique } from './admin-helpers.ts';
 import { payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const ALTERED = 'This payment link was altered after it was signed. Ask the seller for a new link.';
 const PAYOUT = '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f'; // createStore's payout address

@@ -3,9 +3,9 @@
 // the API pushes it (no click, no poll), land on the thank-you page, find the receipt in the
 // local inbox.
 import { expect, test } from '@playwright/test';
+import { readStackInfo } from '@store/stack/stack-info';
 import { PAYMENT_SEEN_BADGE, PAYMENT_SEEN_HEADING, payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 test('a shopper buys from a store and pays in USDC on the local chain', async ({
   page,

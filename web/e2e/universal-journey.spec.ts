@@ -2,9 +2,9 @@
 // out, pays from an anvil test account, sees the payment confirmed as the API pushes it (no click,
 // no poll), and is returned to returnUrl.
 import { expect, test } from '@playwright/test';
+import { readStackInfo } from '@store/stack/stack-info';
 import { PAYMENT_SEEN_BADGE, PAYMENT_SEEN_HEADING, payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const MERCHANT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'; // anvil account 3
 

@@ -3,9 +3,9 @@
 // status=success; after the deposit address request fails, Try Again asks for one again and the
 // page becomes payable instead of waiting forever on 'Generating payment address…'.
 import { expect, type Page, test } from '@playwright/test';
+import { readStackInfo } from '@store/stack/stack-info';
 import { PAYMENT_SEEN_BADGE, payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const MERCHANT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'; // anvil account 3
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };

@@ -4,13 +4,14 @@
 // another account) with. Each is queued in the transaction of its change, to the account's verified
 // address (none without one), and rendered from its payload: what changed, when, and what to do
 // if it was not them.
+import { escapeHtml as e } from '@store/shared';
 import { and, eq, isNotNull } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
 import { emailOutbox, users } from '../db/schema.ts';
-import type { Executor } from '../webhooks/outbox.ts';
 import { accountMailPage } from './account.ts';
-import type { MailTemplate, OutboxMessage } from './kinds.ts';
 import { EMAIL_RETRY_WINDOW_MS } from './outbox.ts';
-import { escapeHtml as e, type RenderedEmail } from './receipt.ts';
+import type { RenderedEmail } from './receipt.ts';
+import type { MailTemplate, OutboxMessage } from './template.ts';
 
 /** One notice: its kind (the outbox row's kind) and what its mail tells. */
 export type AccountNotice =

@@ -11,8 +11,9 @@ import { WEBHOOK_TIMEOUT_MS } from '@store/shared';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { stores, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
+import { backoffDelayMs } from '../loops/backoff.ts';
+import { startWakeableLoop, type WakeableLoop } from '../loops/wakeable-loop.ts';
 import { enqueueAccountNotice } from '../mail/notices.ts';
-import { startWakeableLoop, type WakeableLoop } from '../settlement/wakeable-loop.ts';
 import { type AttemptResult, postWebhook } from './http-post.ts';
 import { messageIdOf } from './outbox.ts';
 import { signWebhook, type WebhookSigner } from './signing.ts';
@@ -53,11 +54,6 @@ export const MAX_RETRY_DELAY_MS = 12 * 60 * 60 * 1000;
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 type Delivery = typeof webhookDeliveries.$inferSelect;
-
-/** Delay before attempt `attempts + 1`: base × 2^(attempts − 1), capped. */
-export function retryDelayMs(attempts: number, baseMs: number): number {
-  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_RETRY_DELAY_MS);
-}
 
 /** How a delivery is signed: universal orders by the platform key, store orders by the store. */
 async function signerOf(db: Database, delivery: Delivery, signingKey: string, now: Date) {
@@ -201,7 +197,7 @@ async function recordAttempt(
   retryBaseMs: number,
 ): Promise<string> {
   const attempts = delivery.attemptCount + 1;
-  const next = new Date(at.getTime() + retryDelayMs(attempts, retryBaseMs));
+  const next = new Date(at.getTime() + backoffDelayMs(attempts, retryBaseMs, MAX_RETRY_DELAY_MS));
   const retry = result.retryable && next.getTime() <= new Date(delivery.retryUntil).getTime();
   const status = result.delivered ? 'delivered' : retry ? 'pending' : 'failed';
   await db.transaction(async (tx) => {

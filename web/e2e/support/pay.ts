@@ -1,8 +1,8 @@
 // Pays a deposit address from an anvil test account (accounts 1-9 hold 10,000 test USDC).
+import type { StackInfo } from '@store/stack/stack-info';
+import { localAccount } from '@store/stack/usdc';
 import { createWalletClient, http, parseAbi, parseUnits, publicActions } from 'viem';
 import { foundry } from 'viem/chains';
-import { localAccount } from '../../../stack/src/usdc.ts';
-import type { StackInfo } from './stack-info.ts';
 
 const erc20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)']);
 

@@ -7,7 +7,7 @@ import {
   WebhookTestResponseSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
