@@ -19,6 +19,7 @@ import { NonceLock, receiptOf } from './forwarding-chain.ts';
 import { startForwardingLoop } from './forwarding-loop.ts';
 import { reconcileForwarding } from './forwarding-reconcile.ts';
 import { matchMerchantRefunds } from './merchant-refunds.ts';
+import { chainHeadReader } from './reorg-watch.ts';
 import { startWakeableLoop } from './wakeable-loop.ts';
 import { type WalletClaims, walletClaims } from './wallet-claims.ts';
 
@@ -146,6 +147,13 @@ export function startSettlement(
     graceMs: config.detectionGraceMs,
     paymentStillOnChain: async (hash) =>
       (await receiptOf(context.chain.client, hash as `0x${string}`))?.status === 'success',
+    chainHead: chainHeadReader(context.chain.client),
+    // Note: forwarding's reconciliation takes back a leg seen gone twice: once at the reorg, once
+    // at the re-read after the indexer passed it (a block or two later).
+    onReorg: () => {
+      reconcile.wake();
+      forwarding.wake();
+    },
     log,
     onPass: (result) => {
       if (result.changes.length === 0) return;
