@@ -27,7 +27,7 @@ import {
 } from 'viem';
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers, paymentWallets } from '../db/schema.ts';
-import type { ForwardingChain, SignedTx } from './forwarding-chain.ts';
+import type { ForwardingChain, SignedTx } from './forwarding-context.ts';
 import { startWakeableLoop, type WakeableLoop } from './wakeable-loop.ts';
 
 /** The wallet status of a forwarding that waits for the relayer (never counted, never failed). */

@@ -14,8 +14,8 @@ import {
 } from '../retention/retention-job.ts';
 import { startWebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { startDetectionLoop } from './detection-loop.ts';
-import type { ForwardingContext } from './forwarding.ts';
 import { NonceLock, receiptOf } from './forwarding-chain.ts';
+import type { ForwardingContext } from './forwarding-context.ts';
 import { startForwardingLoop } from './forwarding-loop.ts';
 import { reconcileForwarding } from './forwarding-reconcile.ts';
 import { matchMerchantRefunds } from './merchant-refunds.ts';
