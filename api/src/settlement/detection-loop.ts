@@ -90,13 +90,28 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
       wakeUp = done;
     });
   // Note: a notification lost while the connection is down costs at most one interval.
-  const listening =
+  const listen = () =>
     options.wakeOnIndexedBlocks === false
       ? undefined
       : db.$client.listen(INDEXER_BLOCK_CHANNEL, wake).catch((error: unknown) => {
           log(`detection: no wake-up on indexed blocks (${(error as Error).message})`);
           return undefined;
         });
+  let listening = listen();
+  /**
+   * Listens again after the database failed passes. Note: the client listens again by itself when
+   * its connection closes, but only once: when the database is still down then (a restart that
+   * takes more than a moment), the subscription is gone for good and every block waits for the
+   * interval.
+   */
+  let listenAgain = false;
+  const relisten = async () => {
+    listenAgain = false;
+    if (options.wakeOnIndexedBlocks === false) return;
+    await (await listening)?.unlisten().catch(() => {});
+    listening = listen();
+    if (await listening) log('detection: listening for indexed blocks again');
+  };
 
   /**
    * Checks the chain when the indexed head moved; true when a re-read of the paid wallets is due.
@@ -143,6 +158,7 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
         }
         options.onPass?.(result, performance.now() - started);
         lastError = '';
+        if (listenAgain) await relisten();
         if (result.headBlock !== null && result.headBlock !== watchedHead) {
           watchedHead = result.headBlock;
           if (await seenReorg(result.headBlock)) woken = true;
@@ -155,6 +171,7 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
         const message = error instanceof Error ? error.message : String(error);
         if (message !== lastError) log(`detection pass failed (will retry): ${message}`);
         lastError = message;
+        listenAgain = true;
       }
       await sleep(Math.max(0, intervalMs - (performance.now() - started)));
     }
