@@ -15,11 +15,12 @@ import {
 } from '../retention/retention-job.ts';
 import { startWebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { startDetectionLoop } from './detection-loop.ts';
-import type { ForwardingContext } from './forwarding.ts';
 import { NonceLock, receiptOf } from './forwarding-chain.ts';
+import type { ForwardingContext } from './forwarding-context.ts';
 import { startForwardingLoop } from './forwarding-loop.ts';
 import { reconcileForwarding } from './forwarding-reconcile.ts';
 import { matchMerchantRefunds } from './merchant-refunds.ts';
+import { chainHeadReader } from './reorg-watch.ts';
 import { type WalletClaims, walletClaims } from './wallet-claims.ts';
 
 /** Options beyond the worker's configuration. */
@@ -147,6 +148,13 @@ export function startSettlement(
     graceMs: config.detectionGraceMs,
     paymentStillOnChain: async (hash) =>
       (await receiptOf(context.chain.client, hash as `0x${string}`))?.status === 'success',
+    chainHead: chainHeadReader(context.chain.client),
+    // Note: forwarding's reconciliation takes back a leg seen gone twice: once at the reorg, once
+    // at the re-read after the indexer passed it (a block or two later).
+    onReorg: () => {
+      reconcile.wake();
+      forwarding.wake();
+    },
     log,
     onPass: (result) => {
       if (result.changes.length === 0) return;
