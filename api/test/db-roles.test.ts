@@ -392,6 +392,7 @@ describe('database roles', () => {
         '0020_leg_cancellation',
         '0021_store_slugs',
         '0022_retention_cutoff',
+        '0023_x402_digital_products',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -425,7 +426,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 23 migration\(s\) \(0000_init, .*0022_retention_cutoff\)/,
+      /lacks 24 migration\(s\) \(0000_init, .*0023_x402_digital_products\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

@@ -2158,6 +2158,13 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
             description: string | null;
+            digital: {
+                hasSecret: boolean;
+                /** @constant */
+                kind: "api";
+                secretHeaderName: string | null;
+                upstreamUrl: string;
+            } | null;
             id: string;
             imageUrl: string | null;
             inventory: number;
@@ -2169,6 +2176,7 @@ export type components = {
             trackInventory: boolean;
             /** Format: date-time */
             updatedAt: string;
+            x402Url: string | null;
         };
         ProductReviews: {
             averageRating: number | null;
@@ -9047,6 +9055,13 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
+                    digital?: {
+                        /** @constant */
+                        kind: "api";
+                        secretHeaderName?: string | null;
+                        secretHeaderValue?: string | null;
+                        upstreamUrl: string;
+                    } | null;
                     imageUrl?: string | null;
                     /** @default 0 */
                     inventory?: number;
@@ -9292,6 +9307,13 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
+                    digital?: {
+                        /** @constant */
+                        kind: "api";
+                        secretHeaderName?: string | null;
+                        secretHeaderValue?: string | null;
+                        upstreamUrl: string;
+                    } | null;
                     imageUrl?: string | null;
                     inventory?: number;
                     isPublished?: boolean;
