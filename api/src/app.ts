@@ -30,6 +30,7 @@ import { uploadsModule } from './modules/uploads/index.ts';
 import { webAppModule } from './modules/web-app/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
 import { wellKnownModule } from './modules/well-known/index.ts';
+import { x402Module } from './modules/x402/index.ts';
 
 /** Everything the routes need, built once at start-up (or by a test). */
 export interface AppDeps {
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps) {
     .use(wellKnownModule(deps))
     .use(storeManifestModule(deps))
     .use(uploadsModule(deps))
+    .use(x402Module(deps))
     .use(deps.config.webDist ? webAppModule(deps.config.webDist) : new Elysia());
 }
 

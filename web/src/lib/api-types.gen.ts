@@ -1243,6 +1243,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/x402/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A digital product's payable URL (HTTP 402 with x402 v2 requirements)
+         * @description Without `PAYMENT-SIGNATURE`: 402 with `PAYMENT-REQUIRED` (base64 JSON: the `exact` scheme, the chain as CAIP-2, USDC, the price in base units and a fresh deposit address as `payTo`). With a valid signed EIP-3009 authorization: settled by our relayer, then the merchant’s API answers, with `PAYMENT-RESPONSE` (the transaction, network and payer). The same authorization sent again gets the same answer and is not charged again.
+         */
+        get: operations["getApiX402ProductsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/store/{slug}/icon-192.png": {
         parameters: {
             query?: never;
@@ -1682,6 +1702,10 @@ export type components = {
                 storePaymentAddress?: string | null;
                 theme?: ("light" | "dark") | null;
                 webhookUrl?: string | null;
+                x402?: {
+                    payer?: string | null;
+                    resource: string;
+                };
             } | null;
             paymentAddress: string | null;
             paymentChain: string | null;
@@ -1944,6 +1968,10 @@ export type components = {
                 storePaymentAddress?: string | null;
                 theme?: ("light" | "dark") | null;
                 webhookUrl?: string | null;
+                x402?: {
+                    payer?: string | null;
+                    resource: string;
+                };
             } | null;
             paymentAddress: string | null;
             paymentChain: string | null;
@@ -2050,7 +2078,7 @@ export type components = {
             amount: string;
             claimPath: string;
             /** @enum {string} */
-            reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+            reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
         }[];
         OrderRefunds: {
             canAcceptUnderpaid: boolean;
@@ -2075,7 +2103,7 @@ export type components = {
                 lastError: string | null;
                 orderId: string;
                 /** @enum {string} */
-                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
                 /** @enum {string} */
                 source: "deposit" | "merchant";
                 /** @enum {string} */
@@ -2293,7 +2321,7 @@ export type components = {
             orderId: string;
             orderNumber: string;
             /** @enum {string} */
-            reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+            reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
             /** @enum {string} */
             status: "awaiting_address" | "ready" | "sending" | "refunded" | "canceled" | "failed";
             storeName: string;
@@ -2371,6 +2399,10 @@ export type components = {
                     storePaymentAddress?: string | null;
                     theme?: ("light" | "dark") | null;
                     webhookUrl?: string | null;
+                    x402?: {
+                        payer?: string | null;
+                        resource: string;
+                    };
                 } | null;
                 paymentAddress: string | null;
                 paymentChain: string | null;
@@ -2624,6 +2656,10 @@ export type components = {
             type: "order.expired";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderForwarded: {
             checkoutSessionId: string | null;
@@ -2728,6 +2764,10 @@ export type components = {
             type: "order.forwarded";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderOverpaid: {
             checkoutSessionId: string | null;
@@ -2821,6 +2861,10 @@ export type components = {
             type: "order.overpaid";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderPaid: {
             checkoutSessionId: string | null;
@@ -2914,6 +2958,10 @@ export type components = {
             type: "order.paid";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderPaidLate: {
             checkoutSessionId: string | null;
@@ -3007,6 +3055,10 @@ export type components = {
             type: "order.paid_late";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderPaymentReversed: {
             checkoutSessionId: string | null;
@@ -3100,6 +3152,10 @@ export type components = {
             type: "order.payment_reversed";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderRefunded: {
             checkoutSessionId: string | null;
@@ -3184,7 +3240,7 @@ export type components = {
                 /** Format: uuid */
                 id: string;
                 /** @enum {string} */
-                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
                 /** @enum {string} */
                 source: "deposit" | "merchant";
                 /** @enum {string} */
@@ -3206,6 +3262,10 @@ export type components = {
             type: "order.refunded";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderRefundRequested: {
             checkoutSessionId: string | null;
@@ -3290,7 +3350,7 @@ export type components = {
                 /** Format: uuid */
                 id: string;
                 /** @enum {string} */
-                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
                 /** @enum {string} */
                 source: "deposit" | "merchant";
                 /** @enum {string} */
@@ -3312,6 +3372,10 @@ export type components = {
             type: "order.refund_requested";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderShipped: {
             checkoutSessionId: string | null;
@@ -3413,6 +3477,10 @@ export type components = {
             type: "order.shipped";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderUnderpaid: {
             checkoutSessionId: string | null;
@@ -3506,6 +3574,10 @@ export type components = {
             type: "order.underpaid";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookSecret: {
             previousSecretValidUntil: string | null;
@@ -13631,6 +13703,64 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiX402ProductsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant API’s answer, with `PAYMENT-RESPONSE` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": unknown;
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */
