@@ -1,6 +1,8 @@
 // Routes: GET /api/x402/products/{id}, a digital product's payable URL (HTTP 402, x402 v2).
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { PublicClient } from 'viem';
+import type { ApiConfig } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { paymentDeps } from '../payments/model.ts';
@@ -26,7 +28,7 @@ const toResponse = (answer: X402Answer) =>
   new Response(answer.body, { status: answer.status, headers: answer.headers });
 
 /** Digital products paid per request over HTTP 402. */
-export const x402Module = (app: AppDeps) => {
+export const x402Module = (app: { db: Database; config: ApiConfig; chain: PublicClient }) => {
   const deps: X402Deps = {
     db: app.db,
     config: app.config,
