@@ -393,6 +393,7 @@ describe('database roles', () => {
         '0021_store_slugs',
         '0022_retention_cutoff',
         '0023_webhook_endpoints',
+        '0024_x402_digital_products',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -426,7 +427,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 24 migration\(s\) \(0000_init, .*0023_webhook_endpoints\)/,
+      /lacks 25 migration\(s\) \(0000_init, .*0024_x402_digital_products\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

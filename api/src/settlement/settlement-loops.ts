@@ -8,6 +8,7 @@ import type { WorkerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { startWakeableLoop } from '../loops/wakeable-loop.ts';
 import { startMailDispatcher } from '../mail/dispatcher.ts';
+import { startX402Settlement } from '../modules/x402/settlement.ts';
 import {
   type RetentionConfig,
   retentionConfig,
@@ -163,11 +164,14 @@ export function startSettlement(
       mail.wake();
     },
   });
+  // Payments signed over HTTP 402 (x402): the relayer settles them (same nonce lock as forwarding).
+  const x402 = startX402Settlement({ db, chain: context.chain, log });
   // Old indexed transfers unrelated to our orders leave (privacy policy: 12 months).
   const retention = startRetentionJob(db, options.retention ?? retentionConfig(process.env), log);
   return {
     stop: async () => {
       await retention.stop();
+      await x402.stop();
       await detection.stop();
       await reconcile.stop();
       await merchantRefunds.stop();

@@ -1260,6 +1260,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/x402/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A digital product's payable URL (HTTP 402 with x402 v2 requirements)
+         * @description Without `PAYMENT-SIGNATURE`: 402 with `PAYMENT-REQUIRED` (base64 JSON: the `exact` scheme, the chain as CAIP-2, USDC, the price in base units and a fresh deposit address as `payTo`). With a valid signed EIP-3009 authorization: settled by our relayer, then the merchant’s API answers, with `PAYMENT-RESPONSE` (the transaction, network and payer). The same authorization sent again gets the same answer and is not charged again.
+         */
+        get: operations["getApiX402ProductsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/store/{slug}/icon-192.png": {
         parameters: {
             query?: never;
@@ -1699,6 +1719,10 @@ export type components = {
                 storePaymentAddress?: string | null;
                 theme?: ("light" | "dark") | null;
                 webhookUrl?: string | null;
+                x402?: {
+                    payer?: string | null;
+                    resource: string;
+                };
             } | null;
             paymentAddress: string | null;
             paymentChain: string | null;
@@ -1961,6 +1985,10 @@ export type components = {
                 storePaymentAddress?: string | null;
                 theme?: ("light" | "dark") | null;
                 webhookUrl?: string | null;
+                x402?: {
+                    payer?: string | null;
+                    resource: string;
+                };
             } | null;
             paymentAddress: string | null;
             paymentChain: string | null;
@@ -2067,7 +2095,7 @@ export type components = {
             amount: string;
             claimPath: string;
             /** @enum {string} */
-            reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+            reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
         }[];
         OrderRefunds: {
             canAcceptUnderpaid: boolean;
@@ -2092,7 +2120,7 @@ export type components = {
                 lastError: string | null;
                 orderId: string;
                 /** @enum {string} */
-                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
                 /** @enum {string} */
                 source: "deposit" | "merchant";
                 /** @enum {string} */
@@ -2175,6 +2203,13 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
             description: string | null;
+            digital: {
+                hasSecret: boolean;
+                /** @constant */
+                kind: "api";
+                secretHeaderName: string | null;
+                upstreamUrl: string;
+            } | null;
             id: string;
             imageUrl: string | null;
             inventory: number;
@@ -2186,6 +2221,7 @@ export type components = {
             trackInventory: boolean;
             /** Format: date-time */
             updatedAt: string;
+            x402Url: string | null;
         };
         ProductReviews: {
             averageRating: number | null;
@@ -2302,7 +2338,7 @@ export type components = {
             orderId: string;
             orderNumber: string;
             /** @enum {string} */
-            reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+            reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
             /** @enum {string} */
             status: "awaiting_address" | "ready" | "sending" | "refunded" | "canceled" | "failed";
             storeName: string;
@@ -2380,6 +2416,10 @@ export type components = {
                     storePaymentAddress?: string | null;
                     theme?: ("light" | "dark") | null;
                     webhookUrl?: string | null;
+                    x402?: {
+                        payer?: string | null;
+                        resource: string;
+                    };
                 } | null;
                 paymentAddress: string | null;
                 paymentChain: string | null;
@@ -2633,6 +2673,10 @@ export type components = {
             type: "order.expired";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderForwarded: {
             checkoutSessionId: string | null;
@@ -2737,6 +2781,10 @@ export type components = {
             type: "order.forwarded";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderOverpaid: {
             checkoutSessionId: string | null;
@@ -2830,6 +2878,10 @@ export type components = {
             type: "order.overpaid";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderPaid: {
             checkoutSessionId: string | null;
@@ -2923,6 +2975,10 @@ export type components = {
             type: "order.paid";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderPaidLate: {
             checkoutSessionId: string | null;
@@ -3016,6 +3072,10 @@ export type components = {
             type: "order.paid_late";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderPaymentReversed: {
             checkoutSessionId: string | null;
@@ -3109,6 +3169,10 @@ export type components = {
             type: "order.payment_reversed";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderRefunded: {
             checkoutSessionId: string | null;
@@ -3193,7 +3257,7 @@ export type components = {
                 /** Format: uuid */
                 id: string;
                 /** @enum {string} */
-                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
                 /** @enum {string} */
                 source: "deposit" | "merchant";
                 /** @enum {string} */
@@ -3215,6 +3279,10 @@ export type components = {
             type: "order.refunded";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderRefundRequested: {
             checkoutSessionId: string | null;
@@ -3299,7 +3367,7 @@ export type components = {
                 /** Format: uuid */
                 id: string;
                 /** @enum {string} */
-                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
                 /** @enum {string} */
                 source: "deposit" | "merchant";
                 /** @enum {string} */
@@ -3321,6 +3389,10 @@ export type components = {
             type: "order.refund_requested";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderShipped: {
             checkoutSessionId: string | null;
@@ -3422,6 +3494,10 @@ export type components = {
             type: "order.shipped";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderUnderpaid: {
             checkoutSessionId: string | null;
@@ -3515,6 +3591,10 @@ export type components = {
             type: "order.underpaid";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookSecret: {
             previousSecretValidUntil: string | null;
@@ -9083,6 +9163,13 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
+                    digital?: {
+                        /** @constant */
+                        kind: "api";
+                        secretHeaderName?: string | null;
+                        secretHeaderValue?: string | null;
+                        upstreamUrl: string;
+                    } | null;
                     imageUrl?: string | null;
                     /** @default 0 */
                     inventory?: number;
@@ -9328,6 +9415,13 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
+                    digital?: {
+                        /** @constant */
+                        kind: "api";
+                        secretHeaderName?: string | null;
+                        secretHeaderValue?: string | null;
+                        upstreamUrl: string;
+                    } | null;
                     imageUrl?: string | null;
                     inventory?: number;
                     isPublished?: boolean;
@@ -13839,6 +13933,64 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiX402ProductsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant API’s answer, with `PAYMENT-RESPONSE` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": unknown;
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */
