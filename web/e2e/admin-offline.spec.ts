@@ -39,10 +39,14 @@ test('edits made offline survive a reload and sync exactly once', async ({ page,
   await expect(page.getByRole('row', { name: 'Lantern XL' }).getByText('Unsynced')).toBeVisible();
   await expect(page.getByRole('row', { name: 'Candle' }).getByText('Unsynced')).toBeVisible();
   await expect(page.getByText('2 changes waiting to sync.')).toBeVisible();
+  await expect(page.getByText(/^Charts unavailable/)).toBeVisible();
   await snap(page, 'admin-3-offline');
 
   await context.setOffline(false);
   await expect(page.getByTestId('sync-badge')).toHaveCount(0, { timeout: 20_000 });
+  // The charts load by themselves once the network is back (no stale failure left).
+  await expect(page.getByTestId('volume-Received')).toHaveText('0.00 USDC');
+  await expect(page.getByText(/^Charts unavailable/)).toHaveCount(0);
   await expect(page.getByText(/waiting to sync/)).toHaveCount(0);
 
   const products = await listProducts(page.request, store.id);

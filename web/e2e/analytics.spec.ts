@@ -71,11 +71,11 @@ test('the store page charts 30 days from the analytics views and exports its mon
   const empty = revenue.locator('rect.volume-bar[data-value="0"]');
   await expect(empty).toHaveCount(29);
   // The figures above: received, orders, net, fees.
-  const dollars = (units: bigint) => `$${(Number(units) / 1e6).toFixed(2)}`;
-  await expect(page.getByTestId('volume-Received')).toHaveText(dollars(received));
+  const usdc = (units: bigint) => `${(Number(units) / 1e6).toFixed(2)} USDC`;
+  await expect(page.getByTestId('volume-Received')).toHaveText(usdc(received));
   await expect(page.getByTestId('volume-Orders paid')).toHaveText('2');
-  await expect(page.getByTestId('volume-Net to you')).toHaveText(dollars(merchant * 2n));
-  await expect(page.getByTestId('volume-Fees (2%)')).toHaveText(dollars(fee * 2n));
+  await expect(page.getByTestId('volume-Net to you')).toHaveText(usdc(merchant * 2n));
+  await expect(page.getByTestId('volume-Fees (2%)')).toHaveText(usdc(fee * 2n));
   // Screen readers get a name and a description, and the numbers as a table.
   await expect(page.getByRole('img', { name: /USDC received per day/ })).toBeVisible();
   await page.getByText('Show the numbers as a table').click();

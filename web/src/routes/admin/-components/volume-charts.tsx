@@ -12,6 +12,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import * as v from 'valibot';
 import { labelledDays, niceScale, shortDay, shortNumber } from '../../../admin/charts/scale.ts';
 import { apiGet, errorText } from '../../../lib/api.ts';
+import { useOffline } from '../../../lib/connectivity.ts';
 import './volume-charts.css';
 
 /** Whose days: one store, or every store of the signed-in merchant. */
@@ -25,12 +26,12 @@ function seriesPath(source: VolumeSource): string {
     : `/api/analytics/daily?days=${DAYS}`;
 }
 
-/** USDC for people: "$1,234.56" (cents, rounded half up). */
-const dollars = (usdc: string) =>
-  `$${Number(formatUsdc(parseUsdc(usdc))).toLocaleString('en-US', {
+/** USDC for people: "1,234.56 USDC" (cents, rounded half up): the token, never dollars. */
+const amount = (usdc: string) =>
+  `${Number(formatUsdc(parseUsdc(usdc))).toLocaleString('en-US', {
     minimumFractionDigits: 2,
     maximumFractionDigits: 2,
-  })}`;
+  })} USDC`;
 
 /** The figures and the two charts. */
 export function VolumeCharts(props: { source: VolumeSource; title?: string }) {
@@ -39,7 +40,11 @@ export function VolumeCharts(props: { source: VolumeSource; title?: string }) {
   const path = seriesPath(props.source);
   const id = useId();
 
+  // Note: read again when the connection comes back, so a failure while offline does not stay.
+  const offline = useOffline();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `offline` turning false reloads.
   useEffect(() => {
+    if (offline && series) return;
     const controller = new AbortController();
     setFailed(undefined);
     apiGet<unknown>([path], { signal: controller.signal })
@@ -48,7 +53,7 @@ export function VolumeCharts(props: { source: VolumeSource; title?: string }) {
         if (!controller.signal.aborted) setFailed(errorText(error));
       });
     return () => controller.abort();
-  }, [path]);
+  }, [path, offline]);
 
   return (
     <section className="card volume-charts" aria-labelledby={`${id}-title`}>
@@ -62,10 +67,10 @@ export function VolumeCharts(props: { source: VolumeSource; title?: string }) {
       ) : (
         <>
           <dl className="volume-figures">
-            <Figure label="Received" value={dollars(series.totals.grossUsdc)} />
+            <Figure label="Received" value={amount(series.totals.grossUsdc)} />
             <Figure label="Orders paid" value={String(series.totals.orders)} />
-            <Figure label="Net to you" value={dollars(series.totals.merchantNetUsdc)} />
-            <Figure label="Fees (2%)" value={dollars(series.totals.feesUsdc)} />
+            <Figure label="Net to you" value={amount(series.totals.merchantNetUsdc)} />
+            <Figure label="Fees (2%)" value={amount(series.totals.feesUsdc)} />
           </dl>
           <div className="volume-chart-grid">
             <BarChart
@@ -73,7 +78,7 @@ export function VolumeCharts(props: { source: VolumeSource; title?: string }) {
               unit="USDC"
               points={series.days}
               value={(p) => Number(p.grossUsdc)}
-              text={(p) => dollars(p.grossUsdc)}
+              text={(p) => amount(p.grossUsdc)}
               tone="revenue"
             />
             <BarChart
@@ -105,10 +110,10 @@ export function VolumeCharts(props: { source: VolumeSource; title?: string }) {
                   {series.days.map((p) => (
                     <tr key={p.day}>
                       <th scope="row">{p.day}</th>
-                      <td>{dollars(p.grossUsdc)}</td>
+                      <td>{amount(p.grossUsdc)}</td>
                       <td>{p.orders}</td>
-                      <td>{dollars(p.merchantNetUsdc)}</td>
-                      <td>{dollars(p.feesUsdc)}</td>
+                      <td>{amount(p.merchantNetUsdc)}</td>
+                      <td>{amount(p.feesUsdc)}</td>
                     </tr>
                   ))}
                 </tbody>
