@@ -4,7 +4,9 @@
 // and any filter effect, whose cost a few bytes can make huge. Note: the API never draws or
 // decodes an upload itself: it runs `processImage` in a child process with a time and memory limit
 // (render-process.ts), after the cheap checks of `checkUpload`.
-import { Resvg } from '@resvg/resvg-js';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import {
   type ImageFormat,
   UPLOAD_KINDS,
@@ -80,6 +82,32 @@ export function checkSvgHasNoFilters(svg: string): void {
   if (filters.some((pattern) => pattern.test(svg))) throw invalid(UPLOAD_MESSAGES.svgFilter);
 }
 
+/**
+ * The fonts an SVG logo's text is drawn with: the DejaVu families shipped with the product (never
+ * the machine's, which differ between hosts and may be none), for sans-serif, serif and monospace
+ * and any family the logo names that is not here.
+ */
+const FONT_DIR = join(
+  dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')),
+  'ttf',
+);
+const SVG_FONTS: ResvgRenderOptions['font'] = {
+  loadSystemFonts: false,
+  fontFiles: [
+    'DejaVuSans.ttf',
+    'DejaVuSans-Bold.ttf',
+    'DejaVuSans-Oblique.ttf',
+    'DejaVuSans-BoldOblique.ttf',
+    'DejaVuSerif.ttf',
+    'DejaVuSerif-Bold.ttf',
+    'DejaVuSansMono.ttf',
+  ].map((file) => join(FONT_DIR, file)),
+  defaultFontFamily: 'DejaVu Sans',
+  sansSerifFamily: 'DejaVu Sans',
+  serifFamily: 'DejaVu Serif',
+  monospaceFamily: 'DejaVu Sans Mono',
+};
+
 /** Longest side of a drawn SVG logo, in pixels. */
 const SVG_SIDE = 1024;
 /** A logo wider or taller than this many times its other side is no logo (and a pixel bomb). */
@@ -104,7 +132,7 @@ function rasterizeSvg(bytes: Uint8Array): Uint8Array {
   const svg = new TextDecoder().decode(bytes);
   let resvg: Resvg;
   try {
-    resvg = new Resvg(svg, { font: { loadSystemFonts: false } });
+    resvg = new Resvg(svg, { font: SVG_FONTS });
   } catch {
     throw invalid(UPLOAD_MESSAGES.unreadable);
   }
@@ -116,7 +144,7 @@ function rasterizeSvg(bytes: Uint8Array): Uint8Array {
     const fitted = new Resvg(svg, {
       fitTo:
         width >= height ? { mode: 'width', value: SVG_SIDE } : { mode: 'height', value: SVG_SIDE },
-      font: { loadSystemFonts: false },
+      font: SVG_FONTS,
     });
     return fitted.render().asPng();
   } catch {
