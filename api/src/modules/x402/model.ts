@@ -116,3 +116,73 @@ export function decodePaymentSignature(header: string): PaymentPayload | undefin
     return undefined;
   }
 }
+
+/** The body of a facilitator's `/verify` and `/settle` (x402 v2 facilitator HTTP API). */
+export const FacilitatorRequestSchema = v.object({
+  x402Version: v.literal(X402_VERSION),
+  paymentPayload: PaymentPayloadSchema,
+  paymentRequirements: PaymentRequirementsSchema,
+});
+/** A facilitator request. */
+export type FacilitatorRequest = v.InferOutput<typeof FacilitatorRequestSchema>;
+
+/** Longest description of a payment asked for with POST /api/x402/pay-to. */
+export const MAX_PAY_TO_DESCRIPTION = 120;
+
+/** The product id of the one line of an order opened for a merchant's own x402 server. */
+export const PAY_TO_ITEM_ID = 'x402-pay-to';
+
+/** What a merchant's server sends to get a `payTo` for one request it charges. */
+export const PayToRequestSchema = v.object({
+  storeId: v.pipe(v.string(), v.maxLength(64)),
+  /** The price in USDC (a decimal string, two places at most, as product prices). */
+  amountUsdc: v.pipe(
+    v.string(),
+    v.maxLength(16),
+    v.regex(/^\d{1,9}(\.\d{1,2})?$/, 'amountUsdc is a USDC amount such as "0.25"'),
+  ),
+  /** The URL of the resource it charges for (kept on the order). */
+  resource: v.optional(v.pipe(v.string(), v.url(), v.maxLength(2_048))),
+  /** What is sold (the order line's title). */
+  description: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_PAY_TO_DESCRIPTION))),
+});
+/** A pay-to request. */
+export type PayToRequest = v.InferOutput<typeof PayToRequestSchema>;
+
+/** The answer of POST /api/x402/pay-to: one way to pay, with a fresh deposit address. */
+export const PayToSchema = v.object({
+  orderId: v.string(),
+  scheme: v.literal('exact'),
+  network: v.string(),
+  amount: v.string(),
+  asset: v.string(),
+  payTo: v.string(),
+  maxTimeoutSeconds: v.number(),
+  extra: v.object({ name: v.string(), version: v.string() }),
+});
+
+/** The facilitator's `/supported`. */
+export const SupportedSchema = v.object({
+  kinds: v.array(v.object({ x402Version: v.number(), scheme: v.string(), network: v.string() })),
+  extensions: v.array(v.string()),
+  signers: v.record(v.string(), v.array(v.string())),
+});
+
+/** The facilitator's `/verify` answer. */
+export const VerifyResponseSchema = v.object({
+  isValid: v.boolean(),
+  invalidReason: v.optional(v.string()),
+  invalidMessage: v.optional(v.string()),
+  payer: v.optional(v.string()),
+});
+
+/** The facilitator's `/settle` answer. */
+export const SettleResponseSchema = v.object({
+  success: v.boolean(),
+  errorReason: v.optional(v.string()),
+  errorMessage: v.optional(v.string()),
+  payer: v.optional(v.string()),
+  transaction: v.string(),
+  network: v.string(),
+  amount: v.optional(v.string()),
+});

@@ -164,32 +164,46 @@ export async function offerPayment(
     // Note: a request to an API is not a unit of stock (an unflagged line counts as tracked).
     stockTracked: false,
   };
+  const { payTo } = await openX402Order(deps, resource.storeId, item, resourceUrl);
+  return paymentRequired(
+    resourceUrl,
+    resource,
+    [requirementsOf(deps.config, resource, payTo)],
+    error,
+  );
+}
+
+/**
+ * A pending x402 order of `storeId` with the one line `item`, and its fresh deposit address (the
+ * `payTo` offered): its money takes the path of every order (detection, forwarding, webhooks).
+ */
+export async function openX402Order(
+  deps: X402Deps,
+  storeId: string,
+  item: OrderItem,
+  resourceUrl: string,
+): Promise<{ payTo: string; orderId: string }> {
   const [order] = await deps.db
     .insert(orders)
     .values({
-      storeId: resource.storeId,
+      storeId,
       // Note: an agent has no mailbox of ours: no receipt or claim mail goes out.
       customerEmail: '',
       items: [item],
-      subtotalUsdc: resource.priceUsdc,
-      totalUsdc: resource.priceUsdc,
+      subtotalUsdc: item.priceUsdc,
+      totalUsdc: item.priceUsdc,
       metadata: { x402: { resource: resourceUrl.slice(0, 2048) } },
     })
     .returning({ id: orders.id });
   if (!order) throw new Error('the x402 order was not inserted');
   const { paymentWallet } = await assignPaymentWallet(deps.payments, order.id, DEFAULT_CHAIN);
-  return paymentRequired(
-    resourceUrl,
-    resource,
-    [requirementsOf(deps.config, resource, paymentWallet.address)],
-    error,
-  );
+  return { payTo: paymentWallet.address, orderId: order.id };
 }
 
 /** Why a payment is refused (x402's invalid reason and our message), or undefined when valid. */
-type Refusal = { reason: string; message: string };
+export type Refusal = { reason: string; message: string };
 
-const refuse = (reason: string, message: string): Refusal => ({ reason, message });
+export const refuse = (reason: string, message: string): Refusal => ({ reason, message });
 
 /** The order and wallet a payTo belongs to, when it was offered for this resource. */
 async function offeredWallet(db: Database, resource: Resource, payTo: string) {
@@ -208,9 +222,8 @@ async function offeredWallet(db: Database, resource: Resource, payTo: string) {
  * network and token, the recipient, the exact amount, the validity window (with room to settle),
  * the payer's signature (EOA or ERC-1271 through viem), the balance and the unused nonce.
  */
-async function verify(
+export async function verifyAuthorization(
   deps: X402Deps,
-  resource: Resource,
   payment: PaymentPayload,
   wallet: typeof paymentWallets.$inferSelect,
 ): Promise<Refusal | undefined> {
@@ -267,12 +280,11 @@ async function verify(
   ]);
   if (balance < price) return refuse('insufficient_funds', M.balance);
   if (used) return refuse('invalid_exact_evm_payload_authorization_nonce', M.nonce);
-  void resource;
   return undefined;
 }
 
 /** The row of an authorization already recorded (a replay, or a concurrent request). */
-async function recordedPayment(db: Database, payer: string, nonce: string) {
+export async function recordedPayment(db: Database, payer: string, nonce: string) {
   const [row] = await db
     .select()
     .from(x402Payments)
@@ -284,6 +296,48 @@ async function recordedPayment(db: Database, payer: string, nonce: string) {
     )
     .limit(1);
   return row;
+}
+
+/**
+ * Records a verified authorization for the worker's relayer to settle (and wakes it); undefined
+ * when one is already recorded for the same authorization or deposit address.
+ */
+export async function recordPayment(
+  deps: X402Deps,
+  payment: PaymentPayload,
+  orderId: string,
+  walletId: string,
+  productId: string | null,
+): Promise<PaymentRow | undefined> {
+  const auth = payment.payload.authorization;
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(x402Payments)
+      .values({
+        orderId,
+        walletId,
+        productId,
+        payer: auth.from.toLowerCase(),
+        payTo: auth.to.toLowerCase(),
+        value: auth.value,
+        validAfter: auth.validAfter,
+        validBefore: auth.validBefore,
+        authorizationNonce: auth.nonce.toLowerCase(),
+        signature: payment.payload.signature,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) return undefined;
+    // Note: the payer rides on the order, so `order.paid` names it.
+    await tx
+      .update(orders)
+      .set({
+        metadata: sql`jsonb_set(${orders.metadata}, '{x402,payer}', to_jsonb(${getAddress(auth.from)}::text))`,
+      })
+      .where(eq(orders.id, orderId));
+    await tx.execute(sql`select pg_notify(${X402_SETTLE_CHANNEL}, ${row.id})`);
+    return row;
+  });
 }
 
 /**
@@ -314,36 +368,9 @@ export async function acceptPayment(
   const { wallet, order } = offered;
   if (order.status !== 'pending' || wallet.status !== 'waiting')
     return { refused: await refusal(refuse('invalid_payload', M.used)) };
-  const invalid = await verify(deps, resource, payment, wallet);
+  const invalid = await verifyAuthorization(deps, payment, wallet);
   if (invalid) return { refused: await refusal(invalid, wallet.walletAddress) };
-  const inserted = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(x402Payments)
-      .values({
-        orderId: order.id,
-        walletId: wallet.id,
-        productId: resource.id,
-        payer: auth.from.toLowerCase(),
-        payTo: auth.to.toLowerCase(),
-        value: auth.value,
-        validAfter: auth.validAfter,
-        validBefore: auth.validBefore,
-        authorizationNonce: auth.nonce.toLowerCase(),
-        signature: payment.payload.signature,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) return undefined;
-    // Note: the payer rides on the order, so `order.paid` names it.
-    await tx
-      .update(orders)
-      .set({
-        metadata: sql`jsonb_set(${orders.metadata}, '{x402,payer}', to_jsonb(${getAddress(auth.from)}::text))`,
-      })
-      .where(eq(orders.id, order.id));
-    await tx.execute(sql`select pg_notify(${X402_SETTLE_CHANNEL}, ${row.id})`);
-    return row;
-  });
+  const inserted = await recordPayment(deps, payment, order.id, wallet.id, resource.id);
   if (inserted) return { row: inserted };
   // Note: the same authorization recorded meanwhile (a concurrent request), or another one for
   // the same deposit address.
