@@ -9,7 +9,7 @@ import type { Database } from '../db/client.ts';
 import { stores, webhookAttempts, webhookDeliveries } from '../db/schema.ts';
 import { startWakeableLoop, type WakeableLoop } from '../settlement/wakeable-loop.ts';
 import { type AttemptResult, postWebhook } from './http-post.ts';
-import { messageIdOf } from './outbox.ts';
+import { messageIdOf, PLATFORM_SIGNED } from './outbox.ts';
 import { signWebhook, type WebhookSigner } from './signing.ts';
 
 /** Settings of the dispatcher. */
@@ -41,7 +41,8 @@ export function retryDelayMs(attempts: number, baseMs: number): number {
 
 /** How a delivery is signed: universal orders by the platform key, store orders by the store. */
 async function signerOf(db: Database, delivery: Delivery, signingKey: string, now: Date) {
-  if (delivery.storeId === 'universal') return { scheme: 'v1a', secretKey: signingKey } as const;
+  if (delivery.storeId === PLATFORM_SIGNED)
+    return { scheme: 'v1a', secretKey: signingKey } as const;
   const [store] = await db
     .select({
       secret: stores.webhookSecret,

@@ -62,7 +62,9 @@ const StockShortfallSchema = v.object({
 export const MerchantOrderSchema = contractSchema<MerchantOrder>(
   v.looseObject({
     id: v.string(),
-    storeId: v.string(),
+    storeId: v.nullable(v.string()),
+    source: OrderSchema.entries.source,
+    payeeAddress: v.nullish(v.string()),
     customerEmail: v.string(),
     shippingAddress: v.nullish(v.looseObject({})),
     items: v.array(

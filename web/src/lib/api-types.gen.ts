@@ -1664,14 +1664,10 @@ export type components = {
                     secondary?: string | null;
                 } | null;
                 externalOrderId?: string | null;
-                externalPaymentAddress?: string | null;
                 externalStoreName?: string | null;
-                isUniversal?: boolean;
-                linkStoreId?: string;
                 logoUrl?: string | null;
                 returnUrl?: string | null;
                 reversedFrom?: string;
-                signed?: boolean;
                 stockShortfall?: {
                     available: number;
                     ordered: number;
@@ -1679,10 +1675,9 @@ export type components = {
                     title: string;
                 }[];
                 storeName?: string | null;
-                storePaymentAddress?: string | null;
                 theme?: ("light" | "dark") | null;
-                webhookUrl?: string | null;
             } | null;
+            payeeAddress: string | null;
             paymentAddress: string | null;
             paymentChain: string | null;
             paymentTxHash: string | null;
@@ -1747,9 +1742,11 @@ export type components = {
             }) | null;
             shippingUsdc: string;
             /** @enum {string} */
+            source: "storefront" | "checkout_session" | "signed_link" | "unsigned_link";
+            /** @enum {string} */
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             stockHeldUntil?: string | null;
-            storeId: string;
+            storeId: string | null;
             subtotalUsdc: string;
             taxUsdc: string;
             totalUsdc: string;
@@ -1898,7 +1895,7 @@ export type components = {
             to: string;
             txHash: string;
             /** @enum {string} */
-            type: "payment" | "merchant" | "fee" | "refund";
+            type: "payment" | "merchant" | "fee" | "refund" | "merchant_refund";
         };
         Order: {
             /** Format: date-time */
@@ -1926,14 +1923,10 @@ export type components = {
                     secondary?: string | null;
                 } | null;
                 externalOrderId?: string | null;
-                externalPaymentAddress?: string | null;
                 externalStoreName?: string | null;
-                isUniversal?: boolean;
-                linkStoreId?: string;
                 logoUrl?: string | null;
                 returnUrl?: string | null;
                 reversedFrom?: string;
-                signed?: boolean;
                 stockShortfall?: {
                     available: number;
                     ordered: number;
@@ -1941,10 +1934,9 @@ export type components = {
                     title: string;
                 }[];
                 storeName?: string | null;
-                storePaymentAddress?: string | null;
                 theme?: ("light" | "dark") | null;
-                webhookUrl?: string | null;
             } | null;
+            payeeAddress: string | null;
             paymentAddress: string | null;
             paymentChain: string | null;
             paymentTxHash: string | null;
@@ -2008,9 +2000,11 @@ export type components = {
             }) | null;
             shippingUsdc: string;
             /** @enum {string} */
+            source: "storefront" | "checkout_session" | "signed_link" | "unsigned_link";
+            /** @enum {string} */
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             stockHeldUntil?: string | null;
-            storeId: string;
+            storeId: string | null;
             subtotalUsdc: string;
             taxUsdc: string;
             totalUsdc: string;
@@ -2345,14 +2339,10 @@ export type components = {
                         secondary?: string | null;
                     } | null;
                     externalOrderId?: string | null;
-                    externalPaymentAddress?: string | null;
                     externalStoreName?: string | null;
-                    isUniversal?: boolean;
-                    linkStoreId?: string;
                     logoUrl?: string | null;
                     returnUrl?: string | null;
                     reversedFrom?: string;
-                    signed?: boolean;
                     stockShortfall?: {
                         available: number;
                         ordered: number;
@@ -2360,10 +2350,9 @@ export type components = {
                         title: string;
                     }[];
                     storeName?: string | null;
-                    storePaymentAddress?: string | null;
                     theme?: ("light" | "dark") | null;
-                    webhookUrl?: string | null;
                 } | null;
+                payeeAddress: string | null;
                 paymentAddress: string | null;
                 paymentChain: string | null;
                 paymentTxHash: string | null;
@@ -2427,9 +2416,11 @@ export type components = {
                 }) | null;
                 shippingUsdc: string;
                 /** @enum {string} */
+                source: "storefront" | "checkout_session" | "signed_link" | "unsigned_link";
+                /** @enum {string} */
                 status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
                 stockHeldUntil?: string | null;
-                storeId: string;
+                storeId: string | null;
                 subtotalUsdc: string;
                 taxUsdc: string;
                 totalUsdc: string;

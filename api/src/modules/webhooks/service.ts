@@ -3,7 +3,7 @@
 // others get 404 as for a store.
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { stores, webhookAttempts, webhookDeliveries } from '../../db/schema.ts';
+import { orders, stores, webhookAttempts, webhookDeliveries } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { SECRET_OVERLAP_MS } from '../../webhooks/dispatcher.ts';
 import { messageIdOf, WEBHOOK_RETRY_WINDOW_MS } from '../../webhooks/outbox.ts';
@@ -167,9 +167,10 @@ export async function redeliver(
   const uuid = /^[0-9a-f-]{36}$/i.test(deliveryId);
   const [row] = uuid
     ? await db
-        .select({ delivery: webhookDeliveries, url: stores.webhookUrl })
+        .select({ delivery: webhookDeliveries, url: stores.webhookUrl, linkUrl: orders.webhookUrl })
         .from(webhookDeliveries)
         .innerJoin(stores, sql`${stores.id}::text = ${webhookDeliveries.storeId}`)
+        .leftJoin(orders, eq(orders.id, webhookDeliveries.orderId))
         .where(and(eq(webhookDeliveries.id, deliveryId), eq(stores.ownerId, ownerId)))
         .limit(1)
     : [];
@@ -179,7 +180,8 @@ export async function redeliver(
     .update(webhookDeliveries)
     .set({
       status: 'pending',
-      url: row.url ?? row.delivery.url,
+      // Note: where the outbox sends the order's events now (a link's own URL, else the store's).
+      url: row.linkUrl ?? row.url ?? row.delivery.url,
       nextAttemptAt: now,
       retryUntil: new Date(now.getTime() + WEBHOOK_RETRY_WINDOW_MS),
     })

@@ -5,7 +5,13 @@
 // money went (forwarding legs and their transactions), the shipment with its "Mark as shipped"
 // form, the webhook deliveries and a timeline of every event. The last order answer is cached,
 // so the page still opens offline.
-import { formatOrderNumber, formatUsdc, type OrderActivity, parseUsdc } from '@store/shared';
+import {
+  formatOrderNumber,
+  formatUsdc,
+  ORDER_SOURCE_LABELS,
+  type OrderActivity,
+  parseUsdc,
+} from '@store/shared';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { fetchOrderDetail } from '../../admin/api.ts';
@@ -162,6 +168,17 @@ function OrderDetail(props: {
             )}
           </Fact>
           <Fact term="Store">{props.storeName ?? '—'}</Fact>
+          <Fact term="Came from">
+            <span data-testid="order-source">{ORDER_SOURCE_LABELS[order.source]}</span>
+            {order.metadata?.externalOrderId && (
+              <span className="muted small"> · {order.metadata.externalOrderId}</span>
+            )}
+          </Fact>
+          {order.payeeAddress && (
+            <Fact term="Paid to">
+              <span className="address">{order.payeeAddress}</span>
+            </Fact>
+          )}
           <Fact term="Placed">{new Date(order.createdAt).toLocaleString()}</Fact>
         </dl>
       </section>
