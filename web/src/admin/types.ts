@@ -63,7 +63,9 @@ export const MerchantOrderSchema = contractSchema<MerchantOrder>(
   v.looseObject({
     id: v.string(),
     storeId: v.nullable(v.string()),
-    source: OrderSchema.entries.source,
+    // Note: an order cached before orders said where they came from reads as a storefront's until
+    // the list is fetched again.
+    source: v.fallback(OrderSchema.entries.source, 'storefront'),
     payeeAddress: v.nullish(v.string()),
     customerEmail: v.string(),
     shippingAddress: v.nullish(v.looseObject({})),

@@ -65,13 +65,12 @@ export function OrderTable(props: {
                 </th>
                 <td data-label="Date">{new Date(order.createdAt).toLocaleDateString()}</td>
                 <td data-label="Store">
-                  {props.storeName(order.storeId)}
-                  {order.source !== 'storefront' && (
-                    <span className="muted small order-source">
-                      {' '}
-                      · {ORDER_SOURCE_LABELS[order.source]}
-                    </span>
-                  )}
+                  <div>
+                    {props.storeName(order.storeId)}
+                    {order.source !== 'storefront' && (
+                      <div className="muted small">{ORDER_SOURCE_LABELS[order.source]}</div>
+                    )}
+                  </div>
                 </td>
                 <td data-label="Customer">{order.customerEmail}</td>
                 <td data-label="Amount">{usdc(order.totalUsdc)}</td>
