@@ -577,7 +577,8 @@ export const webhookDeliveries = pgTable(
   {
     id: uuid().primaryKey().defaultRandom(),
     orderId: uuid().notNull(),
-    // a store's id, or 'universal' (signed with the platform's Ed25519 key)
+    // the order's store (signed with its webhook secret), or 'universal' for an unsigned link's
+    // order (signed with the platform's Ed25519 key): PLATFORM_SIGNED
     storeId: text().notNull(),
     eventType: text().notNull(),
     url: text().notNull(),
