@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { formatOrderNumber, parseCheckoutParams, type UniversalCheckoutForm } from '@store/shared';
 import { buildUniversalOrderBody } from '@store/shared/universal-order';
 import { eq } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
 import { type Address, createPublicClient, getAddress, http, parseAbiItem, parseUnits } from 'viem';
 import { foundry } from 'viem/chains';
 import { type MailCatcher, startMailCatcher } from '../../stack/src/mail-catcher.ts';
@@ -27,11 +28,12 @@ import {
 } from './support/client.ts';
 import { buyer, payUsdc, waitForForwarded } from './support/payments.ts';
 import { freePort } from './support/ports.ts';
-import { waitUntil } from './support/settlement.ts';
+import { waitUntil, webhookReceiver } from './support/settlement.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);
 const smtpPort = await freePort();
 let catcher: MailCatcher;
+const receiver = webhookReceiver();
 const t = useChainApi({
   confirmations: 1,
   poolSize: 6,
@@ -41,6 +43,7 @@ const t = useChainApi({
         ...stack.env,
         CONFIRMATIONS: '1',
         FORWARDING_RETRY_BASE_MS: '100',
+        WEBHOOK_RETRY_BASE_MS: '100',
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         MAIL_FROM: 'Storefront <mail@shop.test>',
         MAIL_RETRY_BASE_MS: '200',
@@ -52,6 +55,7 @@ beforeAll(async () => {
   catcher = await startMailCatcher({ smtpPort, inboxPort: 0 });
 });
 afterAll(async () => {
+  receiver.stop();
   await catcher?.stop();
 });
 
@@ -170,6 +174,7 @@ describe("a store's books", () => {
     const payout = getAddress(localAccount(8).address);
     const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout })))
       .body as { id: string; name: string };
+    await owner.api.put(`/api/stores/${store.id}/webhook`, { url: receiver.url });
     const linkRef = `link-${crypto.randomUUID().slice(0, 8)}`;
     const sessionRef = `session-${crypto.randomUUID().slice(0, 8)}`;
     const link = await signedLinkOrder(owner.api, store.id, linkRef);
@@ -206,6 +211,18 @@ describe("a store's books", () => {
     expect(figures).toMatchObject({ totalOrders30Days: 2, totalRevenue30Days: '42.81' });
     const daily = (await owner.api.get(`/api/stores/${store.id}/analytics/daily?days=1`)).body;
     expect(daily.totals).toMatchObject({ orders: 2, grossUsdc: '42.810000' });
+
+    // The store's webhook: the signed link names no URL of its own, so its events go to the
+    // store's, signed with the store's secret, like the session's.
+    const { secret } = (await owner.api.get(`/api/stores/${store.id}/webhook/secret`)).body;
+    for (const orderId of [link.orderId, session.orderId]) {
+      const hook = await waitUntil(
+        () => receiver.ofType('order.paid').find((r) => JSON.parse(r.body).orderId === orderId),
+        `order.paid of ${orderId}`,
+      );
+      expect(JSON.parse(hook.body)).toMatchObject({ storeId: store.id, signed: true });
+      expect(() => new Webhook(secret).verify(hook.body, hook.headers)).not.toThrow();
+    }
 
     // The owner's paid-order email, one per order.
     for (const orderId of [link.orderId, session.orderId]) {
