@@ -4,10 +4,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createDatabase } from '../api/src/db/client.ts';
-import { freePort } from '../api/test/support/ports.ts';
-import { type Service, startService } from '../stack/src/process.ts';
-import { serviceEnvironments, startLocalStack } from '../stack/src/stack.ts';
+import { createDatabase } from '@store/api/db/client';
+import { freePort } from '@store/stack/ports';
+import { type Service, startService } from '@store/stack/process';
+import { serviceEnvironments, startLocalStack } from '@store/stack/stack';
 
 const root = resolve(import.meta.dir, '..');
 

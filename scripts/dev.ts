@@ -3,9 +3,9 @@
 // code (`bun run start` runs the built app instead). Ctrl-C stops every child it started.
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { portFromEnv, takePortVariables } from '../stack/src/ports.ts';
-import { type Service, startService } from '../stack/src/process.ts';
-import { serviceEnvironments, startLocalStack } from '../stack/src/stack.ts';
+import { portFromEnv, takePortVariables } from '@store/stack/ports';
+import { type Service, startService } from '@store/stack/process';
+import { serviceEnvironments, startLocalStack } from '@store/stack/stack';
 import {
   exitOnBusyPorts,
   localMail,

@@ -1,7 +1,7 @@
 // What `bun run start` and `bun run dev` share: the stack's ports from their variables, the check
 // that they are free before anything starts, and the console lines of the stack's parts.
-import { startMailCatcher } from '../stack/src/mail-catcher.ts';
-import { type PortNeed, portFromEnv, portProblems } from '../stack/src/ports.ts';
+import { startMailCatcher } from '@store/stack/mail-catcher';
+import { type PortNeed, portFromEnv, portProblems } from '@store/stack/ports';
 
 /** The ports of the stack and the API, from the variables taken out of the environment. */
 export function stackPorts(portEnv: Record<string, string>) {

@@ -7,9 +7,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { takePortVariables } from '../stack/src/ports.ts';
-import { type Service, startService, superviseService } from '../stack/src/process.ts';
-import { type LocalStack, serviceEnvironments, startLocalStack } from '../stack/src/stack.ts';
+import { takePortVariables } from '@store/stack/ports';
+import { type Service, startService, superviseService } from '@store/stack/process';
+import { type LocalStack, serviceEnvironments, startLocalStack } from '@store/stack/stack';
 import {
   exitOnBusyPorts,
   type LocalMail,

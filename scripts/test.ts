@@ -63,8 +63,26 @@ const checkStep = (name: string, command: string[]): Step => ({
   counts: async () => undefined,
 });
 
+const madge = join(root, 'node_modules/.bin/madge');
+/** The sources the import-cycle check reads (tests and scripts apart). */
+const SOURCE_DIRS = ['api/src', 'shared/src', 'stack/src', 'indexer/src', 'web/src'];
+
 const steps: Step[] = [
   checkStep('lint and format (Biome)', [biome, 'check', '.']),
+  checkStep('no import cycles (madge)', [
+    madge,
+    '--circular',
+    '--no-spinner',
+    '--extensions',
+    'ts,tsx',
+    '--ts-config',
+    'scripts/tsconfig.madge.json',
+    ...SOURCE_DIRS,
+  ]),
+  checkStep('no relative imports between workspaces', [
+    process.execPath,
+    'scripts/check-workspace-imports.ts',
+  ]),
   ...['shared', 'api', 'stack', 'indexer', 'web', 'web/tsconfig.stack.json'].map((project) =>
     checkStep(`typecheck ${project} (tsc)`, ['node', tsc, '-p', project]),
   ),

@@ -4,7 +4,7 @@
 // browser download is not used).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { E2E_PORTS } from './e2e/support/stack-info.ts';
+import { E2E_PORTS } from '@store/stack/stack-info';
 
 const baseURL = `http://localhost:${E2E_PORTS.web}`;
 const bun =

@@ -1,8 +1,6 @@
 // The HTTP API: Elysia with the error handler, OpenAPI and every feature module.
 import { Elysia } from 'elysia';
-import type { PublicClient } from 'viem';
-import type { ApiConfig } from './config.ts';
-import type { Database } from './db/client.ts';
+import type { AppDeps } from './context.ts';
 import { bodyLimit } from './http/body-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { idempotencyPlugin } from './http/idempotency.ts';
@@ -30,19 +28,6 @@ import { uploadsModule } from './modules/uploads/index.ts';
 import { webAppModule } from './modules/web-app/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
 import { wellKnownModule } from './modules/well-known/index.ts';
-
-/** Everything the routes need, built once at start-up (or by a test). */
-export interface AppDeps {
-  db: Database;
-  config: ApiConfig;
-  chain: PublicClient;
-  /**
-   * Aborted when the process begins to stop (before the server stops taking requests): what
-   * holds a connection open indefinitely (payment status streams) closes then, so the server's
-   * stop can finish.
-   */
-  shutdown?: AbortSignal;
-}
 
 /** Builds the API without listening, so tests can call `app.handle(request)`. */
 export function createApp(deps: AppDeps) {

@@ -1,5 +1,6 @@
 // API entry point: validate config, migrate (or check the migrations), serve on PORT, stop cleanly
 // on SIGINT/SIGTERM.
+import { depositAddressDeriver } from '@store/shared/deposit-address';
 import { createPublicClient, http } from 'viem';
 import { createApp } from './app.ts';
 import { ConfigError, loadApiConfig } from './config.ts';
@@ -10,7 +11,6 @@ import { SERVER_MAX_BODY_BYTES } from './http/body-limit.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
 import { requestsFinished } from './http/in-flight.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
-import { depositAddressDeriver } from './keys/deposit-address.ts';
 import { pruneExpiredSessions } from './modules/auth/service.ts';
 
 const HOUR_MS = 60 * 60 * 1000;

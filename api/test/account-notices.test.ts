@@ -5,12 +5,12 @@
 // them. A refused change mails nothing; an account without a verified address gets none. A sign-up
 // with an address another account verified mails that account's owner, never the new account.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { type MailCatcher, startMailCatcher } from '@store/stack/mail-catcher';
 import { eq } from 'drizzle-orm';
-import { type MailCatcher, startMailCatcher } from '../../stack/src/mail-catcher.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { emailOutbox } from '../src/db/schema.ts';
+import type { WakeableLoop } from '../src/loops/wakeable-loop.ts';
 import { startMailDispatcher } from '../src/mail/dispatcher.ts';
-import type { WakeableLoop } from '../src/settlement/wakeable-loop.ts';
 import { apiClient, newMerchant, sessionCookieOf, storeForm } from './support/client.ts';
 import { waitUntil } from './support/settlement.ts';
 import { useTestApi } from './support/test-api.ts';

@@ -4,6 +4,7 @@
 // role, compared with the chain's receipts and logs to the base unit.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
+import { localAccount, payUsdc } from '@store/stack/usdc';
 import postgres from 'postgres';
 import {
   type Address,
@@ -14,14 +15,13 @@ import {
   parseUnits,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { localAccount } from '../../stack/src/usdc.ts';
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { retentionConfig, runRetention } from '../src/retention/retention-job.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { newMerchant, storeForm } from './support/client.ts';
-import { orderOneMug, payableUniversalOrder, payUsdc } from './support/payments.ts';
+import { orderOneMug, payableUniversalOrder } from './support/payments.ts';
 import { waitUntil } from './support/settlement.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);

@@ -3,8 +3,8 @@
 // database, and it exits cleanly (each order checked in the database afterwards); a shopper's open
 // payment status stream is closed at once instead of holding the stop until the process is killed.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { type ApiProcess, demoStoreOrder, startApiProcess } from '@store/stack/api-process';
 import { orders } from '../src/db/schema.ts';
-import { type ApiProcess, demoStoreOrder, startApiProcess } from './support/api-process.ts';
 import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
 
 let testDb: TestDatabase;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ApiProcess, startApiProcess } from './support/api-process.ts';
+import { type ApiProcess, startApiProcess } from '@store/stack/api-process';
 import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
 
 const SIGN_INS = 40;

@@ -12,6 +12,10 @@
 // (the true production setting) refuses the same URL when the merchant saves it.
 import { describe, expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
+import { type RehearsalChainId, startBaseRehearsalChain } from '@store/stack/base-rehearsal';
+import { superviseIndexer } from '@store/stack/indexer';
+import { freePort } from '@store/stack/ports';
+import { localAccount } from '@store/stack/usdc';
 import { Webhook } from 'standardwebhooks';
 import {
   type Address,
@@ -22,9 +26,6 @@ import {
   parseUnits,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { type RehearsalChainId, startBaseRehearsalChain } from '../../stack/src/base-rehearsal.ts';
-import { superviseIndexer } from '../../stack/src/indexer.ts';
-import { localAccount } from '../../stack/src/usdc.ts';
 import { createApp } from '../src/app.ts';
 import { networks } from '../src/chain/networks.ts';
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
@@ -34,7 +35,6 @@ import { newWebhookKeyPair } from '../src/webhooks/signing.ts';
 import { apiClient, newMerchant, storeForm } from './support/client.ts';
 import { startTestDatabase } from './support/database.ts';
 import { orderOneMug, walletOf } from './support/payments.ts';
-import { freePort } from './support/ports.ts';
 import { waitUntil } from './support/settlement.ts';
 
 const API_DIR = new URL('..', import.meta.url).pathname;

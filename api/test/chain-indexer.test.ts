@@ -3,6 +3,23 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Anvil, startAnvil } from '@store/stack/anvil';
+import {
+  type Indexer,
+  indexerDataMatchesChain,
+  resetIndexerData,
+  startIndexer,
+} from '@store/stack/indexer';
+import { freePort } from '@store/stack/ports';
+import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '@store/stack/postgres';
+import {
+  deployLocalUsdc,
+  LOCAL_ACCOUNT_INDEX,
+  type LocalUsdc,
+  localAccount,
+  TEST_ACCOUNT_INDEXES,
+  TEST_ACCOUNT_USDC,
+} from '@store/stack/usdc';
 import postgres from 'postgres';
 import {
   type Address,
@@ -15,25 +32,8 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { type Anvil, startAnvil } from '../../stack/src/anvil.ts';
-import {
-  type Indexer,
-  indexerDataMatchesChain,
-  resetIndexerData,
-  startIndexer,
-} from '../../stack/src/indexer.ts';
-import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../../stack/src/postgres.ts';
-import {
-  deployLocalUsdc,
-  LOCAL_ACCOUNT_INDEX,
-  type LocalUsdc,
-  localAccount,
-  TEST_ACCOUNT_INDEXES,
-  TEST_ACCOUNT_USDC,
-} from '../../stack/src/usdc.ts';
 import { getIndexerStatus } from '../src/chain/indexer-status.ts';
 import { transferWithAuthorizationTypes, usdcAbi, usdcDomain } from '../src/chain/usdc-abi.ts';
-import { freePort } from './support/ports.ts';
 
 const SCHEMA = 'indexer';
 let dir: string;

@@ -4,6 +4,8 @@
 // keys, idempotency, the session's stored prices and its expiry are checked on the way.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { API_KEY_MESSAGES, CHECKOUT_SESSION_MESSAGES as M, splitFee } from '@store/shared';
+import { customer } from '@store/stack/api-process';
+import { payUsdc } from '@store/stack/usdc';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { type Address, parseUnits } from 'viem';
@@ -12,8 +14,8 @@ import { loadWorkerConfig } from '../src/config.ts';
 import { checkoutSessions } from '../src/db/schema.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
-import { apiClient, customer, newMerchant, storeForm } from './support/client.ts';
-import { payUsdc, waitForForwarded, walletOf } from './support/payments.ts';
+import { apiClient, newMerchant, storeForm } from './support/client.ts';
+import { waitForForwarded, walletOf } from './support/payments.ts';
 import { balancesOf, waitUntil, webhookReceiver } from './support/settlement.ts';
 
 const receiver = webhookReceiver();

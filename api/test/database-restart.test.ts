@@ -4,15 +4,16 @@
 // takes an order again and the worker forwards its payment.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
+import { customer } from '@store/stack/api-process';
+import { freePort } from '@store/stack/ports';
+import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '@store/stack/postgres';
+import { type Service, startService } from '@store/stack/process';
+import { serviceEnvironments } from '@store/stack/stack';
+import { payUsdc } from '@store/stack/usdc';
 import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../../stack/src/postgres.ts';
-import { type Service, startService } from '../../stack/src/process.ts';
-import { serviceEnvironments } from '../../stack/src/stack.ts';
 import { createDatabase } from '../src/db/client.ts';
-import { customer } from './support/client.ts';
-import { payUsdc, waitForForwarded } from './support/payments.ts';
-import { freePort } from './support/ports.ts';
+import { waitForForwarded } from './support/payments.ts';
 import { balancesOf, waitUntil } from './support/settlement.ts';
 import { startTestStack, type TestStack } from './support/stack.ts';
 

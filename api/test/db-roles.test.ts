@@ -7,13 +7,14 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadOrCreateLocalKeys, loadOrCreateRolePasswords } from '@store/stack/keys';
+import { freePort } from '@store/stack/ports';
+import { databaseUrlAs, startEmbeddedPostgres } from '@store/stack/postgres';
+import { type Service, startService } from '@store/stack/process';
+import { serviceEnvironments } from '@store/stack/stack';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
-import { loadOrCreateLocalKeys, loadOrCreateRolePasswords } from '../../stack/src/keys.ts';
-import { databaseUrlAs, startEmbeddedPostgres } from '../../stack/src/postgres.ts';
-import { type Service, startService } from '../../stack/src/process.ts';
-import { serviceEnvironments } from '../../stack/src/stack.ts';
 import { ConfigError } from '../src/config.ts';
 import {
   DATABASE_ROLES,
@@ -23,7 +24,6 @@ import {
   pendingMigrations,
 } from '../src/db/client.ts';
 import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
-import { freePort } from './support/ports.ts';
 import { startTestStack, type TestStack } from './support/stack.ts';
 
 const DENIED = /permission denied/;
@@ -397,7 +397,8 @@ describe('database roles', () => {
         '0020_leg_cancellation',
         '0021_store_slugs',
         '0022_retention_cutoff',
-        '0023_universal_orders_as_rows',
+        '0023_webhook_endpoints',
+        '0024_universal_orders_as_rows',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -431,7 +432,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 24 migration\(s\) \(0000_init, .*0023_universal_orders_as_rows\)/,
+      /lacks 25 migration\(s\) \(0000_init, .*0024_universal_orders_as_rows\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

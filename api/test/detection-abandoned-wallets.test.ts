@@ -4,6 +4,7 @@
 // are made here as Ponder makes them (as its role), with the rows a payment would leave.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { PaymentState } from '@store/shared';
+import { customer } from '@store/stack/api-process';
 import { eq } from 'drizzle-orm';
 import postgres from 'postgres';
 import { createDatabase } from '../src/db/client.ts';
@@ -13,7 +14,7 @@ import {
   type DetectionCursor,
   runDetectionPass,
 } from '../src/settlement/detection.ts';
-import { customer, storeForm } from './support/client.ts';
+import { storeForm } from './support/client.ts';
 import { STACK_TIMEOUT_MS } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
 

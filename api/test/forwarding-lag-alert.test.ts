@@ -3,6 +3,7 @@
 // alert stays off however long the payer takes); a paid order that cannot be forwarded (the
 // relayer out of ETH) turns it on, and it clears once the order is forwarded.
 import { describe, expect, test } from 'bun:test';
+import { payUsdc } from '@store/stack/usdc';
 import { eq } from 'drizzle-orm';
 import { type Address, createPublicClient, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -13,7 +14,7 @@ import type { Health } from '../src/modules/health/service.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { apiClient } from './support/client.ts';
-import { payableUniversalOrder, payUsdc, waitForForwarded } from './support/payments.ts';
+import { payableUniversalOrder, waitForForwarded } from './support/payments.ts';
 import { waitUntil } from './support/settlement.ts';
 
 const LAG_ALERT_S = 2;

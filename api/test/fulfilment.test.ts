@@ -9,6 +9,7 @@ import {
   WEBHOOK_PAYLOAD_SCHEMAS,
   WebhookPayloadSchema,
 } from '@store/shared';
+import { customer } from '@store/stack/api-process';
 import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import * as v from 'valibot';
@@ -16,7 +17,7 @@ import { emailOutbox, orders, paymentEvents, paymentWallets } from '../src/db/sc
 import { MAIL_KINDS } from '../src/mail/kinds.ts';
 import { dispatchDue } from '../src/webhooks/dispatcher.ts';
 import { newWebhookKeyPair } from '../src/webhooks/signing.ts';
-import { apiClient, customer, storeForm } from './support/client.ts';
+import { apiClient, storeForm } from './support/client.ts';
 import { webhookReceiver } from './support/settlement.ts';
 import { useTestApi } from './support/test-api.ts';
 

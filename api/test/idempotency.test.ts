@@ -2,6 +2,7 @@
 // refused, a duplicate sent while the first runs gets 409, and keys are per merchant.
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
+import { customer } from '@store/stack/api-process';
 import { eq, sql } from 'drizzle-orm';
 import { Elysia } from 'elysia';
 import { idempotencyKeys, orders, stores } from '../src/db/schema.ts';
@@ -11,7 +12,7 @@ import {
   idempotencyPlugin,
   pruneIdempotencyKeys,
 } from '../src/http/idempotency.ts';
-import { apiClient, customer, storeForm } from './support/client.ts';
+import { apiClient, storeForm } from './support/client.ts';
 import { createTestApp, STACK_TIMEOUT_MS } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
 

@@ -6,27 +6,21 @@
 // leaves with its block in a reorg, and a re-index from the start block keeps them again. A second
 // indexer with INDEXER_ALL_TRANSFERS=true keeps the stranger's transfer too.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { type Indexer, startIndexer } from '@store/stack/indexer';
+import { freePort } from '@store/stack/ports';
+import { localAccount, payUsdc } from '@store/stack/usdc';
 import { and, eq } from 'drizzle-orm';
 import postgres from 'postgres';
 import { type Address, createPublicClient, getAddress, type Hash, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { type Indexer, startIndexer } from '../../stack/src/indexer.ts';
-import { localAccount } from '../../stack/src/usdc.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { forwardingTransfers, refunds } from '../src/db/schema.ts';
 import { readIndexerPosition } from '../src/settlement/indexed-transfers.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { newMerchant, storeForm } from './support/client.ts';
-import {
-  orderOneMug,
-  payUsdc,
-  waitForForwarded,
-  waitForPayment,
-  walletOf,
-} from './support/payments.ts';
-import { freePort } from './support/ports.ts';
+import { orderOneMug, waitForForwarded, waitForPayment, walletOf } from './support/payments.ts';
 import { waitUntil, webhookReceiver } from './support/settlement.ts';
 
 // Note: no spare deposit addresses: a payment is only kept if the indexer read the highest

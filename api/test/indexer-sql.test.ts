@@ -6,13 +6,13 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Anvil, startAnvil } from '@store/stack/anvil';
+import { type Indexer, type IndexerOptions, startIndexer } from '@store/stack/indexer';
+import { freePort } from '@store/stack/ports';
+import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '@store/stack/postgres';
+import { deployLocalUsdc, type LocalUsdc } from '@store/stack/usdc';
 import postgres from 'postgres';
-import { type Anvil, startAnvil } from '../../stack/src/anvil.ts';
-import { type Indexer, type IndexerOptions, startIndexer } from '../../stack/src/indexer.ts';
-import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../../stack/src/postgres.ts';
-import { deployLocalUsdc, type LocalUsdc } from '../../stack/src/usdc.ts';
 import { migrateDatabase } from '../src/db/client.ts';
-import { freePort } from './support/ports.ts';
 
 const SCHEMA = 'indexer';
 const SQL_TOKEN = `sql-${crypto.randomUUID()}-${crypto.randomUUID()}`;

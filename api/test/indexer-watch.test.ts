@@ -1,24 +1,20 @@
-// The indexer's own derivation of deposit addresses (indexer/src/watch.ts) gives the addresses the
-// API hands out (api/src/keys/deposit-address.ts), for mainnet and testnet extended keys, and its
+// The indexer's deposit addresses (indexer/src/watch.ts) are the addresses the API hands out (both
+// derive them with @store/shared/deposit-address), for mainnet and testnet extended keys, and its
 // settings refuse what they cannot mean.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import postgres from 'postgres';
 import {
   createTransferFilter,
   DEFAULT_ADDRESS_GAP,
   depositAddressesOf,
   filterOptionsFromEnv,
-} from '../../indexer/src/watch.ts';
-import { depositAddressDeriver } from '../src/keys/deposit-address.ts';
-import { DEPOSIT_ACCOUNT_PATH, newMnemonic } from '../src/keys/hd.ts';
-import {
-  STACK_TIMEOUT_MS,
-  startTestDatabase,
-  TEST_XPUB,
-  type TestDatabase,
-} from './support/database.ts';
+} from '@store/indexer/watch';
+import { DEPOSIT_ACCOUNT_PATH, depositAddressDeriver } from '@store/shared/deposit-address';
+import { TEST_XPUB } from '@store/stack/keys';
+import postgres from 'postgres';
+import { newMnemonic } from '../src/keys/hd.ts';
+import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
 
 describe('the indexer derives our deposit addresses', () => {
   test('the same as the API, index by index', () => {

@@ -4,13 +4,13 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Anvil, startAnvil } from '@store/stack/anvil';
+import { superviseIndexer, waitForIndexerBlock } from '@store/stack/indexer';
+import { freePort } from '@store/stack/ports';
+import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '@store/stack/postgres';
+import { deployLocalUsdc } from '@store/stack/usdc';
 import { createPublicClient, http } from 'viem';
 import { foundry } from 'viem/chains';
-import { type Anvil, startAnvil } from '../../stack/src/anvil.ts';
-import { superviseIndexer, waitForIndexerBlock } from '../../stack/src/indexer.ts';
-import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../../stack/src/postgres.ts';
-import { deployLocalUsdc } from '../../stack/src/usdc.ts';
-import { freePort } from './support/ports.ts';
 
 let dir: string;
 let pg: EmbeddedPostgresServer;

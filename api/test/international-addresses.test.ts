@@ -3,11 +3,12 @@
 // country is refused, and the webhook payload carries the country (US for orders stored before).
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { shippingFor, storeCheckoutTotals, WEBHOOK_PAYLOAD_SCHEMAS } from '@store/shared';
+import { customer } from '@store/stack/api-process';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { orders, paymentWallets } from '../src/db/schema.ts';
 import { serializePayload } from '../src/webhooks/events.ts';
-import { customer, storeForm } from './support/client.ts';
+import { storeForm } from './support/client.ts';
 import { STACK_TIMEOUT_MS } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
 

@@ -2,8 +2,7 @@
 // not a port and two parts on one port each get one line naming the variable to change.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { connect, createServer, type Server } from 'node:net';
-import { isListenedOn, isPortFree, portFromEnv, portProblems } from '../../stack/src/ports.ts';
-import { freePort } from './support/ports.ts';
+import { freePort, isListenedOn, isPortFree, portFromEnv, portProblems } from '@store/stack/ports';
 
 describe('port checks of bun run start and bun run dev', () => {
   let busy: Server;

@@ -3,18 +3,20 @@
 // store gets an email for each paid order (to a verified address, unless the store turned it off);
 // the account links (verify, reset) go out through the same outbox and their payload is not kept.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { customer } from '@store/stack/api-process';
+import { type MailCatcher, startMailCatcher } from '@store/stack/mail-catcher';
+import { freePort } from '@store/stack/ports';
+import { payUsdc } from '@store/stack/usdc';
 import { and, eq } from 'drizzle-orm';
 import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { type MailCatcher, startMailCatcher } from '../../stack/src/mail-catcher.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { emailOutbox } from '../src/db/schema.ts';
 import { enqueueMerchantPaid } from '../src/mail/outbox.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
-import { apiClient, customer, sessionCookieOf, storeForm } from './support/client.ts';
-import { orderOneMug, payUsdc } from './support/payments.ts';
-import { freePort } from './support/ports.ts';
+import { apiClient, sessionCookieOf, storeForm } from './support/client.ts';
+import { orderOneMug } from './support/payments.ts';
 import { waitUntil } from './support/settlement.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);

@@ -2,10 +2,11 @@
 // step of a paid order, and the 30-day analytics.
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
+import { customer } from '@store/stack/api-process';
 import { eq, sql } from 'drizzle-orm';
 import { orders, products } from '../src/db/schema.ts';
 import { decrementInventoryForPaidOrder } from '../src/modules/orders/service.ts';
-import { apiClient, customer, storeForm } from './support/client.ts';
+import { apiClient, storeForm } from './support/client.ts';
 import { createTestApp } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
 

@@ -20,11 +20,12 @@ import {
   WEBHOOK_PAYLOAD_SCHEMAS,
   WebhookSettingsResponseSchema,
 } from '@store/shared';
+import { customer } from '@store/stack/api-process';
 import * as v from 'valibot';
-import { API_TYPES_FILE, apiTypesSource } from '../../scripts/api-types.ts';
 import { ERROR_STATUS } from '../src/http/errors.ts';
 import { OPENAPI_JSON_PATH } from '../src/http/openapi.ts';
-import { customer, newMerchant, storeForm } from './support/client.ts';
+import { API_TYPES_FILE, apiTypesSource } from '../src/http/openapi-types.ts';
+import { newMerchant, storeForm } from './support/client.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi({ merchants: ['owner'] });

@@ -2,9 +2,10 @@
 // order id), filters (store, status, payment exception, days) and cursor pages past 500 orders;
 // another merchant and an anonymous client see none of it.
 import { beforeAll, describe, expect, test } from 'bun:test';
+import { customer } from '@store/stack/api-process';
 import { eq, sql } from 'drizzle-orm';
 import { orders, paymentWallets } from '../src/db/schema.ts';
-import { customer, storeForm } from './support/client.ts';
+import { storeForm } from './support/client.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi({ merchants: ['owner', 'other'] });

@@ -2,9 +2,9 @@
 // the merchant's order list and status changes, and the inventory step of a paid order.
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
-
+import { customer } from '@store/stack/api-process';
 import { orders } from '../src/db/schema.ts';
-import { apiClient, customer, newMerchant, storeForm } from './support/client.ts';
+import { apiClient, newMerchant, storeForm } from './support/client.ts';
 import { STACK_TIMEOUT_MS } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
 

@@ -3,13 +3,14 @@
 // worker's detection loop, whose notifications the API listens to. Shoppers pay from anvil test
 // accounts; every assertion reads the stream the payment page reads.
 import { describe, expect, test } from 'bun:test';
+import { payUsdc } from '@store/stack/usdc';
 import { createPublicClient, http, parseUnits } from 'viem';
 import { type App, createApp } from '../src/app.ts';
 import { ORDER_MESSAGES } from '../src/modules/orders/model.ts';
 import { PAYMENT_STREAM_MESSAGES } from '../src/modules/payments/payment-events.ts';
 import { startDetectionLoop } from '../src/settlement/detection-loop.ts';
 import { useChainApi } from './support/chain-api.ts';
-import { payableUniversalOrder, payUsdc } from './support/payments.ts';
+import { payableUniversalOrder } from './support/payments.ts';
 import { waitUntil } from './support/settlement.ts';
 
 const CONFIRMATIONS = 4; // 800 ms at 200 ms blocks: the progress below depth is visible

@@ -2,16 +2,17 @@
 // indexer and the worker's detection loop; shoppers pay from anvil test accounts and every state
 // is asserted through GET /api/check-payment-status, the worker's records through the database.
 import { describe, expect, test } from 'bun:test';
+import { customer } from '@store/stack/api-process';
+import { payUsdc } from '@store/stack/usdc';
 import { eq, sql } from 'drizzle-orm';
 import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { orders, paymentEvents, products } from '../src/db/schema.ts';
 import { startDetectionLoop } from '../src/settlement/detection-loop.ts';
 import { useChainApi } from './support/chain-api.ts';
-import { customer, newMerchant, storeForm } from './support/client.ts';
+import { newMerchant, storeForm } from './support/client.ts';
 import {
   orderOneMug,
-  payUsdc,
   transitionsOf,
   waitForPayment,
   waitForWalletState,

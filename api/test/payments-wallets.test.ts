@@ -2,13 +2,15 @@
 // xpub, idempotent and race-safe assignment, the status of an unpaid order, both universal forms.
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { CHECKOUT_URL_MESSAGES, defaultConfirmations } from '@store/shared';
+import { depositAddressDeriver } from '@store/shared/deposit-address';
+import { customer } from '@store/stack/api-process';
+import { TEST_XPUB } from '@store/stack/keys';
 import { eq } from 'drizzle-orm';
 import { orders, paymentWallets, stores } from '../src/db/schema.ts';
-import { depositAddressDeriver } from '../src/keys/deposit-address.ts';
 import { PAYMENT_API_MESSAGES } from '../src/modules/payments/model.ts';
 import { WEBHOOK_URL_MESSAGES } from '../src/webhooks/url-safety.ts';
-import { apiClient, customer, storeForm } from './support/client.ts';
-import { createTestApp, TEST_XPUB } from './support/database.ts';
+import { apiClient, storeForm } from './support/client.ts';
+import { createTestApp } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi({ merchants: ['payee'] });

@@ -2,12 +2,13 @@
 // refused (429, Retry-After) while others are served, a store has its own limit, two API
 // instances on one database share the counts, and a refused request leaves nothing to replay.
 import { describe, expect, test } from 'bun:test';
+import { customer } from '@store/stack/api-process';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import type { App } from '../src/app.ts';
 import { pruneRateLimits, RATE_LIMIT_MESSAGES } from '../src/http/rate-limit.ts';
 import { AUTH_LIMIT_MESSAGES } from '../src/modules/auth/index.ts';
-import { apiClient, customer, storeForm } from './support/client.ts';
+import { apiClient, storeForm } from './support/client.ts';
 import { createTestApp } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
 

@@ -3,18 +3,20 @@
 // one receipt with its lines, totals, transaction and the store's reply-to; an order not paid in
 // full gets none; a mail server that is down when the order is paid loses nothing.
 import { afterAll, describe, expect, test } from 'bun:test';
+import { customer } from '@store/stack/api-process';
+import { type MailCatcher, startMailCatcher } from '@store/stack/mail-catcher';
+import { freePort } from '@store/stack/ports';
+import { payUsdc } from '@store/stack/usdc';
 import { eq } from 'drizzle-orm';
 import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { type MailCatcher, startMailCatcher } from '../../stack/src/mail-catcher.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { emailOutbox } from '../src/db/schema.ts';
 import { enqueueReceipt } from '../src/mail/outbox.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
-import { customer, newMerchant, storeForm } from './support/client.ts';
-import { orderOneMug, payUsdc, waitForWalletState } from './support/payments.ts';
-import { freePort } from './support/ports.ts';
+import { newMerchant, storeForm } from './support/client.ts';
+import { orderOneMug, waitForWalletState } from './support/payments.ts';
 import { waitUntil } from './support/settlement.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);

@@ -4,20 +4,21 @@
 // ledger (received = merchant + treasury + refunded, per deposit address) must hold.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
+import { customer } from '@store/stack/api-process';
+import { chainLedger } from '@store/stack/chain-ledger';
+import { type Service, startService } from '@store/stack/process';
+import { localAccount, payUsdc } from '@store/stack/usdc';
 import { eq } from 'drizzle-orm';
 import { type Address, createPublicClient, getAddress, http, parseAbiItem, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { type Service, startService } from '../../stack/src/process.ts';
-import { localAccount } from '../../stack/src/usdc.ts';
 import { type App, createApp } from '../src/app.ts';
 import { loadApiConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { forwardingTransfers, refunds } from '../src/db/schema.ts';
 import { REFUND_CRASH_STEPS } from '../src/settlement/crash-point.ts';
-import { chainLedger } from './support/chain-ledger.ts';
-import { apiClient, customer } from './support/client.ts';
-import { payUsdc, walletOf } from './support/payments.ts';
+import { apiClient } from './support/client.ts';
+import { walletOf } from './support/payments.ts';
 import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
 import { startTestStack, type TestStack } from './support/stack.ts';
 

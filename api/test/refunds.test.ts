@@ -7,17 +7,17 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { createHmac } from 'node:crypto';
 import { REFUND_MESSAGES, splitFee } from '@store/shared';
+import { chainLedger } from '@store/stack/chain-ledger';
+import { localAccount, payUsdc } from '@store/stack/usdc';
 import { and, eq, sql } from 'drizzle-orm';
 import { type Address, getAddress, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { localAccount } from '../../stack/src/usdc.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { emailOutbox, orders, products, refunds } from '../src/db/schema.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
-import { chainLedger } from './support/chain-ledger.ts';
 import { type ApiClient, apiClient, newMerchant, storeForm } from './support/client.ts';
-import { buyer, orderOneMug, payUsdc, waitForForwarded, walletOf } from './support/payments.ts';
+import { buyer, orderOneMug, waitForForwarded, walletOf } from './support/payments.ts';
 import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);

@@ -2,10 +2,10 @@
 // the order (processing, shipped…) is kept through the reversal and given back, never reset to
 // `paid` (which would let an order be shipped twice).
 import { expect, test } from 'bun:test';
+import { customer } from '@store/stack/api-process';
 import { eq } from 'drizzle-orm';
 import { orders, paymentWallets } from '../src/db/schema.ts';
 import { recordWalletChange } from '../src/settlement/record.ts';
-import { customer } from './support/client.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi();

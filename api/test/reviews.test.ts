@@ -3,9 +3,10 @@
 // and shows them (another merchant and an anonymous client are refused).
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { REVIEW_LIMITS, REVIEW_MESSAGES, shippingFor, storeCheckoutTotals } from '@store/shared';
+import { customer } from '@store/stack/api-process';
 import { eq } from 'drizzle-orm';
 import { orders } from '../src/db/schema.ts';
-import { customer, storeForm } from './support/client.ts';
+import { storeForm } from './support/client.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi({ merchants: ['owner', 'other'] });

@@ -5,9 +5,10 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TEST_XPUB } from '@store/stack/keys';
 import { ConfigError, loadApiConfig } from '../src/config.ts';
 import { apiClient } from './support/client.ts';
-import { createTestApp, TEST_XPUB } from './support/database.ts';
+import { createTestApp } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi({ merchants: ['owner'] });

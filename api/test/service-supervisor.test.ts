@@ -2,7 +2,7 @@
 // child process: killed, it is started again after its backoff with a line naming it; killed
 // again at once, it waits longer; stopped, it is stopped by pid and never started again.
 import { describe, expect, test } from 'bun:test';
-import { superviseService } from '../../stack/src/process.ts';
+import { superviseService } from '@store/stack/process';
 import { waitUntil } from './support/settlement.ts';
 
 /** True while a process with this pid exists. */

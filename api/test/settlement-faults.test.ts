@@ -4,6 +4,8 @@
 // that removes a payment reverses the order loudly. Every check reads the chain's own logs.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
+import { chainLedger } from '@store/stack/chain-ledger';
+import { payUsdc } from '@store/stack/usdc';
 import { eq, sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { type Address, createPublicClient, type Hash, http, parseUnits } from 'viem';
@@ -15,11 +17,9 @@ import { forwardingTransfers, orders, refunds } from '../src/db/schema.ts';
 import { forwardWallet } from '../src/settlement/forwarding.ts';
 import { forwardingContext, startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
-import { chainLedger } from './support/chain-ledger.ts';
 import {
   payableUniversalOrder,
   paymentStatus,
-  payUsdc,
   waitForForwarded,
   walletOf,
 } from './support/payments.ts';

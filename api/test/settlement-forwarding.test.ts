@@ -5,6 +5,8 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { formatUsdcFull, splitFee } from '@store/shared';
+import { customer } from '@store/stack/api-process';
+import { LOCAL_ACCOUNT_INDEX, localAccount, payUsdc } from '@store/stack/usdc';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -17,16 +19,14 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { LOCAL_ACCOUNT_INDEX, localAccount } from '../../stack/src/usdc.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { orders } from '../src/db/schema.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
-import { customer, newMerchant, storeForm } from './support/client.ts';
+import { newMerchant, storeForm } from './support/client.ts';
 import {
   orderOneMug,
   payableUniversalOrder,
-  payUsdc,
   waitForForwarded,
   walletOf,
 } from './support/payments.ts';

@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { createRequire } from 'node:module';
 import { splitFee } from '@store/shared';
+import { customer } from '@store/stack/api-process';
+import { localAccount } from '@store/stack/usdc';
 import { eq } from 'drizzle-orm';
 import {
   type Address,
@@ -19,14 +21,13 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { localAccount } from '../../stack/src/usdc.ts';
 import { type App, createApp } from '../src/app.ts';
 import { loadApiConfig, loadWorkerConfig, type WorkerConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { paymentWallets } from '../src/db/schema.ts';
 import { type ForwardingContext, forwardWallet } from '../src/settlement/forwarding.ts';
 import { NonceLock } from '../src/settlement/forwarding-chain.ts';
-import { apiClient, customer } from './support/client.ts';
+import { apiClient } from './support/client.ts';
 import { walletOf } from './support/payments.ts';
 import { startTestStack, type TestStack } from './support/stack.ts';
 

@@ -6,6 +6,8 @@
 // so it can drop transactions from the pool, or hold them there, before a block takes them.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
+import { type Service, startService } from '@store/stack/process';
+import { payUsdc } from '@store/stack/usdc';
 import { asc, eq, inArray } from 'drizzle-orm';
 import {
   type Address,
@@ -18,7 +20,6 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { type Service, startService } from '../../stack/src/process.ts';
 import { createApp } from '../src/app.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
@@ -32,7 +33,6 @@ import { apiClient, newMerchant, storeForm } from './support/client.ts';
 import {
   orderOneMug,
   payableUniversalOrder,
-  payUsdc,
   waitForForwarded,
   walletOf,
 } from './support/payments.ts';

@@ -3,6 +3,8 @@
 // their address), never forwarded to the merchant beyond the order's total.
 import { expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
+import { customer } from '@store/stack/api-process';
+import { payUsdc } from '@store/stack/usdc';
 import { eq } from 'drizzle-orm';
 import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -10,8 +12,8 @@ import { loadWorkerConfig } from '../src/config.ts';
 import { refunds } from '../src/db/schema.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
-import { apiClient, customer } from './support/client.ts';
-import { payUsdc, walletOf } from './support/payments.ts';
+import { apiClient } from './support/client.ts';
+import { walletOf } from './support/payments.ts';
 import { balancesOf, waitUntil } from './support/settlement.ts';
 
 const t = useChainApi({ confirmations: 2, poolSize: 4 });

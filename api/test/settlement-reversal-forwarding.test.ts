@@ -4,6 +4,8 @@
 // wallet's forwarding says so; when the same payment is mined again, a new round forwards it once.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
+import { chainLedger } from '@store/stack/chain-ledger';
+import { localAccount } from '@store/stack/usdc';
 import { asc, eq } from 'drizzle-orm';
 import {
   type Address,
@@ -19,14 +21,12 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { localAccount } from '../../stack/src/usdc.ts';
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { forwardingTransfers, paymentEvents } from '../src/db/schema.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
-import { chainLedger } from './support/chain-ledger.ts';
 import { payableUniversalOrder, waitForForwarded, walletOf } from './support/payments.ts';
 import { balancesOf, waitUntil } from './support/settlement.ts';
 

@@ -10,6 +10,8 @@ import {
   type UniversalCheckoutForm,
 } from '@store/shared';
 import { buildUniversalOrderBody } from '@store/shared/universal-order';
+import { customer } from '@store/stack/api-process';
+import { payUsdc } from '@store/stack/usdc';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { type Address, parseUnits } from 'viem';
@@ -19,8 +21,7 @@ import { orders } from '../src/db/schema.ts';
 import { LINK_VERIFY_LIMIT, LINK_VERIFY_LIMITED } from '../src/modules/link-signing/index.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
-import { type ApiClient, apiClient, customer, newMerchant, storeForm } from './support/client.ts';
-import { payUsdc } from './support/payments.ts';
+import { type ApiClient, apiClient, newMerchant, storeForm } from './support/client.ts';
 import { waitUntil, webhookReceiver } from './support/settlement.ts';
 
 const receiver = webhookReceiver();

@@ -8,12 +8,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { formatOrderNumber, parseCheckoutParams, type UniversalCheckoutForm } from '@store/shared';
 import { buildUniversalOrderBody } from '@store/shared/universal-order';
+import { customer } from '@store/stack/api-process';
+import { type MailCatcher, startMailCatcher } from '@store/stack/mail-catcher';
+import { freePort } from '@store/stack/ports';
+import { localAccount, payUsdc } from '@store/stack/usdc';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { type Address, createPublicClient, getAddress, http, parseAbiItem, parseUnits } from 'viem';
 import { foundry } from 'viem/chains';
-import { type MailCatcher, startMailCatcher } from '../../stack/src/mail-catcher.ts';
-import { localAccount } from '../../stack/src/usdc.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { orders, refunds } from '../src/db/schema.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
@@ -21,13 +23,11 @@ import { useChainApi } from './support/chain-api.ts';
 import {
   type ApiClient,
   apiClient,
-  customer,
   newMerchant,
   sessionCookieOf,
   storeForm,
 } from './support/client.ts';
-import { buyer, payUsdc, waitForForwarded } from './support/payments.ts';
-import { freePort } from './support/ports.ts';
+import { buyer, waitForForwarded } from './support/payments.ts';
 import { waitUntil, webhookReceiver } from './support/settlement.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);

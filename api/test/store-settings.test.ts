@@ -2,7 +2,8 @@
 // return policy; the public store read carries them; orders are priced with them.
 import { describe, expect, test } from 'bun:test';
 import { parseUsdc, STORE_SETTINGS_MESSAGES, storeCheckoutTotals } from '@store/shared';
-import { customer, storeForm } from './support/client.ts';
+import { customer } from '@store/stack/api-process';
+import { storeForm } from './support/client.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi({ merchants: ['owner', 'other'] });

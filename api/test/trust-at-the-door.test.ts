@@ -3,8 +3,9 @@
 // that can really be paid, and no webhook secret kept in idempotency replays.
 import { describe, expect, test } from 'bun:test';
 import { LIMIT_MESSAGES, PAYOUT_ADDRESS_MESSAGES } from '@store/shared';
+import { customer } from '@store/stack/api-process';
 import { REQUEST_ORIGIN_MESSAGES } from '../src/http/request-origin.ts';
-import { customer, storeForm } from './support/client.ts';
+import { storeForm } from './support/client.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi({ merchants: ['alice'] });

@@ -4,18 +4,19 @@
 // the deposit address) and each webhook delivered once, as the receiver and the chain tell.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
+import { customer } from '@store/stack/api-process';
+import { prepareSenders, startBackground } from '@store/stack/background-traffic';
+import { freePort } from '@store/stack/ports';
+import { type Service, startService } from '@store/stack/process';
+import { serviceEnvironments } from '@store/stack/stack';
+import { payUsdc } from '@store/stack/usdc';
 import { and, eq, sql } from 'drizzle-orm';
 import { type Address, createPublicClient, http, parseAbiItem, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { prepareSenders, startBackground } from '../../bench/detection/background.ts';
-import { type Service, startService } from '../../stack/src/process.ts';
-import { serviceEnvironments } from '../../stack/src/stack.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { forwardingTransfers, paymentEvents, webhookDeliveries } from '../src/db/schema.ts';
-import { customer } from './support/client.ts';
-import { payUsdc, walletOf } from './support/payments.ts';
-import { freePort } from './support/ports.ts';
+import { walletOf } from './support/payments.ts';
 import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
 import { startTestStack, type TestStack } from './support/stack.ts';
 

@@ -9,6 +9,7 @@ import {
   type WebhookEventType,
   WebhookPayloadSchema,
 } from '@store/shared';
+import { payUsdc } from '@store/stack/usdc';
 import * as v from 'valibot';
 import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -17,12 +18,7 @@ import { recordWalletChange } from '../src/settlement/record.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { newMerchant, storeForm } from './support/client.ts';
-import {
-  orderOneMug,
-  payableUniversalOrder,
-  payUsdc,
-  waitForWalletState,
-} from './support/payments.ts';
+import { orderOneMug, payableUniversalOrder, waitForWalletState } from './support/payments.ts';
 import { waitUntil, webhookReceiver } from './support/settlement.ts';
 
 const receiver = webhookReceiver();

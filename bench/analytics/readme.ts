@@ -3,10 +3,10 @@
 // from anvil's accounts (exact, under then completed, over), read as the analysts' role.
 //   bun bench/analytics/readme.ts
 import { storeCheckoutTotals } from '@store/shared';
+import { customer } from '@store/stack/api-process';
+import { payUsdc } from '@store/stack/usdc';
 import postgres from 'postgres';
 import { type Address, parseUnits } from 'viem';
-import { customer } from '../../api/test/support/client.ts';
-import { payUsdc } from '../../api/test/support/payments.ts';
 import { startBenchStack } from '../bench-stack.ts';
 import { EXAMPLE_QUERIES, psqlTable } from './queries.ts';
 

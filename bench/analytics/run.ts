@@ -9,10 +9,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DATABASE_ROLES, migrateDatabase } from '@store/api/db/client';
+import { freePort } from '@store/stack/ports';
+import { enableRoleLogins, startEmbeddedPostgres } from '@store/stack/postgres';
 import postgres from 'postgres';
-import { DATABASE_ROLES, migrateDatabase } from '../../api/src/db/client.ts';
-import { freePort } from '../../api/test/support/ports.ts';
-import { enableRoleLogins, startEmbeddedPostgres } from '../../stack/src/postgres.ts';
 import { machine, markdownTable, summarize } from '../detection/report.ts';
 import { writeBenchmarkSection } from '../docs-section.ts';
 

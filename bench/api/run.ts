@@ -5,9 +5,9 @@
 // creation; --cpu-profile has Bun write the API's CPU profile (markdown) into <dir>; --write puts
 // the figures into docs/benchmarks.md (its own section only).
 import os from 'node:os';
+import { demoStoreOrder } from '@store/stack/api-process';
 import type autocannon from 'autocannon';
 import postgres from 'postgres';
-import { demoStoreOrder } from '../../api/test/support/api-process.ts';
 import { BENCHMARKS_DOC, writeBenchmarkSection } from '../docs-section.ts';
 import { httpLoadSplit, insertLoad, type LoadOptions, type LoadResult } from './load.ts';
 import { consoleTable, describeMachine, markdownSection } from './report.ts';

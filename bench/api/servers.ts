@@ -2,11 +2,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { migrateDatabase } from '@store/api/db/client';
+import { startApiProcess } from '@store/stack/api-process';
+import { freePort } from '@store/stack/ports';
+import { startEmbeddedPostgres } from '@store/stack/postgres';
 import postgres from 'postgres';
-import { migrateDatabase } from '../../api/src/db/client.ts';
-import { startApiProcess } from '../../api/test/support/api-process.ts';
-import { freePort } from '../../api/test/support/ports.ts';
-import { startEmbeddedPostgres } from '../../stack/src/postgres.ts';
 
 /** A running server the benchmark started; `stop()` ends it and removes what it wrote. */
 export interface Running {

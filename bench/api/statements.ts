@@ -3,8 +3,8 @@
 // another on one connection (and a raw single-row insert and `select 1` beside them), from the
 // server's own processes' CPU counters.
 import { randomUUID } from 'node:crypto';
+import { ORDER_STATEMENTS } from '@store/api/modules/orders/create';
 import postgres from 'postgres';
-import { ORDER_STATEMENTS } from '../../api/src/modules/orders/create.ts';
 import { postgresCpuSeconds, startApi, startBenchDatabase } from './servers.ts';
 
 const count = Number(process.argv.find((a) => a.startsWith('--count='))?.split('=')[1] ?? 3000);

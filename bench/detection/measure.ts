@@ -1,7 +1,7 @@
 // One detection scenario: pay N fresh orders one after another and time each from its block's
 // arrival (a newHeads subscription) to the first status answer with paymentDetected true.
+import { payUsdc } from '@store/stack/usdc';
 import { createPublicClient, type PublicClient, webSocket } from 'viem';
-import { payUsdc } from '../../api/test/support/payments.ts';
 import { createBenchOrder } from '../universal-order.ts';
 
 /** When each block header arrived, by block number (performance.now() milliseconds). */

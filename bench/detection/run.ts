@@ -1,12 +1,12 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { runDetectionPass } from '@store/api/settlement/detection';
+import { readIndexerPosition } from '@store/api/settlement/indexed-transfers';
+import { prepareSenders, SENDERS, startBackground } from '@store/stack/background-traffic';
 import { sql } from 'drizzle-orm';
 import { createPublicClient, http, parseAbiItem } from 'viem';
-import { runDetectionPass } from '../../api/src/settlement/detection.ts';
-import { readIndexerPosition } from '../../api/src/settlement/indexed-transfers.ts';
 import { startBenchStack } from '../bench-stack.ts';
 import { writeBenchmarkSection } from '../docs-section.ts';
-import { prepareSenders, SENDERS, startBackground } from './background.ts';
 import { type BlockClock, runScenario, watchBlocks } from './measure.ts';
 import { machine, markdownTable, type ResultRow, summarize, table } from './report.ts';
 

@@ -6,16 +6,16 @@
 // be lost, doubled, stuck on a deposit address or misreported by the database.
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { usdcAbi } from '@store/api/chain/usdc-abi';
 import { parseUsdc } from '@store/shared';
+import { chainLedger } from '@store/stack/chain-ledger';
+import { waitForIndexerBlock } from '@store/stack/indexer';
+import type { Service } from '@store/stack/process';
+import { payUsdc } from '@store/stack/usdc';
 import { sql } from 'drizzle-orm';
 import { type Address, createPublicClient, type Hash, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { usdcAbi } from '../../api/src/chain/usdc-abi.ts';
-import { chainLedger } from '../../api/test/support/chain-ledger.ts';
-import { payUsdc } from '../../api/test/support/payments.ts';
-import { waitForIndexerBlock } from '../../stack/src/indexer.ts';
-import type { Service } from '../../stack/src/process.ts';
 import { startBenchStack } from '../bench-stack.ts';
 import { machine, markdownTable } from '../detection/report.ts';
 import { writeBenchmarkSection } from '../docs-section.ts';

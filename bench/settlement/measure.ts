@@ -1,10 +1,10 @@
 // One settlement scenario: pay N fresh universal orders one after another and time, from the
 // header of the block at which each payment reached the confirmation depth, (1) the forwarding
 // transactions' block header and (2) the `order.paid` and `order.forwarded` webhooks' arrival.
+import type { Database } from '@store/api/db/client';
+import { payUsdc } from '@store/stack/usdc';
 import { sql } from 'drizzle-orm';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { Database } from '../../api/src/db/client.ts';
-import { payUsdc } from '../../api/test/support/payments.ts';
 import type { BlockClock } from '../detection/measure.ts';
 import { createBenchOrder } from '../universal-order.ts';
 

@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { readStackInfo } from '@store/stack/stack-info';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { readStackInfo } from '../../web/e2e/support/stack-info.ts';
 import { writeBenchmarkSection } from '../docs-section.ts';
 
 const root = resolve(import.meta.dir, '../..');

@@ -11,15 +11,8 @@
 // Note: whenever the feed cannot be read (no function, no xpub, a failed query), and while the
 // addresses up to the highest assigned are still being derived (a first start with many wallets),
 // the transfers of that block are all kept: more rows than needed, never a payment missed.
-import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { HDKey } from '@scure/bip32';
+import { depositAddressDeriver } from '@store/shared/deposit-address';
 import postgres from 'postgres';
-import { bytesToHex, keccak256 } from 'viem';
-
-/** Depth of the deposit account m/44'/60'/0'/0 below the master key. */
-const DEPOSIT_ACCOUNT_DEPTH = 4;
-// Note: testnet extended keys (tpub) carry other version bytes; the derivation is the same.
-const TESTNET_VERSIONS = { private: 0x04358394, public: 0x043587cf };
 
 /** Default of INDEXER_ADDRESS_GAP: addresses derived past the highest assigned index. */
 export const DEFAULT_ADDRESS_GAP = 1000;
@@ -31,24 +24,18 @@ export const DEFAULT_ADDRESS_GAP = 1000;
  */
 const DERIVE_BUDGET_MS = 50;
 
-/** Lowercase address of deposit index `index` under the account's extended public key. */
+/**
+ * Lowercase address of deposit index `index` under the account's extended public key (the
+ * derivation the API hands addresses out with).
+ */
 export function depositAddressesOf(xpub: string): (index: number) => string {
-  const account = HDKey.fromExtendedKey(
-    xpub,
-    xpub.startsWith('tpub') ? TESTNET_VERSIONS : undefined,
-  );
-  if (account.depth !== DEPOSIT_ACCOUNT_DEPTH) {
-    throw new Error(
-      `PAYMENT_XPUB is at depth ${account.depth}; the deposit account m/44'/60'/0'/0 is at depth ${DEPOSIT_ACCOUNT_DEPTH}`,
-    );
+  let derive: ReturnType<typeof depositAddressDeriver>;
+  try {
+    derive = depositAddressDeriver(xpub);
+  } catch (error) {
+    throw new Error(`PAYMENT_XPUB: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return (index) => {
-    const compressed = account.deriveChild(index).publicKey;
-    if (!compressed) throw new Error('PAYMENT_XPUB has no public key');
-    // An Ethereum address: the last 20 bytes of the hash of the uncompressed point (no 0x04 byte).
-    const point = secp256k1.Point.fromBytes(compressed).toBytes(false).subarray(1);
-    return `0x${keccak256(bytesToHex(point)).slice(-40)}`;
-  };
+  return (index) => derive(index).address.toLowerCase();
 }
 
 /** What `indexer_feed.watch_state()` answers. */

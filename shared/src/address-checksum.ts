@@ -20,3 +20,17 @@ export function hasValidChecksum(value: string): boolean {
   }
   return true;
 }
+
+/** The EIP-55 form of an address (0x + 40 hex, any case): each letter's case set by the checksum. */
+export function checksumAddress(value: string): `0x${string}` {
+  if (!isEthereumAddress(value)) throw new Error(`not an address: ${value}`);
+  const hex = value.slice(2).toLowerCase();
+  const hash = keccak_256(new TextEncoder().encode(hex));
+  let out = '0x';
+  for (let i = 0; i < 40; i++) {
+    const char = hex.charAt(i);
+    const nibble = ((hash[i >> 1] ?? 0) >> (i % 2 === 0 ? 4 : 0)) & 0xf;
+    out += nibble >= 8 ? char.toUpperCase() : char;
+  }
+  return out as `0x${string}`;
+}

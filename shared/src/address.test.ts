@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hasValidChecksum, isEthereumAddress, isHexColor, isHttpUrl } from './address.ts';
+import { isEthereumAddress, isHexColor, isHttpUrl } from './address.ts';
+import { hasValidChecksum } from './address-checksum.ts';
 
 describe('address and URL checks', () => {
   it('accepts 0x + 40 hex in any case only', () => {

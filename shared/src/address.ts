@@ -8,9 +8,6 @@ export function isEthereumAddress(value: string): boolean {
   return ETHEREUM_ADDRESS_PATTERN.test(value);
 }
 
-// Note: in a module of its own (with keccak), so pages that only check the format load no hash.
-export { hasValidChecksum } from './address-checksum.ts';
-
 /** The zero address: a payout there is burned. */
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 

@@ -52,6 +52,11 @@ export interface ChainFacts {
   blockTimeMs: number;
   /** False for Base mainnet, where payments are real. */
   testMode: boolean;
+  /**
+   * The card on-ramp's name of this network; undefined where it sells no USDC (test and local
+   * chains), so no page offers to buy with a card there.
+   */
+  onrampNetwork: string | undefined;
 }
 
 /** The chains the product runs on, by chain id. */
@@ -66,6 +71,7 @@ export const CHAINS = {
     confirmations: 10,
     blockTimeMs: 200,
     testMode: false,
+    onrampNetwork: 'base',
   },
   [BASE_SEPOLIA_CHAIN_ID]: {
     id: BASE_SEPOLIA_CHAIN_ID,
@@ -77,6 +83,7 @@ export const CHAINS = {
     confirmations: 10,
     blockTimeMs: 200,
     testMode: true,
+    onrampNetwork: undefined,
   },
   [LOCAL_CHAIN_ID]: {
     id: LOCAL_CHAIN_ID,
@@ -88,6 +95,7 @@ export const CHAINS = {
     confirmations: 2,
     blockTimeMs: 1000,
     testMode: true,
+    onrampNetwork: undefined,
   },
 } as const satisfies Record<number, ChainFacts>;
 

@@ -56,10 +56,13 @@ describe('addressTailLines', () => {
     expect(addressTailLines({ ...us, country: 'US' })).toEqual(['Springfield, IL 62701']);
   });
 
-  it('names the country elsewhere and skips an empty region', () => {
+  it("writes each country's postal order: German postcode first, British postcode on its own line", () => {
     expect(
-      addressTailLines({ city: 'Berlin', state: '', zipCode: '10115', country: 'DE' }),
-    ).toEqual(['Berlin, 10115', 'Germany']);
+      addressTailLines({ city: 'Berlin', state: '', zipCode: '10117', country: 'DE' }),
+    ).toEqual(['10117 Berlin', 'Germany']);
+    expect(addressTailLines({ city: 'Paris', state: '', zipCode: '75001', country: 'FR' })).toEqual(
+      ['75001 Paris', 'France'],
+    );
     expect(
       addressTailLines({
         city: 'London',
@@ -67,6 +70,18 @@ describe('addressTailLines', () => {
         zipCode: 'SW1A 1AA',
         country: 'GB',
       }),
-    ).toEqual(['London, Greater London SW1A 1AA', 'United Kingdom']);
+    ).toEqual(['London', 'SW1A 1AA', 'Greater London', 'United Kingdom']);
+  });
+
+  it("keeps a part the country's format leaves out", () => {
+    const lines = addressTailLines({
+      city: 'Osaka',
+      state: 'Osaka',
+      zipCode: '530-0001',
+      country: 'JP',
+    });
+    expect(lines.join(' ')).toContain('Osaka');
+    expect(lines.join(' ')).toContain('530-0001');
+    expect(lines.at(-1)).toBe('Japan');
   });
 });

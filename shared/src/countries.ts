@@ -1,5 +1,6 @@
-// Countries of a shipping address: the ISO 3166-1 alpha-2 codes (data, no dependency), the default
-// (United States) and the names the forms and receipts show.
+// Countries of a shipping address: the ISO 3166-1 alpha-2 codes, the default (United States), the
+// names the forms and receipts show and each country's postal order of an address's last lines.
+import { formatAddress } from 'localized-address-format';
 
 /** Every officially assigned ISO 3166-1 alpha-2 code, sorted. */
 export const COUNTRY_CODES = [
@@ -316,14 +317,28 @@ interface AddressTail {
 }
 
 /**
- * The lines of an address after the street: "City, ST 12345" for the United States (as before
- * addresses had countries); elsewhere city, region and postal code as given, then the country's name.
+ * The lines of an address after the street, in the country's postal order ("Berlin, CA 10117" in
+ * the United States, "10117 Berlin" in Germany, the postcode on its own line in the United Kingdom,
+ * from the postal formats `localized-address-format` carries), then the country's name outside the
+ * United States. A part the country's format leaves out (a Japanese address's city) is kept on a
+ * last line, so nothing the shopper typed is dropped.
  */
 export function addressTailLines(address: AddressTail, locale = 'en'): string[] {
   const country = address.country || DEFAULT_COUNTRY;
-  const region = [address.city, [address.state, address.zipCode].filter(Boolean).join(' ')]
-    .filter(Boolean)
-    .join(', ');
-  if (country === DEFAULT_COUNTRY) return [region];
-  return [region, countryName(country, locale)].filter(Boolean);
+  const lines = formatAddress(
+    {
+      postalCountry: country,
+      locality: address.city,
+      administrativeArea: address.state,
+      postalCode: address.zipCode,
+    },
+    'latin',
+  ).filter((line) => line.trim() !== '');
+  const text = lines.join('\n');
+  const left = [address.city, address.state, address.zipCode].filter(
+    (part) => part && !text.includes(part),
+  );
+  if (left.length > 0) lines.push(left.join(' '));
+  if (country === DEFAULT_COUNTRY) return lines;
+  return [...lines, countryName(country, locale)];
 }

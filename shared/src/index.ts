@@ -1,11 +1,16 @@
 // @store/shared: pure domain rules used by web and api.
 export * from './account.ts';
 export * from './address.ts';
+// Note: the checksum is a module of its own (with keccak), so pages that only check the format
+// load no hash.
+export * from './address-checksum.ts';
 export * from './chains.ts';
 export * from './checkout-url.ts';
+export * from './confirmations.ts';
 export * from './constants.ts';
 export * from './countries.ts';
 export * from './fulfilment.ts';
+export * from './html.ts';
 export * from './limits.ts';
 export * from './link-builder.ts';
 export * from './link-signature.ts';

@@ -2,13 +2,8 @@
 // builds (address and checksum, webhook URL, prices, quantities, branding, all with the shared
 // schemas), and the universal-checkout link it generates. The parser is in checkout-url.ts.
 import * as v from 'valibot';
-import {
-  hasValidChecksum,
-  isEthereumAddress,
-  isHexColor,
-  isHttpUrl,
-  isZeroAddress,
-} from './address.ts';
+import { isEthereumAddress, isHexColor, isHttpUrl, isZeroAddress } from './address.ts';
+import { hasValidChecksum } from './address-checksum.ts';
 import { PREFILL_PARAMS, parseCheckoutParams, UNIVERSAL_CHECKOUT_PATH } from './checkout-url.ts';
 import { LIMIT_MESSAGES, TEXT_LIMITS } from './limits.ts';
 import {

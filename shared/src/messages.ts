@@ -197,7 +197,7 @@ export const PAGE_TEXTS = {
   searchPlaceholder: 'Search products...',
   checkoutError: 'Checkout Error',
   creatingOrder: 'Creating Order...',
-  pollNote: 'auto-refresh every 10 seconds',
+  pollNote: 'updates as payments arrive',
   paymentMethod: 'USDC (Cryptocurrency)',
   orderConfirmed: 'Confirmed',
 } as const;

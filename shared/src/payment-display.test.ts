@@ -8,9 +8,10 @@ import {
 } from './payment-display.ts';
 
 describe('buildOnrampUrl', () => {
-  it('carries wallet, amount in USD, USDC on Base, email, redirect and partner order id', () => {
+  it('carries wallet, amount in USD, USDC on the network, email, redirect and partner order id', () => {
     const url = new URL(
       buildOnrampUrl({
+        network: 'base',
         walletAddress: '0xabc',
         amountUsdc: '34.59',
         customerEmail: 'ada@example.com',
@@ -33,10 +34,12 @@ describe('buildOnrampUrl', () => {
 });
 
 describe('countdown', () => {
-  it('formats h:mm:ss without capping hours', () => {
+  it('formats h:mm:ss, with whole days before it', () => {
     expect(formatCountdown(21_600)).toBe('6:00:00');
     expect(formatCountdown(249)).toBe('0:04:09');
-    expect(formatCountdown(7 * 24 * 3600)).toBe('168:00:00');
+    expect(formatCountdown(7 * 24 * 3600)).toBe('7d 0:00:00');
+    expect(formatCountdown(7 * 24 * 3600 - 3)).toBe('6d 23:59:57');
+    expect(formatCountdown(86_399)).toBe('23:59:59');
     expect(formatCountdown(-5)).toBe('0:00:00');
   });
 

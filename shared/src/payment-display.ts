@@ -11,6 +11,8 @@ export interface OnrampLinkInput {
   /** Exact USDC amount, 2 decimals; bought with the same number of US dollars. */
   amountUsdc: string;
   customerEmail?: string | null;
+  /** The on-ramp's name of the network (the chain facts' `onrampNetwork`). */
+  network: string;
   /** Where the on-ramp sends the shopper back: the payment page. */
   redirectUrl: string;
   /** Last 8 characters uppercase (store page) or the full order id (universal page). */
@@ -20,7 +22,7 @@ export interface OnrampLinkInput {
   baseUrl?: string;
 }
 
-/** The 'Buy USDC with Card' URL: wallet, amount in USD, USDC on Base, email, redirect back. */
+/** The 'Buy USDC with Card' URL: wallet, amount in USD, USDC on the network, email, redirect back. */
 export function buildOnrampUrl(input: OnrampLinkInput): string {
   const url = new URL(input.baseUrl ?? ONRAMP_DEFAULT_URL);
   const set = (name: string, value: string | null | undefined) => {
@@ -31,7 +33,7 @@ export function buildOnrampUrl(input: OnrampLinkInput): string {
   set('fiatAmount', input.amountUsdc);
   set('fiatCurrency', 'USD');
   set('cryptoCurrencyCode', 'USDC');
-  set('network', 'base');
+  set('network', input.network);
   set('email', input.customerEmail);
   set('redirectURL', input.redirectUrl);
   set('partnerOrderId', input.partnerOrderId);
@@ -49,13 +51,15 @@ export function secondsUntil(
   return Math.max(0, Math.floor((end - now) / 1000));
 }
 
-/** A countdown as h:mm:ss ("6:00:00", "0:04:09"); hours are not capped (7 days is "168:00:00"). */
+/** A countdown as h:mm:ss ("6:00:00", "0:04:09"), with whole days before it ("6d 23:59:57"). */
 export function formatCountdown(totalSeconds: number): string {
   const seconds = Math.max(0, Math.floor(totalSeconds));
-  const hours = Math.floor(seconds / 3600);
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3600);
   const minutes = Math.floor((seconds % 3600) / 60);
   const rest = seconds % 60;
-  return `${hours}:${String(minutes).padStart(2, '0')}:${String(rest).padStart(2, '0')}`;
+  const clock = `${hours}:${String(minutes).padStart(2, '0')}:${String(rest).padStart(2, '0')}`;
+  return days > 0 ? `${days}d ${clock}` : clock;
 }
 
 /** True when a status check means the payment is in: detected, received or already forwarded. */

@@ -1,5 +1,6 @@
 // The payment state machine: one pure function from what the chain shows for a deposit address
 // to the state of its wallet. No clock, no database: the caller passes both in.
+import { confirmationsOf } from './confirmations.ts';
 import type { Usdc } from './money.ts';
 import type { ApiPaymentStatus } from './status.ts';
 
@@ -63,14 +64,6 @@ export function isPaidState(state: PaymentState): boolean {
 /** True once the full amount has been seen (detected or paid): `paymentDetected` of the status API. */
 export function isPaymentDetected(state: PaymentState): boolean {
   return state === 'detected' || isPaidState(state);
-}
-
-/**
- * Blocks a transfer has on the indexed head, counting its own (1 = just mined).
- * Note: a transfer indexed before the head checkpoint moved counts as 0.
- */
-export function confirmationsOf(transfer: DepositTransfer, headBlock: bigint): bigint {
-  return headBlock >= transfer.blockNumber ? headBlock - transfer.blockNumber + 1n : 0n;
 }
 
 /**

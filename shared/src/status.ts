@@ -98,6 +98,12 @@ export const CLIENT_PAYMENT_STATUS_LABELS = {
   failed: 'Payment Failed',
 } as const satisfies Record<ClientPaymentStatus, string>;
 
+/**
+ * The badge of a payment seen in a block but short of the depth the order needs: the page takes
+ * the shopper on at once, and says 'Confirmed' only at depth.
+ */
+export const DETECTED_PAYMENT_LABEL = 'Payment Detected';
+
 /** Payment statuses the API reports from GET /api/check-payment-status/{orderId}. */
 export const API_PAYMENT_STATUSES = [
   'waiting',

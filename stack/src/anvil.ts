@@ -3,7 +3,7 @@ import { existsSync, renameSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
-import { LOCAL_CHAIN_ID } from '../../api/src/chain/networks.ts';
+import { LOCAL_CHAIN_ID } from '@store/api/chain/networks';
 
 /** Options of `startAnvil`. */
 export type AnvilOptions = {

@@ -11,6 +11,7 @@
 // Base address. The proxy at its deploy address is then emptied, so only one USDC exists.
 //
 // `bun run rehearse:base` starts one for manual runs (CHAIN_ID=84532 for Base Sepolia, ANVIL_PORT).
+import { BASE_CHAIN_ID, BASE_SEPOLIA_CHAIN_ID, networks } from '@store/api/chain/networks';
 import {
   type Address,
   createPublicClient,
@@ -25,7 +26,6 @@ import {
   parseEther,
 } from 'viem';
 import type { HDAccount } from 'viem/accounts';
-import { BASE_CHAIN_ID, BASE_SEPOLIA_CHAIN_ID, networks } from '../../api/src/chain/networks.ts';
 import { type Anvil, startAnvil } from './anvil.ts';
 import {
   adminAbi,

@@ -2,10 +2,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { getIndexerStatus, isIndexerReady } from '@store/api/chain/indexer-status';
+import { LOCAL_CHAIN_ID } from '@store/api/chain/networks';
 import postgres from 'postgres';
 import { createPublicClient, http } from 'viem';
-import { getIndexerStatus, isIndexerReady } from '../../api/src/chain/indexer-status.ts';
-import { LOCAL_CHAIN_ID } from '../../api/src/chain/networks.ts';
 
 /** Options of `startIndexer`. */
 export type IndexerOptions = {

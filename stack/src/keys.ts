@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DATABASE_ROLES, type DatabaseRole } from '@store/api/db/client';
+import { depositXpubFromMnemonic, newMnemonic } from '@store/api/keys/hd';
+import { newWebhookKeyPair, webhookPublicKeyOf } from '@store/api/webhooks/signing';
 import { toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { DATABASE_ROLES, type DatabaseRole } from '../../api/src/db/client.ts';
-import { depositXpubFromMnemonic, newMnemonic } from '../../api/src/keys/hd.ts';
-import { newWebhookKeyPair, webhookPublicKeyOf } from '../../api/src/webhooks/signing.ts';
 import { LOCAL_ACCOUNT_INDEX, localAccount } from './usdc.ts';
 
 /** Keys of a local installation. Never use these on a real chain. */
@@ -91,3 +91,13 @@ export async function loadOrCreateRolePasswords(
   }
   return { passwords, file };
 }
+
+/**
+ * The deposit xpub of the API-only tests: from a public BIP-39 test mnemonic, not anvil's. Note:
+ * anvil's accounts are that mnemonic's first addresses, so with anvil's seed the ninth deposit
+ * address a test file made was anvil account 8, a payee the tests use, and its orders were then
+ * refused as paying a deposit address.
+ */
+export const TEST_XPUB = depositXpubFromMnemonic(
+  'legal winner thank year wave sausage worth useful legal winner thank yellow',
+);

@@ -2,9 +2,9 @@
 // the worker sends (shoppers' receipts) and keeps the latest ones in memory, and an inbox page over
 // HTTP that lists them and shows each (its HTML in a sandboxed frame: no script runs).
 import type { AddressInfo } from 'node:net';
+import { escapeHtml } from '@store/shared';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { escapeHtml } from '../../api/src/mail/receipt.ts';
 
 /** One caught message. */
 export interface CaughtMail {

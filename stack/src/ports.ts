@@ -129,3 +129,16 @@ export async function takePortVariables(): Promise<Record<string, string>> {
   process.on('SIGTERM', () => child.kill('SIGTERM'));
   process.exit(await child.exited);
 }
+
+/** A port that was free a moment ago (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -2,8 +2,8 @@
 // run by `postgres-server.ts` in a process (and process group) of its own.
 import { chmod, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { DATABASE_ROLES, type DatabaseRole, setRolePasswords } from '@store/api/db/client';
 import postgres from 'postgres';
-import { DATABASE_ROLES, type DatabaseRole, setRolePasswords } from '../../api/src/db/client.ts';
 import type { PostgresServerArgs } from './postgres-server.ts';
 
 /** A running embedded Postgres server. */

@@ -2,7 +2,7 @@
 // when the environment does not name a real one. Used by the dev command, tests and benchmarks.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DATABASE_ROLES, type DatabaseRole, migrateDatabase } from '../../api/src/db/client.ts';
+import { DATABASE_ROLES, type DatabaseRole, migrateDatabase } from '@store/api/db/client';
 import { startAnvil } from './anvil.ts';
 import { indexerDataMatchesChain, resetIndexerData, superviseIndexer } from './indexer.ts';
 import { loadOrCreateLocalKeys, loadOrCreateRolePasswords } from './keys.ts';

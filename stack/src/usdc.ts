@@ -1,5 +1,6 @@
 // Circle's own USDC (FiatTokenV2_2 behind FiatTokenProxy) deployed on the local anvil chain.
 import { createRequire } from 'node:module';
+import { usdcAbi } from '@store/api/chain/usdc-abi';
 import {
   type Address,
   createPublicClient,
@@ -277,4 +278,25 @@ export async function mintLocalUsdc(options: {
     functionName: 'mint',
     args: [options.to, options.amount],
   });
+}
+
+/** Sends `amount` base units of USDC from anvil test account `from` and waits for the receipt. */
+export async function payUsdc(
+  env: { RPC_URL: string; USDC_ADDRESS?: string },
+  from: number,
+  to: Address,
+  amount: bigint,
+): Promise<{ hash: Hash; blockNumber: bigint; minedAt: number }> {
+  const transport = http(env.RPC_URL);
+  const wallet = createWalletClient({ account: localAccount(from), chain: foundry, transport });
+  const hash = await wallet.writeContract({
+    address: env.USDC_ADDRESS as Address,
+    abi: usdcAbi,
+    functionName: 'transfer',
+    args: [to, amount],
+  });
+  const client = createPublicClient({ chain: foundry, transport });
+  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+  if (receipt.status !== 'success') throw new Error(`transfer ${hash} reverted`);
+  return { hash, blockNumber: receipt.blockNumber, minedAt: performance.now() };
 }

@@ -6,9 +6,9 @@
 // session of another device from the account page.
 import { createHmac } from 'node:crypto';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { readStackInfo } from '@store/stack/stack-info';
 import { createStore, PASSWORD, signUp, unique } from './admin-helpers.ts';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const stack = readStackInfo();
 const NEW_PASSWORD = 'violet staple orbit lantern';

@@ -2,8 +2,8 @@
 // API with the page's own cookie jar (so the browser is signed in as that merchant), unique names.
 import { type APIRequestContext, expect } from '@playwright/test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
+import { readStackInfo } from '@store/stack/stack-info';
 import { payUsdc } from './support/pay.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 /** The password every e2e merchant uses. */
 export const PASSWORD = 'correct horse battery';

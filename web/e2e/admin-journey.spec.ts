@@ -40,6 +40,10 @@ test('a newcomer signs up, builds a store with a product and sees it on the stor
   await expect(storeDialog.getByText('Store slug is required')).toBeVisible();
   await storeDialog.getByLabel('Store Name').fill(`${storeName}!`);
   await expect(storeDialog.getByLabel('Store Slug')).toHaveValue(slug);
+  // The hint shows the store's address as it will be, following the slug.
+  await expect(
+    storeDialog.getByText(new RegExp(`Your store's address: https?://[^/]+/store/${slug}$`)),
+  ).toBeVisible();
   await storeDialog.getByLabel('Payment Address').fill('0x123');
   await storeDialog.getByLabel('Primary color').fill('teal');
   await expect(

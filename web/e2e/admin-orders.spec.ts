@@ -4,9 +4,9 @@
 import { readFile } from 'node:fs/promises';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
+import { readStackInfo } from '@store/stack/stack-info';
 import { createProduct, createStore, signUp, unique } from './admin-helpers.ts';
 import { payUsdc } from './support/pay.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const shopper = {
   customerEmail: 'grace@example.com',

@@ -14,7 +14,7 @@ import {
   signUp,
   unique,
 } from './admin-helpers.ts';
-import { snap } from './support/screenshots.ts';
+import { snap, snapBoth } from './support/screenshots.ts';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -132,6 +132,45 @@ test('webhooks: set the URL, see a delivery, redeliver it, rotate the secret', a
     await expect(secretGroup).toContainText('The old secret keeps working for 24 hours');
     await expect(page.getByTestId('signing-secret')).toHaveText(/^whsec_[A-Za-z0-9+/=]{20,}$/);
     expect(await shownSecret(page)).not.toBe(secret);
+  } finally {
+    await receiver.stop();
+  }
+});
+
+test('a test webhook reaches the URL before the first order, signed, and its answer is shown', async ({
+  page,
+}) => {
+  const receiver = await startReceiver();
+  try {
+    await signUp(page.request);
+    const store = await createStore(page.request, unique('Test Hooks Shop'));
+    await page.goto(`/admin/stores/${store.id}`);
+    await page.getByRole('tab', { name: 'Webhooks' }).click();
+    const send = page.getByRole('button', { name: 'Send test webhook' });
+    await expect(send).toBeDisabled();
+    await page.getByLabel('Webhook URL').fill(receiver.url);
+    await page.getByRole('button', { name: 'Save Webhook URL' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Webhook URL saved' })).toBeVisible();
+    await page.getByLabel('Event').selectOption('order.shipped');
+    await send.click();
+    const result = page.getByTestId('webhook-test-result');
+    await expect(result).toContainText('Delivered: order.shipped');
+    await expect(result).toContainText('HTTP 200');
+    await expect(result).toContainText(/msg_test_[0-9a-f]{32}/);
+    await snapBoth(page, 'admin-webhook-test');
+    expect(receiver.ofType('order.shipped')).toHaveLength(1);
+    await page
+      .getByRole('group', { name: 'Signing secret' })
+      .getByRole('button', { name: 'Show' })
+      .click();
+    await expect(page.getByTestId('signing-secret')).toHaveText(/^whsec_[A-Za-z0-9+/=]{20,}$/);
+    const [sample] = receiver.ofType('order.shipped');
+    expect(sample && signedWith(await shownSecret(page), sample)).toBe(true);
+    expect(JSON.parse(sample?.body ?? '{}')).toMatchObject({ storeId: store.id, signed: true });
+    // Nothing lands in the delivery log: it lists real order events only.
+    await expect(page.getByRole('region', { name: 'Deliveries' })).not.toContainText(
+      'order.shipped',
+    );
   } finally {
     await receiver.stop();
   }

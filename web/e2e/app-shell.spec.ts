@@ -65,6 +65,25 @@ test('the landing page leads merchants in: sign in, or start selling', async ({ 
   await expect(page).toHaveURL('/sign-up');
 });
 
+test("the public pages name the deployment's chain and this year, and claim no custody they lack", async ({
+  page,
+}) => {
+  for (const path of [
+    '/',
+    '/terms-of-service',
+    '/universal-checkout-docs',
+    '/payment-link-builder',
+  ]) {
+    await page.goto(path);
+    await expect(page.getByText(/Local chain 31337/).first()).toBeVisible();
+    await expect(page.locator('body')).not.toContainText(/\bBase\b/);
+  }
+  await page.goto('/');
+  const footer = page.locator('footer');
+  await expect(footer).toContainText(`© ${new Date().getFullYear()}`);
+  await expect(footer).not.toContainText('non-custodial');
+});
+
 test('the web manifest is linked and served', async ({ page, request }) => {
   await page.goto('/');
   const href = await page.locator('link[rel="manifest"]').getAttribute('href');

@@ -5,8 +5,8 @@
 // pictures: a placeholder when there is none, a fallback when one fails to load. On a phone the
 // product page shows price and Buy Now on the first screen. Screenshots at phone and laptop sizes.
 import { expect, type Page, test } from '@playwright/test';
+import { readStackInfo } from '@store/stack/stack-info';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
 

@@ -3,10 +3,10 @@
 // the session's fixed items and prices, pays from an anvil account, and lands on returnUrl. An
 // expired session shows its own page; a revoked key is refused.
 import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
+import { readStackInfo } from '@store/stack/stack-info';
 import { createStore, signUp, unique } from './admin-helpers.ts';
 import { payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };

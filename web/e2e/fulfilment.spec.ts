@@ -9,6 +9,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
+import { readStackInfo } from '@store/stack/stack-info';
 import {
   createProduct,
   createStore,
@@ -18,7 +19,6 @@ import {
   unique,
 } from './admin-helpers.ts';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const PHONE = { width: 390, height: 844 };
 const LAPTOP = { width: 1280, height: 800 };

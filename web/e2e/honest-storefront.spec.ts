@@ -7,11 +7,11 @@
 // and disappears when the payout address changes. Screenshots at phone and laptop sizes.
 import { expect, type Page, test } from '@playwright/test';
 import { REVIEW_MESSAGES } from '@store/shared';
-import { localAccount } from '../../stack/src/usdc.ts';
+import { readStackInfo } from '@store/stack/stack-info';
+import { localAccount } from '@store/stack/usdc';
 import { createProduct, createStore, signUp, unique } from './admin-helpers.ts';
 import { payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
 

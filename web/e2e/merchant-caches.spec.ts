@@ -3,8 +3,8 @@
 // /api/ answer of the merchant in Cache Storage and nothing of the merchant in IndexedDB, while
 // the shopper's cart stays.
 import { expect, type Page, test } from '@playwright/test';
+import { readStackInfo } from '@store/stack/stack-info';
 import { createProduct, createStore, signUp, unique } from './admin-helpers.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 /** Every request URL held in Cache Storage, by cache name (paths and queries only). */
 function cachedUrls(page: Page): Promise<Record<string, string[]>> {

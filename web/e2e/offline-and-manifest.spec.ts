@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test } from '@playwright/test';
+import { readStackInfo } from '@store/stack/stack-info';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 test('a visited store reloads offline with its products and cart', async ({ page, context }) => {
   const { store } = readStackInfo();

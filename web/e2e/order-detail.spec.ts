@@ -5,6 +5,7 @@
 // missing. Screenshots at phone and laptop sizes; at 390 px the page needs no sideways scroll.
 import { expect, type Page, test } from '@playwright/test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
+import { readStackInfo } from '@store/stack/stack-info';
 import {
   createProduct,
   createStore,
@@ -15,7 +16,6 @@ import {
 } from './admin-helpers.ts';
 import { payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
 

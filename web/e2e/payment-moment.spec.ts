@@ -5,9 +5,9 @@
 // the page then moves on to the paid order's thank-you page, which shows its payment transaction
 // (and promises no email: the demo is an unsigned link). Screenshots at phone and laptop sizes.
 import { expect, type Page, test } from '@playwright/test';
+import { readStackInfo } from '@store/stack/stack-info';
 import { payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
 

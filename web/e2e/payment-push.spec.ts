@@ -4,6 +4,8 @@
 // mined, long before the first poll could fire. Then the fallback: with the push channel refused,
 // the 10 s poll still confirms the payment. Screenshots at phone and laptop sizes.
 import { expect, type Page, test } from '@playwright/test';
+import { readStackInfo, type StackInfo } from '@store/stack/stack-info';
+import { localAccount } from '@store/stack/usdc';
 import {
   createPublicClient,
   createWalletClient,
@@ -13,10 +15,8 @@ import {
   webSocket,
 } from 'viem';
 import { foundry } from 'viem/chains';
-import { localAccount } from '../../stack/src/usdc.ts';
-import { payUsdc } from './support/pay.ts';
+import { PAYMENT_SEEN_BADGE, payUsdc } from './support/pay.ts';
 import { saveScreenshot } from './support/screenshots.ts';
-import { readStackInfo, type StackInfo } from './support/stack-info.ts';
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
 const POLL_INTERVAL_MS = 10_000;
@@ -151,7 +151,7 @@ test('"Payment detected" is pushed to the page within a block, with the poll cut
       const hash = await sendUsdc(stack, address, '1.50', 5);
       await expect(page.getByTestId('payment-progress')).toBeVisible({ timeout: 3_000 });
       const receipt = await chain.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-      await expect(page.getByTestId('payment-status')).toHaveText('Payment Confirmed');
+      await expect(page.getByTestId('payment-status')).toHaveText(PAYMENT_SEEN_BADGE);
 
       const seen = await progressSeen(page);
       const mined = heads.arrivedAt(receipt.blockNumber);
@@ -198,7 +198,7 @@ test('with the push channel refused, the 10 s poll still confirms the payment', 
   });
   await payUsdc(stack, address, '1.20', 6);
   expect((await polled).status()).toBe(200);
-  await expect(page.getByTestId('payment-status')).toHaveText('Payment Confirmed');
+  await expect(page.getByTestId('payment-status')).toHaveText(PAYMENT_SEEN_BADGE);
   await expect(page).toHaveURL(`${stack.webUrl}/thank-you/${orderId}`);
   expect(streams).toBeGreaterThanOrEqual(1);
 });

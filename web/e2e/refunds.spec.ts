@@ -13,10 +13,11 @@
 import { expect, type Page, test } from '@playwright/test';
 import { formatUsdcFull, parseUsdc } from '@store/shared';
 import { parseUsdcTransferUri } from '@store/shared/eip681';
+import { E2E_PORTS, readStackInfo } from '@store/stack/stack-info';
+import { localAccount } from '@store/stack/usdc';
 import postgres from 'postgres';
 import { createPublicClient, getAddress, http, parseAbi, parseUnits } from 'viem';
 import { foundry } from 'viem/chains';
-import { localAccount } from '../../stack/src/usdc.ts';
 import {
   createProduct,
   createStore,
@@ -27,7 +28,6 @@ import {
 } from './admin-helpers.ts';
 import { payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
-import { E2E_PORTS, readStackInfo } from './support/stack-info.ts';
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
 

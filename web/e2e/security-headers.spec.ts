@@ -4,8 +4,8 @@
 // violation shows twice: the console's "Content Security Policy" message and the page's
 // securitypolicyviolation event; a planted inline script proves both are listened to.
 import { expect, type Page, test } from '@playwright/test';
+import { readStackInfo } from '@store/stack/stack-info';
 import { createProduct, createStore, signUp, unique } from './admin-helpers.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const HERO = 'Accept crypto payments in 60 seconds';
 

@@ -3,9 +3,9 @@
 // status=success; after the deposit address request fails, Try Again asks for one again and the
 // page becomes payable instead of waiting forever on 'Generating payment address…'.
 import { expect, type Page, test } from '@playwright/test';
-import { payUsdc } from './support/pay.ts';
+import { readStackInfo } from '@store/stack/stack-info';
+import { PAYMENT_SEEN_BADGE, payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const MERCHANT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'; // anvil account 3
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
@@ -68,7 +68,7 @@ test('automatic detection returns the shopper to returnUrl with orderId and stat
   expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
   await payUsdc(stack, address, '3.20', 5);
   // No click: the page's own detection (push or the 10 s poll) confirms and hands over.
-  await expect(page.getByTestId('payment-status')).toHaveText('Payment Confirmed', {
+  await expect(page.getByTestId('payment-status')).toHaveText(PAYMENT_SEEN_BADGE, {
     timeout: 30_000,
   });
   await page.waitForURL(

@@ -5,10 +5,10 @@
 // payment request, then pays the remaining amount after a partial payment, sees the transaction
 // while it is pending, and the order is paid on the chain.
 import { expect, type Page, test } from '@playwright/test';
-import { localAccount } from '../../stack/src/usdc.ts';
+import { readStackInfo } from '@store/stack/stack-info';
+import { localAccount } from '@store/stack/usdc';
 import { payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
-import { readStackInfo } from './support/stack-info.ts';
 
 const MERCHANT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'; // anvil account 3
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };

@@ -52,7 +52,7 @@ describe('routes', () => {
     expect(url.searchParams.get('externalOrderId')).toMatch(/^demo-\d+-[0-9a-z]{9}$/);
     expect(page.querySelectorAll('.feature-card')).toHaveLength(6);
     expect(page.querySelectorAll('.steps > li')).toHaveLength(3);
-    expect(page.querySelector('footer')?.textContent).toContain('© 2025');
+    expect(page.querySelector('footer')?.textContent).toContain(`© ${new Date().getFullYear()}`);
     const footerLinks = [...page.querySelectorAll('footer a')].map((a) => a.getAttribute('href'));
     expect(footerLinks).toEqual([
       '/universal-checkout-docs',

@@ -43,6 +43,12 @@ export function createDatabase(url: string, options: { max?: number } = {}) {
 
 export type Database = ReturnType<typeof createDatabase>['db'];
 
+/** An open transaction of the database (what `db.transaction` hands its callback). */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** Something that runs SQL: the database or an open transaction. */
+export type Executor = Database | Transaction;
+
 // Note: any fixed number works; it only has to be the same in every process that migrates.
 const MIGRATION_LOCK = 7_240_001;
 

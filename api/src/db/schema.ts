@@ -621,6 +621,24 @@ export const webhookAttempts = pgTable(
 );
 
 /**
+ * The health of each webhook URL: failures in a row (network errors, timeouts, 408, 429, 5xx) and,
+ * after WEBHOOK_PAUSE_AFTER_FAILURES of them, a pause: its deliveries wait (nothing is dropped or
+ * sent to it) until `pausedUntil`, when one of them goes as a probe; an answer resumes it, another
+ * failure pauses it twice as long. The store's owner is told once per pause (`notifiedAt`).
+ */
+export const webhookEndpoints = pgTable('webhook_endpoints', {
+  url: text().primaryKey(),
+  consecutiveFailures: integer().notNull().default(0),
+  lastError: text(),
+  // Since when the endpoint is paused; null while it answers.
+  pausedAt: timestamp({ withTimezone: true }),
+  // When the next probe may go; null while it answers.
+  pausedUntil: timestamp({ withTimezone: true }),
+  notifiedAt: timestamp({ withTimezone: true }),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * Merchants' secret API keys (`Authorization: Bearer sk_test_…` / `sk_live_…`); the table holds
  * only the key's SHA-256 and the first characters the admin shows to tell keys apart.
  */

@@ -6,8 +6,8 @@
 // Note: a refused hit still counts, which never lengthens the window; the next window starts with
 // the first hit after it.
 import { lt, sql } from 'drizzle-orm';
-import type { AppDeps } from '../app.ts';
 import type { ApiConfig } from '../config.ts';
+import type { AppDeps } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { rateLimits } from '../db/schema.ts';
 import { hashKey, tooManyAttempts } from './attempt-limiter.ts';

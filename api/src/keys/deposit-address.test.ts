@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'bun:test';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { depositAccount, depositAddressDeriver, depositPath } from './deposit-address.ts';
+import { depositAddressDeriver, depositPath } from '@store/shared/deposit-address';
+import { depositAccount } from './deposit-address.ts';
 import { depositXpubFromMnemonic, newMnemonic } from './hd.ts';
 
 // Anvil's well-known mnemonic: its m/44'/60'/0'/0/n addresses are public knowledge.

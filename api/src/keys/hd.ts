@@ -2,9 +2,7 @@
 import { HDKey } from '@scure/bip32';
 import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-
-/** BIP-44 account path of Ethereum addresses; deposit address n is `${DEPOSIT_ACCOUNT_PATH}/n`. */
-export const DEPOSIT_ACCOUNT_PATH = "m/44'/60'/0'/0";
+import { DEPOSIT_ACCOUNT_PATH } from '@store/shared/deposit-address';
 
 /** A new 24-word BIP-39 mnemonic. */
 export function newMnemonic(): string {

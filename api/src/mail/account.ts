@@ -1,11 +1,11 @@
 // The mails of a merchant's account: the email verification link, the password reset link, and the
 // notice of each paid order of their stores. Each renders from the row's payload and what is stored
 // now; plain text and HTML, every value escaped.
-import { formatOrderNumber, formatUsdc, multiplyUsdc, parseUsdc } from '@store/shared';
+import { escapeHtml, formatOrderNumber, formatUsdc, multiplyUsdc, parseUsdc } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { orders, stores } from '../db/schema.ts';
-import type { MailTemplate } from './kinds.ts';
-import { escapeHtml, type RenderedEmail } from './receipt.ts';
+import type { RenderedEmail } from './receipt.ts';
+import type { MailTemplate } from './template.ts';
 
 const e = escapeHtml;
 

@@ -5,8 +5,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { Database } from '../db/client.ts';
 import { emailOutbox } from '../db/schema.ts';
-import { startWakeableLoop, type WakeableLoop } from '../settlement/wakeable-loop.ts';
-import { MAIL_KINDS, type OutboxMessage } from './kinds.ts';
+import { backoffDelayMs } from '../loops/backoff.ts';
+import { startWakeableLoop, type WakeableLoop } from '../loops/wakeable-loop.ts';
+import { MAIL_KINDS } from './kinds.ts';
+import type { OutboxMessage } from './template.ts';
 
 /** What the dispatcher needs. */
 export interface MailDispatcherOptions {
@@ -43,11 +45,6 @@ export function smtpUrlWithTimeouts(smtpUrl: string): string {
  * never lapses while it sends; a crashed sender's does.
  */
 const LEASE_MS = 5 * 60 * 1000;
-
-/** Delay before attempt `attempts + 1`. */
-export function mailRetryDelayMs(attempts: number, baseMs: number): number {
-  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_RETRY_DELAY_MS);
-}
 
 interface Due extends OutboxMessage {
   attempts: number;
@@ -151,7 +148,9 @@ async function sendOne(
       payload: null,
     });
   } catch (error) {
-    const next = new Date(now.getTime() + mailRetryDelayMs(attempts, options.retryBaseMs));
+    const next = new Date(
+      now.getTime() + backoffDelayMs(attempts, options.retryBaseMs, MAX_RETRY_DELAY_MS),
+    );
     const again = retryable(error) && next.getTime() <= due.retryUntil.getTime();
     const reason = error instanceof Error ? error.message : String(error);
     await settle({

@@ -1,33 +1,14 @@
 // The templates of the email outbox, by kind: each renders one queued message from what is stored
 // now (the order, the store, the row's payload), or null when what it is about no longer exists.
-
 import { isLinkOrder } from '@store/shared';
 import { eq } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
 import { orders, stores } from '../db/schema.ts';
 import { ACCOUNT_MAIL_KINDS } from './account.ts';
 import { NOTICE_MAIL_KINDS } from './notices.ts';
-import { type RenderedEmail, receiptStoreExtras, renderReceipt, storeNameOf } from './receipt.ts';
+import { receiptStoreExtras, renderReceipt, storeNameOf } from './receipt.ts';
 import { refundClaim } from './refund.ts';
 import { shipped } from './shipped.ts';
-
-/** A claimed message of the outbox, as its template sees it. */
-export interface OutboxMessage {
-  id: string;
-  kind: string;
-  orderId: string | null;
-  userId: string | null;
-  toAddress: string;
-  payload: Record<string, unknown> | null;
-}
-
-/** Renders one message; null: what it is about no longer exists (the message is given up). */
-export type MailTemplate = (
-  db: Database,
-  message: OutboxMessage,
-  chainId: number,
-  publicUrl?: string | null,
-) => Promise<RenderedEmail | null>;
+import type { MailTemplate } from './template.ts';
 
 /** The receipt of one order, rendered from the order and its store as they are now. */
 const receipt: MailTemplate = async (db, message, chainId, publicUrl) => {

@@ -4,13 +4,14 @@
 // another account) with. Each is queued in the transaction of its change, to the account's verified
 // address (none without one), and rendered from its payload: what changed, when, and what to do
 // if it was not them.
+import { escapeHtml as e } from '@store/shared';
 import { and, eq, isNotNull } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
 import { emailOutbox, users } from '../db/schema.ts';
-import type { Executor } from '../webhooks/outbox.ts';
 import { accountMailPage } from './account.ts';
-import type { MailTemplate, OutboxMessage } from './kinds.ts';
 import { EMAIL_RETRY_WINDOW_MS } from './outbox.ts';
-import { escapeHtml as e, type RenderedEmail } from './receipt.ts';
+import type { RenderedEmail } from './receipt.ts';
+import type { MailTemplate, OutboxMessage } from './template.ts';
 
 /** One notice: its kind (the outbox row's kind) and what its mail tells. */
 export type AccountNotice =
@@ -25,6 +26,7 @@ export type AccountNotice =
       to: string | null;
     }
   | { kind: 'api_key_created'; keyName: string; keyPrefix: string }
+  | { kind: 'webhook_paused'; url: string; failures: number; lastError: string }
   | { kind: 'email_in_use'; username: string };
 
 /** The kinds of notice. */
@@ -158,6 +160,18 @@ const TEXTS: Record<
     ],
     unexpected: ifNotYou(origin),
   }),
+  webhook_paused: (p, origin) => ({
+    subject: `Webhooks to ${String(p.url)} are failing: sending is paused`,
+    lines: [
+      `Your webhook URL ${String(p.url)} failed ${String(p.failures)} times in a row (last: ${String(p.lastError)}).`,
+      'Sending to it is paused so it does not hold up anything else. Nothing is lost: its webhooks wait, and we try one again every so often; as soon as it answers, the rest go out by themselves (each within its 3-day retry window).',
+    ],
+    unexpected: [
+      origin
+        ? `Check that your server answers 2xx, then see each delivery in Admin → your store → Webhooks (${origin}/admin).`
+        : 'Check that your server answers 2xx, then see each delivery in Admin → your store → Webhooks.',
+    ],
+  }),
   email_in_use: (p, origin) => ({
     subject: 'Someone tried to use your email address',
     lines: [
@@ -212,5 +226,6 @@ export const NOTICE_MAIL_KINDS: Record<AccountNoticeKind, MailTemplate> = {
   store_deactivated: template('store_deactivated'),
   payout_changed: template('payout_changed'),
   api_key_created: template('api_key_created'),
+  webhook_paused: template('webhook_paused'),
   email_in_use: template('email_in_use'),
 };

@@ -2,8 +2,8 @@
 // exists if and only if the payment was recorded); the mail dispatcher sends it later, retrying.
 import { receiptIsEmailed } from '@store/shared';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
 import { emailOutbox, orders, stores, users } from '../db/schema.ts';
-import type { Executor } from '../webhooks/outbox.ts';
 
 /**
  * The conflict target of an order's mail of which there is one per order (every kind but the

@@ -5,6 +5,7 @@ import {
   addressTailLines,
   chainFacts,
   deliveryEstimateOf,
+  escapeHtml,
   formatOrderNumber,
   formatUsdc,
   isHexColor,
@@ -63,16 +64,6 @@ export interface RenderedEmail {
 /** Delivery promise of SPEC's thank-you page, repeated in the receipt. */
 const ESTIMATED_DELIVERY = '5-7 business days';
 const DEFAULT_COLOR = '#6366f1';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-/** Text made safe for HTML content and attribute values. */
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 /** `price × quantity` of a line, exact (prices are decimal strings). */
 const lineTotal = (item: OrderItem) =>

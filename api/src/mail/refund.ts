@@ -1,12 +1,12 @@
 // The payer's refund claim mail: the amount coming back, why, and the link of the claim page where
 // they confirm (or enter) the address it goes to; rendered from the refund as it is when sent, and
 // given up once the refund no longer awaits an address (claimed or canceled meanwhile).
-import { formatOrderNumber, formatUsdc, isHexColor, isLinkOrder } from '@store/shared';
+import { escapeHtml, formatOrderNumber, formatUsdc, isHexColor, isLinkOrder } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { orders, refunds, stores } from '../db/schema.ts';
 import { claimPathOf } from '../settlement/refund-claims.ts';
-import type { MailTemplate } from './kinds.ts';
-import { escapeHtml, type RenderedEmail, storeNameOf } from './receipt.ts';
+import { type RenderedEmail, storeNameOf } from './receipt.ts';
+import type { MailTemplate } from './template.ts';
 
 const DEFAULT_COLOR = '#6366f1';
 

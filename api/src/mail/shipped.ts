@@ -1,11 +1,17 @@
 // The shopper's "your order has shipped" mail: carrier, tracking number and link, the lines and
 // where it goes, in the store's name and colour; rendered from the order as it is when sent, so a
 // corrected tracking number queued before sending goes out corrected.
-import { formatOrderNumber, isHexColor, isLinkOrder, trackingLinkOf } from '@store/shared';
+import {
+  escapeHtml,
+  formatOrderNumber,
+  isHexColor,
+  isLinkOrder,
+  trackingLinkOf,
+} from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { orders, stores } from '../db/schema.ts';
-import type { MailTemplate } from './kinds.ts';
-import { escapeHtml, type RenderedEmail, storeNameOf } from './receipt.ts';
+import { type RenderedEmail, storeNameOf } from './receipt.ts';
+import type { MailTemplate } from './template.ts';
 
 const DEFAULT_COLOR = '#6366f1';
 

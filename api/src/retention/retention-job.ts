@@ -10,7 +10,7 @@
 // indexer's role, which only deletes the rows named and only when older than the cut-off.
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { startWakeableLoop } from '../settlement/wakeable-loop.ts';
+import { startWakeableLoop } from '../loops/wakeable-loop.ts';
 
 /** The job's settings (RETENTION_* variables of the worker). */
 export interface RetentionConfig {

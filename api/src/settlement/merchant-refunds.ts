@@ -3,6 +3,7 @@
 // among the indexed transfers (from the payout address to the confirmed address, for the refund's
 // exact amount, at the confirmation depth, not before the refund existed, and not already the
 // transaction of another refund) and records the refund as refunded with `order.refunded`.
+import { deepestConfirmedBlock } from '@store/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { refunds } from '../db/schema.ts';
@@ -22,7 +23,7 @@ export async function matchMerchantRefunds(
 ): Promise<number> {
   const { headBlock } = await readIndexerPosition(db, chainId);
   if (headBlock === null) return 0;
-  const deepest = headBlock - BigInt(confirmations) + 1n;
+  const deepest = deepestConfirmedBlock(headBlock, confirmations);
   // Note: a transfer the merchant reported (tx hash) first, then any of the exact amount; one
   // transfer pays one refund (`distinct on` the transfer, and none another refund recorded).
   const found = await db.execute<{

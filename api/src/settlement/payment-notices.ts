@@ -3,7 +3,7 @@
 // each new head of the indexer the detection loop saw. NOTIFY inside a transaction is delivered at
 // its commit, so a listener never reads a state before it is stored.
 import { sql } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
+import type { Executor } from '../db/client.ts';
 import { INDEXER_SCHEMA } from './indexed-transfers.ts';
 
 /** Channel of the orders whose payment state changed; the payload is the order id. */
@@ -19,9 +19,6 @@ export const INDEXED_HEAD_CHANNEL = 'indexed_head';
  * Note: Ponder's own name; should a version change it, detection falls back to the interval.
  */
 export const INDEXER_BLOCK_CHANNEL = `${INDEXER_SCHEMA}_live_query`;
-
-/** Something that runs SQL: the database or an open transaction. */
-type Executor = Pick<Database, 'execute'>;
 
 /** Tells the listeners that the order's payment state changed (at commit, inside a transaction). */
 export async function noticePaymentChange(db: Executor, orderId: string): Promise<void> {

@@ -10,7 +10,7 @@ import {
   parseUsdc,
 } from '@store/shared';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
+import type { Database, Transaction } from '../db/client.ts';
 import { orders, paymentEvents, paymentWallets } from '../db/schema.ts';
 import { enqueueMerchantPaid, enqueueReceipt } from '../mail/outbox.ts';
 import { decrementInventoryForPaidOrder } from '../modules/orders/service.ts';
@@ -27,8 +27,6 @@ export interface WalletChange {
   after: PaymentSnapshot;
   headBlock: bigint;
 }
-
-type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** True when the change moves the state or any amount (a write is needed). */
 export function isChange({ before, after }: WalletChange): boolean {

@@ -9,9 +9,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { receiptIsEmailed } from '@store/shared';
 import { eq } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
 import { emailOutbox, orders } from '../db/schema.ts';
 import { EMAIL_RETRY_WINDOW_MS } from '../mail/outbox.ts';
-import type { Executor } from '../webhooks/outbox.ts';
 
 /** An emailed claim token: 43 base64url characters (256 random bits). */
 export const CLAIM_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

@@ -10,7 +10,7 @@
 import { parseUsdc, type Usdc } from '@store/shared';
 import { sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
-import type { Executor } from '../webhooks/outbox.ts';
+import type { Executor } from '../db/client.ts';
 import { indexerTable } from './indexed-transfers.ts';
 
 /** One incoming transfer of a deposit address, in chain order. */

@@ -13,9 +13,9 @@ import {
 } from '@store/shared';
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { formatEther } from 'viem';
-import type { Database } from '../db/client.ts';
+import type { Database, Executor } from '../db/client.ts';
 import { forwardingTransfers, orders, paymentWallets, refunds } from '../db/schema.ts';
-import { type Executor, enqueueOrderEvents } from '../webhooks/outbox.ts';
+import { enqueueOrderEvents } from '../webhooks/outbox.ts';
 import type { ForwardableWallet } from './forwarding-plan.ts';
 import { excessDue } from './forwarding-plan.ts';
 import type { LegRow, MinedLeg, WalletRow } from './forwarding-store.ts';

@@ -6,6 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { getNetwork } from '../chain/networks.ts';
 import type { WorkerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { startWakeableLoop } from '../loops/wakeable-loop.ts';
 import { startMailDispatcher } from '../mail/dispatcher.ts';
 import {
   type RetentionConfig,
@@ -19,7 +20,6 @@ import { NonceLock, receiptOf } from './forwarding-chain.ts';
 import { startForwardingLoop } from './forwarding-loop.ts';
 import { reconcileForwarding } from './forwarding-reconcile.ts';
 import { matchMerchantRefunds } from './merchant-refunds.ts';
-import { startWakeableLoop } from './wakeable-loop.ts';
 import { type WalletClaims, walletClaims } from './wallet-claims.ts';
 
 /** Options beyond the worker's configuration. */
@@ -86,6 +86,7 @@ export function startSettlement(
     allowPrivate: config.allowPrivateWebhooks,
     retryBaseMs: config.webhookRetryBaseMs,
     timeoutMs: options.webhookTimeoutMs,
+    publicUrl: config.mail.publicUrl,
     log,
   });
   const mail = startMailDispatcher({

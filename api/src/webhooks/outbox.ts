@@ -5,7 +5,7 @@
 
 import type { WebhookRefund } from '@store/shared';
 import { eq } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
+import type { Executor } from '../db/client.ts';
 import { orders, paymentWallets, stores, webhookDeliveries } from '../db/schema.ts';
 import {
   type ForwardingSummary,
@@ -13,9 +13,6 @@ import {
   serializePayload,
   type WebhookEventType,
 } from './events.ts';
-
-/** A transaction (or the database) the outbox writes through. */
-export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** How long a delivery is retried before it is given up. */
 export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;

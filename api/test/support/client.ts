@@ -1,5 +1,4 @@
 // Calls the API in-process (`app.handle`) the way the web client does: JSON bodies and the cookie.
-import type { ShippingAddress } from '@store/shared';
 import type { App } from '../../src/app.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely and assert on them.
@@ -99,19 +98,3 @@ export function storeForm(patch: Record<string, unknown> = {}) {
     ...patch,
   };
 }
-
-/** A valid customer and shipping part of an order body. */
-export const customer: { customerEmail: string; shippingAddress: ShippingAddress } = {
-  customerEmail: 'ada@example.com',
-  shippingAddress: {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: 'ada@example.com',
-    phone: '+1 555 0100',
-    street: '1 Main St',
-    city: 'Springfield',
-    country: 'US',
-    state: 'IL',
-    zipCode: '62701',
-  },
-};

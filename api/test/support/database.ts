@@ -4,8 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TEST_XPUB } from '@store/stack/keys';
+import { freePort } from '@store/stack/ports';
+import { enableRoleLogins, startEmbeddedPostgres } from '@store/stack/postgres';
 import { createPublicClient, http } from 'viem';
-import { enableRoleLogins, startEmbeddedPostgres } from '../../../stack/src/postgres.ts';
 import { type App, createApp } from '../../src/app.ts';
 import { loadApiConfig } from '../../src/config.ts';
 import {
@@ -14,8 +16,6 @@ import {
   type DatabaseRole,
   migrateDatabase,
 } from '../../src/db/client.ts';
-import { depositXpubFromMnemonic } from '../../src/keys/hd.ts';
-import { freePort } from './ports.ts';
 
 /** Time the start and stop hooks may take on a busy two-core machine (argon2 sign-ups included). */
 export const STACK_TIMEOUT_MS = 60_000;
@@ -64,16 +64,6 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
-
-/**
- * The deposit xpub of the API-only tests: from a public BIP-39 test mnemonic, not anvil's. Note:
- * anvil's accounts are that mnemonic's first addresses, so with anvil's seed the ninth deposit
- * address a test file made was anvil account 8, a payee the tests use, and its orders were then
- * refused as paying a deposit address.
- */
-export const TEST_XPUB = depositXpubFromMnemonic(
-  'legal winner thank year wave sausage worth useful legal winner thank yellow',
-);
 
 /** The API on a test database with dummy chain settings (no chain is running). */
 export function createTestApp(testDb: TestDatabase, env: Record<string, string> = {}): App {

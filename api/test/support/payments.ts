@@ -1,13 +1,11 @@
-// Payment helpers of the tests and the detection benchmark: pay from an anvil test account,
-// poll the status API, read a wallet's row and events.
+// Payment helpers of the tests: poll the status API, read a wallet's row and events (paying from an
+// anvil test account is payUsdc in @store/stack/usdc).
+import { customer } from '@store/stack/api-process';
 import { asc, eq } from 'drizzle-orm';
-import { type Address, createPublicClient, createWalletClient, type Hash, http } from 'viem';
-import { foundry } from 'viem/chains';
-import { localAccount } from '../../../stack/src/usdc.ts';
-import { usdcAbi } from '../../src/chain/usdc-abi.ts';
+import type { Address } from 'viem';
 import type { Database } from '../../src/db/client.ts';
 import { paymentEvents, paymentWallets } from '../../src/db/schema.ts';
-import { type ApiClient, customer } from './client.ts';
+import type { ApiClient } from './client.ts';
 import { waitUntil } from './settlement.ts';
 
 /** The status API's answer. */
@@ -17,27 +15,6 @@ export interface PaymentStatus {
   receivedAmount: string;
   expectedAmount: string;
   expiredAt: string | null;
-}
-
-/** Sends `amount` base units of USDC from anvil test account `from` and waits for the receipt. */
-export async function payUsdc(
-  env: { RPC_URL: string; USDC_ADDRESS?: string },
-  from: number,
-  to: Address,
-  amount: bigint,
-): Promise<{ hash: Hash; blockNumber: bigint; minedAt: number }> {
-  const transport = http(env.RPC_URL);
-  const wallet = createWalletClient({ account: localAccount(from), chain: foundry, transport });
-  const hash = await wallet.writeContract({
-    address: env.USDC_ADDRESS as Address,
-    abi: usdcAbi,
-    functionName: 'transfer',
-    args: [to, amount],
-  });
-  const client = createPublicClient({ chain: foundry, transport });
-  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
-  if (receipt.status !== 'success') throw new Error(`transfer ${hash} reverted`);
-  return { hash, blockNumber: receipt.blockNumber, minedAt: performance.now() };
 }
 
 /** GET /api/check-payment-status/{orderId}. */

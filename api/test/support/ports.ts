@@ -1,15 +1,3 @@
-// Free TCP ports for the processes a test starts.
-import { createServer } from 'node:net';
-
-/** A port that was free a moment ago (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+// Note: freePort lives in @store/stack/ports; this module only keeps the tests that still import it
+// from here compiling until they import it from there.
+export { freePort } from '@store/stack/ports';

@@ -2,8 +2,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LocalStack, startLocalStack } from '../../../stack/src/stack.ts';
-import { freePort } from './ports.ts';
+import { freePort } from '@store/stack/ports';
+import { type LocalStack, startLocalStack } from '@store/stack/stack';
 
 /** A started stack plus the temporary folder it lives in; `stop()` removes both. */
 export interface TestStack extends LocalStack {

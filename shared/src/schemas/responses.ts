@@ -161,6 +161,18 @@ export const WebhookSettingsResponseSchema = v.object({
   /** Until then webhooks also carry a signature made with the previous secret. */
   previousSecretValidUntil: v.nullable(timestamp),
   signatureScheme: v.literal('v1'),
+  /**
+   * Set while sending to the URL is paused after failures in a row: since when, how many, the last
+   * error and when the next try goes (its webhooks wait; it resumes by itself once it answers).
+   */
+  paused: v.nullable(
+    v.object({
+      since: timestamp,
+      failures: v.number(),
+      lastError: v.nullable(v.string()),
+      nextAttemptAt: v.nullable(timestamp),
+    }),
+  ),
 });
 
 /** A store's webhook signing secret, as its owner reads it (or gets it from a rotation). */
@@ -170,6 +182,26 @@ export const WebhookSecretResponseSchema = v.object({
   /** Until then webhooks also carry a signature made with the previous secret. */
   previousSecretValidUntil: v.nullable(timestamp),
   signatureScheme: v.literal('v1'),
+});
+
+/**
+ * What a test webhook did: the sample of `eventType` signed with the store's secret and sent once
+ * to its URL (nothing stored, nothing retried), and the receiver's answer.
+ */
+export const WebhookTestResponseSchema = v.object({
+  eventType: v.picklist(WEBHOOK_EVENT_TYPES),
+  url: v.string(),
+  /** The `webhook-id` header it carried (`msg_test_…`, never an order's). */
+  messageId: v.string(),
+  /** True when the receiver answered 2xx. */
+  delivered: v.boolean(),
+  statusCode: v.nullable(v.number()),
+  latencyMs: v.number(),
+  error: v.nullable(v.string()),
+  /** The first 500 characters of the answer. */
+  responseBody: v.nullable(v.string()),
+  /** The payload as sent. */
+  payload: v.unknown(),
 });
 
 /** One delivery of a webhook with its attempts. */

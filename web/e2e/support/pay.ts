@@ -1,8 +1,8 @@
 // Pays a deposit address from an anvil test account (accounts 1-9 hold 10,000 test USDC).
+import type { StackInfo } from '@store/stack/stack-info';
+import { localAccount } from '@store/stack/usdc';
 import { createWalletClient, http, parseAbi, parseUnits, publicActions } from 'viem';
 import { foundry } from 'viem/chains';
-import { localAccount } from '../../../stack/src/usdc.ts';
-import type { StackInfo } from './stack-info.ts';
 
 const erc20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)']);
 
@@ -29,3 +29,11 @@ export async function payUsdc(
   if (receipt.status !== 'success') throw new Error(`USDC transfer ${hash} reverted`);
   return hash;
 }
+
+/**
+ * The payment page's badge once a payment is seen: 'Payment Detected' while it is short of the
+ * depth, 'Payment Confirmed' at depth (the page may move on before the depth is reached).
+ */
+export const PAYMENT_SEEN_BADGE = /^Payment (Detected|Confirmed)$/;
+/** The heading of the same moment. */
+export const PAYMENT_SEEN_HEADING = /^Payment (detected|Confirmed)$/;

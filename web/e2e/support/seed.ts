@@ -1,5 +1,5 @@
 // Seeds the e2e stack through the real API: a merchant, a themed store and its products.
-import type { SeededProduct, StackInfo } from './stack-info.ts';
+import type { SeededProduct, StackInfo } from '@store/stack/stack-info';
 
 /** The merchant's payout wallet: anvil test account 8 (the shoppers pay from accounts 1-7). */
 export const MERCHANT_WALLET = '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f';

@@ -7,12 +7,12 @@ import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { type MailCatcher, startMailCatcher } from '../../../stack/src/mail-catcher.ts';
-import { portProblems } from '../../../stack/src/ports.ts';
-import { type Service, startService } from '../../../stack/src/process.ts';
-import { serviceEnvironments, startLocalStack } from '../../../stack/src/stack.ts';
+import { type MailCatcher, startMailCatcher } from '@store/stack/mail-catcher';
+import { portProblems } from '@store/stack/ports';
+import { type Service, startService } from '@store/stack/process';
+import { serviceEnvironments, startLocalStack } from '@store/stack/stack';
+import { E2E_PORTS, type StackInfo, stackInfoFile } from '@store/stack/stack-info';
 import { seedStore } from './seed.ts';
-import { E2E_PORTS, type StackInfo, stackInfoFile } from './stack-info.ts';
 
 const webDir = resolve(import.meta.dir, '../..');
 const root = resolve(webDir, '..');

@@ -27,6 +27,18 @@ export const WebhookSettingsSchema = contractSchema<WebhookSettings>(
     secretHint: v.nullable(v.string()),
     /** Until then each webhook also carries a signature made with the previous secret. */
     previousSecretValidUntil: v.nullable(v.string()),
+    /** Set while sending is paused after failures in a row (older APIs: absent). */
+    paused: v.optional(
+      v.nullable(
+        v.object({
+          since: v.string(),
+          failures: v.number(),
+          lastError: v.nullable(v.string()),
+          nextAttemptAt: v.nullable(v.string()),
+        }),
+      ),
+      null,
+    ),
   }),
 );
 
@@ -165,4 +177,37 @@ export async function redeliverWebhook(
   const path = `/api/webhook-deliveries/${encodeURIComponent(deliveryId)}/redeliver`;
   const answer = await apiRequest('POST', path, undefined, { idempotencyKey });
   return v.parse(WebhookDeliverySchema, answer);
+}
+
+/** A test webhook and the receiver's answer (the contract's type). */
+export type WebhookTest = ApiSchemas['WebhookTest'];
+
+/** What a test webhook did. */
+export const WebhookTestSchema = contractSchema<WebhookTest>(
+  v.object({
+    eventType: v.picklist(WEBHOOK_EVENT_TYPES),
+    url: v.string(),
+    messageId: v.string(),
+    delivered: v.boolean(),
+    statusCode: v.nullable(v.number()),
+    latencyMs: v.number(),
+    error: v.nullable(v.string()),
+    responseBody: v.nullable(v.string()),
+    payload: v.unknown(),
+  }),
+);
+
+/** POST /api/stores/{id}/webhook/test: a signed sample of one event, sent once to the store's URL. */
+export async function sendTestWebhook(
+  storeId: string,
+  eventType: WebhookTest['eventType'],
+  idempotencyKey: string,
+): Promise<WebhookTest> {
+  const answer = await apiRequest(
+    'POST',
+    `${storePath(storeId)}/webhook/test`,
+    { eventType },
+    { idempotencyKey },
+  );
+  return v.parse(WebhookTestSchema, answer);
 }

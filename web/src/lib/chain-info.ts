@@ -12,6 +12,8 @@ export interface ChainInfo {
   networkName: string;
   /** False on Base mainnet only, where payments are real money. */
   testMode: boolean;
+  /** The card on-ramp's name of the network; undefined where no card on-ramp serves it. */
+  onrampNetwork?: string;
   /**
    * The payee of the demo link (GET /api/health `demo.payoutAddress`, DEMO_PAYOUT_ADDRESS): an
    * address the platform controls, never a burn address. Undefined until the API answers, or
@@ -33,6 +35,7 @@ export function chainInfo(chainId: number, usdc: string, demoPayout?: string): C
     usdc,
     networkName: explorer && facts ? facts.name : `Local chain ${chainId}`,
     testMode: facts?.testMode ?? true,
+    ...(facts?.onrampNetwork ? { onrampNetwork: facts.onrampNetwork } : {}),
     ...(explorer ? { explorerUrl: `${explorer}/token/${usdc}` } : {}),
     ...(demoPayout ? { demoPayout } : {}),
   };

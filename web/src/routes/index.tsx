@@ -6,12 +6,14 @@ import { MARKETING_CLAIMS, PAYMENT_WINDOW_DAYS } from '@store/shared';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { APP_NAME } from '../app-meta.ts';
 import { DemoButton, useDemoCheckout } from '../components/demo-link.tsx';
+import { useChainInfo } from '../lib/chain-info.ts';
 import { Comparison, Features, Steps } from './-landing/sections.tsx';
 import { SiteFooter } from './-landing/site-footer.tsx';
 
 export const Route = createFileRoute('/')({ component: LandingPage });
 
 function LandingPage() {
+  const chain = useChainInfo();
   // Note: one demo id per visit; the link only navigates (SPEC §2).
   const demo = useDemoCheckout();
   return (
@@ -30,7 +32,7 @@ function LandingPage() {
       </header>
       <main>
         <section className="hero">
-          <p className="eyebrow">USDC payments on Base</p>
+          <p className="eyebrow">USDC payments on {chain.networkName}</p>
           <h1>Accept crypto payments in {MARKETING_CLAIMS.setupSeconds} seconds</h1>
           <p className="hero-text">
             No coding, no accounts. Share a checkout link, get paid in USDC, and keep{' '}

@@ -20,7 +20,7 @@ import {
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { mailOriginOf } from '../../http/public-origin.ts';

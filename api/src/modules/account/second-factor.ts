@@ -5,13 +5,12 @@
 import { TOTP_CODE_HEADER, TOTP_MESSAGES } from '@store/shared';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { recoveryCodes, users } from '../../db/schema.ts';
 import { backoffWaitSql, FAILURE_BACKOFF, waitText } from '../../http/attempt-limiter.ts';
 import { AppError } from '../../http/errors.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { hashToken, type SessionUser } from '../../http/session.ts';
-import type { Executor } from '../../webhooks/outbox.ts';
 
 /** The issuer an authenticator app shows next to the account. */
 export const TOTP_ISSUER = 'Storefront';

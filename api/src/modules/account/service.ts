@@ -10,14 +10,13 @@ import {
   VERIFY_EMAIL_TTL_MS,
 } from '@store/shared';
 import { and, count, desc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { accountTokens, recoveryCodes, sessions, stores, users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, newSessionToken } from '../../http/session.ts';
 import { enqueueEmailInUse } from '../../mail/notices.ts';
 import { type AccountMailKind, enqueueAccountMail } from '../../mail/outbox.ts';
-import type { Executor } from '../../webhooks/outbox.ts';
 import { listApiKeys, revokeAllApiKeys } from '../api-keys/service.ts';
 import { assertPasswordAllowed } from '../auth/password-policy.ts';
 import { hashPassword, verifyPassword } from '../auth/service.ts';

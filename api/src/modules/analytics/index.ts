@@ -9,7 +9,7 @@ import {
   MoneyMovementsQuerySchema,
 } from '@store/shared/analytics';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { moneyMovementsCsv, moneyMovementsJson } from './movements.ts';

@@ -1,7 +1,7 @@
 // Routes: POST /api/api-keys, GET /api/api-keys, DELETE /api/api-keys/{id}
 import { CreateApiKeySchema, chainFacts } from '@store/shared';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { mailOriginOrNull } from '../../http/public-origin.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';

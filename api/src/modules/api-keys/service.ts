@@ -2,12 +2,11 @@
 // a short prefix (to recognise it in the list) are stored.
 import { API_KEY_MESSAGES, type ApiKey, type ApiKeyMode, type CreatedApiKey } from '@store/shared';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { apiKeys } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken } from '../../http/session.ts';
 import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
-import type { Executor } from '../../webhooks/outbox.ts';
 import { isUuid } from '../stores/service.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -12,7 +12,7 @@ import {
   VerifyEmailSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { clientAddress, clientBucket, type RequestSource } from '../../http/client-address.ts';
 import { AppError } from '../../http/errors.ts';

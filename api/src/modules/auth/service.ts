@@ -9,12 +9,11 @@ import {
   TOTP_MESSAGES,
 } from '@store/shared';
 import { eq, lt } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, newSessionToken, type SessionUser, sessionExpiry } from '../../http/session.ts';
-import type { Executor } from '../../webhooks/outbox.ts';
 import { checkSecondFactor, codeRefusal } from '../account/second-factor.ts';
 import { assertPasswordAllowed } from './password-policy.ts';
 

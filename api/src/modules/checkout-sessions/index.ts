@@ -9,7 +9,7 @@ import {
   PublicCheckoutSessionSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { publicOriginOf } from '../../http/public-origin.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';

@@ -1,6 +1,6 @@
 // Routes: GET /api/orders/{id}/forwarding, POST /api/orders/{id}/forwarding/retry
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { getForwarding, retryForwarding } from './service.ts';

@@ -10,12 +10,12 @@ import {
   type ShipmentOutcome,
 } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { emailOutbox, orders, paymentWallets, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { nextVersion } from '../../http/versions.ts';
 import { EMAIL_RETRY_WINDOW_MS, ONE_PER_ORDER } from '../../mail/outbox.ts';
-import { type Executor, enqueueOrderEvents } from '../../webhooks/outbox.ts';
+import { enqueueOrderEvents } from '../../webhooks/outbox.ts';
 import { ORDER_MESSAGES, type OrderView } from '../orders/model.ts';
 import { getOwnOrderOrThrow, orderColumns, toOrderView } from '../orders/service.ts';
 

@@ -1,6 +1,6 @@
 // Routes: GET /api/health
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { checkHealth } from './service.ts';
 

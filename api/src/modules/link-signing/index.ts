@@ -2,7 +2,7 @@
 // POST /api/stores/{id}/signed-links, POST /api/universal-links/verify
 import { API_KEY_MESSAGES } from '@store/shared';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import type { RequestSource } from '../../http/client-address.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { publicOriginOf } from '../../http/public-origin.ts';

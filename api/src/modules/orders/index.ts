@@ -8,7 +8,7 @@ import {
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
 import { anonymousScope, keyHandledByRoute, replayed } from '../../http/idempotency.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';

@@ -8,7 +8,7 @@ import {
   type OrderMetadata,
 } from '@store/shared';
 import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { orders, products, stores } from '../../db/schema.ts';
 import { isBuyerToken } from '../../http/buyer-token.ts';
 import { AppError } from '../../http/errors.ts';
@@ -23,10 +23,7 @@ import {
   type UpdateOrderBody,
 } from './model.ts';
 
-/** The database or a transaction on it. */
 type StockShortfall = NonNullable<OrderMetadata['stockShortfall']>[number];
-
-export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
 const orderColumns = {
   id: orders.id,

@@ -3,7 +3,7 @@
 import { AssignPaymentWalletSchema, DEFAULT_CHAIN } from '@store/shared';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { clientKey, publicWriteGuards } from '../../http/rate-limit.ts';
 import { assignPaymentWallet } from './assign-payment-wallet.ts';

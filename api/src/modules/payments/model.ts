@@ -1,8 +1,8 @@
 // Messages, settings and response shapes of the payment routes.
 import type { ApiPaymentStatus } from '@store/shared';
-import type { AppDeps } from '../../app.ts';
+import { type DepositAddress, depositAddressDeriver } from '@store/shared/deposit-address';
+import type { AppDeps } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
-import { type DepositAddress, depositAddressDeriver } from '../../keys/deposit-address.ts';
 
 /** Texts of the payment errors (not in SPEC, which shows none). */
 export const PAYMENT_API_MESSAGES = {

@@ -1,7 +1,7 @@
 // Routes: GET /api/stores/{id}/products, POST /api/products, GET/PUT/DELETE /api/products/{id}
 import { CreateProductSchema } from '@store/shared';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { ListProductsQuery, UpdateProductBody } from './model.ts';

@@ -10,7 +10,7 @@ import {
   RefundSentSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { clientKey, RateLimiter } from '../../http/rate-limit.ts';

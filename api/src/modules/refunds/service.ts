@@ -16,7 +16,7 @@ import {
 } from '@store/shared';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor, Transaction } from '../../db/client.ts';
 import { orders, paymentEvents, paymentWallets, refunds, stores } from '../../db/schema.ts';
 import { isBuyerToken } from '../../http/buyer-token.ts';
 import { AppError } from '../../http/errors.ts';
@@ -93,10 +93,7 @@ async function walletOfOrder(db: Database, orderId: string) {
 }
 
 /** Whether the wallet has a transaction on its way (an open round): nothing is decided meanwhile. */
-async function hasOpenRound(
-  db: Database | Parameters<Parameters<Database['transaction']>[0]>[0],
-  walletId: string,
-) {
+async function hasOpenRound(db: Executor, walletId: string) {
   const [row] = await db.execute<{ open: boolean }>(
     sql`select exists (select 1 from forwarding_transfers where wallet_id = ${walletId}
       and status not in ('confirmed', 'canceled')) as open`,
@@ -292,10 +289,7 @@ export async function refundFromDeposit(
 }
 
 /** What the merchant may still refund from the payout wallet: forwarded, less merchant refunds. */
-async function merchantRefundable(
-  tx: Parameters<Parameters<Database['transaction']>[0]>[0],
-  walletId: string,
-): Promise<Usdc> {
+async function merchantRefundable(tx: Transaction, walletId: string): Promise<Usdc> {
   const figures = await refundFigures(tx, walletId);
   const [row] = await tx.execute<{ refunded: string }>(
     sql`select coalesce(sum(amount), 0)::text as refunded from refunds where wallet_id = ${walletId}

@@ -9,7 +9,7 @@ import {
   UpdateReviewSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { ReviewPageQuery } from './model.ts';

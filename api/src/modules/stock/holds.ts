@@ -7,10 +7,10 @@
 // so two shoppers racing for the last unit are served one by one.
 import type { OrderItem } from '@store/shared';
 import { eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
 import { orders, products } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { ORDER_MESSAGES } from '../orders/model.ts';
-import type { Executor } from '../orders/service.ts';
 
 /** Units of each product held by pending orders whose hold has not ended. */
 export async function heldUnits(

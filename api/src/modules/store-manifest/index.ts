@@ -3,7 +3,7 @@
 // server (the store pages link this manifest; any browser can read it without running the app).
 import { createHash } from 'node:crypto';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { objectStoreFor } from '../../uploads/storage.ts';
 import { iconMark, iconVersion, renderStoreIcon } from './icon.ts';

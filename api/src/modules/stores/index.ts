@@ -8,7 +8,7 @@ import {
   VerifyPayoutSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { mailOriginOrNull, publicOriginOf } from '../../http/public-origin.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';

@@ -1,13 +1,12 @@
 // Stores: public listing and lookup, the merchant's own stores, creation and edits.
 import { type CreateStore, resolveStoreSettings } from '@store/shared';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { products, storeSlugs, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts';
 import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
-import type { Executor } from '../../webhooks/outbox.ts';
 import {
   type OwnerStore,
   type PublicStore,

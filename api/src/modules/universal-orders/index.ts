@@ -3,7 +3,7 @@
 import { CreateUniversalOrderSchema, CreateUniversalWalletSchema } from '@store/shared';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { assignPaymentWallet } from '../payments/assign-payment-wallet.ts';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { UPLOAD_KINDS, type UploadKind, UploadResponseSchema } from '@store/shared';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { RATE_LIMIT_MESSAGES, type RateLimit, RateLimiter } from '../../http/rate-limit.ts';

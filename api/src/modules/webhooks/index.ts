@@ -1,28 +1,44 @@
 // Routes: GET /api/stores/{id}/webhook, PUT /api/stores/{id}/webhook,
 // GET /api/stores/{id}/webhook/secret, POST /api/stores/{id}/webhook/rotate-secret, GET /api/stores/{id}/webhook-deliveries,
-// POST /api/webhook-deliveries/{id}/redeliver
-import { API_KEY_MESSAGES, WebhookSecretResponseSchema } from '@store/shared';
+// POST /api/stores/{id}/webhook/test, POST /api/webhook-deliveries/{id}/redeliver
+import {
+  API_KEY_MESSAGES,
+  WebhookSecretResponseSchema,
+  WebhookTestResponseSchema,
+} from '@store/shared';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
+import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { RateLimiter } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
-import { ListDeliveriesQuery, SetWebhookBody } from './model.ts';
+import {
+  ListDeliveriesQuery,
+  SendTestWebhookBody,
+  SetWebhookBody,
+  WEBHOOK_MESSAGES,
+} from './model.ts';
 import {
   getWebhookSecret,
   getWebhookSettings,
   listDeliveries,
   redeliver,
   rotateWebhookSecret,
+  sendTestWebhook,
   setWebhookUrl,
 } from './service.ts';
 
 const tags = ['webhooks'];
 const webhookSecret = registerResponseSchema('WebhookSecret', WebhookSecretResponseSchema);
+const webhookTest = registerResponseSchema('WebhookTest', WebhookTestResponseSchema);
+/** Test webhooks per store: enough to try a receiver, too few to aim requests at someone. */
+const TEST_WEBHOOKS = { bucket: 'webhook-test:store', max: 10, windowMs: 60 * 1000 };
 
 /** A store owner's webhook URL, signing secret, delivery log and redelivery. */
 export const webhooksModule = ({ db, config }: AppDeps) => {
   const signedIn = signedInGuard(db);
+  const limiter = new RateLimiter(db);
   // Note: whoever has the secret can sign webhooks the store's server trusts: read and rotated
   // from a signed-in session only, with a fresh code once two-step verification is on.
   const secretOwner = (session: Parameters<typeof requireSessionAndSecondFactor>[1]) =>
@@ -100,6 +116,29 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
           ok: { 200: webhookSecret },
           errors: ['not_found', 'rate_limited'],
           access: 'session',
+        }),
+      },
+    )
+    .post(
+      '/api/stores/:id/webhook/test',
+      async ({ params, body, requireUser, set }) => {
+        const user = await requireUser();
+        // Note: counted per store once the merchant is known to own it (a stranger counts nothing).
+        await getWebhookSettings(db, user.id, params.id);
+        const wait = await limiter.hit(TEST_WEBHOOKS, params.id);
+        if (wait > 0) throw tooManyAttempts(set, wait, WEBHOOK_MESSAGES.testTooMany);
+        return sendTestWebhook(db, user.id, params.id, body.eventType, config.allowPrivateWebhooks);
+      },
+      {
+        transform: signedIn,
+        body: SendTestWebhookBody,
+        detail: routeDoc({
+          tags,
+          summary:
+            "Send a signed sample of one event to your store's webhook URL, once, and read the answer (nothing is stored or retried; the webhook-id starts msg_test_)",
+          ok: { 200: webhookTest },
+          errors: ['not_found', 'invalid_state', 'rate_limited'],
+          access: 'merchant',
         }),
       },
     )

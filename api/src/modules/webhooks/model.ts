@@ -1,4 +1,5 @@
 // Request schemas, messages and response shapes of the merchant's webhook routes.
+import { WEBHOOK_EVENT_TYPES } from '@store/shared';
 import * as v from 'valibot';
 
 /** Body of PUT /api/stores/{id}/webhook: the URL, or null to stop sending. */
@@ -7,6 +8,14 @@ export const SetWebhookBody = v.object({
 });
 /** A validated body. */
 export type SetWebhookBody = v.InferOutput<typeof SetWebhookBody>;
+
+/** Body of POST /api/stores/{id}/webhook/test: which event's sample to send. */
+export const SendTestWebhookBody = v.object({
+  eventType: v.picklist(
+    WEBHOOK_EVENT_TYPES,
+    `eventType must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+  ),
+});
 
 /** Query of the delivery log. */
 export const ListDeliveriesQuery = v.object({
@@ -25,6 +34,8 @@ export const ListDeliveriesQuery = v.object({
 export const WEBHOOK_MESSAGES = {
   deliveryNotFound: 'Webhook delivery not found',
   noSecret: 'This store has no signing secret yet: save a webhook URL first',
+  noUrl: 'Save a webhook URL first: the test is sent there',
+  testTooMany: 'Too many test webhooks for this store',
 } as const;
 
 /** A store's webhook settings as its owner sees them: the secret only by its last 4 characters. */
@@ -35,6 +46,13 @@ export interface WebhookSettingsView {
   /** Until then webhooks also carry a signature with the previous secret. */
   previousSecretValidUntil: string | null;
   signatureScheme: 'v1';
+  /** Set while sending to the URL is paused after failures in a row. */
+  paused: {
+    since: string;
+    failures: number;
+    lastError: string | null;
+    nextAttemptAt: string | null;
+  } | null;
 }
 
 /** A store's signing secret, read (or rotated) by its owner with the second factor. */
@@ -44,6 +62,19 @@ export interface WebhookSecretView {
   /** Until then webhooks also carry a signature with the previous secret. */
   previousSecretValidUntil: string | null;
   signatureScheme: 'v1';
+}
+
+/** A test webhook and the receiver's answer. */
+export interface WebhookTestView {
+  eventType: (typeof WEBHOOK_EVENT_TYPES)[number];
+  url: string;
+  messageId: string;
+  delivered: boolean;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseBody: string | null;
+  payload: unknown;
 }
 
 /** One attempt of a delivery. */

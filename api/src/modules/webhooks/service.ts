@@ -1,13 +1,21 @@
 // The merchant's webhooks: the store's URL (checked against the SSRF rules), its secret (read and
 // rotated, behind the second factor in index.ts), the delivery log and redelivery. Owners only;
 // others get 404 as for a store.
+import { WEBHOOK_EXAMPLES, WEBHOOK_TIMEOUT_MS, type WebhookEventType } from '@store/shared';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { orders, stores, webhookAttempts, webhookDeliveries } from '../../db/schema.ts';
+import {
+  orders,
+  stores,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+} from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { SECRET_OVERLAP_MS } from '../../webhooks/dispatcher.ts';
+import { postWebhook } from '../../webhooks/http-post.ts';
 import { messageIdOf, WEBHOOK_RETRY_WINDOW_MS } from '../../webhooks/outbox.ts';
-import { newWebhookSecret } from '../../webhooks/signing.ts';
+import { newWebhookSecret, signWebhook } from '../../webhooks/signing.ts';
 import { checkWebhookUrl } from '../../webhooks/url-safety.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
 import {
@@ -15,6 +23,7 @@ import {
   WEBHOOK_MESSAGES,
   type WebhookSecretView,
   type WebhookSettingsView,
+  type WebhookTestView,
 } from './model.ts';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -31,10 +40,15 @@ async function webhookRow(db: Database, storeId: string) {
     .from(stores)
     .where(eq(stores.id, storeId));
   const until = row?.rotatedAt && row.previous ? row.rotatedAt.getTime() + SECRET_OVERLAP_MS : 0;
+  const overlapping = until > Date.now();
   return {
     url: row?.url ?? null,
     secret: row?.secret ?? null,
-    previousSecretValidUntil: until > Date.now() ? new Date(until).toISOString() : null,
+    previousSecretValidUntil: overlapping ? new Date(until).toISOString() : null,
+    /** The secrets that sign now: the current one, and the previous one while it overlaps. */
+    signingSecrets: [row?.secret, overlapping ? row?.previous : null].filter(
+      (secret): secret is string => typeof secret === 'string',
+    ),
   };
 }
 
@@ -45,8 +59,19 @@ export async function getWebhookSettings(
   storeId: string,
 ): Promise<WebhookSettingsView> {
   await getOwnStoreOrThrow(db, ownerId, storeId);
-  const { secret, ...row } = await webhookRow(db, storeId);
-  return { ...row, secretHint: secret ? secret.slice(-4) : null, signatureScheme: 'v1' };
+  const { secret, signingSecrets: _, ...row } = await webhookRow(db, storeId);
+  const [endpoint] = row.url
+    ? await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.url, row.url)).limit(1)
+    : [];
+  const paused = endpoint?.pausedAt
+    ? {
+        since: endpoint.pausedAt.toISOString(),
+        failures: endpoint.consecutiveFailures,
+        lastError: endpoint.lastError,
+        nextAttemptAt: endpoint.pausedUntil?.toISOString() ?? null,
+      }
+    : null;
+  return { ...row, secretHint: secret ? secret.slice(-4) : null, signatureScheme: 'v1', paused };
 }
 
 /** The store's signing secret; 404 unless the merchant owns it, 409 before it has one. */
@@ -83,6 +108,55 @@ export async function setWebhookUrl(
     })
     .where(eq(stores.id, storeId));
   return getWebhookSettings(db, ownerId, storeId);
+}
+
+/**
+ * Sends the sample of `eventType` (the documented example, as this store's, stamped now) to the
+ * store's URL, signed as its real webhooks are (v1 with the secrets that sign now), once: nothing
+ * is stored or retried, and the `webhook-id` is a fresh `msg_test_…`. 404 unless the merchant owns
+ * the store; 409 before it has a URL.
+ */
+export async function sendTestWebhook(
+  db: Database,
+  ownerId: string,
+  storeId: string,
+  eventType: WebhookEventType,
+  allowPrivate: boolean,
+): Promise<WebhookTestView> {
+  await getOwnStoreOrThrow(db, ownerId, storeId);
+  const { url, signingSecrets } = await webhookRow(db, storeId);
+  if (!url || signingSecrets.length === 0)
+    throw new AppError('invalid_state', WEBHOOK_MESSAGES.noUrl);
+  const at = new Date();
+  const payload = {
+    ...WEBHOOK_EXAMPLES[eventType],
+    timestamp: at.toISOString(),
+    storeId,
+    signed: true,
+  };
+  const body = JSON.stringify(payload);
+  const messageId = `msg_test_${crypto.randomUUID().replaceAll('-', '')}`;
+  const headers = signWebhook({ scheme: 'v1', secrets: signingSecrets }, messageId, at, body);
+  const result = await postWebhook(
+    url,
+    body,
+    { ...headers },
+    {
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      allowPrivate,
+    },
+  );
+  return {
+    eventType,
+    url,
+    messageId,
+    delivered: result.delivered,
+    statusCode: result.statusCode,
+    latencyMs: result.latencyMs,
+    error: result.error,
+    responseBody: result.responseBody,
+    payload,
+  };
 }
 
 /** A new secret; the previous one keeps signing (beside it) for a day. */

@@ -1,6 +1,6 @@
 // Routes: GET /.well-known/webhook-signing-key
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { routeDoc } from '../../http/openapi.ts';
 

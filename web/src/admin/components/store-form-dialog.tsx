@@ -103,7 +103,7 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
           {(field) => (
             <field.InputField
               label="Store Slug"
-              hint="Your store's address: /store/your-slug"
+              hint={`Your store's address: ${window.location.origin}/store/${field.state.value.trim() || 'your-slug'}`}
               onUserChange={(slug) => setSlugEdited(slug !== '')}
             />
           )}

@@ -123,14 +123,14 @@ describe('a payment above the total', () => {
   it('tells the shopper how much more they sent', async () => {
     const view = await render('received', '12.000000');
     expect(view.note).toBe(
-      'You sent 12.00 USDC, 1.20 USDC more than the 10.80 USDC due. Your order is paid. The extra 1.20 USDC is forwarded to the store with the rest of the payment; ask the store to refund it.',
+      'You sent 12.00 USDC, 1.20 USDC more than the 10.80 USDC due. Your order is paid. The extra 1.20 USDC stays on the payment address for you; a link to send it back to your wallet appears on this page and in your email.',
     );
   });
 
   it('does not call it paid before it counts', async () => {
     const view = await render('detected_pending_processing', '11.000000');
     expect(view.note).toBe(
-      'You sent 11.00 USDC, 0.20 USDC more than the 10.80 USDC due. The extra 0.20 USDC will be forwarded to the store with the rest of the payment; ask the store to refund it.',
+      'You sent 11.00 USDC, 0.20 USDC more than the 10.80 USDC due. The extra 0.20 USDC will stay on the payment address for you; a link to send it back to your wallet appears on this page and in your email.',
     );
   });
 });

@@ -5,6 +5,7 @@
 // 'Pay with browser wallet' sends it from a wallet extension.
 import {
   CLIENT_PAYMENT_STATUS_LABELS,
+  DETECTED_PAYMENT_LABEL,
   type Order,
   PAGE_TEXTS,
   PAYMENT_MESSAGES,
@@ -20,7 +21,7 @@ import { paymentUri } from '../../lib/payment-uri.ts';
 import { CopyButton } from '../copy-button.tsx';
 import { Countdown, useSecondsLeft } from './countdown.tsx';
 import { PaymentDetails } from './payment-details.tsx';
-import { PaymentProgress } from './payment-progress.tsx';
+import { PaymentProgress, paymentProgress } from './payment-progress.tsx';
 import { QrCode } from './qr-code.tsx';
 import type { PaymentSession } from './use-payment.ts';
 import { WalletPay } from './wallet-pay.tsx';
@@ -67,10 +68,10 @@ function amountNote(session: PaymentSession): AmountNote | undefined {
   }
   if (check.status !== 'reversed' && check.status !== 'underpaid' && received > expected) {
     const extra = usdcExact(received - expected);
-    // Note: the excess is not kept apart; it goes to the store with the rest of the payment.
+    // Note: the excess stays on the deposit address for the payer, who gets a link to claim it.
     const next = COUNTED.has(check.status)
-      ? `Your order is paid. The extra ${extra} USDC is forwarded to the store with the rest of the payment; ask the store to refund it.`
-      : `The extra ${extra} USDC will be forwarded to the store with the rest of the payment; ask the store to refund it.`;
+      ? `Your order is paid. The extra ${extra} USDC stays on the payment address for you; a link to send it back to your wallet appears on this page and in your email.`
+      : `The extra ${extra} USDC will stay on the payment address for you; a link to send it back to your wallet appears on this page and in your email.`;
     return {
       kind: 'overpaid',
       text: `You sent ${got} USDC, ${extra} USDC more than the ${due} USDC due. ${next}`,
@@ -98,17 +99,26 @@ export function PaymentPanel(props: PaymentPanelProps) {
   const deposit = session.wallet?.address;
   const uri = paymentUri(chain, deposit, due);
   const payable = session.status !== 'confirmed' && session.status !== 'failed';
-  const onrampUrl = session.wallet
-    ? buildOnrampUrl({
-        walletAddress: session.wallet.address,
-        amountUsdc: toSend,
-        customerEmail: order.customerEmail,
-        redirectUrl: window.location.href,
-        partnerOrderId: props.partnerOrderId,
-        apiKey: import.meta.env.VITE_ONRAMP_API_KEY,
-        baseUrl: import.meta.env.VITE_ONRAMP_URL || undefined,
-      })
-    : undefined;
+  // Note: the page moves on once the payment is in a block; it says 'confirmed' only at depth.
+  const progress = paymentProgress(session.lastCheck);
+  const detectedOnly =
+    session.status === 'confirmed' &&
+    progress !== undefined &&
+    progress.title !== 'Payment received';
+  // Note: offered only where the on-ramp sells USDC on the chain (not on test or local chains).
+  const onrampUrl =
+    session.wallet && chain.onrampNetwork
+      ? buildOnrampUrl({
+          network: chain.onrampNetwork,
+          walletAddress: session.wallet.address,
+          amountUsdc: toSend,
+          customerEmail: order.customerEmail,
+          redirectUrl: window.location.href,
+          partnerOrderId: props.partnerOrderId,
+          apiKey: import.meta.env.VITE_ONRAMP_API_KEY,
+          baseUrl: import.meta.env.VITE_ONRAMP_URL || undefined,
+        })
+      : undefined;
 
   return (
     <div className="payment-panel">
@@ -118,10 +128,10 @@ export function PaymentPanel(props: PaymentPanelProps) {
           role="status"
           data-testid="payment-status"
         >
-          {CLIENT_PAYMENT_STATUS_LABELS[session.status]}
+          {detectedOnly ? DETECTED_PAYMENT_LABEL : CLIENT_PAYMENT_STATUS_LABELS[session.status]}
         </span>
         <span className="payment-expiry">
-          Expires in <Countdown secondsLeft={secondsLeft} />
+          Payment window closes in <Countdown secondsLeft={secondsLeft} />
           <span className="muted small"> · {PAGE_TEXTS.pollNote}</span>
         </span>
       </div>
@@ -143,7 +153,7 @@ export function PaymentPanel(props: PaymentPanelProps) {
       )}
       {session.status === 'confirmed' && (
         <section className="card notice notice-success" aria-live="polite">
-          <h2>Payment Confirmed</h2>
+          <h2>{detectedOnly ? 'Payment detected' : 'Payment Confirmed'}</h2>
           <p>Thank you! Taking you to your order confirmation…</p>
         </section>
       )}

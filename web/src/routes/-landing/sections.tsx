@@ -9,6 +9,7 @@ import {
   WebhookIcon,
   ZapIcon,
 } from '../../components/icons.tsx';
+import { useChainInfo } from '../../lib/chain-info.ts';
 
 const COMPARISON = [
   [
@@ -52,15 +53,17 @@ const FEATURES = [
   {
     Icon: GlobeIcon,
     title: 'Global reach',
-    text: `Anyone with USDC on Base can pay; network fees are under $${MARKETING_CLAIMS.networkFeeUnderUsd}.`,
+    text: (network: string) =>
+      `Anyone with USDC on ${network} can pay; network fees are under $${MARKETING_CLAIMS.networkFeeUnderUsd}.`,
   },
 ] as const;
 
 /** Traditional processors versus this product. */
 export function Comparison() {
+  const { networkName } = useChainInfo();
   return (
     <section className="landing-section" aria-labelledby="comparison-title">
-      <h2 id="comparison-title">Traditional payments vs. USDC on Base</h2>
+      <h2 id="comparison-title">Traditional payments vs. USDC on {networkName}</h2>
       {/* Note: it scrolls sideways on a phone, so a keyboard can reach and scroll it too. */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable. */}
       <section className="table-wrap" tabIndex={0} aria-labelledby="comparison-title">
@@ -89,6 +92,7 @@ export function Comparison() {
 
 /** The six feature cards. */
 export function Features() {
+  const { networkName } = useChainInfo();
   return (
     <section className="landing-section" aria-labelledby="features-title">
       <h2 id="features-title">Everything you need to get paid</h2>
@@ -99,7 +103,7 @@ export function Features() {
               <Icon size={24} aria-hidden="true" />
             </span>
             <h3>{title}</h3>
-            <p className="muted">{text}</p>
+            <p className="muted">{typeof text === 'function' ? text(networkName) : text}</p>
           </li>
         ))}
       </ul>
@@ -109,6 +113,7 @@ export function Features() {
 
 /** How it works, in three steps. */
 export function Steps() {
+  const { networkName } = useChainInfo();
   return (
     <section className="landing-section" aria-labelledby="steps-title">
       <h2 id="steps-title">How it works</h2>
@@ -116,7 +121,7 @@ export function Steps() {
         <li className="card">
           <h3>Get a wallet address</h3>
           <p className="muted">
-            Any wallet on Base works. We recommend{' '}
+            Any wallet on {networkName} works. We recommend{' '}
             <a href="https://www.coinbase.com/wallet" target="_blank" rel="noopener noreferrer">
               Coinbase Wallet
             </a>

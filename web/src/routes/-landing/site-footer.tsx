@@ -5,7 +5,7 @@ import { APP_NAME } from '../../app-meta.ts';
 /** The company behind the product (SPEC §1: a US corporation). */
 export const COMPANY_NAME = 'USDC Storefront, Inc.';
 
-/** Site footer with the 2025 copyright. */
+/** Site footer with this year's copyright (from the clock). */
 export function SiteFooter() {
   return (
     <footer className="site-footer">
@@ -16,8 +16,9 @@ export function SiteFooter() {
         <Link to="/privacy-policy">Privacy Policy</Link>
       </nav>
       <p className="muted small">
-        © 2025 {COMPANY_NAME} All rights reserved. {APP_NAME} is non-custodial: payments go to
-        per-order addresses and on to the merchant's wallet.
+        © {new Date().getFullYear()} {COMPANY_NAME} All rights reserved. {APP_NAME} pays each order
+        to its own deposit address, whose key the platform holds, and forwards it automatically and
+        exactly once to the merchant's wallet.
       </p>
     </footer>
   );

@@ -6,6 +6,7 @@
 // form, the webhook deliveries and a timeline of every event. The last order answer is cached,
 // so the page still opens offline.
 import {
+  addressTailLines,
   formatOrderNumber,
   formatUsdc,
   ORDER_SOURCE_LABELS,
@@ -13,7 +14,7 @@ import {
   parseUsdc,
 } from '@store/shared';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { Fragment, type ReactNode, useCallback, useEffect, useState } from 'react';
 import { fetchOrderDetail } from '../../admin/api.ts';
 import { refreshStores, saveView } from '../../admin/cache.ts';
 import { StatusBadge } from '../../admin/components/badges.tsx';
@@ -156,12 +157,12 @@ function OrderDetail(props: {
                 {address.firstName} {address.lastName}
                 <br />
                 {address.street}
-                <br />
-                {[address.city, [address.state, address.zipCode].filter(Boolean).join(' ')]
-                  .filter(Boolean)
-                  .join(', ')}
-                <br />
-                {address.country ?? 'US'}
+                {addressTailLines(address).map((line) => (
+                  <Fragment key={line}>
+                    <br />
+                    {line}
+                  </Fragment>
+                ))}
               </address>
             ) : (
               'None'
@@ -218,6 +219,7 @@ function PaymentSection(props: {
   activity: OrderActivity | undefined;
 }) {
   const { order, forwarding } = props;
+  const chain = useChainInfo();
   const deposits = props.activity?.deposits ?? [];
   const exception =
     forwarding &&
@@ -245,7 +247,7 @@ function PaymentSection(props: {
             </Fact>
           </>
         )}
-        <Fact term="Chain">{order.paymentChain ?? '—'}</Fact>
+        <Fact term="Chain">{order.paymentChain ? chain.networkName : '—'}</Fact>
         <Fact term="Transaction">
           {order.paymentTxHash ? <TxLink hash={order.paymentTxHash} /> : '—'}
         </Fact>

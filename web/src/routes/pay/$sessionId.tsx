@@ -22,6 +22,7 @@ import {
 import { OrderGate } from '../../components/order-gate.tsx';
 import { PaymentPanel } from '../../components/payment/payment-panel.tsx';
 import { type ConfirmedBy, usePayment } from '../../components/payment/use-payment.ts';
+import { PoweredBy } from '../../components/powered-by.tsx';
 import { StoreLogo } from '../../components/store-logo.tsx';
 import { isNotFound } from '../../lib/api.ts';
 import { fetchCheckoutSession } from '../../lib/checkout-session-api.ts';
@@ -102,7 +103,7 @@ function HostedCheckoutRoute() {
           <a href={loaded.cancelUrl}>Cancel and return to {loaded.store.name}</a>
         </p>
       )}
-      <p className="muted small powered-by">Payments in USDC on Base · no account needed</p>
+      <PoweredBy />
     </main>
   );
 }

@@ -16,6 +16,7 @@ import {
 import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
 import { errorText } from '../../lib/api.ts';
+import { useChainInfo } from '../../lib/chain-info.ts';
 import { toastError } from '../../lib/toast.ts';
 import { ContentPage } from '../-landing/content-page.tsx';
 import { ItemRows } from './-components/item-rows.tsx';
@@ -73,6 +74,7 @@ function LinkBuilderPage() {
   const [signing, setSigning] = useState<SigningStore>();
   const [busy, setBusy] = useState(false);
   const stores = useSigningStores();
+  const { networkName } = useChainInfo();
   const issues = linkBuilderIssues(state);
   const errors = checked ? errorsByField(issues) : {};
   const set = (patch: Partial<LinkBuilderState>) => {
@@ -149,7 +151,7 @@ function LinkBuilderPage() {
           <div className="field-grid">
             <TextInput label="Store name" {...text('storeName')} />
             <TextInput
-              label="Payment address (Base)"
+              label={`Payment address (${networkName})`}
               placeholder="0x…"
               readOnly={signing !== undefined}
               hint={signing ? `The payout address of ${signing.name}` : undefined}

@@ -15,6 +15,7 @@ import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { MessageCard } from '../../components/message-card.tsx';
 import { ApiError, errorText } from '../../lib/api.ts';
+import { useChainInfo } from '../../lib/chain-info.ts';
 import { submitWith, useAppForm } from '../../lib/form.tsx';
 import { confirmRefundClaim, getRefundClaim } from '../../refunds/api.ts';
 import '../../refunds/refunds.css';
@@ -35,6 +36,7 @@ const AddressForm = v.object({ address: ClaimRefundSchema.entries.address });
 
 function RefundClaimPage() {
   const { token } = Route.useParams();
+  const { networkName } = useChainInfo();
   const [claim, setClaim] = useState<RefundClaim>();
   const [failure, setFailure] = useState<string>();
   useEffect(() => {
@@ -81,7 +83,7 @@ function RefundClaimPage() {
           {claim.storeName} · Order {claim.orderNumber.toUpperCase()}
         </p>
         <p className="refund-amount">
-          <strong>{amount}</strong> on Base
+          <strong>{amount}</strong> on {networkName}
         </p>
         <p>{REASONS[claim.reason] ?? REASONS.merchant}</p>
         {claim.status === 'awaiting_address' && (
@@ -120,6 +122,7 @@ function ClaimForm(props: {
   onClaimed: (claim: RefundClaim) => void;
 }) {
   const [serverError, setServerError] = useState<string>();
+  const { networkName } = useChainInfo();
   const form = useAppForm({
     defaultValues: { address: props.claim.suggestedAddress ?? '' },
     validationLogic: revalidateLogic(),
@@ -166,7 +169,7 @@ function ClaimForm(props: {
               hint={
                 props.claim.suggestedAddress
                   ? 'The address you paid from. Change it if you want the money elsewhere.'
-                  : 'Your wallet address on Base (0x...).'
+                  : `Your wallet address on ${networkName} (0x...).`
               }
             />
           )}

@@ -9,6 +9,7 @@ import {
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { DemoButton, useDemoCheckout } from '../../components/demo-link.tsx';
+import { useChainInfo } from '../../lib/chain-info.ts';
 import { ContentPage } from '../-landing/content-page.tsx';
 import { PARAMETERS } from './-components/parameters.ts';
 import { ServerCheckoutDocs } from './-components/server-checkout.tsx';
@@ -19,11 +20,12 @@ export const Route = createFileRoute('/universal-checkout-docs/')({ component: D
 
 function DocsPage() {
   const demo = useDemoCheckout(window.location.origin);
+  const { networkName } = useChainInfo();
   return (
     <ContentPage title="Universal Checkout Integration" className="prose docs">
       <p className="lead">
-        Send your customers to a hosted checkout with a link. They pay USDC on Base; you get{' '}
-        {MARKETING_CLAIMS.merchantPercent}% in your wallet and a signed webhook.
+        Send your customers to a hosted checkout with a link. They pay USDC on {networkName}; you
+        get {MARKETING_CLAIMS.merchantPercent}% in your wallet and a signed webhook.
       </p>
 
       <section className="docs-section" aria-labelledby="how-title">
@@ -66,7 +68,7 @@ function DocsPage() {
                   </th>
                   <td>{parameter.required ? 'Yes' : 'No'}</td>
                   <td>{parameter.type}</td>
-                  <td>{parameter.description}</td>
+                  <td>{parameter.description.replace('{network}', networkName)}</td>
                 </tr>
               ))}
             </tbody>
@@ -103,7 +105,7 @@ function DocsPage() {
       <section className="docs-section" aria-labelledby="steps-title">
         <h2 id="steps-title">Integration steps</h2>
         <ol>
-          <li>Get a wallet address on Base for your payouts.</li>
+          <li>Get a wallet address on {networkName} for your payouts.</li>
           <li>
             Build a link with the <Link to="/payment-link-builder">payment link builder</Link> or in
             code: URL-encode every value, <code>items</code> as JSON.
@@ -124,8 +126,8 @@ function DocsPage() {
         <h2 id="support-title">Support notes</h2>
         <ul>
           <li>
-            Only USDC on Base is accepted; other tokens or networks sent to a deposit address are
-            not credited.
+            Only USDC on {networkName} is accepted; other tokens or networks sent to a deposit
+            address are not credited.
           </li>
           <li>An underpayment can be completed by sending the rest to the same address.</li>
           <li>

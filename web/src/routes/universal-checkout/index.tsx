@@ -7,6 +7,7 @@ import { valibotValidator } from '@tanstack/valibot-adapter';
 import { useMemo, useState } from 'react';
 import * as v from 'valibot';
 import { LoadingPage } from '../../components/message-card.tsx';
+import { PoweredBy } from '../../components/powered-by.tsx';
 import { StoreLogo } from '../../components/store-logo.tsx';
 import { useStoreTheme } from '../../lib/theme.ts';
 import { CheckoutError } from './-components/checkout-error.tsx';
@@ -66,7 +67,7 @@ function UniversalCheckoutPage() {
           void navigate({ to: '/universal-payment/$orderId', params: { orderId } });
         }}
       />
-      <p className="muted small powered-by">Payments in USDC on Base · no account needed</p>
+      <PoweredBy />
     </main>
   );
 }

@@ -13,6 +13,7 @@ import '../../../admin/table-cards.css';
 import { StatusBadge } from '../../../admin/components/badges.tsx';
 import type { Forwarding } from '../../../admin/forwarding.ts';
 import type { MerchantOrder } from '../../../admin/types.ts';
+import { useChainInfo } from '../../../lib/chain-info.ts';
 import { usdc } from '../../../lib/format.ts';
 import { ForwardingStatus, StockWarning } from './order-notes.tsx';
 
@@ -36,6 +37,7 @@ export function OrderTable(props: {
   forwarding: ReadonlyMap<string, Forwarding>;
   onRetryForwarding: (order: MerchantOrder) => void;
 }) {
+  const chain = useChainInfo();
   if (props.orders.length === 0) return <p className="muted">No orders match these filters.</p>;
   return (
     <div className="table-wrap table-cards">
@@ -87,7 +89,7 @@ export function OrderTable(props: {
                     onRetry={() => props.onRetryForwarding(order)}
                   />
                 </td>
-                <td data-label="Chain">{order.paymentChain ?? '—'}</td>
+                <td data-label="Chain">{order.paymentChain ? chain.networkName : '—'}</td>
                 <td>
                   {next === 'shipped' ? (
                     // Note: shipping takes a carrier and tracking number: the order page's form.

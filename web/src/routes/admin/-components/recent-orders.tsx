@@ -5,12 +5,14 @@ import { formatOrderNumber, PAGE_TEXTS, RECENT_ORDERS_LIMIT } from '@store/share
 import { Link } from '@tanstack/react-router';
 import { StatusBadge } from '../../../admin/components/badges.tsx';
 import type { MerchantOrder } from '../../../admin/types.ts';
+import { useChainInfo } from '../../../lib/chain-info.ts';
 import { usdc } from '../../../lib/format.ts';
 import '../../../admin/table-cards.css';
 
 /** The table, or its empty text when there are no orders. */
 export function RecentOrders(props: { orders: readonly MerchantOrder[] | undefined }) {
   const orders = (props.orders ?? []).slice(0, RECENT_ORDERS_LIMIT);
+  const chain = useChainInfo();
   return (
     <section className="card" aria-labelledby="recent-orders-title">
       <div className="admin-heading" style={{ marginBottom: '0.5rem' }}>
@@ -46,7 +48,7 @@ export function RecentOrders(props: { orders: readonly MerchantOrder[] | undefin
                   <td data-label="Status">
                     <StatusBadge status={order.status} />
                   </td>
-                  <td data-label="Chain">{order.paymentChain ?? '—'}</td>
+                  <td data-label="Chain">{order.paymentChain ? chain.networkName : '—'}</td>
                 </tr>
               ))}
             </tbody>

@@ -12,6 +12,7 @@ import {
 import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
 import { RevealableSecret, type RotateTexts } from './revealable-secret.tsx';
+import { WebhookTestSender } from './webhook-test.tsx';
 
 const ROTATE_WEBHOOK_SECRET: RotateTexts = {
   title: 'Rotate signing secret?',
@@ -60,8 +61,20 @@ export function WebhookSettings(props: {
     }
   };
 
+  const { paused } = props.settings;
   return (
     <div className="webhook-settings">
+      {paused && (
+        <p className="notice card notice-warning" role="status" data-testid="webhook-paused">
+          Sending to this URL is paused: it failed {paused.failures} times in a row (last:{' '}
+          {paused.lastError ?? 'no answer'}) since {new Date(paused.since).toLocaleString()}. Its
+          webhooks wait, none is lost;{' '}
+          {paused.nextAttemptAt
+            ? `the next try is at ${new Date(paused.nextAttemptAt).toLocaleString()}`
+            : 'one is being tried now'}
+          , and the rest go out by themselves once your server answers.
+        </p>
+      )}
       <form className="webhook-url-form" onSubmit={(event) => void save(event)} noValidate>
         <div className="field">
           <label htmlFor={`${id}-url`}>Webhook URL</label>
@@ -120,6 +133,7 @@ export function WebhookSettings(props: {
       ) : (
         <p className="muted small">A signing secret is created when you save a URL.</p>
       )}
+      <WebhookTestSender storeId={props.storeId} url={props.settings.url} />
       <VerifyNote />
     </div>
   );

@@ -28,7 +28,7 @@ export const PARAMETERS: readonly ParameterDoc[] = [
     name: 'paymentAddress',
     required: true,
     type: 'address',
-    description: 'Your wallet on Base (0x + 40 hex characters); receives 98% of each payment.',
+    description: 'Your wallet on {network} (0x + 40 hex characters); receives 98% of each payment.',
   },
   {
     name: 'externalOrderId',

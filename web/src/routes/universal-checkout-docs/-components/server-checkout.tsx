@@ -48,7 +48,8 @@ export function ServerCheckoutDocs(props: { origin: string }) {
         <li>
           In <strong>Admin → your store → API keys</strong>, create a key. It is shown once: keep it
           on your server as <code>STOREFRONT_KEY</code> (<code>sk_test_…</code> on test chains,{' '}
-          <code>sk_live_…</code> on Base). Copy the store id shown there as <code>STORE_ID</code>.
+          <code>sk_live_…</code> where payments are real). Copy the store id shown there as{' '}
+          <code>STORE_ID</code>.
         </li>
         <li>
           When the shopper checks out on your site, create a session. The same{' '}

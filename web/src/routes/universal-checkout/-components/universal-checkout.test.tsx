@@ -95,7 +95,8 @@ describe('universal order submission', () => {
       // Only the link's branding: the server builds the rest of the metadata itself.
       metadata: { returnUrl: 'https://shop.example/done' },
     });
-    const [, init] = fetchMock.mock.calls[0] ?? [];
+    const [, init] =
+      fetchMock.mock.calls.find(([url]) => !String(url).includes('/api/health')) ?? [];
     expect((init?.headers as Record<string, string> | undefined)?.['idempotency-key']).toBeTruthy();
     vi.unstubAllGlobals();
   });

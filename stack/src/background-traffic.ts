@@ -11,7 +11,7 @@ import {
   parseAbi,
 } from 'viem';
 import { foundry } from 'viem/chains';
-import { mintLocalUsdc } from '../../stack/src/usdc.ts';
+import { mintLocalUsdc } from './usdc.ts';
 
 const erc20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)']);
 /**

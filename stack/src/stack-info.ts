@@ -13,7 +13,10 @@ export const E2E_PORTS = {
 
 /** The file start-stack.ts writes once everything is up (E2E_STACK_FILE lets two runs coexist). */
 export function stackInfoFile(): string {
-  return process.env.E2E_STACK_FILE ?? fileURLToPath(new URL('../.stack.json', import.meta.url));
+  return (
+    process.env.E2E_STACK_FILE ??
+    fileURLToPath(new URL('../../web/e2e/.stack.json', import.meta.url))
+  );
 }
 
 /** A seeded product. */

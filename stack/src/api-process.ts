@@ -1,13 +1,13 @@
 // The real API entry point as a process of its own on a test database, for what only a process
 // shows (its memory, its CPU, how it stops), and a valid order of the demo store it seeds in local
-// mode. Used by tests and by bench/api.
+// mode, and the tests' shopper. Used by tests and by bench/.
 import { join, resolve } from 'node:path';
-import { shippingFor, storeCheckoutTotals } from '@store/shared';
+import { type ShippingAddress, shippingFor, storeCheckoutTotals } from '@store/shared';
 import type { Subprocess } from 'bun';
-import { TEST_XPUB } from './database.ts';
+import { TEST_XPUB } from './keys.ts';
 import { freePort } from './ports.ts';
 
-const root = resolve(import.meta.dir, '../../..');
+const root = resolve(import.meta.dir, '../..');
 
 /** A started API process: its URL, and `stop()` (SIGTERM, then its exit awaited). */
 export interface ApiProcess<Err extends 'inherit' | 'pipe'> {
@@ -68,6 +68,22 @@ export async function startApiProcess<Err extends 'inherit' | 'pipe' = 'inherit'
     await Bun.sleep(100);
   }
 }
+
+/** A valid customer and shipping part of an order body (the tests' shopper). */
+export const customer: { customerEmail: string; shippingAddress: ShippingAddress } = {
+  customerEmail: 'ada@example.com',
+  shippingAddress: {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    phone: '+1 555 0100',
+    street: '1 Main St',
+    city: 'Springfield',
+    country: 'US',
+    state: 'IL',
+    zipCode: '62701',
+  },
+};
 
 /** A valid one-line order of the demo store as JSON, with the totals the web client computes. */
 export async function demoStoreOrder(

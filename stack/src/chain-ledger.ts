@@ -4,12 +4,12 @@
 // merchant never under 98% of what it and the treasury got, refunds only to an address a refund
 // of that wallet names (the payer's); every EIP-3009 authorization was used once; and the database's
 // forwarded amount is what the chain says left.
+import { usdcAbi } from '@store/api/chain/usdc-abi';
+import type { Database } from '@store/api/db/client';
 import { splitFee } from '@store/shared';
 import { sql } from 'drizzle-orm';
 import { type Address, createPublicClient, http, parseAbiItem } from 'viem';
 import { foundry } from 'viem/chains';
-import { usdcAbi } from '../../src/chain/usdc-abi.ts';
-import type { Database } from '../../src/db/client.ts';
 
 const transferEvent = parseAbiItem(
   'event Transfer(address indexed from, address indexed to, uint256 value)',
