@@ -28,6 +28,7 @@ import { uploadsModule } from './modules/uploads/index.ts';
 import { webAppModule } from './modules/web-app/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
 import { wellKnownModule } from './modules/well-known/index.ts';
+import { x402Module } from './modules/x402/index.ts';
 
 /** Builds the API without listening, so tests can call `app.handle(request)`. */
 export function createApp(deps: AppDeps) {
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps) {
     .use(wellKnownModule(deps))
     .use(storeManifestModule(deps))
     .use(uploadsModule(deps))
+    .use(x402Module(deps))
     .use(deps.config.webDist ? webAppModule(deps.config.webDist) : new Elysia());
 }
 

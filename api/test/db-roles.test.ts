@@ -398,7 +398,8 @@ describe('database roles', () => {
         '0021_store_slugs',
         '0022_retention_cutoff',
         '0023_webhook_endpoints',
-        '0024_universal_orders_as_rows',
+        '0024_x402_digital_products',
+        '0025_universal_orders_as_rows',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -432,7 +433,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 25 migration\(s\) \(0000_init, .*0024_universal_orders_as_rows\)/,
+      /lacks 26 migration\(s\) \(0000_init, .*0025_universal_orders_as_rows\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

@@ -198,3 +198,71 @@ describe('PUT and DELETE /api/products/{id}', () => {
     expect((await t.owner.api.delete(`/api/products/${item.id}`)).status).toBe(404);
   });
 });
+
+describe('digital products (an API resource sold per request over HTTP 402)', () => {
+  const digital = {
+    kind: 'api',
+    upstreamUrl: 'https://api.example.com/v1/forecast',
+    secretHeaderName: 'X-Upstream-Key',
+    secretHeaderValue: 'sk-upstream-9f2e',
+  };
+
+  test('carries its settings and x402Url; the secret value never comes back', async () => {
+    const created = await t.owner.api.post('/api/products', product({ digital }));
+    expect(created.status).toBe(201);
+    expect(created.body.digital).toEqual({
+      kind: 'api',
+      upstreamUrl: digital.upstreamUrl,
+      secretHeaderName: 'X-Upstream-Key',
+      hasSecret: true,
+    });
+    expect(created.body.x402Url).toBe(`http://localhost/api/x402/products/${created.body.id}`);
+    for (const reader of [t.owner.api, t.other.api, t.shopper]) {
+      const seen = await reader.get(`/api/products/${created.body.id}`);
+      expect(JSON.stringify(seen.body)).not.toContain(digital.secretHeaderValue);
+      expect(seen.body.x402Url).toBe(created.body.x402Url);
+    }
+    const listed = await t.shopper.get(`/api/stores/${store.id}/products`);
+    expect(JSON.stringify(listed.body)).not.toContain(digital.secretHeaderValue);
+    // A physical product has neither.
+    const tote = await t.owner.api.post('/api/products', product());
+    expect(tote.body).toMatchObject({ digital: null, x402Url: null });
+  });
+
+  test('an edit without the value keeps it; null makes the product physical again', async () => {
+    const { body } = await t.owner.api.post('/api/products', product({ digital }));
+    const kept = await t.owner.api.put(`/api/products/${body.id}`, {
+      digital: {
+        kind: 'api',
+        upstreamUrl: 'https://api.example.com/v2',
+        secretHeaderName: 'X-Upstream-Key',
+      },
+    });
+    expect(kept.body.digital).toMatchObject({
+      upstreamUrl: 'https://api.example.com/v2',
+      hasSecret: true,
+    });
+    const physical = await t.owner.api.put(`/api/products/${body.id}`, { digital: null });
+    expect(physical.body).toMatchObject({ digital: null, x402Url: null });
+  });
+
+  test('validates the URL, the header and their sizes; strangers cannot change it', async () => {
+    const { body } = await t.owner.api.post('/api/products', product({ digital }));
+    for (const bad of [
+      { ...digital, upstreamUrl: 'ftp://files.example.com/x' },
+      { ...digital, upstreamUrl: `https://example.com/${'a'.repeat(2_100)}` },
+      { ...digital, secretHeaderName: 'Bad Header' },
+      { ...digital, secretHeaderValue: 'x'.repeat(1_025) },
+      { kind: 'api', upstreamUrl: digital.upstreamUrl, secretHeaderValue: 'orphan' },
+      { ...digital, kind: 'file' },
+    ])
+      expect((await t.owner.api.put(`/api/products/${body.id}`, { digital: bad })).status).toBe(
+        422,
+      );
+    const change = { digital: { kind: 'api', upstreamUrl: 'https://evil.example/steal' } };
+    expect((await t.other.api.put(`/api/products/${body.id}`, change)).status).toBe(404);
+    expect((await t.shopper.put(`/api/products/${body.id}`, change)).status).toBe(401);
+    const after = await t.owner.api.get(`/api/products/${body.id}`);
+    expect(after.body.digital.upstreamUrl).toBe(digital.upstreamUrl);
+  });
+});

@@ -57,7 +57,7 @@ const CHECKS = [
 
 /** Checks of these tables that are no list of states (which columns go together). */
 const OTHER_CHECKS = ['orders_source_store_check'];
-/** The checks of migrations 0006 and 0020 (orders_source_check came with the column, in 0024). */
+/** The checks of migrations 0006 and 0020 (orders_source_check came with the column, in 0025). */
 const CHECKS_OF_0006_0020 = CHECKS.filter((c) => c.name !== 'orders_source_check');
 
 /**

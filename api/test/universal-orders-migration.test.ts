@@ -1,4 +1,4 @@
-// Migration 0024 on a database from before it: orders of every source as they were stored (a
+// Migration 0025 on a database from before it: orders of every source as they were stored (a
 // storefront order, a checkout session's, a signed link's and an unsigned link's with
 // store_id 'universal' and the link in metadata and on the wallet, and an early link order with
 // no wallet and no `signed` flag) migrate with their ids, and read the same facts back from the
@@ -17,7 +17,7 @@ import { createDatabase, MIGRATIONS_FOLDER, migrateDatabase } from '../src/db/cl
 import { listMerchantOrders } from '../src/modules/orders/service.ts';
 import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
 
-const MIGRATION = '0024_universal_orders_as_rows';
+const MIGRATION = '0025_universal_orders_as_rows';
 const clients: postgres.Sql[] = [];
 const connect = (url: string) => {
   const sql = postgres(url, { max: 1, onnotice: () => {} });

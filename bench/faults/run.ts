@@ -8,7 +8,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { usdcAbi } from '@store/api/chain/usdc-abi';
 import { parseUsdc } from '@store/shared';
-import { chainLedger } from '@store/stack/chain-ledger';
+import { chainLedger, type DepositLedger } from '@store/stack/chain-ledger';
 import { waitForIndexerBlock } from '@store/stack/indexer';
 import type { Service } from '@store/stack/process';
 import { payUsdc } from '@store/stack/usdc';
@@ -189,6 +189,7 @@ try {
     select status, count(*)::int as n from payment_wallets group by status order by status`);
   const received = ledger.wallets.reduce((sum, w) => sum + w.received, 0n);
   const out = ledger.wallets.reduce((sum, w) => sum + w.toMerchant + w.toTreasury, 0n);
+  const balances = await balancesByState(ledger.wallets);
   const failedRows = await database.db.execute<{ error: string | null }>(sql`
     select forwarding_error as error from payment_wallets where forwarding_status = 'failed'`);
   const indexerAt = await fetch(`${stack.env.INDEXER_URL}/status`)
@@ -213,7 +214,23 @@ try {
     ['USDC forwarded (chain), merchant + treasury', fmt(out)],
     [
       'USDC held on deposit addresses for payers (overpaid excess awaiting a claim)',
-      fmt(result.heldForPayers),
+      `${fmt(balances.paid.units)} on ${balances.paid.addresses} paid orders' addresses (database: ${fmt(result.heldForPayers)} awaiting a claim)`,
+    ],
+    [
+      "USDC left on reversed orders' addresses (what a reorg above the depth left of a payment)",
+      `${fmt(balances.reversed.units)} on ${balances.reversed.addresses} of ${balances.reversed.wallets} reversed orders' addresses (${balances.reversed.detail || 'none'})`,
+    ],
+    [
+      "USDC on unpaid orders' addresses (waiting, underpaid, expired)",
+      `${fmt(balances.unpaid.units)} on ${balances.unpaid.addresses} addresses`,
+    ],
+    [
+      'USDC refunded to payers / sent elsewhere (chain)',
+      `${fmt(balances.toPayer)} / ${fmt(balances.toOthers)}`,
+    ],
+    [
+      'unaccounted (received - forwarded - refunded - elsewhere - every balance above)',
+      fmt(balances.unaccounted),
     ],
     ['forwarding transfers on chain', String(ledger.transfersOut)],
     [
@@ -234,6 +251,8 @@ try {
     ['time for everything to settle after the last kill', `${settleSeconds.toFixed(1)} s`],
   ];
   const ok =
+    balances.unaccounted === 0n &&
+    balances.paid.units === result.heldForPayers &&
     ledger.breaches.length === 0 &&
     ledger.authorizationsUsedTwice.length === 0 &&
     result.stuck.length === 0 &&
@@ -278,6 +297,47 @@ try {
 async function reorg(depth: number) {
   await waitForIndexerBlock(stack.env.INDEXER_URL, await client.getBlockNumber(), 10_000);
   await client.request({ method: 'anvil_reorg' as never, params: [depth, []] as never });
+}
+
+/**
+ * Where every base unit the deposit addresses received is, from the chain: each address's
+ * `balanceOf` summed by the state of its order, what its Transfer logs sent to payers and
+ * elsewhere, and what no row explains (must be 0).
+ */
+async function balancesByState(wallets: readonly DepositLedger[]) {
+  const states = await database.db.execute<{ address: string; status: string }>(sql`
+    select lower(wallet_address) as address, status from payment_wallets`);
+  const stateOf = new Map(states.map((r) => [r.address, r.status]));
+  const group = () => ({ units: 0n, addresses: 0, wallets: 0, amounts: [] as bigint[] });
+  const paid = group();
+  const reversed = group();
+  const unpaid = group();
+  let toPayer = 0n;
+  let toOthers = 0n;
+  let unaccounted = 0n;
+  for (const w of wallets) {
+    const status = stateOf.get(w.address.toLowerCase()) ?? 'unknown';
+    const into = ['received', 'overpaid', 'paid_late'].includes(status)
+      ? paid
+      : status === 'reversed'
+        ? reversed
+        : unpaid;
+    into.wallets += 1;
+    if (w.balance > 0n) {
+      into.units += w.balance;
+      into.addresses += 1;
+      into.amounts.push(w.balance);
+    }
+    toPayer += w.toPayer;
+    toOthers += w.toOthers;
+    unaccounted += w.received - w.toMerchant - w.toTreasury - w.toPayer - w.toOthers - w.balance;
+  }
+  // Note: how much each reversed address holds, so the row says which payments a reorg cut short.
+  const counts = new Map<string, number>();
+  for (const amount of reversed.amounts)
+    counts.set(fmt(amount), (counts.get(fmt(amount)) ?? 0) + 1);
+  const detail = [...counts].map(([amount, n]) => `${n} x ${amount}`).join(', ');
+  return { paid, reversed: { ...reversed, detail }, unpaid, toPayer, toOthers, unaccounted };
 }
 
 function fmt(units: bigint): string {

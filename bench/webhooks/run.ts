@@ -9,12 +9,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createDatabase, migrateDatabase } from '@store/api/db/client';
+import { startWebhookDispatcher } from '@store/api/webhooks/dispatcher';
+import { newWebhookKeyPair, newWebhookSecret } from '@store/api/webhooks/signing';
+import { freePort } from '@store/stack/ports';
+import { enableRoleLogins, startEmbeddedPostgres } from '@store/stack/postgres';
 import postgres from 'postgres';
-import { createDatabase, migrateDatabase } from '../../api/src/db/client.ts';
-import { startWebhookDispatcher } from '../../api/src/webhooks/dispatcher.ts';
-import { newWebhookKeyPair, newWebhookSecret } from '../../api/src/webhooks/signing.ts';
-import { freePort } from '../../api/test/support/ports.ts';
-import { enableRoleLogins, startEmbeddedPostgres } from '../../stack/src/postgres.ts';
 import { machine, markdownTable, summarize } from '../detection/report.ts';
 import { writeBenchmarkSection } from '../docs-section.ts';
 

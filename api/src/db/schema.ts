@@ -251,10 +251,24 @@ export const products = pgTable(
     // Note: whether `inventory` counts units. Before this column, inventory 0 meant "not tracked",
     // so a sold-out product became unlimited when published again; now 0 with tracking is sold out.
     trackInventory: boolean().notNull().default(false),
+    // A digital product sold per request over HTTP 402 (x402): 'api' (the merchant's API at
+    // `upstream_url`, reached with the secret header we add); null for a physical product.
+    digitalKind: text(),
+    upstreamUrl: text(),
+    upstreamSecretHeader: text(),
+    // Note: write-only for the merchant: never part of a response, replay or log.
+    upstreamSecretValue: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('products_store_id_idx').on(t.storeId)],
+  (t) => [
+    index('products_store_id_idx').on(t.storeId),
+    check('products_digital_kind_check', sql`${t.digitalKind} is null or ${t.digitalKind} = 'api'`),
+    check(
+      'products_upstream_url_check',
+      sql`(${t.digitalKind} is null) = (${t.upstreamUrl} is null)`,
+    ),
+  ],
 );
 
 /**
@@ -759,5 +773,75 @@ export const emailOutbox = pgTable(
     index('email_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     check('email_outbox_status_check', oneOf('status', EMAIL_STATUSES)),
     check('email_outbox_subject_check', sql`${t.orderId} is not null or ${t.userId} is not null`),
+  ],
+);
+
+/** Statuses of an x402 payment (see `x402Payments`). */
+export const X402_PAYMENT_STATUSES = [
+  'settling',
+  'submitted',
+  'settled',
+  'failed',
+  'serving',
+  'served',
+  'undelivered',
+] as const;
+/** An x402 payment's status. */
+export type X402PaymentStatus = (typeof X402_PAYMENT_STATUSES)[number];
+
+/**
+ * Payments signed over HTTP 402 (x402 `exact` on EVM: an EIP-3009 authorization to an order's
+ * deposit address), one per authorization: the API verifies and records it (`settling`), the
+ * worker's relayer submits it (`submitted`, its transaction recorded before broadcast) and records
+ * it in a block (`settled`) or not (`failed`); the API then serves the resource once (`serving`)
+ * and keeps the answer (`served`) so the same authorization sent again gets the same answer, or
+ * refunds the payer when the resource failed (`undelivered`).
+ */
+export const x402Payments = pgTable(
+  'x402_payments',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    walletId: uuid()
+      .notNull()
+      .references(() => paymentWallets.id, { onDelete: 'cascade' }),
+    productId: uuid(),
+    // the authorization (EIP-3009 TransferWithAuthorization), addresses lowercase
+    payer: text().notNull(),
+    payTo: text().notNull(),
+    value: numeric({ precision: 78, scale: 0 }).notNull(),
+    validAfter: numeric({ precision: 78, scale: 0 }).notNull(),
+    validBefore: numeric({ precision: 78, scale: 0 }).notNull(),
+    authorizationNonce: text().notNull(),
+    signature: text().notNull(),
+    status: text().$type<X402PaymentStatus>().notNull().default('settling'),
+    // the relayer's transaction (recorded before broadcast)
+    rawTransaction: text(),
+    txHash: text(),
+    txNonce: integer(),
+    blockNumber: numeric({ precision: 78, scale: 0 }),
+    error: text(),
+    // the answer served for it (status, content type, body as base64), kept for a replay
+    responseStatus: integer(),
+    responseType: text(),
+    responseBody: text(),
+    claimedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    settledAt: timestamp({ withTimezone: true }),
+    servedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    // Note: one row per authorization: a replayed or concurrent signature finds this one.
+    uniqueIndex('x402_payments_authorization_idx').on(t.payer, t.authorizationNonce),
+    index('x402_payments_order_id_idx').on(t.orderId),
+    // Note: one live authorization per deposit address (an order is paid once); a failed one
+    // leaves room for another.
+    uniqueIndex('x402_payments_wallet_idx').on(t.walletId).where(sql`${t.status} <> 'failed'`),
+    index('x402_payments_due_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('settling', 'submitted')`),
+    check('x402_payments_status_check', oneOf('status', X402_PAYMENT_STATUSES)),
   ],
 );

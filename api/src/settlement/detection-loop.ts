@@ -11,6 +11,7 @@ import {
 } from './detection.ts';
 import { INDEXER_BLOCK_CHANNEL, noticeIndexedHead } from './payment-notices.ts';
 import type { WalletChange } from './record.ts';
+import { type ChainHeadReader, createReorgWatch } from './reorg-watch.ts';
 
 /** Options of `startDetectionLoop`. */
 export interface DetectionLoopOptions extends DetectionSettings {
@@ -25,6 +26,13 @@ export interface DetectionLoopOptions extends DetectionSettings {
    * only every `intervalMs`. On by default; a payment is then seen about 50 ms sooner on average.
    */
   wakeOnIndexedBlocks?: boolean;
+  /**
+   * The chain, read at each new indexed head to see a reorg deeper than the depth at once
+   * (./reorg-watch.ts); without it, such a reorg is seen by the full pass every `reconcileMs`.
+   */
+  chainHead?: ChainHeadReader;
+  /** Called after each re-read of the paid wallets that a reorg deeper than the depth caused. */
+  onReorg?: () => void;
   /** Called after every pass (benchmarks and tests observe the loop through it). */
   onPass?: (result: DetectionResult, durationMs: number) => void;
 }
@@ -58,6 +66,11 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
   let lastFullPass = 0;
   let lastError = '';
   let lastHead: bigint | null = null;
+  const watch = options.chainHead && createReorgWatch(options.chainHead, options.confirmations);
+  /** The indexed head the watch last looked at. */
+  let watchedHead: bigint | null = null;
+  /** A full pass is due now: a reorg deeper than the depth was seen. */
+  let rereadNow = false;
   let woken = false;
   let wakeUp: (() => void) | undefined;
   const wake = () => {
@@ -77,24 +90,67 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
       wakeUp = done;
     });
   // Note: a notification lost while the connection is down costs at most one interval.
-  const listening =
+  const listen = () =>
     options.wakeOnIndexedBlocks === false
       ? undefined
       : db.$client.listen(INDEXER_BLOCK_CHANNEL, wake).catch((error: unknown) => {
           log(`detection: no wake-up on indexed blocks (${(error as Error).message})`);
           return undefined;
         });
+  let listening = listen();
+  /**
+   * Listens again after the database failed passes. Note: the client listens again by itself when
+   * its connection closes, but only once: when the database is still down then (a restart that
+   * takes more than a moment), the subscription is gone for good and every block waits for the
+   * interval.
+   */
+  let listenAgain = false;
+  const relisten = async () => {
+    listenAgain = false;
+    if (options.wakeOnIndexedBlocks === false) return;
+    await (await listening)?.unlisten().catch(() => {});
+    listening = listen();
+    if (await listening) log('detection: listening for indexed blocks again');
+  };
+
+  /**
+   * Checks the chain when the indexed head moved; true when a re-read of the paid wallets is due.
+   * Note: an RPC error is logged once and the head is not checked (the next one will be).
+   */
+  const seenReorg = async (head: bigint): Promise<boolean> => {
+    if (!watch) return false;
+    const replaced = await watch.sawIndexedHead(head).catch((error: unknown) => {
+      const message = `detection: the chain's blocks could not be read (${(error as Error).message})`;
+      if (message !== lastError) log(message);
+      lastError = message;
+      return false;
+    });
+    if (replaced) {
+      log(
+        `detection: a reorg at indexed block ${head} (a block at the depth replaced, or the ` +
+          'indexer went back): reading the paid wallets again',
+      );
+      rereadNow = true;
+    }
+    return rereadNow;
+  };
 
   const loop = (async () => {
     while (!stopped) {
       const started = performance.now();
       woken = false;
       try {
-        const full = cursor.lastTransferId === null || Date.now() - lastFullPass >= reconcileMs;
+        const reread = rereadNow;
+        const full =
+          reread || cursor.lastTransferId === null || Date.now() - lastFullPass >= reconcileMs;
         const result = await runDetectionPass(db, settings, cursor, new Date(), full);
         if (full && result.headBlock !== null) lastFullPass = Date.now();
         cursor = result.cursor;
         for (const change of result.changes) log(describeChange(change));
+        if (reread) {
+          rereadNow = false;
+          options.onReorg?.();
+        }
         // Note: one notification per new indexed block, so the payment pages see confirmations grow.
         if (result.headBlock !== null && (lastHead === null || result.headBlock > lastHead)) {
           lastHead = result.headBlock;
@@ -102,11 +158,20 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
         }
         options.onPass?.(result, performance.now() - started);
         lastError = '';
+        if (listenAgain) await relisten();
+        if (result.headBlock !== null && result.headBlock !== watchedHead) {
+          watchedHead = result.headBlock;
+          if (await seenReorg(result.headBlock)) woken = true;
+        }
+        if (watch && result.headBlock !== null && watch.rereadDue(result.headBlock)) {
+          rereadNow = woken = true;
+        }
       } catch (error) {
         // Note: logged once per distinct error, so a missing indexer does not flood the log.
         const message = error instanceof Error ? error.message : String(error);
         if (message !== lastError) log(`detection pass failed (will retry): ${message}`);
         lastError = message;
+        listenAgain = true;
       }
       await sleep(Math.max(0, intervalMs - (performance.now() - started)));
     }

@@ -16,7 +16,6 @@ import {
 } from 'viem';
 import { cancelAuthorizationTypes, usdcAbi, usdcDomain } from '../chain/usdc-abi.ts';
 import { forwardingTransfers } from '../db/schema.ts';
-import type { ForwardingContext } from './forwarding.ts';
 import {
   type CanceledLeg,
   recordCanceledLegs,
@@ -32,6 +31,7 @@ import {
   sendFromRelayer,
   tokenBalance,
 } from './forwarding-chain.ts';
+import type { ForwardingContext } from './forwarding-context.ts';
 import {
   completeRound,
   deferForwarding,

@@ -15,38 +15,11 @@ import {
 } from 'viem';
 import { getNetwork } from '../chain/networks.ts';
 import { usdcAbi } from '../chain/usdc-abi.ts';
+import type { ForwardingChain, SignedTx } from './forwarding-context.ts';
 import type { LegRow, MinedLeg } from './forwarding-store.ts';
 import { isAlreadyKnown, nodeRefused, relayerManagerOf } from './relayer.ts';
 
-/** Everything forwarding needs from the chain and the keys. */
-export interface ForwardingChain {
-  client: PublicClient;
-  rpcUrl: string;
-  chainId: number;
-  token: Address;
-  relayer: LocalAccount;
-  treasury: Address;
-  /** Serialises the relayer's transactions (see `sendFromRelayer` and `RelayerManager`). */
-  relayerLock: NonceLock;
-}
-
-/** One relayer transaction at a time: its nonce is chosen, signed, recorded and broadcast. */
-export class NonceLock {
-  private tail: Promise<unknown> = Promise.resolve();
-  /** Runs `task` after every task queued before it. */
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(task);
-    this.tail = result.catch(() => {});
-    return result;
-  }
-}
-
-/** A signed transaction before broadcast: what a leg records first. */
-export interface SignedTx {
-  raw: Hex;
-  hash: Hash;
-  nonce: number;
-}
+export { type ForwardingChain, NonceLock, type SignedTx } from './forwarding-context.ts';
 
 /** Where a relayer transaction is recorded before broadcast, and forgotten if the node refuses it. */
 export interface TxRecord {

@@ -15,8 +15,8 @@ import {
 } from 'viem';
 import { usdcAbi } from '../chain/usdc-abi.ts';
 import { crashPoint } from './crash-point.ts';
-import type { ForwardingContext } from './forwarding.ts';
 import { broadcast, minedLeg, receiptOf, sendFromRelayer } from './forwarding-chain.ts';
+import type { ForwardingContext } from './forwarding-context.ts';
 import {
   completeRound,
   insertLegs,

@@ -3,6 +3,9 @@
 // anvil (a nonce too low, no ETH, an underpriced replacement, an already-known transaction, a fee
 // under the base fee, a receipt that never comes), never hand-made `new Error('nonce too low')`.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { type Anvil, startAnvil } from '@store/stack/anvil';
+import { freePort } from '@store/stack/ports';
+import { localAccount } from '@store/stack/usdc';
 import {
   type Account,
   createPublicClient,
@@ -15,9 +18,6 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { type Anvil, startAnvil } from '../../../stack/src/anvil.ts';
-import { localAccount } from '../../../stack/src/usdc.ts';
-import { freePort } from '../../test/support/ports.ts';
 import {
   broadcast,
   type ForwardingChain,

@@ -9,6 +9,7 @@ import {
   WaitForTransactionReceiptTimeoutError,
 } from 'viem';
 import { paymentWallets } from '../db/schema.ts';
+import { startWakeableLoop, type WakeableLoop } from '../loops/wakeable-loop.ts';
 import {
   type ForwardingContext,
   forwardWallet,
@@ -37,7 +38,6 @@ import {
   WAITING_RELAYER,
   WAITING_RELAYER_PREFIX,
 } from './relayer.ts';
-import { startWakeableLoop, type WakeableLoop } from './wakeable-loop.ts';
 
 /** Options of the loop. */
 export interface ForwardingLoopOptions extends ForwardingContext {

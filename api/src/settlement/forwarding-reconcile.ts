@@ -8,8 +8,8 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Hash, Hex } from 'viem';
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers, paymentEvents, paymentWallets } from '../db/schema.ts';
-import type { ForwardingContext } from './forwarding.ts';
 import { isAuthorizationUsed, receiptOf } from './forwarding-chain.ts';
+import type { ForwardingContext } from './forwarding-context.ts';
 import type { LegRow } from './forwarding-store.ts';
 
 /** How far back confirmed legs are checked again (far beyond any reorg Base has seen). */

@@ -9,7 +9,6 @@ import { encodeFunctionData, type Hash, type Hex, type LocalAccount } from 'viem
 import { transferWithAuthorizationTypes, usdcAbi, usdcDomain } from '../chain/usdc-abi.ts';
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers } from '../db/schema.ts';
-import type { ForwardingContext } from './forwarding.ts';
 import {
   broadcast,
   isAuthorizationUsed,
@@ -19,6 +18,7 @@ import {
   sendFromRelayer,
   type TxRecord,
 } from './forwarding-chain.ts';
+import type { ForwardingContext } from './forwarding-context.ts';
 import { type LegRow, updateLeg } from './forwarding-store.ts';
 import { nodeRefused } from './relayer.ts';
 

@@ -17,7 +17,6 @@ import { crashPoint } from './crash-point.ts';
 import { closeLegsOfLostPayment, roundShortfall } from './forwarding-cancel.ts';
 import { recordRevertedLeg } from './forwarding-cancel-store.ts';
 import {
-  type ForwardingChain,
   findAuthorizationTx,
   isAuthorizationUsed,
   isPending,
@@ -25,6 +24,7 @@ import {
   receiptOf,
   tokenBalance,
 } from './forwarding-chain.ts';
+import type { ForwardingContext } from './forwarding-context.ts';
 import { forwardGasFunded } from './forwarding-gas-funded.ts';
 import {
   excessDue,
@@ -54,27 +54,8 @@ import {
   reserveExcess,
   reserveOversold,
 } from './refund-store.ts';
-import type { WalletClaims } from './wallet-claims.ts';
 
-/** Everything the forwarding of one wallet needs. */
-export interface ForwardingContext {
-  db: Database;
-  chain: ForwardingChain;
-  /** The deposit seed (the worker alone holds it). */
-  mnemonic: string;
-  mode: 'eip3009' | 'gas-funded';
-  /**
-   * Blocks a round's transactions must have (their own included) before the round counts as
-   * done and `order.forwarded` is sent: CONFIRMATIONS, 1 by default (mined).
-   */
-  confirmations?: number;
-  /** One owner per wallet across workers; without it, this worker assumes it is alone. */
-  claims?: WalletClaims;
-  /** Test hook: the step to die at (FORWARDING_CRASH_AT). */
-  crashAt?: string;
-  /** How long a pass waits for its transactions to be mined before leaving them to the next. */
-  receiptTimeoutMs?: number;
-}
+export type { ForwardingContext } from './forwarding-context.ts';
 
 /** An error no retry will fix by itself (a person must look). */
 export class PermanentForwardingError extends Error {

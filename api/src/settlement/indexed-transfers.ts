@@ -37,11 +37,15 @@ export async function readIndexerPosition(
   chainId: number,
 ): Promise<{ headBlock: bigint | null; lastTransferId: string | null }> {
   // Note: the checkpoint encodes the block number at characters 27-42 (see Ponder's checkpoint.js).
+  // Note: the transfer table first. Postgres locks a statement's tables in the order it meets
+  // them, and the indexer's reorg transaction takes its transfer table, then its checkpoint table
+  // (dropping their triggers): read in the other order, the two deadlock and Postgres breaks the
+  // tie only after its deadlock timeout (1 s), delaying every reorg by that much.
   const [row] = await db.execute<{ head: string | null; last_id: string | null }>(sql`
     select
+      (select max(id) from ${indexerTable('transfer')}) as last_id,
       (select substring(latest_checkpoint from 27 for 16)::bigint::text
-         from ${indexerTable('_ponder_checkpoint')} where chain_id = ${chainId}) as head,
-      (select max(id) from ${indexerTable('transfer')}) as last_id`);
+         from ${indexerTable('_ponder_checkpoint')} where chain_id = ${chainId}) as head`);
   return {
     headBlock: row?.head ? BigInt(row.head) : null,
     lastTransferId: row?.last_id ?? null,

@@ -27,8 +27,8 @@ import {
 } from 'viem';
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers, paymentWallets } from '../db/schema.ts';
-import type { ForwardingChain, SignedTx } from './forwarding-chain.ts';
-import { startWakeableLoop, type WakeableLoop } from './wakeable-loop.ts';
+import { startWakeableLoop, type WakeableLoop } from '../loops/wakeable-loop.ts';
+import type { ForwardingChain, SignedTx } from './forwarding-context.ts';
 
 /** The wallet status of a forwarding that waits for the relayer (never counted, never failed). */
 export const WAITING_RELAYER = 'waiting_relayer';

@@ -8,6 +8,7 @@ import type { WorkerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { startWakeableLoop } from '../loops/wakeable-loop.ts';
 import { startMailDispatcher } from '../mail/dispatcher.ts';
+import { startX402Settlement } from '../modules/x402/settlement.ts';
 import {
   type RetentionConfig,
   retentionConfig,
@@ -15,11 +16,12 @@ import {
 } from '../retention/retention-job.ts';
 import { startWebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { startDetectionLoop } from './detection-loop.ts';
-import type { ForwardingContext } from './forwarding.ts';
 import { NonceLock, receiptOf } from './forwarding-chain.ts';
+import type { ForwardingContext } from './forwarding-context.ts';
 import { startForwardingLoop } from './forwarding-loop.ts';
 import { reconcileForwarding } from './forwarding-reconcile.ts';
 import { matchMerchantRefunds } from './merchant-refunds.ts';
+import { chainHeadReader } from './reorg-watch.ts';
 import { type WalletClaims, walletClaims } from './wallet-claims.ts';
 
 /** Options beyond the worker's configuration. */
@@ -147,6 +149,13 @@ export function startSettlement(
     graceMs: config.detectionGraceMs,
     paymentStillOnChain: async (hash) =>
       (await receiptOf(context.chain.client, hash as `0x${string}`))?.status === 'success',
+    chainHead: chainHeadReader(context.chain.client),
+    // Note: forwarding's reconciliation takes back a leg seen gone twice: once at the reorg, once
+    // at the re-read after the indexer passed it (a block or two later).
+    onReorg: () => {
+      reconcile.wake();
+      forwarding.wake();
+    },
     log,
     onPass: (result) => {
       if (result.changes.length === 0) return;
@@ -155,11 +164,14 @@ export function startSettlement(
       mail.wake();
     },
   });
+  // Payments signed over HTTP 402 (x402): the relayer settles them (same nonce lock as forwarding).
+  const x402 = startX402Settlement({ db, chain: context.chain, log });
   // Old indexed transfers unrelated to our orders leave (privacy policy: 12 months).
   const retention = startRetentionJob(db, options.retention ?? retentionConfig(process.env), log);
   return {
     stop: async () => {
       await retention.stop();
+      await x402.stop();
       await detection.stop();
       await reconcile.stop();
       await merchantRefunds.stop();

@@ -90,6 +90,14 @@ export function serializePayload(
     taxUsdc: order.taxUsdc,
     totalUsdc: order.totalUsdc,
     completedAt: wallet.paymentReceivedAt?.toISOString() ?? null,
+    ...(order.metadata?.x402
+      ? {
+          x402: {
+            resource: order.metadata.x402.resource,
+            payer: order.metadata.x402.payer ?? null,
+          },
+        }
+      : {}),
   };
   // Note: typed against the shared schemas: a missing or mistyped field fails to compile.
   const payload: WebhookPayload =

@@ -234,6 +234,13 @@ export const OrderMetadataSchema = v.object({
   /** Orders of a checkout session (cs_…): the session the integrator's server created. */
   checkoutSessionId: OptionalText,
   storeName: OptionalText,
+  /** An order paid over HTTP 402 (x402): the resource paid for and the payer (the signer). */
+  x402: v.optional(
+    v.object({
+      resource: v.pipe(v.string(), maxChars('Resource', TEXT_LIMITS.url)),
+      payer: v.nullish(v.string()),
+    }),
+  ),
   /** A reversed order: the status it had before its payment was reversed (restored if it returns). */
   reversedFrom: v.optional(v.string()),
   /**

@@ -46,6 +46,76 @@ export const InventorySchema = v.pipe(
   v.maxValue(MAX_INVENTORY, M.inventory),
 );
 
+/** Longest header name and value of an API resource's secret header. */
+export const DIGITAL_LIMITS = { headerName: 64, headerValue: 1_024 } as const;
+
+/** Messages of the digital product fields. */
+export const DIGITAL_PRODUCT_MESSAGES = {
+  upstreamUrl: 'The API URL must be an http(s) URL',
+  headerName: 'The header name may hold letters, digits and - only',
+  headerPair: 'Give the secret header both a name and a value, or neither',
+} as const;
+
+/**
+ * A digital product sold per request over HTTP 402 (x402): an API resource of the merchant's,
+ * reached at `upstreamUrl` with a secret header we add (the merchant's API checks it, so only
+ * paid requests get through). The secret's value is write-only: responses only say it is set.
+ */
+export const DigitalProductInputSchema = v.pipe(
+  v.object({
+    kind: v.literal('api'),
+    upstreamUrl: v.pipe(
+      v.string(DIGITAL_PRODUCT_MESSAGES.upstreamUrl),
+      v.trim(),
+      v.maxLength(TEXT_LIMITS.url, `The API URL is longer than ${TEXT_LIMITS.url} characters`),
+      v.check(
+        (url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol),
+        DIGITAL_PRODUCT_MESSAGES.upstreamUrl,
+      ),
+    ),
+    secretHeaderName: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string(),
+          v.trim(),
+          v.maxLength(DIGITAL_LIMITS.headerName, DIGITAL_PRODUCT_MESSAGES.headerName),
+          v.regex(/^[A-Za-z0-9-]+$/, DIGITAL_PRODUCT_MESSAGES.headerName),
+        ),
+      ),
+    ),
+    /** Absent on an edit: the stored value is kept. */
+    secretHeaderValue: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string(),
+          v.maxLength(
+            DIGITAL_LIMITS.headerValue,
+            `The header value is longer than ${DIGITAL_LIMITS.headerValue} characters`,
+          ),
+          v.regex(/^[\t\x20-\x7e]*$/, 'The header value may hold printable ASCII only'),
+        ),
+      ),
+    ),
+  }),
+  v.check(
+    (d) => !(d.secretHeaderValue && !d.secretHeaderName),
+    DIGITAL_PRODUCT_MESSAGES.headerPair,
+  ),
+);
+/** A digital product's settings as the merchant sends them. */
+export type DigitalProductInput = v.InferOutput<typeof DigitalProductInputSchema>;
+
+/** A digital product's settings as the API returns them (never the secret's value). */
+export const DigitalProductSchema = v.object({
+  kind: v.literal('api'),
+  upstreamUrl: v.string(),
+  secretHeaderName: v.nullable(v.string()),
+  /** Whether a secret value is stored for the header. */
+  hasSecret: v.boolean(),
+});
+/** A digital product's settings as returned. */
+export type DigitalProduct = v.InferOutput<typeof DigitalProductSchema>;
+
 /** Body of POST /api/products (Add New Product), with the SPEC defaults. */
 export const CreateProductSchema = v.object({
   title: requiredCappedText(M.titleRequired, 'Title', TEXT_LIMITS.name),
@@ -58,6 +128,8 @@ export const CreateProductSchema = v.object({
   trackInventory: v.optional(v.boolean()),
   isPublished: v.optional(v.boolean(), true),
   storeId: requiredCappedText(M.storeIdRequired, 'Store', TEXT_LIMITS.slug),
+  /** A digital product (an API resource sold per request over HTTP 402); null: a physical one. */
+  digital: v.optional(v.nullable(DigitalProductInputSchema)),
 });
 /** Input of the product form. */
 export type CreateProductInput = v.InferInput<typeof CreateProductSchema>;
@@ -74,6 +146,7 @@ export const UpdateProductSchema = v.partial(
     inventory: InventorySchema,
     trackInventory: v.boolean(),
     isPublished: v.boolean(),
+    digital: v.nullable(DigitalProductInputSchema),
   }),
 );
 /** A validated product update body. */
@@ -94,6 +167,10 @@ export const ProductSchema = v.object({
   /** Tracked and nothing left to buy. */
   soldOut: v.optional(v.boolean(), false),
   createdAt: v.optional(TimestampSchema),
+  /** Set for a digital product: what it is (never the secret header's value). */
+  digital: v.nullish(DigitalProductSchema),
+  /** A digital product's payable URL: answers HTTP 402 with x402 v2 payment requirements. */
+  x402Url: v.nullish(v.string()),
 });
 /** A product read model. */
 export type Product = v.InferOutput<typeof ProductSchema>;

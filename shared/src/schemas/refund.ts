@@ -19,8 +19,18 @@ export const REFUND_MESSAGES = {
     'From this page the refund can only go back to the address that paid. To send it elsewhere, open the refund link in the email we sent you.',
 } as const;
 
-/** Why a refund exists. */
-export const REFUND_REASONS = ['excess', 'underpaid', 'expired', 'oversold', 'merchant'] as const;
+/**
+ * Why a refund exists. 'undelivered': a paid HTTP 402 (x402) request whose resource failed after
+ * the payment settled; it goes back to the payer (the authorization's signer) without a claim.
+ */
+export const REFUND_REASONS = [
+  'excess',
+  'underpaid',
+  'expired',
+  'oversold',
+  'merchant',
+  'undelivered',
+] as const;
 /** A refund's reason. */
 export type RefundReason = (typeof REFUND_REASONS)[number];
 

@@ -9,6 +9,7 @@ import { FORWARDING_LEG_STATUSES, FORWARDING_STATUSES } from '../stored-states.t
 import { MoneyStringSchema, ThemeSchema, UsdcAmountStringSchema } from './common.ts';
 import { OrderItemSchema, OrderMetadataSchema, ShippingAddressSchema } from './order.ts';
 import { PaymentWalletResponseSchema } from './payment.ts';
+import { DigitalProductSchema } from './product.ts';
 import { WEBHOOK_EVENT_TYPES } from './webhook.ts';
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp());
@@ -82,6 +83,10 @@ export const ProductResponseSchema = v.object({
   soldOut: v.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
+  /** A digital product's settings (never its secret header's value); null: a physical product. */
+  digital: v.nullable(DigitalProductSchema),
+  /** A digital product's payable URL (HTTP 402, x402 v2); null for a physical product. */
+  x402Url: v.nullable(v.string()),
 });
 /** Answer of DELETE /api/products/{id}. */
 export const DeletedResponseSchema = v.object({ id: v.string(), deleted: v.literal(true) });

@@ -87,7 +87,7 @@ export const WebhookShipmentSchema = v.object({
 export const WebhookRefundSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
   source: v.picklist(['deposit', 'merchant']),
-  reason: v.picklist(['excess', 'underpaid', 'expired', 'oversold', 'merchant']),
+  reason: v.picklist(['excess', 'underpaid', 'expired', 'oversold', 'merchant', 'undelivered']),
   amount: UsdcAmountStringSchema,
   status: v.picklist(['awaiting_address', 'ready', 'sending', 'refunded', 'canceled', 'failed']),
   toAddress: v.nullable(address),
@@ -128,6 +128,8 @@ const payloadEntries = {
   totalUsdc: UsdcAmountStringSchema,
   /** When the payment was received; null before (underpaid, expired). */
   completedAt: v.nullable(timestamp),
+  /** Orders paid over HTTP 402 (x402) only: the resource paid for and the payer (the signer). */
+  x402: v.optional(v.object({ resource: v.string(), payer: v.nullable(address) })),
 };
 
 const eventSchema = <T extends WebhookEventType>(type: T) =>

@@ -14,6 +14,7 @@ const WHY: Record<string, string> = {
   expired: 'The store is returning your payment.',
   oversold: 'The store could not supply your order.',
   merchant: 'The store is refunding your order.',
+  undelivered: 'The paid resource could not be delivered.',
 };
 
 /**

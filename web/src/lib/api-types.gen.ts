@@ -1260,6 +1260,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/x402/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A digital product's payable URL (HTTP 402 with x402 v2 requirements)
+         * @description Without `PAYMENT-SIGNATURE`: 402 with `PAYMENT-REQUIRED` (base64 JSON: the `exact` scheme, the chain as CAIP-2, USDC, the price in base units and a fresh deposit address as `payTo`). With a valid signed EIP-3009 authorization: settled by our relayer, then the merchant’s API answers, with `PAYMENT-RESPONSE` (the transaction, network and payer). The same authorization sent again gets the same answer and is not charged again.
+         */
+        get: operations["getApiX402ProductsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/store/{slug}/icon-192.png": {
         parameters: {
             query?: never;
@@ -1693,6 +1713,10 @@ export type components = {
                 }[];
                 storeName?: string | null;
                 theme?: ("light" | "dark") | null;
+                x402?: {
+                    payer?: string | null;
+                    resource: string;
+                };
             } | null;
             payeeAddress: string | null;
             paymentAddress: string | null;
@@ -1952,6 +1976,10 @@ export type components = {
                 }[];
                 storeName?: string | null;
                 theme?: ("light" | "dark") | null;
+                x402?: {
+                    payer?: string | null;
+                    resource: string;
+                };
             } | null;
             payeeAddress: string | null;
             paymentAddress: string | null;
@@ -2061,7 +2089,7 @@ export type components = {
             amount: string;
             claimPath: string;
             /** @enum {string} */
-            reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+            reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
         }[];
         OrderRefunds: {
             canAcceptUnderpaid: boolean;
@@ -2086,7 +2114,7 @@ export type components = {
                 lastError: string | null;
                 orderId: string;
                 /** @enum {string} */
-                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
                 /** @enum {string} */
                 source: "deposit" | "merchant";
                 /** @enum {string} */
@@ -2169,6 +2197,13 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
             description: string | null;
+            digital: {
+                hasSecret: boolean;
+                /** @constant */
+                kind: "api";
+                secretHeaderName: string | null;
+                upstreamUrl: string;
+            } | null;
             id: string;
             imageUrl: string | null;
             inventory: number;
@@ -2180,6 +2215,7 @@ export type components = {
             trackInventory: boolean;
             /** Format: date-time */
             updatedAt: string;
+            x402Url: string | null;
         };
         ProductReviews: {
             averageRating: number | null;
@@ -2296,7 +2332,7 @@ export type components = {
             orderId: string;
             orderNumber: string;
             /** @enum {string} */
-            reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+            reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
             /** @enum {string} */
             status: "awaiting_address" | "ready" | "sending" | "refunded" | "canceled" | "failed";
             storeName: string;
@@ -2368,6 +2404,10 @@ export type components = {
                     }[];
                     storeName?: string | null;
                     theme?: ("light" | "dark") | null;
+                    x402?: {
+                        payer?: string | null;
+                        resource: string;
+                    };
                 } | null;
                 payeeAddress: string | null;
                 paymentAddress: string | null;
@@ -2624,6 +2664,10 @@ export type components = {
             type: "order.expired";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderForwarded: {
             checkoutSessionId: string | null;
@@ -2728,6 +2772,10 @@ export type components = {
             type: "order.forwarded";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderOverpaid: {
             checkoutSessionId: string | null;
@@ -2821,6 +2869,10 @@ export type components = {
             type: "order.overpaid";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderPaid: {
             checkoutSessionId: string | null;
@@ -2914,6 +2966,10 @@ export type components = {
             type: "order.paid";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderPaidLate: {
             checkoutSessionId: string | null;
@@ -3007,6 +3063,10 @@ export type components = {
             type: "order.paid_late";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderPaymentReversed: {
             checkoutSessionId: string | null;
@@ -3100,6 +3160,10 @@ export type components = {
             type: "order.payment_reversed";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderRefunded: {
             checkoutSessionId: string | null;
@@ -3184,7 +3248,7 @@ export type components = {
                 /** Format: uuid */
                 id: string;
                 /** @enum {string} */
-                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
                 /** @enum {string} */
                 source: "deposit" | "merchant";
                 /** @enum {string} */
@@ -3206,6 +3270,10 @@ export type components = {
             type: "order.refunded";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderRefundRequested: {
             checkoutSessionId: string | null;
@@ -3290,7 +3358,7 @@ export type components = {
                 /** Format: uuid */
                 id: string;
                 /** @enum {string} */
-                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant";
+                reason: "excess" | "underpaid" | "expired" | "oversold" | "merchant" | "undelivered";
                 /** @enum {string} */
                 source: "deposit" | "merchant";
                 /** @enum {string} */
@@ -3312,6 +3380,10 @@ export type components = {
             type: "order.refund_requested";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderShipped: {
             checkoutSessionId: string | null;
@@ -3413,6 +3485,10 @@ export type components = {
             type: "order.shipped";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookOrderUnderpaid: {
             checkoutSessionId: string | null;
@@ -3506,6 +3582,10 @@ export type components = {
             type: "order.underpaid";
             /** @constant */
             version: 1;
+            x402?: {
+                payer: string | null;
+                resource: string;
+            };
         };
         WebhookSecret: {
             previousSecretValidUntil: string | null;
@@ -9074,6 +9154,13 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
+                    digital?: {
+                        /** @constant */
+                        kind: "api";
+                        secretHeaderName?: string | null;
+                        secretHeaderValue?: string | null;
+                        upstreamUrl: string;
+                    } | null;
                     imageUrl?: string | null;
                     /** @default 0 */
                     inventory?: number;
@@ -9319,6 +9406,13 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
+                    digital?: {
+                        /** @constant */
+                        kind: "api";
+                        secretHeaderName?: string | null;
+                        secretHeaderValue?: string | null;
+                        upstreamUrl: string;
+                    } | null;
                     imageUrl?: string | null;
                     inventory?: number;
                     isPublished?: boolean;
@@ -13830,6 +13924,64 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiX402ProductsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant API’s answer, with `PAYMENT-RESPONSE` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": unknown;
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */

@@ -6,6 +6,7 @@ import type { PublicClient } from 'viem';
 import { getIndexerStatus } from '../../chain/indexer-status.ts';
 import type { Database } from '../../db/client.ts';
 import { type RetentionStatus, readRetentionStatus } from '../../retention/retention-job.ts';
+import { indexerTable } from '../../settlement/indexed-transfers.ts';
 import { type RelayerStatus, readRelayerStatus, relayerAlerts } from '../../settlement/relayer.ts';
 
 /** What `GET /api/health` reports. */
@@ -56,18 +57,43 @@ const INDEXER_LAG_ALERT_BLOCKS = 50;
 export interface Reversals {
   /** Orders whose wallet is reversed now. */
   open: number;
-  /** USDC forwarded beyond what reversed wallets still hold at depth (6 decimals). */
+  /**
+   * USDC that left reversed wallets' addresses by forwarding and is still on the chain, beyond
+   * what they hold at the depth (6 decimals).
+   */
   lossUsdc: string;
 }
 
 async function readReversals(db: Database): Promise<Reversals> {
-  // Note: from the wallets as they are now (reconciliation may have taken a forwarding back, or
-  // the payment returned), not from the events at the time of the reversal.
-  const [row] = await db.execute<{ open: number; loss: string }>(sql`
+  // Note: what left the address is read from the indexer's rows (the chain as of its last block),
+  // not from the wallet's forwarded amount: a reorg that took the payment usually took its
+  // forwarding too, and the database learns that only when reconciliation has looked at the legs.
+  // The rows are found by the legs' recipients (indexed), then by the deposit address.
+  const [row] = await db
+    .execute<{ open: number; loss: string }>(sql`
+    select count(*)::int as open,
+      coalesce(sum(greatest(r.out_units / 1000000 - r.received, 0)), 0)::numeric(20, 6)::text as loss
+    from (
+      select w.received_amount_usdc as received,
+        coalesce((
+          select sum(t.value) from ${indexerTable('transfer')} t
+          where t."to" in (
+              select lower(ft.to_address) from forwarding_transfers ft where ft.wallet_id = w.id)
+            and t."from" = lower(w.wallet_address)), 0) as out_units
+      from payment_wallets w where w.status = 'reversed') r`)
+    .catch(() => readReversalsFromDatabase(db));
+  return { open: row?.open ?? 0, lossUsdc: row?.loss ?? '0.000000' };
+}
+
+/**
+ * The same from the wallets' forwarded amounts alone, for when the indexer's table cannot be read
+ * (no indexer yet): the reversals are still counted; the loss is then the database's view.
+ */
+function readReversalsFromDatabase(db: Database) {
+  return db.execute<{ open: number; loss: string }>(sql`
     select count(*)::int as open,
       coalesce(sum(greatest(forwarded_amount_usdc - received_amount_usdc, 0)), 0)::numeric(20, 6)::text as loss
     from payment_wallets where status = 'reversed'`);
-  return { open: row?.open ?? 0, lossUsdc: row?.loss ?? '0.000000' };
 }
 
 /** Probes each dependency in parallel; a probe that fails or times out reads as down. */

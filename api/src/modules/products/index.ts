@@ -4,6 +4,7 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
 import { routeDoc } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { publicOrigin, withX402Url } from '../x402/model.ts';
 import { ListProductsQuery, UpdateProductBody } from './model.ts';
 import {
   createProduct,
@@ -16,14 +17,26 @@ import {
 const tags = ['products'];
 
 /** The catalogue: published products for shoppers, the whole catalogue for its owner. */
-export const productsModule = ({ db }: AppDeps) => {
+export const productsModule = ({ db, config }: AppDeps) => {
   const signedIn = signedInGuard(db);
+  // Note: a digital product's payable URL is absolute (PUBLIC_URL, or the request's origin).
+  const absolute = <T extends { x402Url: string | null }>(request: Request, product: T) =>
+    withX402Url(product, publicOrigin(config, request));
   return new Elysia({ name: 'products' })
     .use(sessionPlugin(db))
     .get(
       '/api/stores/:id/products',
-      async ({ params, query, currentUser }) =>
-        listStoreProducts(db, params.id, (await currentUser())?.id, query.published === 'true'),
+      async ({ params, query, currentUser, request }) =>
+        (
+          await listStoreProducts(
+            db,
+            params.id,
+            (
+              await currentUser()
+            )?.id,
+            query.published === 'true',
+          )
+        ).map((product) => absolute(request, product)),
       {
         query: ListProductsQuery,
         detail: routeDoc({
@@ -37,10 +50,10 @@ export const productsModule = ({ db }: AppDeps) => {
     )
     .post(
       '/api/products',
-      async ({ body, requireUser, set }) => {
+      async ({ body, requireUser, set, request }) => {
         const product = await createProduct(db, (await requireUser()).id, body);
         set.status = 201;
-        return product;
+        return absolute(request, product);
       },
       {
         transform: signedIn,
@@ -56,8 +69,8 @@ export const productsModule = ({ db }: AppDeps) => {
     )
     .get(
       '/api/products/:id',
-      async ({ params, currentUser }) =>
-        getProductForViewer(db, params.id, (await currentUser())?.id),
+      async ({ params, currentUser, request }) =>
+        absolute(request, await getProductForViewer(db, params.id, (await currentUser())?.id)),
       {
         detail: routeDoc({
           tags,
@@ -70,8 +83,8 @@ export const productsModule = ({ db }: AppDeps) => {
     )
     .put(
       '/api/products/:id',
-      async ({ params, body, requireUser }) =>
-        updateProduct(db, (await requireUser()).id, params.id, body),
+      async ({ params, body, requireUser, request }) =>
+        absolute(request, await updateProduct(db, (await requireUser()).id, params.id, body)),
       {
         transform: signedIn,
         body: UpdateProductBody,

@@ -1,5 +1,5 @@
 // Request schemas and the response shape of the product routes.
-import { UpdateProductSchema } from '@store/shared';
+import { type DigitalProduct, UpdateProductSchema } from '@store/shared';
 import * as v from 'valibot';
 import { UpdatedAtSchema } from '../../http/versions.ts';
 
@@ -32,6 +32,10 @@ export interface ProductView {
   soldOut: boolean;
   createdAt: Date;
   updatedAt: Date;
+  /** A digital product's settings (never its secret value); null for a physical product. */
+  digital: DigitalProduct | null;
+  /** A digital product's payable URL (made absolute by the route); null for a physical one. */
+  x402Url: string | null;
 }
 
 /** Message of an unknown product (or another merchant's, or an unpublished one for shoppers). */

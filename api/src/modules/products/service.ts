@@ -1,6 +1,6 @@
 // Products: the storefront's catalogue for shoppers, and the owner's catalogue management.
-import type { CreateProduct } from '@store/shared';
-import { and, asc, eq, type SQL } from 'drizzle-orm';
+import type { CreateProduct, DigitalProductInput } from '@store/shared';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { products, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -8,6 +8,7 @@ import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts'
 import { availableUnits, heldUnits } from '../stock/holds.ts';
 import { STORE_NOT_FOUND } from '../stores/model.ts';
 import { findStoreRef, getOwnStoreOrThrow, isUuid } from '../stores/service.ts';
+import { x402PathOf } from '../x402/model.ts';
 import { PRODUCT_NOT_FOUND, type ProductView, type UpdateProductBody } from './model.ts';
 
 const productColumns = {
@@ -22,9 +23,57 @@ const productColumns = {
   trackInventory: products.trackInventory,
   createdAt: products.createdAt,
   updatedAt: products.updatedAt,
+  digitalKind: products.digitalKind,
+  upstreamUrl: products.upstreamUrl,
+  upstreamSecretHeader: products.upstreamSecretHeader,
+  // Note: whether a secret is stored, never the secret itself.
+  hasSecret: sql<boolean>`${products.upstreamSecretValue} is not null`,
 };
 
-type ProductRow = Omit<ProductView, 'soldOut'>;
+type ProductRow = Omit<ProductView, 'soldOut' | 'digital' | 'x402Url'> & {
+  digitalKind: string | null;
+  upstreamUrl: string | null;
+  upstreamSecretHeader: string | null;
+  hasSecret: boolean;
+};
+
+/** The product's row as the API shows it: its digital settings (no secret) and payable URL. */
+function shown(row: ProductRow, inventory: number, soldOut: boolean): ProductView {
+  const { digitalKind, upstreamUrl, upstreamSecretHeader, hasSecret, ...rest } = row;
+  const digital =
+    digitalKind === 'api' && upstreamUrl
+      ? {
+          kind: 'api' as const,
+          upstreamUrl,
+          secretHeaderName: upstreamSecretHeader,
+          hasSecret: Boolean(hasSecret),
+        }
+      : null;
+  return { ...rest, inventory, soldOut, digital, x402Url: digital ? x402PathOf(row.id) : null };
+}
+
+/** The digital settings of a create or edit as columns (the secret value kept when absent). */
+function digitalColumns(digital: DigitalProductInput | null | undefined) {
+  if (digital === undefined) return {};
+  if (digital === null)
+    return {
+      digitalKind: null,
+      upstreamUrl: null,
+      upstreamSecretHeader: null,
+      upstreamSecretValue: null,
+    };
+  const header = digital.secretHeaderName || null;
+  return {
+    digitalKind: digital.kind,
+    upstreamUrl: digital.upstreamUrl,
+    upstreamSecretHeader: header,
+    ...(header === null
+      ? { upstreamSecretValue: null }
+      : digital.secretHeaderValue === undefined
+        ? {}
+        : { upstreamSecretValue: digital.secretHeaderValue || null }),
+  };
+}
 
 /**
  * Products as a viewer sees them: the owner their stock as it is; a shopper, for tracked products,
@@ -37,7 +86,7 @@ async function viewed(db: Database, rows: ProductRow[], asOwner: boolean): Promi
     const inventory = row.trackInventory
       ? availableUnits(row.inventory, held.get(row.id) ?? 0)
       : row.inventory;
-    return { ...row, inventory, soldOut: row.trackInventory && inventory === 0 };
+    return shown(row, inventory, row.trackInventory && inventory === 0);
   });
 }
 
@@ -98,7 +147,7 @@ export async function getOwnProductOrThrow(
 
 /** The owner's view of a product row: its stock as it is. */
 function asOwnerView(row: ProductRow): ProductView {
-  return { ...row, soldOut: row.trackInventory && row.inventory === 0 };
+  return shown(row, row.inventory, row.trackInventory && row.inventory === 0);
 }
 
 /** Adds a product to one of the merchant's stores. */
@@ -109,9 +158,10 @@ export async function createProduct(
 ): Promise<ProductView> {
   await getOwnStoreOrThrow(db, ownerId, input.storeId);
   const trackInventory = input.trackInventory ?? input.inventory > 0;
+  const { digital, ...fields } = input;
   const [created] = await db
     .insert(products)
-    .values({ ...input, trackInventory })
+    .values({ ...fields, ...digitalColumns(digital), trackInventory })
     .returning(productColumns);
   return asOwnerView(created as ProductRow);
 }
@@ -124,7 +174,7 @@ export async function updateProduct(
   input: UpdateProductBody,
 ): Promise<ProductView> {
   const current = await getOwnProductOrThrow(db, ownerId, id);
-  const { updatedAt, ...fields } = input;
+  const { updatedAt, digital, ...fields } = input;
   const expected = expectedVersion(updatedAt);
   if (expected && expected.getTime() !== current.updatedAt.getTime())
     throw staleEdit('product', current);
@@ -137,6 +187,7 @@ export async function updateProduct(
     .update(products)
     .set({
       ...fields,
+      ...digitalColumns(digital),
       ...(trackInventory === undefined ? {} : { trackInventory }),
       updatedAt: nextVersion(products.updatedAt),
     })

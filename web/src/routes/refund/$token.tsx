@@ -30,6 +30,8 @@ const REASONS: Record<string, string> = {
   expired: 'Your payment arrived after the order could be completed, and is being returned.',
   oversold: 'The store could not supply your order and is refunding your payment.',
   merchant: 'The store is refunding your order.',
+  undelivered:
+    'The resource you paid for could not be delivered, and your payment is being returned.',
 };
 
 const AddressForm = v.object({ address: ClaimRefundSchema.entries.address });

@@ -28,6 +28,7 @@ const REASONS: Record<string, string> = {
   expired: 'Expired order',
   oversold: 'Oversold order',
   merchant: 'Refund from your payout wallet',
+  undelivered: 'Paid API request not delivered',
 };
 
 const STATUSES: Record<string, string> = {
