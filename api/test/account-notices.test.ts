@@ -6,11 +6,12 @@
 // with an address another account verified mails that account's owner, never the new account.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { type MailCatcher, startMailCatcher } from '@store/stack/mail-catcher';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { createDatabase } from '../src/db/client.ts';
 import { emailOutbox } from '../src/db/schema.ts';
 import type { WakeableLoop } from '../src/loops/wakeable-loop.ts';
 import { startMailDispatcher } from '../src/mail/dispatcher.ts';
+import { totpCodeAt } from '../src/modules/account/second-factor.ts';
 import { apiClient, newMerchant, sessionCookieOf, storeForm } from './support/client.ts';
 import { waitUntil } from './support/settlement.ts';
 import { useTestApi } from './support/test-api.ts';
@@ -134,4 +135,73 @@ describe('the owner is emailed', () => {
     await Bun.sleep(300);
     expect(inboxOf(m.email)).toHaveLength(2);
   }, 60_000);
+
+  test('of a password change, a reset, two-step verification on and off, and a new email (to the old one)', async () => {
+    const m = await verifiedMerchant('security');
+    const changed = await m.api.post('/api/auth/account/password', {
+      currentPassword: password,
+      newPassword: 'a much longer horse battery',
+    });
+    expect(changed.status).toBe(200);
+    const mail = await mailTo(m.email, 'Your Storefront password was changed');
+    expect(mail.text).toContain(`The password of your account ${m.user.username} was changed`);
+    expect(mail.text).toContain('http://localhost/forgot-password');
+
+    const setup = await m.api.post('/api/auth/account/totp/setup');
+    const left = 30_000 - (Date.now() % 30_000);
+    if (left < 2000) await Bun.sleep(left + 50);
+    const on = await m.api.post('/api/auth/account/totp/enable', {
+      code: totpCodeAt(setup.body.secret, -1),
+      currentPassword: 'a much longer horse battery',
+    });
+    expect(on.status).toBe(200);
+    await mailTo(m.email, 'Two-step verification is on for your Storefront account');
+    const off = await m.api.post('/api/auth/account/totp/disable', {
+      code: on.body.recoveryCodes[0],
+    });
+    expect(off.status).toBe(200);
+    await mailTo(m.email, 'Two-step verification was turned off');
+
+    // A new address, once verified: the old one is told, with both addresses.
+    const next = `moved-${crypto.randomUUID().slice(0, 8)}@merchant.test`;
+    expect(
+      (
+        await m.api.post('/api/auth/account/email', {
+          email: next,
+          currentPassword: 'a much longer horse battery',
+        })
+      ).status,
+    ).toBe(200);
+    const [link] = await t.testDb.database.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, next));
+    const token = new URL(String(link?.payload?.url)).searchParams.get('token');
+    expect((await t.shopper.post('/api/auth/verify-email', { token })).status).toBe(200);
+    const moved = await mailTo(m.email, 'The email address of your Storefront account changed');
+    expect(moved.text).toContain(`changed from ${m.email} to ${next}`);
+    expect(inboxOf(next).some((each) => each.subject.startsWith('The email address'))).toBe(false);
+
+    // A reset through the emailed link tells the (new) address too.
+    await t.shopper.post('/api/auth/forgot-password', { email: next });
+    const reset = await waitUntil(async () => {
+      const [row] = await t.testDb.database.db
+        .select()
+        .from(emailOutbox)
+        .where(and(eq(emailOutbox.toAddress, next), eq(emailOutbox.kind, 'reset_password')));
+      return row;
+    }, 'the reset link');
+    const resetToken = new URL(String(reset.payload?.url)).searchParams.get('token');
+    expect(
+      (
+        await t.shopper.post('/api/auth/reset-password', {
+          token: resetToken,
+          password: 'yet another horse battery',
+          revokeApiKeys: false,
+        })
+      ).status,
+    ).toBe(200);
+    const resetMail = await mailTo(next, 'Your Storefront password was changed');
+    expect(resetMail.text).toContain('was reset with a link sent to this address');
+  }, 90_000);
 });

@@ -1,10 +1,11 @@
 // Webhook delivery and the merchant's webhook API on a real Postgres (no chain): the store's URL
 // under the SSRF rules, its secret shown and rotated, retries of 5xx and silent receivers, final
 // failures, redirects refused, every attempt logged, and redelivery by the owner only.
-import { beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { App } from '../src/app.ts';
+import { createDatabase } from '../src/db/client.ts';
 import { webhookDeliveries } from '../src/db/schema.ts';
 import { type DispatcherOptions, dispatchDue } from '../src/webhooks/dispatcher.ts';
 import { newWebhookKeyPair } from '../src/webhooks/signing.ts';
@@ -15,9 +16,11 @@ import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi();
 let strictApp: App;
+// The dispatcher runs in the worker: it sends as the worker's database role.
+let workerDb: ReturnType<typeof createDatabase>;
 
 const options = (patch: Partial<DispatcherOptions> = {}): DispatcherOptions => ({
-  db: t.testDb.database.db,
+  db: workerDb.db,
   signingKey: newWebhookKeyPair().secretKey,
   allowPrivate: true,
   retryBaseMs: 50,
@@ -69,6 +72,10 @@ async function dispatchUntilSettled(id: string, opts: DispatcherOptions, passes 
 
 beforeAll(() => {
   strictApp = createTestApp(t.testDb, { LOCAL_MODE: 'false' });
+  workerDb = createDatabase(t.testDb.roleUrls.worker, { max: 4 });
+});
+afterAll(async () => {
+  await workerDb?.close();
 });
 
 describe("the store's webhook settings", () => {

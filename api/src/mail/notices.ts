@@ -27,6 +27,9 @@ export type AccountNotice =
     }
   | { kind: 'api_key_created'; keyName: string; keyPrefix: string }
   | { kind: 'webhook_paused'; url: string; failures: number; lastError: string }
+  | { kind: 'password_changed'; username: string; byReset: boolean }
+  | { kind: 'two_step_changed'; username: string; enabled: boolean }
+  | { kind: 'email_changed'; username: string; from: string; to: string }
   | { kind: 'email_in_use'; username: string };
 
 /** The kinds of notice. */
@@ -160,6 +163,35 @@ const TEXTS: Record<
     ],
     unexpected: ifNotYou(origin),
   }),
+  password_changed: (p, origin) => ({
+    subject: 'Your Storefront password was changed',
+    lines: [
+      p.byReset === true
+        ? `The password of your account ${String(p.username)} was reset with a link sent to this address. Every session was signed out.`
+        : `The password of your account ${String(p.username)} was changed. Your other sessions were signed out.`,
+    ],
+    unexpected: ifNotYou(origin),
+  }),
+  two_step_changed: (p, origin) => ({
+    subject:
+      p.enabled === true
+        ? 'Two-step verification is on for your Storefront account'
+        : 'Two-step verification was turned off for your Storefront account',
+    lines: [
+      p.enabled === true
+        ? `Two-step verification was turned on for your account ${String(p.username)}: signing in, moving a store or changing a payout address now also needs a code from your authenticator app (or a recovery code).`
+        : `Two-step verification was turned off for your account ${String(p.username)}: signing in now needs only the password.`,
+    ],
+    unexpected: ifNotYou(origin),
+  }),
+  email_changed: (p, origin) => ({
+    subject: 'The email address of your Storefront account changed',
+    lines: [
+      `The email address of your account ${String(p.username)} changed from ${String(p.from)} to ${String(p.to)}.`,
+      'Receipts of your sales, notices and password resets now go to the new address; this is the last mail to this one.',
+    ],
+    unexpected: ifNotYou(origin),
+  }),
   webhook_paused: (p, origin) => ({
     subject: `Webhooks to ${String(p.url)} are failing: sending is paused`,
     lines: [
@@ -227,5 +259,8 @@ export const NOTICE_MAIL_KINDS: Record<AccountNoticeKind, MailTemplate> = {
   payout_changed: template('payout_changed'),
   api_key_created: template('api_key_created'),
   webhook_paused: template('webhook_paused'),
+  password_changed: template('password_changed'),
+  two_step_changed: template('two_step_changed'),
+  email_changed: template('email_changed'),
   email_in_use: template('email_in_use'),
 };

@@ -4,12 +4,10 @@
 import { formatUsdcFull, parseUsdc } from '@store/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { formatEther, type TransactionReceipt } from 'viem';
-import type { Database } from '../db/client.ts';
+import type { Database, Transaction } from '../db/client.ts';
 import { forwardingTransfers, paymentEvents, paymentWallets, refunds } from '../db/schema.ts';
 import { gasCostOf } from './forwarding-chain.ts';
 import { type LegRow, openLeg, type WalletRow } from './forwarding-store.ts';
-
-type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** What the merchant and the operator read on a wallet whose legs were all cancelled. */
 export const CANCELED_NOTE =

@@ -6,6 +6,7 @@
 // be submitted by anyone the day money is on the address again, and it would pay this old round
 // beside the next one. At depth the legs are closed as `canceled` and the wallet's forwarding says
 // so; if the payment is mined again, the next round (new nonces) forwards it.
+import { confirmationsOf } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import {
   encodeFunctionData,
@@ -207,7 +208,7 @@ export async function closeLegsOfLostPayment(
   }
   const head = await ctx.chain.client.getBlockNumber({ cacheTime: 0 });
   const depth = BigInt(ctx.confirmations ?? 1);
-  const missing = (d: Done) => depth - (head - d.mined.blockNumber + 1n);
+  const missing = (d: Done) => depth - confirmationsOf(d.mined, head);
   const shallow = done.filter((d) => missing(d) > 0n);
   const deep = done.filter((d) => missing(d) <= 0n);
   await recordMinedLegs(

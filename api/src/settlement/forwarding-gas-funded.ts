@@ -4,6 +4,7 @@
 // at one account nonce, stored before broadcast; the chain runs at most one per nonce.
 // Note: what the margins leave behind (unused gas limit and fee headroom) stays on the address
 // as ETH dust and is reused by its next round; the tests measure it.
+import { confirmationsOf } from '@store/shared';
 import {
   encodeFunctionData,
   type Hash,
@@ -56,7 +57,7 @@ export async function forwardGasFunded(
   // reorg dropped is broadcast again (same signed bytes, same nonce of the deposit account).
   const head = await ctx.chain.client.getBlockNumber({ cacheTime: 0 });
   const depth = BigInt(ctx.confirmations ?? 1);
-  if (mined.some((m) => head - m.blockNumber + 1n < depth)) return false;
+  if (mined.some((m) => confirmationsOf(m, head) < depth)) return false;
   return completeRound(ctx.db, wallet, mined, new Date());
 }
 

@@ -9,6 +9,7 @@ import {
   WaitForTransactionReceiptTimeoutError,
 } from 'viem';
 import { paymentWallets } from '../db/schema.ts';
+import { backoffDelayMs } from '../loops/backoff.ts';
 import { startWakeableLoop, type WakeableLoop } from '../loops/wakeable-loop.ts';
 import {
   type ForwardingContext,
@@ -18,7 +19,7 @@ import {
 } from './forwarding.ts';
 import { mayResendLeg } from './forwarding-cancel.ts';
 import { isPending, receiptOf } from './forwarding-chain.ts';
-import { forwardingRetryDelayMs, MAX_FORWARDING_ATTEMPTS } from './forwarding-plan.ts';
+import { MAX_FORWARDING_ATTEMPTS, MAX_FORWARDING_DELAY_MS } from './forwarding-plan.ts';
 import {
   loadWalletsWithWork,
   openRoundLegs,
@@ -33,7 +34,6 @@ import {
   RelayerManager,
   type RelayerSettings,
   relayerTrouble,
-  relayerWaitDelayMs,
   startRelayerWatch,
   WAITING_RELAYER,
   WAITING_RELAYER_PREFIX,
@@ -162,7 +162,7 @@ async function forwardAndRecord(
       // Note: a wallet another worker finished leaves its entry behind; this bounds them.
       if (waits.size > 10_000) waits.clear();
       waits.set(wallet.id, { count, reason: trouble });
-      const delay = relayerWaitDelayMs(count, options.retryBaseMs, settings.maxWaitMs);
+      const delay = backoffDelayMs(count, options.retryBaseMs, settings.maxWaitMs);
       await recordRelayerWait(options, wallet, trouble, new Date(Date.now() + delay));
       if (previous?.reason !== trouble)
         log(`order ${wallet.orderId}: forwarding waits for the relayer (not counted): ${trouble}`);
@@ -174,7 +174,9 @@ async function forwardAndRecord(
     const stop =
       error instanceof PermanentForwardingError ||
       (!unlimited && failures >= MAX_FORWARDING_ATTEMPTS);
-    const next = new Date(Date.now() + forwardingRetryDelayMs(failures, options.retryBaseMs));
+    const next = new Date(
+      Date.now() + backoffDelayMs(failures, options.retryBaseMs, MAX_FORWARDING_DELAY_MS),
+    );
     const message = messageOf(error);
     await recordFailure(options.db, wallet, message, stop, next);
     log(

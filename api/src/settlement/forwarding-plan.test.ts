@@ -1,10 +1,11 @@
 // The forwarding rules without a chain: eligibility, amounts, the fee split and the nonces.
 import { describe, expect, test } from 'bun:test';
+import { backoffDelayMs } from '../loops/backoff.ts';
 import {
   excessDue,
   forwardingNonce,
-  forwardingRetryDelayMs,
   isForwardable,
+  MAX_FORWARDING_DELAY_MS,
   merchantDue,
   planLegs,
   roundAmount,
@@ -122,6 +123,7 @@ describe('forwardingNonce', () => {
 });
 
 test('retry delays double up to five minutes', () => {
-  expect([1, 2, 3].map((n) => forwardingRetryDelayMs(n, 1000))).toEqual([1000, 2000, 4000]);
-  expect(forwardingRetryDelayMs(30, 1000)).toBe(5 * 60 * 1000);
+  const delay = (n: number) => backoffDelayMs(n, 1000, MAX_FORWARDING_DELAY_MS);
+  expect([1, 2, 3].map(delay)).toEqual([1000, 2000, 4000]);
+  expect(delay(30)).toBe(5 * 60 * 1000);
 });

@@ -126,8 +126,3 @@ export function forwardingNonce(walletId: string, round: number, leg: Forwarding
 export const MAX_FORWARDING_DELAY_MS = 5 * 60 * 1000;
 /** Failures (other than an unreachable chain) after which forwarding stops and waits for a person. */
 export const MAX_FORWARDING_ATTEMPTS = 6;
-
-/** Delay before the next attempt after `failures` failures: base × 2^(failures − 1), capped. */
-export function forwardingRetryDelayMs(failures: number, baseMs: number): number {
-  return Math.min(baseMs * 2 ** Math.max(0, failures - 1), MAX_FORWARDING_DELAY_MS);
-}

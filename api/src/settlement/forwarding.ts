@@ -4,7 +4,7 @@
 // signed, each signed transaction before it is broadcast, and every step starts by asking the
 // token whether the nonce is already used, so a restarted worker resumes from Postgres and the
 // chain alone; a resubmission can never pay twice, since the token refuses a used nonce.
-import { isPaidState, isPaymentState } from '@store/shared';
+import { confirmationsOf, isPaidState, isPaymentState } from '@store/shared';
 import {
   type Hash,
   type Hex,
@@ -168,7 +168,7 @@ async function planNext(
 function blocksToDepth(mined: readonly MinedLeg[], head: bigint, depth: bigint): bigint {
   let missing = 0n;
   for (const m of mined) {
-    const left = depth - (head - m.blockNumber + 1n);
+    const left = depth - confirmationsOf(m, head);
     if (left > missing) missing = left;
   }
   return missing;

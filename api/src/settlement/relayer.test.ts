@@ -1,11 +1,12 @@
 // The relayer's pure rules: the short capped wait of a wallet waiting for it, and the alert lines
 // a status raises (the same lines `GET /api/health` lists and the worker logs once per crossing).
 import { describe, expect, test } from 'bun:test';
-import { FORWARD_GAS, type RelayerStatus, relayerAlerts, relayerWaitDelayMs } from './relayer.ts';
+import { backoffDelayMs } from '../loops/backoff.ts';
+import { FORWARD_GAS, type RelayerStatus, relayerAlerts } from './relayer.ts';
 
-describe('relayerWaitDelayMs', () => {
+describe('the wait for the relayer (backoffDelayMs)', () => {
   test('doubles from the base and stays short', () => {
-    expect([1, 2, 3, 4, 5, 10].map((n) => relayerWaitDelayMs(n, 2000, 10_000))).toEqual([
+    expect([1, 2, 3, 4, 5, 10].map((n) => backoffDelayMs(n, 2000, 10_000))).toEqual([
       2000, 4000, 8000, 10_000, 10_000, 10_000,
     ]);
   });

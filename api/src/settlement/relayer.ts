@@ -156,11 +156,6 @@ export const RELAYER_DEFAULTS: RelayerSettings = {
 /** Gas of one forward (two EIP-3009 transfers, with margin) for the balance threshold. */
 export const FORWARD_GAS = 110_000n;
 
-/** Backoff of a wallet waiting for the relayer: base × 2^(waits − 1), at most `maxWaitMs`. */
-export function relayerWaitDelayMs(waits: number, baseMs: number, maxWaitMs: number): number {
-  return Math.min(baseMs * 2 ** Math.max(0, waits - 1), maxWaitMs);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Nonces: gaps, lost and stuck transactions
 

@@ -10,7 +10,7 @@
 import { WEBHOOK_TIMEOUT_MS } from '@store/shared';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { stores, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
+import { stores, type webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
 import { backoffDelayMs } from '../loops/backoff.ts';
 import { startWakeableLoop, type WakeableLoop } from '../loops/wakeable-loop.ts';
 import { enqueueAccountNotice } from '../mail/notices.ts';
@@ -53,12 +53,39 @@ export const MAX_RETRY_DELAY_MS = 12 * 60 * 60 * 1000;
 /** How long a previous store secret still signs after a rotation. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-type Delivery = typeof webhookDeliveries.$inferSelect;
+/** A claimed delivery, and whether its URL has failures on record (to clear on an answer). */
+type Delivery = typeof webhookDeliveries.$inferSelect & { endpointFailing?: boolean };
+
+/** A store's secrets as read lately: a dispatcher reads each store once per SIGNER_CACHE_MS. */
+type SignerCache = Map<string, { readAt: number; store: StoreSecrets | undefined }>;
+type StoreSecrets = { secret: string | null; previous: string | null; rotatedAt: Date | null };
+/** How long a store's secrets are reused (a rotation keeps the old secret valid for a day). */
+const SIGNER_CACHE_MS = 5_000;
 
 /** How a delivery is signed: universal orders by the platform key, store orders by the store. */
-async function signerOf(db: Database, delivery: Delivery, signingKey: string, now: Date) {
+async function signerOf(
+  db: Database,
+  delivery: Delivery,
+  signingKey: string,
+  now: Date,
+  cache: SignerCache,
+) {
   if (delivery.storeId === PLATFORM_SIGNED)
     return { scheme: 'v1a', secretKey: signingKey } as const;
+  const cached = cache.get(delivery.storeId);
+  const store =
+    cached && now.getTime() - cached.readAt < SIGNER_CACHE_MS
+      ? cached.store
+      : await readStoreSecrets(db, delivery.storeId);
+  if (!cached || cached.store !== store)
+    cache.set(delivery.storeId, { readAt: now.getTime(), store });
+  if (!store?.secret) return undefined;
+  const overlap = store.rotatedAt && now.getTime() - store.rotatedAt.getTime() < SECRET_OVERLAP_MS;
+  const secrets = overlap && store.previous ? [store.secret, store.previous] : [store.secret];
+  return { scheme: 'v1', secrets } satisfies WebhookSigner;
+}
+
+async function readStoreSecrets(db: Database, storeId: string): Promise<StoreSecrets | undefined> {
   const [store] = await db
     .select({
       secret: stores.webhookSecret,
@@ -66,12 +93,9 @@ async function signerOf(db: Database, delivery: Delivery, signingKey: string, no
       rotatedAt: stores.webhookSecretRotatedAt,
     })
     .from(stores)
-    .where(sql`${stores.id}::text = ${delivery.storeId}`)
+    .where(sql`${stores.id}::text = ${storeId}`)
     .limit(1);
-  if (!store?.secret) return undefined;
-  const overlap = store.rotatedAt && now.getTime() - store.rotatedAt.getTime() < SECRET_OVERLAP_MS;
-  const secrets = overlap && store.previous ? [store.secret, store.previous] : [store.secret];
-  return { scheme: 'v1', secrets } satisfies WebhookSigner;
+  return store;
 }
 
 /**
@@ -111,7 +135,11 @@ async function claimDue(
       where nth <= free
       order by next_attempt_at limit ${limit})
     returning id, store_id as "storeId", url, payload, attempt_count as "attemptCount",
-      retry_until as "retryUntil", event_type as "eventType"`) as unknown as Promise<Delivery[]>;
+      retry_until as "retryUntil", event_type as "eventType",
+      exists(select 1 from webhook_endpoints e where e.url = webhook_deliveries.url
+        and (e.consecutive_failures > 0 or e.paused_at is not null)) as "endpointFailing"`) as unknown as Promise<
+    Delivery[]
+  >;
 }
 
 /**
@@ -128,6 +156,8 @@ async function recordEndpoint(
 ): Promise<void> {
   const { db } = options;
   if (result.statusCode !== null && !result.retryable) {
+    // Note: a URL with nothing on record needs no write (most answers).
+    if (!delivery.endpointFailing) return;
     await db
       .update(webhookEndpoints)
       .set({
@@ -201,35 +231,30 @@ async function recordAttempt(
   const next = new Date(at.getTime() + backoffDelayMs(attempts, retryBaseMs, MAX_RETRY_DELAY_MS));
   const retry = result.retryable && next.getTime() <= new Date(delivery.retryUntil).getTime();
   const status = result.delivered ? 'delivered' : retry ? 'pending' : 'failed';
-  await db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values({
-      deliveryId: delivery.id,
-      attemptedAt: at,
-      statusCode: result.statusCode,
-      latencyMs: result.latencyMs,
-      error: result.error,
-      responseBody: result.responseBody,
-    });
-    await tx
-      .update(webhookDeliveries)
-      .set({
-        status,
-        attemptCount: attempts,
-        lastAttemptAt: at,
-        lastStatusCode: result.statusCode,
-        lastError: result.error,
-        nextAttemptAt: next,
-        ...(result.delivered ? { deliveredAt: at } : {}),
-      })
-      .where(eq(webhookDeliveries.id, delivery.id));
-  });
+  // Note: one statement (the attempt and the delivery's next state together), one round trip.
+  await db.execute(sql`
+    with attempt as (
+      insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error,
+        response_body)
+      values (${delivery.id}, ${at.toISOString()}::timestamptz, ${result.statusCode},
+        ${result.latencyMs}, ${result.error}, ${result.responseBody}))
+    update webhook_deliveries set status = ${status}, attempt_count = ${attempts},
+      last_attempt_at = ${at.toISOString()}::timestamptz, last_status_code = ${result.statusCode},
+      last_error = ${result.error}, next_attempt_at = ${next.toISOString()}::timestamptz,
+      delivered_at = case when ${result.delivered} then ${at.toISOString()}::timestamptz
+        else delivered_at end
+    where id = ${delivery.id}`);
   return status;
 }
 
 /** Sends one claimed delivery and records the attempt. */
-async function sendOne(options: DispatcherOptions, delivery: Delivery): Promise<void> {
+async function sendOne(
+  options: DispatcherOptions,
+  delivery: Delivery,
+  cache: SignerCache,
+): Promise<void> {
   const at = new Date();
-  const signer = await signerOf(options.db, delivery, options.signingKey, at);
+  const signer = await signerOf(options.db, delivery, options.signingKey, at, cache);
   const result: AttemptResult = signer
     ? await postWebhook(
         delivery.url,
@@ -273,7 +298,8 @@ export async function dispatchDue(options: DispatcherOptions): Promise<boolean> 
     perEndpointOf(options),
     new Map(),
   );
-  await Promise.all(due.map((delivery) => sendOne(options, delivery)));
+  const cache: SignerCache = new Map();
+  await Promise.all(due.map((delivery) => sendOne(options, delivery, cache)));
   return due.length === limit;
 }
 
@@ -285,6 +311,7 @@ export function startWebhookDispatcher(options: DispatcherOptions): WakeableLoop
   const log = options.log ?? console.log;
   const limit = options.concurrency ?? DEFAULT_CONCURRENCY;
   const inFlight = new Set<Promise<void>>();
+  const signers: SignerCache = new Map();
   // Sends in flight per URL, so the claim leaves a busy receiver's deliveries for later.
   const busy = new Map<string, number>();
   const track = (url: string, change: 1 | -1) => {
@@ -301,7 +328,7 @@ export function startWebhookDispatcher(options: DispatcherOptions): WakeableLoop
       const due = await claimDue(options.db, free, leaseOf(options), perEndpointOf(options), busy);
       for (const delivery of due) {
         track(delivery.url, 1);
-        const sending: Promise<void> = sendOne(options, delivery)
+        const sending: Promise<void> = sendOne(options, delivery, signers)
           .catch((error) => log(`webhook ${delivery.id}: ${String(error)}`))
           .finally(() => {
             track(delivery.url, -1);

@@ -118,7 +118,13 @@ export const accountModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/auth/account/password',
       async ({ body, request, requireSessionUser }) =>
-        changePassword(db, (await requireSessionUser()).id, currentHash(request), body),
+        changePassword(
+          db,
+          (await requireSessionUser()).id,
+          currentHash(request),
+          body,
+          mailOriginOf(config, request),
+        ),
       {
         transform: signedIn,
         body: ChangePasswordSchema,
@@ -191,8 +197,14 @@ export const accountModule = ({ db, config }: AppDeps) => {
     )
     .post(
       '/api/auth/account/totp/enable',
-      async ({ body, requireSessionUser }) =>
-        enableTotp(db, (await requireSessionUser()).id, body.code, body.currentPassword),
+      async ({ body, request, requireSessionUser }) =>
+        enableTotp(
+          db,
+          (await requireSessionUser()).id,
+          body.code,
+          body.currentPassword,
+          mailOriginOf(config, request),
+        ),
       {
         transform: signedIn,
         body: EnableTotpSchema,
@@ -208,8 +220,8 @@ export const accountModule = ({ db, config }: AppDeps) => {
     )
     .post(
       '/api/auth/account/totp/disable',
-      async ({ body, requireSessionUser }) =>
-        disableTotp(db, (await requireSessionUser()).id, body.code),
+      async ({ body, request, requireSessionUser }) =>
+        disableTotp(db, (await requireSessionUser()).id, body.code, mailOriginOf(config, request)),
       {
         transform: signedIn,
         body: SecondFactorBodySchema,

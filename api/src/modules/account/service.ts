@@ -15,7 +15,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { accountTokens, recoveryCodes, sessions, stores, users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken, newSessionToken } from '../../http/session.ts';
-import { enqueueEmailInUse } from '../../mail/notices.ts';
+import { enqueueAccountNotice, enqueueEmailInUse } from '../../mail/notices.ts';
 import { type AccountMailKind, enqueueAccountMail } from '../../mail/outbox.ts';
 import { listApiKeys, revokeAllApiKeys } from '../api-keys/service.ts';
 import { assertPasswordAllowed } from '../auth/password-policy.ts';
@@ -205,11 +205,27 @@ export async function resendVerification(
  * Opens a verification link: the address it was sent to becomes the account's verified email. An
  * account that gave the same address without verifying it loses it (it never proved it).
  */
-export async function verifyEmail(db: Database, token: string): Promise<{ email: string }> {
+export async function verifyEmail(
+  db: Database,
+  token: string,
+  origin: string | null = null,
+): Promise<{ email: string }> {
   try {
     return await db.transaction(async (tx) => {
       const row = await useToken(tx, token, 'verify_email');
       await assertEmailFree(tx, row.userId, row.email);
+      // Note: the address verified until now is told, before it stops being the account's.
+      const [before] = await tx
+        .select({ email: users.email, verifiedAt: users.emailVerifiedAt, username: users.username })
+        .from(users)
+        .where(eq(users.id, row.userId));
+      if (before?.email && before.verifiedAt && before.email !== row.email)
+        await enqueueAccountNotice(
+          tx,
+          row.userId,
+          { kind: 'email_changed', username: before.username, from: before.email, to: row.email },
+          { origin },
+        );
       await tx
         .update(users)
         .set({ email: null })
@@ -265,7 +281,7 @@ export async function resetPassword(
   db: Database,
   token: string,
   password: string,
-  options: { revokeApiKeys: boolean },
+  options: { revokeApiKeys: boolean; origin?: string | null },
 ): Promise<{ revokedApiKeys: number }> {
   const found = await liveToken(db, token, 'reset_password');
   const user = await userRow(db, found.userId);
@@ -279,6 +295,12 @@ export async function resetPassword(
       .where(eq(users.id, user.id));
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
     const revoked = options.revokeApiKeys ? await revokeAllApiKeys(tx, user.id) : 0;
+    await enqueueAccountNotice(
+      tx,
+      user.id,
+      { kind: 'password_changed', username: user.username, byReset: true },
+      { origin: options.origin ?? null },
+    );
     return { revokedApiKeys: revoked };
   });
 }
@@ -292,6 +314,7 @@ export async function changePassword(
   userId: string,
   currentSessionHash: string,
   input: { currentPassword: string; newPassword: string },
+  origin: string | null = null,
 ): Promise<{ message: string }> {
   const user = await userRow(db, userId);
   if (!(await verifyPassword(input.currentPassword, user.password)))
@@ -318,6 +341,12 @@ export async function changePassword(
           isNull(accountTokens.usedAt),
         ),
       );
+    await enqueueAccountNotice(
+      tx,
+      userId,
+      { kind: 'password_changed', username: user.username, byReset: false },
+      { origin },
+    );
   });
   return { message: 'Password changed. Your other sessions were signed out.' };
 }
@@ -438,6 +467,7 @@ export async function enableTotp(
   userId: string,
   code: string,
   currentPassword: string,
+  origin: string | null = null,
 ) {
   const user = await userRow(db, userId);
   if (user.totpEnabledAt) throw new AppError('invalid_state', TOTP_MESSAGES.alreadyEnabled);
@@ -452,12 +482,23 @@ export async function enableTotp(
   await db.transaction(async (tx) => {
     await tx.update(users).set({ totpEnabledAt: new Date() }).where(eq(users.id, userId));
     await storeRecoveryCodes(tx, userId, codes);
+    await enqueueAccountNotice(
+      tx,
+      userId,
+      { kind: 'two_step_changed', username: user.username, enabled: true },
+      { origin },
+    );
   });
   return { recoveryCodes: codes };
 }
 
 /** Turns TOTP off with a code (or a recovery code): the secret and recovery codes go. */
-export async function disableTotp(db: Database, userId: string, code: string) {
+export async function disableTotp(
+  db: Database,
+  userId: string,
+  code: string,
+  origin: string | null = null,
+) {
   const user = await userRow(db, userId);
   if (!user.totpEnabledAt) throw new AppError('invalid_state', TOTP_MESSAGES.notEnabled);
   const check = await checkSecondFactor(db, user, code);
@@ -468,6 +509,12 @@ export async function disableTotp(db: Database, userId: string, code: string) {
       .set({ totpSecret: null, totpEnabledAt: null })
       .where(eq(users.id, userId));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+    await enqueueAccountNotice(
+      tx,
+      userId,
+      { kind: 'two_step_changed', username: user.username, enabled: false },
+      { origin },
+    );
   });
   return { message: 'Two-step verification is off' };
 }

@@ -233,9 +233,10 @@ export const authModule = ({ db, config }: AppDeps) => {
       )
       .post(
         '/api/auth/reset-password',
-        async ({ body }) => {
+        async ({ body, request }) => {
           const { revokedApiKeys } = await resetPassword(db, body.token, body.password, {
             revokeApiKeys: body.revokeApiKeys,
+            origin: mailOriginOf(config, request),
           });
           return { message: resetDoneMessage(revokedApiKeys) };
         },
@@ -252,8 +253,8 @@ export const authModule = ({ db, config }: AppDeps) => {
       )
       .post(
         '/api/auth/verify-email',
-        async ({ body }) => {
-          const { email } = await verifyEmail(db, body.token);
+        async ({ body, request }) => {
+          const { email } = await verifyEmail(db, body.token, mailOriginOf(config, request));
           return { message: `${email} is verified` };
         },
         {
