@@ -246,7 +246,12 @@ describe('database roles', () => {
     const views = await admin<{ name: string }[]>`
       select table_name as name from information_schema.views where table_schema = 'analytics'
       order by 1`;
-    expect(views.map((v) => v.name)).toEqual(['daily_volume', 'payments', 'settlements']);
+    expect(views.map((v) => v.name)).toEqual([
+      'daily_volume',
+      'merchant_refunds',
+      'payments',
+      'settlements',
+    ]);
     // Without the table, a query says so (rather than returning nothing).
     await expect(as.analyst`select * from analytics.payments`).rejects.toThrow(/does not exist/);
     expect((await as.worker`select analytics_jobs.ensure_transfer_indexes() as n`)[0]).toEqual({
@@ -260,13 +265,13 @@ describe('database roles', () => {
         block_timestamp numeric(78) not null, tx_hash text not null, log_index integer not null);
       create index transfer_to_index on indexer.transfer ("to")`);
     const [order] = await as.api<{ id: string }[]>`
-      insert into orders (store_id, customer_email, items, total_usdc)
-      values ('universal', 'a@example.com', '[]', '5.00') returning id`;
+      insert into orders (store_id, source, payee_address, customer_email, items, total_usdc)
+      values (null, 'unsigned_link', '0x1', 'a@example.com', '[]', '5.00') returning id`;
     const deposit = '0x00000000000000000000000000000000000000Aa';
     await as.api`
       insert into payment_wallets (order_id, wallet_address, derivation_path, derivation_index,
-        expected_amount_usdc, store_payment_address, payment_chain, is_universal)
-      values (${order?.id ?? ''}, ${deposit}, 'm/0', 900001, '5.00', '0x1', 'base', true)`;
+        expected_amount_usdc, store_payment_address, payment_chain)
+      values (${order?.id ?? ''}, ${deposit}, 'm/0', 900001, '5.00', '0x1', 'base')`;
     await as.indexer`
       insert into indexer.transfer values
         ('p1', '0xpayer', ${deposit.toLowerCase()}, 5000000, 10, 1700000000, '0xt1', 0),
@@ -394,6 +399,7 @@ describe('database roles', () => {
         '0022_retention_cutoff',
         '0023_webhook_endpoints',
         '0024_x402_digital_products',
+        '0025_universal_orders_as_rows',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -427,7 +433,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 25 migration\(s\) \(0000_init, .*0024_x402_digital_products\)/,
+      /lacks 26 migration\(s\) \(0000_init, .*0025_universal_orders_as_rows\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

@@ -62,8 +62,8 @@ describe('its feed on a real Postgres, as the indexer reads it', () => {
     const address = depositAddressDeriver(TEST_XPUB)(3).address;
     await admin`select setval('payment_derivation_index_seq', 3)`;
     const [order] = await admin<{ id: string }[]>`
-      insert into orders (store_id, customer_email, items, total_usdc)
-      values ('universal', 'a@b.co', '[]'::jsonb, 1) returning id`;
+      insert into orders (store_id, source, payee_address, customer_email, items, total_usdc)
+      values (null, 'unsigned_link', ${address}, 'a@b.co', '[]'::jsonb, 1) returning id`;
     await admin`
       insert into payment_wallets (order_id, wallet_address, derivation_path, derivation_index,
         expected_amount_usdc, store_payment_address, payment_chain)

@@ -379,7 +379,9 @@ describe('decrementInventoryForPaidOrder', () => {
     const [universal] = await t.testDb.database.db
       .insert(orders)
       .values({
-        storeId: 'universal',
+        storeId: null,
+        source: 'unsigned_link',
+        payeeAddress: '0x000000000000000000000000000000000000dEaD',
         customerEmail: 'a@b.co',
         items: [{ productId: 'universal-1-x', title: 'Thing', priceUsdc: '1.00', quantity: 1 }],
         totalUsdc: '1.00',

@@ -141,7 +141,7 @@ const universal = {
 };
 
 describe('POST /api/universal-orders', () => {
-  test('the checkout form creates a pending order with SPEC §3 metadata', async () => {
+  test('the checkout form creates a pending order of no store, with the link as columns and its branding', async () => {
     const body = {
       ...universal,
       status: 'pending',
@@ -152,23 +152,25 @@ describe('POST /api/universal-orders', () => {
     const orderId = created.body.order.id;
     const [order] = await t.testDb.database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(order).toMatchObject({
-      storeId: 'universal',
+      storeId: null,
+      source: 'unsigned_link',
+      payeeAddress: universal.storePaymentAddress,
+      webhookUrl: universal.webhookUrl,
       status: 'pending',
       subtotalUsdc: '15.25',
       totalUsdc: '15.25',
       metadata: {
-        isUniversal: true,
         externalStoreName: 'Corner Shop',
         storeName: 'Corner Shop',
-        storePaymentAddress: universal.storePaymentAddress,
-        externalPaymentAddress: universal.storePaymentAddress,
         externalOrderId: 'ORDER-1-ABC',
-        webhookUrl: universal.webhookUrl,
         returnUrl: 'https://corner.example/done',
         theme: 'light',
         logoUrl: '☕',
       },
     });
+    // Note: nothing of the link is kept twice.
+    for (const copy of ['isUniversal', 'signed', 'webhookUrl', 'storePaymentAddress'])
+      expect(order?.metadata).not.toHaveProperty(copy);
     expect(order?.items[0]?.priceUsdc).toBe('7.50');
     const { paymentWallet } = (await assign(orderId)).body;
     expect(paymentWallet.expectedAmount).toBe('15.25');
@@ -186,9 +188,7 @@ describe('POST /api/universal-orders', () => {
       .from(paymentWallets)
       .where(eq(paymentWallets.orderId, created.body.order.id));
     expect(wallet).toMatchObject({
-      isUniversal: true,
       externalOrderId: 'ORDER-1-ABC',
-      webhookUrl: universal.webhookUrl,
       storePaymentAddress: universal.storePaymentAddress,
       walletAddress: created.body.paymentWallet.address,
     });

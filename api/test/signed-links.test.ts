@@ -302,7 +302,7 @@ describe('paid on the chain', () => {
     expect(created.status).toBe(201);
     const orderId = created.body.order.id as string;
     const [row] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
-    expect(row?.metadata).toMatchObject({ signed: true, linkStoreId: store.id });
+    expect(row).toMatchObject({ storeId: store.id, source: 'signed_link', payeeAddress: payout });
     expect(row?.totalUsdc).toBe('32.00');
     expect(created.body.paymentWallet.expectedAmount).toBe('32.00');
 
@@ -329,7 +329,7 @@ describe('paid on the chain', () => {
     expect(created.status).toBe(201);
     const orderId = created.body.order.id as string;
     const [row] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
-    expect(row?.metadata?.signed).toBe(false);
+    expect(row).toMatchObject({ storeId: null, source: 'unsigned_link', payeeAddress: payout });
     await payUsdc(
       t.stack.env,
       2,

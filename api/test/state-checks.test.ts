@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import {
   FORWARDING_LEG_STATUSES,
   FORWARDING_STATUSES,
+  ORDER_SOURCES,
   ORDER_STATUSES,
   PAYMENT_STATES,
   WEBHOOK_DELIVERY_STATUSES,
@@ -27,6 +28,7 @@ import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './suppor
 /** Every state constraint: its table, column and the shared list it must hold. */
 const CHECKS = [
   { table: orders, name: 'orders_status_check', column: 'status', values: ORDER_STATUSES },
+  { table: orders, name: 'orders_source_check', column: 'source', values: ORDER_SOURCES },
   {
     table: paymentWallets,
     name: 'payment_wallets_status_check',
@@ -52,6 +54,11 @@ const CHECKS = [
     values: WEBHOOK_DELIVERY_STATUSES,
   },
 ] as const;
+
+/** Checks of these tables that are no list of states (which columns go together). */
+const OTHER_CHECKS = ['orders_source_store_check'];
+/** The checks of migrations 0006 and 0020 (orders_source_check came with the column, in 0025). */
+const CHECKS_OF_0006_0020 = CHECKS.filter((c) => c.name !== 'orders_source_check');
 
 /**
  * The migrations that write the state checks: 0006 (the first ones) and 0020 (the leg statuses
@@ -79,7 +86,7 @@ describe('state constraints in the schema', () => {
     const names = [orders, paymentWallets, forwardingTransfers, webhookDeliveries].flatMap((t) =>
       getTableConfig(t as PgTable).checks.map((c) => c.name),
     );
-    expect(names.sort()).toEqual(CHECKS.map((c) => c.name).sort());
+    expect(names.sort()).toEqual([...CHECKS.map((c) => c.name), ...OTHER_CHECKS].sort());
   });
 
   test('values are quoted as SQL literals', () => {
@@ -111,10 +118,18 @@ describe('state constraints in the database', () => {
   }
 
   let derivation = 0;
-  const insertOrder = async (status = 'pending') => {
+  let storeId: string | undefined;
+  const insertOrder = async (status = 'pending', source = 'storefront') => {
+    storeId ??= (
+      await sql<{ id: string }[]>`insert into stores (name, slug, owner_id)
+        values ('State Shop', 'state-shop', 'owner') returning id`
+    )[0]?.id;
+    // Note: a link's order names its payee, and only an unsigned link's has no store.
+    const link = source === 'signed_link' || source === 'unsigned_link';
     const [row] = await sql<{ id: string }[]>`
-      insert into orders (store_id, customer_email, items, total_usdc, status)
-      values ('store', 'a@example.com', '[]', '1.00', ${status}) returning id`;
+      insert into orders (store_id, source, payee_address, customer_email, items, total_usdc, status)
+      values (${source === 'unsigned_link' ? null : (storeId ?? null)}, ${source},
+        ${link ? '0xpayee' : null}, 'a@example.com', '[]', '1.00', ${status}) returning id`;
     return row?.id as string;
   };
   const insertWallet = async (fields: { status?: string; forwardingStatus?: string } = {}) => {
@@ -147,6 +162,7 @@ describe('state constraints in the database', () => {
   };
   const inserts: Record<string, (value: string) => Promise<unknown>> = {
     orders_status_check: (value) => insertOrder(value),
+    orders_source_check: (value) => insertOrder('pending', value),
     payment_wallets_status_check: (value) => insertWallet({ status: value }),
     payment_wallets_forwarding_status_check: (value) => insertWallet({ forwardingStatus: value }),
     forwarding_transfers_status_check: (value) => insertLeg(value),
@@ -191,7 +207,7 @@ describe('state constraints in the database', () => {
 
   test('a database holding an unknown value still migrates; that constraint stays NOT VALID', async () => {
     // The database as it was before migration 0006, with a status no code ever wrote.
-    for (const check of CHECKS) {
+    for (const check of CHECKS_OF_0006_0020) {
       await sql.unsafe(
         `alter table "${getTableConfig(check.table as PgTable).name}" drop constraint "${check.name}"`,
       );
@@ -206,7 +222,7 @@ describe('state constraints in the database', () => {
 
     expect((await constraint('orders_status_check'))?.validated).toBe(false);
     // The others validated; the unknown row stays until someone corrects it, new ones are refused.
-    for (const check of CHECKS.filter((c) => c.name !== 'orders_status_check')) {
+    for (const check of CHECKS_OF_0006_0020.filter((c) => c.name !== 'orders_status_check')) {
       expect((await constraint(check.name))?.validated, check.name).toBe(true);
     }
     const error = await insertOrder('cancelled').then(

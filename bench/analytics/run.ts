@@ -83,19 +83,22 @@ try {
       select ${storeId('i')}, 'Store ' || i, 'store-' || i, '00000000-0000-4000-8000-000000000000',
         ${address(1_000_000, 'i')}
       from generate_series(1, ${STORES}) i;
-    -- Orders over the last year; every tenth is universal.
-    insert into orders (id, store_id, customer_email, items, total_usdc, status, created_at)
+    -- Orders over the last year; every tenth is an unsigned link's (no store).
+    insert into orders (id, store_id, source, payee_address, customer_email, items, total_usdc,
+        status, created_at)
       select ${orderId('i')},
-        case when i % 10 = 0 then 'universal' else ${storeId(`(1 + i % ${STORES})`)}::text end,
+        case when i % 10 = 0 then null else ${storeId(`(1 + i % ${STORES})`)} end,
+        case when i % 10 = 0 then 'unsigned_link' else 'storefront' end,
+        case when i % 10 = 0 then ${address(1_000_000, `(1 + i % ${STORES})`)} end,
         'shopper@example.com', '[]', (5 + i % 50)::numeric(10, 2), 'paid',
         now() - make_interval(secs => (i::bigint * 31536000 / ${ORDERS}))
       from generate_series(1, ${ORDERS}) i;
     insert into payment_wallets (order_id, wallet_address, derivation_path, derivation_index,
-        expected_amount_usdc, store_payment_address, payment_chain, is_universal, status,
+        expected_amount_usdc, store_payment_address, payment_chain, status,
         received_amount_usdc, forwarded_amount_usdc, forwarding_status, forwarding_completed,
         expired_at, created_at)
       select o.id, ${address(0, 'i')}, 'm/' || i, i, o.total_usdc,
-        ${address(1_000_000, `(1 + i % ${STORES})`)}, 'base', i % 10 = 0, 'received',
+        ${address(1_000_000, `(1 + i % ${STORES})`)}, 'base', 'received',
         o.total_usdc, o.total_usdc, 'completed', true,
         o.created_at + interval '7 days', o.created_at
       from generate_series(1, ${ORDERS}) i join orders o on o.id = ${orderId('i')};

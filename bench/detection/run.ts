@@ -34,14 +34,15 @@ const { stack, database, logs, start, startApi, stop } = await startBenchStack('
 async function addOpenWallets(count: number) {
   await database.db.execute(sql`
     with o as (
-      insert into orders (store_id, customer_email, items, total_usdc, status)
-      select 'universal', 'open@example.com', '[]'::jsonb, '10.00', 'pending'
+      insert into orders (store_id, source, payee_address, customer_email, items, total_usdc, status)
+      select null, 'unsigned_link', '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955',
+        'open@example.com', '[]'::jsonb, '10.00', 'pending'
       from generate_series(1, ${count}) returning id)
     insert into payment_wallets (order_id, wallet_address, derivation_path, derivation_index,
-      expected_amount_usdc, store_payment_address, expired_at, payment_chain, is_universal)
+      expected_amount_usdc, store_payment_address, expired_at, payment_chain)
     select id, '0x' || substr(md5(random()::text) || md5(random()::text), 1, 40),
       'bench placeholder', nextval('payment_derivation_index_seq'), '10.00',
-      '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955', now() + interval '7 days', 'base', true
+      '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955', now() + interval '7 days', 'base'
     from o`);
 }
 

@@ -1,5 +1,5 @@
 // Merchants' analytics: the accounting export's query and rows (money movements of a store: each
-// payment in, each forwarding leg out) and the daily series of the dashboard's charts. Amounts are
+// payment in, each forwarding leg out, each refund the merchant sent from the payout wallet) and the daily series of the dashboard's charts. Amounts are
 // USDC decimal strings with 6 decimals (every base unit), times ISO 8601 UTC.
 import * as v from 'valibot';
 
@@ -10,8 +10,17 @@ export const MONEY_MOVEMENTS_DEFAULT_DAYS = 30;
 /** Longest daily series of a chart. */
 export const DAILY_SERIES_MAX_DAYS = 366;
 
-/** Kinds of money movement: a payment in, and the legs out (merchant's share, fee, refund). */
-export const MONEY_MOVEMENT_TYPES = ['payment', 'merchant', 'fee', 'refund'] as const;
+/**
+ * Kinds of money movement: a payment in, the legs out of the deposit address (merchant's share,
+ * fee, refund) and a refund the merchant sent from the payout wallet (merchant_refund).
+ */
+export const MONEY_MOVEMENT_TYPES = [
+  'payment',
+  'merchant',
+  'fee',
+  'refund',
+  'merchant_refund',
+] as const;
 /** One kind of money movement. */
 export type MoneyMovementType = (typeof MONEY_MOVEMENT_TYPES)[number];
 
@@ -73,7 +82,7 @@ export function resolveRange(
 const usdc6 = v.pipe(v.string(), v.regex(/^\d+\.\d{6}$/));
 const isoTime = v.pipe(v.string(), v.isoTimestamp());
 
-/** One money movement of a store: a payment in or a forwarding leg out, with its transaction. */
+/** One money movement of a store: a payment in, a leg or a refund out, with its transaction. */
 export const MoneyMovementSchema = v.object({
   time: isoTime,
   type: v.picklist(MONEY_MOVEMENT_TYPES),

@@ -16,6 +16,37 @@ export const ORDER_STATUSES = [
 /** An order status. */
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/**
+ * Where an order came from: a store's checkout, a checkout session an integrator's server created,
+ * a payment link the store signed, or a hand-made (unsigned) universal-checkout link. The first
+ * three belong to their store (its orders, figures, notices and books); an unsigned link's order
+ * belongs to no store of ours.
+ */
+export const ORDER_SOURCES = [
+  'storefront',
+  'checkout_session',
+  'signed_link',
+  'unsigned_link',
+] as const;
+/** Where an order came from. */
+export type OrderSource = (typeof ORDER_SOURCES)[number];
+
+/** How the admin names where an order came from. */
+export const ORDER_SOURCE_LABELS: Readonly<Record<OrderSource, string>> = {
+  storefront: 'Storefront',
+  checkout_session: 'Checkout session (API)',
+  signed_link: 'Signed payment link',
+  unsigned_link: 'Unsigned payment link',
+};
+
+/**
+ * Orders of a universal-checkout link (signed or not): their payee, webhook URL and branding are
+ * the link's, and what arrives on them goes on at the window's end (no merchant decides first).
+ */
+export function isLinkOrder(source: OrderSource): boolean {
+  return source === 'signed_link' || source === 'unsigned_link';
+}
+
 /** Statuses whose orders count as revenue. */
 export const REVENUE_STATUSES = ['paid', 'processing', 'shipped', 'completed'] as const;
 /** A status that counts as revenue. */

@@ -124,6 +124,18 @@ test('key -> session -> hosted checkout -> payment -> returnUrl', async ({ page 
   const after = await (await api.get(`/api/checkout-sessions/${session.id}`)).json();
   expect(after.order).toMatchObject({ id: orderId, status: 'paid', totalUsdc: '48.75' });
   await api.dispose();
+
+  // The order is the store's: its admin page says it came from a checkout session.
+  await page.goto(`/admin/orders/${orderId}`);
+  await expect(page.getByTestId('order-source')).toHaveText('Checkout session (API)');
+  await expect(page.getByText('SHOP-1001')).toBeVisible();
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await snap(page, `checkout-session-5-admin-order-${width}`);
+  }
 });
 
 test('an expired session shows its page and the way back; a revoked key is refused', async ({

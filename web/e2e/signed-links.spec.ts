@@ -41,7 +41,7 @@ test('an edited signed link is refused before the form; the untouched one pays',
   context,
 }) => {
   const stack = readStackInfo();
-  const { query } = await signedLinkQuery(page);
+  const { query, storeId } = await signedLinkQuery(page);
 
   await page.goto(`/universal-checkout?${withPrice(query, '0.01')}`);
   await expect(page.getByRole('heading', { name: "This link can't be used" })).toBeVisible();
@@ -73,13 +73,38 @@ test('an edited signed link is refused before the form; the untouched one pays',
   await expect(page.getByTestId('payment-amount')).toHaveText('25.00 USDC');
   await expect(page.getByText(PAYOUT)).toBeVisible();
   const order = await (await context.request.get(`${stack.apiUrl}/api/orders/${orderId}`)).json();
-  expect(order.metadata).toMatchObject({ signed: true });
+  expect(order).toMatchObject({ storeId, source: 'signed_link', payeeAddress: PAYOUT });
   const address = (await page.getByTestId('payment-address').textContent()) ?? '';
   await payUsdc(stack, address, '25.00', 4);
   // The page follows the payment by itself and goes on to the thank-you page once it is paid.
   await expect(page).toHaveURL(new RegExp(`/thank-you/${orderId}$`), { timeout: 60_000 });
   const paid = await context.request.get(`${stack.apiUrl}/api/check-payment-status/${orderId}`);
   expect((await paid.json()).paymentDetected).toBe(true);
+
+  // The order is the store's: in the merchant's orders, its page saying where it came from.
+  const number = `#${orderId.slice(-8)}`;
+  await page.goto('/admin/orders');
+  const row = page.getByRole('row', { name: `Order ${number}` });
+  await expect(row).toContainText('Signed payment link');
+  await expect(row).toContainText('25.00');
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await snap(page, `signed-links-admin-orders-${width}`);
+  }
+  await row.getByRole('link', { name: number }).click();
+  await expect(page.getByTestId('order-source')).toHaveText('Signed payment link');
+  await expect(page.getByText(PAYOUT).first()).toBeVisible();
+  await expect(page.getByText('Forwarded to the merchant')).toBeVisible({ timeout: 30_000 });
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await snap(page, `signed-links-admin-order-${width}`);
+  }
 });
 
 test('the link builder shows its errors beside the fields and builds no link', async ({ page }) => {

@@ -13,9 +13,11 @@ import {
   FORWARDING_STATUSES,
   type ForwardingLegStatus,
   type ForwardingStatus,
+  ORDER_SOURCES,
   ORDER_STATUSES,
   type OrderItem,
   type OrderMetadata,
+  type OrderSource,
   type OrderStatus,
   PAYMENT_STATES,
   type PaymentState,
@@ -301,13 +303,23 @@ export const reviews = pgTable(
   ],
 );
 
-/** Orders of store checkouts and universal (external store) checkouts. */
+/**
+ * Orders of store checkouts, checkout sessions and universal-checkout links. Every order that pays
+ * one of our stores names it (a signed link's and a session's included), so it is in that store's
+ * orders, figures, notices and books; only an unsigned link's order has no store.
+ */
 export const orders = pgTable(
   'orders',
   {
     id: uuid().primaryKey().defaultRandom(),
-    // Note: text, not a foreign key: universal orders belong to no store of ours.
-    storeId: text().notNull(),
+    // the store the order pays; null: an unsigned universal link's order (no store of ours)
+    storeId: uuid().references(() => stores.id, { onDelete: 'restrict' }),
+    // storefront, checkout_session, signed_link or unsigned_link: ORDER_SOURCES
+    source: text().$type<OrderSource>().notNull().default('storefront'),
+    // A universal link's payee and webhook URL (null for storefront and session orders, whose
+    // payee is the store's payout address and whose events go to the store's webhook URL).
+    payeeAddress: text(),
+    webhookUrl: text(),
     customerEmail: text().notNull(),
     shippingAddress: jsonb().$type<ShippingAddress>(),
     items: jsonb().$type<OrderItem[]>().notNull(),
@@ -351,6 +363,12 @@ export const orders = pgTable(
       .on(t.stockHeldUntil)
       .where(sql`${t.inventoryCommittedAt} is null and ${t.stockHeldUntil} is not null`),
     check('orders_status_check', oneOf('status', ORDER_STATUSES)),
+    check('orders_source_check', oneOf('source', ORDER_SOURCES)),
+    // Note: only an unsigned link's order has no store, and only a link's order names its payee.
+    check(
+      'orders_source_store_check',
+      sql`(${t.storeId} is null) = (${t.source} = 'unsigned_link') and (${t.payeeAddress} is null) = (${t.source} in ('storefront', 'checkout_session'))`,
+    ),
   ],
 );
 
@@ -417,9 +435,7 @@ export const paymentWallets = pgTable(
       .notNull()
       .generatedAlwaysAs(sql`received_amount_usdc > forwarded_amount_usdc`),
     paymentChain: text().notNull(),
-    isUniversal: boolean().notNull().default(false),
     externalOrderId: text(),
-    webhookUrl: text(),
     createdAt: createdAt(),
     paymentReceivedAt: timestamp({ withTimezone: true }),
     forwardedAt: timestamp({ withTimezone: true }),
@@ -575,7 +591,8 @@ export const webhookDeliveries = pgTable(
   {
     id: uuid().primaryKey().defaultRandom(),
     orderId: uuid().notNull(),
-    // a store's id, or 'universal' (signed with the platform's Ed25519 key)
+    // the order's store (signed with its webhook secret), or 'universal' for an unsigned link's
+    // order (signed with the platform's Ed25519 key): PLATFORM_SIGNED
     storeId: text().notNull(),
     eventType: text().notNull(),
     url: text().notNull(),

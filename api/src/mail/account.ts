@@ -2,7 +2,7 @@
 // notice of each paid order of their stores. Each renders from the row's payload and what is stored
 // now; plain text and HTML, every value escaped.
 import { escapeHtml, formatOrderNumber, formatUsdc, multiplyUsdc, parseUsdc } from '@store/shared';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { orders, stores } from '../db/schema.ts';
 import type { RenderedEmail } from './receipt.ts';
 import type { MailTemplate } from './template.ts';
@@ -80,10 +80,11 @@ const merchantPaid: MailTemplate = async (db, message) => {
   if (!message.orderId) return null;
   const [order] = await db.select().from(orders).where(eq(orders.id, message.orderId)).limit(1);
   if (!order) return null;
+  if (!order.storeId) return null;
   const [store] = await db
     .select({ name: stores.name })
     .from(stores)
-    .where(sql`${stores.id}::text = ${order.storeId}`)
+    .where(eq(stores.id, order.storeId))
     .limit(1);
   if (!store) return null;
   const number = formatOrderNumber(order.id);

@@ -1,6 +1,7 @@
 // The templates of the email outbox, by kind: each renders one queued message from what is stored
 // now (the order, the store, the row's payload), or null when what it is about no longer exists.
-import { eq, sql } from 'drizzle-orm';
+import { isLinkOrder } from '@store/shared';
+import { eq } from 'drizzle-orm';
 import { orders, stores } from '../db/schema.ts';
 import { ACCOUNT_MAIL_KINDS } from './account.ts';
 import { NOTICE_MAIL_KINDS } from './notices.ts';
@@ -14,24 +15,25 @@ const receipt: MailTemplate = async (db, message, chainId, publicUrl) => {
   if (!message.orderId) return null;
   const [order] = await db.select().from(orders).where(eq(orders.id, message.orderId)).limit(1);
   if (!order) return null;
-  const [store] = order.metadata?.isUniversal
-    ? []
-    : await db
-        .select({
-          name: stores.name,
-          primaryColor: stores.primaryColor,
-          replyTo: stores.replyToEmail,
-          slug: stores.slug,
-          settings: {
-            taxRateBps: stores.taxRateBps,
-            shippingOptions: stores.shippingOptions,
-            shippingTime: stores.shippingTime,
-            returnPolicyDays: stores.returnPolicyDays,
-          },
-        })
-        .from(stores)
-        .where(sql`${stores.id}::text = ${order.storeId}`)
-        .limit(1);
+  const [store] =
+    isLinkOrder(order.source) || !order.storeId
+      ? []
+      : await db
+          .select({
+            name: stores.name,
+            primaryColor: stores.primaryColor,
+            replyTo: stores.replyToEmail,
+            slug: stores.slug,
+            settings: {
+              taxRateBps: stores.taxRateBps,
+              shippingOptions: stores.shippingOptions,
+              shippingTime: stores.shippingTime,
+              returnPolicyDays: stores.returnPolicyDays,
+            },
+          })
+          .from(stores)
+          .where(eq(stores.id, order.storeId))
+          .limit(1);
   return renderReceipt(
     order,
     {

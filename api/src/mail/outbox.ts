@@ -24,11 +24,11 @@ export const EMAIL_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
  */
 export async function enqueueReceipt(tx: Executor, orderId: string, at: Date): Promise<void> {
   const [order] = await tx
-    .select({ email: orders.customerEmail, metadata: orders.metadata })
+    .select({ email: orders.customerEmail, source: orders.source })
     .from(orders)
     .where(eq(orders.id, orderId))
     .limit(1);
-  if (!order || !receiptIsEmailed(order.metadata)) return;
+  if (!order || !receiptIsEmailed(order.source)) return;
   await tx
     .insert(emailOutbox)
     .values({
@@ -68,14 +68,14 @@ export async function enqueueAccountMail(
 
 /**
  * Queues the merchant's notice of a newly paid order of their store: to the owner's verified email,
- * unless the store turned paid-order notices off; none for universal orders (no store) or an owner
+ * unless the store turned paid-order notices off; none for an unsigned link's order (no store) or an owner
  * without a verified address. A second call for the same order adds nothing.
  */
 export async function enqueueMerchantPaid(tx: Executor, orderId: string, at: Date): Promise<void> {
   const [owner] = await tx
     .select({ userId: users.id, email: users.email })
     .from(orders)
-    .innerJoin(stores, sql`${stores.id}::text = ${orders.storeId}`)
+    .innerJoin(stores, eq(stores.id, orders.storeId))
     .innerJoin(users, sql`${users.id}::text = ${stores.ownerId}`)
     .where(
       and(

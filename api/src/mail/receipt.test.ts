@@ -28,6 +28,7 @@ const order: ReceiptOrder = {
   totalUsdc: '46.57',
   paymentTxHash: TX,
   metadata: null,
+  source: 'storefront',
   reviewToken: TOKEN,
 };
 const store = { name: 'Mugs & Co', primaryColor: '#10b981', replyTo: 'help@mugs.test' };
@@ -85,7 +86,7 @@ describe('review links', () => {
   });
 
   test('no links without a review form (universal orders, unknown origin)', () => {
-    const universal = { ...order, metadata: { isUniversal: true } } as ReceiptOrder;
+    const universal = { ...order, source: 'signed_link' } as ReceiptOrder;
     expect(renderReceipt(universal, { ...store, reviews }, BASE_CHAIN_ID).text).not.toContain(
       'Review',
     );

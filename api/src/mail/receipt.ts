@@ -9,9 +9,11 @@ import {
   formatOrderNumber,
   formatUsdc,
   isHexColor,
+  isLinkOrder,
   multiplyUsdc,
   type OrderItem,
   type OrderMetadata,
+  type OrderSource,
   parseUsdc,
   resolveStoreSettings,
   reviewFormPath,
@@ -30,6 +32,8 @@ export interface ReceiptOrder {
   totalUsdc: string;
   paymentTxHash: string | null;
   metadata: OrderMetadata | null;
+  /** Where the order came from (a link's receipt carries the link's name and colour). */
+  source: OrderSource;
   /** The buyer's proof of purchase for reviews (only the shopper and this receipt carry it). */
   reviewToken?: string;
 }
@@ -106,7 +110,7 @@ export function receiptStoreExtras(
 
 /** One review link a product of a store order (a product ordered twice gets one). */
 function reviewLinksOf(order: ReceiptOrder, store: ReceiptStore): { title: string; url: string }[] {
-  if (!store.reviews || !order.reviewToken || order.metadata?.isUniversal) return [];
+  if (!store.reviews || !order.reviewToken || isLinkOrder(order.source)) return [];
   const token = order.reviewToken;
   const { origin, slug } = store.reviews;
   const products = new Map(order.items.map((item) => [item.productId, item.title]));

@@ -35,9 +35,9 @@ export async function loadWalletsWithWork(db: Database, now: Date, limit: number
         select pw.id from payment_wallets pw
         where pw.forwarding_due and (pw.status in ('received', 'overpaid', 'paid_late')
           or (pw.status = 'reversed' and pw.expired_at <= ${at})
-          or (pw.status = 'underpaid' and pw.expired_at <= ${at} and (pw.is_universal
-            or exists (select 1 from orders o where o.id = pw.order_id
-              and o.status in ('paid', 'processing', 'shipped', 'completed'))))
+          or (pw.status = 'underpaid' and pw.expired_at <= ${at} and exists (
+            select 1 from orders o where o.id = pw.order_id and (o.source in ('signed_link', 'unsigned_link')
+              or o.status in ('paid', 'processing', 'shipped', 'completed'))))
           or (pw.forwarded_amount_usdc > 0 and pw.status not in ('reversed', 'underpaid')))
           and pw.received_amount_usdc - pw.forwarded_amount_usdc > coalesce((select sum(r.amount)
             from refunds r where r.wallet_id = pw.id and r.source = 'deposit'

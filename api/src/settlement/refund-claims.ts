@@ -63,11 +63,11 @@ export async function enqueueRefundClaimMail(
   // Note: none for an unsigned universal link, like receipts (anyone could make one that mails a
   // stranger): its payer claims from the order's payment page.
   const [order] = await tx
-    .select({ metadata: orders.metadata })
+    .select({ source: orders.source })
     .from(orders)
     .where(eq(orders.id, mail.orderId))
     .limit(1);
-  if (!order || !receiptIsEmailed(order.metadata)) return;
+  if (!order || !receiptIsEmailed(order.source)) return;
   await tx.insert(emailOutbox).values({
     orderId: mail.orderId,
     kind: 'refund_claim',

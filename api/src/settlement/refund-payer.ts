@@ -94,7 +94,7 @@ export async function payerOfWallet(db: Executor, wallet: PaidWallet): Promise<s
     from ${indexerTable('transfer')} t where t."to" = ${wallet.walletAddress.toLowerCase()}
     order by t.block_number, t.log_index`);
   const [store] = await db.execute<{ payment_address: string | null }>(sql`
-    select s.payment_address from orders o join stores s on s.id::text = o.store_id
+    select s.payment_address from orders o join stores s on s.id = o.store_id
     where o.id = ${wallet.orderId}`);
   const excluded = new Set<string>([wallet.storePaymentAddress.toLowerCase()]);
   if (store?.payment_address) excluded.add(store.payment_address.toLowerCase());

@@ -4,7 +4,9 @@
 // round recorded with the refund and its `order.refunded` webhook in ONE transaction.
 import {
   formatUsdcFull,
+  isLinkOrder,
   isRevenueStatus,
+  type OrderSource,
   parseUsdc,
   type Usdc,
   type WebhookRefund,
@@ -36,20 +38,29 @@ export interface RefundFigures {
 
 /** The wallet's figures, read through `tx` (inside a transaction that locked the wallet, or not). */
 export async function refundFigures(db: Executor, walletId: string): Promise<RefundFigures> {
-  const [row] = await db.execute<{ held: string; merchant: string; order_status: string | null }>(
+  const [row] = await db.execute<{
+    held: string;
+    merchant: string;
+    order_status: string | null;
+    order_source: OrderSource | null;
+  }>(
     sql`select
       coalesce((select sum(amount) from refunds where wallet_id = ${walletId} and source = 'deposit'
         and status in ('awaiting_address', 'ready', 'sending', 'failed')), 0)::text as held,
       coalesce((select sum(value) from forwarding_transfers where wallet_id = ${walletId}
         and leg in ('merchant', 'fee') and status = 'confirmed'), 0)::text as merchant,
-      (select o.status from orders o join payment_wallets w on w.order_id = o.id
-        where w.id = ${walletId}) as order_status`,
+      o.status as order_status, o.source as order_source
+    from payment_wallets w join orders o on o.id = w.order_id where w.id = ${walletId}`,
   );
   return {
     held: BigInt(row?.held ?? '0'),
     merchantForwarded: BigInt(row?.merchant ?? '0'),
-    // Note: an underpaid order that is paid was accepted by its merchant (accept as paid).
-    accepted: isRevenueStatus(row?.order_status ?? ''),
+    // Note: an underpaid order that is paid was accepted by its merchant (accept as paid). A
+    // universal link's order waits for no merchant's decision: what arrived goes on at the
+    // window's end, as it always did.
+    accepted:
+      isRevenueStatus(row?.order_status ?? '') ||
+      (row?.order_source ? isLinkOrder(row.order_source) : false),
   };
 }
 
@@ -63,9 +74,7 @@ export function forwardableOf(wallet: WalletRow, figures: RefundFigures): Forwar
     expectedAmount: parseUsdc(wallet.expectedAmountUsdc),
     heldAmount: figures.held,
     merchantForwardedAmount: figures.merchantForwarded,
-    // Note: a universal link's order has no merchant account to decide: what arrived goes on at
-    // the window's end, as it always did.
-    accepted: wallet.status === 'underpaid' && (figures.accepted || wallet.isUniversal),
+    accepted: wallet.status === 'underpaid' && figures.accepted,
   };
 }
 

@@ -15,7 +15,7 @@ import { backoffDelayMs } from '../loops/backoff.ts';
 import { startWakeableLoop, type WakeableLoop } from '../loops/wakeable-loop.ts';
 import { enqueueAccountNotice } from '../mail/notices.ts';
 import { type AttemptResult, postWebhook } from './http-post.ts';
-import { messageIdOf } from './outbox.ts';
+import { messageIdOf, PLATFORM_SIGNED } from './outbox.ts';
 import { signWebhook, type WebhookSigner } from './signing.ts';
 
 /** Settings of the dispatcher. */
@@ -70,7 +70,8 @@ async function signerOf(
   now: Date,
   cache: SignerCache,
 ) {
-  if (delivery.storeId === 'universal') return { scheme: 'v1a', secretKey: signingKey } as const;
+  if (delivery.storeId === PLATFORM_SIGNED)
+    return { scheme: 'v1a', secretKey: signingKey } as const;
   const cached = cache.get(delivery.storeId);
   const store =
     cached && now.getTime() - cached.readAt < SIGNER_CACHE_MS

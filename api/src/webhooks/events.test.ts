@@ -10,6 +10,7 @@ const at = new Date('2026-01-15T10:04:12.000Z');
 const order = {
   id: '6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f',
   storeId: '0b3a5c1e-2d4f-4a6b-8c9d-0e1f2a3b4c5d',
+  source: 'storefront',
   customerEmail: 'ada@example.com',
   shippingAddress: null,
   items: [{ productId: 'p-1', title: 'Hoodie', priceUsdc: '25.00', quantity: 1 }],
@@ -26,7 +27,6 @@ const order = {
 const wallet = {
   walletAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
   storePaymentAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
-  isUniversal: false,
   externalOrderId: null,
   status: 'underpaid',
   expectedAmountUsdc: '27.00',

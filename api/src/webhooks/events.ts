@@ -58,17 +58,17 @@ export function serializePayload(
   shipment?: ShipmentEvent,
   refund?: WebhookRefund,
 ): string {
-  const universal = wallet.isUniversal;
   const base = {
     version: WEBHOOK_PAYLOAD_VERSION,
     timestamp: at.toISOString(),
     orderId: order.id,
     externalOrderId: order.metadata?.externalOrderId ?? wallet.externalOrderId ?? null,
     checkoutSessionId: order.metadata?.checkoutSessionId ?? null,
-    storeId: universal ? null : order.storeId,
+    storeId: order.storeId,
     // Whether the order's terms (items, prices, payee) are the merchant's own: true for a store's
-    // catalogue, false for a hand-made universal link that anyone could have made or edited.
-    signed: universal ? order.metadata?.signed === true : true,
+    // catalogue, a session and a signed link, false for a hand-made universal link that anyone
+    // could have made or edited.
+    signed: order.source !== 'unsigned_link',
     // The order's status: 'paid' for order.paid and every event after it.
     status: order.status,
     paymentStatus: wallet.status,

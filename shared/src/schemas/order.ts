@@ -10,7 +10,7 @@ import {
   TEXT_LIMITS,
 } from '../limits.ts';
 import { CHECKOUT_MESSAGES, CUSTOMER_FORM_MESSAGES as M } from '../messages.ts';
-import { ORDER_STATUSES } from '../status.ts';
+import { ORDER_SOURCES, ORDER_STATUSES } from '../status.ts';
 import { US_STATE_CODES } from '../us-states.ts';
 import {
   MoneyStringSchema,
@@ -223,9 +223,7 @@ export function OrderLinesSchema(emptyMessage: string) {
 
 /** Metadata of universal orders (SPEC §3). */
 export const OrderMetadataSchema = v.object({
-  isUniversal: v.optional(v.boolean()),
   externalStoreName: OptionalText,
-  externalPaymentAddress: OptionalText,
   returnUrl: OptionalText,
   theme: v.nullish(ThemeSchema),
   colors: v.nullish(
@@ -236,15 +234,6 @@ export const OrderMetadataSchema = v.object({
   /** Orders of a checkout session (cs_…): the session the integrator's server created. */
   checkoutSessionId: OptionalText,
   storeName: OptionalText,
-  storePaymentAddress: OptionalText,
-  webhookUrl: OptionalText,
-  /**
-   * Universal orders: whether the merchant signed the link's terms (price, payee). False for a
-   * hand-made link, which anyone can make or edit: it proves only that a payment reached its address.
-   */
-  signed: v.optional(v.boolean()),
-  /** Signed universal orders: the store whose link secret signed the link (its webhook secret signs). */
-  linkStoreId: v.optional(v.string()),
   /** An order paid over HTTP 402 (x402): the resource paid for and the payer (the signer). */
   x402: v.optional(
     v.object({
@@ -278,7 +267,12 @@ export const OrderStatusSchema = v.picklist(ORDER_STATUSES);
 /** An order as the API returns it (GET /api/orders/{id}; the list has a subset). */
 export const OrderSchema = v.object({
   id: v.string(),
-  storeId: v.string(),
+  /** The store the order pays; null for an order of an unsigned universal link (no store of ours). */
+  storeId: v.nullable(v.string()),
+  /** Where the order came from: storefront, checkout_session, signed_link or unsigned_link. */
+  source: v.picklist(ORDER_SOURCES),
+  /** A universal link's payout address (the link's payee); null for store checkouts and sessions. */
+  payeeAddress: v.nullish(v.string()),
   customerEmail: v.string(),
   shippingAddress: v.nullish(ShippingAddressSchema),
   items: v.array(OrderItemSchema),

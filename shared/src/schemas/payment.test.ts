@@ -46,7 +46,6 @@ describe('payment schemas', () => {
       forwardingRetryCount: 0,
       actualGasUsed: '0.000000000000000001',
       paymentChain: 'base',
-      isUniversal: false,
     };
     expect(v.is(PaymentWalletSchema, row)).toBe(true);
     expect(v.is(PaymentWalletSchema, { ...row, receivedAmountUsdc: '1.0000001' })).toBe(false);

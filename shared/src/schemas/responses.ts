@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { ShipmentSchema } from '../fulfilment.ts';
 import { PAYMENT_STATES } from '../payment-state.ts';
-import { ORDER_STATUSES } from '../status.ts';
+import { ORDER_SOURCES, ORDER_STATUSES } from '../status.ts';
 import { StoreShippingOptionsSchema } from '../store-settings.ts';
 import { FORWARDING_LEG_STATUSES, FORWARDING_STATUSES } from '../stored-states.ts';
 import { MoneyStringSchema, ThemeSchema, UsdcAmountStringSchema } from './common.ts';
@@ -94,7 +94,12 @@ export const DeletedResponseSchema = v.object({ id: v.string(), deleted: v.liter
 /** An order (the shopper's pages and the merchant's list read the same view). */
 export const OrderResponseSchema = v.object({
   id: v.string(),
-  storeId: v.string(),
+  /** The store the order pays; null for an unsigned universal link's order (no store of ours). */
+  storeId: v.nullable(v.string()),
+  /** Where the order came from: a storefront, a checkout session, a signed or an unsigned link. */
+  source: v.picklist(ORDER_SOURCES),
+  /** A universal link's payee (its payout address); null for storefront and session orders. */
+  payeeAddress: v.nullable(v.string()),
   customerEmail: v.string(),
   shippingAddress: v.nullable(ShippingAddressSchema),
   items: v.array(OrderItemSchema),

@@ -111,7 +111,7 @@ const payloadEntries = {
   externalOrderId: OptionalText,
   /** The checkout session (cs_…) the order came from; null for other orders. */
   checkoutSessionId: v.nullable(v.string()),
-  /** The store's id; null for a universal (link) order. */
+  /** The store the order pays (a signed link's and a session's included); null for an unsigned link's order. */
   storeId: v.nullable(v.string()),
   /** True when the order's terms are the merchant's own (store catalogue, signed link or session). */
   signed: v.boolean(),

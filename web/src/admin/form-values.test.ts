@@ -40,6 +40,8 @@ describe('ordersToCsv', () => {
   const order: MerchantOrder = {
     id: 'o-1',
     storeId: 's1',
+    source: 'storefront',
+    payeeAddress: null,
     customerEmail: '=cmd@example.com',
     shippingAddress: null,
     items: [{ productId: 'p-1', title: 'Mug "XL"', quantity: 2, priceUsdc: '4.00' }],

@@ -5,6 +5,8 @@ import type { MerchantOrder } from './types.ts';
 const order: MerchantOrder = {
   id: 'o-2',
   storeId: 's1',
+  source: 'storefront',
+  payeeAddress: null,
   customerEmail: 'ada@example.com',
   shippingAddress: {
     firstName: 'Ada',

@@ -75,7 +75,7 @@ function itemsText(order: MerchantOrder): string {
 /** The orders as CSV text; `storeName` names each order's store. */
 export function ordersToCsv(
   orders: readonly MerchantOrder[],
-  storeName: (storeId: string) => string,
+  storeName: (storeId: string | null) => string,
 ): string {
   const rows = orders.map((order) => [
     order.id,

@@ -62,7 +62,11 @@ const StockShortfallSchema = v.object({
 export const MerchantOrderSchema = contractSchema<MerchantOrder>(
   v.looseObject({
     id: v.string(),
-    storeId: v.string(),
+    storeId: v.nullable(v.string()),
+    // Note: an order cached before orders said where they came from reads as a storefront's until
+    // the list is fetched again.
+    source: v.fallback(OrderSchema.entries.source, 'storefront'),
+    payeeAddress: v.nullish(v.string()),
     customerEmail: v.string(),
     shippingAddress: v.nullish(v.looseObject({})),
     items: v.array(

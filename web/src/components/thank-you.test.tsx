@@ -22,6 +22,8 @@ function order(status: Order['status'], extra: Partial<Order> = {}): Order {
   return {
     id: 'order-1234abcd',
     storeId: 'store-1',
+    source: 'storefront',
+    payeeAddress: null,
     customerEmail: 'ada@example.com',
     shippingAddress: null,
     items: [{ productId: 'p1', title: 'Mug', priceUsdc: '10.00', quantity: 1 }],
@@ -74,7 +76,7 @@ describe('the thank-you page of an order not paid yet', () => {
   });
 
   it('links a universal order to the universal payment page', async () => {
-    const page = await render(order('pending', { metadata: { isUniversal: true } }));
+    const page = await render(order('pending', { storeId: null, source: 'unsigned_link' }));
     expect(page.links).toContainEqual({
       text: 'Go to Payment Page',
       href: '/universal-payment/order-1234abcd',

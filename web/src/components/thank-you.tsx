@@ -5,6 +5,7 @@
 import {
   addressTailLines,
   formatUsdc,
+  isLinkOrder,
   isRevenueStatus,
   multiplyUsdc,
   ORDER_NOT_FOUND,
@@ -50,7 +51,7 @@ export function ThankYouPage(props: {
           deliveryEstimate={props.deliveryEstimate?.(order) ?? THANK_YOU_DELIVERY_ESTIMATE}
           home={props.home}
           paymentHref={
-            order.metadata?.isUniversal
+            isLinkOrder(order.source)
               ? `/universal-payment/${order.id}`
               : `${props.paymentBase}${order.id}`
           }
@@ -106,7 +107,7 @@ function Header(props: { order: Order; standing: Standing; paymentHref: string }
         {/* Note: an email is promised only when the platform sends receipts (a mail server). */}
         <p className="muted">
           Order #{shortOrderIdUpper(order.id)}
-          {chain.receiptsByEmail && receiptIsEmailed(order.metadata) && order.customerEmail ? (
+          {chain.receiptsByEmail && receiptIsEmailed(order.source) && order.customerEmail ? (
             <>
               {' '}
               · A confirmation will be sent to <strong>{order.customerEmail}</strong>

@@ -1778,14 +1778,10 @@ export type components = {
                     secondary?: string | null;
                 } | null;
                 externalOrderId?: string | null;
-                externalPaymentAddress?: string | null;
                 externalStoreName?: string | null;
-                isUniversal?: boolean;
-                linkStoreId?: string;
                 logoUrl?: string | null;
                 returnUrl?: string | null;
                 reversedFrom?: string;
-                signed?: boolean;
                 stockShortfall?: {
                     available: number;
                     ordered: number;
@@ -1793,14 +1789,13 @@ export type components = {
                     title: string;
                 }[];
                 storeName?: string | null;
-                storePaymentAddress?: string | null;
                 theme?: ("light" | "dark") | null;
-                webhookUrl?: string | null;
                 x402?: {
                     payer?: string | null;
                     resource: string;
                 };
             } | null;
+            payeeAddress: string | null;
             paymentAddress: string | null;
             paymentChain: string | null;
             paymentTxHash: string | null;
@@ -1865,9 +1860,11 @@ export type components = {
             }) | null;
             shippingUsdc: string;
             /** @enum {string} */
+            source: "storefront" | "checkout_session" | "signed_link" | "unsigned_link";
+            /** @enum {string} */
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             stockHeldUntil?: string | null;
-            storeId: string;
+            storeId: string | null;
             subtotalUsdc: string;
             taxUsdc: string;
             totalUsdc: string;
@@ -2016,7 +2013,7 @@ export type components = {
             to: string;
             txHash: string;
             /** @enum {string} */
-            type: "payment" | "merchant" | "fee" | "refund";
+            type: "payment" | "merchant" | "fee" | "refund" | "merchant_refund";
         };
         Order: {
             /** Format: date-time */
@@ -2044,14 +2041,10 @@ export type components = {
                     secondary?: string | null;
                 } | null;
                 externalOrderId?: string | null;
-                externalPaymentAddress?: string | null;
                 externalStoreName?: string | null;
-                isUniversal?: boolean;
-                linkStoreId?: string;
                 logoUrl?: string | null;
                 returnUrl?: string | null;
                 reversedFrom?: string;
-                signed?: boolean;
                 stockShortfall?: {
                     available: number;
                     ordered: number;
@@ -2059,14 +2052,13 @@ export type components = {
                     title: string;
                 }[];
                 storeName?: string | null;
-                storePaymentAddress?: string | null;
                 theme?: ("light" | "dark") | null;
-                webhookUrl?: string | null;
                 x402?: {
                     payer?: string | null;
                     resource: string;
                 };
             } | null;
+            payeeAddress: string | null;
             paymentAddress: string | null;
             paymentChain: string | null;
             paymentTxHash: string | null;
@@ -2130,9 +2122,11 @@ export type components = {
             }) | null;
             shippingUsdc: string;
             /** @enum {string} */
+            source: "storefront" | "checkout_session" | "signed_link" | "unsigned_link";
+            /** @enum {string} */
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             stockHeldUntil?: string | null;
-            storeId: string;
+            storeId: string | null;
             subtotalUsdc: string;
             taxUsdc: string;
             totalUsdc: string;
@@ -2475,14 +2469,10 @@ export type components = {
                         secondary?: string | null;
                     } | null;
                     externalOrderId?: string | null;
-                    externalPaymentAddress?: string | null;
                     externalStoreName?: string | null;
-                    isUniversal?: boolean;
-                    linkStoreId?: string;
                     logoUrl?: string | null;
                     returnUrl?: string | null;
                     reversedFrom?: string;
-                    signed?: boolean;
                     stockShortfall?: {
                         available: number;
                         ordered: number;
@@ -2490,14 +2480,13 @@ export type components = {
                         title: string;
                     }[];
                     storeName?: string | null;
-                    storePaymentAddress?: string | null;
                     theme?: ("light" | "dark") | null;
-                    webhookUrl?: string | null;
                     x402?: {
                         payer?: string | null;
                         resource: string;
                     };
                 } | null;
+                payeeAddress: string | null;
                 paymentAddress: string | null;
                 paymentChain: string | null;
                 paymentTxHash: string | null;
@@ -2561,9 +2550,11 @@ export type components = {
                 }) | null;
                 shippingUsdc: string;
                 /** @enum {string} */
+                source: "storefront" | "checkout_session" | "signed_link" | "unsigned_link";
+                /** @enum {string} */
                 status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
                 stockHeldUntil?: string | null;
-                storeId: string;
+                storeId: string | null;
                 subtotalUsdc: string;
                 taxUsdc: string;
                 totalUsdc: string;

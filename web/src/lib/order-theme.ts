@@ -1,16 +1,16 @@
 // Which look an order page takes when no store layout gives one (SPEC §2).
-import type { Order, PublicStore } from '@store/shared';
+import { isLinkOrder, type Order, type PublicStore } from '@store/shared';
 import type { StoreTheme } from './theme.ts';
 
-/** A universal order's external store look (from its metadata); undefined for store orders. */
-export function themeOfOrder(order: Pick<Order, 'metadata'>): StoreTheme | undefined {
+/** A universal link's order's look (from its metadata); undefined for store orders. */
+export function themeOfOrder(order: Pick<Order, 'metadata' | 'source'>): StoreTheme | undefined {
   const meta = order.metadata;
-  if (!meta?.isUniversal) return undefined;
+  if (!isLinkOrder(order.source)) return undefined;
   return {
-    theme: meta.theme ?? null,
-    primaryColor: meta.colors?.primary ?? null,
-    secondaryColor: meta.colors?.secondary ?? null,
-    accentColor: meta.colors?.accent ?? null,
+    theme: meta?.theme ?? null,
+    primaryColor: meta?.colors?.primary ?? null,
+    secondaryColor: meta?.colors?.secondary ?? null,
+    accentColor: meta?.colors?.accent ?? null,
   };
 }
 

@@ -1,5 +1,5 @@
 // The accounting export of one store: its money movements (each payment in, each forwarding leg
-// out) over a range of UTC days, read from the analytics views through a cursor and streamed as
+// out, each refund the merchant sent from the payout wallet) over a range of UTC days, read from the analytics views through a cursor and streamed as
 // CSV or as a JSON array, so a year of them never sits in memory.
 import {
   MONEY_MOVEMENTS_CSV_COLUMNS,
@@ -81,6 +81,12 @@ function movementBatches(db: Database, storeId: string, range: { from: string; t
         s.block_number, null
       from analytics.settlements s
       where s.store_id = ${storeId}::uuid and s.mined_at >= ${start}::timestamptz and s.mined_at < ${end}::timestamptz
+      union all
+      select r.mined_at, 'merchant_refund', 'out', r.order_id, r.external_order_id, r.tx_hash, null,
+        r.from_address, r.to_address, r.amount_usdc::text, r.amount_base_units::text, null,
+        r.block_number, null
+      from analytics.merchant_refunds r
+      where r.store_id = ${storeId}::uuid and r.mined_at >= ${start}::timestamptz and r.mined_at < ${end}::timestamptz
     ) m
     order by m.time, m.block, m.position nulls last, m.order_id, m.type`.cursor(CURSOR_ROWS);
 }

@@ -289,6 +289,7 @@ export async function completeCheckoutSession(
       .insert(orders)
       .values({
         storeId: row.storeId,
+        source: 'checkout_session',
         customerEmail: form.customerEmail,
         shippingAddress: shippingAddressFromForm(form),
         items,

@@ -1,7 +1,7 @@
 // The merchant's view of where an order's money went: forwarding status, the last error of a
 // failed attempt (never silent), every transaction of every round; and a manual retry (the
 // store owner's here, the operator's for any order with `bun run forwarding:retry`).
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { forwardingTransfers, orders, paymentWallets, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -52,7 +52,7 @@ async function ownWalletOrThrow(db: Database, ownerId: string, orderId: string) 
     ? await db
         .select({ wallet: paymentWallets })
         .from(orders)
-        .innerJoin(stores, sql`${stores.id}::text = ${orders.storeId}`)
+        .innerJoin(stores, eq(stores.id, orders.storeId))
         .leftJoin(paymentWallets, eq(paymentWallets.orderId, orders.id))
         .where(and(eq(orders.id, orderId), eq(stores.ownerId, ownerId)))
         .limit(1)

@@ -3,6 +3,7 @@
 // "shipped" mail is queued, so none exists without the others.
 import {
   FULFILMENT_MESSAGES,
+  isLinkOrder,
   type MarkShippedInput,
   receiptIsEmailed,
   SHIPPABLE_STATUSES,
@@ -10,12 +11,11 @@ import {
 } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
-import { emailOutbox, orders, paymentWallets, stores, webhookDeliveries } from '../../db/schema.ts';
+import { emailOutbox, orders, paymentWallets, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { nextVersion } from '../../http/versions.ts';
 import { EMAIL_RETRY_WINDOW_MS, ONE_PER_ORDER } from '../../mail/outbox.ts';
-import { serializePayload } from '../../webhooks/events.ts';
-import { WEBHOOK_RETRY_WINDOW_MS } from '../../webhooks/outbox.ts';
+import { enqueueOrderEvents } from '../../webhooks/outbox.ts';
 import { ORDER_MESSAGES, type OrderView } from '../orders/model.ts';
 import { getOwnOrderOrThrow, orderColumns, toOrderView } from '../orders/service.ts';
 
@@ -106,9 +106,9 @@ export async function markOrderShipped(
 }
 
 /**
- * Inserts the `order.shipped` delivery (none when the store has no webhook URL); answers the
- * store's slug, for the shopper's link. Note: the payload is built from the rows as this
- * transaction left them, like every other event of the outbox.
+ * Inserts the `order.shipped` event through the outbox (built from the rows as this transaction
+ * left them); answers the store's slug for the shopper's link (none for a link's order, whose
+ * shopper reads the universal page).
  */
 async function enqueueShippedWebhook(
   tx: Executor,
@@ -117,27 +117,19 @@ async function enqueueShippedWebhook(
   updated: boolean,
 ): Promise<string | null> {
   const [row] = await tx
-    .select({ order: orders, wallet: paymentWallets, url: stores.webhookUrl, slug: stores.slug })
+    .select({ walletId: paymentWallets.id, source: orders.source, slug: stores.slug })
     .from(orders)
     .leftJoin(paymentWallets, eq(paymentWallets.orderId, orders.id))
-    .leftJoin(stores, sql`${stores.id}::text = ${orders.storeId}`)
+    .leftJoin(stores, eq(stores.id, orders.storeId))
     .where(eq(orders.id, orderId))
     .limit(1);
   if (!row) return null;
-  const url = row.wallet?.isUniversal ? (row.wallet.webhookUrl ?? null) : row.url;
   // Note: a paid order always has its deposit wallet; the payload reports it.
-  if (url && row.wallet)
-    await tx.insert(webhookDeliveries).values({
-      orderId,
-      storeId: row.order.storeId,
-      eventType: 'order.shipped',
-      url,
-      payload: serializePayload('order.shipped', at, row.order, row.wallet, undefined, { updated }),
-      nextAttemptAt: at,
-      retryUntil: new Date(at.getTime() + WEBHOOK_RETRY_WINDOW_MS),
-      createdAt: at,
+  if (row.walletId)
+    await enqueueOrderEvents(tx, row.walletId, ['order.shipped'], at, undefined, undefined, {
+      updated,
     });
-  return row.slug ?? null;
+  return isLinkOrder(row.source) ? null : (row.slug ?? null);
 }
 
 /**
@@ -153,11 +145,11 @@ async function enqueueShippedMail(
   updated: boolean,
 ): Promise<void> {
   const [order] = await tx
-    .select({ email: orders.customerEmail, metadata: orders.metadata })
+    .select({ email: orders.customerEmail, source: orders.source })
     .from(orders)
     .where(eq(orders.id, orderId))
     .limit(1);
-  if (!order || !receiptIsEmailed(order.metadata)) return;
+  if (!order || !receiptIsEmailed(order.source)) return;
   const retryUntil = new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS);
   await tx
     .insert(emailOutbox)

@@ -119,13 +119,13 @@ function catalogueOf(rows: readonly OpenRow[]) {
   return { settings, catalogue };
 }
 
-const ORDER_RETURNING = `id, store_id, customer_email, shipping_address, items, subtotal_usdc,
+const ORDER_RETURNING = `id, store_id, source, payee_address, customer_email, shipping_address, items, subtotal_usdc,
   shipping_usdc, tax_usdc, total_usdc, status, payment_chain, payment_tx_hash, payment_address,
   metadata, shipped_at, shipping_carrier, tracking_number, tracking_url, stock_held_until,
   created_at, updated_at, review_token`;
 const ORDER_COLUMNS = `store_id, customer_email, shipping_address, items, subtotal_usdc,
   shipping_usdc, tax_usdc, total_usdc, status`;
-const ORDER_VALUES = `$1::text, $2::text, $3::jsonb, $4::jsonb, $5::numeric, $6::numeric,
+const ORDER_VALUES = `$1::uuid, $2::text, $3::jsonb, $4::jsonb, $5::numeric, $6::numeric,
   $7::numeric, $8::numeric, 'pending'`;
 // Note: an order of untracked products: id and review token from Postgres.
 const INSERT_ORDER = `insert into orders (${ORDER_COLUMNS}) values (${ORDER_VALUES})
@@ -156,6 +156,8 @@ const dateOf = (value: Timestamp) =>
 interface InsertedOrderRow {
   id: string;
   store_id: string;
+  source: OrderRow['source'];
+  payee_address: string | null;
   customer_email: string;
   shipping_address: OrderRow['shippingAddress'];
   items: OrderRow['items'];
@@ -183,6 +185,8 @@ function createdOrder(r: InsertedOrderRow): CreatedOrder {
   const row: OrderRow = {
     id: r.id,
     storeId: r.store_id,
+    source: r.source,
+    payeeAddress: r.payee_address,
     customerEmail: r.customer_email,
     shippingAddress: r.shipping_address,
     items: r.items,
@@ -216,8 +220,6 @@ type Priced = ReturnType<typeof priceOrder>;
 /** The order's column values ($1-$8 of the inserts). */
 function orderValues(body: CreateOrderBody, { items, totals }: Priced) {
   return [
-    // Note: the canonical (lower-case) id, or the text comparisons of ownership, analytics and
-    // stock would miss an order placed with an upper-case id.
     body.storeId.toLowerCase(),
     body.customerEmail,
     body.shippingAddress == null ? null : JSON.stringify(body.shippingAddress),
@@ -309,6 +311,8 @@ async function writeKeyAndOrder(
   const response: Omit<CreatedOrder, 'createdAt' | 'updatedAt'> = {
     id,
     storeId: body.storeId.toLowerCase(),
+    source: 'storefront',
+    payeeAddress: null,
     customerEmail: body.customerEmail,
     shippingAddress: body.shippingAddress ?? null,
     items: priced.items,

@@ -6,6 +6,7 @@ import {
   type OrderItem,
   OrderListFiltersSchema,
   type OrderMetadata,
+  type OrderSource,
   type Shipment,
   type ShippingAddress,
   ShippingMethodSchema,
@@ -68,7 +69,12 @@ export type UpdateOrderBody = v.InferOutput<typeof UpdateOrderBody>;
 /** An order as the API returns it; amounts are 2-decimal strings and the total includes tax. */
 export interface OrderView {
   id: string;
-  storeId: string;
+  /** The store the order pays; null for an unsigned universal link's order. */
+  storeId: string | null;
+  /** Where the order came from: storefront, checkout_session, signed_link or unsigned_link. */
+  source: OrderSource;
+  /** A universal link's payee (the link's payout address); null for store and session orders. */
+  payeeAddress: string | null;
   customerEmail: string;
   shippingAddress: ShippingAddress | null;
   items: OrderItem[];

@@ -28,6 +28,8 @@ type StockShortfall = NonNullable<OrderMetadata['stockShortfall']>[number];
 const orderColumns = {
   id: orders.id,
   storeId: orders.storeId,
+  source: orders.source,
+  payeeAddress: orders.payeeAddress,
   customerEmail: orders.customerEmail,
   shippingAddress: orders.shippingAddress,
   items: orders.items,
@@ -74,17 +76,12 @@ export { orderColumns };
 
 /**
  * An order as anyone who knows its id reads it (the payment pages, a receipt's link): what it is
- * and where it stands, with no personal data (no email, no name, phone or address) and not the
- * integrator's webhook URL. The order's id is no secret: its merchant, a page's referrer know it.
+ * and where it stands, with no personal data (no email, no name, phone or address). The order's
+ * id is no secret: its merchant, a page's referrer know it. Note: a link's webhook URL is a
+ * column no view selects.
  */
 export function anonymousOrderView(order: OrderView): OrderView {
-  const { webhookUrl: _hidden, ...metadata } = order.metadata ?? {};
-  return {
-    ...order,
-    customerEmail: '',
-    shippingAddress: null,
-    metadata: order.metadata ? metadata : order.metadata,
-  };
+  return { ...order, customerEmail: '', shippingAddress: null };
 }
 
 /**
@@ -112,7 +109,7 @@ export async function getOrder(
 // Note: qualified by hand, as drizzle leaves columns unqualified in a one-table query.
 /** Orders of the merchant's stores (a condition on `orders`). */
 export const ownedBy = (ownerId: string): SQL =>
-  sql`${orders}.store_id in (select s.id::text from ${stores} s where s.owner_id = ${ownerId})`;
+  sql`${orders}.store_id in (select s.id from ${stores} s where s.owner_id = ${ownerId})`;
 
 /** One page of the merchant's orders and the cursor of the next (null on the last page). */
 export interface OrderPage {
@@ -232,10 +229,18 @@ export async function decrementInventoryForPaidOrder(
     .update(orders)
     .set({ inventoryCommittedAt: sql`now()`, updatedAt: nextVersion(orders.updatedAt) })
     .where(and(eq(orders.id, orderId), isNull(orders.inventoryCommittedAt)))
-    .returning({ storeId: orders.storeId, items: orders.items, metadata: orders.metadata });
+    .returning({
+      storeId: orders.storeId,
+      source: orders.source,
+      items: orders.items,
+      metadata: orders.metadata,
+    });
   if (!order) return false;
+  // Note: only a storefront's lines are our catalogue's; a link's or a session's item ids are the
+  // integrator's (a link's could name any product), and they never take stock.
+  const fromCatalogue = order.source === 'storefront' && order.storeId !== null;
   const lines = new Map<string, { quantity: number; title: string; tracked: boolean }>();
-  for (const item of order.items) {
+  for (const item of fromCatalogue ? order.items : []) {
     if (!isUuid(item.productId)) continue;
     const line = lines.get(item.productId);
     lines.set(item.productId, {
@@ -248,11 +253,12 @@ export async function decrementInventoryForPaidOrder(
   const shortfall: StockShortfall[] = [];
   // Note: sorted, so two orders paid at once lock their products in the same order (no deadlock).
   for (const [productId, line] of [...lines].sort(([a], [b]) => a.localeCompare(b))) {
-    if (!line.tracked) continue;
+    const storeId = order.storeId;
+    if (!line.tracked || !storeId) continue;
     const [before] = await tx
       .select({ inventory: products.inventory })
       .from(products)
-      .where(and(eq(products.id, productId), sql`${products.storeId}::text = ${order.storeId}`))
+      .where(and(eq(products.id, productId), eq(products.storeId, storeId)))
       .for('update');
     if (!before) continue;
     // Note: units other orders hold right now are theirs: an order paid after its own hold ended

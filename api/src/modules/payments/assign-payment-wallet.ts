@@ -1,6 +1,6 @@
 // Assigns an order its deposit address: derived from the xpub at the next index of a sequence,
 // stored once per order (the unique order_id index settles concurrent calls).
-import { type PaymentChain, parseUsdc } from '@store/shared';
+import { isLinkOrder, type PaymentChain, parseUsdc } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { orders, paymentWallets, stores } from '../../db/schema.ts';
@@ -8,7 +8,6 @@ import { AppError } from '../../http/errors.ts';
 import { ORDER_MESSAGES } from '../orders/model.ts';
 import { holdOrderStock, holdsStock } from '../stock/holds.ts';
 import { isUuid } from '../stores/service.ts';
-import { UNIVERSAL_STORE_ID } from '../universal-orders/model.ts';
 import { PAYMENT_API_MESSAGES as M, type PaymentDeps, type PaymentWalletView } from './model.ts';
 
 type OrderRow = typeof orders.$inferSelect;
@@ -44,19 +43,13 @@ export function walletView(wallet: WalletRow, stockHeldUntil: Date | null): Paym
   };
 }
 
-/** True for an order of the universal checkout (no store of ours). */
-export function isUniversalOrder(order: OrderRow): boolean {
-  return order.storeId === UNIVERSAL_STORE_ID || order.metadata?.isUniversal === true;
-}
-
-/** Where the order's money settles: the store's address, or the universal link's. */
+/** Where the order's money settles: the universal link's payee, or the store's payout address. */
 async function payoutAddressOf(db: Database, order: OrderRow): Promise<string> {
-  if (isUniversalOrder(order)) {
-    const address = order.metadata?.storePaymentAddress;
-    if (!address) throw new AppError('validation_failed', M.noUniversalPaymentAddress);
-    return address;
+  if (isLinkOrder(order.source)) {
+    if (!order.payeeAddress) throw new AppError('validation_failed', M.noUniversalPaymentAddress);
+    return order.payeeAddress;
   }
-  const [store] = isUuid(order.storeId)
+  const [store] = order.storeId
     ? await db
         .select({ paymentAddress: stores.paymentAddress })
         .from(stores)
@@ -107,9 +100,7 @@ export async function assignPaymentWallet(
         storePaymentAddress,
         expiredAt: new Date(Date.now() + deps.windowMs),
         paymentChain,
-        isUniversal: isUniversalOrder(order),
         externalOrderId: order.metadata?.externalOrderId ?? null,
-        webhookUrl: order.metadata?.webhookUrl ?? null,
       })
       .onConflictDoNothing({ target: paymentWallets.orderId })
       .returning();

@@ -412,7 +412,7 @@ export async function getRefundClaim(
   const [row] = await db
     .select({ order: orders, storeName: stores.name })
     .from(orders)
-    .leftJoin(stores, sql`${stores.id}::text = ${orders.storeId}`)
+    .leftJoin(stores, eq(stores.id, orders.storeId))
     .where(eq(orders.id, refund.orderId))
     .limit(1);
   if (!row) throw new AppError('not_found', REFUND_ERRORS.claimNotFound);

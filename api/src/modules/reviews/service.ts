@@ -3,6 +3,7 @@
 
 import {
   type CreateReview,
+  isLinkOrder,
   isRevenueStatus,
   type MerchantReview,
   type ProductReviews,
@@ -56,6 +57,7 @@ export async function createReview(db: Database, input: CreateReview): Promise<P
   const [order] = await db
     .select({
       storeId: orders.storeId,
+      source: orders.source,
       status: orders.status,
       items: orders.items,
       reviewToken: orders.reviewToken,
@@ -65,14 +67,16 @@ export async function createReview(db: Database, input: CreateReview): Promise<P
     .limit(1);
   if (!order || !isBuyerToken(order.reviewToken, input.token))
     throw new AppError('validation_failed', REVIEW_MESSAGES.linkInvalid);
-  if (!isRevenueStatus(order.status)) throw notEligible();
+  // Note: a link's item ids are the link's, not our catalogue's.
+  if (!isRevenueStatus(order.status) || !order.storeId || isLinkOrder(order.source))
+    throw notEligible();
   const productId = input.productId.toLowerCase();
   if (!order.items.some((item) => item.productId.toLowerCase() === productId)) throw notEligible();
   // Note: the product must still be the store's (a universal order's item ids are not products).
   const [product] = await db
     .select({ storeId: products.storeId })
     .from(products)
-    .where(and(eq(products.id, productId), sql`${products.storeId}::text = ${order.storeId}`))
+    .where(and(eq(products.id, productId), eq(products.storeId, order.storeId)))
     .limit(1);
   if (!product) throw notEligible();
   try {

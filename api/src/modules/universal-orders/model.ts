@@ -9,12 +9,6 @@ import {
 import * as v from 'valibot';
 import { AppError } from '../../http/errors.ts';
 
-/**
- * `storeId` of universal orders: they belong to an external store, not to one of ours.
- * Note: never a UUID, so it can never name a row of `stores`.
- */
-export const UNIVERSAL_STORE_ID = 'universal';
-
 /** Texts of the universal order errors (not in SPEC). */
 export const UNIVERSAL_MESSAGES = {
   totalsMismatch: (subtotal: string, shipping: string, total: string) =>

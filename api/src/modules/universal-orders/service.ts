@@ -1,5 +1,6 @@
 // Universal (external store) orders: totals recomputed from the items and the link's shipping
-// settings, SPEC §3 metadata built on the server from validated fields, stored pending.
+// settings, the link's branding checked on the server, stored pending: a signed link's order as
+// an order of the store that signed it, an unsigned link's with no store.
 import {
   type CreateUniversalOrder,
   type CreateUniversalWallet,
@@ -19,7 +20,7 @@ import type { Database } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { checkWebhookUrlForm } from '../../webhooks/url-safety.ts';
-import { UNIVERSAL_MESSAGES as M, UNIVERSAL_STORE_ID } from './model.ts';
+import { UNIVERSAL_MESSAGES as M } from './model.ts';
 
 /** Either body of POST /api/universal-orders. */
 export type UniversalOrderInput = CreateUniversalOrder | CreateUniversalWallet;
@@ -63,24 +64,16 @@ const isLogo = (value: string) => isHttpUrl(value) || [...value].length <= 2;
 const isColor = (value: string) => isHexColor(value);
 
 /**
- * SPEC §3 metadata: addresses and ids from the validated body, branding checked like a link;
- * `signedBy` is the store whose signed link the order was held to.
+ * What the order keeps of the link beyond its columns: the store name and external order id it
+ * carried, and its branding, checked like a link's.
  */
-export function universalMetadata(input: UniversalOrderInput, signedBy?: string): OrderMetadata {
+export function universalMetadata(input: UniversalOrderInput): OrderMetadata {
   const branding = 'metadata' in input ? input.metadata : undefined;
   const colors = branding?.colors;
   return {
-    isUniversal: true,
     externalStoreName: input.storeName,
     storeName: input.storeName,
-    externalPaymentAddress: input.storePaymentAddress,
-    storePaymentAddress: input.storePaymentAddress,
     externalOrderId: input.externalOrderId ?? null,
-    webhookUrl: input.webhookUrl ?? null,
-    // Note: nothing proves a hand-made link's price or payee were the integrator's; the webhook
-    // says so. A signed link's were checked against its signature (signed-link.ts).
-    signed: signedBy !== undefined,
-    ...(signedBy ? { linkStoreId: signedBy } : {}),
     // Note: the payment page navigates to returnUrl, so only http(s) (never javascript:).
     returnUrl: checked(branding?.returnUrl, isHttpUrl, M.returnUrl),
     theme: branding?.theme ?? null,
@@ -110,7 +103,7 @@ export async function createUniversalOrder(
     : null;
   if (webhookError) throw invalid(webhookError);
   const totals = priceUniversalOrder(input);
-  const metadata = universalMetadata(input, options.signedBy);
+  const metadata = universalMetadata(input);
   const items = input.items.map((item) => ({
     ...item,
     priceUsdc: normalizePriceString(item.priceUsdc),
@@ -118,7 +111,13 @@ export async function createUniversalOrder(
   const [order] = await db
     .insert(orders)
     .values({
-      storeId: UNIVERSAL_STORE_ID,
+      // Note: nothing proves a hand-made link's price or payee were the integrator's: its order
+      // belongs to no store (and its webhook says `signed: false`). A signed link's terms were
+      // checked against its store's signature (signed-link.ts), payee included.
+      storeId: options.signedBy ?? null,
+      source: options.signedBy ? 'signed_link' : 'unsigned_link',
+      payeeAddress: input.storePaymentAddress,
+      webhookUrl: input.webhookUrl ?? null,
       customerEmail: input.customerEmail,
       shippingAddress: input.shippingAddress,
       items,

@@ -4,7 +4,13 @@
 import { WEBHOOK_EXAMPLES, WEBHOOK_TIMEOUT_MS, type WebhookEventType } from '@store/shared';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { stores, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
+import {
+  orders,
+  stores,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+} from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { SECRET_OVERLAP_MS } from '../../webhooks/dispatcher.ts';
 import { postWebhook } from '../../webhooks/http-post.ts';
@@ -235,9 +241,10 @@ export async function redeliver(
   const uuid = /^[0-9a-f-]{36}$/i.test(deliveryId);
   const [row] = uuid
     ? await db
-        .select({ delivery: webhookDeliveries, url: stores.webhookUrl })
+        .select({ delivery: webhookDeliveries, url: stores.webhookUrl, linkUrl: orders.webhookUrl })
         .from(webhookDeliveries)
         .innerJoin(stores, sql`${stores.id}::text = ${webhookDeliveries.storeId}`)
+        .leftJoin(orders, eq(orders.id, webhookDeliveries.orderId))
         .where(and(eq(webhookDeliveries.id, deliveryId), eq(stores.ownerId, ownerId)))
         .limit(1)
     : [];
@@ -247,7 +254,8 @@ export async function redeliver(
     .update(webhookDeliveries)
     .set({
       status: 'pending',
-      url: row.url ?? row.delivery.url,
+      // Note: where the outbox sends the order's events now (a link's own URL, else the store's).
+      url: row.linkUrl ?? row.url ?? row.delivery.url,
       nextAttemptAt: now,
       retryUntil: new Date(now.getTime() + WEBHOOK_RETRY_WINDOW_MS),
     })

@@ -8,6 +8,8 @@ import type { PaymentSession } from './use-payment.ts';
 const ORDER = {
   id: 'order-1',
   storeId: 'store-1',
+  source: 'storefront' as const,
+  payeeAddress: null,
   customerEmail: 'ada@example.com',
   shippingAddress: null,
   items: [{ productId: 'p1', title: 'Mug', priceUsdc: '10.80', quantity: 1 }],

@@ -27,7 +27,7 @@ function useOrderStore(
 ): PublicStore | undefined {
   const [fetched, setFetched] = useState<PublicStore>();
   useEffect(() => {
-    if (known || !order) return;
+    if (known || !order?.storeId) return;
     let live = true;
     fetchStore(order.storeId).then(
       (store) => live && setFetched(store),

@@ -104,7 +104,7 @@ function OrdersPage() {
   }, [userId]);
 
   const names = new Map(stores.map((s) => [s.item.id, s.item.name]));
-  const storeName = (id: string) => names.get(id) ?? '—';
+  const storeName = (id: string | null) => (id ? names.get(id) : undefined) ?? '—';
   const first = cached?.value;
   const orders = first && [...first, ...more.filter((o) => !first.some((f) => f.id === o.id))];
   const forwarding = useForwarding(orders);

@@ -9,6 +9,7 @@ import {
   addressTailLines,
   formatOrderNumber,
   formatUsdc,
+  ORDER_SOURCE_LABELS,
   type OrderActivity,
   parseUsdc,
 } from '@store/shared';
@@ -168,6 +169,17 @@ function OrderDetail(props: {
             )}
           </Fact>
           <Fact term="Store">{props.storeName ?? '—'}</Fact>
+          <Fact term="Came from">
+            <span data-testid="order-source">{ORDER_SOURCE_LABELS[order.source]}</span>
+            {order.metadata?.externalOrderId && (
+              <span className="muted small"> · {order.metadata.externalOrderId}</span>
+            )}
+          </Fact>
+          {order.payeeAddress && (
+            <Fact term="Paid to">
+              <span className="address">{order.payeeAddress}</span>
+            </Fact>
+          )}
           <Fact term="Placed">{new Date(order.createdAt).toLocaleString()}</Fact>
         </dl>
       </section>

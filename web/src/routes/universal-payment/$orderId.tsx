@@ -3,6 +3,7 @@
 // and after confirmation the integrator's returnUrl when the order has one, else the thank-you page.
 import {
   GAS_ESTIMATE_DISPLAY_USD,
+  isLinkOrder,
   ORDER_NOT_FOUND,
   type Order,
   shortOrderIdUpper,
@@ -39,7 +40,7 @@ function UniversalPayment(props: { order: Order }) {
   const { order } = props;
   const navigate = useNavigate();
   const brand = brandOfOrder(order);
-  const returnUrl = order.metadata?.isUniversal ? order.metadata.returnUrl : undefined;
+  const returnUrl = isLinkOrder(order.source) ? order.metadata?.returnUrl : undefined;
   const onConfirmed = (by: ConfirmedBy) => {
     // The integrator's returnUrl gets the shopper back after a payment seen on this page, by the
     // automatic detection or the manual check alike. Note: an order already paid on arrival
@@ -71,9 +72,7 @@ function UniversalPayment(props: { order: Order }) {
         session={session}
         partnerOrderId={order.id}
         gasEstimateUsd={GAS_ESTIMATE_DISPLAY_USD.universalPage}
-        forwardingAddress={
-          order.metadata?.storePaymentAddress ?? order.metadata?.externalPaymentAddress
-        }
+        forwardingAddress={order.payeeAddress}
       />
     </main>
   );

@@ -2,7 +2,12 @@
 // processing -> shipped -> completed; pending orders wait for payment; shipping opens the order's
 // page for the carrier and tracking), its forwarding and any stock that ran out before it was
 // paid; the order number links to the order's page. On a phone each row is a card.
-import { formatOrderNumber, MERCHANT_ORDER_TRANSITIONS, type OrderStatus } from '@store/shared';
+import {
+  formatOrderNumber,
+  MERCHANT_ORDER_TRANSITIONS,
+  ORDER_SOURCE_LABELS,
+  type OrderStatus,
+} from '@store/shared';
 import { Link } from '@tanstack/react-router';
 import '../../../admin/table-cards.css';
 import { StatusBadge } from '../../../admin/components/badges.tsx';
@@ -26,7 +31,7 @@ const ACTION_LABELS: Partial<Record<OrderStatus, string>> = {
 /** The table of orders (or the empty text). */
 export function OrderTable(props: {
   orders: readonly MerchantOrder[];
-  storeName: (storeId: string) => string;
+  storeName: (storeId: string | null) => string;
   busy: string | undefined;
   onAdvance: (order: MerchantOrder, next: OrderStatus) => void;
   forwarding: ReadonlyMap<string, Forwarding>;
@@ -61,7 +66,14 @@ export function OrderTable(props: {
                   </Link>
                 </th>
                 <td data-label="Date">{new Date(order.createdAt).toLocaleDateString()}</td>
-                <td data-label="Store">{props.storeName(order.storeId)}</td>
+                <td data-label="Store">
+                  <div>
+                    {props.storeName(order.storeId)}
+                    {order.source !== 'storefront' && (
+                      <div className="muted small">{ORDER_SOURCE_LABELS[order.source]}</div>
+                    )}
+                  </div>
+                </td>
                 <td data-label="Customer">{order.customerEmail}</td>
                 <td data-label="Amount">{usdc(order.totalUsdc)}</td>
                 <td data-label="Status">

@@ -1,7 +1,7 @@
 // "Review your items" under a paid store order's confirmation: one link a product to its review
 // form, carrying the buyer's review token this browser kept when it placed the order (the proof of
 // purchase). Another browser has none and points to the receipt's links instead.
-import { isRevenueStatus, type Order, reviewFormPath } from '@store/shared';
+import { isLinkOrder, isRevenueStatus, type Order, reviewFormPath } from '@store/shared';
 import { reviewTokenOf } from '../../../../lib/review-tokens.ts';
 import type { OrderState } from '../../../../lib/use-order.ts';
 
@@ -9,7 +9,7 @@ import type { OrderState } from '../../../../lib/use-order.ts';
 export function ReviewLinks(props: { result: OrderState; slug: string; storeId?: string }) {
   if (props.result.state !== 'ready') return null;
   const order: Order = props.result.order;
-  if (!isRevenueStatus(order.status) || order.metadata?.isUniversal) return null;
+  if (!isRevenueStatus(order.status) || isLinkOrder(order.source)) return null;
   if (props.storeId && order.storeId !== props.storeId) return null;
   const products = [...new Map(order.items.map((item) => [item.productId, item])).values()];
   const token = reviewTokenOf(order.id);
