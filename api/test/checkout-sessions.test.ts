@@ -344,10 +344,14 @@ describe('checking out a session', () => {
       'sku-shirt',
       `${id}-2`,
     ]);
+    // Submitted but unpaid: an integrator reading the session must not ship yet.
     expect((await t.shopper.get(`/api/checkout-sessions/${id}/public`)).body).toMatchObject({
-      status: 'completed',
+      status: 'awaiting_payment',
       orderId,
     });
+    const unpaid = await withKey(keyA).get(`/api/checkout-sessions/${id}`);
+    expect(unpaid.body).toMatchObject({ status: 'awaiting_payment', completedAt: null });
+    expect(unpaid.body.submittedAt).toMatch(/^\d{4}-/);
 
     const wallet = await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
       paymentChain: 'base',
@@ -386,6 +390,7 @@ describe('checking out a session', () => {
       status: 'completed',
       order: { id: orderId, status: 'paid', totalUsdc: '48.75' },
     });
+    expect(read.body.completedAt).toMatch(/^\d{4}-/);
     expect(read.body.order.paymentStatus).toMatch(/received|paid/);
     expect(read.body.order.paymentTxHash).toMatch(/^0x[0-9a-f]{64}$/);
     // Merchant B's key cannot see A's order in its list.

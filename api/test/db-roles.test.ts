@@ -400,6 +400,7 @@ describe('database roles', () => {
         '0023_webhook_endpoints',
         '0024_x402_digital_products',
         '0025_universal_orders_as_rows',
+        '0026_checkout_session_submitted',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -433,7 +434,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 26 migration\(s\) \(0000_init, .*0025_universal_orders_as_rows\)/,
+      /lacks 27 migration\(s\) \(0000_init, .*0026_checkout_session_submitted\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

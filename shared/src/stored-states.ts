@@ -50,12 +50,28 @@ export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as c
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 /**
- * Status of a checkout session (`checkout_sessions.status`): open (its link can be checked out
- * until `expires_at`), completed (an order was created from it) or expired (marked once its link is
- * opened or read after `expires_at` without an order).
+ * What is stored of a checkout session (`checkout_sessions.status`): open (its link can be checked
+ * out until `expires_at`), submitted (the shopper sent the form: its order exists, paid or not) or
+ * expired (marked once its link is opened or read after `expires_at` without an order). Whether
+ * it is paid is the order's to say (see CHECKOUT_SESSION_STATUSES).
  */
-export const CHECKOUT_SESSION_STATUSES = ['open', 'completed', 'expired'] as const;
-/** A checkout session's status. */
+export const CHECKOUT_SESSION_STORED_STATUSES = ['open', 'submitted', 'expired'] as const;
+/** A checkout session's stored status. */
+export type CheckoutSessionStoredStatus = (typeof CHECKOUT_SESSION_STORED_STATUSES)[number];
+
+/**
+ * A checkout session's status as the API reports it: open (not submitted yet), awaiting_payment
+ * (the shopper submitted; its order is not paid, or its payment left the chain), completed (its
+ * order is paid: fulfil now) or expired (no order before the session expired, or its order's
+ * payment window closed unpaid).
+ */
+export const CHECKOUT_SESSION_STATUSES = [
+  'open',
+  'awaiting_payment',
+  'completed',
+  'expired',
+] as const;
+/** A checkout session's reported status. */
 export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number];
 
 /** Mode of an API key: test keys (`sk_test_…`) on test chains, live keys (`sk_live_…`) on Base mainnet. */

@@ -101,7 +101,8 @@ test('key -> session -> hosted checkout -> payment -> returnUrl', async ({ page 
 
   await expect(page.getByTestId('payment-amount')).toHaveText('48.75 USDC');
   const read = await (await api.get(`/api/checkout-sessions/${session.id}`)).json();
-  expect(read).toMatchObject({ status: 'completed', externalOrderId: 'SHOP-1001' });
+  // Submitted, not paid: the session says so (an integrator fulfilling on 'completed' waits).
+  expect(read).toMatchObject({ status: 'awaiting_payment', externalOrderId: 'SHOP-1001' });
   const orderId = read.order.id as string;
   await expect(page.getByTestId('order-number')).toHaveText(`#${orderId.slice(-8).toUpperCase()}`);
   const address = (await page.getByTestId('payment-address').textContent()) ?? '';

@@ -5,8 +5,8 @@
 import {
   API_KEY_MODES,
   type ApiKeyMode,
-  CHECKOUT_SESSION_STATUSES,
-  type CheckoutSessionStatus,
+  CHECKOUT_SESSION_STORED_STATUSES,
+  type CheckoutSessionStoredStatus,
   EMAIL_STATUSES,
   type EmailStatus,
   FORWARDING_LEG_STATUSES,
@@ -694,7 +694,7 @@ export const checkoutSessions = pgTable(
     storeId: uuid()
       .notNull()
       .references(() => stores.id, { onDelete: 'cascade' }),
-    status: text().$type<CheckoutSessionStatus>().notNull().default('open'),
+    status: text().$type<CheckoutSessionStoredStatus>().notNull().default('open'),
     // [{ title, priceUsdc, quantity, imageUrl?, productId? }]
     items: jsonb().$type<unknown[]>().notNull(),
     // [{ id, label, priceUsdc }]; empty: no shipping asked
@@ -714,13 +714,14 @@ export const checkoutSessions = pgTable(
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     orderId: uuid().references(() => orders.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
+    // When the shopper submitted the form (the order was created); null before.
     completedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     index('checkout_sessions_user_id_idx').on(t.userId, t.createdAt),
     index('checkout_sessions_store_id_idx').on(t.storeId),
     uniqueIndex('checkout_sessions_order_id_idx').on(t.orderId),
-    check('checkout_sessions_status_check', oneOf('status', CHECKOUT_SESSION_STATUSES)),
+    check('checkout_sessions_status_check', oneOf('status', CHECKOUT_SESSION_STORED_STATUSES)),
   ],
 );
 

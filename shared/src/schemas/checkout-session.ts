@@ -212,10 +212,13 @@ export const CreatedCheckoutSessionSchema = v.object({
 /** A created session. */
 export type CreatedCheckoutSession = v.InferOutput<typeof CreatedCheckoutSessionSchema>;
 
-/** A session's status. */
+/**
+ * A session's status: open (not submitted), awaiting_payment (submitted, its order unpaid),
+ * completed (its order is paid: fulfil on this, or on the order.paid webhook) or expired.
+ */
 export const CheckoutSessionStatusSchema = v.picklist(CHECKOUT_SESSION_STATUSES);
 
-/** The order a completed session created, as its owner reads it. */
+/** The order a submitted session created, as its owner reads it. */
 export const CheckoutSessionOrderSchema = v.object({
   id: v.string(),
   status: v.string(),
@@ -244,6 +247,9 @@ export const CheckoutSessionSchema = v.object({
   metadata: v.nullable(v.record(v.string(), v.string())),
   expiresAt: TimestampSchema,
   createdAt: TimestampSchema,
+  /** When the shopper submitted the form and its order was created; null before. */
+  submittedAt: v.nullable(TimestampSchema),
+  /** When its order was paid (the status is then completed); null before. */
   completedAt: v.nullable(TimestampSchema),
   order: v.nullable(CheckoutSessionOrderSchema),
 });

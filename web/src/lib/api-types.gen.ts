@@ -1718,8 +1718,9 @@ export type components = {
                 priceUsdc: string;
             }[];
             /** @enum {string} */
-            status: "open" | "completed" | "expired";
+            status: "open" | "awaiting_payment" | "completed" | "expired";
             storeId: string;
+            submittedAt: string | null;
             subtotalUsdc: string;
             taxUsdc: string;
             theme: {
@@ -2345,7 +2346,7 @@ export type components = {
                 priceUsdc: string;
             }[];
             /** @enum {string} */
-            status: "open" | "completed" | "expired";
+            status: "open" | "awaiting_payment" | "completed" | "expired";
             store: {
                 accentColor: string;
                 logoUrl: string | null;

@@ -5,9 +5,11 @@ import {
   CHECKOUT_SESSION_EXPIRY,
   CHECKOUT_SESSION_MESSAGES,
   type CheckoutSessionStatus,
+  type CheckoutSessionStoredStatus,
   type CompleteCheckoutSession,
   type CreateCheckoutSession,
   formatUsdc,
+  isRevenueStatus,
   multiplyUsdc,
   type OrderItem,
   parseUsdc,
@@ -106,10 +108,10 @@ export async function createCheckoutSession(
 }
 
 /**
- * The session's status now: an open session past its expiry is marked expired (once) here, so
- * every reader sees the same state.
+ * The session's stored status now: an open session past its expiry is marked expired (once) here,
+ * so every reader sees the same state.
  */
-async function settleExpiry(db: Database, row: SessionRow): Promise<CheckoutSessionStatus> {
+async function settleExpiry(db: Database, row: SessionRow): Promise<CheckoutSessionStoredStatus> {
   if (row.status !== 'open' || row.expiresAt.getTime() > Date.now()) return row.status;
   await db
     .update(checkoutSessions)
@@ -122,6 +124,50 @@ async function settleExpiry(db: Database, row: SessionRow): Promise<CheckoutSess
       ),
     );
   return 'expired';
+}
+
+/** What the session's order says of its payment: the order's status and its deposit wallet's. */
+interface SessionOrderState {
+  status: string;
+  paymentStatus: string | null;
+  paidAt: Date | null;
+}
+
+/**
+ * The status the API reports, from what is stored and the order: a submitted session is completed
+ * only once its order is paid (and again awaiting payment if that payment left the chain); its
+ * order's payment window closing unpaid expires it.
+ */
+export function reportedStatus(
+  stored: CheckoutSessionStoredStatus,
+  order: SessionOrderState | undefined,
+): CheckoutSessionStatus {
+  if (stored !== 'submitted') return stored;
+  if (order && isRevenueStatus(order.status)) return 'completed';
+  if (order?.paymentStatus === 'expired') return 'expired';
+  return 'awaiting_payment';
+}
+
+async function sessionOrder(db: Database, orderId: string | null) {
+  if (!orderId) return undefined;
+  const [order] = await db
+    .select({
+      id: orders.id,
+      status: orders.status,
+      totalUsdc: orders.totalUsdc,
+      paymentStatus: paymentWallets.status,
+      paidAt: paymentWallets.paymentReceivedAt,
+      paymentTxHash: sql<
+        string | null
+      >`coalesce(${orders.paymentTxHash}, ${paymentWallets.depositTxHash})`,
+    })
+    .from(orders)
+    .leftJoin(paymentWallets, eq(paymentWallets.orderId, orders.id))
+    .where(eq(orders.id, orderId))
+    .limit(1);
+  return order
+    ? { ...order, paymentStatus: order.paymentStatus ?? null, paidAt: order.paidAt ?? null }
+    : undefined;
 }
 
 async function findSession(db: Database, id: string) {
@@ -139,23 +185,8 @@ export async function getCheckoutSession(
 ) {
   const row = await findSession(db, id);
   if (!row || row.userId !== userId) throw new AppError('not_found', M.notFound);
-  const status = await settleExpiry(db, row);
-  const [order] = row.orderId
-    ? await db
-        .select({
-          id: orders.id,
-          status: orders.status,
-          totalUsdc: orders.totalUsdc,
-          paymentStatus: paymentWallets.status,
-          paymentTxHash: sql<
-            string | null
-          >`coalesce(${orders.paymentTxHash}, ${paymentWallets.depositTxHash})`,
-        })
-        .from(orders)
-        .leftJoin(paymentWallets, eq(paymentWallets.orderId, orders.id))
-        .where(eq(orders.id, row.orderId))
-        .limit(1)
-    : [];
+  const order = await sessionOrder(db, row.orderId);
+  const status = reportedStatus(await settleExpiry(db, row), order);
   return {
     id: row.id,
     url: publicOrigin + hostedCheckoutPath(row.id),
@@ -174,11 +205,14 @@ export async function getCheckoutSession(
     metadata: row.metadata as Record<string, string> | null,
     expiresAt: row.expiresAt,
     createdAt: row.createdAt,
-    completedAt: row.completedAt,
+    submittedAt: row.completedAt,
+    completedAt: status === 'completed' ? (order?.paidAt ?? null) : null,
     order: order
       ? {
-          ...order,
-          paymentStatus: order.paymentStatus ?? null,
+          id: order.id,
+          status: order.status,
+          totalUsdc: order.totalUsdc,
+          paymentStatus: order.paymentStatus,
           paymentTxHash: order.paymentTxHash ?? null,
         }
       : null,
@@ -189,7 +223,7 @@ export async function getCheckoutSession(
 export async function getPublicCheckoutSession(db: Database, id: string) {
   const row = await findSession(db, id);
   if (!row) throw new AppError('not_found', M.notFound);
-  const status = await settleExpiry(db, row);
+  const status = reportedStatus(await settleExpiry(db, row), await sessionOrder(db, row.orderId));
   const [store] = await db
     .select({
       name: stores.name,
@@ -223,7 +257,7 @@ export async function getPublicCheckoutSession(db: Database, id: string) {
     returnUrl: row.returnUrl,
     cancelUrl: row.cancelUrl,
     expiresAt: row.expiresAt,
-    orderId: status === 'completed' ? row.orderId : null,
+    orderId: row.status === 'submitted' ? row.orderId : null,
   };
 }
 
@@ -256,7 +290,7 @@ export async function completeCheckoutSession(
       .where(eq(checkoutSessions.id, id))
       .for('update');
     if (!row) throw new AppError('not_found', M.notFound);
-    if (row.status === 'completed' && row.orderId) return { orderId: row.orderId };
+    if (row.status === 'submitted' && row.orderId) return { orderId: row.orderId };
     if (row.status !== 'open' || row.expiresAt.getTime() <= Date.now()) {
       await tx
         .update(checkoutSessions)
@@ -307,7 +341,7 @@ export async function completeCheckoutSession(
     if (!order) throw new Error('order insert returned nothing');
     await tx
       .update(checkoutSessions)
-      .set({ status: 'completed', orderId: order.id, completedAt: sql`now()` })
+      .set({ status: 'submitted', orderId: order.id, completedAt: sql`now()` })
       .where(eq(checkoutSessions.id, id));
     return { orderId: order.id, reviewToken: order.reviewToken };
   });

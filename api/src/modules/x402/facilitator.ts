@@ -90,7 +90,7 @@ async function ownedWallet(deps: X402Deps, userId: string, payTo: string) {
     .select({ wallet: paymentWallets, order: orders })
     .from(paymentWallets)
     .innerJoin(orders, eq(orders.id, paymentWallets.orderId))
-    .innerJoin(stores, sql`${stores.id}::text = ${orders.storeId}`)
+    .innerJoin(stores, eq(stores.id, orders.storeId))
     .where(
       and(
         sql`lower(${paymentWallets.walletAddress}) = ${payTo.toLowerCase()}`,

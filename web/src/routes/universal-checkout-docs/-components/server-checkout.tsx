@@ -87,6 +87,11 @@ export function ServerCheckoutDocs(props: { origin: string }) {
           <pre className="code-block">
             <code>{commands.read}</code>
           </pre>
+          Its <code>status</code> is <code>open</code> until the shopper submits the form,{' '}
+          <code>awaiting_payment</code> once they have (the order exists but is not paid: do not
+          ship), <code>completed</code> once the order is paid (<code>completedAt</code>; it reads{' '}
+          <code>awaiting_payment</code> again if that payment left the chain) and{' '}
+          <code>expired</code> when the session or its order’s payment window ran out unpaid.
         </li>
       </ol>
       <p className="muted small">
