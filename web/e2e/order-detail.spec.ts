@@ -81,7 +81,7 @@ test('a merchant opens an order cold from its URL and reads the address, tax and
   await expect(address).toContainText('Ada Lovelace');
   await expect(address).toContainText('12 Analytical Way');
   await expect(address).toContainText('Portland, OR 97201');
-  await expect(address).toContainText('US');
+  await expect(address).toContainText('United States');
   const customer = tab.getByRole('region', { name: 'Customer' });
   await expect(customer).toContainText('ada@example.com');
   await expect(customer).toContainText('+1 555 0100');

@@ -7,6 +7,8 @@
 // so the page still opens offline.
 import {
   addressTailLines,
+  countryName,
+  DEFAULT_COUNTRY,
   formatOrderNumber,
   formatUsdc,
   ORDER_SOURCE_LABELS,
@@ -157,7 +159,13 @@ function OrderDetail(props: {
                 {address.firstName} {address.lastName}
                 <br />
                 {address.street}
-                {addressTailLines(address).map((line) => (
+                {/* Note: the merchant ships it, so the country is named for US addresses too. */}
+                {[
+                  ...addressTailLines(address),
+                  ...((address.country ?? DEFAULT_COUNTRY) === DEFAULT_COUNTRY
+                    ? [countryName(DEFAULT_COUNTRY)]
+                    : []),
+                ].map((line) => (
                   <Fragment key={line}>
                     <br />
                     {line}
