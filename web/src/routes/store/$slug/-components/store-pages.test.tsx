@@ -79,6 +79,7 @@ beforeEach(async () => {
           shippingUsdc: '0.00',
           totalUsdc: '0.00',
           status: 'pending',
+          source: 'storefront',
           reviewToken: 'ab'.repeat(32),
         },
         { status: 201 },
