@@ -13,6 +13,9 @@ import { INDEXER_BLOCK_CHANNEL, noticeIndexedHead } from './payment-notices.ts';
 import type { WalletChange } from './record.ts';
 import { type ChainHeadReader, createReorgWatch } from './reorg-watch.ts';
 
+/** How long one step of listening again may take before the next pass tries again. */
+const RELISTEN_STEP_MS = 2000;
+
 /** Options of `startDetectionLoop`. */
 export interface DetectionLoopOptions extends DetectionSettings {
   db: Database;
@@ -105,12 +108,26 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
    * interval.
    */
   let listenAgain = false;
+  let relistening = false;
+  /** `promise`, or undefined once `ms` passed (a call on a connection still coming back may hang). */
+  const within = <T>(promise: Promise<T>, ms: number) =>
+    Promise.race([promise, new Promise<undefined>((resolve) => setTimeout(resolve, ms))]);
+  // Note: in the background, never awaited by a pass: a subscription call on a connection that is
+  // still coming back can wait for good, and the passes (the interval) must go on meanwhile.
   const relisten = async () => {
     listenAgain = false;
-    if (options.wakeOnIndexedBlocks === false) return;
-    await (await listening)?.unlisten().catch(() => {});
-    listening = listen();
-    if (await listening) log('detection: listening for indexed blocks again');
+    if (options.wakeOnIndexedBlocks === false || relistening) return;
+    relistening = true;
+    try {
+      const old = await within(listening ?? Promise.resolve(undefined), RELISTEN_STEP_MS);
+      await within(old?.unlisten().catch(() => {}) ?? Promise.resolve(), RELISTEN_STEP_MS);
+      listening = listen();
+      if (await within(listening ?? Promise.resolve(undefined), RELISTEN_STEP_MS))
+        log('detection: listening for indexed blocks again');
+      else listenAgain = true;
+    } finally {
+      relistening = false;
+    }
   };
 
   /**
@@ -158,7 +175,7 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
         }
         options.onPass?.(result, performance.now() - started);
         lastError = '';
-        if (listenAgain) await relisten();
+        if (listenAgain) void relisten();
         if (result.headBlock !== null && result.headBlock !== watchedHead) {
           watchedHead = result.headBlock;
           if (await seenReorg(result.headBlock)) woken = true;
@@ -182,7 +199,8 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
       stopped = true;
       wakeUp?.();
       await loop;
-      await (await listening)?.unlisten();
+      const current = await within(listening ?? Promise.resolve(undefined), RELISTEN_STEP_MS);
+      await within(current?.unlisten().catch(() => {}) ?? Promise.resolve(), RELISTEN_STEP_MS);
     },
   };
 }
