@@ -5,7 +5,7 @@ import { describe, expect, test } from 'bun:test';
 import { customer } from '@store/stack/api-process';
 import { payUsdc } from '@store/stack/usdc';
 import { eq, sql } from 'drizzle-orm';
-import { type Address, parseUnits } from 'viem';
+import { type Address, createPublicClient, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { orders, paymentEvents, products } from '../src/db/schema.ts';
 import { startDetectionLoop } from '../src/settlement/detection-loop.ts';
@@ -17,6 +17,7 @@ import {
   waitForPayment,
   waitForWalletState,
 } from './support/payments.ts';
+import { waitUntil } from './support/settlement.ts';
 
 const CONFIRMATIONS = 4; // 800 ms at 200 ms blocks: long enough to see `detected` by polling
 const usdc = (amount: string) => parseUnits(amount, 6);
@@ -149,8 +150,17 @@ describe('the payment window', () => {
 
   test('paid after expiry: still honoured, as paid late', async () => {
     const { orderId, address } = await universalOrder('5.00', t.appWithWindow(1));
-    await waitForWalletState(t.database.db, orderId, 'expired');
-    await Bun.sleep(1000); // the next block's timestamp (whole seconds) is after the window
+    const expired = await waitForWalletState(t.database.db, orderId, 'expired');
+    // Note: late is decided by the block's timestamp (whole seconds), not the clock: wait until
+    // the chain's latest block is past the window, so the payment's block is too (however loaded
+    // the machine, and however the chain's clock lags).
+    const chain = createPublicClient({ transport: http(t.config.chain.rpcUrl) });
+    const windowEnd = expired.expiredAt ? new Date(expired.expiredAt).getTime() : Number.NaN;
+    await waitUntil(
+      async () => Number((await chain.getBlock()).timestamp) * 1000 > windowEnd,
+      'a block after the payment window',
+      20_000,
+    );
     await pay(5, address, '5.00');
     await waitForPayment(t.shopper, orderId, isFinal);
     await waitForWalletState(t.database.db, orderId, 'paid_late');
