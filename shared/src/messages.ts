@@ -106,6 +106,12 @@ export const LINK_BUILDER_CHECK_MESSAGES = {
 } as const;
 
 /** Failure toasts and errors of the payment flow (SPEC §8). */
+/** Texts of 'Send test webhook' (the API's refusals, which the admin shows before asking). */
+export const WEBHOOK_TEST_MESSAGES = {
+  noUrl: 'Save a webhook URL first: the test is sent there',
+  tooMany: 'Too many test webhooks for this store',
+} as const;
+
 export const PAYMENT_MESSAGES = {
   walletGenerationFailed: {
     title: 'Payment Error',

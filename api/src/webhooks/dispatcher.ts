@@ -58,7 +58,27 @@ type Delivery = typeof webhookDeliveries.$inferSelect & { endpointFailing?: bool
 
 /** A store's secrets as read lately: a dispatcher reads each store once per SIGNER_CACHE_MS. */
 type SignerCache = Map<string, { readAt: number; store: StoreSecrets | undefined }>;
-type StoreSecrets = { secret: string | null; previous: string | null; rotatedAt: Date | null };
+/** A store's signing secrets as stored. */
+export interface StoreSecrets {
+  secret: string | null;
+  previous: string | null;
+  rotatedAt: Date | null;
+}
+
+/** Until when a store's previous secret still signs beside the new one; null once it does not. */
+export function previousSecretUntil(store: StoreSecrets, now: Date): Date | null {
+  if (!store.previous || !store.rotatedAt) return null;
+  const until = store.rotatedAt.getTime() + SECRET_OVERLAP_MS;
+  return until > now.getTime() ? new Date(until) : null;
+}
+
+/** The secrets that sign a store's webhooks at `now`: its secret, and the previous one beside it. */
+export function signingSecretsOf(store: StoreSecrets, now: Date): string[] {
+  if (!store.secret) return [];
+  return store.previous && previousSecretUntil(store, now)
+    ? [store.secret, store.previous]
+    : [store.secret];
+}
 /** How long a store's secrets are reused (a rotation keeps the old secret valid for a day). */
 const SIGNER_CACHE_MS = 5_000;
 
@@ -79,9 +99,8 @@ async function signerOf(
       : await readStoreSecrets(db, delivery.storeId);
   if (!cached || cached.store !== store)
     cache.set(delivery.storeId, { readAt: now.getTime(), store });
-  if (!store?.secret) return undefined;
-  const overlap = store.rotatedAt && now.getTime() - store.rotatedAt.getTime() < SECRET_OVERLAP_MS;
-  const secrets = overlap && store.previous ? [store.secret, store.previous] : [store.secret];
+  const secrets = store ? signingSecretsOf(store, now) : [];
+  if (secrets.length === 0) return undefined;
   return { scheme: 'v1', secrets } satisfies WebhookSigner;
 }
 

@@ -1,7 +1,7 @@
 // The merchant's webhook calls: the store's URL, its webhook and link signing secrets (read and
 // rotated with the second factor), the delivery log and redelivery. Answers are checked against
 // their schemas so an API change shows as one clear error.
-import { WEBHOOK_EVENT_TYPES } from '@store/shared';
+import { WEBHOOK_EVENT_TYPES, WebhookTestResponseSchema } from '@store/shared';
 import * as v from 'valibot';
 import { withSecondFactor } from '../account/api.ts';
 import { apiRequest } from '../lib/api.ts';
@@ -182,21 +182,6 @@ export async function redeliverWebhook(
 /** A test webhook and the receiver's answer (the contract's type). */
 export type WebhookTest = ApiSchemas['WebhookTest'];
 
-/** What a test webhook did. */
-export const WebhookTestSchema = contractSchema<WebhookTest>(
-  v.object({
-    eventType: v.picklist(WEBHOOK_EVENT_TYPES),
-    url: v.string(),
-    messageId: v.string(),
-    delivered: v.boolean(),
-    statusCode: v.nullable(v.number()),
-    latencyMs: v.number(),
-    error: v.nullable(v.string()),
-    responseBody: v.nullable(v.string()),
-    payload: v.unknown(),
-  }),
-);
-
 /** POST /api/stores/{id}/webhook/test: a signed sample of one event, sent once to the store's URL. */
 export async function sendTestWebhook(
   storeId: string,
@@ -209,5 +194,5 @@ export async function sendTestWebhook(
     { eventType },
     { idempotencyKey },
   );
-  return v.parse(WebhookTestSchema, answer);
+  return v.parse(contractSchema<WebhookTest>(WebhookTestResponseSchema), answer);
 }

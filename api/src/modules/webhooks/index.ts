@@ -3,6 +3,7 @@
 // POST /api/stores/{id}/webhook/test, POST /api/webhook-deliveries/{id}/redeliver
 import {
   API_KEY_MESSAGES,
+  WEBHOOK_TEST_MESSAGES,
   WebhookSecretResponseSchema,
   WebhookTestResponseSchema,
 } from '@store/shared';
@@ -13,12 +14,8 @@ import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
-import {
-  ListDeliveriesQuery,
-  SendTestWebhookBody,
-  SetWebhookBody,
-  WEBHOOK_MESSAGES,
-} from './model.ts';
+import { getOwnStoreOrThrow } from '../stores/service.ts';
+import { ListDeliveriesQuery, SendTestWebhookBody, SetWebhookBody } from './model.ts';
 import {
   getWebhookSecret,
   getWebhookSettings,
@@ -124,9 +121,9 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
       async ({ params, body, requireUser, set }) => {
         const user = await requireUser();
         // Note: counted per store once the merchant is known to own it (a stranger counts nothing).
-        await getWebhookSettings(db, user.id, params.id);
+        await getOwnStoreOrThrow(db, user.id, params.id);
         const wait = await limiter.hit(TEST_WEBHOOKS, params.id);
-        if (wait > 0) throw tooManyAttempts(set, wait, WEBHOOK_MESSAGES.testTooMany);
+        if (wait > 0) throw tooManyAttempts(set, wait, WEBHOOK_TEST_MESSAGES.tooMany);
         return sendTestWebhook(db, user.id, params.id, body.eventType, config.allowPrivateWebhooks);
       },
       {

@@ -1,5 +1,5 @@
 // Request schemas, messages and response shapes of the merchant's webhook routes.
-import { WEBHOOK_EVENT_TYPES } from '@store/shared';
+import { WEBHOOK_EVENT_TYPES, type WebhookTestResponseSchema } from '@store/shared';
 import * as v from 'valibot';
 
 /** Body of PUT /api/stores/{id}/webhook: the URL, or null to stop sending. */
@@ -34,8 +34,6 @@ export const ListDeliveriesQuery = v.object({
 export const WEBHOOK_MESSAGES = {
   deliveryNotFound: 'Webhook delivery not found',
   noSecret: 'This store has no signing secret yet: save a webhook URL first',
-  noUrl: 'Save a webhook URL first: the test is sent there',
-  testTooMany: 'Too many test webhooks for this store',
 } as const;
 
 /** A store's webhook settings as its owner sees them: the secret only by its last 4 characters. */
@@ -64,18 +62,8 @@ export interface WebhookSecretView {
   signatureScheme: 'v1';
 }
 
-/** A test webhook and the receiver's answer. */
-export interface WebhookTestView {
-  eventType: (typeof WEBHOOK_EVENT_TYPES)[number];
-  url: string;
-  messageId: string;
-  delivered: boolean;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  responseBody: string | null;
-  payload: unknown;
-}
+/** A test webhook and the receiver's answer (the shared response schema's type). */
+export type WebhookTestView = v.InferOutput<typeof WebhookTestResponseSchema>;
 
 /** One attempt of a delivery. */
 export interface AttemptView {

@@ -1,7 +1,12 @@
 // The merchant's webhooks: the store's URL (checked against the SSRF rules), its secret (read and
 // rotated, behind the second factor in index.ts), the delivery log and redelivery. Owners only;
 // others get 404 as for a store.
-import { WEBHOOK_EXAMPLES, WEBHOOK_TIMEOUT_MS, type WebhookEventType } from '@store/shared';
+import {
+  WEBHOOK_EXAMPLES,
+  WEBHOOK_TEST_MESSAGES,
+  WEBHOOK_TIMEOUT_MS,
+  type WebhookEventType,
+} from '@store/shared';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import {
@@ -12,7 +17,7 @@ import {
   webhookEndpoints,
 } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
-import { SECRET_OVERLAP_MS } from '../../webhooks/dispatcher.ts';
+import { previousSecretUntil, signingSecretsOf } from '../../webhooks/dispatcher.ts';
 import { postWebhook } from '../../webhooks/http-post.ts';
 import { messageIdOf, WEBHOOK_RETRY_WINDOW_MS } from '../../webhooks/outbox.ts';
 import { newWebhookSecret, signWebhook } from '../../webhooks/signing.ts';
@@ -39,16 +44,14 @@ async function webhookRow(db: Database, storeId: string) {
     })
     .from(stores)
     .where(eq(stores.id, storeId));
-  const until = row?.rotatedAt && row.previous ? row.rotatedAt.getTime() + SECRET_OVERLAP_MS : 0;
-  const overlapping = until > Date.now();
+  const stored = { secret: null, previous: null, rotatedAt: null, ...row };
+  const now = new Date();
   return {
     url: row?.url ?? null,
     secret: row?.secret ?? null,
-    previousSecretValidUntil: overlapping ? new Date(until).toISOString() : null,
-    /** The secrets that sign now: the current one, and the previous one while it overlaps. */
-    signingSecrets: [row?.secret, overlapping ? row?.previous : null].filter(
-      (secret): secret is string => typeof secret === 'string',
-    ),
+    previousSecretValidUntil: previousSecretUntil(stored, now)?.toISOString() ?? null,
+    /** The secrets that sign now (as the dispatcher signs). */
+    signingSecrets: signingSecretsOf(stored, now),
   };
 }
 
@@ -126,7 +129,7 @@ export async function sendTestWebhook(
   await getOwnStoreOrThrow(db, ownerId, storeId);
   const { url, signingSecrets } = await webhookRow(db, storeId);
   if (!url || signingSecrets.length === 0)
-    throw new AppError('invalid_state', WEBHOOK_MESSAGES.noUrl);
+    throw new AppError('invalid_state', WEBHOOK_TEST_MESSAGES.noUrl);
   const at = new Date();
   const payload = {
     ...WEBHOOK_EXAMPLES[eventType],

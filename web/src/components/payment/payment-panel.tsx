@@ -21,7 +21,7 @@ import { paymentUri } from '../../lib/payment-uri.ts';
 import { CopyButton } from '../copy-button.tsx';
 import { Countdown, useSecondsLeft } from './countdown.tsx';
 import { PaymentDetails } from './payment-details.tsx';
-import { PaymentProgress, paymentProgress } from './payment-progress.tsx';
+import { PaymentProgress, paymentAtDepth, paymentProgress } from './payment-progress.tsx';
 import { QrCode } from './qr-code.tsx';
 import type { PaymentSession } from './use-payment.ts';
 import { WalletPay } from './wallet-pay.tsx';
@@ -100,11 +100,10 @@ export function PaymentPanel(props: PaymentPanelProps) {
   const uri = paymentUri(chain, deposit, due);
   const payable = session.status !== 'confirmed' && session.status !== 'failed';
   // Note: the page moves on once the payment is in a block; it says 'confirmed' only at depth.
-  const progress = paymentProgress(session.lastCheck);
   const detectedOnly =
     session.status === 'confirmed' &&
-    progress !== undefined &&
-    progress.title !== 'Payment received';
+    paymentProgress(session.lastCheck) !== undefined &&
+    !paymentAtDepth(session.lastCheck);
   // Note: offered only where the on-ramp sells USDC on the chain (not on test or local chains).
   const onrampUrl =
     session.wallet && chain.onrampNetwork

@@ -6,11 +6,16 @@ import type { PaymentStatusResponse } from '@store/shared';
 /** Statuses in which the full amount reached the depth. */
 const AT_DEPTH = new Set(['received', 'forwarded']);
 
+/** True when the check's full amount reached the depth the order needs. */
+export function paymentAtDepth(check: PaymentStatusResponse | undefined): boolean {
+  return check !== undefined && AT_DEPTH.has(check.status);
+}
+
 /** What the progress says for a status check; undefined before the full amount is seen. */
 export function paymentProgress(check: PaymentStatusResponse | undefined) {
   if (!check || check.status === 'reversed' || !check.paymentDetected) return undefined;
   const required = check.requiredConfirmations;
-  const atDepth = AT_DEPTH.has(check.status);
+  const atDepth = paymentAtDepth(check);
   const reached = atDepth ? required : (check.confirmations ?? undefined);
   const title = atDepth ? 'Payment received' : 'Payment detected';
   if (required === undefined || reached === undefined) return { title, detail: undefined };

@@ -3,6 +3,7 @@
 import {
   WEBHOOK_EVENT_DESCRIPTIONS,
   WEBHOOK_EVENT_TYPES,
+  WEBHOOK_TEST_MESSAGES,
   type WebhookEventType,
 } from '@store/shared';
 import { useId, useState } from 'react';
@@ -64,9 +65,7 @@ export function WebhookTestSender(props: { storeId: string; url: string | null }
           {sending ? 'Sending...' : 'Send test webhook'}
         </button>
       </div>
-      {!props.url && (
-        <p className="muted small">Save a webhook URL first: the test is sent there.</p>
-      )}
+      {!props.url && <p className="muted small">{WEBHOOK_TEST_MESSAGES.noUrl}.</p>}
       {result && (
         <div
           className={`notice card small ${result.delivered ? 'notice-success' : 'notice-error'}`}
