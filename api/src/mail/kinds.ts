@@ -1,11 +1,11 @@
 // The templates of the email outbox, by kind: each renders one queued message from what is stored
 // now (the order, the store, the row's payload), or null when what it is about no longer exists.
-import { isLinkOrder } from '@store/shared';
+
 import { eq } from 'drizzle-orm';
 import { orders, stores } from '../db/schema.ts';
 import { ACCOUNT_MAIL_KINDS } from './account.ts';
 import { NOTICE_MAIL_KINDS } from './notices.ts';
-import { receiptStoreExtras, renderReceipt, storeNameOf } from './receipt.ts';
+import { brandingStoreId, receiptStoreExtras, renderReceipt, storeNameOf } from './receipt.ts';
 import { refundClaim } from './refund.ts';
 import { shipped } from './shipped.ts';
 import type { MailTemplate } from './template.ts';
@@ -15,25 +15,25 @@ const receipt: MailTemplate = async (db, message, chainId, publicUrl) => {
   if (!message.orderId) return null;
   const [order] = await db.select().from(orders).where(eq(orders.id, message.orderId)).limit(1);
   if (!order) return null;
-  const [store] =
-    isLinkOrder(order.source) || !order.storeId
-      ? []
-      : await db
-          .select({
-            name: stores.name,
-            primaryColor: stores.primaryColor,
-            replyTo: stores.replyToEmail,
-            slug: stores.slug,
-            settings: {
-              taxRateBps: stores.taxRateBps,
-              shippingOptions: stores.shippingOptions,
-              shippingTime: stores.shippingTime,
-              returnPolicyDays: stores.returnPolicyDays,
-            },
-          })
-          .from(stores)
-          .where(eq(stores.id, order.storeId))
-          .limit(1);
+  const storeId = brandingStoreId(order);
+  const [store] = !storeId
+    ? []
+    : await db
+        .select({
+          name: stores.name,
+          primaryColor: stores.primaryColor,
+          replyTo: stores.replyToEmail,
+          slug: stores.slug,
+          settings: {
+            taxRateBps: stores.taxRateBps,
+            shippingOptions: stores.shippingOptions,
+            shippingTime: stores.shippingTime,
+            returnPolicyDays: stores.returnPolicyDays,
+          },
+        })
+        .from(stores)
+        .where(eq(stores.id, storeId))
+        .limit(1);
   return renderReceipt(
     order,
     {

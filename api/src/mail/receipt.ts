@@ -76,6 +76,17 @@ function taxOf(order: Pick<ReceiptOrder, 'subtotalUsdc' | 'shippingUsdc' | 'tota
   return formatUsdc(tax > 0n ? tax : 0n);
 }
 
+/**
+ * The store whose name and colours an order's mails carry: the order's store, except for a link
+ * order, whose mails carry the link's own; null for none.
+ */
+export function brandingStoreId(order: {
+  source: OrderSource;
+  storeId: string | null;
+}): string | null {
+  return isLinkOrder(order.source) ? null : order.storeId;
+}
+
 /** The store name a receipt is sent in: the store's, or the universal link's. */
 export function storeNameOf(order: Pick<ReceiptOrder, 'metadata'>, storeName?: string): string {
   return (

@@ -1,10 +1,11 @@
 // The payer's refund claim mail: the amount coming back, why, and the link of the claim page where
 // they confirm (or enter) the address it goes to; rendered from the refund as it is when sent, and
 // given up once the refund no longer awaits an address (claimed or canceled meanwhile).
-import { escapeHtml, formatOrderNumber, formatUsdc, isHexColor, isLinkOrder } from '@store/shared';
+import { escapeHtml, formatOrderNumber, formatUsdc, isHexColor } from '@store/shared';
 import { eq } from 'drizzle-orm';
-import { orders, refunds, stores } from '../db/schema.ts';
+import { orders, refunds } from '../db/schema.ts';
 import { claimPathOf } from '../settlement/refund-claims.ts';
+import { mailBrandOf } from './brand.ts';
 import { type RenderedEmail, storeNameOf } from './receipt.ts';
 import type { MailTemplate } from './template.ts';
 
@@ -69,18 +70,7 @@ export const refundClaim: MailTemplate = async (db, message, _chainId, publicUrl
   if (refund?.status !== 'awaiting_address' || refund.orderId !== message.orderId) return null;
   const [order] = await db.select().from(orders).where(eq(orders.id, refund.orderId)).limit(1);
   if (!order) return null;
-  const [store] =
-    isLinkOrder(order.source) || !order.storeId
-      ? []
-      : await db
-          .select({
-            name: stores.name,
-            primaryColor: stores.primaryColor,
-            replyTo: stores.replyToEmail,
-          })
-          .from(stores)
-          .where(eq(stores.id, order.storeId))
-          .limit(1);
+  const store = await mailBrandOf(db, order);
   return renderRefundClaim({
     orderId: order.id,
     to: message.toAddress,

@@ -1,15 +1,10 @@
 // The shopper's "your order has shipped" mail: carrier, tracking number and link, the lines and
 // where it goes, in the store's name and colour; rendered from the order as it is when sent, so a
 // corrected tracking number queued before sending goes out corrected.
-import {
-  escapeHtml,
-  formatOrderNumber,
-  isHexColor,
-  isLinkOrder,
-  trackingLinkOf,
-} from '@store/shared';
+import { escapeHtml, formatOrderNumber, isHexColor, trackingLinkOf } from '@store/shared';
 import { eq } from 'drizzle-orm';
-import { orders, stores } from '../db/schema.ts';
+import { orders } from '../db/schema.ts';
+import { mailBrandOf } from './brand.ts';
 import { type RenderedEmail, storeNameOf } from './receipt.ts';
 import type { MailTemplate } from './template.ts';
 
@@ -87,18 +82,7 @@ export const shipped: MailTemplate = async (db, message) => {
   if (!message.orderId) return null;
   const [order] = await db.select().from(orders).where(eq(orders.id, message.orderId)).limit(1);
   if (!order?.shippedAt || !order.shippingCarrier || !order.trackingNumber) return null;
-  const [store] =
-    isLinkOrder(order.source) || !order.storeId
-      ? []
-      : await db
-          .select({
-            name: stores.name,
-            primaryColor: stores.primaryColor,
-            replyTo: stores.replyToEmail,
-          })
-          .from(stores)
-          .where(eq(stores.id, order.storeId))
-          .limit(1);
+  const store = await mailBrandOf(db, order);
   const payload = message.payload ?? {};
   return renderShipped({
     orderId: order.id,
