@@ -12,7 +12,7 @@ import {
   type WebhookRefund,
 } from '@store/shared';
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { formatEther } from 'viem';
+import { type Address, formatEther } from 'viem';
 import type { Database, Executor } from '../db/client.ts';
 import { forwardingTransfers, orders, paymentWallets, refunds } from '../db/schema.ts';
 import { enqueueOrderEvents } from '../webhooks/outbox.ts';
@@ -158,17 +158,20 @@ export async function cancelUnsentDepositRefunds(
 /**
  * Opens a refund for the payer (from the deposit address, or `source` 'merchant': from the payout
  * wallet) in one transaction with its claim mail (every refund mails the payer) and
- * `order.refund_requested`: prefilled with the address that paid (refund-payer.ts).
+ * `order.refund_requested`: prefilled with the address that paid (refund-payer.ts). With `payer`
+ * (known for certain: the signer of the authorization that paid) the refund is ready for it at
+ * once, with no claim link or mail.
  */
 export async function openDepositRefund(
   tx: Executor,
   wallet: WalletRow,
-  refund: { reason: string; amount: Usdc; source?: 'deposit' | 'merchant' },
+  refund: { reason: string; amount: Usdc; source?: 'deposit' | 'merchant'; payer?: Address },
   now: Date,
 ): Promise<RefundRow> {
   const id = crypto.randomUUID();
-  const token = newClaimToken();
-  const payer = await payerOfWallet(tx, wallet);
+  const known = refund.payer;
+  const token = known ? undefined : newClaimToken();
+  const payer = known ?? (await payerOfWallet(tx, wallet));
   const [row] = await tx
     .insert(refunds)
     .values({
@@ -178,18 +181,21 @@ export async function openDepositRefund(
       source: refund.source ?? 'deposit',
       reason: refund.reason,
       amount: refund.amount.toString(),
-      status: 'awaiting_address',
       suggestedAddress: payer,
-      claimTokenHash: claimTokenHash(token),
+      ...(token
+        ? { status: 'awaiting_address', claimTokenHash: claimTokenHash(token) }
+        : { status: 'ready', toAddress: known, claimedAt: now }),
       createdAt: now,
     })
     .returning();
   if (!row) throw new Error('the refund was not inserted');
-  const [order] = await tx
-    .select({ email: orders.customerEmail })
-    .from(orders)
-    .where(eq(orders.id, wallet.orderId));
-  if (order?.email)
+  const [order] = token
+    ? await tx
+        .select({ email: orders.customerEmail })
+        .from(orders)
+        .where(eq(orders.id, wallet.orderId))
+    : [];
+  if (token && order?.email)
     await enqueueRefundClaimMail(
       tx,
       { orderId: wallet.orderId, refundId: id, to: order.email, token },

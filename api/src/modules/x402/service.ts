@@ -17,16 +17,8 @@ import { type Address, getAddress, type Hex, isAddressEqual, type PublicClient }
 import { transferWithAuthorizationTypes, usdcAbi } from '../../chain/usdc-abi.ts';
 import type { ApiConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import {
-  orders,
-  paymentWallets,
-  products,
-  refunds,
-  stores,
-  x402Payments,
-} from '../../db/schema.ts';
-import { lockWallet, refundSummary } from '../../settlement/refund-store.ts';
-import { enqueueOrderEvents } from '../../webhooks/outbox.ts';
+import { orders, paymentWallets, products, stores, x402Payments } from '../../db/schema.ts';
+import { lockWallet, openDepositRefund } from '../../settlement/refund-store.ts';
 import { checkWebhookUrl } from '../../webhooks/url-safety.ts';
 import { assignPaymentWallet } from '../payments/assign-payment-wallet.ts';
 import type { PaymentDeps } from '../payments/model.ts';
@@ -482,31 +474,12 @@ async function refundPayer(db: Database, row: PaymentRow): Promise<void> {
   await db.transaction(async (tx) => {
     const wallet = await lockWallet(tx, row.walletId);
     if (!wallet) return;
-    const now = new Date();
-    const [refund] = await tx
-      .insert(refunds)
-      .values({
-        orderId: row.orderId,
-        walletId: row.walletId,
-        source: 'deposit',
-        reason: 'undelivered',
-        amount: row.value,
-        status: 'ready',
-        suggestedAddress: getAddress(row.payer),
-        toAddress: getAddress(row.payer),
-        claimedAt: now,
-        createdAt: now,
-      })
-      .returning();
-    if (refund)
-      await enqueueOrderEvents(
-        tx,
-        wallet.id,
-        ['order.refund_requested'],
-        now,
-        undefined,
-        refundSummary(refund),
-      );
+    await openDepositRefund(
+      tx,
+      wallet,
+      { reason: 'undelivered', amount: BigInt(row.value), payer: getAddress(row.payer) },
+      new Date(),
+    );
   });
 }
 
