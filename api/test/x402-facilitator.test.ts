@@ -12,51 +12,25 @@ import { splitFee } from '@store/shared';
 import { chainLedger } from '@store/stack/chain-ledger';
 import { localAccount } from '@store/stack/usdc';
 import { HTTPFacilitatorClient } from '@x402/core/server';
-import { ExactEvmScheme } from '@x402/evm';
 import { ExactEvmScheme as ExactEvmServerScheme } from '@x402/evm/exact/server';
-import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
+import { decodePaymentResponseHeader } from '@x402/fetch';
 import { paymentMiddleware, x402ResourceServer } from '@x402/hono';
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import {
-  type Address,
-  createPublicClient,
-  getAddress,
-  type Hash,
-  http,
-  parseEventLogs,
-  parseUnits,
-} from 'viem';
+import { type Address, getAddress, type Hash, parseEventLogs, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
-import { loadWorkerConfig } from '../src/config.ts';
 import { orders, x402Payments } from '../src/db/schema.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
-import { useChainApi } from './support/chain-api.ts';
 import { apiClient, newMerchant, storeForm } from './support/client.ts';
 import { waitForForwarded } from './support/payments.ts';
 import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
+import { chainClientOf, useX402Stack, x402Agent } from './support/x402.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);
 const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
 
 const receiver = webhookReceiver();
-const t = useChainApi({
-  confirmations: 2,
-  poolSize: 8,
-  worker: ({ stack, database }) =>
-    startSettlement(
-      loadWorkerConfig({
-        ...stack.env,
-        CONFIRMATIONS: '2',
-        FORWARDING_RETRY_BASE_MS: '100',
-        WEBHOOK_RETRY_BASE_MS: '100',
-      }),
-      database.db,
-      { log: (line) => process.env.X402_TEST_LOG && console.log(line) },
-    ),
-});
+const t = useX402Stack();
 
 /** Our API on a real port: the merchant's middleware reaches the facilitator over HTTP. */
 let ours: ReturnType<typeof Bun.serve>;
@@ -70,8 +44,7 @@ afterAll(() => {
   ours?.stop(true);
 });
 
-const chainClient = () =>
-  createPublicClient({ chain: foundry, transport: http(t.stack.env.RPC_URL) });
+const chainClient = () => chainClientOf(t);
 
 /** A merchant with a store paying out to a fresh address, webhooked, and an API key. */
 async function merchant() {
@@ -153,28 +126,11 @@ function merchantServer(m: Merchant, price: string) {
   return { app, asked };
 }
 
-/** The reference client for an anvil account, over `target`'s fetch. */
-function agent(
+/** An agent: the reference client signing with `account`, talking to `target`. */
+const agent = (
   account: ReturnType<typeof localAccount>,
-  target: (r: Request) => Promise<Response>,
-) {
-  const network = `eip155:${t.config.chain.chainId}` as const;
-  const sent: Headers[] = [];
-  const seen = (async (input: string | Request, init?: RequestInit) => {
-    const request = typeof input === 'string' ? new Request(input, init) : new Request(input, init);
-    sent.push(new Headers(request.headers));
-    return target(request);
-  }) as typeof fetch;
-  const pay = wrapFetchWithPaymentFromConfig(seen, {
-    schemes: [{ network, client: new ExactEvmScheme(account) }],
-    spendControls: {
-      allowedAssets: [
-        { network, asset: t.stack.env.USDC_ADDRESS as string, maxAmountPerPayment: '1000000' },
-      ],
-    },
-  });
-  return { pay, sent, scheme: new ExactEvmScheme(account) };
-}
+  target: (request: Request) => Promise<Response>,
+) => x402Agent(t, account, target);
 
 const decode = (header: string | null | undefined) =>
   JSON.parse(Buffer.from(header ?? '', 'base64').toString('utf8'));

@@ -11,32 +11,16 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
 import { chainLedger } from '@store/stack/chain-ledger';
 import { localAccount } from '@store/stack/usdc';
-import { ExactEvmScheme } from '@x402/evm';
-import {
-  decodePaymentResponseHeader,
-  wrapFetchWithPaymentFromConfig,
-  x402Client,
-} from '@x402/fetch';
+import { decodePaymentResponseHeader } from '@x402/fetch';
 import { eq } from 'drizzle-orm';
-import {
-  type Address,
-  createPublicClient,
-  getAddress,
-  type Hash,
-  http,
-  parseEventLogs,
-  parseUnits,
-} from 'viem';
+import { type Address, getAddress, type Hash, parseEventLogs, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
-import { loadWorkerConfig } from '../src/config.ts';
 import { orders, refunds, x402Payments } from '../src/db/schema.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
-import { useChainApi } from './support/chain-api.ts';
 import { apiClient, newMerchant, storeForm } from './support/client.ts';
 import { waitForForwarded } from './support/payments.ts';
 import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
+import { chainClientOf, useX402Stack, x402Agent } from './support/x402.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);
 const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
@@ -69,56 +53,21 @@ const upstream = (() => {
   };
 })();
 
-const t = useChainApi({
-  confirmations: 2,
-  poolSize: 8,
-  worker: ({ stack, database }) =>
-    startSettlement(
-      loadWorkerConfig({
-        ...stack.env,
-        CONFIRMATIONS: '2',
-        FORWARDING_RETRY_BASE_MS: '100',
-        WEBHOOK_RETRY_BASE_MS: '100',
-      }),
-      database.db,
-      { log: (line) => process.env.X402_TEST_LOG && console.log(line) },
-    ),
-});
+const t = useX402Stack();
 afterAll(() => {
   receiver.stop();
   upstream.stop();
 });
 
-const chainClient = () =>
-  createPublicClient({ chain: foundry, transport: http(t.stack.env.RPC_URL) });
+const chainClient = () => chainClientOf(t);
 
 /** The API as a fetch function (what the agent's HTTP client talks to). */
 const appFetch = (input: string | Request, init?: RequestInit) =>
   t.app.handle(typeof input === 'string' ? new Request(input, init) : new Request(input, init));
 
-/** An agent: the reference client signing with `account`, seeing every request it sends. */
-function agent(account: ReturnType<typeof localAccount>) {
-  const sent: { headers: Headers }[] = [];
-  const seen = ((input: string | Request, init?: RequestInit) => {
-    const request = typeof input === 'string' ? new Request(input, init) : new Request(input, init);
-    sent.push({ headers: new Headers(request.headers) });
-    return appFetch(request);
-  }) as typeof fetch;
-  const network = `eip155:${t.config.chain.chainId}` as const;
-  // Note: the local chain's USDC is not one of the client's default assets: allowed by address,
-  // capped at 1 USDC a payment.
-  const config = {
-    schemes: [{ network, client: new ExactEvmScheme(account) }],
-    spendControls: {
-      allowedAssets: [
-        { network, asset: t.stack.env.USDC_ADDRESS as string, maxAmountPerPayment: '1000000' },
-      ],
-    },
-  };
-  const pay = wrapFetchWithPaymentFromConfig(seen, config);
-  const client = x402Client.fromConfig(config);
-  return { pay, sent, client, scheme: new ExactEvmScheme(account) };
-}
+/** An agent: the reference client signing with `account`, talking to our API. */
+const agent = (account: ReturnType<typeof localAccount>) =>
+  x402Agent(t, account, (request) => appFetch(request));
 
 /** A merchant's store paying out to a fresh address, with an API resource at `price`. */
 async function apiProduct(price = '0.25') {
@@ -220,7 +169,7 @@ describe('an API resource paid over HTTP 402', () => {
     expect(upstream.calls.at(-1)?.secret).toBe(SECRET);
     const settled = decodePaymentResponseHeader(response.headers.get('PAYMENT-RESPONSE') ?? '');
     expect(settled).toMatchObject({ success: true, network: 'eip155:31337', payer });
-    const signed = sent.at(-1)?.headers.get('PAYMENT-SIGNATURE') ?? '';
+    const signed = sent.at(-1)?.get('PAYMENT-SIGNATURE') ?? '';
     const payTo = getAddress(decode(signed).accepted.payTo);
     const [transfer] = await transfersOf(settled.transaction as Hash);
     expect(transfer?.args).toEqual({ from: payer, to: payTo, value: usdc('0.25') });
@@ -307,9 +256,7 @@ describe('an API resource paid over HTTP 402', () => {
     expect(failed).toMatchObject({ refund: { to: payer, amount: '0.300000' } });
     const settled = decodePaymentResponseHeader(response.headers.get('PAYMENT-RESPONSE') ?? '');
     expect(settled).toMatchObject({ success: true, payer });
-    const payTo = getAddress(
-      decode(sent.at(-1)?.headers.get('PAYMENT-SIGNATURE') ?? '').accepted.payTo,
-    );
+    const payTo = getAddress(decode(sent.at(-1)?.get('PAYMENT-SIGNATURE') ?? '').accepted.payTo);
     const [order] = await t.database.db
       .select()
       .from(orders)
