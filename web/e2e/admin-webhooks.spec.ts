@@ -157,7 +157,7 @@ test('a test webhook reaches the URL before the first order, signed, and its ans
     await expect(result).toContainText('Delivered: order.shipped');
     await expect(result).toContainText('HTTP 200');
     await expect(result).toContainText(/msg_test_[0-9a-f]{32}/);
-    await snapBoth(page, 'admin-webhook-test');
+    await snapBoth(page, 'admin-webhook-test', { noSidewaysScroll: true });
     expect(receiver.ofType('order.shipped')).toHaveLength(1);
     await page
       .getByRole('group', { name: 'Signing secret' })

@@ -5,37 +5,13 @@
 // review (marked "Verified purchase") and its rating appear; the merchant hides it. 'Verified
 // Store' appears once the payout wallet (an injected provider backed by an anvil account) signs,
 // and disappears when the payout address changes. Screenshots at phone and laptop sizes.
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { REVIEW_MESSAGES } from '@store/shared';
 import { readStackInfo } from '@store/stack/stack-info';
 import { localAccount } from '@store/stack/usdc';
 import { createProduct, createStore, signUp, unique } from './admin-helpers.ts';
 import { payUsdc } from './support/pay.ts';
-import { snap } from './support/screenshots.ts';
-
-const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
-
-/** Screenshots `name` at both sizes; at the phone size nothing scrolls sideways. */
-async function snapBoth(page: Page, name: string) {
-  for (const [size, viewport] of Object.entries(SIZES)) {
-    await page.setViewportSize(viewport);
-    if (size === 'phone') {
-      // Note: the message names the elements that stick out, for whoever has to fix it.
-      const wide = await page.evaluate((limit) => {
-        const out = [...document.querySelectorAll('body *')]
-          .filter((el) => el.getBoundingClientRect().right > limit + 1)
-          .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
-        return { width: document.documentElement.scrollWidth, out: out.slice(0, 8) };
-      }, viewport.width);
-      expect(
-        wide.width,
-        `${name}: sideways scroll at 390 px (${wide.out.join(', ')})`,
-      ).toBeLessThanOrEqual(viewport.width);
-    }
-    await snap(page, `${name}-${size}`);
-  }
-  await page.setViewportSize(SIZES.laptop);
-}
+import { snapBoth } from './support/screenshots.ts';
 
 test('a store with 5% tax and its own shipping checks out with those numbers; reviews are real', async ({
   page,
@@ -70,7 +46,7 @@ test('a store with 5% tax and its own shipping checks out with those numbers; re
   await page.getByLabel('Express delivery time').fill('Next day');
   await page.getByRole('button', { name: 'Save Settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved' })).toBeVisible();
-  await snapBoth(page, 'honest-1-admin-settings');
+  await snapBoth(page, 'honest-1-admin-settings', { noSidewaysScroll: true });
 
   // The product page: only the chain we credit, the store's own texts, no rating, no reviews.
   await page.goto(`/store/${store.slug}/product/${lamp.id}`);
@@ -93,7 +69,7 @@ test('a store with 5% tax and its own shipping checks out with those numbers; re
   await expect(page.getByTestId('shipping-tab')).toContainText('within 14 days of delivery');
   await page.getByRole('tab', { name: 'Reviews' }).click();
   await expect(page.getByText('No reviews yet.')).toBeVisible();
-  await snapBoth(page, 'honest-2-product-no-reviews');
+  await snapBoth(page, 'honest-2-product-no-reviews', { noSidewaysScroll: true });
 
   // The checkout: the store's methods and prices, its tax rate.
   await page.getByRole('button', { name: 'Buy Now' }).click();
@@ -113,7 +89,7 @@ test('a store with 5% tax and its own shipping checks out with those numbers; re
   await page.getByLabel('City').fill('Portland');
   await page.getByLabel('State').selectOption('OR');
   await page.getByLabel('ZIP code').fill('97201');
-  await snapBoth(page, 'honest-3-checkout');
+  await snapBoth(page, 'honest-3-checkout', { noSidewaysScroll: true });
   await page.getByRole('button', { name: 'Proceed to Payment' }).first().click();
   await expect(page).toHaveURL(new RegExp(`/store/${store.slug}/payment/[0-9a-f-]{36}$`));
   const orderId = page.url().split('/').pop() ?? '';
@@ -132,7 +108,7 @@ test('a store with 5% tax and its own shipping checks out with those numbers; re
   await expect(page).toHaveURL(`/store/${store.slug}/thank-you/${orderId}`, { timeout: 45_000 });
   await expect(page.getByText('Estimated delivery: Next day')).toBeVisible();
   await expect(page.getByText('Estimated tax')).toBeVisible();
-  await snapBoth(page, 'honest-4-thank-you');
+  await snapBoth(page, 'honest-4-thank-you', { noSidewaysScroll: true });
   await page.getByRole('link', { name: 'Review Desk Lamp' }).click();
   // The link carries the buyer's review token (kept by this browser when it placed the order).
   await expect(page).toHaveURL(
@@ -146,7 +122,7 @@ test('a store with 5% tax and its own shipping checks out with those numbers; re
   await page.getByRole('radio', { name: '4 stars' }).check({ force: true });
   await page.getByLabel('Title (optional)').fill('Bright and steady');
   await page.getByLabel('Your review').fill('Lights the whole desk; the clamp holds well.');
-  await snapBoth(page, 'honest-5-review-form');
+  await snapBoth(page, 'honest-5-review-form', { noSidewaysScroll: true });
   await page.getByRole('button', { name: 'Post Review' }).click();
   await expect(page.getByRole('heading', { name: 'Thank you for your review!' })).toBeVisible();
 
@@ -189,13 +165,13 @@ test('a store with 5% tax and its own shipping checks out with those numbers; re
   await expect(reviews).toContainText('Verified purchase');
   await expect(reviews).toContainText('Bright and steady');
   await expect(reviews).toContainText('4.0 out of 5 (1 review)');
-  await snapBoth(page, 'honest-6-product-reviewed');
+  await snapBoth(page, 'honest-6-product-reviewed', { noSidewaysScroll: true });
 
   // The merchant hides it (it cannot edit it): the product page has no rating again.
   await page.goto(`/admin/stores/${store.id}`);
   await page.getByRole('tab', { name: 'Reviews' }).click();
   await expect(page.getByTestId('admin-review')).toContainText('Bright and steady');
-  await snapBoth(page, 'honest-7-admin-reviews');
+  await snapBoth(page, 'honest-7-admin-reviews', { noSidewaysScroll: true });
   await page.getByRole('button', { name: 'Hide' }).click();
   await expect(page.getByRole('button', { name: 'Unhide' })).toBeVisible();
   await page.goto(`/store/${store.slug}/product/${lamp.id}`);
@@ -277,13 +253,13 @@ test("'Verified Store' appears once the payout wallet signs and goes when the ad
   expect(
     await page.evaluate(() => (window as unknown as { walletCalls: string[] }).walletCalls),
   ).toContain('personal_sign');
-  await snapBoth(page, 'honest-8-admin-verified');
+  await snapBoth(page, 'honest-8-admin-verified', { noSidewaysScroll: true });
 
   await page.goto(`/store/${store.slug}`);
   await expect(
     page.getByRole('list', { name: 'Store badges' }).getByText('Verified Store'),
   ).toBeVisible();
-  await snapBoth(page, 'honest-9-storefront-verified');
+  await snapBoth(page, 'honest-9-storefront-verified', { noSidewaysScroll: true });
 
   // A new payout address withdraws the badge. Note: a browser that showed the store may show its
   // cached copy once (the service worker revalidates the catalogue behind it); the next load is fresh.

@@ -3,21 +3,12 @@
 // region and a postal code. The shopper pays from an anvil account, the page moves on to the
 // thank-you page, which shows the German address with its country, and the API's order carries
 // the country. Screenshots of the checkout at phone and laptop sizes.
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { readStackInfo } from '@store/stack/stack-info';
 import { payUsdc } from './support/pay.ts';
-import { snap } from './support/screenshots.ts';
+import { snapBoth } from './support/screenshots.ts';
 
 const MERCHANT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'; // anvil account 3
-const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
-
-/** Screenshots `name` at both sizes, ending at the laptop size. */
-async function snapBoth(page: Page, name: string) {
-  for (const [size, viewport] of Object.entries(SIZES)) {
-    await page.setViewportSize(viewport);
-    await snap(page, `${name}-${size}`);
-  }
-}
 
 test('a shopper in Germany checks out, pays and sees the German address', async ({
   page,

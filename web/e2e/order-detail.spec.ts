@@ -3,7 +3,7 @@
 // (expected vs received, its transaction, the incoming transfer) and where the money went. The orders list opened cold
 // names the store and links to the order. An underpaid order says what arrived and what is
 // missing. Screenshots at phone and laptop sizes; at 390 px the page needs no sideways scroll.
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
 import { readStackInfo } from '@store/stack/stack-info';
 import {
@@ -15,9 +15,7 @@ import {
   unique,
 } from './admin-helpers.ts';
 import { payUsdc } from './support/pay.ts';
-import { snap } from './support/screenshots.ts';
-
-const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
+import { snapBoth } from './support/screenshots.ts';
 
 const shippingAddress = {
   firstName: 'Ada',
@@ -29,18 +27,6 @@ const shippingAddress = {
   state: 'OR',
   zipCode: '97201',
 };
-
-/** Screenshots `name` at both sizes; at the phone size nothing scrolls sideways. */
-async function snapBoth(page: Page, name: string) {
-  for (const [size, viewport] of Object.entries(SIZES)) {
-    await page.setViewportSize(viewport);
-    if (size === 'phone') {
-      const width = await page.evaluate(() => document.documentElement.scrollWidth);
-      expect(width, 'no sideways scroll at 390 px').toBeLessThanOrEqual(viewport.width);
-    }
-    await snap(page, `${name}-${size}`);
-  }
-}
 
 test('a merchant opens an order cold from its URL and reads the address, tax and totals', async ({
   page,
@@ -109,7 +95,7 @@ test('a merchant opens an order cold from its URL and reads the address, tax and
   await expect(incoming).toContainText('41.060000 USDC');
   await expect(incoming.locator('.mono')).toHaveText((await paymentTx.textContent()) ?? '');
   await expect(tab.getByText('Underpaid')).toHaveCount(0);
-  await snapBoth(tab, 'order-detail-1-paid');
+  await snapBoth(tab, 'order-detail-1-paid', { noSidewaysScroll: true });
 
   // The orders list opened cold names the store and leads to the same page.
   const list = await context.newPage();
@@ -151,5 +137,5 @@ test('an underpaid order says what arrived and what is missing', async ({ page, 
       { timeout: 2_000 },
     );
   }).toPass({ timeout: 45_000 });
-  await snapBoth(tab, 'order-detail-2-underpaid');
+  await snapBoth(tab, 'order-detail-2-underpaid', { noSidewaysScroll: true });
 });

@@ -4,19 +4,10 @@
 // partial payment asks for the remaining amount, an overpayment confirms the order and is named;
 // the page then moves on to the paid order's thank-you page, which shows its payment transaction
 // (and promises no email: the demo is an unsigned link). Screenshots at phone and laptop sizes.
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { readStackInfo } from '@store/stack/stack-info';
 import { payUsdc } from './support/pay.ts';
-import { snap } from './support/screenshots.ts';
-
-const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
-
-async function snapBoth(page: Page, name: string) {
-  for (const [size, viewport] of Object.entries(SIZES)) {
-    await page.setViewportSize(viewport);
-    await snap(page, `${name}-${size}`);
-  }
-}
+import { snapBoth } from './support/screenshots.ts';
 
 test('the demo link, a partial payment, an overpayment and the thank-you page', async ({
   page,

@@ -27,9 +27,7 @@ import {
   unique,
 } from './admin-helpers.ts';
 import { payUsdc } from './support/pay.ts';
-import { snap } from './support/screenshots.ts';
-
-const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
+import { snapBoth } from './support/screenshots.ts';
 
 /** Makes `page` the browser that placed the order: it holds the order's buyer token. */
 async function asShopperOf(page: Page, order: { id: string; reviewToken: string }) {
@@ -51,13 +49,6 @@ async function claimFromOrderPage(
   await expect(page).toHaveURL(/\/refund\//);
 }
 const PAYER_ACCOUNT = 5;
-
-async function snapBoth(page: Page, name: string) {
-  for (const [size, viewport] of Object.entries(SIZES)) {
-    await page.setViewportSize(viewport);
-    await snap(page, `${name}-${size}`);
-  }
-}
 
 test('an overpaid order: the shopper claims the excess and it arrives on chain', async ({
   page,

@@ -4,23 +4,15 @@
 // so the page must switch to the settlement chain and add it first; the shopper rejects the first
 // payment request, then pays the remaining amount after a partial payment, sees the transaction
 // while it is pending, and the order is paid on the chain.
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { readStackInfo } from '@store/stack/stack-info';
 import { localAccount } from '@store/stack/usdc';
 import { payUsdc } from './support/pay.ts';
-import { snap } from './support/screenshots.ts';
+import { snapBoth } from './support/screenshots.ts';
 
 const MERCHANT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'; // anvil account 3
-const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
 /** The shopper's wallet account: anvil account 6 (unlocked on anvil, 10,000 test USDC). */
 const SHOPPER = localAccount(6).address;
-
-async function snapBoth(page: Page, name: string) {
-  for (const [size, viewport] of Object.entries(SIZES)) {
-    await page.setViewportSize(viewport);
-    await snap(page, `${name}-${size}`);
-  }
-}
 
 /** Installs the test wallet: runs in the page before any of its scripts. */
 function installWallet(options: { account: string; chainIdHex: string }) {

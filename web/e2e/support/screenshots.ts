@@ -24,16 +24,14 @@ export const SCREEN_SIZES = {
 } as const;
 
 /**
- * Saves `{name}-phone.png` and `{name}-laptop.png`, after checking that nothing scrolls sideways
- * at 390 px; the page is left at the laptop size.
+ * Fails when the page scrolls sideways at its current width, naming the elements that stick out
+ * (what a scrolling box holds scrolls there, not the page).
  */
-export async function snapBoth(page: Page, name: string): Promise<void> {
-  await page.setViewportSize(SCREEN_SIZES.phone);
-  // Note: the message names the elements that stick out, for whoever has to fix it.
+export async function expectNoSidewaysScroll(page: Page, name: string): Promise<void> {
+  const limit = page.viewportSize()?.width ?? SCREEN_SIZES.phone.width;
   const wide = await page.evaluate((limit) => {
     const out = [...document.querySelectorAll('body *')]
       .filter((el) => el.getBoundingClientRect().right > limit + 1)
-      // Note: what a scrolling box holds scrolls there, not the page.
       .filter((el) => {
         for (let up = el.parentElement; up && up !== document.body; up = up.parentElement)
           if (getComputedStyle(up).overflowX !== 'visible') return false;
@@ -41,11 +39,24 @@ export async function snapBoth(page: Page, name: string): Promise<void> {
       })
       .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
     return { width: document.documentElement.scrollWidth, out: out.slice(0, 8) };
-  }, SCREEN_SIZES.phone.width);
-  if (wide.width > SCREEN_SIZES.phone.width)
+  }, limit);
+  if (wide.width > limit)
     throw new Error(
-      `${name} scrolls sideways at 390 px (${wide.width} px): ${wide.out.join(', ')}`,
+      `${name} scrolls sideways at ${limit} px (${wide.width} px): ${wide.out.join(', ')}`,
     );
+}
+
+/**
+ * Saves `{name}-phone.png` and `{name}-laptop.png` (with `noSidewaysScroll`, after checking that
+ * nothing scrolls sideways at 390 px); the page is left at the laptop size.
+ */
+export async function snapBoth(
+  page: Page,
+  name: string,
+  options: { noSidewaysScroll?: boolean } = {},
+): Promise<void> {
+  await page.setViewportSize(SCREEN_SIZES.phone);
+  if (options.noSidewaysScroll) await expectNoSidewaysScroll(page, name);
   await snap(page, `${name}-phone`);
   await page.setViewportSize(SCREEN_SIZES.laptop);
   await snap(page, `${name}-laptop`);
