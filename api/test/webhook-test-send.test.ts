@@ -103,6 +103,15 @@ describe('send test webhook', () => {
       eventType: 'order.teleported',
     });
     expect(unknown.status).toBe(422);
+    // A form-encoded body (what a cross-site form sends with the cookie) is refused, sends nothing.
+    const form = await t.app.handle(
+      new Request(`http://localhost/api/stores/${mine.id}/webhook/test`, {
+        method: 'POST',
+        headers: { cookie: owner.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'eventType=order.paid',
+      }),
+    );
+    expect(form.status).toBe(415);
     expect(JSON.stringify(unknown.body)).toContain('eventType must be one of order.paid');
     expect(receiver.received).toHaveLength(0);
     receiver.stop();

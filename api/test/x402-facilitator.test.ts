@@ -315,6 +315,18 @@ describe('who may use the facilitator', () => {
     expect(huge.status).toBe(422);
     const zero = await m.post('/api/x402/pay-to', { storeId: m.store.id, amountUsdc: '0' });
     expect(zero.status).toBe(422);
+    // JSON only: a form-encoded body with a valid key is refused before it is read.
+    const form = await t.app.handle(
+      new Request('http://localhost/api/x402/pay-to', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${m.key}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: `storeId=${m.store.id}&amountUsdc=1.00`,
+      }),
+    );
+    expect(form.status).toBe(415);
     const bad = await m.post('/api/x402/facilitator/verify', {
       x402Version: 2,
       paymentPayload: { x402Version: 2, payload: { signature: `0x${'a'.repeat(5000)}` } },
