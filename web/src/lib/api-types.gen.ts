@@ -553,8 +553,8 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Accept your underpaid order as paid (its window closed): what arrived is forwarded
-         * @description The order becomes paid (order.paid, the receipt), the shortfall stays stated, and the worker forwards what arrived (98% to you, 2% fee). 409 while the payment window is open or once a refund is under way.
+         * Accept your underpaid order as paid, the day it happens: what arrived is forwarded
+         * @description Its payment window closes now; the order becomes paid (order.paid, the receipt) with the exception accepted_underpaid and the shortfall stated, and the worker forwards what arrived (98% to you, 2% fee). A later top-up is held for the payer as an excess, with a claim link. 409 until what arrived is confirmed, or once a refund is under way.
          */
         post: operations["postApiOrdersByIdAccept-underpaid"];
         delete?: never;
@@ -700,7 +700,7 @@ export type paths = {
         put?: never;
         /**
          * Refund your order: a paid one from your payout wallet, an unpaid one from its deposit address
-         * @description A paid, forwarded order: a full refund, or `amount` (at most what is left to refund); once the payer confirms the address you send it from your payout wallet (one transfer, your network fee; the 2% fee is not returned) and it is matched on chain. An unpaid order (underpaid once its window closed, or expired): everything on its deposit address goes back to the payer, the platform paying the network fee, no fee taken. The payer confirms the address through the claim link (emailed; shown on the order pages); order.refund_requested, then order.refunded. 409 while the window is open or forwarding is not complete.
+         * @description A paid, forwarded order: a full refund, or `amount` (at most what is left to refund); once the payer confirms the address you send it from your payout wallet (one transfer, your network fee; the 2% fee is not returned) and it is matched on chain. An unpaid order (underpaid, the day it happens: its window closes first; or expired): everything on its deposit address goes back to the payer, the platform paying the network fee, no fee taken. The payer confirms the address through the claim link (emailed; shown on the order pages); order.refund_requested, then order.refunded. A refunded underpaid order is decided: a later top-up never pays it. 409 until an underpaid payment is confirmed, or while forwarding is not complete.
          */
         post: operations["postApiOrdersByIdRefunds"];
         delete?: never;
@@ -1618,7 +1618,7 @@ export type webhooks = {
         put?: never;
         /**
          * order.underpaid
-         * @description Less than the total arrived before the payment window closed; the order is not paid.
+         * @description Part of the total arrived (at any time, before or after the payment window closed); the order is not paid.
          */
         post: operations["webhook_order_underpaid"];
         delete?: never;
@@ -1920,6 +1920,8 @@ export type components = {
             gasFunded: boolean;
             lastError: string | null;
             nextAttemptAt: string | null;
+            /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             receivedAmount: string;
@@ -2719,6 +2721,8 @@ export type components = {
             /** Format: uuid */
             orderId: string;
             /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
+            /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
@@ -2827,6 +2831,8 @@ export type components = {
             /** Format: uuid */
             orderId: string;
             /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
+            /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
@@ -2923,6 +2929,8 @@ export type components = {
             }[];
             /** Format: uuid */
             orderId: string;
+            /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
@@ -3021,6 +3029,8 @@ export type components = {
             /** Format: uuid */
             orderId: string;
             /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
+            /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
@@ -3117,6 +3127,8 @@ export type components = {
             }[];
             /** Format: uuid */
             orderId: string;
+            /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
@@ -3215,6 +3227,8 @@ export type components = {
             /** Format: uuid */
             orderId: string;
             /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
+            /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
@@ -3311,6 +3325,8 @@ export type components = {
             }[];
             /** Format: uuid */
             orderId: string;
+            /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
@@ -3422,6 +3438,8 @@ export type components = {
             /** Format: uuid */
             orderId: string;
             /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
+            /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
@@ -3532,6 +3550,8 @@ export type components = {
             /** Format: uuid */
             orderId: string;
             /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
+            /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
@@ -3636,6 +3656,8 @@ export type components = {
             }[];
             /** Format: uuid */
             orderId: string;
+            /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
@@ -15039,6 +15061,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "pending",
                  *       "paymentStatus": "expired",
+                 *       "paymentException": "none",
                  *       "paymentTxHash": null,
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15117,6 +15140,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "paid",
                  *       "paymentStatus": "received",
+                 *       "paymentException": "none",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15205,6 +15229,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "paid",
                  *       "paymentStatus": "overpaid",
+                 *       "paymentException": "overpaid",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15283,6 +15308,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "paid",
                  *       "paymentStatus": "received",
+                 *       "paymentException": "none",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15361,6 +15387,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "paid",
                  *       "paymentStatus": "paid_late",
+                 *       "paymentException": "paid_late",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15439,6 +15466,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "reversed",
                  *       "paymentStatus": "reversed",
+                 *       "paymentException": "none",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15517,6 +15545,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "paid",
                  *       "paymentStatus": "overpaid",
+                 *       "paymentException": "overpaid",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15604,6 +15633,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "paid",
                  *       "paymentStatus": "overpaid",
+                 *       "paymentException": "overpaid",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15691,6 +15721,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "shipped",
                  *       "paymentStatus": "received",
+                 *       "paymentException": "none",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15776,6 +15807,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "pending",
                  *       "paymentStatus": "underpaid",
+                 *       "paymentException": "underpaid",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",

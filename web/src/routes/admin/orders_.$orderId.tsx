@@ -232,7 +232,7 @@ function PaymentSection(props: {
   const exception =
     forwarding &&
     paymentException(
-      forwarding.paymentStatus,
+      forwarding.paymentException,
       order.totalUsdc,
       forwarding.receivedAmount,
       forwarding.detectedAmount,
@@ -281,6 +281,11 @@ function PaymentSection(props: {
       {exception?.kind === 'underpaid' && (
         <p className="order-exception" role="note">
           Underpaid: {exception.received} USDC arrived, {exception.missing} USDC missing.
+        </p>
+      )}
+      {exception?.kind === 'accepted_underpaid' && (
+        <p className="order-exception" role="note">
+          Accepted as paid: {exception.received} USDC arrived, {exception.missing} USDC short.
         </p>
       )}
       {exception?.kind === 'overpaid' && (
