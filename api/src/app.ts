@@ -18,6 +18,7 @@ import { healthModule } from './modules/health/index.ts';
 import { linkSigningModule } from './modules/link-signing/index.ts';
 import { ordersModule } from './modules/orders/index.ts';
 import { paymentsModule } from './modules/payments/index.ts';
+import { payoutsModule } from './modules/payouts/index.ts';
 import { productsModule } from './modules/products/index.ts';
 import { refundsModule } from './modules/refunds/index.ts';
 import { reviewsModule } from './modules/reviews/index.ts';
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps) {
     .use(storesModule(deps))
     .use(productsModule(deps))
     .use(analyticsModule(deps))
+    .use(payoutsModule(deps))
     .use(ordersModule(deps))
     .use(paymentsModule(deps))
     .use(universalOrdersModule(deps))
