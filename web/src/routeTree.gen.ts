@@ -22,6 +22,7 @@ import { Route as VerifyEmailRouteImport } from './routes/verify-email';
 import { Route as AdminIndexRouteImport } from './routes/admin/index';
 import { Route as AdminAccountRouteImport } from './routes/admin/account';
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders';
+import { Route as AdminPayoutsRouteImport } from './routes/admin/payouts';
 import { Route as PaySessionIdRouteImport } from './routes/pay/$sessionId';
 import { Route as PaymentLinkBuilderIndexRouteImport } from './routes/payment-link-builder/index';
 import { Route as PaymentOrderIdRouteImport } from './routes/payment/$orderId';
@@ -104,6 +105,11 @@ const AdminAccountRoute = AdminAccountRouteImport.update({
 const AdminOrdersRoute = AdminOrdersRouteImport.update({
   id: '/orders',
   path: '/orders',
+  getParentRoute: () => AdminRouteRoute,
+} as any);
+const AdminPayoutsRoute = AdminPayoutsRouteImport.update({
+  id: '/payouts',
+  path: '/payouts',
   getParentRoute: () => AdminRouteRoute,
 } as any);
 const PaySessionIdRoute = PaySessionIdRouteImport.update({
@@ -215,6 +221,7 @@ export interface FileRoutesByFullPath {
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
   '/admin/account': typeof AdminAccountRoute;
   '/admin/orders': typeof AdminOrdersRoute;
+  '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
   '/refund/$token': typeof RefundTokenRoute;
@@ -246,6 +253,7 @@ export interface FileRoutesByTo {
   '/verify-email': typeof VerifyEmailRoute;
   '/admin/account': typeof AdminAccountRoute;
   '/admin/orders': typeof AdminOrdersRoute;
+  '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
   '/refund/$token': typeof RefundTokenRoute;
@@ -280,6 +288,7 @@ export interface FileRoutesById {
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
   '/admin/account': typeof AdminAccountRoute;
   '/admin/orders': typeof AdminOrdersRoute;
+  '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
   '/refund/$token': typeof RefundTokenRoute;
@@ -315,6 +324,7 @@ export interface FileRouteTypes {
     | '/store/$slug'
     | '/admin/account'
     | '/admin/orders'
+    | '/admin/payouts'
     | '/pay/$sessionId'
     | '/payment/$orderId'
     | '/refund/$token'
@@ -346,6 +356,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/admin/account'
     | '/admin/orders'
+    | '/admin/payouts'
     | '/pay/$sessionId'
     | '/payment/$orderId'
     | '/refund/$token'
@@ -379,6 +390,7 @@ export interface FileRouteTypes {
     | '/store/$slug'
     | '/admin/account'
     | '/admin/orders'
+    | '/admin/payouts'
     | '/pay/$sessionId'
     | '/payment/$orderId'
     | '/refund/$token'
@@ -514,6 +526,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminOrdersRouteImport;
       parentRoute: typeof AdminRouteRoute;
     };
+    '/admin/payouts': {
+      id: '/admin/payouts';
+      path: '/payouts';
+      fullPath: '/admin/payouts';
+      preLoaderRoute: typeof AdminPayoutsRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
     '/pay/$sessionId': {
       id: '/pay/$sessionId';
       path: '/pay/$sessionId';
@@ -646,6 +665,7 @@ declare module '@tanstack/react-router' {
 interface AdminRouteRouteChildren {
   AdminAccountRoute: typeof AdminAccountRoute;
   AdminOrdersRoute: typeof AdminOrdersRoute;
+  AdminPayoutsRoute: typeof AdminPayoutsRoute;
   AdminIndexRoute: typeof AdminIndexRoute;
   AdminOrdersOrderIdRoute: typeof AdminOrdersOrderIdRoute;
   AdminStoresStoreIdRoute: typeof AdminStoresStoreIdRoute;
@@ -654,6 +674,7 @@ interface AdminRouteRouteChildren {
 const AdminRouteRouteChildren: AdminRouteRouteChildren = {
   AdminAccountRoute: AdminAccountRoute,
   AdminOrdersRoute: AdminOrdersRoute,
+  AdminPayoutsRoute: AdminPayoutsRoute,
   AdminIndexRoute: AdminIndexRoute,
   AdminOrdersOrderIdRoute: AdminOrdersOrderIdRoute,
   AdminStoresStoreIdRoute: AdminStoresStoreIdRoute,
