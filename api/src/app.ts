@@ -13,6 +13,7 @@ import { analyticsModule } from './modules/analytics/index.ts';
 import { apiKeysModule } from './modules/api-keys/index.ts';
 import { authModule } from './modules/auth/index.ts';
 import { checkoutSessionsModule } from './modules/checkout-sessions/index.ts';
+import { customersModule } from './modules/customers/index.ts';
 import { forwardingModule } from './modules/forwarding/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { linkSigningModule } from './modules/link-signing/index.ts';
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps) {
     .use(productsModule(deps))
     .use(analyticsModule(deps))
     .use(payoutsModule(deps))
+    .use(customersModule(deps))
     .use(ordersModule(deps))
     .use(paymentsModule(deps))
     .use(universalOrdersModule(deps))

@@ -927,6 +927,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/stores/{id}/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's customers: one per email address, with orders, total paid, first and last order
+         * @description Newest last order first. `q` finds part of an email or of a name (of any of the customer's orders). `name` is from the latest order's address; `orders` counts every order, `paidOrders` and `totalPaidUsdc` those paid, processing, shipped or completed. A full page (`limit`, default 100, at most 500) carries `X-Next-Cursor`: pass it as `cursor` for the next page. A customer's orders: GET /api/orders?storeId={id}&q={email}.
+         */
+        get: operations["getApiStoresByIdCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stores/{id}/link-secret": {
         parameters: {
             query?: never;
@@ -1911,6 +1931,17 @@ export type components = {
             totalUsdc: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        Customer: {
+            email: string;
+            /** Format: date-time */
+            firstOrderAt: string;
+            /** Format: date-time */
+            lastOrderAt: string;
+            name: string;
+            orders: number;
+            paidOrders: number;
+            totalPaidUsdc: string;
         };
         DailyVolumeSeries: {
             days: {
@@ -11221,6 +11252,114 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DailyVolumeSeries"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiStoresByIdCustomers: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+                q?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        /** Format: date-time */
+                        firstOrderAt: string;
+                        /** Format: date-time */
+                        lastOrderAt: string;
+                        name: string;
+                        orders: number;
+                        paidOrders: number;
+                        totalPaidUsdc: string;
+                    }[];
                 };
             };
             /** @description unauthorized */
