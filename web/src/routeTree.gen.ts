@@ -21,6 +21,7 @@ import { Route as TermsOfServiceRouteImport } from './routes/terms-of-service';
 import { Route as VerifyEmailRouteImport } from './routes/verify-email';
 import { Route as AdminIndexRouteImport } from './routes/admin/index';
 import { Route as AdminAccountRouteImport } from './routes/admin/account';
+import { Route as AdminCustomersRouteImport } from './routes/admin/customers';
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders';
 import { Route as AdminPayoutsRouteImport } from './routes/admin/payouts';
 import { Route as PaySessionIdRouteImport } from './routes/pay/$sessionId';
@@ -32,6 +33,7 @@ import { Route as ThankYouOrderIdRouteImport } from './routes/thank-you/$orderId
 import { Route as UniversalCheckoutDocsIndexRouteImport } from './routes/universal-checkout-docs/index';
 import { Route as UniversalCheckoutIndexRouteImport } from './routes/universal-checkout/index';
 import { Route as UniversalPaymentOrderIdRouteImport } from './routes/universal-payment/$orderId';
+import { Route as AdminCustomersEmailRouteImport } from './routes/admin/customers_.$email';
 import { Route as AdminOrdersOrderIdRouteImport } from './routes/admin/orders_.$orderId';
 import { Route as AdminStoresStoreIdRouteImport } from './routes/admin/stores/$storeId';
 import { Route as StoreSlugIndexRouteImport } from './routes/store/$slug/index';
@@ -102,6 +104,11 @@ const AdminAccountRoute = AdminAccountRouteImport.update({
   path: '/account',
   getParentRoute: () => AdminRouteRoute,
 } as any);
+const AdminCustomersRoute = AdminCustomersRouteImport.update({
+  id: '/customers',
+  path: '/customers',
+  getParentRoute: () => AdminRouteRoute,
+} as any);
 const AdminOrdersRoute = AdminOrdersRouteImport.update({
   id: '/orders',
   path: '/orders',
@@ -157,6 +164,11 @@ const UniversalPaymentOrderIdRoute = UniversalPaymentOrderIdRouteImport.update({
   id: '/universal-payment/$orderId',
   path: '/universal-payment/$orderId',
   getParentRoute: () => rootRouteImport,
+} as any);
+const AdminCustomersEmailRoute = AdminCustomersEmailRouteImport.update({
+  id: '/customers_/$email',
+  path: '/customers/$email',
+  getParentRoute: () => AdminRouteRoute,
 } as any);
 const AdminOrdersOrderIdRoute = AdminOrdersOrderIdRouteImport.update({
   id: '/orders_/$orderId',
@@ -220,6 +232,7 @@ export interface FileRoutesByFullPath {
   '/verify-email': typeof VerifyEmailRoute;
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
   '/admin/account': typeof AdminAccountRoute;
+  '/admin/customers': typeof AdminCustomersRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
@@ -231,6 +244,7 @@ export interface FileRoutesByFullPath {
   '/payment-link-builder/': typeof PaymentLinkBuilderIndexRoute;
   '/universal-checkout-docs/': typeof UniversalCheckoutDocsIndexRoute;
   '/universal-checkout/': typeof UniversalCheckoutIndexRoute;
+  '/admin/customers/$email': typeof AdminCustomersEmailRoute;
   '/admin/orders/$orderId': typeof AdminOrdersOrderIdRoute;
   '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
   '/store/$slug/cart': typeof StoreSlugCartRoute;
@@ -252,6 +266,7 @@ export interface FileRoutesByTo {
   '/terms-of-service': typeof TermsOfServiceRoute;
   '/verify-email': typeof VerifyEmailRoute;
   '/admin/account': typeof AdminAccountRoute;
+  '/admin/customers': typeof AdminCustomersRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
@@ -263,6 +278,7 @@ export interface FileRoutesByTo {
   '/payment-link-builder': typeof PaymentLinkBuilderIndexRoute;
   '/universal-checkout-docs': typeof UniversalCheckoutDocsIndexRoute;
   '/universal-checkout': typeof UniversalCheckoutIndexRoute;
+  '/admin/customers/$email': typeof AdminCustomersEmailRoute;
   '/admin/orders/$orderId': typeof AdminOrdersOrderIdRoute;
   '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
   '/store/$slug/cart': typeof StoreSlugCartRoute;
@@ -287,6 +303,7 @@ export interface FileRoutesById {
   '/verify-email': typeof VerifyEmailRoute;
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
   '/admin/account': typeof AdminAccountRoute;
+  '/admin/customers': typeof AdminCustomersRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
@@ -298,6 +315,7 @@ export interface FileRoutesById {
   '/payment-link-builder/': typeof PaymentLinkBuilderIndexRoute;
   '/universal-checkout-docs/': typeof UniversalCheckoutDocsIndexRoute;
   '/universal-checkout/': typeof UniversalCheckoutIndexRoute;
+  '/admin/customers_/$email': typeof AdminCustomersEmailRoute;
   '/admin/orders_/$orderId': typeof AdminOrdersOrderIdRoute;
   '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
   '/store/$slug/cart': typeof StoreSlugCartRoute;
@@ -323,6 +341,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/store/$slug'
     | '/admin/account'
+    | '/admin/customers'
     | '/admin/orders'
     | '/admin/payouts'
     | '/pay/$sessionId'
@@ -334,6 +353,7 @@ export interface FileRouteTypes {
     | '/payment-link-builder/'
     | '/universal-checkout-docs/'
     | '/universal-checkout/'
+    | '/admin/customers/$email'
     | '/admin/orders/$orderId'
     | '/admin/stores/$storeId'
     | '/store/$slug/cart'
@@ -355,6 +375,7 @@ export interface FileRouteTypes {
     | '/terms-of-service'
     | '/verify-email'
     | '/admin/account'
+    | '/admin/customers'
     | '/admin/orders'
     | '/admin/payouts'
     | '/pay/$sessionId'
@@ -366,6 +387,7 @@ export interface FileRouteTypes {
     | '/payment-link-builder'
     | '/universal-checkout-docs'
     | '/universal-checkout'
+    | '/admin/customers/$email'
     | '/admin/orders/$orderId'
     | '/admin/stores/$storeId'
     | '/store/$slug/cart'
@@ -389,6 +411,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/store/$slug'
     | '/admin/account'
+    | '/admin/customers'
     | '/admin/orders'
     | '/admin/payouts'
     | '/pay/$sessionId'
@@ -400,6 +423,7 @@ export interface FileRouteTypes {
     | '/payment-link-builder/'
     | '/universal-checkout-docs/'
     | '/universal-checkout/'
+    | '/admin/customers_/$email'
     | '/admin/orders_/$orderId'
     | '/admin/stores/$storeId'
     | '/store/$slug/cart'
@@ -519,6 +543,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminAccountRouteImport;
       parentRoute: typeof AdminRouteRoute;
     };
+    '/admin/customers': {
+      id: '/admin/customers';
+      path: '/customers';
+      fullPath: '/admin/customers';
+      preLoaderRoute: typeof AdminCustomersRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
     '/admin/orders': {
       id: '/admin/orders';
       path: '/orders';
@@ -596,6 +627,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UniversalPaymentOrderIdRouteImport;
       parentRoute: typeof rootRouteImport;
     };
+    '/admin/customers_/$email': {
+      id: '/admin/customers_/$email';
+      path: '/customers/$email';
+      fullPath: '/admin/customers/$email';
+      preLoaderRoute: typeof AdminCustomersEmailRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
     '/admin/orders_/$orderId': {
       id: '/admin/orders_/$orderId';
       path: '/orders/$orderId';
@@ -664,18 +702,22 @@ declare module '@tanstack/react-router' {
 
 interface AdminRouteRouteChildren {
   AdminAccountRoute: typeof AdminAccountRoute;
+  AdminCustomersRoute: typeof AdminCustomersRoute;
   AdminOrdersRoute: typeof AdminOrdersRoute;
   AdminPayoutsRoute: typeof AdminPayoutsRoute;
   AdminIndexRoute: typeof AdminIndexRoute;
+  AdminCustomersEmailRoute: typeof AdminCustomersEmailRoute;
   AdminOrdersOrderIdRoute: typeof AdminOrdersOrderIdRoute;
   AdminStoresStoreIdRoute: typeof AdminStoresStoreIdRoute;
 }
 
 const AdminRouteRouteChildren: AdminRouteRouteChildren = {
   AdminAccountRoute: AdminAccountRoute,
+  AdminCustomersRoute: AdminCustomersRoute,
   AdminOrdersRoute: AdminOrdersRoute,
   AdminPayoutsRoute: AdminPayoutsRoute,
   AdminIndexRoute: AdminIndexRoute,
+  AdminCustomersEmailRoute: AdminCustomersEmailRoute,
   AdminOrdersOrderIdRoute: AdminOrdersOrderIdRoute,
   AdminStoresStoreIdRoute: AdminStoresStoreIdRoute,
 };
