@@ -245,7 +245,9 @@ function PayoutsBody(props: { load: Load }) {
           Nothing reached the payout wallet from {payouts.from} to {payouts.to}.
         </p>
       ) : (
-        payouts.days.map((d) => <PayoutDayCard key={d.day} day={d} />)
+        payouts.days.map((d) => (
+          <PayoutDayCard key={d.day} day={d} payoutAddress={payouts.payoutAddress} />
+        ))
       )}
     </>
   );
@@ -256,8 +258,9 @@ function daySummary(day: Payouts['days'][number]): string {
   return `Received ${exactUsdc(day.receivedUsdc)} (${plural(day.payouts, 'payout')}) − refunded ${exactUsdc(day.refundedUsdc)} (${plural(day.refunds, 'refund')}) = net ${exactUsdc(day.netUsdc)}. Fees that day: ${exactUsdc(day.feesUsdc)}.`;
 }
 
-function PayoutDayCard(props: { day: Payouts['days'][number] }) {
+function PayoutDayCard(props: { day: Payouts['days'][number]; payoutAddress: string | null }) {
   const { day } = props;
+  const current = props.payoutAddress?.toLowerCase();
   const headingId = `payout-day-${day.day}`;
   return (
     <section className="card payout-day" aria-labelledby={headingId} data-day={day.day}>
@@ -301,6 +304,16 @@ function PayoutDayCard(props: { day: Payouts['days'][number] }) {
                   </td>
                   <td data-label="Transaction">
                     <TxLink hash={entry.txHash} />
+                    {entry.type === 'payout' && entry.to !== current && (
+                      <div className="muted small">
+                        To an earlier payout address: <span className="mono">{entry.to}</span>
+                      </div>
+                    )}
+                    {entry.type === 'merchant_refund' && (
+                      <div className="muted small">
+                        To the payer: <span className="mono">{entry.to}</span>
+                      </div>
+                    )}
                   </td>
                   <td data-label="Amount" className="payout-amount">
                     {entry.type === 'payout' ? '+' : '−'}
