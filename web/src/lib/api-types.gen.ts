@@ -927,6 +927,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/stores/{id}/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's customers: one per email address, with orders, total paid, first and last order
+         * @description Newest last order first. `q` finds part of an email or of a name (of any of the customer's orders). `name` is from the latest order's address; `orders` counts every order, `paidOrders` and `totalPaidUsdc` those paid, processing, shipped or completed. A full page (`limit`, default 100, at most 500) carries `X-Next-Cursor`: pass it as `cursor` for the next page. A customer's orders: GET /api/orders?storeId={id}&q={email}.
+         */
+        get: operations["getApiStoresByIdCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stores/{id}/link-secret": {
         parameters: {
             query?: never;
@@ -993,6 +1013,46 @@ export type paths = {
          * @description `from` and `to` are UTC days (YYYY-MM-DD), both included, at most 731 days apart; without them, the last 30 days. The same rows as GET /api/stores/{id}/money-movements, streamed as RFC 4180 CSV.
          */
         get: operations["getApiStoresByIdMoney-movementsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stores/{id}/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What reached a store's payout wallet per UTC day, with its transactions
+         * @description A payout is a forwarding leg of the merchant's share (already net of the platform's 2% fee) into the payout wallet, counted once confirmed at depth, on the UTC day of its block; a merchant_refund is a refund sent from the payout wallet to a payer and matched on the chain. The rows are the accounting export's merchant and merchant_refund movements. Per day and in total: payouts and refunds counted, received, refunded, net (received - refunded, negative on a day that refunded more) and the fee legs confirmed that day (not part of received). Days with activity, newest first, each with its transfers oldest first. `from` and `to` are UTC days (YYYY-MM-DD), both included, at most 92 days apart; without them, the last 30 days.
+         */
+        get: operations["getApiStoresByIdPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stores/{id}/payouts/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's payouts as a CSV file: one line per transfer into or out of the payout wallet
+         * @description A payout is a forwarding leg of the merchant's share (already net of the platform's 2% fee) into the payout wallet, counted once confirmed at depth, on the UTC day of its block; a merchant_refund is a refund sent from the payout wallet to a payer and matched on the chain. The rows are the accounting export's merchant and merchant_refund movements. Oldest first, streamed as RFC 4180 CSV. `from` and `to` as for the payouts page, at most 731 days apart.
+         */
+        get: operations["getApiStoresByIdPayoutsCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1872,6 +1932,17 @@ export type components = {
             /** Format: date-time */
             updatedAt: string;
         };
+        Customer: {
+            email: string;
+            /** Format: date-time */
+            firstOrderAt: string;
+            /** Format: date-time */
+            lastOrderAt: string;
+            name: string;
+            orders: number;
+            paidOrders: number;
+            totalPaidUsdc: string;
+        };
         DailyVolumeSeries: {
             days: {
                 /** Format: date */
@@ -2272,6 +2343,44 @@ export type components = {
             address: string;
             expiresAt: string;
             message: string;
+        };
+        Payouts: {
+            days: {
+                /** Format: date */
+                day: string;
+                entries: {
+                    amountBaseUnits: string;
+                    amountUsdc: string;
+                    externalOrderId: string | null;
+                    from: string;
+                    orderId: string;
+                    /** Format: date-time */
+                    time: string;
+                    to: string;
+                    txHash: string;
+                    /** @enum {string} */
+                    type: "payout" | "merchant_refund";
+                }[];
+                feesUsdc: string;
+                netUsdc: string;
+                payouts: number;
+                receivedUsdc: string;
+                refundedUsdc: string;
+                refunds: number;
+            }[];
+            /** Format: date */
+            from: string;
+            payoutAddress: string | null;
+            /** Format: date */
+            to: string;
+            totals: {
+                feesUsdc: string;
+                netUsdc: string;
+                payouts: number;
+                receivedUsdc: string;
+                refundedUsdc: string;
+                refunds: number;
+            };
         };
         Product: {
             /** Format: date-time */
@@ -11241,6 +11350,114 @@ export interface operations {
             };
         };
     };
+    getApiStoresByIdCustomers: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+                q?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        /** Format: date-time */
+                        firstOrderAt: string;
+                        /** Format: date-time */
+                        lastOrderAt: string;
+                        name: string;
+                        orders: number;
+                        paidOrders: number;
+                        totalPaidUsdc: string;
+                    }[];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     "getApiStoresByIdLink-secret": {
         parameters: {
             query?: never;
@@ -11602,6 +11819,237 @@ export interface operations {
         };
     };
     "getApiStoresByIdMoney-movementsCsv": {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (an attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiStoresByIdPayouts: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        days: {
+                            /** Format: date */
+                            day: string;
+                            entries: {
+                                amountBaseUnits: string;
+                                amountUsdc: string;
+                                externalOrderId: string | null;
+                                from: string;
+                                orderId: string;
+                                /** Format: date-time */
+                                time: string;
+                                to: string;
+                                txHash: string;
+                                /** @enum {string} */
+                                type: "payout" | "merchant_refund";
+                            }[];
+                            feesUsdc: string;
+                            netUsdc: string;
+                            payouts: number;
+                            receivedUsdc: string;
+                            refundedUsdc: string;
+                            refunds: number;
+                        }[];
+                        /** Format: date */
+                        from: string;
+                        payoutAddress: string | null;
+                        /** Format: date */
+                        to: string;
+                        totals: {
+                            feesUsdc: string;
+                            netUsdc: string;
+                            payouts: number;
+                            receivedUsdc: string;
+                            refundedUsdc: string;
+                            refunds: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiStoresByIdPayoutsCsv: {
         parameters: {
             query?: {
                 from?: string;
