@@ -6,7 +6,7 @@ ALTER TABLE "payment_wallets" ADD COLUMN "accepted_amount_usdc" numeric(20, 6);-
 -- Backfill by the rules of paymentExceptionOf. An underpaid payment whose order is paid was
 -- accepted by its merchant: it is received, held to what had arrived, and so agrees with its order.
 UPDATE "payment_wallets" w SET "exception" = 'accepted_underpaid', "status" = 'received',
-    "accepted_amount_usdc" = w."received_amount_usdc", "payment_received" = true
+    "accepted_amount_usdc" = w."received_amount_usdc"
   WHERE w."status" = 'underpaid' AND EXISTS (SELECT 1 FROM "orders" o WHERE o."id" = w."order_id"
     AND o."status" IN ('paid', 'processing', 'shipped', 'completed'));--> statement-breakpoint
 UPDATE "payment_wallets" w SET "exception" = CASE
@@ -16,4 +16,6 @@ UPDATE "payment_wallets" w SET "exception" = CASE
     ELSE 'none'
   END
   WHERE w."exception" = 'none';--> statement-breakpoint
-ALTER TABLE "payment_wallets" ADD CONSTRAINT "payment_wallets_exception_check" CHECK ("exception" in ('none', 'underpaid', 'overpaid', 'paid_late', 'accepted_underpaid'));
+ALTER TABLE "payment_wallets" ADD CONSTRAINT "payment_wallets_exception_check" CHECK ("exception" in ('none', 'underpaid', 'overpaid', 'paid_late', 'accepted_underpaid'));--> statement-breakpoint
+-- A copy of the state (true for received, overpaid and paid late) that nothing read: the state says it.
+ALTER TABLE "payment_wallets" DROP COLUMN "payment_received";

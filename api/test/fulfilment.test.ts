@@ -72,7 +72,6 @@ async function placeOrder(paid: boolean) {
       receivedAmountUsdc: totals.totalUsdc,
       detectedAmountUsdc: totals.totalUsdc,
       storePaymentAddress: storeForm().paymentAddress,
-      paymentReceived: true,
       paymentChain: 'base',
       paymentReceivedAt: new Date(),
     })

@@ -87,7 +87,8 @@ describe('a store order paid with the exact amount', () => {
       expectedAmount: '10.80',
     });
     const wallet = await waitForWalletState(t.database.db, orderId, 'received');
-    expect(wallet).toMatchObject({ depositTxHash: hash, paymentReceived: true });
+    expect(wallet).toMatchObject({ depositTxHash: hash, exception: 'none' });
+    expect(wallet.paymentReceivedAt).toBeInstanceOf(Date);
     expect(wallet.detectedAt).toBeInstanceOf(Date);
     const [paid] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(paid).toMatchObject({ status: 'paid', paymentTxHash: hash });

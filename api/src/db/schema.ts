@@ -422,7 +422,6 @@ export const paymentWallets = pgTable(
       .notNull()
       .generatedAlwaysAs(sql`detected_amount_usdc <> received_amount_usdc`),
     storePaymentAddress: text().notNull(),
-    paymentReceived: boolean().notNull().default(false),
     expiredAt: timestamp({ withTimezone: true }),
     gasFunded: boolean().notNull().default(false),
     // amounts in ETH, 18 decimals

@@ -71,7 +71,6 @@ export async function recordWalletChange(
         detectedAmountUsdc: formatUsdcFull(after.detected),
         receivedAmountUsdc: formatUsdcFull(after.received),
         depositTxHash: after.paymentTxHash,
-        paymentReceived: isPaidState(after.state),
         ...(newlyPaid ? { paymentReceivedAt: now } : {}),
         ...(newlyDetected ? { detectedAt: now } : {}),
       })
@@ -149,7 +148,6 @@ export async function recordAcceptedUnderpaid(
       status: 'received',
       exception: 'accepted_underpaid',
       acceptedAmountUsdc: formatUsdcFull(received),
-      paymentReceived: true,
       paymentReceivedAt: now,
       expiredAt: sql`least(${paymentWallets.expiredAt}, ${now.toISOString()}::timestamptz)`,
       // Note: due now, even if an earlier failure had scheduled it later.

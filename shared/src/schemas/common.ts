@@ -63,12 +63,6 @@ export const UsdcAmountStringSchema = v.pipe(
   v.check((s) => tryParseUsdc(s) !== undefined, 'Amount must be a decimal with at most 6 decimals'),
 );
 
-/** A gas amount: decimal(30,18). */
-export const GasAmountStringSchema = v.pipe(
-  v.string('Gas amount must be a decimal string'),
-  v.regex(/^\d{1,12}(?:\.\d{1,18})?$/, 'Gas amount must be decimal(30,18)'),
-);
-
 /** Store theme: light or dark. */
 export const ThemeSchema = v.picklist(THEMES, STORE_FORM_MESSAGES.theme);
 /** A store theme. */

@@ -3,7 +3,6 @@ import * as v from 'valibot';
 import { DEFAULT_CHAIN, PAYMENT_CHAINS } from '../constants.ts';
 import { API_PAYMENT_STATUSES } from '../status.ts';
 import {
-  GasAmountStringSchema,
   MoneyStringSchema,
   OptionalText,
   TimestampSchema,
@@ -14,31 +13,6 @@ import {
 export const PaymentChainSchema = v.picklist(PAYMENT_CHAINS, 'Unsupported payment chain');
 /** A payment chain name. */
 export type PaymentChain = v.InferOutput<typeof PaymentChainSchema>;
-
-/** A payment_wallets row as JSON (SPEC §3). */
-export const PaymentWalletSchema = v.object({
-  id: v.string(),
-  orderId: v.string(),
-  walletAddress: v.string(),
-  derivationPath: v.string(),
-  expectedAmountUsdc: MoneyStringSchema,
-  receivedAmountUsdc: UsdcAmountStringSchema,
-  storePaymentAddress: v.string(),
-  paymentReceived: v.boolean(),
-  expiredAt: v.nullish(TimestampSchema),
-  gasFunded: v.boolean(),
-  gasAmountSent: GasAmountStringSchema,
-  forwardingCompleted: v.boolean(),
-  forwardingRetryCount: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  actualGasUsed: GasAmountStringSchema,
-  paymentChain: v.string(),
-  externalOrderId: OptionalText,
-  createdAt: v.optional(TimestampSchema),
-  paymentReceivedAt: v.nullish(TimestampSchema),
-  forwardedAt: v.nullish(TimestampSchema),
-});
-/** A payment wallet row. */
-export type PaymentWallet = v.InferOutput<typeof PaymentWalletSchema>;
 
 /** The wallet a shopper pays to: address, expected amount (2 decimals) and chain. */
 export const PaymentWalletResponseSchema = v.object({
