@@ -8,7 +8,6 @@ import {
   type Hex,
   http,
   keccak256,
-  type LocalAccount,
   type PublicClient,
   parseAbiItem,
   type TransactionReceipt,

@@ -11,7 +11,6 @@ import {
   type LocalAccount,
   WaitForTransactionReceiptTimeoutError,
 } from 'viem';
-import type { Database } from '../db/client.ts';
 import { depositAccount } from '../keys/deposit-address.ts';
 import { crashPoint } from './crash-point.ts';
 import { closeLegsOfLostPayment, roundShortfall } from './forwarding-cancel.ts';

@@ -1,13 +1,8 @@
-// Payment schemas: the payment_wallets row, the wallet assignment call and the status check.
+// Payment schemas: the wallet assignment call and its answer, and the status check.
 import * as v from 'valibot';
 import { DEFAULT_CHAIN, PAYMENT_CHAINS } from '../constants.ts';
 import { API_PAYMENT_STATUSES } from '../status.ts';
-import {
-  MoneyStringSchema,
-  OptionalText,
-  TimestampSchema,
-  UsdcAmountStringSchema,
-} from './common.ts';
+import { MoneyStringSchema, TimestampSchema, UsdcAmountStringSchema } from './common.ts';
 
 /** A chain a payment can be requested on (Base only). */
 export const PaymentChainSchema = v.picklist(PAYMENT_CHAINS, 'Unsupported payment chain');
