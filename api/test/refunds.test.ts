@@ -13,7 +13,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { type Address, getAddress, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadWorkerConfig } from '../src/config.ts';
-import { emailOutbox, orders, products, refunds } from '../src/db/schema.ts';
+import { emailOutbox, orders, products, refunds, users } from '../src/db/schema.ts';
+import { merchantShortfall, shopperShortfall } from '../src/mail/shortfall.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { type ApiClient, apiClient, newMerchant, storeForm } from './support/client.ts';
@@ -212,6 +213,10 @@ const confirmedAt = (orderId: string, amount: string) =>
 describe('an underpaid order, decided the day it happens', () => {
   test('its merchant refunds it at once: the window closes, a later top-up never pays it', async () => {
     const { owner, payout, orderId, buyerToken, address } = await storeOrder();
+    await t.database.db
+      .update(users)
+      .set({ email: `${owner.user.username}@example.com`, emailVerifiedAt: new Date() })
+      .where(eq(users.id, owner.user.id));
     await payUsdc(t.stack.env, 2, address, usdc('4.00'));
     await webhookOf(orderId, 'order.underpaid');
     await confirmedAt(orderId, '4.000000');
@@ -220,6 +225,35 @@ describe('an underpaid order, decided the day it happens', () => {
     const before = await walletOf(t.database.db, orderId);
     expect(before).toMatchObject({ forwardedAmountUsdc: '0.000000', exception: 'underpaid' });
     expect(before.expiredAt?.getTime()).toBeGreaterThan(Date.now() + 60_000);
+    // Both sides are told at once: the shopper with a link to pay the rest, the owner with the
+    // order page.
+    const shortfall = await t.database.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, orderId));
+    expect(shortfall.map((m) => m.kind).sort()).toEqual(['merchant_underpaid', 'underpaid']);
+    const told = (kind: string) => {
+      const row = shortfall.find((m) => m.kind === kind);
+      if (!row) throw new Error(`no ${kind} mail`);
+      return { ...row, kind, userId: row.userId, orderId, payload: row.payload };
+    };
+    const shopperMail = await shopperShortfall(
+      t.database.db,
+      told('underpaid'),
+      31337,
+      'https://shop.example',
+    );
+    expect(shopperMail?.subject).toContain('is 6.800000 USDC short');
+    expect(shopperMail?.text).toContain('Arrived: 4.000000 USDC');
+    expect(shopperMail?.text).toContain(`Pay the rest: https://shop.example/payment/${orderId}`);
+    const ownerMail = await merchantShortfall(
+      t.database.db,
+      told('merchant_underpaid'),
+      31337,
+      'https://shop.example',
+    );
+    expect(ownerMail?.text).toContain('received 4.000000 of 10.80 USDC');
+    expect(ownerMail?.text).toContain(`https://shop.example/admin/orders/${orderId}`);
     const view = (await owner.api.get(`/api/orders/${orderId}/refunds`)).body;
     expect(view).toMatchObject({
       paymentStatus: 'underpaid',
@@ -248,6 +282,10 @@ describe('an underpaid order, decided the day it happens', () => {
     expect((await walletOf(t.database.db, orderId)).expiredAt?.getTime()).toBeLessThanOrEqual(
       Date.now(),
     );
+    // Refunded: the shopper is no longer asked to pay the rest.
+    expect(
+      await shopperShortfall(t.database.db, told('underpaid'), 31337, 'https://shop.example'),
+    ).toBeNull();
     // Decided: a second refund, or accepting now, is refused.
     expect((await owner.api.post(`/api/orders/${orderId}/refunds`, {})).status).toBe(409);
     expect((await owner.api.post(`/api/orders/${orderId}/accept-underpaid`)).status).toBe(409);

@@ -47,6 +47,15 @@ export function isLinkOrder(source: OrderSource): boolean {
   return source === 'signed_link' || source === 'unsigned_link';
 }
 
+/**
+ * The path of an order's payment page: a universal link's own page, else the store payment page
+ * (the store comes from the order). It shows no personal data without the buyer's token, so it
+ * may be mailed.
+ */
+export function paymentPagePath(order: { id: string; source: OrderSource }): string {
+  return isLinkOrder(order.source) ? `/universal-payment/${order.id}` : `/payment/${order.id}`;
+}
+
 /** Statuses whose orders count as revenue. */
 export const REVENUE_STATUSES = ['paid', 'processing', 'shipped', 'completed'] as const;
 /** A status that counts as revenue. */

@@ -8,6 +8,7 @@ import { NOTICE_MAIL_KINDS } from './notices.ts';
 import { brandingStoreId, receiptStoreExtras, renderReceipt, storeNameOf } from './receipt.ts';
 import { refundClaim } from './refund.ts';
 import { shipped } from './shipped.ts';
+import { merchantShortfall, shopperShortfall } from './shortfall.ts';
 import type { MailTemplate } from './template.ts';
 
 /** The receipt of one order, rendered from the order and its store as they are now. */
@@ -54,5 +55,7 @@ export const MAIL_KINDS: Readonly<Record<string, MailTemplate>> = {
   reset_password: ACCOUNT_MAIL_KINDS.reset_password,
   merchant_paid: ACCOUNT_MAIL_KINDS.merchant_paid,
   refund_claim: refundClaim,
+  underpaid: shopperShortfall,
+  merchant_underpaid: merchantShortfall,
   ...NOTICE_MAIL_KINDS,
 };

@@ -100,3 +100,57 @@ export async function enqueueMerchantPaid(tx: Executor, orderId: string, at: Dat
     })
     .onConflictDoNothing(ONE_PER_ORDER);
 }
+
+/**
+ * Queues the mails of an order's shortfall, in the transaction that records it: the shopper's
+ * (unless the order's receipt is not emailed: an unsigned link's) and the store owner's (to a
+ * verified address, unless the store turned order notices off). One of each per order; neither
+ * is sent if the order is paid, accepted or refunded by then (see shortfall.ts).
+ */
+export async function enqueueShortfall(tx: Executor, orderId: string, at: Date): Promise<void> {
+  const [order] = await tx
+    .select({ email: orders.customerEmail, source: orders.source })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .limit(1);
+  const retryUntil = new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS);
+  if (order?.email && receiptIsEmailed(order.source))
+    await tx
+      .insert(emailOutbox)
+      .values({
+        orderId,
+        kind: 'underpaid',
+        toAddress: order.email,
+        nextAttemptAt: at,
+        retryUntil,
+        createdAt: at,
+      })
+      .onConflictDoNothing(ONE_PER_ORDER);
+  const [owner] = await tx
+    .select({ userId: users.id, email: users.email })
+    .from(orders)
+    .innerJoin(stores, eq(stores.id, orders.storeId))
+    .innerJoin(users, sql`${users.id}::text = ${stores.ownerId}`)
+    .where(
+      and(
+        eq(orders.id, orderId),
+        eq(stores.notifyPaidOrders, true),
+        isNotNull(users.email),
+        isNotNull(users.emailVerifiedAt),
+      ),
+    )
+    .limit(1);
+  if (owner?.email)
+    await tx
+      .insert(emailOutbox)
+      .values({
+        orderId,
+        userId: owner.userId,
+        kind: 'merchant_underpaid',
+        toAddress: owner.email,
+        nextAttemptAt: at,
+        retryUntil,
+        createdAt: at,
+      })
+      .onConflictDoNothing(ONE_PER_ORDER);
+}

@@ -15,7 +15,7 @@ import {
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client.ts';
 import { orders, paymentEvents, paymentWallets } from '../db/schema.ts';
-import { enqueueMerchantPaid, enqueueReceipt } from '../mail/outbox.ts';
+import { enqueueMerchantPaid, enqueueReceipt, enqueueShortfall } from '../mail/outbox.ts';
 import { decrementInventoryForPaidOrder } from '../modules/orders/service.ts';
 import { eventsForTransition } from '../webhooks/events.ts';
 import { enqueueOrderEvents } from '../webhooks/outbox.ts';
@@ -94,6 +94,9 @@ export async function recordWalletChange(
     if (newlyPaid) await enqueueReceipt(tx, change.orderId, now);
     if (newlyPaid) await enqueueMerchantPaid(tx, change.orderId, now);
     if (reversed) await markOrderReversed(tx, change.orderId, now);
+    // Note: a shortfall is told the moment it is seen, so it is settled the same day.
+    if (after.state === 'underpaid' && before.state !== 'underpaid')
+      await enqueueShortfall(tx, change.orderId, now);
     // Note: an excess held for the payer that went with the payment: nobody is asked to claim it.
     if (reversed) {
       const left = after.detected - parseUsdc(row.forwarded);
