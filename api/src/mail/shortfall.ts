@@ -38,7 +38,7 @@ async function shortfallOf(db: Database, orderId: string) {
     .innerJoin(paymentWallets, eq(paymentWallets.orderId, orders.id))
     .where(eq(orders.id, orderId))
     .limit(1);
-  if (!row || row.order.status !== 'pending' || row.wallet.exception !== 'underpaid') return;
+  if (row?.order.status !== 'pending' || row.wallet.exception !== 'underpaid') return;
   // Note: once its merchant refunded it, the order takes no more money.
   const [declined] = await db
     .select({ id: refunds.id })
