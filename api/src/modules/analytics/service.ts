@@ -8,6 +8,20 @@ import { getOwnStoreOrThrow } from '../stores/service.ts';
 import { seriesOf } from './series.ts';
 
 /**
+ * The store's 30-day series; none received before the indexer has made its table (a fresh
+ * deployment): no payment can have been detected then either, as detection reads that table.
+ */
+async function receivedSeries(db: Database, storeId: string) {
+  try {
+    return await seriesOf(db, [storeId], ANALYTICS_WINDOW_DAYS);
+  } catch (error) {
+    // undefined_table: the indexer's transfer table does not exist yet.
+    if ((error as { code?: string }).code !== '42P01') throw error;
+    return { totals: { grossUsdc: '0' } };
+  }
+}
+
+/**
  * Published products; revenue: USDC received by the store's orders in the last 30 UTC days (the
  * charts' "Received", analytics.daily_volume); orders: orders placed in the last 30 days.
  */
@@ -27,7 +41,7 @@ export async function getStoreAnalytics(
       .select({ orders: sql<number>`count(*)::int` })
       .from(orders)
       .where(and(eq(orders.storeId, storeId), gte(orders.createdAt, since))),
-    seriesOf(db, [storeId], ANALYTICS_WINDOW_DAYS),
+    receivedSeries(db, storeId),
   ]);
   return {
     activeProducts: active?.count ?? 0,
