@@ -71,6 +71,12 @@ test('an overpaid order: the shopper claims the excess and it arrives on chain',
 
   await signUp(page.request);
   const store = await createStore(page.request, unique('Refund Shop'));
+  // The store's look, which its refund page wears too.
+  const look = await page.request.put(`/api/stores/${store.id}`, {
+    data: { theme: 'light', primaryColor: '#0f766e' },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  expect(look.status(), await look.text()).toBe(200);
   const product = await createProduct(page.request, store.id, {
     title: 'Beeswax candle',
     priceUsdc: '5.00',
@@ -105,6 +111,13 @@ test('an overpaid order: the shopper claims the excess and it arrives on chain',
   await expect(page).toHaveURL(/\/refund\/[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
   await expect(page.getByRole('heading', { name: 'Your refund' })).toBeVisible();
   await expect(page.getByText('1.50 USDC')).toBeVisible();
+  // Branded as the payment page was: the store's name, logo, colours and light theme.
+  await expect(page.getByRole('img', { name: `${store.name} logo` })).toHaveText('🕯️');
+  await expect(page.locator('.refund-brand')).toContainText(store.name);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.style.getPropertyValue('--primary')))
+    .toBe('#0f766e');
+  await expect(page.locator('html')).toHaveClass(/\blight\b/);
   await expect(page.getByTestId('refund-address')).toHaveText(payer);
   await expect(page.getByRole('note').filter({ hasText: 'exchange' })).toBeVisible();
   await expect(page.getByRole('note').filter({ hasText: 'email we sent you' })).toBeVisible();
