@@ -1,5 +1,6 @@
 // Local mode's demo merchant (`demo` / `demo-password`) with a demo store and a few products, so
 // the dashboard and the storefront are not empty on first start. Never touches existing data.
+import { NEW_STORE_TAX_RATE_BPS, newStoreShippingOptions } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from './db/client.ts';
 import { products, storeSlugs, stores, users } from './db/schema.ts';
@@ -65,6 +66,9 @@ export async function seedDemoMerchant(db: Database): Promise<boolean> {
         logoUrl: '☕',
         ownerId: user.id,
         paymentAddress: DEMO.paymentAddress,
+        // A new store's settings: no tax, free shipping only, until its merchant sets them.
+        taxRateBps: NEW_STORE_TAX_RATE_BPS,
+        shippingOptions: newStoreShippingOptions(),
       })
       .returning({ id: stores.id });
     const storeId = (store as { id: string }).id;

@@ -402,6 +402,8 @@ describe('database roles', () => {
         '0025_universal_orders_as_rows',
         '0026_checkout_session_submitted',
         '0027_payment_exception',
+        '0028_daily_volume_orders_paid',
+        '0029_new_store_no_tax',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -435,7 +437,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 28 migration\(s\) \(0000_init, .*0027_payment_exception\)/,
+      /lacks 30 migration\(s\) \(0000_init, .*0029_new_store_no_tax\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

@@ -46,16 +46,69 @@ const orderBody = (
 };
 
 describe('store settings', () => {
-  test("a new store has SPEC's settings: 8% tax, nothing else set", async () => {
-    const { store } = await storeWithMug();
+  test('a new store charges no tax and ships free only until its merchant sets them', async () => {
+    // The store form without settings, as the admin's Create Store dialog sends it.
+    const bare = storeForm({ taxRateBps: undefined, shippingOptions: undefined });
+    const created = await t.owner.api.post('/api/stores', bare);
+    expect(created.status).toBe(201);
+    const store = created.body as { id: string; slug: string };
+    const freeOnly = {
+      free: { enabled: true, priceUsdc: '0.00', delivery: '7-10 business days' },
+      standard: { enabled: false, priceUsdc: '12.99', delivery: '5-7 business days' },
+      express: { enabled: false, priceUsdc: '24.99', delivery: '2-3 business days' },
+    };
     const read = await t.shopper.get(`/api/stores/${store.slug}`);
     expect(read.body).toMatchObject({
-      taxRateBps: 800,
-      shippingOptions: null,
+      taxRateBps: 0,
+      shippingOptions: freeOnly,
       shippingTime: null,
       returnPolicyDays: null,
       verified: false,
     });
+    const mug = (
+      await t.owner.api.post('/api/products', {
+        storeId: store.id,
+        title: 'Mug',
+        priceUsdc: '20.00',
+      })
+    ).body as { id: string; title: string; priceUsdc: string };
+    // SPEC's 8% and paid shipping are nobody's choice here: refused.
+    for (const [method, shippingUsdc, taxBps] of [
+      ['free', '0.00', 800],
+      ['standard', '12.99', 0],
+    ] as const) {
+      const refused = await t.shopper.post(
+        '/api/orders',
+        orderBody(store.id, mug, method, { shippingUsdc, taxBps }),
+      );
+      expect(refused.status).toBe(422);
+    }
+    const placed = await t.shopper.post(
+      '/api/orders',
+      orderBody(store.id, mug, 'free', { shippingUsdc: '0.00', taxBps: 0 }),
+    );
+    expect(placed.status).toBe(201);
+    expect(placed.body).toMatchObject({
+      subtotalUsdc: '40.00',
+      shippingUsdc: '0.00',
+      taxUsdc: '0.00',
+      totalUsdc: '40.00',
+    });
+    // Once the merchant sets a rate, it applies.
+    await t.owner.api.put(`/api/stores/${store.id}`, { taxRateBps: 800 });
+    expect((await t.shopper.get(`/api/stores/${store.slug}`)).body.taxRateBps).toBe(800);
+  });
+
+  test('a store may be created with its settings, checked as an edit checks them', async () => {
+    const created = await t.owner.api.post(
+      '/api/stores',
+      storeForm({ taxRateBps: 725, shippingOptions: OWN_SHIPPING }),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ taxRateBps: 725, shippingOptions: OWN_SHIPPING });
+    const tooHigh = await t.owner.api.post('/api/stores', storeForm({ taxRateBps: 9000 }));
+    expect(tooHigh.status).toBe(422);
+    expect(JSON.stringify(tooHigh.body)).toContain(STORE_SETTINGS_MESSAGES.taxRate);
   });
 
   test('the owner sets them; the public read carries them; others are refused', async () => {

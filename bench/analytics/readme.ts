@@ -2,7 +2,7 @@
 // chain: a stack at Base's pace, the API and the worker, two stores and a universal checkout paid
 // from anvil's accounts (exact, under then completed, over), read as the analysts' role.
 //   bun bench/analytics/readme.ts
-import { storeCheckoutTotals } from '@store/shared';
+import { DEFAULT_TAX_RATE_BPS, storeCheckoutTotals } from '@store/shared';
 import { customer } from '@store/stack/api-process';
 import { payUsdc } from '@store/stack/usdc';
 import postgres from 'postgres';
@@ -63,11 +63,13 @@ try {
     name: 'Candle Co',
     slug: 'candle-co',
     paymentAddress: payout,
+    taxRateBps: DEFAULT_TAX_RATE_BPS,
   });
   const tea = await call('POST', '/api/stores', {
     name: 'Tea House',
     slug: 'tea-house',
     paymentAddress: payout,
+    taxRateBps: DEFAULT_TAX_RATE_BPS,
   });
   const pay = (from: number, to: Address, amount: string) =>
     payUsdc(stack.env, from, to, parseUnits(amount, 6));

@@ -32,8 +32,6 @@ export {
 export const PAYMENT_CHAINS = ['base'] as const;
 /** Default selected chain of the cart and of wallet requests. */
 export const DEFAULT_CHAIN = 'base';
-/** Displayed gas estimates in USD. */
-export const GAS_ESTIMATE_DISPLAY_USD = { storePage: '0.10', universalPage: '0.02' } as const;
 
 /** Payment status poll interval. */
 export const PAYMENT_POLL_INTERVAL_MS = 10_000;

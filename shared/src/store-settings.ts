@@ -18,8 +18,10 @@ export const STORE_SETTINGS_LIMITS = {
   deliveryText: 60,
 } as const;
 
-/** SPEC's tax rate (8%) in basis points: the default of a new store. */
+/** SPEC's tax rate (8%) in basis points: what a store record without one (an old copy) reads as. */
 export const DEFAULT_TAX_RATE_BPS = 800;
+/** A new store's tax rate: none, until its merchant sets one (a rate is the merchant's to know). */
+export const NEW_STORE_TAX_RATE_BPS = 0;
 /** SPEC's shipping time of the product page. */
 export const DEFAULT_SHIPPING_TIME = '2-7 days';
 
@@ -155,6 +157,19 @@ export function defaultShippingOptions(): StoreShippingOptions {
       priceUsdc: SHIPPING_OPTIONS.express.priceUsdc,
       delivery: SHIPPING_OPTIONS.express.delivery,
     },
+  };
+}
+
+/**
+ * A new store's shipping: free only, until its merchant offers more (standard and express wait,
+ * unticked, at SPEC's prices). Note: no price the merchant never chose is charged to a shopper.
+ */
+export function newStoreShippingOptions(): StoreShippingOptions {
+  const spec = defaultShippingOptions();
+  return {
+    free: spec.free,
+    standard: { ...spec.standard, enabled: false },
+    express: { ...spec.express, enabled: false },
   };
 }
 

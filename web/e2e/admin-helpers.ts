@@ -1,12 +1,23 @@
 // Helpers of the admin journeys: a merchant, store, products and paid orders made through the real
 // API with the page's own cookie jar (so the browser is signed in as that merchant), unique names.
 import { type APIRequestContext, expect } from '@playwright/test';
-import { shippingFor, storeCheckoutTotals } from '@store/shared';
+import {
+  DEFAULT_TAX_RATE_BPS,
+  defaultShippingOptions,
+  shippingFor,
+  storeCheckoutTotals,
+} from '@store/shared';
 import { readStackInfo } from '@store/stack/stack-info';
 import { payUsdc } from './support/pay.ts';
 
 /** The password every e2e merchant uses. */
 export const PASSWORD = 'correct horse battery';
+
+/** SPEC's store settings (8% tax; free, standard and express shipping), sent when creating a store. */
+export const SPEC_SETTINGS = {
+  taxRateBps: DEFAULT_TAX_RATE_BPS,
+  shippingOptions: defaultShippingOptions(),
+};
 
 /** A name unique to this run (usernames: lowercase letters, digits, hyphens). */
 export function unique(prefix: string): string {
@@ -28,7 +39,10 @@ export async function signUp(request: APIRequestContext, username = unique('merc
   return username;
 }
 
-/** A store of the signed-in merchant. */
+/**
+ * A store of the signed-in merchant, with SPEC's settings set (8% tax; free, standard and express
+ * shipping): the journeys' totals count on them (a store created without any has none of either).
+ */
 export async function createStore(request: APIRequestContext, name: string) {
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
   return post<{ id: string; slug: string; name: string }>(request, '/api/stores', {
@@ -36,6 +50,7 @@ export async function createStore(request: APIRequestContext, name: string) {
     slug,
     paymentAddress: '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f',
     logoUrl: '🕯️',
+    ...SPEC_SETTINGS,
   });
 }
 

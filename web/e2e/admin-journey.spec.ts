@@ -25,7 +25,7 @@ test('a newcomer signs up, builds a store with a product and sees it on the stor
   await expect(page).toHaveURL('/admin');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Dashboard');
   await expect(page.getByRole('link', { name: '← Home' })).toHaveAttribute('href', '/');
-  for (const label of ['Total Stores', 'Total Revenue (USDC)', 'Total Orders', 'Total Products'])
+  for (const label of ['Total Stores', 'Total Revenue', 'Total Orders', 'Total Products'])
     await expect(page.getByRole('article', { name: label })).toBeVisible();
   await expect(page.getByText('No stores yet')).toBeVisible();
   await expect(
@@ -69,7 +69,18 @@ test('a newcomer signs up, builds a store with a product and sees it on the stor
   const card = page.getByRole('article', { name: storeName });
   await expect(card.getByText(`/${slug}`)).toBeVisible();
   await expect(card.getByRole('img', { name: `${storeName} logo` })).toHaveText('🌙');
-  await expect(card.getByText('$0.00')).toBeVisible();
+  await expect(card.getByText('0.00 USDC')).toBeVisible();
+  // A new store charges no tax and ships free until its merchant sets them (Settings).
+  const fresh = (await (await page.request.get(`/api/stores/${slug}`)).json()) as {
+    taxRateBps: number;
+    shippingOptions: Record<string, { enabled: boolean }>;
+  };
+  expect(fresh?.taxRateBps).toBe(0);
+  expect(fresh?.shippingOptions).toMatchObject({
+    free: { enabled: true },
+    standard: { enabled: false },
+    express: { enabled: false },
+  });
 
   await card.getByRole('button', { name: 'Add Product' }).click();
   const productDialog = page.getByRole('dialog', { name: 'Add New Product' });

@@ -85,7 +85,7 @@ test('a paid order shows on the dashboard and moves through fulfilment', async (
   await expect(pendingRow.getByText('pending', { exact: true })).toHaveClass(
     /order-status-warning/,
   );
-  await expect(page.getByTestId('stat-Total Revenue (USDC)')).toHaveText(`$${paid.totalUsdc}`);
+  await expect(page.getByTestId('stat-Total Revenue')).toHaveText(`${paid.totalUsdc} USDC`);
   await expect(page.getByTestId('stat-Total Orders')).toHaveText('2');
 
   await page.getByRole('link', { name: 'Orders', exact: true }).click();

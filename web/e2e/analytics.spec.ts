@@ -120,5 +120,8 @@ test('the store page charts 30 days from the analytics views and exports its mon
   await page.goto('/admin');
   await expect(page.getByTestId('chart-revenue').locator('rect.volume-bar')).toHaveCount(30);
   await expect(page.getByTestId('volume-Orders paid')).toHaveText('2');
+  // The stat card's revenue is the charts' "Received" (one definition), in USDC.
+  await expect(page.getByTestId('stat-Total Revenue')).toHaveText(usdc(received));
+  await expect(page.getByTestId('volume-Received')).toHaveText(usdc(received));
   await snapBoth(page, 'analytics-dashboard');
 });

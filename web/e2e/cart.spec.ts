@@ -6,6 +6,7 @@
 // product page shows price and Buy Now on the first screen. Screenshots at phone and laptop sizes.
 import { expect, type Page, test } from '@playwright/test';
 import { readStackInfo } from '@store/stack/stack-info';
+import { SPEC_SETTINGS } from './admin-helpers.ts';
 import { snap } from './support/screenshots.ts';
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
@@ -189,7 +190,11 @@ test('product pictures: shown when they load, a fallback when they fail', async 
   });
   const cookie = (signUp.headers()['set-cookie'] ?? '').split(';')[0] ?? '';
   const store = await (
-    await post('/api/stores', { name: 'Picture Shop', slug: `pictures-${Date.now()}` }, cookie)
+    await post(
+      '/api/stores',
+      { name: 'Picture Shop', slug: `pictures-${Date.now()}`, ...SPEC_SETTINGS },
+      cookie,
+    )
   ).json();
   const picture =
     'data:image/svg+xml,' +

@@ -22,6 +22,7 @@ import {
   createStore,
   payOrder,
   placeOrder,
+  SPEC_SETTINGS,
   signUp,
   unique,
 } from './admin-helpers.ts';
@@ -69,6 +70,12 @@ test('an overpaid order: the shopper claims the excess and it arrives on chain',
 
   await signUp(page.request);
   const store = await createStore(page.request, unique('Refund Shop'));
+  // The store's look, which its refund page wears too.
+  const look = await page.request.put(`/api/stores/${store.id}`, {
+    data: { theme: 'light', primaryColor: '#0f766e' },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  expect(look.status(), await look.text()).toBe(200);
   const product = await createProduct(page.request, store.id, {
     title: 'Beeswax candle',
     priceUsdc: '5.00',
@@ -103,6 +110,13 @@ test('an overpaid order: the shopper claims the excess and it arrives on chain',
   await expect(page).toHaveURL(/\/refund\/[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
   await expect(page.getByRole('heading', { name: 'Your refund' })).toBeVisible();
   await expect(page.getByText('1.50 USDC')).toBeVisible();
+  // Branded as the payment page was: the store's name, logo, colours and light theme.
+  await expect(page.getByRole('img', { name: `${store.name} logo` })).toHaveText('🕯️');
+  await expect(page.locator('.refund-brand')).toContainText(store.name);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.style.getPropertyValue('--primary')))
+    .toBe('#0f766e');
+  await expect(page.locator('html')).toHaveClass(/\blight\b/);
   await expect(page.getByTestId('refund-address')).toHaveText(payer);
   await expect(page.getByRole('note').filter({ hasText: 'exchange' })).toBeVisible();
   await expect(page.getByRole('note').filter({ hasText: 'email we sent you' })).toBeVisible();
@@ -201,6 +215,7 @@ test("a forwarded order is refunded from the merchant's wallet and shows as refu
       slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
       paymentAddress: payout,
       logoUrl: '🕯️',
+      ...SPEC_SETTINGS,
     },
     headers: { 'idempotency-key': crypto.randomUUID() },
   });

@@ -201,9 +201,9 @@ export const stores = pgTable(
     // Where shoppers' replies to the store's receipts go (none: the platform's sender).
     replyToEmail: text(),
     // Store settings shown on the storefront and used by its checkout (null: SPEC's defaults).
-    // tax rate in basis points (800 = 8%)
-    taxRateBps: integer().notNull().default(800),
-    // the shipping methods offered with their prices and delivery texts
+    // tax rate in basis points (800 = 8%); a new store charges none until its merchant sets one
+    taxRateBps: integer().notNull().default(0),
+    // the shipping methods offered with their prices and delivery texts (a new store: free only)
     shippingOptions: jsonb().$type<unknown>(),
     // e.g. "2-7 days"
     shippingTime: text(),

@@ -1,4 +1,5 @@
 // Calls the API in-process (`app.handle`) the way the web client does: JSON bodies and the cookie.
+import { DEFAULT_TAX_RATE_BPS, defaultShippingOptions } from '@store/shared';
 import type { App } from '../../src/app.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely and assert on them.
@@ -88,13 +89,19 @@ export async function newMerchant(app: App, prefix = 'merchant') {
   };
 }
 
-/** A valid store form for a merchant's new store, with a unique slug. */
+/**
+ * A valid store form for a merchant's new store, with a unique slug. Its settings are SPEC's (8%
+ * tax; free, standard and express shipping), set explicitly: a store created without settings
+ * charges no tax and ships free only (stores.test.ts).
+ */
 export function storeForm(patch: Record<string, unknown> = {}) {
   counter += 1;
   return {
     name: `Shop ${counter}`,
     slug: `shop-${counter}-${Math.random().toString(36).slice(2, 8)}`,
     paymentAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+    taxRateBps: DEFAULT_TAX_RATE_BPS,
+    shippingOptions: defaultShippingOptions(),
     ...patch,
   };
 }

@@ -13,7 +13,7 @@ function createError(patch: Record<string, unknown>) {
 }
 
 describe('store form', () => {
-  it('fills the SPEC defaults', () => {
+  it('fills the SPEC defaults, with no tax and free shipping only', () => {
     expect(v.parse(CreateStoreSchema, valid)).toEqual({
       name: 'My Store',
       slug: 'my-store',
@@ -23,6 +23,12 @@ describe('store form', () => {
       accentColor: '#06b6d4',
       ownerId: 'admin',
       isActive: true,
+      taxRateBps: 0,
+      shippingOptions: {
+        free: { enabled: true, priceUsdc: '0.00', delivery: '7-10 business days' },
+        standard: { enabled: false, priceUsdc: '12.99', delivery: '5-7 business days' },
+        express: { enabled: false, priceUsdc: '24.99', delivery: '2-3 business days' },
+      },
     });
   });
 

@@ -6,7 +6,12 @@ import { DEFAULT_COLORS, DEFAULT_OWNER_ID, DEFAULT_THEME } from '../constants.ts
 import { maxChars, optionalCappedText, TEXT_LIMITS } from '../limits.ts';
 import { STORE_FORM_MESSAGES as M, PAYOUT_ADDRESS_MESSAGES } from '../messages.ts';
 import { SLUG_PATTERN } from '../slug.ts';
-import { StoreSettingsEntries, StoreShippingOptionsSchema } from '../store-settings.ts';
+import {
+  NEW_STORE_TAX_RATE_BPS,
+  newStoreShippingOptions,
+  StoreSettingsEntries,
+  StoreShippingOptionsSchema,
+} from '../store-settings.ts';
 import {
   hexColor,
   MoneyStringSchema,
@@ -65,9 +70,14 @@ const storeEntries = {
   isActive: v.boolean(),
 };
 
-/** Body of POST /api/stores (the Create New Store form), with the SPEC defaults filled in. */
+/**
+ * Body of POST /api/stores (the Create New Store form), with the SPEC defaults filled in; a new
+ * store charges no tax and ships free until its merchant sets a rate and methods (here or later).
+ */
 export const CreateStoreSchema = v.object({
   ...storeEntries,
+  taxRateBps: v.optional(StoreSettingsEntries.taxRateBps, NEW_STORE_TAX_RATE_BPS),
+  shippingOptions: v.optional(StoreShippingOptionsSchema, newStoreShippingOptions),
   theme: v.optional(ThemeSchema, DEFAULT_THEME),
   primaryColor: v.optional(HexColorSchema, DEFAULT_COLORS.primary),
   secondaryColor: v.optional(HexColorSchema, DEFAULT_COLORS.secondary),

@@ -1,4 +1,5 @@
 // Seeds the e2e stack through the real API: a merchant, a themed store and its products.
+import { DEFAULT_TAX_RATE_BPS, defaultShippingOptions } from '@store/shared';
 import type { SeededProduct, StackInfo } from '@store/stack/stack-info';
 
 /** The merchant's payout wallet: anvil test account 8 (the shoppers pay from accounts 1-7). */
@@ -62,6 +63,9 @@ export async function seedStore(apiUrl: string): Promise<Pick<StackInfo, 'store'
       primaryColor: '#0f766e',
       secondaryColor: '#7c3aed',
       accentColor: '#db2777',
+      // SPEC's settings (8% tax; free, standard and express shipping): the journeys count on them.
+      taxRateBps: DEFAULT_TAX_RATE_BPS,
+      shippingOptions: defaultShippingOptions(),
     },
     cookie,
   );

@@ -10687,8 +10687,46 @@ export interface operations {
                     replyToEmail?: string;
                     /** @default #8b5cf6 */
                     secondaryColor?: string;
+                    /**
+                     * @default {
+                     *       "free": {
+                     *         "enabled": true,
+                     *         "priceUsdc": "0.00",
+                     *         "delivery": "7-10 business days"
+                     *       },
+                     *       "standard": {
+                     *         "enabled": false,
+                     *         "priceUsdc": "12.99",
+                     *         "delivery": "5-7 business days"
+                     *       },
+                     *       "express": {
+                     *         "enabled": false,
+                     *         "priceUsdc": "24.99",
+                     *         "delivery": "2-3 business days"
+                     *       }
+                     *     }
+                     */
+                    shippingOptions?: {
+                        express: {
+                            delivery: string;
+                            enabled: boolean;
+                            priceUsdc: string;
+                        };
+                        free: {
+                            delivery: string;
+                            enabled: boolean;
+                            priceUsdc: string;
+                        };
+                        standard: {
+                            delivery: string;
+                            enabled: boolean;
+                            priceUsdc: string;
+                        };
+                    };
                     /** @default  */
                     slug?: string;
+                    /** @default 0 */
+                    taxRateBps?: number;
                     /**
                      * @default dark
                      * @enum {string}

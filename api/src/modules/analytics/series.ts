@@ -23,7 +23,12 @@ interface DayRow {
   fees: string;
 }
 
-async function seriesOf(
+/**
+ * The days of `storeIds` up to today (UTC), from analytics.daily_volume: the one definition of
+ * received, orders paid, net and fees that the charts, the dashboard's figures and (payment by
+ * payment) the accounting export share.
+ */
+export async function seriesOf(
   db: Database,
   storeIds: string[],
   days: number,

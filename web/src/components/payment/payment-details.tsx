@@ -1,5 +1,7 @@
 // Payment details card (SPEC §2): wallet address, short order id, amount, network and USDC
-// contract with copy and explorer link, the exact-amount warning and the gas estimate.
+// contract with copy and explorer link, and the exact-amount warning. Note: no network fee is
+// shown: nothing measures a transfer's cost on the deployment's chain, and a guessed figure in
+// dollars would not be true (the payer's wallet shows the real one before sending).
 import { shortOrderId } from '@store/shared';
 import { useChainInfo } from '../../lib/chain-info.ts';
 import { usdc } from '../../lib/format.ts';
@@ -11,7 +13,6 @@ export function PaymentDetails(props: {
   orderId: string;
   walletAddress: string | undefined;
   amountUsdc: string;
-  gasEstimateUsd: string;
   forwardingAddress?: string | null | undefined;
 }) {
   const chain = useChainInfo();
@@ -54,10 +55,6 @@ export function PaymentDetails(props: {
               </a>
             )}
           </dd>
-        </div>
-        <div>
-          <dt>Network fee</dt>
-          <dd>about ${props.gasEstimateUsd}</dd>
         </div>
       </dl>
       <p className="warning" role="note">

@@ -51,7 +51,6 @@ async function render(status: string, receivedAmount?: string) {
         order={ORDER}
         session={session(status, receivedAmount)}
         partnerOrderId="ORDER-1"
-        gasEstimateUsd="0.02"
       />,
     );
   });
@@ -88,6 +87,15 @@ describe('a payment a reorg took away', () => {
   it('shows no such alert for a payment still waiting', async () => {
     const { text } = await render('waiting');
     expect(text).not.toContain(PAYMENT_MESSAGES.reversedCard.title);
+  });
+});
+
+describe('the payment details', () => {
+  it('claim no network fee nobody measured, and no dollar amount', async () => {
+    const { text } = await render('waiting');
+    expect(text).toContain('Payment Details');
+    expect(text).not.toContain('Network fee');
+    expect(text).not.toContain('$');
   });
 });
 

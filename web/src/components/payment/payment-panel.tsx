@@ -35,8 +35,6 @@ export interface PaymentPanelProps {
   session: PaymentSession;
   /** On-ramp partner order id: last 8 uppercase (store) or the full id (universal). */
   partnerOrderId: string;
-  /** Displayed network fee estimate in USD. */
-  gasEstimateUsd: string;
   /** The merchant address the payment is forwarded to (universal page). */
   forwardingAddress?: string | null;
 }
@@ -255,7 +253,6 @@ export function PaymentPanel(props: PaymentPanelProps) {
           orderId={order.id}
           walletAddress={session.wallet?.address}
           amountUsdc={amount}
-          gasEstimateUsd={props.gasEstimateUsd}
           forwardingAddress={props.forwardingAddress}
         />
       </div>

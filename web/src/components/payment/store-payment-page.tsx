@@ -1,13 +1,7 @@
 // The store payment page of /store/{slug}/payment/{orderId} and /payment/{orderId} (SPEC §2):
 // loads the order and its store (by slug or by the order's storeId) for the theme, then runs the
 // payment flow and goes to the thank-you page 2 s after confirmation.
-import {
-  GAS_ESTIMATE_DISPLAY_USD,
-  ORDER_NOT_FOUND,
-  type Order,
-  type PublicStore,
-  shortOrderIdUpper,
-} from '@store/shared';
+import { ORDER_NOT_FOUND, type Order, type PublicStore, shortOrderIdUpper } from '@store/shared';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { fetchStore } from '../../lib/shop-api.ts';
@@ -86,12 +80,7 @@ function StorePayment(props: { order: Order; store: PublicStore | undefined }) {
         paid={session.status !== 'waiting'}
       />
       <RefundClaimNotice orderId={order.id} embedded />
-      <PaymentPanel
-        order={order}
-        session={session}
-        partnerOrderId={shortOrderIdUpper(order.id)}
-        gasEstimateUsd={GAS_ESTIMATE_DISPLAY_USD.storePage}
-      />
+      <PaymentPanel order={order} session={session} partnerOrderId={shortOrderIdUpper(order.id)} />
     </main>
   );
 }

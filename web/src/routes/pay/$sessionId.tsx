@@ -4,7 +4,6 @@
 // the session's returnUrl (with orderId and status=success), else to the thank-you page. An
 // expired session shows a clear page with the way back to the integrator's cancelUrl.
 import {
-  GAS_ESTIMATE_DISPLAY_USD,
   ORDER_NOT_FOUND,
   type Order,
   type PublicCheckoutSession,
@@ -160,12 +159,7 @@ function PaymentView(props: { session: PublicCheckoutSession; order: Order }) {
           </h1>
         </div>
       </header>
-      <PaymentPanel
-        order={order}
-        session={payment}
-        partnerOrderId={shortOrderIdUpper(order.id)}
-        gasEstimateUsd={GAS_ESTIMATE_DISPLAY_USD.storePage}
-      />
+      <PaymentPanel order={order} session={payment} partnerOrderId={shortOrderIdUpper(order.id)} />
     </main>
   );
 }

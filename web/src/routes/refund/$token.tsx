@@ -1,10 +1,12 @@
 // Route /refund/{token}: the payer's refund claim link (emailed, and shown on the order's payment
 // and thank-you pages). It shows the order and the amount coming back, prefills the address that
 // paid, warns that an exchange deposit address may not credit a refund, and confirms the address;
-// then it follows the refund until its transaction is on chain.
+// then it follows the refund until its transaction is on chain. It wears the look of the page the
+// payer paid on: the store's name, logo and colours (a link's own look for a link's order).
 import {
   ClaimRefundSchema,
   formatUsdc,
+  isLinkOrder,
   parseUsdc,
   REFUND_MESSAGES,
   type RefundClaim,
@@ -14,9 +16,13 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { MessageCard } from '../../components/message-card.tsx';
+import { StoreLogo } from '../../components/store-logo.tsx';
 import { ApiError, errorText } from '../../lib/api.ts';
 import { useChainInfo } from '../../lib/chain-info.ts';
 import { submitWith, useAppForm } from '../../lib/form.tsx';
+import { brandOfOrder, themeOfOrder } from '../../lib/order-theme.ts';
+import { fetchOrder, fetchStore } from '../../lib/shop-api.ts';
+import { type StoreTheme, useStoreTheme } from '../../lib/theme.ts';
 import { confirmRefundClaim, getRefundClaim } from '../../refunds/api.ts';
 import '../../refunds/refunds.css';
 
@@ -36,11 +42,49 @@ const REASONS: Record<string, string> = {
 
 const AddressForm = v.object({ address: ClaimRefundSchema.entries.address });
 
+/** The look of the page the order was paid on: its name, logo and colours. */
+interface ClaimBrand {
+  name: string;
+  logoUrl?: string | null | undefined;
+  theme: StoreTheme;
+}
+
+/**
+ * The brand of the claim's order, as its payment page shows it: a link's order from its own
+ * metadata, a store's order from its store (public reads: the order's anonymous view, the store).
+ * Undefined until read, or when it cannot be (the page then keeps the platform's look).
+ */
+function useClaimBrand(orderId: string | undefined): ClaimBrand | undefined {
+  const [brand, setBrand] = useState<ClaimBrand>();
+  useEffect(() => {
+    if (!orderId) return;
+    let live = true;
+    const read = async (): Promise<ClaimBrand | undefined> => {
+      const order = await fetchOrder(orderId);
+      if (isLinkOrder(order.source))
+        return { ...brandOfOrder(order), theme: themeOfOrder(order) ?? {} };
+      if (!order.storeId) return undefined;
+      const store = await fetchStore(order.storeId);
+      return { name: store.name, logoUrl: store.logoUrl, theme: store };
+    };
+    read().then(
+      (found) => live && setBrand(found),
+      (error: unknown) => console.warn('The look of the refund page could not be loaded', error),
+    );
+    return () => {
+      live = false;
+    };
+  }, [orderId]);
+  return brand;
+}
+
 function RefundClaimPage() {
   const { token } = Route.useParams();
   const { networkName } = useChainInfo();
   const [claim, setClaim] = useState<RefundClaim>();
   const [failure, setFailure] = useState<string>();
+  const brand = useClaimBrand(claim?.orderId);
+  useStoreTheme(brand?.theme);
   useEffect(() => {
     getRefundClaim(token).then(setClaim, (error: unknown) =>
       setFailure(
@@ -80,9 +124,15 @@ function RefundClaimPage() {
   return (
     <main className="page page-centred">
       <section className="card refund-claim" aria-labelledby="refund-title">
+        {brand && (
+          <header className="payment-header refund-brand">
+            <StoreLogo name={brand.name} logoUrl={brand.logoUrl} />
+            <p className="muted">{brand.name}</p>
+          </header>
+        )}
         <h1 id="refund-title">Your refund</h1>
         <p className="muted">
-          {claim.storeName} · Order {claim.orderNumber.toUpperCase()}
+          {brand ? '' : `${claim.storeName} · `}Order {claim.orderNumber.toUpperCase()}
         </p>
         <p className="refund-amount">
           <strong>{amount}</strong> on {networkName}

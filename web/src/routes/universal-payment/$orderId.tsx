@@ -1,13 +1,7 @@
 // Route /universal-payment/{orderId}: the universal payment page (SPEC §2, §4): the external
 // store's name, logo and colours from the order's metadata, the order number, the payment panel,
 // and after confirmation the integrator's returnUrl when the order has one, else the thank-you page.
-import {
-  GAS_ESTIMATE_DISPLAY_USD,
-  isLinkOrder,
-  ORDER_NOT_FOUND,
-  type Order,
-  shortOrderIdUpper,
-} from '@store/shared';
+import { isLinkOrder, ORDER_NOT_FOUND, type Order, shortOrderIdUpper } from '@store/shared';
 import { buildReturnUrl } from '@store/shared/payment-display';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { OrderGate } from '../../components/order-gate.tsx';
@@ -71,7 +65,6 @@ function UniversalPayment(props: { order: Order }) {
         order={order}
         session={session}
         partnerOrderId={order.id}
-        gasEstimateUsd={GAS_ESTIMATE_DISPLAY_USD.universalPage}
         forwardingAddress={order.payeeAddress}
       />
     </main>

@@ -1,7 +1,9 @@
-// The dashboard's four stat cards (SPEC §2): Total Stores, Total Revenue (USDC), Total Orders and
-// Total Products. Revenue and orders add up the stores' 30-day figures; money stays bigint.
-import { formatUsdc, type StoreAnalytics, sumUsdc, tryParseUsdc } from '@store/shared';
+// The dashboard's four stat cards (SPEC §2): Total Stores, Total Revenue, Total Orders and Total
+// Products. Revenue and orders add up the stores' 30-day figures (revenue: USDC received, as the
+// charts' "Received" and the accounting export count it); money stays bigint, shown in USDC.
+import { type StoreAnalytics, sumUsdc, tryParseUsdc } from '@store/shared';
 import type { MerchantStore } from '../../../admin/types.ts';
+import { usdcText } from '../../../admin/usdc-text.ts';
 
 /** The four figures of the merchant's stores. */
 export function dashboardTotals(
@@ -14,7 +16,7 @@ export function dashboardTotals(
   );
   return {
     stores: stores.length,
-    revenue: `$${formatUsdc(revenue)}`,
+    revenue: usdcText(revenue),
     orders: figures.reduce((total, f) => total + (f?.totalOrders30Days ?? 0), 0),
     products: stores.reduce((total, store) => total + (store.productCount ?? 0), 0),
   };
@@ -24,8 +26,8 @@ export function dashboardTotals(
 export function StatCards(props: { totals: ReturnType<typeof dashboardTotals> }) {
   const cards = [
     ['Total Stores', String(props.totals.stores), undefined],
-    ['Total Revenue (USDC)', props.totals.revenue, 'Last 30 days'],
-    ['Total Orders', String(props.totals.orders), 'Last 30 days'],
+    ['Total Revenue', props.totals.revenue, 'Received, last 30 days'],
+    ['Total Orders', String(props.totals.orders), 'Placed, last 30 days'],
     ['Total Products', String(props.totals.products), undefined],
   ] as const;
   return (

@@ -1,16 +1,17 @@
-// One store on the dashboard (SPEC §2): logo, name, slug, the 30-day figures (0 and $0.00 when
+// One store on the dashboard (SPEC §2): logo, name, slug, the 30-day figures (0 and 0.00 USDC when
 // the analytics are missing), Add Product, View Store and Edit, plus its sync state.
 import type { StoreAnalytics } from '@store/shared';
 import { Link } from '@tanstack/react-router';
 import { StoreCardLogo, SyncBadge } from '../../../admin/components/badges.tsx';
 import type { MerchantStore } from '../../../admin/types.ts';
+import { usdcText } from '../../../admin/usdc-text.ts';
 import type { Tracked } from '../../../admin/use-merchant-data.ts';
 
 /** The card's three figures, with SPEC's fallbacks. */
 export function storeFigures(analytics: StoreAnalytics | undefined) {
   return {
     products: String(analytics?.activeProducts ?? 0),
-    revenue: `$${analytics?.totalRevenue30Days ?? '0.00'}`,
+    revenue: usdcText(analytics?.totalRevenue30Days ?? '0'),
     orders: String(analytics?.totalOrders30Days ?? 0),
   };
 }

@@ -2,7 +2,6 @@
 // (received, orders paid, net, fees) above two bar charts, USDC received and orders paid per UTC
 // day. Hand-made SVG sized to its container (readable on a phone: fewer labels, no scaled-down
 // text), described for screen readers, with the numbers as a table beneath.
-import { formatUsdc, parseUsdc } from '@store/shared';
 import {
   type DailyVolumePoint,
   type DailyVolumeSeries,
@@ -11,6 +10,7 @@ import {
 import { useEffect, useId, useRef, useState } from 'react';
 import * as v from 'valibot';
 import { labelledDays, niceScale, shortDay, shortNumber } from '../../../admin/charts/scale.ts';
+import { usdcText } from '../../../admin/usdc-text.ts';
 import { apiGet, errorText } from '../../../lib/api.ts';
 import { useOffline } from '../../../lib/connectivity.ts';
 import './volume-charts.css';
@@ -26,12 +26,8 @@ function seriesPath(source: VolumeSource): string {
     : `/api/analytics/daily?days=${DAYS}`;
 }
 
-/** USDC for people: "1,234.56 USDC" (cents, rounded half up): the token, never dollars. */
-const amount = (usdc: string) =>
-  `${Number(formatUsdc(parseUsdc(usdc))).toLocaleString('en-US', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  })} USDC`;
+/** USDC for people: "1,234.56 USDC": the token, never dollars. */
+const amount = usdcText;
 
 /** The figures and the two charts. */
 export function VolumeCharts(props: { source: VolumeSource; title?: string }) {

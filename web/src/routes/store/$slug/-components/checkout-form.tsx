@@ -85,7 +85,11 @@ export function CheckoutForm(props: {
   // Note: read when submitting (the form's submit handler is made once).
   const remember = useRef(false);
   const rememberId = useId();
+  // What this device keeps (a shopper asked it to), whether it was put in the form, and whether
+  // it was just forgotten (said once, as a status).
   const [saved, setSaved] = useState<SavedShippingAddress>();
+  const [used, setUsed] = useState(false);
+  const [forgotten, setForgotten] = useState(false);
   const firstMethod = defaultShippingMethodOf(settings);
   const form = useAppForm({
     defaultValues: { ...customerDefaults(), shippingMethod: firstMethod } as FormValues,
@@ -121,11 +125,13 @@ export function CheckoutForm(props: {
         name === 'country' ? !form.getFieldMeta(name)?.isTouched : !form.getFieldValue(name);
       if (value && open) form.setFieldValue(name, value, { dontUpdateMeta: true });
     }
-    setSaved(undefined);
+    setUsed(true);
   };
-  const forget = () => {
-    void forgetShippingAddress();
+  // Note: the form keeps what was typed or put in; only the device forgets.
+  const forget = async () => {
+    await forgetShippingAddress();
     setSaved(undefined);
+    setForgotten(true);
   };
 
   const totals = totalsOf(props.lines, method, settings);
@@ -135,27 +141,45 @@ export function CheckoutForm(props: {
         {saved && (
           <section className="card saved-details" aria-labelledby="saved-details-title">
             <h2 id="saved-details-title">Saved on this device</h2>
-            <p className="muted">Details of {savedDetailsLabel(saved)} are kept on this device.</p>
+            <p className="muted">
+              {used
+                ? `The details of ${savedDetailsLabel(saved)} are filled in and still kept on this device.`
+                : `Details of ${savedDetailsLabel(saved)} are kept on this device.`}
+            </p>
             <div className="actions">
-              <button type="button" className="button" onClick={() => fillSaved(saved)}>
-                Use these details
-              </button>
-              <button type="button" className="button button-quiet" onClick={forget}>
-                Forget them
+              {!used && (
+                <button type="button" className="button" onClick={() => fillSaved(saved)}>
+                  Use these details
+                </button>
+              )}
+              <button type="button" className="link-button" onClick={() => void forget()}>
+                Forget my details
               </button>
             </div>
           </section>
         )}
+        {forgotten && (
+          <p className="muted small" role="status">
+            Forgotten: no shopper's details are kept on this device.
+          </p>
+        )}
         <CustomerSections form={form} fields={CUSTOMER_FIELD_NAMES} />
-        <div className="checkbox-line">
-          <input
-            id={rememberId}
-            type="checkbox"
-            onChange={(event) => {
-              remember.current = event.currentTarget.checked;
-            }}
-          />
-          <label htmlFor={rememberId}>Remember my details on this device for my next order</label>
+        <div className="remember-me">
+          <div className="checkbox-line">
+            <input
+              id={rememberId}
+              type="checkbox"
+              aria-describedby={`${rememberId}-hint`}
+              onChange={(event) => {
+                remember.current = event.currentTarget.checked;
+              }}
+            />
+            <label htmlFor={rememberId}>Remember me on this device</label>
+          </div>
+          <p id={`${rememberId}-hint`} className="muted small">
+            Keeps your name, email, address and phone here for your next order. Leave it off on a
+            shared device.
+          </p>
         </div>
         <section className="card" aria-labelledby="shipping-title">
           <h2 id="shipping-title">Shipping Method</h2>
