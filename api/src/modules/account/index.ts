@@ -8,6 +8,7 @@
 // recovery codes); every one of them is safe to send again or answers 4xx the second time.
 import {
   ACCOUNT_EMAIL_MESSAGES,
+  AccountDoneSchema,
   AccountSessionSchema,
   AccountSettingsSchema,
   ChangeEmailSchema,
@@ -22,7 +23,7 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { mailOriginOf } from '../../http/public-origin.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { hashToken, sessionPlugin, sessionTokenOf, signedInGuard } from '../../http/session.ts';
@@ -45,7 +46,7 @@ const settings = registerResponseSchema('AccountSettings', AccountSettingsSchema
 const session = registerResponseSchema('AccountSession', AccountSessionSchema);
 const totpSetup = registerResponseSchema('TotpSetup', TotpSetupSchema);
 const recovery = registerResponseSchema('RecoveryCodes', RecoveryCodesSchema);
-const done = 'AccountDone';
+const done = registerResponseSchema('AccountDone', AccountDoneSchema);
 const StoreNotificationsResponse = v.object({
   id: v.string(),
   name: v.string(),
@@ -67,7 +68,7 @@ export const accountModule = ({ db, config }: AppDeps) => {
       async ({ requireSessionUser }) => accountSettings(db, (await requireSessionUser()).id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Your account: email, two-step verification, your stores’ paid-order emails',
           ok: { 200: settings },
@@ -86,7 +87,7 @@ export const accountModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: ChangeEmailSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Add or change your email: a verification link (24 hours) goes to it; a verified address stays until it is opened (replacing one needs `currentPassword`)',
@@ -106,7 +107,7 @@ export const accountModule = ({ db, config }: AppDeps) => {
       },
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Send the verification link again (the earlier one stops working)',
           ok: { 200: done },
@@ -128,7 +129,7 @@ export const accountModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: ChangePasswordSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Change your password (the current one required); your other sessions end, this one stays',
@@ -143,10 +144,10 @@ export const accountModule = ({ db, config }: AppDeps) => {
         listSessions(db, (await requireSessionUser()).id, currentHash(request)),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Your signed-in sessions (browser, since, last seen, this device)',
-          ok: { 200: [session] },
+          ok: { 200: v.array(session) },
           access: 'session',
         }),
       },
@@ -157,7 +158,7 @@ export const accountModule = ({ db, config }: AppDeps) => {
         endAccountSession(db, (await requireSessionUser()).id, params.id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'End one of your sessions (that device is signed out at its next request)',
           ok: { 200: done },
@@ -172,7 +173,7 @@ export const accountModule = ({ db, config }: AppDeps) => {
         endOtherSessions(db, (await requireSessionUser()).id, currentHash(request)),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'End every session of yours but this one',
           ok: { 200: done },
@@ -185,7 +186,7 @@ export const accountModule = ({ db, config }: AppDeps) => {
       async ({ requireSessionUser }) => setUpTotp(db, (await requireSessionUser()).id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Start two-step verification: a new secret (text and otpauth:// URI for a QR code), on once a code proves it',
@@ -208,7 +209,7 @@ export const accountModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: EnableTotpSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Turn two-step verification on with a code from the app: 10 single-use recovery codes, shown this once',
@@ -225,7 +226,7 @@ export const accountModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: SecondFactorBodySchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Turn two-step verification off with a code (or a recovery code)',
           ok: { 200: done },
@@ -246,7 +247,7 @@ export const accountModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: StoreNotificationsSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Turn the email to you on each paid order of your store on or off',
           ok: { 200: registerResponseSchema('StoreNotifications', StoreNotificationsResponse) },

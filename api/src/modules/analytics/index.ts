@@ -1,5 +1,6 @@
 // Routes: GET /api/stores/{id}/analytics, GET /api/stores/{id}/analytics/daily,
 // GET /api/analytics/daily, GET /api/stores/{id}/money-movements and .../money-movements/csv
+import { StoreAnalyticsSchema } from '@store/shared';
 import {
   DailySeriesQuerySchema,
   DailyVolumeSeriesSchema,
@@ -9,8 +10,9 @@ import {
   MoneyMovementsQuerySchema,
 } from '@store/shared/analytics';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { moneyMovementsCsv, moneyMovementsJson } from './movements.ts';
 import { merchantDailySeries, storeDailySeries } from './series.ts';
@@ -30,11 +32,11 @@ export const analyticsModule = ({ db }: AppDeps) => {
       async ({ params, requireUser }) => getStoreAnalytics(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags: ['stores'],
           summary:
             'activeProducts, totalRevenue30Days (paid and later, 2-decimal string), totalOrders30Days',
-          ok: { 200: 'StoreAnalytics' },
+          ok: { 200: StoreAnalyticsSchema },
           errors: ['not_found'],
           access: 'merchant',
         }),
@@ -47,7 +49,7 @@ export const analyticsModule = ({ db }: AppDeps) => {
       {
         transform: signedIn,
         query: DailySeriesQuerySchema,
-        detail: routeDoc({
+        ...contract({
           tags: ['stores'],
           summary: "A store's money per UTC day (analytics.daily_volume): the chart's series",
           description:
@@ -64,7 +66,7 @@ export const analyticsModule = ({ db }: AppDeps) => {
       {
         transform: signedIn,
         query: DailySeriesQuerySchema,
-        detail: routeDoc({
+        ...contract({
           tags: ['stores'],
           summary: "All of the merchant's stores' money per UTC day: the dashboard's chart",
           description: 'As GET /api/stores/{id}/analytics/daily, over every store of the merchant.',
@@ -80,12 +82,12 @@ export const analyticsModule = ({ db }: AppDeps) => {
       {
         transform: signedIn,
         query: MoneyMovementsQuerySchema,
-        detail: routeDoc({
+        ...contract({
           tags: ['stores'],
           summary:
             "A store's money movements (accounting): each payment in and each forwarding leg out, with its transaction",
           description: `${rangeText} Oldest first, streamed. type payment (in: payer to deposit address), merchant (out: the merchant's net), fee (out: the platform's 2%), refund (out: to the payer). Per order, payments = merchant + fee (+ refunds and what the deposit address still holds).`,
-          ok: { 200: [movement] },
+          ok: { 200: v.array(movement) },
           errors: ['not_found'],
           access: 'merchant',
         }),
@@ -98,7 +100,7 @@ export const analyticsModule = ({ db }: AppDeps) => {
       {
         transform: signedIn,
         query: MoneyMovementsQuerySchema,
-        detail: routeDoc({
+        ...contract({
           tags: ['stores'],
           summary: "A store's money movements as a CSV file (the accountant's reconciliation)",
           description: `${rangeText} The same rows as GET /api/stores/{id}/money-movements, streamed as RFC 4180 CSV.`,

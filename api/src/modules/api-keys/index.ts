@@ -1,8 +1,9 @@
 // Routes: POST /api/api-keys, GET /api/api-keys, DELETE /api/api-keys/{id}
-import { CreateApiKeySchema, chainFacts } from '@store/shared';
+import { ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema, chainFacts } from '@store/shared';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { contract } from '../../http/openapi.ts';
 import { mailOriginOrNull } from '../../http/public-origin.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
@@ -33,11 +34,11 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: CreateApiKeySchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Create a secret key (sk_test_… or sk_live_…); the key is in this response only, and the owner is emailed',
-          ok: { 201: 'CreatedApiKey' },
+          ok: { 201: CreatedApiKeySchema },
           errors: ['forbidden'],
           access: 'session',
         }),
@@ -45,10 +46,10 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
     )
     .get('/api/api-keys', async ({ requireUser }) => listApiKeys(db, (await requireUser()).id), {
       transform: signedIn,
-      detail: routeDoc({
+      ...contract({
         tags,
         summary: 'Your API keys (never the keys themselves)',
-        ok: { 200: ['ApiKey'] },
+        ok: { 200: v.array(ApiKeySchema) },
         access: 'merchant',
       }),
     })
@@ -60,10 +61,10 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
       },
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Revoke your key at once (again: no change)',
-          ok: { 200: 'ApiKey' },
+          ok: { 200: ApiKeySchema },
           errors: ['forbidden', 'not_found'],
           access: 'session',
         }),

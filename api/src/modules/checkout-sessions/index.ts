@@ -10,7 +10,7 @@ import {
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { publicOriginOf } from '../../http/public-origin.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
@@ -49,7 +49,7 @@ export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: CreateCheckoutSessionSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Create a hosted checkout of your store with fixed items and prices (Bearer key); redirect the shopper to `url`',
@@ -65,7 +65,7 @@ export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
         getCheckoutSession(db, (await requireUser()).id, params.id, publicOrigin(request)),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Your session: open, completed or expired, and its order',
           ok: { 200: owned },
@@ -78,7 +78,7 @@ export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
       '/api/checkout-sessions/:id/public',
       ({ params }) => getPublicCheckoutSession(db, params.id),
       {
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             "What the hosted checkout shows (items, amounts, the store's look; no owner data)",
@@ -98,7 +98,7 @@ export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
         // 429 past the orders one client may place per minute.
         transform: limits.storeOrder,
         body: CompleteCheckoutSessionSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             "The shopper's details: creates the store order from the session's own items and prices (once)",

@@ -1,7 +1,8 @@
 // Routes: GET /api/orders/{id}/forwarding, POST /api/orders/{id}/forwarding/retry
+import { ForwardingResponseSchema } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { contract } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { getForwarding, retryForwarding } from './service.ts';
 
@@ -17,10 +18,10 @@ export const forwardingModule = ({ db }: AppDeps) => {
       async ({ params, requireUser }) => getForwarding(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Forwarding status, last error and transactions of your order',
-          ok: { 200: 'Forwarding' },
+          ok: { 200: ForwardingResponseSchema },
           errors: ['not_found'],
           access: 'merchant',
         }),
@@ -31,10 +32,10 @@ export const forwardingModule = ({ db }: AppDeps) => {
       async ({ params, requireUser }) => retryForwarding(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Try a failed forwarding (or one waiting for the relayer) again now',
-          ok: { 200: 'Forwarding' },
+          ok: { 200: ForwardingResponseSchema },
           errors: ['not_found', 'invalid_state'],
           access: 'merchant',
         }),

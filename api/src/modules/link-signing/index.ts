@@ -1,10 +1,15 @@
 // Routes: GET /api/stores/{id}/link-secret, POST /api/stores/{id}/link-secret/rotate,
 // POST /api/stores/{id}/signed-links, POST /api/universal-links/verify
-import { API_KEY_MESSAGES } from '@store/shared';
+import {
+  API_KEY_MESSAGES,
+  LinkSecretResponseSchema,
+  SignedLinkResponseSchema,
+  VerifiedLinkResponseSchema,
+} from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
 import type { RequestSource } from '../../http/client-address.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { contract } from '../../http/openapi.ts';
 import { publicOriginOf } from '../../http/public-origin.ts';
 import { clientKey, RateLimiter } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
@@ -40,11 +45,11 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
         getLinkSecret(db, (await secretOwner({ request, requireSessionUser })).id, params.id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             "Your store's link secret, made on first read (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on)",
-          ok: { 200: 'LinkSecret' },
+          ok: { 200: LinkSecretResponseSchema },
           errors: ['not_found', 'rate_limited'],
           access: 'session',
         }),
@@ -56,11 +61,11 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
         rotateLinkSecret(db, (await secretOwner({ request, requireSessionUser })).id, params.id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'A new link secret; links signed with the old one are refused (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on)',
-          ok: { 200: 'LinkSecret' },
+          ok: { 200: LinkSecretResponseSchema },
           errors: ['not_found', 'rate_limited'],
           access: 'session',
         }),
@@ -82,11 +87,11 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: SignLinkBody,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             "Sign a universal-checkout link for your store (it must pay the store's payout address)",
-          ok: { 201: 'SignedLink' },
+          ok: { 201: SignedLinkResponseSchema },
           errors: ['not_found'],
           access: 'merchant',
         }),
@@ -110,11 +115,11 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
             },
           ]),
         body: VerifyLinkBody,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Check a checkout link: { signed: false } when hand-made, the store when signed, 422 when altered',
-          ok: { 200: 'VerifiedLink' },
+          ok: { 200: VerifiedLinkResponseSchema },
           errors: ['rate_limited'],
         }),
       },

@@ -1,6 +1,7 @@
 // Routes: POST /api/orders, GET /api/orders, GET /api/orders/{id}, GET /api/orders/{id}/detail,
 // PATCH /api/orders/{id}, POST /api/orders/{id}/shipment, GET /api/orders/{id}/activity
 import {
+  CreatedOrderResponseSchema,
   MarkShippedSchema,
   OrderActivitySchema,
   OrderResponseSchema,
@@ -11,7 +12,7 @@ import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
 import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
 import { anonymousScope, keyHandledByRoute, replayed } from '../../http/idempotency.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { mailOriginOrNull } from '../../http/public-origin.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
@@ -58,12 +59,12 @@ export const ordersModule = ({ db, config }: AppDeps) => {
         // store, per minute) and reads and writes its Idempotency-Key in its own statements.
         transform: ({ request }) => keyHandledByRoute(request),
         body: CreateOrderBody,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Create a pending order; totals are recomputed and must match (else 422)',
           description:
             "`reviewToken` is the buyer's proof of purchase for reviews: keep it in the shopper's browser only (the receipt carries it too); no other route returns it.",
-          ok: { 201: 'CreatedOrder' },
+          ok: { 201: CreatedOrderResponseSchema },
           errors: ['not_found', 'rate_limited'],
         }),
       },
@@ -78,12 +79,12 @@ export const ordersModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         query: ListOrdersQuery,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Orders of your stores, newest first: search, filters and cursor pages',
           description:
             '`q` finds an email, an order id or number, or an external order id; `status`, `exception` (underpaid, overpaid, paid_late, oversold), `storeId`, `from` and `to` (days, UTC, inclusive) filter. A full page carries `X-Next-Cursor`: pass it as `cursor` for the next page.',
-          ok: { 200: ['Order'] },
+          ok: { 200: v.array(OrderResponseSchema) },
           errors: ['not_found'],
           access: 'merchant',
         }),
@@ -93,12 +94,12 @@ export const ordersModule = ({ db, config }: AppDeps) => {
       '/api/orders/:id',
       async ({ params, headers }) => getOrder(db, params.id, headers[BUYER_TOKEN_HEADER]),
       {
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'An order by its id (for the payment and thank-you pages)',
           description:
             'Without the order’s buyer token (X-Buyer-Token: the `reviewToken` its creation answered) the order carries no personal data: `customerEmail` is empty and `shippingAddress` null.',
-          ok: { 200: 'Order' },
+          ok: { 200: OrderResponseSchema },
           errors: ['not_found'],
         }),
       },
@@ -109,10 +110,10 @@ export const ordersModule = ({ db, config }: AppDeps) => {
         getOwnOrderOrThrow(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: "Your order, for the admin's order page (404 for another merchant's)",
-          ok: { 200: 'Order' },
+          ok: { 200: OrderResponseSchema },
           errors: ['not_found'],
           access: 'merchant',
         }),
@@ -125,10 +126,10 @@ export const ordersModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: UpdateOrderBody,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Move your order from paid to processing, shipped, completed',
-          ok: { 200: 'Order' },
+          ok: { 200: OrderResponseSchema },
           errors: ['not_found', 'stale_version'],
           access: 'merchant',
         }),
@@ -147,7 +148,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: MarkShippedSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Mark your paid order shipped with its carrier and tracking (again: the tracking is updated)',
@@ -164,7 +165,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
       async ({ params, requireUser }) => getOrderActivity(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: "Your order's webhook deliveries and the timeline of its events",
           ok: { 200: orderActivity },

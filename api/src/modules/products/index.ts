@@ -1,8 +1,9 @@
 // Routes: GET /api/stores/{id}/products, POST /api/products, GET/PUT/DELETE /api/products/{id}
-import { CreateProductSchema } from '@store/shared';
+import { CreateProductSchema, DeletedResponseSchema, ProductResponseSchema } from '@store/shared';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { contract } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { publicOrigin, withX402Url } from '../x402/model.ts';
 import { ListProductsQuery, UpdateProductBody } from './model.ts';
@@ -39,10 +40,10 @@ export const productsModule = ({ db, config }: AppDeps) => {
         ).map((product) => absolute(request, product)),
       {
         query: ListProductsQuery,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: "A store's published products (its owner also sees unpublished ones)",
-          ok: { 200: ['Product'] },
+          ok: { 200: v.array(ProductResponseSchema) },
           errors: ['not_found'],
           access: 'optional',
         }),
@@ -58,10 +59,10 @@ export const productsModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: CreateProductSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Add a product to one of your stores',
-          ok: { 201: 'Product' },
+          ok: { 201: ProductResponseSchema },
           errors: ['not_found'],
           access: 'merchant',
         }),
@@ -72,10 +73,10 @@ export const productsModule = ({ db, config }: AppDeps) => {
       async ({ params, currentUser, request }) =>
         absolute(request, await getProductForViewer(db, params.id, (await currentUser())?.id)),
       {
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'A product (unpublished ones for their owner only)',
-          ok: { 200: 'Product' },
+          ok: { 200: ProductResponseSchema },
           errors: ['not_found'],
           access: 'optional',
         }),
@@ -88,10 +89,10 @@ export const productsModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: UpdateProductBody,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Edit your product (send `updatedAt` to detect stale edits)',
-          ok: { 200: 'Product' },
+          ok: { 200: ProductResponseSchema },
           errors: ['not_found', 'stale_version'],
           access: 'merchant',
         }),
@@ -102,10 +103,10 @@ export const productsModule = ({ db, config }: AppDeps) => {
       async ({ params, requireUser }) => deleteProduct(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Delete your product',
-          ok: { 200: 'Deleted' },
+          ok: { 200: DeletedResponseSchema },
           errors: ['not_found'],
           access: 'merchant',
         }),

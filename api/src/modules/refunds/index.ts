@@ -12,7 +12,7 @@ import {
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
 import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { clientKey, RateLimiter } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import {
@@ -55,7 +55,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
       async ({ params, requireUser }) => listOrderRefunds(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'What arrived, is missing, is extra, and the refunds of your order',
           ok: { 200: orderRefunds },
@@ -69,7 +69,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
       async ({ params, requireUser }) => acceptUnderpaid(db, (await requireUser()).id, params.id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Accept your underpaid order as paid (its window closed): what arrived is forwarded',
@@ -88,7 +88,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: CreateRefundSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Refund your order: a paid one from your payout wallet, an unpaid one from its deposit address',
@@ -108,7 +108,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: RefundSentSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Note the transaction your wallet sent for a refund (it is matched on chain)',
           body: RefundSentSchema,
@@ -124,7 +124,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
         orderRefundClaims(db, params.id, headers[BUYER_TOKEN_HEADER] ?? ''),
       {
         transform: claimLimit,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Refunds of an order awaiting the payer’s address, with their claim links',
           description:
@@ -139,7 +139,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
       async ({ params }) => getRefundClaim(db, params.token, chainId),
       {
         transform: claimLimit,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'A refund as its claim link shows it: amount, order, the paying address',
           ok: { 200: refundClaim },
@@ -153,7 +153,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
       {
         transform: claimLimit,
         body: ClaimRefundSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Confirm the address a refund goes to (then it is sent)',
           description:

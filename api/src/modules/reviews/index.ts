@@ -9,8 +9,9 @@ import {
   UpdateReviewSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { ReviewPageQuery } from './model.ts';
 import { createReview, listProductReviews, listStoreReviews, setReviewHidden } from './service.ts';
@@ -39,7 +40,7 @@ export const reviewsModule = ({ db }: AppDeps) => {
       },
       {
         body: CreateReviewSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Review a product of your paid order (its review token, from the checkout or the receipt, proves the purchase); one per order and product',
@@ -53,7 +54,7 @@ export const reviewsModule = ({ db }: AppDeps) => {
       ({ params, query }) => listProductReviews(db, params.id, pageOf(query)),
       {
         query: ReviewPageQuery,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: "A product's visible reviews, newest first, with their count and average rating",
           ok: { 200: productReviews },
@@ -67,10 +68,10 @@ export const reviewsModule = ({ db }: AppDeps) => {
       {
         transform: signedIn,
         query: ReviewPageQuery,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: "Your store's reviews, hidden ones too, newest first",
-          ok: { 200: [merchantReview] },
+          ok: { 200: v.array(merchantReview) },
           errors: ['not_found'],
           access: 'merchant',
         }),
@@ -83,7 +84,7 @@ export const reviewsModule = ({ db }: AppDeps) => {
       {
         transform: signedIn,
         body: UpdateReviewSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: "Hide a review of your store or show it again (its text can't be changed)",
           ok: { 200: merchantReview },

@@ -3,13 +3,16 @@
 import {
   API_KEY_MESSAGES,
   CreateStoreSchema,
+  OwnerStoreResponseSchema,
   PAGE_LIMITS,
   PayoutChallengeSchema,
+  PublicStoreResponseSchema,
   VerifyPayoutSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { mailOriginOrNull, publicOriginOf } from '../../http/public-origin.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
@@ -53,11 +56,13 @@ export const storesModule = ({ db, config }: AppDeps) => {
       },
       {
         query: ListStoresQuery,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Active stores (public fields, pages of `limit` from `offset`, `Link: rel="next"`); `mine=true`: your own stores',
-          ok: { 200: { oneOf: [['PublicStore'], ['OwnerStore']] } },
+          ok: {
+            200: v.union([v.array(OwnerStoreResponseSchema), v.array(PublicStoreResponseSchema)]),
+          },
           errors: ['unauthorized'],
           access: 'optional',
         }),
@@ -81,11 +86,11 @@ export const storesModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: CreateStoreSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Create a store you own (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on; the owner is emailed)',
-          ok: { 201: 'OwnerStore' },
+          ok: { 201: OwnerStoreResponseSchema },
           errors: ['already_exists', 'rate_limited'],
           access: 'session',
         }),
@@ -96,10 +101,10 @@ export const storesModule = ({ db, config }: AppDeps) => {
       async ({ params, currentUser }) =>
         getStoreForViewer(db, params.id, (await currentUser())?.id),
       {
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'A store by id (UUID) or slug (its owner reads the owner view)',
-          ok: { 200: { oneOf: ['PublicStore', 'OwnerStore'] } },
+          ok: { 200: v.union([OwnerStoreResponseSchema, PublicStoreResponseSchema]) },
           errors: ['not_found'],
           access: 'optional',
         }),
@@ -126,11 +131,11 @@ export const storesModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: UpdateStoreBody,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Edit your store (send `updatedAt` to detect stale edits); a new payout address or slug, or deactivating it, needs a signed-in session and a fresh `X-TOTP-Code` once two-step verification is on (the owner is emailed)',
-          ok: { 200: 'OwnerStore' },
+          ok: { 200: OwnerStoreResponseSchema },
           errors: ['not_found', 'stale_version', 'already_exists', 'forbidden', 'rate_limited'],
           access: 'merchant',
         }),
@@ -147,7 +152,7 @@ export const storesModule = ({ db, config }: AppDeps) => {
       },
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Start "Verified Store": the EIP-4361 message your payout wallet signs (valid 10 minutes, once)',
@@ -167,11 +172,11 @@ export const storesModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: VerifyPayoutSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Finish "Verified Store" with the signed message (it must recover the current payout address)',
-          ok: { 200: 'OwnerStore' },
+          ok: { 200: OwnerStoreResponseSchema },
           errors: ['not_found', 'invalid_state'],
           access: 'session',
         }),

@@ -8,7 +8,7 @@ import { UPLOAD_KINDS, type UploadKind, UploadResponseSchema } from '@store/shar
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { RATE_LIMIT_MESSAGES, type RateLimit, RateLimiter } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { renderUpload } from '../../uploads/render-process.ts';
@@ -78,7 +78,7 @@ export const uploadsModule = (
         // Note: the body is the image itself; nothing parses it before the route has checked it.
         parse: 'none',
         transform: signedInGuard(db),
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: `Upload a store logo (${UPLOAD_KINDS.logo.hint}) or a product picture (${UPLOAD_KINDS.product.hint})`,
           description:
@@ -115,7 +115,7 @@ export const uploadsModule = (
         });
       },
       {
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'An uploaded image in one of its sizes',
           ok: { 200: { mediaType: 'image/*', description: 'The image (PNG or WebP)' } },

@@ -4,13 +4,16 @@
 import {
   API_KEY_MESSAGES,
   WEBHOOK_TEST_MESSAGES,
+  WebhookDeliveryResponseSchema,
   WebhookSecretResponseSchema,
+  WebhookSettingsResponseSchema,
   WebhookTestResponseSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
@@ -52,11 +55,11 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
         ),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             "Your store's webhook URL, and its signing secret's last 4 characters (the secret itself: GET …/webhook/secret)",
-          ok: { 200: 'WebhookSettings' },
+          ok: { 200: WebhookSettingsResponseSchema },
           errors: ['not_found'],
           access: 'session',
         }),
@@ -75,10 +78,10 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: SetWebhookBody,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Set the webhook URL (https, public addresses) or null',
-          ok: { 200: 'WebhookSettings' },
+          ok: { 200: WebhookSettingsResponseSchema },
           errors: ['not_found'],
           access: 'session',
         }),
@@ -90,7 +93,7 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
         getWebhookSecret(db, (await secretOwner({ request, requireSessionUser })).id, params.id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             "Your store's webhook signing secret (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on)",
@@ -106,7 +109,7 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
         rotateWebhookSecret(db, (await secretOwner({ request, requireSessionUser })).id, params.id),
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'A new signing secret, in this answer (the old one also signs for 24 hours); a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on',
@@ -129,7 +132,7 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         body: SendTestWebhookBody,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             "Send a signed sample of one event to your store's webhook URL, once, and read the answer (nothing is stored or retried; the webhook-id starts msg_test_)",
@@ -146,10 +149,10 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
       {
         transform: signedIn,
         query: ListDeliveriesQuery,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: "Your store's webhook deliveries, newest first, with attempts",
-          ok: { 200: ['WebhookDelivery'] },
+          ok: { 200: v.array(WebhookDeliveryResponseSchema) },
           errors: ['not_found'],
           access: 'merchant',
         }),
@@ -164,10 +167,10 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
       },
       {
         transform: signedIn,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Send one of your deliveries again',
-          ok: { 202: 'WebhookDelivery' },
+          ok: { 202: WebhookDeliveryResponseSchema },
           errors: ['not_found'],
           access: 'merchant',
         }),

@@ -6,7 +6,7 @@ import type { PublicClient } from 'viem';
 import type { ApiConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { bearerTokenOf, sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { paymentDeps } from '../payments/model.ts';
 import { createPayTo, facilitatorSettle, facilitatorVerify, supported } from './facilitator.ts';
@@ -75,7 +75,7 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
       {
         transform: keyGuard,
         body: PayToRequestSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'A fresh deposit address (`payTo`) for one request your own x402 server charges (Bearer key)',
@@ -95,7 +95,7 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
       },
       {
         transform: keyGuard,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'x402 facilitator: the payment kinds it settles (Bearer key)',
           ok: { 200: supportedDoc },
@@ -110,7 +110,7 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
       {
         transform: keyGuard,
         body: FacilitatorRequestSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'x402 facilitator: verify a payment to one of your deposit addresses (Bearer key)',
@@ -129,7 +129,7 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
       {
         transform: keyGuard,
         body: FacilitatorRequestSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'x402 facilitator: settle a payment to one of your deposit addresses (Bearer key)',
@@ -160,7 +160,7 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
         return toResponse(await servePaid(deps, resource, accepted.row, resourceUrl, url.search));
       },
       {
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: "A digital product's payable URL (HTTP 402 with x402 v2 requirements)",
           description:
