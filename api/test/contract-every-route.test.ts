@@ -129,6 +129,51 @@ describe('every route', () => {
   });
 });
 
+describe('who may call a route, as its document says', () => {
+  test('a session-only route refuses an API key (403) and a key-only route a session (401)', async () => {
+    const doc = (await (
+      await t.app.handle(new Request('http://localhost/api/openapi/json'))
+    ).json()) as {
+      paths: Record<string, Record<string, { security: object[]; requestBody?: unknown }>>;
+    };
+    const key = (await t.owner.api.post('/api/api-keys', { name: 'access' })).body.key as string;
+    const placeholder = crypto.randomUUID();
+    const only = (op: { security: object[] }, scheme: string) =>
+      op.security.length === 1 && Object.keys(op.security[0] ?? {}).join() === scheme;
+    let sessionOnly = 0;
+    let keyOnly = 0;
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(item)) {
+        // Note: a body is read before who is asking (its 422 comes first): bodiless routes here.
+        if (op.requestBody) continue;
+        const url = `http://localhost${path.replace(/\{[^}]+\}/g, placeholder)}`;
+        const name = `${method} ${path}`;
+        if (only(op, 'sessionCookie')) {
+          sessionOnly += 1;
+          const response = await t.app.handle(
+            new Request(url, {
+              method: method.toUpperCase(),
+              headers: { authorization: `Bearer ${key}` },
+            }),
+          );
+          expect(response.status, name).toBe(403);
+          expect(((await response.json()) as { error: { code: string } }).error.code, name).toBe(
+            'forbidden',
+          );
+        }
+        if (only(op, 'apiKey')) {
+          keyOnly += 1;
+          const response = await t.app.handle(
+            new Request(url, { method: method.toUpperCase(), headers: { cookie: t.owner.cookie } }),
+          );
+          expect(response.status, name).toBe(401);
+        }
+      }
+    expect(sessionOnly).toBeGreaterThan(5);
+    expect(keyOnly).toBeGreaterThan(0);
+  });
+});
+
 describe('each documented success read through its declared schema', () => {
   let store: { id: string; slug: string; updatedAt: string };
   let product: { id: string };

@@ -128,14 +128,9 @@ export type DeclaredResponses<A extends Answers> = {
 };
 
 /**
- * Who may call a route: anyone; the signed-in merchant (session cookie or API key); the merchant
- * signed in with a session only (`session`: what a leaked API key must not do, such as minting keys,
- * changing the payout address or reading the webhook secret; 403 with a key); or anyone, with more
- * for the owner (`optional`).
+ * A route's documentation: its answers and the error codes it can answer. Note: who may call it
+ * (its `security`) is the route's `access` (http/access.ts); a route without one is public.
  */
-export type Access = 'public' | 'merchant' | 'session' | 'optional';
-
-/** A route's documentation: its answers, the error codes it can answer and who may call it. */
 export interface RouteDoc<A extends Answers = Answers> {
   tags?: string[];
   summary: string;
@@ -152,11 +147,7 @@ export interface RouteDoc<A extends Answers = Answers> {
    * validation for a body; 401 for a merchant route; the Idempotency-Key's codes on mutations).
    */
   errors?: ErrorCode[];
-  access?: Access;
 }
-
-/** Security requirements of a merchant route: its session cookie or an API key. */
-const MERCHANT_SECURITY = [{ sessionCookie: [] }, { apiKey: [] }];
 
 // Note: the document's JSON answers come from the route's `response` (the plugin converts it); the
 // other media types and 304 are written here.
@@ -190,9 +181,8 @@ export function contract<const A extends Answers>(
   return { detail: routeDoc(doc), response };
 }
 
-/** The `detail` of a route: its summary, non-JSON answers, security and error codes. */
+/** The `detail` of a route: its summary, non-JSON answers and error codes. */
 function routeDoc(doc: RouteDoc) {
-  const access = doc.access ?? 'public';
   return {
     ...(doc.tags ? { tags: doc.tags } : {}),
     summary: doc.summary,
@@ -211,18 +201,7 @@ function routeDoc(doc: RouteDoc) {
         return documented ? [[status, documented]] : [];
       }),
     ),
-    security:
-      access === 'merchant'
-        ? MERCHANT_SECURITY
-        : access === 'session'
-          ? [{ sessionCookie: [] }]
-          : access === 'optional'
-            ? [{}, ...MERCHANT_SECURITY]
-            : [],
-    'x-error-codes':
-      access === 'session'
-        ? [...new Set([...(doc.errors ?? []), 'forbidden'])]
-        : (doc.errors ?? []),
+    'x-error-codes': doc.errors ?? [],
   } as Record<string, unknown>;
 }
 
@@ -316,7 +295,11 @@ function describeAnswers(responses: Record<string, unknown>): Record<string, unk
 }
 
 function finishOperation(path: string, method: string, op: Operation): Operation {
-  const finished: Operation = { ...op, responses: describeAnswers(op.responses ?? {}) };
+  const finished: Operation = {
+    ...op,
+    responses: describeAnswers(op.responses ?? {}),
+    security: op.security ?? [],
+  };
   // Note: every body is JSON (other media types are refused with 415).
   const json = op.requestBody?.content?.['application/json'];
   if (op.requestBody && json)

@@ -15,6 +15,7 @@ import {
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
+import { accessPlugin } from '../../http/access.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { clientAddress, clientBucket, type RequestSource } from '../../http/client-address.ts';
 import { AppError } from '../../http/errors.ts';
@@ -24,7 +25,6 @@ import { RateLimiter } from '../../http/rate-limit.ts';
 import {
   clearedSessionCookie,
   sessionCookie,
-  sessionPlugin,
   sessionTokenOf,
   userAgentOf,
 } from '../../http/session.ts';
@@ -79,7 +79,7 @@ export const authModule = ({ db, config }: AppDeps) => {
     new Elysia({ name: 'auth' })
       // Note: in the app's store so that tests can see the sign-ins in flight.
       .state('authLimits', limits)
-      .use(sessionPlugin(db))
+      .use(accessPlugin(db))
       .post(
         '/api/auth/sign-up',
         async ({ body, request, server, set }) => {
@@ -185,12 +185,12 @@ export const authModule = ({ db, config }: AppDeps) => {
           }),
         },
       )
-      .get('/api/auth/me', async ({ requireUser }) => ({ user: await requireUser() }), {
+      .get('/api/auth/me', async ({ user }) => ({ user }), {
+        access: 'merchant',
         ...contract({
           tags,
           summary: 'The signed-in merchant (401 when signed out)',
           ok: { 200: AccountResponseSchema },
-          access: 'merchant',
         }),
       })
       .post(

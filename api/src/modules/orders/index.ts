@@ -10,12 +10,12 @@ import {
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
+import { accessPlugin } from '../../http/access.ts';
 import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
 import { anonymousScope, keyHandledByRoute, replayed } from '../../http/idempotency.ts';
 import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { mailOriginOrNull } from '../../http/public-origin.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { getOrderActivity } from '../fulfilment/activity.ts';
 import { markOrderShipped } from '../fulfilment/service.ts';
 import { createOrder } from './create.ts';
@@ -35,10 +35,9 @@ const orderActivity = registerResponseSchema('OrderActivity', OrderActivitySchem
 
 /** Store checkout orders for shoppers; the order list and fulfilment steps for merchants. */
 export const ordersModule = ({ db, config }: AppDeps) => {
-  const signedIn = signedInGuard(db);
   const limits = publicWriteGuards({ db, config });
   return new Elysia({ name: 'orders' })
-    .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .post(
       '/api/orders',
       async (context) => {
@@ -71,14 +70,14 @@ export const ordersModule = ({ db, config }: AppDeps) => {
     )
     .get(
       '/api/orders',
-      async ({ query, requireUser, set }) => {
-        const page = await listMerchantOrders(db, (await requireUser()).id, query);
+      async ({ query, set, user }) => {
+        const page = await listMerchantOrders(db, user.id, query);
         if (page.nextCursor) set.headers[NEXT_CURSOR_HEADER] = page.nextCursor;
         return page.orders;
       },
       {
-        transform: signedIn,
         query: ListOrdersQuery,
+        access: 'merchant',
         ...contract({
           tags,
           summary: 'Orders of your stores, newest first: search, filters and cursor pages',
@@ -86,7 +85,6 @@ export const ordersModule = ({ db, config }: AppDeps) => {
             '`q` finds an email, an order id or number, or an external order id; `status`, `exception` (underpaid, overpaid, paid_late, oversold), `storeId`, `from` and `to` (days, UTC, inclusive) filter. A full page carries `X-Next-Cursor`: pass it as `cursor` for the next page.',
           ok: { 200: v.array(OrderResponseSchema) },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
@@ -106,48 +104,38 @@ export const ordersModule = ({ db, config }: AppDeps) => {
     )
     .get(
       '/api/orders/:id/detail',
-      async ({ params, requireUser }) =>
-        getOwnOrderOrThrow(db, (await requireUser()).id, params.id),
+      async ({ params, user }) => getOwnOrderOrThrow(db, user.id, params.id),
       {
-        transform: signedIn,
+        access: 'merchant',
         ...contract({
           tags,
           summary: "Your order, for the admin's order page (404 for another merchant's)",
           ok: { 200: OrderResponseSchema },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
     .patch(
       '/api/orders/:id',
-      async ({ params, body, requireUser }) =>
-        updateOrderStatus(db, (await requireUser()).id, params.id, body),
+      async ({ params, body, user }) => updateOrderStatus(db, user.id, params.id, body),
       {
-        transform: signedIn,
         body: UpdateOrderBody,
+        access: 'merchant',
         ...contract({
           tags,
           summary: 'Move your order from paid to processing, shipped, completed',
           ok: { 200: OrderResponseSchema },
           errors: ['not_found', 'stale_version'],
-          access: 'merchant',
         }),
       },
     )
     .post(
       '/api/orders/:id/shipment',
-      async ({ params, body, request, requireUser }) =>
-        markOrderShipped(
-          db,
-          (await requireUser()).id,
-          params.id,
-          body,
-          mailOriginOrNull(config, request),
-        ),
+      async ({ params, body, request, user }) =>
+        markOrderShipped(db, user.id, params.id, body, mailOriginOrNull(config, request)),
       {
-        transform: signedIn,
         body: MarkShippedSchema,
+        access: 'merchant',
         ...contract({
           tags,
           summary:
@@ -156,21 +144,19 @@ export const ordersModule = ({ db, config }: AppDeps) => {
             'Sends `order.shipped` and emails the shopper. `outcome` says whether the order was shipped now, its tracking updated, or nothing changed. 409 for an order not paid.',
           ok: { 200: shipmentResult },
           errors: ['not_found', 'invalid_state'],
-          access: 'merchant',
         }),
       },
     )
     .get(
       '/api/orders/:id/activity',
-      async ({ params, requireUser }) => getOrderActivity(db, (await requireUser()).id, params.id),
+      async ({ params, user }) => getOrderActivity(db, user.id, params.id),
       {
-        transform: signedIn,
+        access: 'merchant',
         ...contract({
           tags,
           summary: "Your order's webhook deliveries and the timeline of its events",
           ok: { 200: orderActivity },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     );

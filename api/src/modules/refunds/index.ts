@@ -11,10 +11,10 @@ import {
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
+import { accessPlugin } from '../../http/access.ts';
 import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
 import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { clientKey, RateLimiter } from '../../http/rate-limit.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import {
   acceptUnderpaid,
   claimRefund,
@@ -35,7 +35,6 @@ const CLAIM_LIMIT = { bucket: 'refund-claims:client', max: 30, windowMs: 60_000 
 
 /** Refunds: the merchant's decisions and view, the payer's claim. */
 export const refundsModule = ({ db, config }: AppDeps) => {
-  const signedIn = signedInGuard(db);
   const limiter = new RateLimiter(db);
   const claimLimit = (
     context: Parameters<typeof clientKey>[0] & { set: { headers: Record<string, unknown> } },
@@ -49,26 +48,25 @@ export const refundsModule = ({ db, config }: AppDeps) => {
     ]);
   const chainId = config.chain.chainId;
   return new Elysia({ name: 'refunds' })
-    .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .get(
       '/api/orders/:id/refunds',
-      async ({ params, requireUser }) => listOrderRefunds(db, (await requireUser()).id, params.id),
+      async ({ params, user }) => listOrderRefunds(db, user.id, params.id),
       {
-        transform: signedIn,
+        access: 'merchant',
         ...contract({
           tags,
           summary: 'What arrived, is missing, is extra, and the refunds of your order',
           ok: { 200: orderRefunds },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
     .post(
       '/api/orders/:id/accept-underpaid',
-      async ({ params, requireUser }) => acceptUnderpaid(db, (await requireUser()).id, params.id),
+      async ({ params, user }) => acceptUnderpaid(db, user.id, params.id),
       {
-        transform: signedIn,
+        access: 'merchant',
         ...contract({
           tags,
           summary:
@@ -77,17 +75,15 @@ export const refundsModule = ({ db, config }: AppDeps) => {
             'The order becomes paid (order.paid, the receipt), the shortfall stays stated, and the worker forwards what arrived (98% to you, 2% fee). 409 while the payment window is open or once a refund is under way.',
           ok: { 200: orderRefunds },
           errors: ['not_found', 'invalid_state'],
-          access: 'merchant',
         }),
       },
     )
     .post(
       '/api/orders/:id/refunds',
-      async ({ params, body, requireUser }) =>
-        createRefund(db, (await requireUser()).id, params.id, body.amount),
+      async ({ params, body, user }) => createRefund(db, user.id, params.id, body.amount),
       {
-        transform: signedIn,
         body: CreateRefundSchema,
+        access: 'merchant',
         ...contract({
           tags,
           summary:
@@ -97,24 +93,22 @@ export const refundsModule = ({ db, config }: AppDeps) => {
           body: CreateRefundSchema,
           ok: { 200: orderRefunds },
           errors: ['not_found', 'invalid_state', 'validation_failed'],
-          access: 'merchant',
         }),
       },
     )
     .post(
       '/api/orders/:id/refunds/:refundId/sent',
-      async ({ params, body, requireUser }) =>
-        noteRefundSent(db, (await requireUser()).id, params.id, params.refundId, body.txHash),
+      async ({ params, body, user }) =>
+        noteRefundSent(db, user.id, params.id, params.refundId, body.txHash),
       {
-        transform: signedIn,
         body: RefundSentSchema,
+        access: 'merchant',
         ...contract({
           tags,
           summary: 'Note the transaction your wallet sent for a refund (it is matched on chain)',
           body: RefundSentSchema,
           ok: { 200: orderRefunds },
           errors: ['not_found', 'invalid_state', 'validation_failed'],
-          access: 'merchant',
         }),
       },
     )

@@ -11,8 +11,8 @@ import {
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
+import { accessPlugin } from '../../http/access.ts';
 import { contract, registerResponseSchema } from '../../http/openapi.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { ReviewPageQuery } from './model.ts';
 import { createReview, listProductReviews, listStoreReviews, setReviewHidden } from './service.ts';
 
@@ -28,9 +28,8 @@ const pageOf = (query: { limit?: number; offset?: number }) => ({
 
 /** Verified-purchase reviews: posted by buyers, read by everyone, hidden or shown by the owner. */
 export const reviewsModule = ({ db }: AppDeps) => {
-  const signedIn = signedInGuard(db);
   return new Elysia({ name: 'reviews' })
-    .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .post(
       '/api/reviews',
       async ({ body, set }) => {
@@ -63,33 +62,29 @@ export const reviewsModule = ({ db }: AppDeps) => {
     )
     .get(
       '/api/stores/:id/reviews',
-      async ({ params, query, requireUser }) =>
-        listStoreReviews(db, (await requireUser()).id, params.id, pageOf(query)),
+      async ({ params, query, user }) => listStoreReviews(db, user.id, params.id, pageOf(query)),
       {
-        transform: signedIn,
         query: ReviewPageQuery,
+        access: 'merchant',
         ...contract({
           tags,
           summary: "Your store's reviews, hidden ones too, newest first",
           ok: { 200: v.array(merchantReview) },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
     .patch(
       '/api/reviews/:id',
-      async ({ params, body, requireUser }) =>
-        setReviewHidden(db, (await requireUser()).id, params.id, body.hidden),
+      async ({ params, body, user }) => setReviewHidden(db, user.id, params.id, body.hidden),
       {
-        transform: signedIn,
         body: UpdateReviewSchema,
+        access: 'merchant',
         ...contract({
           tags,
           summary: "Hide a review of your store or show it again (its text can't be changed)",
           ok: { 200: merchantReview },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     );
