@@ -13,11 +13,13 @@ import { analyticsModule } from './modules/analytics/index.ts';
 import { apiKeysModule } from './modules/api-keys/index.ts';
 import { authModule } from './modules/auth/index.ts';
 import { checkoutSessionsModule } from './modules/checkout-sessions/index.ts';
+import { customersModule } from './modules/customers/index.ts';
 import { forwardingModule } from './modules/forwarding/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { linkSigningModule } from './modules/link-signing/index.ts';
 import { ordersModule } from './modules/orders/index.ts';
 import { paymentsModule } from './modules/payments/index.ts';
+import { payoutsModule } from './modules/payouts/index.ts';
 import { productsModule } from './modules/products/index.ts';
 import { refundsModule } from './modules/refunds/index.ts';
 import { reviewsModule } from './modules/reviews/index.ts';
@@ -51,6 +53,8 @@ export function createApp(deps: AppDeps) {
     .use(storesModule(deps))
     .use(productsModule(deps))
     .use(analyticsModule(deps))
+    .use(payoutsModule(deps))
+    .use(customersModule(deps))
     .use(ordersModule(deps))
     .use(paymentsModule(deps))
     .use(universalOrdersModule(deps))

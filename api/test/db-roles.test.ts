@@ -401,6 +401,7 @@ describe('database roles', () => {
         '0024_x402_digital_products',
         '0025_universal_orders_as_rows',
         '0026_checkout_session_submitted',
+        '0027_payment_exception',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -434,7 +435,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 27 migration\(s\) \(0000_init, .*0026_checkout_session_submitted\)/,
+      /lacks 28 migration\(s\) \(0000_init, .*0027_payment_exception\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

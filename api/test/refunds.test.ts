@@ -1,7 +1,7 @@
 // Refunds from a deposit address on the real chain: Postgres, anvil (200 ms blocks) with Circle's
 // USDC, the indexer and the worker's loops in-process. An overpaid order's excess is held, claimed
-// through its link and sent back with EIP-3009; an underpaid order waits at its window's end for
-// its merchant, who refunds it (or accepts it as paid). Balances are read from the chain, and the
+// through its link and sent back with EIP-3009; an underpaid order is decided by its merchant the
+// day it happens: refunded, or accepted as paid. Balances are read from the chain, and the
 // chain ledger (received = merchant + treasury + refunded + held) is checked at the end.
 
 import { afterAll, describe, expect, test } from 'bun:test';
@@ -202,15 +202,24 @@ describe('an overpaid order', () => {
   }, 60_000);
 });
 
-describe('an underpaid order whose window closed', () => {
-  test('waits for its merchant, who refunds it from the deposit address', async () => {
-    const { owner, payout, orderId, buyerToken, address } = await storeOrder(t.appWithWindow(3));
+/** Waits until everything seen on the order's address is at the confirmation depth. */
+const confirmedAt = (orderId: string, amount: string) =>
+  waitUntil(async () => {
+    const wallet = await walletOf(t.database.db, orderId);
+    return wallet.receivedAmountUsdc === amount && wallet.detectedAmountUsdc === amount && wallet;
+  }, `${amount} confirmed on ${orderId}`);
+
+describe('an underpaid order, decided the day it happens', () => {
+  test('its merchant refunds it at once: the window closes, a later top-up never pays it', async () => {
+    const { owner, payout, orderId, buyerToken, address } = await storeOrder();
     await payUsdc(t.stack.env, 2, address, usdc('4.00'));
     await webhookOf(orderId, 'order.underpaid');
-    await Bun.sleep(4000);
-    // Past the window: nothing was forwarded; the merchant decides.
+    await confirmedAt(orderId, '4.000000');
+    // Inside its window (days long): nothing was forwarded; the merchant decides now.
     expect((await balancesOf(t.stack.env, address)).usdc).toBe(usdc('4.00'));
-    expect((await walletOf(t.database.db, orderId)).forwardedAmountUsdc).toBe('0.000000');
+    const before = await walletOf(t.database.db, orderId);
+    expect(before).toMatchObject({ forwardedAmountUsdc: '0.000000', exception: 'underpaid' });
+    expect(before.expiredAt?.getTime()).toBeGreaterThan(Date.now() + 60_000);
     const view = (await owner.api.get(`/api/orders/${orderId}/refunds`)).body;
     expect(view).toMatchObject({
       paymentStatus: 'underpaid',
@@ -235,6 +244,10 @@ describe('an underpaid order whose window closed', () => {
       { source: 'deposit', reason: 'underpaid', amount: '4.000000', status: 'awaiting_address' },
     ]);
     expect(started.body).toMatchObject({ canAcceptUnderpaid: false, canRefundDeposit: false });
+    // The window closed with the decision.
+    expect((await walletOf(t.database.db, orderId)).expiredAt?.getTime()).toBeLessThanOrEqual(
+      Date.now(),
+    );
     // Decided: a second refund, or accepting now, is refused.
     expect((await owner.api.post(`/api/orders/${orderId}/refunds`, {})).status).toBe(409);
     expect((await owner.api.post(`/api/orders/${orderId}/accept-underpaid`)).status).toBe(409);
@@ -258,19 +271,33 @@ describe('an underpaid order whose window closed', () => {
     }, 'the underpaid refund');
     expect((await balancesOf(t.stack.env, to)).usdc).toBe(usdc('4.00'));
     expect(await balancesOf(t.stack.env, address)).toEqual({ usdc: 0n, eth: 0n });
-    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(0n);
+
+    // The shopper sends the rest after the decision: the order stays unpaid, the merchant gets
+    // nothing, and the top-up is held for the payer (its own claim link).
+    await payUsdc(t.stack.env, 2, address, usdc('6.80'));
+    await confirmedAt(orderId, '10.800000');
+    const topUp = await waitUntil(async () => {
+      const rows = await refundRows(orderId);
+      return rows.find((r) => r.amount === '6800000');
+    }, 'the top-up held for the payer');
+    expect(topUp).toMatchObject({ source: 'deposit', reason: 'underpaid' });
     const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(order?.status).toBe('pending');
-  }, 60_000);
+    expect(await walletOf(t.database.db, orderId)).toMatchObject({
+      status: 'underpaid',
+      exception: 'underpaid',
+    });
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(0n);
+    expect((await balancesOf(t.stack.env, address)).usdc).toBe(usdc('6.80'));
+    const after = (await owner.api.get(`/api/orders/${orderId}/refunds`)).body;
+    expect(after).toMatchObject({ canAcceptUnderpaid: false, canRefundDeposit: false });
+  }, 90_000);
 
-  test('accepted as paid: the order is paid with its shortfall stated, what arrived is forwarded', async () => {
-    const { owner, payout, orderId, address } = await storeOrder(t.appWithWindow(3));
+  test('accepted as paid at once: wallet and order agree, what arrived is forwarded, a top-up goes back to the payer', async () => {
+    const { owner, payout, orderId, address } = await storeOrder();
     await payUsdc(t.stack.env, 3, address, usdc('6.00'));
     await webhookOf(orderId, 'order.underpaid');
-    // Inside the window the merchant cannot decide yet.
-    expect((await owner.api.post(`/api/orders/${orderId}/accept-underpaid`)).status).toBe(409);
-    await Bun.sleep(4000);
-    expect((await walletOf(t.database.db, orderId)).forwardedAmountUsdc).toBe('0.000000');
+    await confirmedAt(orderId, '6.000000');
     const accepted = await owner.api.post(`/api/orders/${orderId}/accept-underpaid`);
     expect(accepted.status).toBe(200);
     expect(accepted.body).toMatchObject({ missingAmount: '4.800000', canRefundDeposit: false });
@@ -279,18 +306,46 @@ describe('an underpaid order whose window closed', () => {
     expect(await balancesOf(t.stack.env, address)).toEqual({ usdc: 0n, eth: 0n });
     const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(order?.status).toBe('paid');
+    // The wallet agrees with its order: received, with the exception stated.
+    const wallet = await walletOf(t.database.db, orderId);
+    expect(wallet).toMatchObject({
+      status: 'received',
+      exception: 'accepted_underpaid',
+      acceptedAmountUsdc: '6.000000',
+    });
+    expect(wallet.expiredAt?.getTime()).toBeLessThanOrEqual(Date.now());
     const paid = await webhookOf(orderId, 'order.paid');
     expect(JSON.parse(paid.body)).toMatchObject({
-      paymentStatus: 'underpaid',
+      status: 'paid',
+      paymentStatus: 'received',
+      paymentException: 'accepted_underpaid',
       paymentWallet: { receivedAmount: '6.000000', expectedAmount: '10.80' },
     });
+    const status = await t.shopper.get(`/api/check-payment-status/${orderId}`);
+    expect(status.body).toMatchObject({ paymentDetected: true });
+    expect(['received', 'forwarded']).toContain(status.body.status);
+
+    // The shopper sends the rest anyway: it is the payer's, held for them with a claim link.
+    await payUsdc(t.stack.env, 3, address, usdc('4.80'));
+    const excess = await waitUntil(async () => {
+      const rows = await refundRows(orderId);
+      return rows.find((r) => r.reason === 'excess');
+    }, 'the top-up held for the payer');
+    expect(excess).toMatchObject({ source: 'deposit', amount: '4800000' });
+    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(splitFee(usdc('6.00')).merchant);
+    expect((await walletOf(t.database.db, orderId)).exception).toBe('accepted_underpaid');
+
     // Paid and forwarded: a refund now comes from the payout wallet, at most what arrived.
     const refund = await owner.api.post(`/api/orders/${orderId}/refunds`, {});
     expect(refund.status).toBe(200);
-    expect(refund.body.refunds).toMatchObject([
-      { source: 'merchant', amount: '6.000000', status: 'awaiting_address' },
-    ]);
-  }, 60_000);
+    expect(refund.body.refunds).toContainEqual(
+      expect.objectContaining({
+        source: 'merchant',
+        amount: '6.000000',
+        status: 'awaiting_address',
+      }),
+    );
+  }, 90_000);
 });
 
 describe('an oversold order', () => {

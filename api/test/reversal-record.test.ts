@@ -30,8 +30,19 @@ test('a shipped order reversed and paid again is shipped again, not paid', async
     .returning();
   if (!wallet) throw new Error('no wallet');
   await db.update(orders).set({ status: 'shipped' }).where(eq(orders.id, orderId));
-  const paid = { state: 'received' as const, detected: 5_000_000n, received: 5_000_000n };
-  const gone = { state: 'reversed' as const, detected: 0n, received: 0n, paymentTxHash: null };
+  const paid = {
+    state: 'received' as const,
+    exception: 'none' as const,
+    detected: 5_000_000n,
+    received: 5_000_000n,
+  };
+  const gone = {
+    state: 'reversed' as const,
+    exception: 'none' as const,
+    detected: 0n,
+    received: 0n,
+    paymentTxHash: null,
+  };
   const base = { walletId: wallet.id, orderId, headBlock: 100n };
 
   expect(

@@ -10,6 +10,7 @@ import {
   FORWARDING_STATUSES,
   ORDER_SOURCES,
   ORDER_STATUSES,
+  PAYMENT_EXCEPTIONS,
   PAYMENT_STATES,
   WEBHOOK_DELIVERY_STATUSES,
 } from '@store/shared';
@@ -37,6 +38,12 @@ const CHECKS = [
   },
   {
     table: paymentWallets,
+    name: 'payment_wallets_exception_check',
+    column: 'exception',
+    values: PAYMENT_EXCEPTIONS,
+  },
+  {
+    table: paymentWallets,
     name: 'payment_wallets_forwarding_status_check',
     column: 'forwarding_status',
     values: FORWARDING_STATUSES,
@@ -58,7 +65,9 @@ const CHECKS = [
 /** Checks of these tables that are no list of states (which columns go together). */
 const OTHER_CHECKS = ['orders_source_store_check'];
 /** The checks of migrations 0006 and 0020 (orders_source_check came with the column, in 0025). */
-const CHECKS_OF_0006_0020 = CHECKS.filter((c) => c.name !== 'orders_source_check');
+const CHECKS_OF_0006_0020 = CHECKS.filter(
+  (c) => c.name !== 'orders_source_check' && c.name !== 'payment_wallets_exception_check',
+);
 
 /**
  * The migrations that write the state checks: 0006 (the first ones) and 0020 (the leg statuses
@@ -132,14 +141,17 @@ describe('state constraints in the database', () => {
         ${link ? '0xpayee' : null}, 'a@example.com', '[]', '1.00', ${status}) returning id`;
     return row?.id as string;
   };
-  const insertWallet = async (fields: { status?: string; forwardingStatus?: string } = {}) => {
+  const insertWallet = async (
+    fields: { status?: string; exception?: string; forwardingStatus?: string } = {},
+  ) => {
     derivation += 1;
     const [row] = await sql<{ id: string }[]>`
       insert into payment_wallets (order_id, wallet_address, derivation_path, derivation_index,
-        expected_amount_usdc, store_payment_address, payment_chain, status, forwarding_status)
+        expected_amount_usdc, store_payment_address, payment_chain, status, exception,
+        forwarding_status)
       values (${await insertOrder()}, ${`0xwallet${derivation}`}, ${`m/0/${derivation}`},
         ${derivation}, '1.00', '0xstore', 'base', ${fields.status ?? 'waiting'},
-        ${fields.forwardingStatus ?? 'none'})
+        ${fields.exception ?? 'none'}, ${fields.forwardingStatus ?? 'none'})
       returning id`;
     return row?.id as string;
   };
@@ -164,6 +176,7 @@ describe('state constraints in the database', () => {
     orders_status_check: (value) => insertOrder(value),
     orders_source_check: (value) => insertOrder('pending', value),
     payment_wallets_status_check: (value) => insertWallet({ status: value }),
+    payment_wallets_exception_check: (value) => insertWallet({ exception: value }),
     payment_wallets_forwarding_status_check: (value) => insertWallet({ forwardingStatus: value }),
     forwarding_transfers_status_check: (value) => insertLeg(value),
     webhook_deliveries_status_check: (value) => insertDelivery(value),

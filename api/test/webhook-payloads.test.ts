@@ -125,7 +125,12 @@ describe('payloads sent', () => {
     // Note: anvil does not reorganise; the reversal is recorded the way the worker's reorg check
     // records one, through the same transaction that enqueues its webhook.
     const wallet = await waitForWalletState(t.database.db, orderId, 'received');
-    const paid = { state: 'received' as const, detected: 4_000_000n, received: 4_000_000n };
+    const paid = {
+      state: 'received' as const,
+      exception: 'none' as const,
+      detected: 4_000_000n,
+      received: 4_000_000n,
+    };
     const recorded = await recordWalletChange(
       t.database.db,
       {

@@ -6,6 +6,7 @@ import {
   nextPaymentState,
   PAYMENT_STATES,
   type PaymentState,
+  paymentExceptionOf,
 } from './payment-state.ts';
 
 const EXPIRES_AT = 1_800_000_000_000; // ms
@@ -145,5 +146,26 @@ describe('status API view', () => {
     expect(apiPaymentStatus('received', true)).toBe('forwarded');
     // Money forwarded for a payment that no longer exists is not a payment.
     expect(apiPaymentStatus('reversed', true)).toBe('reversed');
+  });
+});
+
+describe('paymentExceptionOf', () => {
+  it('names what went wrong apart from where the payment is', () => {
+    expect(paymentExceptionOf('waiting', 0n)).toBe('none');
+    expect(paymentExceptionOf('detected', 10n)).toBe('none');
+    expect(paymentExceptionOf('received', 10n)).toBe('none');
+    expect(paymentExceptionOf('underpaid', 4n)).toBe('underpaid');
+    expect(paymentExceptionOf('overpaid', 13n)).toBe('overpaid');
+    expect(paymentExceptionOf('paid_late', 10n)).toBe('paid_late');
+    expect(paymentExceptionOf('expired', 0n)).toBe('none');
+    expect(paymentExceptionOf('expired', 2n)).toBe('underpaid');
+    expect(paymentExceptionOf('reversed', 0n, 'overpaid')).toBe('none');
+  });
+
+  it('keeps a merchant acceptance while the payment is paid, or reversed and may return', () => {
+    expect(paymentExceptionOf('received', 6n, 'accepted_underpaid')).toBe('accepted_underpaid');
+    expect(paymentExceptionOf('overpaid', 11n, 'accepted_underpaid')).toBe('accepted_underpaid');
+    expect(paymentExceptionOf('reversed', 0n, 'accepted_underpaid')).toBe('accepted_underpaid');
+    expect(paymentExceptionOf('underpaid', 4n, 'accepted_underpaid')).toBe('underpaid');
   });
 });

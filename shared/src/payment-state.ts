@@ -142,3 +142,52 @@ export function apiPaymentStatus(state: PaymentState, forwarded = false): ApiPay
 export function isPaymentState(value: string): value is PaymentState {
   return (PAYMENT_STATES as readonly string[]).includes(value);
 }
+
+/**
+ * What went wrong with a payment, apart from where it is: none, underpaid (less than the order
+ * asks arrived), overpaid (more arrived), paid_late (completed after its window) or
+ * accepted_underpaid (the merchant accepted less as paid). Stored beside the wallet's state
+ * (`payment_wallets.exception`), written only where the state is recorded, read as stored.
+ */
+export const PAYMENT_EXCEPTIONS = [
+  'none',
+  'underpaid',
+  'overpaid',
+  'paid_late',
+  'accepted_underpaid',
+] as const;
+/** A payment's exception. */
+export type PaymentException = (typeof PAYMENT_EXCEPTIONS)[number];
+
+/**
+ * The exception of a wallet in `state` that has seen `detected`: the one place it is computed.
+ * Rules: a payment its merchant accepted short stays accepted_underpaid (it is held to the
+ * accepted amount: a later top-up is the payer's excess; a reorg that takes it reverses it and
+ * keeps the acceptance for when it returns); an address whose window closed with some but not all
+ * of the amount is underpaid; any other reversed payment has none (the reversal is its state).
+ */
+export function paymentExceptionOf(
+  state: PaymentState,
+  detected: Usdc,
+  previous: PaymentException = 'none',
+): PaymentException {
+  if (previous === 'accepted_underpaid' && (isPaidState(state) || state === 'reversed'))
+    return 'accepted_underpaid';
+  switch (state) {
+    case 'underpaid':
+      return 'underpaid';
+    case 'overpaid':
+      return 'overpaid';
+    case 'paid_late':
+      return 'paid_late';
+    case 'expired':
+      return detected > 0n ? 'underpaid' : 'none';
+    default:
+      return 'none';
+  }
+}
+
+/** True for a known exception (rows are text in the database). */
+export function isPaymentException(value: string): value is PaymentException {
+  return (PAYMENT_EXCEPTIONS as readonly string[]).includes(value);
+}

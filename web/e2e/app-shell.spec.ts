@@ -1,29 +1,8 @@
 // The installed-app basics: 404 page, web manifest, and offline start from the precache.
 
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { accessibilityViolations } from './support/accessibility.ts';
 import { snap } from './support/screenshots.ts';
-
-/** What axe-core finds against WCAG 2.1 A and AA on the page: rule, impact and where. */
-async function accessibilityViolations(page: Page) {
-  // Note: evaluated by the browser's devtools protocol: the page's policy allows no inline script.
-  await page.evaluate(
-    readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'),
-  );
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (...args: unknown[]) => Promise<Result> } })
-      .axe;
-    type Result = { violations: { id: string; nodes: { target: string[] }[] }[] };
-    const result = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return result.violations.map((v) => ({
-      rule: v.id,
-      at: v.nodes.map((n) => n.target.join(' ')),
-    }));
-  });
-}
 
 const HERO = 'Accept crypto payments in 60 seconds';
 

@@ -21,7 +21,9 @@ import { Route as TermsOfServiceRouteImport } from './routes/terms-of-service';
 import { Route as VerifyEmailRouteImport } from './routes/verify-email';
 import { Route as AdminIndexRouteImport } from './routes/admin/index';
 import { Route as AdminAccountRouteImport } from './routes/admin/account';
+import { Route as AdminCustomersRouteImport } from './routes/admin/customers';
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders';
+import { Route as AdminPayoutsRouteImport } from './routes/admin/payouts';
 import { Route as PaySessionIdRouteImport } from './routes/pay/$sessionId';
 import { Route as PaymentLinkBuilderIndexRouteImport } from './routes/payment-link-builder/index';
 import { Route as PaymentOrderIdRouteImport } from './routes/payment/$orderId';
@@ -31,6 +33,7 @@ import { Route as ThankYouOrderIdRouteImport } from './routes/thank-you/$orderId
 import { Route as UniversalCheckoutDocsIndexRouteImport } from './routes/universal-checkout-docs/index';
 import { Route as UniversalCheckoutIndexRouteImport } from './routes/universal-checkout/index';
 import { Route as UniversalPaymentOrderIdRouteImport } from './routes/universal-payment/$orderId';
+import { Route as AdminCustomersEmailRouteImport } from './routes/admin/customers_.$email';
 import { Route as AdminOrdersOrderIdRouteImport } from './routes/admin/orders_.$orderId';
 import { Route as AdminStoresStoreIdRouteImport } from './routes/admin/stores/$storeId';
 import { Route as StoreSlugIndexRouteImport } from './routes/store/$slug/index';
@@ -101,9 +104,19 @@ const AdminAccountRoute = AdminAccountRouteImport.update({
   path: '/account',
   getParentRoute: () => AdminRouteRoute,
 } as any);
+const AdminCustomersRoute = AdminCustomersRouteImport.update({
+  id: '/customers',
+  path: '/customers',
+  getParentRoute: () => AdminRouteRoute,
+} as any);
 const AdminOrdersRoute = AdminOrdersRouteImport.update({
   id: '/orders',
   path: '/orders',
+  getParentRoute: () => AdminRouteRoute,
+} as any);
+const AdminPayoutsRoute = AdminPayoutsRouteImport.update({
+  id: '/payouts',
+  path: '/payouts',
   getParentRoute: () => AdminRouteRoute,
 } as any);
 const PaySessionIdRoute = PaySessionIdRouteImport.update({
@@ -151,6 +164,11 @@ const UniversalPaymentOrderIdRoute = UniversalPaymentOrderIdRouteImport.update({
   id: '/universal-payment/$orderId',
   path: '/universal-payment/$orderId',
   getParentRoute: () => rootRouteImport,
+} as any);
+const AdminCustomersEmailRoute = AdminCustomersEmailRouteImport.update({
+  id: '/customers_/$email',
+  path: '/customers/$email',
+  getParentRoute: () => AdminRouteRoute,
 } as any);
 const AdminOrdersOrderIdRoute = AdminOrdersOrderIdRouteImport.update({
   id: '/orders_/$orderId',
@@ -214,7 +232,9 @@ export interface FileRoutesByFullPath {
   '/verify-email': typeof VerifyEmailRoute;
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
   '/admin/account': typeof AdminAccountRoute;
+  '/admin/customers': typeof AdminCustomersRoute;
   '/admin/orders': typeof AdminOrdersRoute;
+  '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
   '/refund/$token': typeof RefundTokenRoute;
@@ -224,6 +244,7 @@ export interface FileRoutesByFullPath {
   '/payment-link-builder/': typeof PaymentLinkBuilderIndexRoute;
   '/universal-checkout-docs/': typeof UniversalCheckoutDocsIndexRoute;
   '/universal-checkout/': typeof UniversalCheckoutIndexRoute;
+  '/admin/customers/$email': typeof AdminCustomersEmailRoute;
   '/admin/orders/$orderId': typeof AdminOrdersOrderIdRoute;
   '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
   '/store/$slug/cart': typeof StoreSlugCartRoute;
@@ -245,7 +266,9 @@ export interface FileRoutesByTo {
   '/terms-of-service': typeof TermsOfServiceRoute;
   '/verify-email': typeof VerifyEmailRoute;
   '/admin/account': typeof AdminAccountRoute;
+  '/admin/customers': typeof AdminCustomersRoute;
   '/admin/orders': typeof AdminOrdersRoute;
+  '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
   '/refund/$token': typeof RefundTokenRoute;
@@ -255,6 +278,7 @@ export interface FileRoutesByTo {
   '/payment-link-builder': typeof PaymentLinkBuilderIndexRoute;
   '/universal-checkout-docs': typeof UniversalCheckoutDocsIndexRoute;
   '/universal-checkout': typeof UniversalCheckoutIndexRoute;
+  '/admin/customers/$email': typeof AdminCustomersEmailRoute;
   '/admin/orders/$orderId': typeof AdminOrdersOrderIdRoute;
   '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
   '/store/$slug/cart': typeof StoreSlugCartRoute;
@@ -279,7 +303,9 @@ export interface FileRoutesById {
   '/verify-email': typeof VerifyEmailRoute;
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
   '/admin/account': typeof AdminAccountRoute;
+  '/admin/customers': typeof AdminCustomersRoute;
   '/admin/orders': typeof AdminOrdersRoute;
+  '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
   '/refund/$token': typeof RefundTokenRoute;
@@ -289,6 +315,7 @@ export interface FileRoutesById {
   '/payment-link-builder/': typeof PaymentLinkBuilderIndexRoute;
   '/universal-checkout-docs/': typeof UniversalCheckoutDocsIndexRoute;
   '/universal-checkout/': typeof UniversalCheckoutIndexRoute;
+  '/admin/customers_/$email': typeof AdminCustomersEmailRoute;
   '/admin/orders_/$orderId': typeof AdminOrdersOrderIdRoute;
   '/admin/stores/$storeId': typeof AdminStoresStoreIdRoute;
   '/store/$slug/cart': typeof StoreSlugCartRoute;
@@ -314,7 +341,9 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/store/$slug'
     | '/admin/account'
+    | '/admin/customers'
     | '/admin/orders'
+    | '/admin/payouts'
     | '/pay/$sessionId'
     | '/payment/$orderId'
     | '/refund/$token'
@@ -324,6 +353,7 @@ export interface FileRouteTypes {
     | '/payment-link-builder/'
     | '/universal-checkout-docs/'
     | '/universal-checkout/'
+    | '/admin/customers/$email'
     | '/admin/orders/$orderId'
     | '/admin/stores/$storeId'
     | '/store/$slug/cart'
@@ -345,7 +375,9 @@ export interface FileRouteTypes {
     | '/terms-of-service'
     | '/verify-email'
     | '/admin/account'
+    | '/admin/customers'
     | '/admin/orders'
+    | '/admin/payouts'
     | '/pay/$sessionId'
     | '/payment/$orderId'
     | '/refund/$token'
@@ -355,6 +387,7 @@ export interface FileRouteTypes {
     | '/payment-link-builder'
     | '/universal-checkout-docs'
     | '/universal-checkout'
+    | '/admin/customers/$email'
     | '/admin/orders/$orderId'
     | '/admin/stores/$storeId'
     | '/store/$slug/cart'
@@ -378,7 +411,9 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/store/$slug'
     | '/admin/account'
+    | '/admin/customers'
     | '/admin/orders'
+    | '/admin/payouts'
     | '/pay/$sessionId'
     | '/payment/$orderId'
     | '/refund/$token'
@@ -388,6 +423,7 @@ export interface FileRouteTypes {
     | '/payment-link-builder/'
     | '/universal-checkout-docs/'
     | '/universal-checkout/'
+    | '/admin/customers_/$email'
     | '/admin/orders_/$orderId'
     | '/admin/stores/$storeId'
     | '/store/$slug/cart'
@@ -507,11 +543,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminAccountRouteImport;
       parentRoute: typeof AdminRouteRoute;
     };
+    '/admin/customers': {
+      id: '/admin/customers';
+      path: '/customers';
+      fullPath: '/admin/customers';
+      preLoaderRoute: typeof AdminCustomersRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
     '/admin/orders': {
       id: '/admin/orders';
       path: '/orders';
       fullPath: '/admin/orders';
       preLoaderRoute: typeof AdminOrdersRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
+    '/admin/payouts': {
+      id: '/admin/payouts';
+      path: '/payouts';
+      fullPath: '/admin/payouts';
+      preLoaderRoute: typeof AdminPayoutsRouteImport;
       parentRoute: typeof AdminRouteRoute;
     };
     '/pay/$sessionId': {
@@ -576,6 +626,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/universal-payment/$orderId';
       preLoaderRoute: typeof UniversalPaymentOrderIdRouteImport;
       parentRoute: typeof rootRouteImport;
+    };
+    '/admin/customers_/$email': {
+      id: '/admin/customers_/$email';
+      path: '/customers/$email';
+      fullPath: '/admin/customers/$email';
+      preLoaderRoute: typeof AdminCustomersEmailRouteImport;
+      parentRoute: typeof AdminRouteRoute;
     };
     '/admin/orders_/$orderId': {
       id: '/admin/orders_/$orderId';
@@ -645,16 +702,22 @@ declare module '@tanstack/react-router' {
 
 interface AdminRouteRouteChildren {
   AdminAccountRoute: typeof AdminAccountRoute;
+  AdminCustomersRoute: typeof AdminCustomersRoute;
   AdminOrdersRoute: typeof AdminOrdersRoute;
+  AdminPayoutsRoute: typeof AdminPayoutsRoute;
   AdminIndexRoute: typeof AdminIndexRoute;
+  AdminCustomersEmailRoute: typeof AdminCustomersEmailRoute;
   AdminOrdersOrderIdRoute: typeof AdminOrdersOrderIdRoute;
   AdminStoresStoreIdRoute: typeof AdminStoresStoreIdRoute;
 }
 
 const AdminRouteRouteChildren: AdminRouteRouteChildren = {
   AdminAccountRoute: AdminAccountRoute,
+  AdminCustomersRoute: AdminCustomersRoute,
   AdminOrdersRoute: AdminOrdersRoute,
+  AdminPayoutsRoute: AdminPayoutsRoute,
   AdminIndexRoute: AdminIndexRoute,
+  AdminCustomersEmailRoute: AdminCustomersEmailRoute,
   AdminOrdersOrderIdRoute: AdminOrdersOrderIdRoute,
   AdminStoresStoreIdRoute: AdminStoresStoreIdRoute,
 };

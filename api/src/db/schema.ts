@@ -19,7 +19,9 @@ import {
   type OrderMetadata,
   type OrderSource,
   type OrderStatus,
+  PAYMENT_EXCEPTIONS,
   PAYMENT_STATES,
+  type PaymentException,
   type PaymentState,
   REFUND_SOURCES,
   REFUND_STATUSES,
@@ -397,6 +399,12 @@ export const paymentWallets = pgTable(
     derivationIndex: integer().notNull().unique(),
     // Payment state (waiting, detected, received, underpaid, overpaid, paid_late, expired, ...).
     status: text().$type<PaymentState>().notNull().default('waiting'),
+    // What went wrong, apart from the state (none, underpaid, overpaid, paid_late,
+    // accepted_underpaid): PAYMENT_EXCEPTIONS, written with the state by settlement/record.ts.
+    exception: text().$type<PaymentException>().notNull().default('none'),
+    // What the merchant accepted as the whole payment of an underpaid order (6 decimals): from
+    // then on the amount the payment is held to (null: the order's total, expected below).
+    acceptedAmountUsdc: numeric({ precision: 20, scale: 6 }),
     // amount in USDC, 2 decimals
     expectedAmountUsdc: numeric({ precision: 10, scale: 2 }).notNull(),
     // Note: 6 decimals, not 2: shoppers may send any number of base units and every one counts.
@@ -457,6 +465,7 @@ export const paymentWallets = pgTable(
     // Wallets holding funds that are not forwarded yet (the forwarding loop's work).
     index('payment_wallets_forwarding_due_idx').on(t.id).where(sql`${t.forwardingDue}`),
     check('payment_wallets_status_check', oneOf('status', PAYMENT_STATES)),
+    check('payment_wallets_exception_check', oneOf('exception', PAYMENT_EXCEPTIONS)),
     check(
       'payment_wallets_forwarding_status_check',
       oneOf('forwarding_status', FORWARDING_STATUSES),

@@ -5,7 +5,7 @@
 // key, which sorts in chain order), those still below depth and those whose window just closed.
 // A full pass over every unpaid wallet runs at start and every `reconcileMs`, which also catches
 // rows a reorg re-inserted behind the cursor.
-import { isPaymentState, nextPaymentState, parseUsdc } from '@store/shared';
+import { isPaymentException, isPaymentState, nextPaymentState, parseUsdc } from '@store/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import {
@@ -51,12 +51,20 @@ type WalletRow = Partial<TransferRow> & {
   id: string;
   order_id: string;
   status: string;
+  exception: string;
   expected: string;
   expires_at_ms: string | null;
   detected: string;
   received: string;
   deposit_tx_hash: string | null;
+  declined: boolean;
 };
+
+/**
+ * The amount a declined payment is held to: never reached. Note: an underpaid order its merchant
+ * refunded is decided; what arrives later is the payer's, never this order's payment.
+ */
+const NEVER_COMPLETE = 2n ** 255n;
 
 const UNPAID = sql`('waiting', 'detected', 'underpaid', 'expired')`;
 
@@ -125,10 +133,13 @@ export async function runDetectionPass(
   const graceMs = settings.graceMs ?? DETECTION_GRACE_MS;
   const candidates = candidateWallets(cursor, upTo, now, full, graceMs);
   const rows = await db.execute<WalletRow>(sql`
-    select w.id, w.order_id, w.status, w.expected_amount_usdc::text as expected,
+    select w.id, w.order_id, w.status, w.exception,
+      coalesce(w.accepted_amount_usdc, w.expected_amount_usdc)::text as expected,
       floor(extract(epoch from w.expired_at) * 1000)::bigint::text as expires_at_ms,
       w.detected_amount_usdc::text as detected,
       w.received_amount_usdc::text as received, w.deposit_tx_hash,
+      exists (select 1 from refunds r where r.wallet_id = w.id and r.source = 'deposit'
+        and r.reason = 'underpaid' and r.status <> 'canceled') as declined,
       t.value::text, t.block_number::text, t.block_timestamp::text, t.tx_hash
     from payment_wallets w
     left join ${indexerTable('transfer')} t on t."to" = lower(w.wallet_address)
@@ -167,19 +178,25 @@ function walletChange(
 ): WalletChange | undefined {
   const wallet = group[0];
   // Note: a state of a later version (or a hand-edited row) is left alone, never overwritten.
-  if (!wallet || !isPaymentState(wallet.status)) return undefined;
+  if (!wallet || !isPaymentState(wallet.status) || !isPaymentException(wallet.exception))
+    return undefined;
   const transfers = group
     .filter((row) => row.value != null)
     .map((row) => toDepositTransfer(row as TransferRow));
   const expiresAt = wallet.expires_at_ms ? Number(wallet.expires_at_ms) : Number.POSITIVE_INFINITY;
   const after = nextPaymentState(
-    { state: wallet.status, expected: parseUsdc(wallet.expected), expiresAt },
+    {
+      state: wallet.status,
+      expected: wallet.declined ? NEVER_COMPLETE : parseUsdc(wallet.expected),
+      expiresAt,
+    },
     { transfers, headBlock },
     now.getTime(),
     settings,
   );
   const before = {
     state: wallet.status,
+    exception: wallet.exception,
     detected: parseUsdc(wallet.detected),
     received: parseUsdc(wallet.received),
     paymentTxHash: wallet.deposit_tx_hash,

@@ -22,14 +22,20 @@ export interface ForwardableWallet {
   heldAmount?: Usdc;
   /** The part of `forwardedAmount` that went to the merchant and the treasury (the rest: refunds). */
   merchantForwardedAmount?: Usdc;
-  /** The merchant accepted an underpaid order as paid: what arrived goes to the merchant. */
+  /**
+   * An underpaid universal link's order past its window: what arrived goes to the merchant (no
+   * merchant decides first). A store's order accepted short is received instead, held to the
+   * accepted amount (`expectedAmount`).
+   */
   accepted?: boolean;
+  /** Its merchant refunded it as underpaid: the order is decided, all that arrives later is the payer's. */
+  declined?: boolean;
 }
 
 /**
  * Whether a wallet's state lets money go to the merchant: once paid (received, overpaid, paid
- * late); an underpaid order only once the merchant accepted it as paid (at the window's end it
- * waits for the merchant's decision: accept, or refund the payer); what a reorg left of a reversed
+ * late, or accepted short by its merchant); an underpaid universal link's order at its window's
+ * end (a store's waits for its merchant's decision: accept, or refund the payer); what a reorg left of a reversed
  * payment once its window closed; and a top-up of an address already forwarded once.
  */
 function mayPayMerchant(wallet: ForwardableWallet, now: Date): boolean {
@@ -66,9 +72,14 @@ export function isForwardable(wallet: ForwardableWallet, now: Date): boolean {
 
 /**
  * The excess of a paid order not yet reserved for the payer: what arrived beyond the total, less
- * every deposit refund already held or sent. A positive amount becomes an excess refund.
+ * every deposit refund already held or sent; for an order its merchant refunded as underpaid,
+ * everything that arrived since. A positive amount becomes a refund to the payer.
  */
 export function excessDue(wallet: ForwardableWallet): Usdc {
+  if (wallet.declined) {
+    const free = wallet.receivedAmount - wallet.forwardedAmount - (wallet.heldAmount ?? 0n);
+    return free > 0n ? free : 0n;
+  }
   if (!isPaymentState(wallet.status) || !isPaidState(wallet.status)) return 0n;
   if (wallet.expectedAmount === undefined) return 0n;
   const refunded =

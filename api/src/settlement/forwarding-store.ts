@@ -36,9 +36,10 @@ export async function loadWalletsWithWork(db: Database, now: Date, limit: number
         where pw.forwarding_due and (pw.status in ('received', 'overpaid', 'paid_late')
           or (pw.status = 'reversed' and pw.expired_at <= ${at})
           or (pw.status = 'underpaid' and pw.expired_at <= ${at} and exists (
-            select 1 from orders o where o.id = pw.order_id and (o.source in ('signed_link', 'unsigned_link')
-              or o.status in ('paid', 'processing', 'shipped', 'completed'))))
-          or (pw.forwarded_amount_usdc > 0 and pw.status not in ('reversed', 'underpaid')))
+            select 1 from orders o where o.id = pw.order_id and o.source in ('signed_link', 'unsigned_link')))
+          or (pw.forwarded_amount_usdc > 0 and pw.status not in ('reversed', 'underpaid'))
+          or (pw.status = 'underpaid' and exists (select 1 from refunds r where r.wallet_id = pw.id
+            and r.source = 'deposit' and r.reason = 'underpaid' and r.status <> 'canceled')))
           and pw.received_amount_usdc - pw.forwarded_amount_usdc > coalesce((select sum(r.amount)
             from refunds r where r.wallet_id = pw.id and r.source = 'deposit'
               and r.status in ('awaiting_address', 'ready', 'sending', 'failed')), 0) / 1000000
@@ -193,14 +194,12 @@ export async function completeRound(
         // Note: only a paid order reads as forwarded (the status API reports `forwarded` and
         // paymentDetected from this flag); an underpaid one forwarded at expiry stays underpaid.
         // Note: what is held for the payer (an excess) is not the merchant's: the order reads
-        // as forwarded once the rest has left; an underpaid order accepted as paid too.
+        // as forwarded once the rest has left (an underpaid order accepted as paid is received).
         forwardingCompleted: sql`${formatUsdcFull(after)}::numeric + coalesce((select sum(r.amount)
             from refunds r where r.wallet_id = ${wallet.id} and r.source = 'deposit'
               and r.status in ('awaiting_address', 'ready', 'sending', 'failed')), 0) / 1000000
             >= ${paymentWallets.receivedAmountUsdc}
-          and (${paymentWallets.status} in ('received', 'overpaid', 'paid_late')
-            or (${paymentWallets.status} = 'underpaid' and exists (select 1 from orders o
-              where o.id = ${paymentWallets.orderId} and o.status <> 'pending' and o.status <> 'reversed')))`,
+          and ${paymentWallets.status} in ('received', 'overpaid', 'paid_late')`,
         forwardingStatus: 'completed',
         forwardingError: null,
         forwardingNextAttemptAt: null,

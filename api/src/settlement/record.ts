@@ -5,9 +5,12 @@ import {
   formatUsdcFull,
   isPaidState,
   isPaymentDetected,
+  type PaymentException,
   type PaymentSnapshot,
   type PaymentState,
   parseUsdc,
+  paymentExceptionOf,
+  type Usdc,
 } from '@store/shared';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client.ts';
@@ -23,19 +26,26 @@ import { cancelUnsentDepositRefunds } from './refund-store.ts';
 export interface WalletChange {
   walletId: string;
   orderId: string;
-  before: PaymentSnapshot & { state: PaymentState };
+  before: PaymentSnapshot & { state: PaymentState; exception: PaymentException };
   after: PaymentSnapshot;
   headBlock: bigint;
 }
 
 /** True when the change moves the state or any amount (a write is needed). */
-export function isChange({ before, after }: WalletChange): boolean {
+export function isChange(change: WalletChange): boolean {
+  const { before, after } = change;
   return (
     before.state !== after.state ||
+    before.exception !== exceptionAfter(change) ||
     before.detected !== after.detected ||
     before.received !== after.received ||
     before.paymentTxHash !== after.paymentTxHash
   );
+}
+
+/** The exception the change leaves the wallet with (paymentExceptionOf: the one rule). */
+export function exceptionAfter({ before, after }: WalletChange): PaymentException {
+  return paymentExceptionOf(after.state, after.detected, before.exception);
 }
 
 /**
@@ -57,6 +67,7 @@ export async function recordWalletChange(
       .update(paymentWallets)
       .set({
         status: after.state,
+        exception: exceptionAfter(change),
         detectedAmountUsdc: formatUsdcFull(after.detected),
         receivedAmountUsdc: formatUsdcFull(after.received),
         depositTxHash: after.paymentTxHash,
@@ -68,6 +79,7 @@ export async function recordWalletChange(
         and(
           eq(paymentWallets.id, change.walletId),
           eq(paymentWallets.status, before.state),
+          eq(paymentWallets.exception, before.exception),
           eq(paymentWallets.detectedAmountUsdc, formatUsdcFull(before.detected)),
           eq(paymentWallets.receivedAmountUsdc, formatUsdcFull(before.received)),
         ),
@@ -98,6 +110,69 @@ export async function recordWalletChange(
     await noticePaymentChange(tx, change.orderId);
     return true;
   });
+}
+
+/** The wallet of an underpaid order its merchant accepts as paid, as the caller locked it. */
+export interface AcceptedWallet {
+  id: string;
+  orderId: string;
+  expectedAmountUsdc: string;
+  receivedAmountUsdc: string;
+  depositTxHash: string | null;
+}
+
+/**
+ * Records a merchant's acceptance of an underpaid payment, through the same steps as a payment
+ * that reached its amount: the wallet is received with the exception accepted_underpaid, held
+ * from now on to what arrived (a later top-up is the payer's excess, refunded to them), and its
+ * window closes now; the order is paid (stock committed), the shortfall is in the payment event,
+ * the receipt, the merchant's notice and `order.paid` are queued, and the forwarding of what
+ * arrived is due at once. False when the order was not pending (nothing is
+ * written). The caller holds the wallet's lock and has checked that it is underpaid.
+ */
+export async function recordAcceptedUnderpaid(
+  tx: Transaction,
+  wallet: AcceptedWallet,
+  now: Date,
+): Promise<boolean> {
+  const paid = await tx
+    .update(orders)
+    .set({ status: 'paid', paymentTxHash: wallet.depositTxHash, updatedAt: now })
+    .where(and(eq(orders.id, wallet.orderId), eq(orders.status, 'pending')))
+    .returning({ id: orders.id });
+  if (paid.length === 0) return false;
+  await decrementInventoryForPaidOrder(tx, wallet.orderId);
+  const received: Usdc = parseUsdc(wallet.receivedAmountUsdc);
+  await tx
+    .update(paymentWallets)
+    .set({
+      status: 'received',
+      exception: 'accepted_underpaid',
+      acceptedAmountUsdc: formatUsdcFull(received),
+      paymentReceived: true,
+      paymentReceivedAt: now,
+      expiredAt: sql`least(${paymentWallets.expiredAt}, ${now.toISOString()}::timestamptz)`,
+      // Note: due now, even if an earlier failure had scheduled it later.
+      forwardingNextAttemptAt: null,
+    })
+    .where(eq(paymentWallets.id, wallet.id));
+  await tx.insert(paymentEvents).values({
+    walletId: wallet.id,
+    orderId: wallet.orderId,
+    fromStatus: 'underpaid',
+    toStatus: 'received',
+    receivedAmountUsdc: formatUsdcFull(received),
+    details: {
+      acceptedUnderpaid: true,
+      shortfall: formatUsdcFull(parseUsdc(wallet.expectedAmountUsdc) - received),
+    },
+    createdAt: now,
+  });
+  await enqueueReceipt(tx, wallet.orderId, now);
+  await enqueueMerchantPaid(tx, wallet.orderId, now);
+  await enqueueOrderEvents(tx, wallet.id, ['order.paid'], now);
+  await noticePaymentChange(tx, wallet.orderId);
+  return true;
 }
 
 async function appendEvent(

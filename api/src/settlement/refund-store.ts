@@ -5,7 +5,6 @@
 import {
   formatUsdcFull,
   isLinkOrder,
-  isRevenueStatus,
   type OrderSource,
   parseUsdc,
   type Usdc,
@@ -33,7 +32,10 @@ export type RefundRow = typeof refunds.$inferSelect;
 export interface RefundFigures {
   held: Usdc;
   merchantForwarded: Usdc;
-  accepted: boolean;
+  /** A universal link's order (no merchant decides on an underpaid one). */
+  linkOrder: boolean;
+  /** The merchant refunded this underpaid order from its deposit address: it is decided. */
+  declined: boolean;
 }
 
 /** The wallet's figures, read through `tx` (inside a transaction that locked the wallet, or not). */
@@ -41,26 +43,26 @@ export async function refundFigures(db: Executor, walletId: string): Promise<Ref
   const [row] = await db.execute<{
     held: string;
     merchant: string;
-    order_status: string | null;
     order_source: OrderSource | null;
+    declined: boolean;
   }>(
     sql`select
       coalesce((select sum(amount) from refunds where wallet_id = ${walletId} and source = 'deposit'
         and status in ('awaiting_address', 'ready', 'sending', 'failed')), 0)::text as held,
       coalesce((select sum(value) from forwarding_transfers where wallet_id = ${walletId}
         and leg in ('merchant', 'fee') and status = 'confirmed'), 0)::text as merchant,
-      o.status as order_status, o.source as order_source
+      o.source as order_source,
+      exists (select 1 from refunds where wallet_id = ${walletId} and source = 'deposit'
+        and reason = 'underpaid' and status <> 'canceled') as declined
     from payment_wallets w join orders o on o.id = w.order_id where w.id = ${walletId}`,
   );
   return {
     held: BigInt(row?.held ?? '0'),
     merchantForwarded: BigInt(row?.merchant ?? '0'),
-    // Note: an underpaid order that is paid was accepted by its merchant (accept as paid). A
-    // universal link's order waits for no merchant's decision: what arrived goes on at the
-    // window's end, as it always did.
-    accepted:
-      isRevenueStatus(row?.order_status ?? '') ||
-      (row?.order_source ? isLinkOrder(row.order_source) : false),
+    // Note: a universal link's order waits for no merchant's decision: what arrived goes on at
+    // the window's end, as it always did.
+    linkOrder: row?.order_source ? isLinkOrder(row.order_source) : false,
+    declined: row?.declined === true,
   };
 }
 
@@ -71,10 +73,15 @@ export function forwardableOf(wallet: WalletRow, figures: RefundFigures): Forwar
     expiredAt: wallet.expiredAt,
     receivedAmount: parseUsdc(wallet.receivedAmountUsdc),
     forwardedAmount: parseUsdc(wallet.forwardedAmountUsdc),
-    expectedAmount: parseUsdc(wallet.expectedAmountUsdc),
+    // Note: a payment its merchant accepted short is held to what was accepted: beyond it is the
+    // payer's excess.
+    expectedAmount: parseUsdc(wallet.acceptedAmountUsdc ?? wallet.expectedAmountUsdc),
     heldAmount: figures.held,
     merchantForwardedAmount: figures.merchantForwarded,
-    accepted: wallet.status === 'underpaid' && figures.accepted,
+    // Note: a universal link's underpaid order waits for no merchant: what arrived goes on at
+    // its window's end.
+    accepted: wallet.status === 'underpaid' && figures.linkOrder,
+    declined: figures.declined,
   };
 }
 
@@ -220,9 +227,12 @@ export async function reserveExcess(db: Database, walletId: string, now: Date): 
   return db.transaction(async (tx) => {
     const wallet = await lockWallet(tx, walletId);
     if (!wallet) return false;
-    const excess = excessDue(forwardableOf(wallet, await refundFigures(tx, wallet.id)));
+    const figures = await refundFigures(tx, wallet.id);
+    const excess = excessDue(forwardableOf(wallet, figures));
     if (excess <= 0n) return false;
-    await openDepositRefund(tx, wallet, { reason: 'excess', amount: excess }, now);
+    // Note: a top-up of an order its merchant refunded as underpaid goes back the same way.
+    const reason = figures.declined ? 'underpaid' : 'excess';
+    await openDepositRefund(tx, wallet, { reason, amount: excess }, now);
     return true;
   });
 }

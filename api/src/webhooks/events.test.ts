@@ -29,6 +29,7 @@ const wallet = {
   storePaymentAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
   externalOrderId: null,
   status: 'underpaid',
+  exception: 'underpaid',
   expectedAmountUsdc: '27.00',
   detectedAmountUsdc: '20.000000',
   receivedAmountUsdc: '0.000000',
@@ -42,6 +43,7 @@ describe('serializePayload', () => {
     const payload = JSON.parse(serializePayload('order.underpaid', at, order, wallet));
     expect(v.parse(WEBHOOK_PAYLOAD_SCHEMAS['order.underpaid'], payload)).toMatchObject({
       paymentStatus: 'underpaid',
+      paymentException: 'underpaid',
       paymentWallet: { expectedAmount: '27.00', receivedAmount: '20.000000' },
       subtotalUsdc: '25.00',
       taxUsdc: '2.00',
@@ -53,6 +55,7 @@ describe('serializePayload', () => {
     const paid = {
       ...wallet,
       status: 'received',
+      exception: 'none',
       detectedAmountUsdc: '27.000000',
       receivedAmountUsdc: '27.000000',
       paymentReceivedAt: at,

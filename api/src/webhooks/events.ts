@@ -72,6 +72,7 @@ export function serializePayload(
     // The order's status: 'paid' for order.paid and every event after it.
     status: order.status,
     paymentStatus: wallet.status,
+    paymentException: wallet.exception,
     paymentTxHash: order.paymentTxHash ?? wallet.depositTxHash ?? null,
     paymentWallet: {
       address: wallet.walletAddress,
@@ -117,7 +118,7 @@ export function serializePayload(
  * confirmed amount alone would tell the receiver that nothing arrived.
  */
 function arrivedAmount(wallet: WalletRow): string {
-  if (wallet.status !== 'underpaid') return wallet.receivedAmountUsdc;
+  if (wallet.exception !== 'underpaid') return wallet.receivedAmountUsdc;
   const detected = parseUsdc(wallet.detectedAmountUsdc);
   if (detected > parseUsdc(wallet.receivedAmountUsdc)) return formatUsdcFull(detected);
   return wallet.receivedAmountUsdc;

@@ -2,7 +2,7 @@
 // the types generated from it, of the web app). Timestamps are ISO strings as JSON carries them.
 import * as v from 'valibot';
 import { ShipmentSchema } from '../fulfilment.ts';
-import { PAYMENT_STATES } from '../payment-state.ts';
+import { PAYMENT_EXCEPTIONS, PAYMENT_STATES } from '../payment-state.ts';
 import { ORDER_SOURCES, ORDER_STATUSES } from '../status.ts';
 import { StoreShippingOptionsSchema } from '../store-settings.ts';
 import { FORWARDING_LEG_STATUSES, FORWARDING_STATUSES } from '../stored-states.ts';
@@ -245,6 +245,8 @@ export const WebhookDeliveryResponseSchema = v.object({
 export const ForwardingResponseSchema = v.object({
   depositAddress: v.string(),
   paymentStatus: v.picklist(PAYMENT_STATES),
+  /** What went wrong with the payment, as stored with it (none when nothing did). */
+  paymentException: v.picklist(PAYMENT_EXCEPTIONS),
   status: v.picklist(FORWARDING_STATUSES),
   completed: v.boolean(),
   /** What reached the confirmation depth. */

@@ -2,7 +2,7 @@
 // builds what it sends from these types, and the OpenAPI document and the docs page show them.
 import * as v from 'valibot';
 import { SHIPMENT_LIMITS } from '../fulfilment.ts';
-import { PAYMENT_STATES } from '../payment-state.ts';
+import { PAYMENT_EXCEPTIONS, PAYMENT_STATES } from '../payment-state.ts';
 import { ORDER_STATUSES } from '../status.ts';
 import { OptionalText, UsdcAmountStringSchema } from './common.ts';
 import { OrderItemSchema, ShippingAddressSchema } from './order.ts';
@@ -31,7 +31,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'order.paid':
     'The order is paid (also when overpaid or paid late): fulfil on this event, once per order.',
   'order.underpaid':
-    'Less than the total arrived before the payment window closed; the order is not paid.',
+    'Part of the total arrived (at any time, before or after the payment window closed); the order is not paid.',
   'order.overpaid': 'More than the total arrived; sent beside order.paid, or alone for a top-up.',
   'order.paid_late': 'The payment arrived after the payment window; sent beside order.paid.',
   'order.expired': 'Nothing arrived within the payment window.',
@@ -117,6 +117,8 @@ const payloadEntries = {
   signed: v.boolean(),
   status: v.picklist(ORDER_STATUSES),
   paymentStatus: v.picklist(PAYMENT_STATES),
+  /** What went wrong with the payment, apart from its state: none, underpaid, overpaid, paid_late, accepted_underpaid. */
+  paymentException: v.picklist(PAYMENT_EXCEPTIONS),
   paymentTxHash: v.nullable(txHash),
   paymentWallet: WebhookPaymentWalletSchema,
   customer: v.object({ email: v.string(), shippingAddress: v.nullable(ShippingAddressSchema) }),
@@ -197,6 +199,7 @@ const exampleBase = {
   signed: false,
   status: 'paid',
   paymentStatus: 'received',
+  paymentException: 'none',
   paymentTxHash: `0x${'3b'.repeat(32)}`,
   paymentWallet: {
     address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
@@ -229,6 +232,7 @@ export const WEBHOOK_EXAMPLES: { [T in WebhookEventType]: WebhookPayloadOf<T> } 
     ...exampleBase,
     status: 'pending',
     paymentStatus: 'underpaid',
+    paymentException: 'underpaid',
     paymentWallet: { ...exampleBase.paymentWallet, receivedAmount: '20.000000' },
     completedAt: null,
   },
@@ -236,9 +240,15 @@ export const WEBHOOK_EXAMPLES: { [T in WebhookEventType]: WebhookPayloadOf<T> } 
     type: 'order.overpaid',
     ...exampleBase,
     paymentStatus: 'overpaid',
+    paymentException: 'overpaid',
     paymentWallet: { ...exampleBase.paymentWallet, receivedAmount: '30.000000' },
   },
-  'order.paid_late': { type: 'order.paid_late', ...exampleBase, paymentStatus: 'paid_late' },
+  'order.paid_late': {
+    type: 'order.paid_late',
+    ...exampleBase,
+    paymentStatus: 'paid_late',
+    paymentException: 'paid_late',
+  },
   'order.expired': {
     type: 'order.expired',
     ...exampleBase,
@@ -289,6 +299,7 @@ export const WEBHOOK_EXAMPLES: { [T in WebhookEventType]: WebhookPayloadOf<T> } 
     type: 'order.refund_requested',
     ...exampleBase,
     paymentStatus: 'overpaid',
+    paymentException: 'overpaid',
     paymentWallet: { ...exampleBase.paymentWallet, receivedAmount: '30.000000' },
     refund: {
       id: '0b7e3c9a-5d21-4f6e-8a4b-2c1d0e9f8a7b',
@@ -305,6 +316,7 @@ export const WEBHOOK_EXAMPLES: { [T in WebhookEventType]: WebhookPayloadOf<T> } 
     ...exampleBase,
     timestamp: '2026-01-15T11:20:00.000Z',
     paymentStatus: 'overpaid',
+    paymentException: 'overpaid',
     paymentWallet: {
       ...exampleBase.paymentWallet,
       receivedAmount: '30.000000',

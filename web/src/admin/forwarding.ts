@@ -1,5 +1,6 @@
 // Where a paid order's money went (GET /api/orders/{id}/forwarding), the manual retry of a stopped
 // forwarding, and the texts of the orders page: the forwarding badge and the stock warning.
+import { PAYMENT_EXCEPTIONS } from '@store/shared';
 import * as v from 'valibot';
 import { apiRequest } from '../lib/api.ts';
 
@@ -24,6 +25,8 @@ export const ForwardingDetailSchema = v.object({
   depositAddress: v.string(),
   /** The deposit address's payment state (waiting, underpaid, received, overpaid, expired...). */
   paymentStatus: v.string(),
+  /** What went wrong with the payment, as the server stored it (none, underpaid, overpaid...). */
+  paymentException: v.picklist(PAYMENT_EXCEPTIONS),
   receivedAmount: v.string(),
   /** Every transfer seen, confirmed or not. */
   detectedAmount: v.optional(v.string()),

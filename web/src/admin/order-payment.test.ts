@@ -8,7 +8,8 @@ describe('paymentException', () => {
       received: '20.00',
       missing: '7.00',
     });
-    expect(paymentException('expired', '27.00', '20.000000')?.kind).toBe('underpaid');
+    // what the server stored decides, never the amounts
+    expect(paymentException('none', '27.00', '20.000000')).toBeUndefined();
     // seen, not yet at the confirmation depth
     expect(paymentException('underpaid', '27.00', '0.000000', '20.000000')).toEqual({
       kind: 'underpaid',
@@ -27,9 +28,16 @@ describe('paymentException', () => {
 
   it('paid late; nothing for an exact payment, one still waiting or an expired empty one', () => {
     expect(paymentException('paid_late', '5.00', '5.000000')).toEqual({ kind: 'paid_late' });
-    expect(paymentException('received', '5.00', '5.000000')).toBeUndefined();
-    expect(paymentException('waiting', '5.00', '0')).toBeUndefined();
-    expect(paymentException('expired', '5.00', '0.000000')).toBeUndefined();
+    expect(paymentException('none', '5.00', '5.000000')).toBeUndefined();
+    expect(paymentException('none', '5.00', '0')).toBeUndefined();
+  });
+
+  it('accepted underpaid: what arrived and the shortfall the merchant accepted', () => {
+    expect(paymentException('accepted_underpaid', '27.00', '20.000000')).toEqual({
+      kind: 'accepted_underpaid',
+      received: '20.00',
+      missing: '7.00',
+    });
   });
 });
 

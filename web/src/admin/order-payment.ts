@@ -1,43 +1,46 @@
-// What the order page says about a payment: the exception of a deposit address (underpaid: what
-// arrived and what is missing; overpaid: the extra; paid late), from the expected and received
-// amounts, and a forwarding leg's amount (base units) as USDC.
+// What the order page says about a payment: the stored exception of a deposit address with its
+// amounts (underpaid: what arrived and what is missing; overpaid: the extra; paid late), and a
+// forwarding leg's amount (base units) as USDC.
 import { tryParseUsdc } from '@store/shared';
 import { usdcExact } from '../lib/format.ts';
 
 /** The exception of a payment, with its amounts as exact USDC text; undefined when none. */
 export type PaymentException =
   | { kind: 'underpaid'; received: string; missing: string }
+  | { kind: 'accepted_underpaid'; received: string; missing: string }
   | { kind: 'overpaid'; received: string; extra: string }
   | { kind: 'paid_late' };
 
 /**
- * The exception of a deposit address in `paymentStatus` that expected `expected` and got
- * `received` (confirmed) of the `detected` seen. Note: an underpaid payment is decided on what
- * was seen, before the confirmation depth.
+ * The stored exception of a deposit address (`stored`, as the API gives it) with its amounts for
+ * the page: what arrived (`detected`, every transfer seen, for an underpaid payment still
+ * confirming; else `received`) against `expected`. Note: the exception itself is never derived
+ * here; the server stores it with the payment.
  */
 export function paymentException(
-  paymentStatus: string,
+  stored: string,
   expected: string,
   received: string,
   detected = received,
 ): PaymentException | undefined {
+  if (stored === 'paid_late') return { kind: 'paid_late' };
   const want = tryParseUsdc(expected);
   const confirmed = tryParseUsdc(received);
   const seen = tryParseUsdc(detected) ?? confirmed;
-  const got =
-    paymentStatus === 'underpaid' &&
-    seen !== undefined &&
-    confirmed !== undefined &&
-    seen > confirmed
-      ? seen
-      : confirmed;
-  if (paymentStatus === 'paid_late') return { kind: 'paid_late' };
-  if (want === undefined || got === undefined) return undefined;
-  // Note: an expired address that got something but not enough is underpaid too.
-  if ((paymentStatus === 'underpaid' || paymentStatus === 'expired') && got > 0n && got < want)
-    return { kind: 'underpaid', received: usdcExact(got), missing: usdcExact(want - got) };
-  if (paymentStatus === 'overpaid' && got > want)
-    return { kind: 'overpaid', received: usdcExact(got), extra: usdcExact(got - want) };
+  if (want === undefined || confirmed === undefined || seen === undefined) return undefined;
+  // Note: an underpaid payment is decided on what was seen, before the confirmation depth.
+  let got = confirmed;
+  if (seen > got) got = seen;
+  if (stored === 'underpaid' || stored === 'accepted_underpaid') {
+    const missing = want > got ? want - got : 0n;
+    return { kind: stored, received: usdcExact(got), missing: usdcExact(missing) };
+  }
+  if (stored === 'overpaid')
+    return {
+      kind: 'overpaid',
+      received: usdcExact(got),
+      extra: usdcExact(got > want ? got - want : 0n),
+    };
   return undefined;
 }
 

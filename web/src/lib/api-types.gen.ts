@@ -553,8 +553,8 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Accept your underpaid order as paid (its window closed): what arrived is forwarded
-         * @description The order becomes paid (order.paid, the receipt), the shortfall stays stated, and the worker forwards what arrived (98% to you, 2% fee). 409 while the payment window is open or once a refund is under way.
+         * Accept your underpaid order as paid, the day it happens: what arrived is forwarded
+         * @description Its payment window closes now; the order becomes paid (order.paid, the receipt) with the exception accepted_underpaid and the shortfall stated, and the worker forwards what arrived (98% to you, 2% fee). A later top-up is held for the payer as an excess, with a claim link. 409 until what arrived is confirmed, or once a refund is under way.
          */
         post: operations["postApiOrdersByIdAccept-underpaid"];
         delete?: never;
@@ -700,7 +700,7 @@ export type paths = {
         put?: never;
         /**
          * Refund your order: a paid one from your payout wallet, an unpaid one from its deposit address
-         * @description A paid, forwarded order: a full refund, or `amount` (at most what is left to refund); once the payer confirms the address you send it from your payout wallet (one transfer, your network fee; the 2% fee is not returned) and it is matched on chain. An unpaid order (underpaid once its window closed, or expired): everything on its deposit address goes back to the payer, the platform paying the network fee, no fee taken. The payer confirms the address through the claim link (emailed; shown on the order pages); order.refund_requested, then order.refunded. 409 while the window is open or forwarding is not complete.
+         * @description A paid, forwarded order: a full refund, or `amount` (at most what is left to refund); once the payer confirms the address you send it from your payout wallet (one transfer, your network fee; the 2% fee is not returned) and it is matched on chain. An unpaid order (underpaid, the day it happens: its window closes first; or expired): everything on its deposit address goes back to the payer, the platform paying the network fee, no fee taken. The payer confirms the address through the claim link (emailed; shown on the order pages); order.refund_requested, then order.refunded. A refunded underpaid order is decided: a later top-up never pays it. 409 until an underpaid payment is confirmed, or while forwarding is not complete.
          */
         post: operations["postApiOrdersByIdRefunds"];
         delete?: never;
@@ -927,6 +927,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/stores/{id}/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's customers: one per email address, with orders, total paid, first and last order
+         * @description Newest last order first. `q` finds part of an email or of a name (of any of the customer's orders). `name` is from the latest order's address; `orders` counts every order, `paidOrders` and `totalPaidUsdc` those paid, processing, shipped or completed. A full page (`limit`, default 100, at most 500) carries `X-Next-Cursor`: pass it as `cursor` for the next page. A customer's orders: GET /api/orders?storeId={id}&q={email}.
+         */
+        get: operations["getApiStoresByIdCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stores/{id}/link-secret": {
         parameters: {
             query?: never;
@@ -993,6 +1013,46 @@ export type paths = {
          * @description `from` and `to` are UTC days (YYYY-MM-DD), both included, at most 731 days apart; without them, the last 30 days. The same rows as GET /api/stores/{id}/money-movements, streamed as RFC 4180 CSV.
          */
         get: operations["getApiStoresByIdMoney-movementsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stores/{id}/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What reached a store's payout wallet per UTC day, with its transactions
+         * @description A payout is a forwarding leg of the merchant's share (already net of the platform's 2% fee) into the payout wallet, counted once confirmed at depth, on the UTC day of its block; a merchant_refund is a refund sent from the payout wallet to a payer and matched on the chain. The rows are the accounting export's merchant and merchant_refund movements. Per day and in total: payouts and refunds counted, received, refunded, net (received - refunded, negative on a day that refunded more) and the fee legs confirmed that day (not part of received). Days with activity, newest first, each with its transfers oldest first. `from` and `to` are UTC days (YYYY-MM-DD), both included, at most 92 days apart; without them, the last 30 days.
+         */
+        get: operations["getApiStoresByIdPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stores/{id}/payouts/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's payouts as a CSV file: one line per transfer into or out of the payout wallet
+         * @description A payout is a forwarding leg of the merchant's share (already net of the platform's 2% fee) into the payout wallet, counted once confirmed at depth, on the UTC day of its block; a merchant_refund is a refund sent from the payout wallet to a payer and matched on the chain. The rows are the accounting export's merchant and merchant_refund movements. Oldest first, streamed as RFC 4180 CSV. `from` and `to` as for the payouts page, at most 731 days apart.
+         */
+        get: operations["getApiStoresByIdPayoutsCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1618,7 +1678,7 @@ export type webhooks = {
         put?: never;
         /**
          * order.underpaid
-         * @description Less than the total arrived before the payment window closed; the order is not paid.
+         * @description Part of the total arrived (at any time, before or after the payment window closed); the order is not paid.
          */
         post: operations["webhook_order_underpaid"];
         delete?: never;
@@ -1872,6 +1932,17 @@ export type components = {
             /** Format: date-time */
             updatedAt: string;
         };
+        Customer: {
+            email: string;
+            /** Format: date-time */
+            firstOrderAt: string;
+            /** Format: date-time */
+            lastOrderAt: string;
+            name: string;
+            orders: number;
+            paidOrders: number;
+            totalPaidUsdc: string;
+        };
         DailyVolumeSeries: {
             days: {
                 /** Format: date */
@@ -1920,6 +1991,8 @@ export type components = {
             gasFunded: boolean;
             lastError: string | null;
             nextAttemptAt: string | null;
+            /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             receivedAmount: string;
@@ -2272,6 +2345,44 @@ export type components = {
             expiresAt: string;
             message: string;
         };
+        Payouts: {
+            days: {
+                /** Format: date */
+                day: string;
+                entries: {
+                    amountBaseUnits: string;
+                    amountUsdc: string;
+                    externalOrderId: string | null;
+                    from: string;
+                    orderId: string;
+                    /** Format: date-time */
+                    time: string;
+                    to: string;
+                    txHash: string;
+                    /** @enum {string} */
+                    type: "payout" | "merchant_refund";
+                }[];
+                feesUsdc: string;
+                netUsdc: string;
+                payouts: number;
+                receivedUsdc: string;
+                refundedUsdc: string;
+                refunds: number;
+            }[];
+            /** Format: date */
+            from: string;
+            payoutAddress: string | null;
+            /** Format: date */
+            to: string;
+            totals: {
+                feesUsdc: string;
+                netUsdc: string;
+                payouts: number;
+                receivedUsdc: string;
+                refundedUsdc: string;
+                refunds: number;
+            };
+        };
         Product: {
             /** Format: date-time */
             createdAt: string;
@@ -2585,6 +2696,8 @@ export type components = {
             /** Format: uuid */
             orderId: string;
             /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
+            /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
@@ -2693,6 +2806,8 @@ export type components = {
             /** Format: uuid */
             orderId: string;
             /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
+            /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
@@ -2789,6 +2904,8 @@ export type components = {
             }[];
             /** Format: uuid */
             orderId: string;
+            /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
@@ -2887,6 +3004,8 @@ export type components = {
             /** Format: uuid */
             orderId: string;
             /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
+            /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
@@ -2983,6 +3102,8 @@ export type components = {
             }[];
             /** Format: uuid */
             orderId: string;
+            /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
@@ -3081,6 +3202,8 @@ export type components = {
             /** Format: uuid */
             orderId: string;
             /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
+            /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
@@ -3177,6 +3300,8 @@ export type components = {
             }[];
             /** Format: uuid */
             orderId: string;
+            /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
@@ -3288,6 +3413,8 @@ export type components = {
             /** Format: uuid */
             orderId: string;
             /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
+            /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
@@ -3398,6 +3525,8 @@ export type components = {
             /** Format: uuid */
             orderId: string;
             /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
+            /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
@@ -3502,6 +3631,8 @@ export type components = {
             }[];
             /** Format: uuid */
             orderId: string;
+            /** @enum {string} */
+            paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
             paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
             paymentTxHash: string | null;
@@ -11094,6 +11225,114 @@ export interface operations {
             };
         };
     };
+    getApiStoresByIdCustomers: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+                q?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        /** Format: date-time */
+                        firstOrderAt: string;
+                        /** Format: date-time */
+                        lastOrderAt: string;
+                        name: string;
+                        orders: number;
+                        paidOrders: number;
+                        totalPaidUsdc: string;
+                    }[];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     "getApiStoresByIdLink-secret": {
         parameters: {
             query?: never;
@@ -11455,6 +11694,237 @@ export interface operations {
         };
     };
     "getApiStoresByIdMoney-movementsCsv": {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (an attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiStoresByIdPayouts: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        days: {
+                            /** Format: date */
+                            day: string;
+                            entries: {
+                                amountBaseUnits: string;
+                                amountUsdc: string;
+                                externalOrderId: string | null;
+                                from: string;
+                                orderId: string;
+                                /** Format: date-time */
+                                time: string;
+                                to: string;
+                                txHash: string;
+                                /** @enum {string} */
+                                type: "payout" | "merchant_refund";
+                            }[];
+                            feesUsdc: string;
+                            netUsdc: string;
+                            payouts: number;
+                            receivedUsdc: string;
+                            refundedUsdc: string;
+                            refunds: number;
+                        }[];
+                        /** Format: date */
+                        from: string;
+                        payoutAddress: string | null;
+                        /** Format: date */
+                        to: string;
+                        totals: {
+                            feesUsdc: string;
+                            netUsdc: string;
+                            payouts: number;
+                            receivedUsdc: string;
+                            refundedUsdc: string;
+                            refunds: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiStoresByIdPayoutsCsv: {
         parameters: {
             query?: {
                 from?: string;
@@ -14914,6 +15384,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "pending",
                  *       "paymentStatus": "expired",
+                 *       "paymentException": "none",
                  *       "paymentTxHash": null,
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -14992,6 +15463,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "paid",
                  *       "paymentStatus": "received",
+                 *       "paymentException": "none",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15080,6 +15552,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "paid",
                  *       "paymentStatus": "overpaid",
+                 *       "paymentException": "overpaid",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15158,6 +15631,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "paid",
                  *       "paymentStatus": "received",
+                 *       "paymentException": "none",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15236,6 +15710,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "paid",
                  *       "paymentStatus": "paid_late",
+                 *       "paymentException": "paid_late",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15314,6 +15789,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "reversed",
                  *       "paymentStatus": "reversed",
+                 *       "paymentException": "none",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15392,6 +15868,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "paid",
                  *       "paymentStatus": "overpaid",
+                 *       "paymentException": "overpaid",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15479,6 +15956,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "paid",
                  *       "paymentStatus": "overpaid",
+                 *       "paymentException": "overpaid",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15566,6 +16044,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "shipped",
                  *       "paymentStatus": "received",
+                 *       "paymentException": "none",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -15651,6 +16130,7 @@ export interface operations {
                  *       "signed": false,
                  *       "status": "pending",
                  *       "paymentStatus": "underpaid",
+                 *       "paymentException": "underpaid",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
                  *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",

@@ -73,6 +73,7 @@ export async function getForwarding(db: Database, ownerId: string, orderId: stri
   return {
     depositAddress: wallet.walletAddress,
     paymentStatus: wallet.status,
+    paymentException: wallet.exception,
     status: wallet.forwardingStatus,
     completed: wallet.forwardingCompleted,
     receivedAmount: wallet.receivedAmountUsdc,

@@ -6,6 +6,7 @@ import {
   type OrderActivity,
   type OrderDeposit,
   type OrderWebhook,
+  parseUsdc,
   type TimelineEntry,
 } from '@store/shared';
 import { asc, eq, sql } from 'drizzle-orm';
@@ -77,6 +78,21 @@ async function depositsOf(db: Database, orderId: string): Promise<OrderDeposit[]
   } catch {
     return [];
   }
+}
+
+/**
+ * What a payment event says arrived: the amount received at the confirmation depth, and what was
+ * seen beyond it (a payment is detected, or found short, as soon as it is in a block).
+ */
+export function arrivedText(
+  event: { toStatus: string; receivedAmountUsdc: string },
+  details: Record<string, unknown>,
+): string {
+  const seen = typeof details.detectedAmountUsdc === 'string' ? details.detectedAmountUsdc : null;
+  const received = event.receivedAmountUsdc;
+  if (!seen || parseUsdc(seen) <= parseUsdc(received)) return `${received} USDC received`;
+  if (parseUsdc(received) === 0n) return `${seen} USDC seen, waiting for confirmations`;
+  return `${seen} USDC seen, ${received} USDC of it confirmed`;
 }
 
 const entry = (
@@ -152,14 +168,15 @@ export async function getOrderActivity(
       continue;
     }
     const tx = typeof details.paymentTxHash === 'string' ? details.paymentTxHash : null;
+    if (details.acceptedUnderpaid) {
+      const short =
+        typeof details.shortfall === 'string' ? `, ${details.shortfall} USDC short` : '';
+      const detail = `${event.receivedAmountUsdc} USDC received${short}`;
+      timeline.push(entry(event.createdAt, 'payment', 'Accepted as paid by the merchant', detail));
+      continue;
+    }
     const title = PAYMENT_TITLES[event.toStatus] ?? `Payment ${event.toStatus}`;
-    // Note: a detected payment is not at the confirmation depth yet: what was seen, not received.
-    const seen = typeof details.detectedAmountUsdc === 'string' ? details.detectedAmountUsdc : null;
-    const detail =
-      event.toStatus === 'detected' && seen
-        ? `${seen} USDC seen, waiting for confirmations`
-        : `${event.receivedAmountUsdc} USDC received`;
-    timeline.push(entry(event.createdAt, 'payment', title, detail, tx));
+    timeline.push(entry(event.createdAt, 'payment', title, arrivedText(event, details), tx));
   }
   for (const { leg } of legs) {
     const amount = leg.leg === 'gas' ? `${leg.value} wei` : `${usdcOfUnits(leg.value)} USDC`;

@@ -52,18 +52,15 @@ function searchCondition(q: string): SQL {
 const walletWhere = (condition: SQL) =>
   sql`exists (select 1 from ${paymentWallets} w where w.order_id = ${orders}.id and ${condition})`;
 
-/** Orders with the given payment exception (as the order page names it). */
+/** Orders with the given payment exception, as stored with the payment. */
 function exceptionCondition(exception: NonNullable<OrderListFilters['exception']>): SQL {
   switch (exception) {
     case 'underpaid':
-      // Note: an expired address that got something, but not enough, is underpaid too.
-      return walletWhere(
-        sql`(w.status = 'underpaid' or (w.status = 'expired' and greatest(w.received_amount_usdc, w.detected_amount_usdc) > 0))`,
-      );
+      // Note: an underpaid order its merchant accepted as paid was underpaid too.
+      return walletWhere(sql`w.exception in ('underpaid', 'accepted_underpaid')`);
     case 'overpaid':
-      return walletWhere(sql`w.status = 'overpaid'`);
     case 'paid_late':
-      return walletWhere(sql`w.status = 'paid_late'`);
+      return walletWhere(sql`w.exception = ${exception}`);
     case 'oversold':
       return sql`${orders}.metadata ? 'stockShortfall'`;
   }

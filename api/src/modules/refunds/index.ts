@@ -70,9 +70,9 @@ export const refundsModule = ({ db, config }: AppDeps) => {
         ...contract({
           tags,
           summary:
-            'Accept your underpaid order as paid (its window closed): what arrived is forwarded',
+            'Accept your underpaid order as paid, the day it happens: what arrived is forwarded',
           description:
-            'The order becomes paid (order.paid, the receipt), the shortfall stays stated, and the worker forwards what arrived (98% to you, 2% fee). 409 while the payment window is open or once a refund is under way.',
+            'Its payment window closes now; the order becomes paid (order.paid, the receipt) with the exception accepted_underpaid and the shortfall stated, and the worker forwards what arrived (98% to you, 2% fee). A later top-up is held for the payer as an excess, with a claim link. 409 until what arrived is confirmed, or once a refund is under way.',
           ok: { 200: orderRefunds },
           errors: ['not_found', 'invalid_state'],
         }),
@@ -89,7 +89,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
           summary:
             'Refund your order: a paid one from your payout wallet, an unpaid one from its deposit address',
           description:
-            'A paid, forwarded order: a full refund, or `amount` (at most what is left to refund); once the payer confirms the address you send it from your payout wallet (one transfer, your network fee; the 2% fee is not returned) and it is matched on chain. An unpaid order (underpaid once its window closed, or expired): everything on its deposit address goes back to the payer, the platform paying the network fee, no fee taken. The payer confirms the address through the claim link (emailed; shown on the order pages); order.refund_requested, then order.refunded. 409 while the window is open or forwarding is not complete.',
+            'A paid, forwarded order: a full refund, or `amount` (at most what is left to refund); once the payer confirms the address you send it from your payout wallet (one transfer, your network fee; the 2% fee is not returned) and it is matched on chain. An unpaid order (underpaid, the day it happens: its window closes first; or expired): everything on its deposit address goes back to the payer, the platform paying the network fee, no fee taken. The payer confirms the address through the claim link (emailed; shown on the order pages); order.refund_requested, then order.refunded. A refunded underpaid order is decided: a later top-up never pays it. 409 until an underpaid payment is confirmed, or while forwarding is not complete.',
           body: CreateRefundSchema,
           ok: { 200: orderRefunds },
           errors: ['not_found', 'invalid_state', 'validation_failed'],

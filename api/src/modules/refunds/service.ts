@@ -17,10 +17,10 @@ import {
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
-import { orders, paymentEvents, paymentWallets, refunds, stores } from '../../db/schema.ts';
+import { orders, paymentWallets, refunds, stores } from '../../db/schema.ts';
 import { isBuyerToken } from '../../http/buyer-token.ts';
 import { AppError } from '../../http/errors.ts';
-import { enqueueMerchantPaid, enqueueReceipt } from '../../mail/outbox.ts';
+import { recordAcceptedUnderpaid } from '../../settlement/record.ts';
 import {
   CLAIM_TOKEN_PATTERN,
   claimPathOf,
@@ -34,8 +34,7 @@ import {
   type RefundRow,
   refundFigures,
 } from '../../settlement/refund-store.ts';
-import { enqueueOrderEvents } from '../../webhooks/outbox.ts';
-import { decrementInventoryForPaidOrder, getOwnOrderOrThrow } from '../orders/service.ts';
+import { getOwnOrderOrThrow } from '../orders/service.ts';
 import { isUuid } from '../stores/service.ts';
 
 /** Texts of the refund errors. */
@@ -44,8 +43,8 @@ export const REFUND_ERRORS = {
   claimNotFound: 'This refund link is not valid',
   noWallet: 'This order has no deposit address',
   notUnderpaid: 'Only an underpaid order can be accepted as paid',
-  windowOpen:
-    'The payment window of this order is still open: the shopper can still complete the payment',
+  notConfirmed:
+    'What arrived for this order is not confirmed yet; decide once it has the confirmations it needs',
   alreadyDecided: 'A refund of this order is already under way',
   inFlight: 'A transaction of this order is on its way; try again in a minute',
   nothingToRefund: 'Nothing of this order is left on its deposit address to refund',
@@ -106,7 +105,6 @@ export async function listOrderRefunds(
   db: Database,
   ownerId: string,
   orderId: string,
-  now = new Date(),
 ): Promise<OrderRefunds> {
   const order = await getOwnOrderOrThrow(db, ownerId, orderId);
   const wallet = await walletOfOrder(db, order.id);
@@ -136,11 +134,13 @@ export async function listOrderRefunds(
   const received = parseUsdc(wallet.receivedAmountUsdc);
   const forwarded = parseUsdc(wallet.forwardedAmountUsdc);
   const free = received - forwarded - figures.held;
+  // Note: an underpaid order is decided the day it happens (deciding closes its window), once
+  // what arrived is confirmed; refunding it decides it for good.
   const decidable =
-    wallet.status === 'underpaid' &&
-    wallet.expiredAt !== null &&
-    wallet.expiredAt <= now &&
-    !isRevenueStatus(order.status);
+    wallet.exception === 'underpaid' &&
+    !isRevenueStatus(order.status) &&
+    !figures.declined &&
+    wallet.detectedAmountUsdc === wallet.receivedAmountUsdc;
   return {
     orderId: order.id,
     paymentStatus: wallet.status,
@@ -151,8 +151,7 @@ export async function listOrderRefunds(
     forwardedAmount: usdc(forwarded),
     onDepositAmount: usdc(free),
     canAcceptUnderpaid: decidable && free > 0n,
-    canRefundDeposit:
-      free > 0n && (decidable || isRefundableFromDeposit(wallet, order.status, now)),
+    canRefundDeposit: free > 0n && (decidable || isRefundableFromDeposit(wallet, order.status)),
     refundableFromPayout: usdc(
       wallet.forwardingCompleted && isRevenueStatus(order.status)
         ? figures.merchantForwarded -
@@ -166,23 +165,20 @@ export async function listOrderRefunds(
   };
 }
 
-/** An order whose money is not the merchant's: expired with something on its address. */
+/** An order whose money is not the merchant's: underpaid, or expired with something on its address. */
 function isRefundableFromDeposit(
   wallet: typeof paymentWallets.$inferSelect,
   orderStatus: string,
-  now: Date,
 ): boolean {
   if (isRevenueStatus(orderStatus)) return false;
-  return (
-    wallet.status === 'expired' ||
-    (wallet.status === 'underpaid' && !!wallet.expiredAt && wallet.expiredAt <= now)
-  );
+  return wallet.status === 'expired' || wallet.exception === 'underpaid';
 }
 
 /**
- * Accepts an underpaid order whose window closed as paid: the order becomes paid (with its
- * receipt, the merchant's notice and `order.paid`, the shortfall in the payment event) and the
- * worker forwards what arrived. 409 while the window is open, or once a refund is under way.
+ * Accepts an underpaid order as paid, the day it happens: its window closes now, the order becomes
+ * paid (with its receipt, the merchant's notice and `order.paid`, the shortfall in the payment
+ * event) and the worker forwards what arrived (settlement/record.ts recordAcceptedUnderpaid).
+ * 409 for an order that is not underpaid, or once a refund is under way.
  */
 export async function acceptUnderpaid(
   db: Database,
@@ -195,42 +191,17 @@ export async function acceptUnderpaid(
   if (!listed) throw new AppError('invalid_state', REFUND_ERRORS.noWallet);
   await db.transaction(async (tx) => {
     const wallet = await lockWallet(tx, listed.id);
-    if (wallet?.status !== 'underpaid')
+    if (wallet?.status !== 'underpaid' || wallet.exception !== 'underpaid')
       throw new AppError('invalid_state', REFUND_ERRORS.notUnderpaid);
-    if (!wallet.expiredAt || wallet.expiredAt > now)
-      throw new AppError('invalid_state', REFUND_ERRORS.windowOpen);
     const figures = await refundFigures(tx, wallet.id);
-    if (figures.held > 0n) throw new AppError('invalid_state', REFUND_ERRORS.alreadyDecided);
-    const paid = await tx
-      .update(orders)
-      .set({ status: 'paid', paymentTxHash: wallet.depositTxHash, updatedAt: now })
-      .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
-      .returning({ id: orders.id });
-    if (paid.length === 0) return;
-    await decrementInventoryForPaidOrder(tx, order.id);
+    if (figures.held > 0n || figures.declined)
+      throw new AppError('invalid_state', REFUND_ERRORS.alreadyDecided);
     const received = parseUsdc(wallet.receivedAmountUsdc);
-    await tx.insert(paymentEvents).values({
-      walletId: wallet.id,
-      orderId: order.id,
-      fromStatus: wallet.status,
-      toStatus: wallet.status,
-      receivedAmountUsdc: formatUsdcFull(received),
-      details: {
-        acceptedUnderpaid: true,
-        shortfall: usdc(parseUsdc(wallet.expectedAmountUsdc) - received),
-      },
-      createdAt: now,
-    });
-    await enqueueReceipt(tx, order.id, now);
-    await enqueueMerchantPaid(tx, order.id, now);
-    await enqueueOrderEvents(tx, wallet.id, ['order.paid'], now);
-    // Note: due now, even if an earlier failure had scheduled it later.
-    await tx
-      .update(paymentWallets)
-      .set({ forwardingNextAttemptAt: null })
-      .where(eq(paymentWallets.id, wallet.id));
+    if (received <= 0n || parseUsdc(wallet.detectedAmountUsdc) !== received)
+      throw new AppError('invalid_state', REFUND_ERRORS.notConfirmed);
+    await recordAcceptedUnderpaid(tx, wallet, now);
   });
-  return listOrderRefunds(db, ownerId, order.id, now);
+  return listOrderRefunds(db, ownerId, order.id);
 }
 
 /**
@@ -272,9 +243,9 @@ export async function refundFromDeposit(
     if (!wallet || !current) throw new AppError('not_found', REFUND_ERRORS.notFound);
     if (isRevenueStatus(current.status))
       throw new AppError('invalid_state', REFUND_ERRORS.paidOrder);
-    if (wallet.status === 'underpaid' && (!wallet.expiredAt || wallet.expiredAt > now))
-      throw new AppError('invalid_state', REFUND_ERRORS.windowOpen);
-    if (!isRefundableFromDeposit(wallet, current.status, now))
+    if (wallet.exception === 'underpaid' && wallet.detectedAmountUsdc !== wallet.receivedAmountUsdc)
+      throw new AppError('invalid_state', REFUND_ERRORS.notConfirmed);
+    if (!isRefundableFromDeposit(wallet, current.status))
       throw new AppError('invalid_state', REFUND_ERRORS.nothingToRefund);
     if (await hasOpenRound(tx, wallet.id))
       throw new AppError('invalid_state', REFUND_ERRORS.inFlight);
@@ -282,10 +253,21 @@ export async function refundFromDeposit(
     const free =
       parseUsdc(wallet.receivedAmountUsdc) - parseUsdc(wallet.forwardedAmountUsdc) - figures.held;
     if (free <= 0n) throw new AppError('invalid_state', REFUND_ERRORS.nothingToRefund);
-    const reason = wallet.status === 'underpaid' ? 'underpaid' : 'expired';
+    const reason = wallet.exception === 'underpaid' ? 'underpaid' : 'expired';
+    // Note: refunded the day it happens: the window closes first, so a later top-up is not taken
+    // as this order's payment (it stays on the address for the payer).
+    if (wallet.exception === 'underpaid') await closeWindow(tx, wallet.id, now);
     await openDepositRefund(tx, wallet, { reason, amount: free }, now);
   });
-  return listOrderRefunds(db, ownerId, order.id, now);
+  return listOrderRefunds(db, ownerId, order.id);
+}
+
+/** Ends a wallet's payment window at `now` (kept when it ended already). */
+async function closeWindow(tx: Transaction, walletId: string, now: Date): Promise<void> {
+  await tx
+    .update(paymentWallets)
+    .set({ expiredAt: sql`least(${paymentWallets.expiredAt}, ${now.toISOString()}::timestamptz)` })
+    .where(eq(paymentWallets.id, walletId));
 }
 
 /** What the merchant may still refund from the payout wallet: forwarded, less merchant refunds. */
@@ -331,7 +313,7 @@ export async function refundFromPayout(
       now,
     );
   });
-  return listOrderRefunds(db, ownerId, order.id, now);
+  return listOrderRefunds(db, ownerId, order.id);
 }
 
 /**
@@ -345,7 +327,6 @@ export async function noteRefundSent(
   orderId: string,
   refundId: string,
   txHash: string,
-  now = new Date(),
 ): Promise<OrderRefunds> {
   const order = await getOwnOrderOrThrow(db, ownerId, orderId);
   if (!isUuid(refundId)) throw new AppError('not_found', REFUND_ERRORS.refundNotFound);
@@ -366,7 +347,7 @@ export async function noteRefundSent(
     )
     .returning({ id: refunds.id });
   if (updated.length === 0) throw new AppError('invalid_state', REFUND_ERRORS.notSendable);
-  return listOrderRefunds(db, ownerId, order.id, now);
+  return listOrderRefunds(db, ownerId, order.id);
 }
 
 /**

@@ -20,6 +20,7 @@ import { Fragment, type ReactNode, useCallback, useEffect, useState } from 'reac
 import { fetchOrderDetail } from '../../admin/api.ts';
 import { refreshStores, saveView } from '../../admin/cache.ts';
 import { StatusBadge } from '../../admin/components/badges.tsx';
+import { TxLink } from '../../admin/components/tx-link.tsx';
 import { type ForwardingDetail, fetchForwardingDetail } from '../../admin/forwarding.ts';
 import { fetchOrderActivity } from '../../admin/fulfilment-api.ts';
 import { legAmount, paymentException } from '../../admin/order-payment.ts';
@@ -27,7 +28,7 @@ import { orderTax } from '../../admin/orders-csv.ts';
 import { type MerchantOrder, MerchantOrderSchema } from '../../admin/types.ts';
 import { useMerchantStores, useView } from '../../admin/use-merchant-data.ts';
 import { ApiError } from '../../lib/api.ts';
-import { explorerTxUrl, useChainInfo } from '../../lib/chain-info.ts';
+import { useChainInfo } from '../../lib/chain-info.ts';
 import { usdc } from '../../lib/format.ts';
 import { OrderTimeline, OrderWebhooks } from './-components/order-activity.tsx';
 import { StockWarning } from './-components/order-notes.tsx';
@@ -232,7 +233,7 @@ function PaymentSection(props: {
   const exception =
     forwarding &&
     paymentException(
-      forwarding.paymentStatus,
+      forwarding.paymentException,
       order.totalUsdc,
       forwarding.receivedAmount,
       forwarding.detectedAmount,
@@ -283,6 +284,11 @@ function PaymentSection(props: {
           Underpaid: {exception.received} USDC arrived, {exception.missing} USDC missing.
         </p>
       )}
+      {exception?.kind === 'accepted_underpaid' && (
+        <p className="order-exception" role="note">
+          Accepted as paid: {exception.received} USDC arrived, {exception.missing} USDC short.
+        </p>
+      )}
       {exception?.kind === 'overpaid' && (
         <p className="order-exception" role="note">
           Overpaid: {exception.received} USDC arrived, {exception.extra} USDC extra.
@@ -303,19 +309,6 @@ function Fact(props: { term: string; children: ReactNode }) {
       <dt>{props.term}</dt>
       <dd>{props.children}</dd>
     </div>
-  );
-}
-
-function TxLink(props: { hash: string }) {
-  const { chainId } = useChainInfo();
-  const url = explorerTxUrl(chainId, props.hash);
-  const text = <span className="mono">{props.hash}</span>;
-  return url ? (
-    <a href={url} target="_blank" rel="noreferrer" className="order-tx">
-      {text}
-    </a>
-  ) : (
-    <span className="order-tx">{text}</span>
   );
 }
 

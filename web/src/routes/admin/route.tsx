@@ -50,6 +50,8 @@ function AdminLayout() {
             Dashboard
           </Link>
           <Link to="/admin/orders">Orders</Link>
+          <Link to="/admin/customers">Customers</Link>
+          <Link to="/admin/payouts">Payouts</Link>
           <Link to="/admin/account">Account</Link>
         </nav>
         <p className="small" style={{ margin: 0 }}>

@@ -1,8 +1,9 @@
 // The order page's refunds: what arrived, is missing or extra, what is held on the deposit address
 // for the payer, each refund (its status, the payer's claim link while it awaits an address, its
-// transaction once sent), and the merchant's decisions on an underpaid order whose window closed:
-// "Accept as paid" (what arrived is forwarded) or "Refund" (everything on the deposit address goes
-// back to the payer, who confirms the address through the claim link); for a paid, forwarded order
+// transaction once sent), and the merchant's decisions on an underpaid order, the day it happens
+// (deciding closes its payment window): "Accept as paid" (what arrived is forwarded) or "Refund"
+// (everything on the deposit address goes back to the payer, who confirms the address through the
+// claim link); for a paid, forwarded order
 // a full or partial refund from the payout wallet, sent with one browser-wallet transfer once the
 // payer confirmed the address (the worker then matches it on chain).
 import { formatUsdc, type OrderRefunds, parseUsdc, type Refund } from '@store/shared';
@@ -135,7 +136,7 @@ export function OrderRefundsCard(props: { orderId: string }) {
         <>
           <p className="small muted">
             {view.canAcceptUnderpaid
-              ? 'The payment window closed before the full amount arrived. Accept the order as paid (what arrived is forwarded, less the 2% fee) or refund the payer in full from the deposit address (the platform pays the network fee).'
+              ? `Only ${amount(view.receivedAmount)} of ${amount(view.expectedAmount)} arrived. Accept the order as paid (what arrived is forwarded, less the 2% fee) or refund the payer in full from the deposit address (the platform pays the network fee). Either closes the payment window: anything the shopper sends later goes back to them.`
               : 'This order was not paid. Refund what arrived to the payer in full from the deposit address.'}
           </p>
           <div className="actions">

@@ -1,0 +1,161 @@
+// Migration 0027 on a database from before it: deposit addresses in every state (waiting,
+// detected, underpaid, accepted underpaid, received, overpaid, paid late, expired with and
+// without money, reversed) migrate with the same facts, the exception now a column of its own:
+// an underpaid order its merchant accepted is received with its accepted amount, like its order;
+// the order list's exception filter reads the column.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import { createDatabase, MIGRATIONS_FOLDER, migrateDatabase } from '../src/db/client.ts';
+import { listMerchantOrders } from '../src/modules/orders/service.ts';
+import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
+
+const MIGRATION = '0027_payment_exception';
+const clients: postgres.Sql[] = [];
+const connect = (url: string) => {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  clients.push(sql);
+  return sql;
+};
+const inDatabase = (url: string, name: string) => {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+};
+
+let testDb: TestDatabase;
+beforeAll(async () => {
+  testDb = await startTestDatabase();
+}, STACK_TIMEOUT_MS);
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.end()));
+  await testDb?.stop();
+}, STACK_TIMEOUT_MS);
+
+/** Migrates `url` up to the migration before `MIGRATION`. */
+async function migrateToBefore(url: string) {
+  const folder = await mkdtemp(join(tmpdir(), 'migrations-before-'));
+  try {
+    cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+    const journalFile = join(folder, 'meta/_journal.json');
+    const journal = JSON.parse(readFileSync(journalFile, 'utf8'));
+    journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < MIGRATION);
+    writeFileSync(journalFile, JSON.stringify(journal));
+    rmSync(join(folder, `${MIGRATION}.sql`));
+    await migrate(drizzle({ client: connect(url) }), { migrationsFolder: folder });
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+const STORE = '5a0e5f9c-1111-4aaa-8aaa-000000000001';
+const USER = '5a0e5f9c-2222-4aaa-8aaa-000000000002';
+const PAYOUT = '0x1111111111111111111111111111111111111111';
+
+/** Each case: the wallet's state and amounts and the order's status before, and what migrates. */
+const CASES = [
+  ['waiting', 'pending', '0', '0', { status: 'waiting', exception: 'none', accepted: null }],
+  ['detected', 'pending', '10', '0', { status: 'detected', exception: 'none', accepted: null }],
+  [
+    'underpaid',
+    'pending',
+    '4',
+    '4',
+    { status: 'underpaid', exception: 'underpaid', accepted: null },
+  ],
+  [
+    'underpaid',
+    'shipped',
+    '6',
+    '6',
+    { status: 'received', exception: 'accepted_underpaid', accepted: '6.000000' },
+  ],
+  ['received', 'paid', '10', '10', { status: 'received', exception: 'none', accepted: null }],
+  ['overpaid', 'paid', '13', '13', { status: 'overpaid', exception: 'overpaid', accepted: null }],
+  [
+    'paid_late',
+    'paid',
+    '10',
+    '10',
+    { status: 'paid_late', exception: 'paid_late', accepted: null },
+  ],
+  ['expired', 'pending', '0', '0', { status: 'expired', exception: 'none', accepted: null }],
+  ['expired', 'pending', '2', '2', { status: 'expired', exception: 'underpaid', accepted: null }],
+  ['reversed', 'reversed', '0', '0', { status: 'reversed', exception: 'none', accepted: null }],
+] as const;
+const idOf = (i: number) => `0e0e0e0e-0000-4000-8000-${String(i + 1).padStart(12, '0')}`;
+
+describe(`migration ${MIGRATION}`, () => {
+  test('payments in every state and exception read the same facts back', async () => {
+    const admin = connect(testDb.adminUrl);
+    await admin.unsafe('create database before_exception');
+    const url = inDatabase(testDb.adminUrl, 'before_exception');
+    await migrateToBefore(url);
+    const db = connect(url);
+    const item = [{ productId: 'p', title: 'Mug', priceUsdc: '10.00', quantity: 1 }];
+    await db`insert into users (id, username, password) values (${USER}, 'before', 'x')`;
+    await db`insert into stores (id, name, slug, owner_id, payment_address)
+      values (${STORE}, 'Before Shop', 'before-shop', ${USER}, ${PAYOUT})`;
+    for (const [i, [state, orderStatus, detected, received]] of CASES.entries()) {
+      await db`insert into orders (id, store_id, source, customer_email, items, total_usdc, status)
+        values (${idOf(i)}, ${STORE}, 'storefront', 'a@example.com', ${db.json(item)}, '10.00',
+          ${orderStatus})`;
+      await db`insert into payment_wallets (order_id, wallet_address, derivation_path,
+          derivation_index, status, expected_amount_usdc, detected_amount_usdc,
+          received_amount_usdc, store_payment_address, payment_chain, payment_received)
+        values (${idOf(i)}, ${`0x${String(i + 1).padStart(40, '0')}`}, ${`m/${i}`}, ${i},
+          ${state}, '10.00', ${detected}, ${received}, ${PAYOUT}, 'base',
+          ${['received', 'overpaid', 'paid_late'].includes(state)})`;
+    }
+
+    await migrateDatabase(url);
+
+    const rows = await db<
+      {
+        order_id: string;
+        status: string;
+        exception: string;
+        accepted_amount_usdc: string | null;
+        detected_amount_usdc: string;
+        received_amount_usdc: string;
+        payment_received: boolean;
+      }[]
+    >`select order_id, status, exception, accepted_amount_usdc, detected_amount_usdc,
+        received_amount_usdc, payment_received from payment_wallets order by order_id`;
+    expect(rows).toHaveLength(CASES.length);
+    for (const [i, [, , detected, received, want]] of CASES.entries()) {
+      const row = rows.find((r) => r.order_id === idOf(i));
+      expect({ case: i, ...row }).toMatchObject({
+        case: i,
+        status: want.status,
+        exception: want.exception,
+        accepted_amount_usdc: want.accepted,
+        // The amounts are what they were.
+        detected_amount_usdc: Number(detected).toFixed(6),
+        received_amount_usdc: Number(received).toFixed(6),
+      });
+    }
+    // The accepted one agrees with its shipped order: paid.
+    expect(rows.find((r) => r.order_id === idOf(3))?.payment_received).toBe(true);
+    await expect(
+      db`update payment_wallets set exception = 'mystery' where order_id = ${idOf(0)}`,
+    ).rejects.toThrow(/payment_wallets_exception_check/);
+
+    // The order list's filter reads the stored exception.
+    const app = createDatabase(inDatabase(testDb.roleUrls.api, 'before_exception'), { max: 1 });
+    try {
+      const listed = async (exception: 'underpaid' | 'overpaid' | 'paid_late') =>
+        (await listMerchantOrders(app.db, USER, { exception })).orders.map((o) => o.id).sort();
+      expect(await listed('underpaid')).toEqual([idOf(2), idOf(3), idOf(8)].sort());
+      expect(await listed('overpaid')).toEqual([idOf(5)]);
+      expect(await listed('paid_late')).toEqual([idOf(6)]);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,24 @@
+// axe-core's checks against WCAG 2.1 A and AA, run in the page.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from '@playwright/test';
+
+/** What axe-core finds against WCAG 2.1 A and AA on the page: rule and where. */
+export async function accessibilityViolations(page: Page) {
+  // Note: evaluated by the browser's devtools protocol: the page's policy allows no inline script.
+  await page.evaluate(
+    readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'),
+  );
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (...args: unknown[]) => Promise<Result> } })
+      .axe;
+    type Result = { violations: { id: string; nodes: { target: string[] }[] }[] };
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations.map((v) => ({
+      rule: v.id,
+      at: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  });
+}
