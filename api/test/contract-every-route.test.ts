@@ -29,6 +29,7 @@ const NOT_JSON = new Set([
   'GET /api/orders/:id/payment-events',
   'GET /api/x402/products/:id',
   'GET /api/stores/:id/money-movements/csv',
+  'GET /api/stores/:id/payouts/csv',
 ]);
 
 /**
@@ -44,6 +45,7 @@ const REACHED_ELSEWHERE: Record<string, string> = {
   'GET /api/stores/:id/analytics/daily': 'store-books.test.ts (the indexed transfers)',
   'GET /api/analytics/daily': 'analytics-views.test.ts (the indexed transfers)',
   'GET /api/stores/:id/money-movements': 'store-books.test.ts (the indexed transfers)',
+  'GET /api/stores/:id/payouts': 'store-payouts.test.ts (the indexed transfers)',
   'GET /api/check-payment-status/:orderId': 'payments-detection.test.ts (the chain and indexer)',
   'POST /api/stores/:id/webhook/test': 'webhook-test-send.test.ts (a receiving server)',
   'POST /api/webhook-deliveries/:id/redeliver': 'webhooks-delivery.test.ts (a delivery)',
@@ -367,6 +369,7 @@ describe('each documented success read through its declared schema', () => {
     await call('GET /api/orders/:id/detail', 200, api.get(`/api/orders/${order.id}/detail`));
     await call('GET /api/orders/:id/activity', 200, api.get(`/api/orders/${order.id}/activity`));
     await call('GET /api/orders/:id/refunds', 200, api.get(`/api/orders/${order.id}/refunds`));
+    await call('GET /api/stores/:id/customers', 200, api.get(`/api/stores/${store.id}/customers`));
     await call(
       'GET /api/orders/:id/refund-claims',
       200,

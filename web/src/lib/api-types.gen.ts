@@ -11240,23 +11240,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        email: string;
-                        /** Format: date-time */
-                        firstOrderAt: string;
-                        /** Format: date-time */
-                        lastOrderAt: string;
-                        name: string;
-                        orders: number;
-                        paidOrders: number;
-                        totalPaidUsdc: string;
-                    }[];
+                    "application/json": components["schemas"]["Customer"][];
                 };
             };
             /** @description unauthorized */
@@ -11804,50 +11794,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        days: {
-                            /** Format: date */
-                            day: string;
-                            entries: {
-                                amountBaseUnits: string;
-                                amountUsdc: string;
-                                externalOrderId: string | null;
-                                from: string;
-                                orderId: string;
-                                /** Format: date-time */
-                                time: string;
-                                to: string;
-                                txHash: string;
-                                /** @enum {string} */
-                                type: "payout" | "merchant_refund";
-                            }[];
-                            feesUsdc: string;
-                            netUsdc: string;
-                            payouts: number;
-                            receivedUsdc: string;
-                            refundedUsdc: string;
-                            refunds: number;
-                        }[];
-                        /** Format: date */
-                        from: string;
-                        payoutAddress: string | null;
-                        /** Format: date */
-                        to: string;
-                        totals: {
-                            feesUsdc: string;
-                            netUsdc: string;
-                            payouts: number;
-                            receivedUsdc: string;
-                            refundedUsdc: string;
-                            refunds: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["Payouts"];
                 };
             };
             /** @description unauthorized */
