@@ -2,10 +2,19 @@
 import { describe, expect, test } from 'bun:test';
 import { CreateStoreSchema } from '@store/shared';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import { errorHandler } from './error-handler.ts';
 import { AppError } from './errors.ts';
+import { declaredResponse } from './response-contract.ts';
 
 const logged: unknown[] = [];
+const AnswerSchema = v.object({ id: v.string(), at: v.pipe(v.string(), v.isoTimestamp()) });
+const at = new Date('2026-01-02T03:04:05.000Z');
+const answers = {
+  fits: { id: 'a', at },
+  wrong: { id: 1, at },
+  extra: { id: 'a', at, secret: 'whsec_hunter2' },
+};
 const app = new Elysia()
   .use(errorHandler((_, cause) => logged.push(cause)))
   .post('/stores', ({ body }) => body, { body: CreateStoreSchema })
@@ -14,6 +23,9 @@ const app = new Elysia()
   })
   .get('/conflict', () => {
     throw new AppError('stale_version', 'The store changed since you loaded it');
+  })
+  .get('/answer/:kind', ({ params }) => answers[params.kind as keyof typeof answers], {
+    response: { 200: declaredResponse(AnswerSchema) },
   });
 
 const post = (body: string) =>
@@ -65,5 +77,30 @@ describe('error handler', () => {
     expect(text).not.toContain('secret.ts');
     expect(JSON.parse(text).error.code).toBe('internal');
     expect(String(logged.at(-1))).toContain('hunter2');
+  });
+
+  test('an answer that fits its declared response goes out as JSON (a date as its ISO string)', async () => {
+    const response = await app.handle(new Request('http://localhost/answer/fits'));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ id: 'a', at: '2026-01-02T03:04:05.000Z' });
+  });
+
+  test('an answer that does not fit, or names a field its schema does not, is a logged 500', async () => {
+    for (const [kind, issue] of [
+      ['wrong', 'id: Invalid type'],
+      ['extra', 'Undocumented field .secret'],
+    ] as const) {
+      const response = await app.handle(new Request(`http://localhost/answer/${kind}`));
+      const text = await response.text();
+      expect(response.status, kind).toBe(500);
+      expect(JSON.parse(text)).toEqual({
+        error: { code: 'internal', message: 'Something went wrong on our side; please try again' },
+      });
+      expect(text).not.toContain('hunter2');
+      const entry = logged.at(-1) as { route: string; issues: string[] };
+      expect(entry.route).toBe(`GET /answer/${kind}`);
+      expect(entry.issues.join('\n')).toContain(issue);
+      expect(JSON.stringify(entry)).not.toContain('hunter2');
+    }
   });
 });

@@ -96,11 +96,18 @@ export async function requestKeyRow(
   };
 }
 
-/** Answers with a finished request's stored response (status and the replayed header). */
-export function replayed(set: ResponseSet, outcome: Replay): unknown {
+/**
+ * Answers with a finished request's stored response (status and the replayed header). Note: a
+ * `Response`, so the route's declared response does not check it again: it is the first answer,
+ * checked when it went out, with its secrets replaced by null (`replayJson`).
+ */
+export function replayed(set: ResponseSet, outcome: Replay): Response {
   set.status = outcome.status;
   set.headers[REPLAYED_HEADER] = 'true';
-  return outcome.body;
+  return new Response(JSON.stringify(outcome.body), {
+    status: outcome.status,
+    headers: { 'content-type': 'application/json', [REPLAYED_HEADER]: 'true' },
+  });
 }
 
 /** Plugin: claims the key before the handler, replays a finished one, stores the first response. */

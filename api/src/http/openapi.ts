@@ -37,12 +37,30 @@ import type * as v from 'valibot';
 import { apiReference } from './api-reference.ts';
 import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 import { IDEMPOTENCY_EXEMPT_PREFIX } from './idempotency.ts';
+import {
+  DECLARED_RESPONSE_VENDOR,
+  type DeclaredResponse,
+  declaredResponse,
+  isDeclaredResponse,
+} from './response-contract.ts';
 import { SESSION_COOKIE } from './session.ts';
 
-// Note: trims, lowercasing and defaults have no JSON Schema form; `ignore` documents the rest.
-/** Converts a valibot schema for `@elysiajs/openapi`'s `mapJsonSchema`. */
-export const valibotToJsonSchema = (schema: unknown) =>
-  toJsonSchema(schema as v.GenericSchema, { errorMode: 'ignore', target: 'draft-2020-12' });
+/** Names of the response schemas in `components.schemas`, by schema (see RESPONSE_SCHEMAS). */
+const schemaNames = new Map<unknown, string>();
+
+// Note: trims, lowercasing and defaults have no JSON Schema form; `ignore` documents the rest. A
+// named response schema inside another schema is a `$ref` to its entry in `components.schemas`;
+// `root`, the schema an entry is made of, is written out.
+/** Converts a valibot schema to JSON Schema (also `@elysiajs/openapi`'s `mapJsonSchema`). */
+export const valibotToJsonSchema = (schema: unknown, root?: unknown) =>
+  toJsonSchema(schema as v.GenericSchema, {
+    errorMode: 'ignore',
+    target: 'draft-2020-12',
+    overrideSchema: ({ valibotSchema }) => {
+      const name = valibotSchema === root ? undefined : schemaNames.get(valibotSchema);
+      return name ? { $ref: `#/components/schemas/${name}` } : undefined;
+    },
+  });
 
 /** The document's path. */
 export const OPENAPI_PATH = '/api/openapi';
@@ -75,36 +93,45 @@ const RESPONSE_SCHEMAS = {
   VerifiedLink: VerifiedLinkResponseSchema,
 } as const;
 
-/** A named response schema. */
-export type ResponseName = keyof typeof RESPONSE_SCHEMAS;
+for (const [name, schema] of Object.entries(RESPONSE_SCHEMAS)) schemaNames.set(schema, name);
 
 /** Extra response schemas a module registers (routes built beside this file). */
 const extraSchemas = new Map<string, unknown>();
 
-/** Registers a response schema under `name`, for routes that declare it by that name. */
-export function registerResponseSchema(name: string, schema: v.GenericSchema): string {
+/** Names a response schema in `components.schemas` (routes that answer it refer to it there). */
+export function registerResponseSchema<S extends v.GenericSchema>(name: string, schema: S): S {
   extraSchemas.set(name, schema);
-  return name;
+  schemaNames.set(schema, name);
+  return schema;
 }
 
-/** What a 2xx answer carries: a named schema, an array of one (`[name]`), one of several, or another media type. */
-export type ResponseBody =
-  | ResponseName
-  | (string & {})
-  | [ResponseName | (string & {})]
-  | { oneOf: ResponseBody[] }
-  | { mediaType: string; description: string };
+/** An answer that is not JSON (an image, a CSV file, a stream): documented, not parsed. */
+export interface MediaAnswer {
+  mediaType: string;
+  description: string;
+}
+
+/** What a 2xx answer carries: a shared valibot schema (JSON), another media type, or nothing (304). */
+export type Answer = v.GenericSchema | MediaAnswer | 'Not modified';
+
+/** Answers by status: the 2xx ones, and 503 where a route answers its own body when down. */
+export type Answers = Partial<Record<200 | 201 | 202 | 304 | 503, Answer>>;
+
+const isSchema = (answer: Answer): answer is v.GenericSchema =>
+  typeof answer === 'object' && 'kind' in answer && answer.kind === 'schema';
+
+/** The `response` Elysia checks: each JSON answer's schema, by status. */
+export type DeclaredResponses<A extends Answers> = {
+  [K in keyof A as A[K] extends v.GenericSchema ? K : never]: A[K] extends v.GenericSchema
+    ? DeclaredResponse<A[K]>
+    : never;
+};
 
 /**
- * Who may call a route: anyone; the signed-in merchant (session cookie or API key); the merchant
- * signed in with a session only (`session`: what a leaked API key must not do, such as minting keys,
- * changing the payout address or reading the webhook secret; 403 with a key); or anyone, with more
- * for the owner (`optional`).
+ * A route's documentation: its answers and the error codes it can answer. Note: who may call it
+ * (its `security`) is the route's `access` (http/access.ts); a route without one is public.
  */
-export type Access = 'public' | 'merchant' | 'session' | 'optional';
-
-/** A route's documentation: its answers, the error codes it can answer and who may call it. */
-export interface RouteDoc {
+export interface RouteDoc<A extends Answers = Answers> {
   tags?: string[];
   summary: string;
   description?: string;
@@ -113,39 +140,49 @@ export interface RouteDoc {
    * `body` schema otherwise).
    */
   body?: v.GenericSchema;
-  /** The 2xx answers by status. */
-  ok: Partial<Record<200 | 201 | 202 | 304, ResponseBody>>;
+  /** The answers by status: the schemas Elysia checks every answer against, and the document names. */
+  ok: A;
   /**
    * Error codes of this route beyond the ones its kind always has (bad JSON, size, media type and
    * validation for a body; 401 for a merchant route; the Idempotency-Key's codes on mutations).
    */
   errors?: ErrorCode[];
-  access?: Access;
 }
 
-/** Security requirements of a merchant route: its session cookie or an API key. */
-const MERCHANT_SECURITY = [{ sessionCookie: [] }, { apiKey: [] }];
-
-function schemaOf(body: ResponseBody): Record<string, unknown> {
-  if (typeof body === 'string') return { $ref: `#/components/schemas/${body}` };
-  if (Array.isArray(body)) return { type: 'array', items: schemaOf(body[0]) };
-  if ('oneOf' in body) return { anyOf: body.oneOf.map(schemaOf) };
-  return {};
+// Note: the document's JSON answers come from the route's `response` (the plugin converts it); the
+// other media types and 304 are written here.
+function responseOf(status: number, answer: Answer) {
+  if (answer === 'Not modified' || status === 304)
+    return { description: 'Not modified (the ETag matched)' };
+  if (isSchema(answer)) return undefined;
+  return { description: answer.description, content: { [answer.mediaType]: {} } };
 }
 
-function responseOf(status: number, body: ResponseBody) {
-  if (typeof body === 'object' && 'mediaType' in body)
-    return { description: body.description, content: { [body.mediaType]: {} } };
-  if (status === 304) return { description: 'Not modified (the ETag matched)' };
-  return {
-    description: status === 201 ? 'Created' : status === 202 ? 'Accepted' : 'OK',
-    content: { 'application/json': { schema: schemaOf(body) } },
-  };
+/**
+ * A route's contract, to spread into its options: `response` (each JSON answer's schema, checked
+ * by Elysia on every answer and read by the OpenAPI document) and `detail` (the rest of its
+ * documentation).
+ */
+export function contract<const A extends Answers>(
+  doc: RouteDoc<A>,
+): { detail: Record<string, unknown>; response: DeclaredResponses<A> } {
+  const response = Object.fromEntries(
+    Object.entries(doc.ok)
+      .filter(([, answer]) => isSchema(answer as Answer))
+      .map(([status, schema]) => [status, declaredResponse(schema as v.GenericSchema)]),
+  ) as DeclaredResponses<A>;
+  // Note: a route with no JSON answer (an image, a stream) declares none: an empty `response`
+  // would leave the document without its answers.
+  if (Object.keys(response).length === 0)
+    return { detail: routeDoc(doc) } as {
+      detail: Record<string, unknown>;
+      response: DeclaredResponses<A>;
+    };
+  return { detail: routeDoc(doc), response };
 }
 
-/** The `detail` of a route: its summary, answers, security and error codes. */
-export function routeDoc(doc: RouteDoc) {
-  const access = doc.access ?? 'public';
+/** The `detail` of a route: its summary, non-JSON answers and error codes. */
+function routeDoc(doc: RouteDoc) {
   return {
     ...(doc.tags ? { tags: doc.tags } : {}),
     summary: doc.summary,
@@ -159,23 +196,12 @@ export function routeDoc(doc: RouteDoc) {
         }
       : {}),
     responses: Object.fromEntries(
-      Object.entries(doc.ok).map(([status, body]) => [
-        status,
-        responseOf(Number(status), body as ResponseBody),
-      ]),
+      Object.entries(doc.ok).flatMap(([status, answer]) => {
+        const documented = responseOf(Number(status), answer as Answer);
+        return documented ? [[status, documented]] : [];
+      }),
     ),
-    security:
-      access === 'merchant'
-        ? MERCHANT_SECURITY
-        : access === 'session'
-          ? [{ sessionCookie: [] }]
-          : access === 'optional'
-            ? [{}, ...MERCHANT_SECURITY]
-            : [],
-    'x-error-codes':
-      access === 'session'
-        ? [...new Set([...(doc.errors ?? []), 'forbidden'])]
-        : (doc.errors ?? []),
+    'x-error-codes': doc.errors ?? [],
   } as Record<string, unknown>;
 }
 
@@ -245,8 +271,35 @@ export function honoursIdempotencyKey(path: string, method: string): boolean {
   return MUTATING.has(method) && !path.startsWith(IDEMPOTENCY_EXEMPT_PREFIX);
 }
 
+const ANSWER_DESCRIPTIONS: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted',
+  '503': 'Unavailable (a part is down), with the same body',
+};
+
+/** The answers with their descriptions (the plugin writes "Response for status …"). */
+function describeAnswers(responses: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, answer]) => {
+      const { description } = answer as { description?: string };
+      const fallback = ANSWER_DESCRIPTIONS[status];
+      return [
+        status,
+        fallback && description?.startsWith('Response for status')
+          ? { ...(answer as object), description: fallback }
+          : answer,
+      ];
+    }),
+  );
+}
+
 function finishOperation(path: string, method: string, op: Operation): Operation {
-  const finished: Operation = { ...op, responses: { ...(op.responses ?? {}) } };
+  const finished: Operation = {
+    ...op,
+    responses: describeAnswers(op.responses ?? {}),
+    security: op.security ?? [],
+  };
   // Note: every body is JSON (other media types are refused with 415).
   const json = op.requestBody?.content?.['application/json'];
   if (op.requestBody && json)
@@ -270,8 +323,9 @@ function finishOperation(path: string, method: string, op: Operation): Operation
   return finished;
 }
 
-const jsonSchemaOf = (schema: unknown) => {
-  const { $schema: _, ...rest } = valibotToJsonSchema(schema) as Record<string, unknown>;
+/** The JSON Schema of `schema` without `$schema`; `root`: the named schema it defines, written out. */
+const jsonSchemaOf = (schema: unknown, root?: unknown) => {
+  const { $schema: _, ...rest } = valibotToJsonSchema(schema, root) as Record<string, unknown>;
   return rest;
 };
 
@@ -339,9 +393,14 @@ export function finishDocument(raw: Document): Document {
   const schemas = {
     ...components.schemas,
     ...Object.fromEntries(
-      Object.entries(RESPONSE_SCHEMAS).map(([name, schema]) => [name, jsonSchemaOf(schema)]),
+      Object.entries(RESPONSE_SCHEMAS).map(([name, schema]) => [
+        name,
+        jsonSchemaOf(schema, schema),
+      ]),
     ),
-    ...Object.fromEntries([...extraSchemas].map(([name, schema]) => [name, jsonSchemaOf(schema)])),
+    ...Object.fromEntries(
+      [...extraSchemas].map(([name, schema]) => [name, jsonSchemaOf(schema, schema)]),
+    ),
     ...Object.fromEntries(
       WEBHOOK_EVENT_TYPES.map((type) => [
         webhookSchemaName(type),
@@ -377,7 +436,7 @@ export function finishDocument(raw: Document): Document {
           in: 'header',
           required: false,
           description:
-            'Any 1-200 characters. The first answer is kept for 24 hours and replayed (header `idempotent-replayed: true`) for the same key and body; the same key with another body is 422, and 409 `idempotency_in_progress` while the first request runs.',
+            'Any 1-200 characters. The first answer is kept for 24 hours and replayed (header `idempotent-replayed: true`; any secret it showed, such as a new API key, is null in the replay) for the same key and body; the same key with another body is 422, and 409 `idempotency_in_progress` while the first request runs.',
           schema: { type: 'string', minLength: 1, maxLength: 200 },
         },
       },
@@ -424,7 +483,11 @@ export function openapiDocs(info: { title: string; version: string; description?
         // Note: the default would also leave out every path with a dot (the manifest, the icons,
         // /.well-known/…), which are API routes here.
         exclude: { paths: ['/*'], staticFile: false },
-        mapJsonSchema: { valibot: valibotToJsonSchema },
+        mapJsonSchema: {
+          valibot: (schema: unknown) => valibotToJsonSchema(schema),
+          [DECLARED_RESPONSE_VENDOR]: (declared: unknown) =>
+            isDeclaredResponse(declared) ? valibotToJsonSchema(declared.schema) : {},
+        },
       }),
     );
 }

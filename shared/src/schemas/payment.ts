@@ -19,6 +19,8 @@ export const PaymentWalletResponseSchema = v.object({
    * them); null when it holds nothing.
    */
   stockHeldUntil: v.optional(v.nullable(v.string())),
+  /** End of the payment window (what the countdown shows). */
+  expiredAt: v.nullish(TimestampSchema),
 });
 /** The wallet a shopper pays to. */
 export type PaymentWalletResponse = v.InferOutput<typeof PaymentWalletResponseSchema>;

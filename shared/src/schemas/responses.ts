@@ -22,7 +22,8 @@ export const AccountResponseSchema = v.object({ user: AccountUserSchema });
 /** Answer of POST /api/auth/sign-out. */
 export const SignedOutResponseSchema = v.object({ signedOut: v.literal(true) });
 
-const publicStoreEntries = {
+/** A store as its owner sees it: payout address, reply-to and webhook URL (never the secret). */
+export const OwnerStoreResponseSchema = v.object({
   id: v.string(),
   name: v.string(),
   slug: v.string(),
@@ -49,12 +50,6 @@ const publicStoreEntries = {
   returnPolicyDays: v.nullable(count),
   /** "Verified Store": the payout address signed (EIP-4361) and is still the payout address. */
   verified: v.boolean(),
-};
-/** A store as everyone may see it. */
-export const PublicStoreResponseSchema = v.object(publicStoreEntries);
-/** A store as its owner sees it: payout address, reply-to and webhook URL (never the secret). */
-export const OwnerStoreResponseSchema = v.object({
-  ...publicStoreEntries,
   ownerId: v.string(),
   paymentAddress: v.nullable(v.string()),
   replyToEmail: v.nullable(v.string()),
@@ -63,6 +58,15 @@ export const OwnerStoreResponseSchema = v.object({
   verifiedAddress: v.nullable(v.string()),
   verifiedAt: v.nullable(timestamp),
 });
+/** A store as everyone may see it: the owner's view without what only the owner reads. */
+export const PublicStoreResponseSchema = v.omit(OwnerStoreResponseSchema, [
+  'ownerId',
+  'paymentAddress',
+  'replyToEmail',
+  'webhookUrl',
+  'verifiedAddress',
+  'verifiedAt',
+]);
 
 /** A product (its owner also reads unpublished ones). */
 export const ProductResponseSchema = v.object({

@@ -135,35 +135,21 @@ export const StoreSchema = v.object({
 /** A store read model. */
 export type Store = v.InferOutput<typeof StoreSchema>;
 
+/** What only a store's owner reads: who owns it, where its sales go, its reply-to, its proof. */
+export const STORE_OWNER_FIELDS = [
+  'ownerId',
+  'paymentAddress',
+  'replyToEmail',
+  'verifiedAt',
+  'verifiedAddress',
+] as const;
+
 /**
- * A store as anyone may see it (GET /api/stores, GET /api/stores/{slug} for a visitor): no owner
- * id and no payout address (a shopper pays a deposit address made for the order, never this one).
+ * A store as anyone may see it (GET /api/stores, GET /api/stores/{slug} for a visitor): the store
+ * without its owner's fields (no owner id and no payout address: a shopper pays a deposit address
+ * made for the order, never this one).
  */
-export const PublicStoreSchema = v.object({
-  id: v.string(),
-  name: v.string(),
-  slug: v.string(),
-  description: OptionalText,
-  domain: OptionalText,
-  logoUrl: OptionalText,
-  theme: ThemeSchema,
-  primaryColor: v.string(),
-  secondaryColor: v.string(),
-  accentColor: v.string(),
-  isActive: v.boolean(),
-  createdAt: v.optional(TimestampSchema),
-  productCount: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-  /** Tax rate in basis points (800 = 8%). */
-  taxRateBps: v.optional(v.number()),
-  /** The shipping methods offered, their prices and delivery texts (null: SPEC's). */
-  shippingOptions: v.fallback(v.optional(v.nullable(StoreShippingOptionsSchema)), null),
-  /** Shipping time shown on the product page (null: SPEC's). */
-  shippingTime: v.optional(v.nullable(v.string())),
-  /** Days within which returns are accepted; 0 no returns (null: SPEC's 30). */
-  returnPolicyDays: v.optional(v.nullable(v.number())),
-  /** Whether the payout wallet proved control by signing (EIP-4361) and is still the payout address. */
-  verified: v.optional(v.boolean()),
-});
+export const PublicStoreSchema = v.omit(StoreSchema, STORE_OWNER_FIELDS);
 /** A store as the public sees it. */
 export type PublicStore = v.InferOutput<typeof PublicStoreSchema>;
 

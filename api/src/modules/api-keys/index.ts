@@ -1,11 +1,17 @@
 // Routes: POST /api/api-keys, GET /api/api-keys, DELETE /api/api-keys/{id}
-import { CreateApiKeySchema, chainFacts } from '@store/shared';
+import {
+  API_KEY_MESSAGES,
+  ApiKeySchema,
+  CreateApiKeySchema,
+  CreatedApiKeySchema,
+  chainFacts,
+} from '@store/shared';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { accessPlugin } from '../../http/access.ts';
+import { contract } from '../../http/openapi.ts';
 import { mailOriginOrNull } from '../../http/public-origin.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
-import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './service.ts';
 
 const tags = ['api-keys'];
@@ -15,15 +21,13 @@ const tags = ['api-keys'];
  * (403 with a key), so a leaked key cannot mint more keys or outlive its revocation.
  */
 export const apiKeysModule = ({ db, config }: AppDeps) => {
-  const signedIn = signedInGuard(db);
   // Note: live keys only where payments are real (Base mainnet); test keys everywhere else.
   const mode = chainFacts(config.chain.chainId)?.testMode === false ? 'live' : 'test';
   return new Elysia({ name: 'api-keys' })
-    .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .post(
       '/api/api-keys',
-      async ({ body, request, requireSessionUser, set }) => {
-        const user = await requireSessionAndSecondFactor(db, { request, requireSessionUser });
+      async ({ body, request, set, user }) => {
         const created = await createApiKey(db, user.id, body.name, mode, {
           origin: mailOriginOrNull(config, request),
         });
@@ -31,41 +35,37 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
         return created;
       },
       {
-        transform: signedIn,
         body: CreateApiKeySchema,
-        detail: routeDoc({
+        access: { secondFactor: API_KEY_MESSAGES.sessionRequired },
+        ...contract({
           tags,
           summary:
             'Create a secret key (sk_test_… or sk_live_…); the key is in this response only, and the owner is emailed',
-          ok: { 201: 'CreatedApiKey' },
+          ok: { 201: CreatedApiKeySchema },
           errors: ['forbidden'],
-          access: 'session',
         }),
       },
     )
-    .get('/api/api-keys', async ({ requireUser }) => listApiKeys(db, (await requireUser()).id), {
-      transform: signedIn,
-      detail: routeDoc({
+    .get('/api/api-keys', async ({ user }) => listApiKeys(db, user.id), {
+      access: 'merchant',
+      ...contract({
         tags,
         summary: 'Your API keys (never the keys themselves)',
-        ok: { 200: ['ApiKey'] },
-        access: 'merchant',
+        ok: { 200: v.array(ApiKeySchema) },
       }),
     })
     .delete(
       '/api/api-keys/:id',
-      async ({ params, request, requireSessionUser }) => {
-        const user = await requireSessionAndSecondFactor(db, { request, requireSessionUser });
+      async ({ params, user }) => {
         return revokeApiKey(db, user.id, params.id);
       },
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: { secondFactor: API_KEY_MESSAGES.sessionRequired },
+        ...contract({
           tags,
           summary: 'Revoke your key at once (again: no change)',
-          ok: { 200: 'ApiKey' },
+          ok: { 200: ApiKeySchema },
           errors: ['forbidden', 'not_found'],
-          access: 'session',
         }),
       },
     );

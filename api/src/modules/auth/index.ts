@@ -4,25 +4,27 @@
 import {
   ACCOUNT_EMAIL_MESSAGES,
   AccountDoneSchema,
+  AccountResponseSchema,
   ForgotPasswordSchema,
   ResetLinkCheckSchema,
   ResetPasswordSchema,
+  SignedOutResponseSchema,
   SignInSchema,
   SignUpWithEmailSchema,
   VerifyEmailSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
+import { accessPlugin } from '../../http/access.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { clientAddress, clientBucket, type RequestSource } from '../../http/client-address.ts';
 import { AppError } from '../../http/errors.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { mailOriginOf } from '../../http/public-origin.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import {
   clearedSessionCookie,
   sessionCookie,
-  sessionPlugin,
   sessionTokenOf,
   userAgentOf,
 } from '../../http/session.ts';
@@ -77,7 +79,7 @@ export const authModule = ({ db, config }: AppDeps) => {
     new Elysia({ name: 'auth' })
       // Note: in the app's store so that tests can see the sign-ins in flight.
       .state('authLimits', limits)
-      .use(sessionPlugin(db))
+      .use(accessPlugin(db))
       .post(
         '/api/auth/sign-up',
         async ({ body, request, server, set }) => {
@@ -103,11 +105,11 @@ export const authModule = ({ db, config }: AppDeps) => {
         },
         {
           body: SignUpWithEmailSchema,
-          detail: routeDoc({
+          ...contract({
             tags,
             summary:
               'Create a merchant account and sign in (with an email: its verification link is mailed)',
-            ok: { 201: 'Account' },
+            ok: { 201: AccountResponseSchema },
             errors: ['already_exists', 'rate_limited'],
           }),
         },
@@ -159,11 +161,11 @@ export const authModule = ({ db, config }: AppDeps) => {
         },
         {
           body: SignInSchema,
-          detail: routeDoc({
+          ...contract({
             tags,
             summary:
               'Sign in with username and password (and `code` once two-step verification is on: 401 with `details.secondFactor` without it)',
-            ok: { 200: 'Account' },
+            ok: { 200: AccountResponseSchema },
             errors: ['unauthorized', 'rate_limited'],
           }),
         },
@@ -176,19 +178,19 @@ export const authModule = ({ db, config }: AppDeps) => {
           return { signedOut: true };
         },
         {
-          detail: routeDoc({
+          ...contract({
             tags,
             summary: 'End the session and clear its cookie',
-            ok: { 200: 'SignedOut' },
+            ok: { 200: SignedOutResponseSchema },
           }),
         },
       )
-      .get('/api/auth/me', async ({ requireUser }) => ({ user: await requireUser() }), {
-        detail: routeDoc({
+      .get('/api/auth/me', async ({ user }) => ({ user }), {
+        access: 'merchant',
+        ...contract({
           tags,
           summary: 'The signed-in merchant (401 when signed out)',
-          ok: { 200: 'Account' },
-          access: 'merchant',
+          ok: { 200: AccountResponseSchema },
         }),
       })
       .post(
@@ -205,7 +207,7 @@ export const authModule = ({ db, config }: AppDeps) => {
         },
         {
           body: ForgotPasswordSchema,
-          detail: routeDoc({
+          ...contract({
             tags,
             summary:
               'Mail a single-use password reset link (1 hour) to the account with this verified email; the same answer for any address',
@@ -222,7 +224,7 @@ export const authModule = ({ db, config }: AppDeps) => {
         }),
         {
           body: VerifyEmailSchema,
-          detail: routeDoc({
+          ...contract({
             tags,
             summary:
               "Whether a password reset link still works (400 when used, expired or unknown), and the account's API keys that still work, to review",
@@ -242,7 +244,7 @@ export const authModule = ({ db, config }: AppDeps) => {
         },
         {
           body: ResetPasswordSchema,
-          detail: routeDoc({
+          ...contract({
             tags,
             summary:
               'Set a new password with a reset link (single use); every session of the account ends, and every API key too with `revokeApiKeys: true`',
@@ -259,7 +261,7 @@ export const authModule = ({ db, config }: AppDeps) => {
         },
         {
           body: VerifyEmailSchema,
-          detail: routeDoc({
+          ...contract({
             tags,
             summary: 'Verify the email a link was sent to (single use, 24 hours)',
             ok: { 200: done },

@@ -10,10 +10,10 @@ import {
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { accessPlugin } from '../../http/access.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { publicOriginOf } from '../../http/public-origin.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import {
   completeCheckoutSession,
   createCheckoutSession,
@@ -32,45 +32,41 @@ const completed = registerResponseSchema(
 
 /** Server-side checkouts: created with an API key, checked out by the shopper on our page. */
 export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
-  const signedIn = signedInGuard(db);
   const limits = publicWriteGuards({ db, config });
   /** Where the hosted checkout lives: PUBLIC_URL, else the origin this request addressed. */
   const publicOrigin = (request: Request) => publicOriginOf(config, request);
   return new Elysia({ name: 'checkout-sessions' })
-    .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .post(
       '/api/checkout-sessions',
-      async ({ body, request, requireUser, set }) => {
-        const user = await requireUser();
+      async ({ body, request, set, user }) => {
         const created = await createCheckoutSession(db, user.id, body, publicOrigin(request));
         set.status = 201;
         return created;
       },
       {
-        transform: signedIn,
         body: CreateCheckoutSessionSchema,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary:
             'Create a hosted checkout of your store with fixed items and prices (Bearer key); redirect the shopper to `url`',
           ok: { 201: created },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
     .get(
       '/api/checkout-sessions/:id',
-      async ({ params, request, requireUser }) =>
-        getCheckoutSession(db, (await requireUser()).id, params.id, publicOrigin(request)),
+      async ({ params, request, user }) =>
+        getCheckoutSession(db, user.id, params.id, publicOrigin(request)),
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: 'Your session: open, completed or expired, and its order',
           ok: { 200: owned },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
@@ -78,7 +74,7 @@ export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
       '/api/checkout-sessions/:id/public',
       ({ params }) => getPublicCheckoutSession(db, params.id),
       {
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             "What the hosted checkout shows (items, amounts, the store's look; no owner data)",
@@ -98,7 +94,7 @@ export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
         // 429 past the orders one client may place per minute.
         transform: limits.storeOrder,
         body: CompleteCheckoutSessionSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             "The shopper's details: creates the store order from the session's own items and prices (once)",

@@ -3,8 +3,8 @@ import { CustomerListQuerySchema, CustomerSchema } from '@store/shared/customers
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { accessPlugin } from '../../http/access.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { NEXT_CURSOR_HEADER } from '../orders/model.ts';
 import { listStoreCustomers } from './service.ts';
 
@@ -12,27 +12,24 @@ const customer = registerResponseSchema('Customer', CustomerSchema);
 
 /** The people who ordered from each store. */
 export const customersModule = ({ db }: AppDeps) => {
-  const signedIn = signedInGuard(db);
-  return new Elysia({ name: 'customers' }).use(sessionPlugin(db)).get(
+  return new Elysia({ name: 'customers' }).use(accessPlugin(db)).get(
     '/api/stores/:id/customers',
-    async ({ params, query, requireUser, set }) => {
-      const page = await listStoreCustomers(db, (await requireUser()).id, params.id, query);
+    async ({ params, query, set, user }) => {
+      const page = await listStoreCustomers(db, user.id, params.id, query);
       if (page.nextCursor) set.headers[NEXT_CURSOR_HEADER] = page.nextCursor;
       return page.customers;
     },
     {
-      transform: signedIn,
       query: CustomerListQuerySchema,
-      response: { 200: v.array(CustomerSchema) },
-      detail: routeDoc({
+      access: 'merchant',
+      ...contract({
         tags: ['stores'],
         summary:
           "A store's customers: one per email address, with orders, total paid, first and last order",
         description:
           "Newest last order first. `q` finds part of an email or of a name (of any of the customer's orders). `name` is from the latest order's address; `orders` counts every order, `paidOrders` and `totalPaidUsdc` those paid, processing, shipped or completed. A full page (`limit`, default 100, at most 500) carries `X-Next-Cursor`: pass it as `cursor` for the next page. A customer's orders: GET /api/orders?storeId={id}&q={email}.",
-        ok: { 200: [customer] },
+        ok: { 200: v.array(customer) },
         errors: ['not_found'],
-        access: 'merchant',
       }),
     },
   );

@@ -1,7 +1,8 @@
 // Routes: GET /api/health
+import { HealthResponseSchema } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { contract } from '../../http/openapi.ts';
 import { checkHealth } from './service.ts';
 
 /** Health of the database, the chain, the indexer, the settlement addresses and the relayer. */
@@ -26,10 +27,10 @@ export const healthModule = ({ db, config, chain }: AppDeps) =>
       return health;
     },
     {
-      detail: routeDoc({
+      ...contract({
         summary:
           'Health of the database, chain, indexer, settlement and relayer, with alerts (503 with the same body when a part is down)',
-        ok: { 200: 'Health' },
+        ok: { 200: HealthResponseSchema, 503: HealthResponseSchema },
       }),
     },
   );

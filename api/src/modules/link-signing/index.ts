@@ -1,19 +1,27 @@
 // Routes: GET /api/stores/{id}/link-secret, POST /api/stores/{id}/link-secret/rotate,
 // POST /api/stores/{id}/signed-links, POST /api/universal-links/verify
-import { API_KEY_MESSAGES } from '@store/shared';
+import {
+  API_KEY_MESSAGES,
+  LinkSecretResponseSchema,
+  SignedLinkResponseSchema,
+  VerifiedLinkResponseSchema,
+} from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
+import { accessPlugin } from '../../http/access.ts';
 import type { RequestSource } from '../../http/client-address.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { contract } from '../../http/openapi.ts';
 import { publicOriginOf } from '../../http/public-origin.ts';
 import { clientKey, RateLimiter } from '../../http/rate-limit.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
-import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
 import { checkSignedLink } from '../universal-orders/signed-link.ts';
 import { SignLinkBody, type VerifiedLinkView, VerifyLinkBody } from './model.ts';
 import { getLinkSecret, rotateLinkSecret, signLink } from './service.ts';
 
 const tags = ['signed links'];
+// Note: whoever has the secret can sign links that pass for the store's own: read and rotated
+// from a signed-in session only (a leaked API key signs links through signed-links, never
+// learning it), with a fresh code once two-step verification is on.
+const SECRET_OWNER = { secondFactor: API_KEY_MESSAGES.secretSessionRequired };
 
 /** Verifications one client may ask for per minute (each checkout page load of a signed link). */
 export const LINK_VERIFY_LIMIT = { bucket: 'link-verify:client', max: 60, windowMs: 60_000 };
@@ -25,52 +33,42 @@ export const LINK_VERIFY_LIMITED = 'Too many payment links checked from your net
  * signed link that the checkout page makes before the shopper fills the form.
  */
 export const linkSigningModule = ({ db, config }: AppDeps) => {
-  const signedIn = signedInGuard(db);
   const limiter = new RateLimiter(db);
-  // Note: whoever has the secret can sign links that pass for the store's own: read and rotated
-  // from a signed-in session only (a leaked API key signs links through signed-links, never
-  // learning it), with a fresh code once two-step verification is on.
-  const secretOwner = (session: Parameters<typeof requireSessionAndSecondFactor>[1]) =>
-    requireSessionAndSecondFactor(db, session, API_KEY_MESSAGES.secretSessionRequired);
   return new Elysia({ name: 'link-signing' })
-    .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .get(
       '/api/stores/:id/link-secret',
-      async ({ params, request, requireSessionUser }) =>
-        getLinkSecret(db, (await secretOwner({ request, requireSessionUser })).id, params.id),
+      async ({ params, user }) => getLinkSecret(db, user.id, params.id),
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: SECRET_OWNER,
+        ...contract({
           tags,
           summary:
             "Your store's link secret, made on first read (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on)",
-          ok: { 200: 'LinkSecret' },
+          ok: { 200: LinkSecretResponseSchema },
           errors: ['not_found', 'rate_limited'],
-          access: 'session',
         }),
       },
     )
     .post(
       '/api/stores/:id/link-secret/rotate',
-      async ({ params, request, requireSessionUser }) =>
-        rotateLinkSecret(db, (await secretOwner({ request, requireSessionUser })).id, params.id),
+      async ({ params, user }) => rotateLinkSecret(db, user.id, params.id),
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: SECRET_OWNER,
+        ...contract({
           tags,
           summary:
             'A new link secret; links signed with the old one are refused (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on)',
-          ok: { 200: 'LinkSecret' },
+          ok: { 200: LinkSecretResponseSchema },
           errors: ['not_found', 'rate_limited'],
-          access: 'session',
         }),
       },
     )
     .post(
       '/api/stores/:id/signed-links',
-      async ({ params, body, request, requireUser, set }) => {
+      async ({ params, body, request, set, user }) => {
         const link = await signLink(db, {
-          ownerId: (await requireUser()).id,
+          ownerId: user.id,
           storeId: params.id,
           link: body.link,
           origin: publicOriginOf(config, request),
@@ -80,15 +78,14 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
         return link;
       },
       {
-        transform: signedIn,
         body: SignLinkBody,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary:
             "Sign a universal-checkout link for your store (it must pay the store's payout address)",
-          ok: { 201: 'SignedLink' },
+          ok: { 201: SignedLinkResponseSchema },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
@@ -110,11 +107,11 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
             },
           ]),
         body: VerifyLinkBody,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Check a checkout link: { signed: false } when hand-made, the store when signed, 422 when altered',
-          ok: { 200: 'VerifiedLink' },
+          ok: { 200: VerifiedLinkResponseSchema },
           errors: ['rate_limited'],
         }),
       },

@@ -1,6 +1,7 @@
 // Routes: POST /api/orders, GET /api/orders, GET /api/orders/{id}, GET /api/orders/{id}/detail,
 // PATCH /api/orders/{id}, POST /api/orders/{id}/shipment, GET /api/orders/{id}/activity
 import {
+  CreatedOrderResponseSchema,
   MarkShippedSchema,
   OrderActivitySchema,
   OrderResponseSchema,
@@ -9,12 +10,12 @@ import {
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
+import { accessPlugin } from '../../http/access.ts';
 import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
 import { anonymousScope, keyHandledByRoute, replayed } from '../../http/idempotency.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { mailOriginOrNull } from '../../http/public-origin.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { getOrderActivity } from '../fulfilment/activity.ts';
 import { markOrderShipped } from '../fulfilment/service.ts';
 import { createOrder } from './create.ts';
@@ -34,10 +35,9 @@ const orderActivity = registerResponseSchema('OrderActivity', OrderActivitySchem
 
 /** Store checkout orders for shoppers; the order list and fulfilment steps for merchants. */
 export const ordersModule = ({ db, config }: AppDeps) => {
-  const signedIn = signedInGuard(db);
   const limits = publicWriteGuards({ db, config });
   return new Elysia({ name: 'orders' })
-    .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .post(
       '/api/orders',
       async (context) => {
@@ -58,34 +58,33 @@ export const ordersModule = ({ db, config }: AppDeps) => {
         // store, per minute) and reads and writes its Idempotency-Key in its own statements.
         transform: ({ request }) => keyHandledByRoute(request),
         body: CreateOrderBody,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Create a pending order; totals are recomputed and must match (else 422)',
           description:
             "`reviewToken` is the buyer's proof of purchase for reviews: keep it in the shopper's browser only (the receipt carries it too); no other route returns it.",
-          ok: { 201: 'CreatedOrder' },
+          ok: { 201: CreatedOrderResponseSchema },
           errors: ['not_found', 'rate_limited'],
         }),
       },
     )
     .get(
       '/api/orders',
-      async ({ query, requireUser, set }) => {
-        const page = await listMerchantOrders(db, (await requireUser()).id, query);
+      async ({ query, set, user }) => {
+        const page = await listMerchantOrders(db, user.id, query);
         if (page.nextCursor) set.headers[NEXT_CURSOR_HEADER] = page.nextCursor;
         return page.orders;
       },
       {
-        transform: signedIn,
         query: ListOrdersQuery,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: 'Orders of your stores, newest first: search, filters and cursor pages',
           description:
             '`q` finds an email, an order id or number, or an external order id; `status`, `exception` (underpaid, overpaid, paid_late, oversold), `storeId`, `from` and `to` (days, UTC, inclusive) filter. A full page carries `X-Next-Cursor`: pass it as `cursor` for the next page.',
-          ok: { 200: ['Order'] },
+          ok: { 200: v.array(OrderResponseSchema) },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
@@ -93,61 +92,51 @@ export const ordersModule = ({ db, config }: AppDeps) => {
       '/api/orders/:id',
       async ({ params, headers }) => getOrder(db, params.id, headers[BUYER_TOKEN_HEADER]),
       {
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'An order by its id (for the payment and thank-you pages)',
           description:
             'Without the order’s buyer token (X-Buyer-Token: the `reviewToken` its creation answered) the order carries no personal data: `customerEmail` is empty and `shippingAddress` null.',
-          ok: { 200: 'Order' },
+          ok: { 200: OrderResponseSchema },
           errors: ['not_found'],
         }),
       },
     )
     .get(
       '/api/orders/:id/detail',
-      async ({ params, requireUser }) =>
-        getOwnOrderOrThrow(db, (await requireUser()).id, params.id),
+      async ({ params, user }) => getOwnOrderOrThrow(db, user.id, params.id),
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: "Your order, for the admin's order page (404 for another merchant's)",
-          ok: { 200: 'Order' },
+          ok: { 200: OrderResponseSchema },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
     .patch(
       '/api/orders/:id',
-      async ({ params, body, requireUser }) =>
-        updateOrderStatus(db, (await requireUser()).id, params.id, body),
+      async ({ params, body, user }) => updateOrderStatus(db, user.id, params.id, body),
       {
-        transform: signedIn,
         body: UpdateOrderBody,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: 'Move your order from paid to processing, shipped, completed',
-          ok: { 200: 'Order' },
+          ok: { 200: OrderResponseSchema },
           errors: ['not_found', 'stale_version'],
-          access: 'merchant',
         }),
       },
     )
     .post(
       '/api/orders/:id/shipment',
-      async ({ params, body, request, requireUser }) =>
-        markOrderShipped(
-          db,
-          (await requireUser()).id,
-          params.id,
-          body,
-          mailOriginOrNull(config, request),
-        ),
+      async ({ params, body, request, user }) =>
+        markOrderShipped(db, user.id, params.id, body, mailOriginOrNull(config, request)),
       {
-        transform: signedIn,
         body: MarkShippedSchema,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary:
             'Mark your paid order shipped with its carrier and tracking (again: the tracking is updated)',
@@ -155,21 +144,19 @@ export const ordersModule = ({ db, config }: AppDeps) => {
             'Sends `order.shipped` and emails the shopper. `outcome` says whether the order was shipped now, its tracking updated, or nothing changed. 409 for an order not paid.',
           ok: { 200: shipmentResult },
           errors: ['not_found', 'invalid_state'],
-          access: 'merchant',
         }),
       },
     )
     .get(
       '/api/orders/:id/activity',
-      async ({ params, requireUser }) => getOrderActivity(db, (await requireUser()).id, params.id),
+      async ({ params, user }) => getOrderActivity(db, user.id, params.id),
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: "Your order's webhook deliveries and the timeline of its events",
           ok: { 200: orderActivity },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     );

@@ -1,10 +1,15 @@
 // Routes: POST /api/orders/{id}/assign-payment-wallet, GET /api/check-payment-status/{orderId},
 // GET /api/orders/{id}/payment-events (the same status, pushed as Server-Sent Events)
-import { AssignPaymentWalletSchema, DEFAULT_CHAIN } from '@store/shared';
+import {
+  AssignPaymentWalletSchema,
+  DEFAULT_CHAIN,
+  PaymentStatusResponseSchema,
+  PaymentWalletEnvelopeSchema,
+} from '@store/shared';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { contract } from '../../http/openapi.ts';
 import { clientKey, publicWriteGuards } from '../../http/rate-limit.ts';
 import { assignPaymentWallet } from './assign-payment-wallet.ts';
 import { checkPaymentStatus } from './check-payment-status.ts';
@@ -40,12 +45,12 @@ export const paymentsModule = (app: AppDeps) => {
         transform: limits.wallet,
         // Note: SPEC's client sends { paymentChain }; a bare POST means Base as well.
         body: v.optional(AssignPaymentWalletSchema),
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: "The order's deposit address (created on the first call, then the same one)",
           description:
             'The first call also holds the order’s units of tracked products for STOCK_HOLD_MINUTES (409 with the sold-out message when they are gone; 429 past the holds one client may make in that time).',
-          ok: { 200: 'PaymentWallet' },
+          ok: { 200: PaymentWalletEnvelopeSchema },
           errors: ['not_found', 'invalid_state', 'rate_limited'],
         }),
       },
@@ -54,10 +59,10 @@ export const paymentsModule = (app: AppDeps) => {
       '/api/check-payment-status/:orderId',
       ({ params }) => checkPaymentStatus(deps, params.orderId),
       {
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Payment status; paymentDetected turns true once the full amount is seen',
-          ok: { 200: 'PaymentStatus' },
+          ok: { 200: PaymentStatusResponseSchema },
           errors: ['not_found'],
         }),
       },
@@ -76,7 +81,7 @@ export const paymentsModule = (app: AppDeps) => {
       {
         // 429 past the streams one client opens per minute.
         transform: limits.paymentStream,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'The payment status as Server-Sent Events (`status` events with the check-payment-status view) until the order is paid',

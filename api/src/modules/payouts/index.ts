@@ -3,8 +3,8 @@ import { MONEY_MOVEMENTS_MAX_DAYS, MoneyMovementsQuerySchema } from '@store/shar
 import { PAYOUTS_MAX_DAYS, PayoutsQuerySchema, PayoutsSchema } from '@store/shared/payouts';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { accessPlugin } from '../../http/access.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { storePayouts, storePayoutsCsv } from './service.ts';
 
 const payouts = registerResponseSchema('Payouts', PayoutsSchema);
@@ -13,42 +13,36 @@ const what =
 
 /** What reached each store's payout wallet per day, and its CSV. */
 export const payoutsModule = ({ db }: AppDeps) => {
-  const signedIn = signedInGuard(db);
   return new Elysia({ name: 'payouts' })
-    .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .get(
       '/api/stores/:id/payouts',
-      async ({ params, query, requireUser }) =>
-        storePayouts(db, (await requireUser()).id, params.id, query),
+      async ({ params, query, user }) => storePayouts(db, user.id, params.id, query),
       {
-        transform: signedIn,
         query: PayoutsQuerySchema,
-        response: { 200: PayoutsSchema },
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags: ['stores'],
           summary: "What reached a store's payout wallet per UTC day, with its transactions",
           description: `${what} Per day and in total: payouts and refunds counted, received, refunded, net (received - refunded, negative on a day that refunded more) and the fee legs confirmed that day (not part of received). Days with activity, newest first, each with its transfers oldest first. \`from\` and \`to\` are UTC days (YYYY-MM-DD), both included, at most ${PAYOUTS_MAX_DAYS} days apart; without them, the last 30 days.`,
           ok: { 200: payouts },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
     .get(
       '/api/stores/:id/payouts/csv',
-      async ({ params, query, requireUser }) =>
-        storePayoutsCsv(db, (await requireUser()).id, params.id, query),
+      async ({ params, query, user }) => storePayoutsCsv(db, user.id, params.id, query),
       {
-        transform: signedIn,
         query: MoneyMovementsQuerySchema,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags: ['stores'],
           summary:
             "A store's payouts as a CSV file: one line per transfer into or out of the payout wallet",
           description: `${what} Oldest first, streamed as RFC 4180 CSV. \`from\` and \`to\` as for the payouts page, at most ${MONEY_MOVEMENTS_MAX_DAYS} days apart.`,
           ok: { 200: { mediaType: 'text/csv', description: 'The CSV file (an attachment)' } },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     );

@@ -1,9 +1,11 @@
 // Routes: GET /api/stores/{id}/products, POST /api/products, GET/PUT/DELETE /api/products/{id}
-import { CreateProductSchema } from '@store/shared';
+import { CreateProductSchema, DeletedResponseSchema, ProductResponseSchema } from '@store/shared';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
-import { routeDoc } from '../../http/openapi.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { accessPlugin } from '../../http/access.ts';
+import { contract } from '../../http/openapi.ts';
+import { sessionPlugin } from '../../http/session.ts';
 import { publicOrigin, withX402Url } from '../x402/model.ts';
 import { ListProductsQuery, UpdateProductBody } from './model.ts';
 import {
@@ -18,12 +20,12 @@ const tags = ['products'];
 
 /** The catalogue: published products for shoppers, the whole catalogue for its owner. */
 export const productsModule = ({ db, config }: AppDeps) => {
-  const signedIn = signedInGuard(db);
   // Note: a digital product's payable URL is absolute (PUBLIC_URL, or the request's origin).
   const absolute = <T extends { x402Url: string | null }>(request: Request, product: T) =>
     withX402Url(product, publicOrigin(config, request));
   return new Elysia({ name: 'products' })
     .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .get(
       '/api/stores/:id/products',
       async ({ params, query, currentUser, request }) =>
@@ -39,31 +41,30 @@ export const productsModule = ({ db, config }: AppDeps) => {
         ).map((product) => absolute(request, product)),
       {
         query: ListProductsQuery,
-        detail: routeDoc({
+        access: 'optional',
+        ...contract({
           tags,
           summary: "A store's published products (its owner also sees unpublished ones)",
-          ok: { 200: ['Product'] },
+          ok: { 200: v.array(ProductResponseSchema) },
           errors: ['not_found'],
-          access: 'optional',
         }),
       },
     )
     .post(
       '/api/products',
-      async ({ body, requireUser, set, request }) => {
-        const product = await createProduct(db, (await requireUser()).id, body);
+      async ({ body, set, request, user }) => {
+        const product = await createProduct(db, user.id, body);
         set.status = 201;
         return absolute(request, product);
       },
       {
-        transform: signedIn,
         body: CreateProductSchema,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: 'Add a product to one of your stores',
-          ok: { 201: 'Product' },
+          ok: { 201: ProductResponseSchema },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
@@ -72,42 +73,40 @@ export const productsModule = ({ db, config }: AppDeps) => {
       async ({ params, currentUser, request }) =>
         absolute(request, await getProductForViewer(db, params.id, (await currentUser())?.id)),
       {
-        detail: routeDoc({
+        access: 'optional',
+        ...contract({
           tags,
           summary: 'A product (unpublished ones for their owner only)',
-          ok: { 200: 'Product' },
+          ok: { 200: ProductResponseSchema },
           errors: ['not_found'],
-          access: 'optional',
         }),
       },
     )
     .put(
       '/api/products/:id',
-      async ({ params, body, requireUser, request }) =>
-        absolute(request, await updateProduct(db, (await requireUser()).id, params.id, body)),
+      async ({ params, body, request, user }) =>
+        absolute(request, await updateProduct(db, user.id, params.id, body)),
       {
-        transform: signedIn,
         body: UpdateProductBody,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: 'Edit your product (send `updatedAt` to detect stale edits)',
-          ok: { 200: 'Product' },
+          ok: { 200: ProductResponseSchema },
           errors: ['not_found', 'stale_version'],
-          access: 'merchant',
         }),
       },
     )
     .delete(
       '/api/products/:id',
-      async ({ params, requireUser }) => deleteProduct(db, (await requireUser()).id, params.id),
+      async ({ params, user }) => deleteProduct(db, user.id, params.id),
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: 'Delete your product',
-          ok: { 200: 'Deleted' },
+          ok: { 200: DeletedResponseSchema },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     );

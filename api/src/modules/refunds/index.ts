@@ -11,10 +11,10 @@ import {
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
+import { accessPlugin } from '../../http/access.ts';
 import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { clientKey, RateLimiter } from '../../http/rate-limit.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import {
   acceptUnderpaid,
   claimRefund,
@@ -35,7 +35,6 @@ const CLAIM_LIMIT = { bucket: 'refund-claims:client', max: 30, windowMs: 60_000 
 
 /** Refunds: the merchant's decisions and view, the payer's claim. */
 export const refundsModule = ({ db, config }: AppDeps) => {
-  const signedIn = signedInGuard(db);
   const limiter = new RateLimiter(db);
   const claimLimit = (
     context: Parameters<typeof clientKey>[0] & { set: { headers: Record<string, unknown> } },
@@ -49,27 +48,26 @@ export const refundsModule = ({ db, config }: AppDeps) => {
     ]);
   const chainId = config.chain.chainId;
   return new Elysia({ name: 'refunds' })
-    .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .get(
       '/api/orders/:id/refunds',
-      async ({ params, requireUser }) => listOrderRefunds(db, (await requireUser()).id, params.id),
+      async ({ params, user }) => listOrderRefunds(db, user.id, params.id),
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: 'What arrived, is missing, is extra, and the refunds of your order',
           ok: { 200: orderRefunds },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
     .post(
       '/api/orders/:id/accept-underpaid',
-      async ({ params, requireUser }) => acceptUnderpaid(db, (await requireUser()).id, params.id),
+      async ({ params, user }) => acceptUnderpaid(db, user.id, params.id),
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary:
             'Accept your underpaid order as paid, the day it happens: what arrived is forwarded',
@@ -77,18 +75,16 @@ export const refundsModule = ({ db, config }: AppDeps) => {
             'Its payment window closes now; the order becomes paid (order.paid, the receipt) with the exception accepted_underpaid and the shortfall stated, and the worker forwards what arrived (98% to you, 2% fee). A later top-up is held for the payer as an excess, with a claim link. 409 until what arrived is confirmed, or once a refund is under way.',
           ok: { 200: orderRefunds },
           errors: ['not_found', 'invalid_state'],
-          access: 'merchant',
         }),
       },
     )
     .post(
       '/api/orders/:id/refunds',
-      async ({ params, body, requireUser }) =>
-        createRefund(db, (await requireUser()).id, params.id, body.amount),
+      async ({ params, body, user }) => createRefund(db, user.id, params.id, body.amount),
       {
-        transform: signedIn,
         body: CreateRefundSchema,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary:
             'Refund your order: a paid one from your payout wallet, an unpaid one from its deposit address',
@@ -97,24 +93,22 @@ export const refundsModule = ({ db, config }: AppDeps) => {
           body: CreateRefundSchema,
           ok: { 200: orderRefunds },
           errors: ['not_found', 'invalid_state', 'validation_failed'],
-          access: 'merchant',
         }),
       },
     )
     .post(
       '/api/orders/:id/refunds/:refundId/sent',
-      async ({ params, body, requireUser }) =>
-        noteRefundSent(db, (await requireUser()).id, params.id, params.refundId, body.txHash),
+      async ({ params, body, user }) =>
+        noteRefundSent(db, user.id, params.id, params.refundId, body.txHash),
       {
-        transform: signedIn,
         body: RefundSentSchema,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: 'Note the transaction your wallet sent for a refund (it is matched on chain)',
           body: RefundSentSchema,
           ok: { 200: orderRefunds },
           errors: ['not_found', 'invalid_state', 'validation_failed'],
-          access: 'merchant',
         }),
       },
     )
@@ -124,7 +118,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
         orderRefundClaims(db, params.id, headers[BUYER_TOKEN_HEADER] ?? ''),
       {
         transform: claimLimit,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Refunds of an order awaiting the payer’s address, with their claim links',
           description:
@@ -139,7 +133,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
       async ({ params }) => getRefundClaim(db, params.token, chainId),
       {
         transform: claimLimit,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'A refund as its claim link shows it: amount, order, the paying address',
           ok: { 200: refundClaim },
@@ -153,7 +147,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
       {
         transform: claimLimit,
         body: ClaimRefundSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'Confirm the address a refund goes to (then it is sent)',
           description:

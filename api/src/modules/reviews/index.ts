@@ -9,9 +9,10 @@ import {
   UpdateReviewSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { accessPlugin } from '../../http/access.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { ReviewPageQuery } from './model.ts';
 import { createReview, listProductReviews, listStoreReviews, setReviewHidden } from './service.ts';
 
@@ -27,9 +28,8 @@ const pageOf = (query: { limit?: number; offset?: number }) => ({
 
 /** Verified-purchase reviews: posted by buyers, read by everyone, hidden or shown by the owner. */
 export const reviewsModule = ({ db }: AppDeps) => {
-  const signedIn = signedInGuard(db);
   return new Elysia({ name: 'reviews' })
-    .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .post(
       '/api/reviews',
       async ({ body, set }) => {
@@ -39,7 +39,7 @@ export const reviewsModule = ({ db }: AppDeps) => {
       },
       {
         body: CreateReviewSchema,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary:
             'Review a product of your paid order (its review token, from the checkout or the receipt, proves the purchase); one per order and product',
@@ -53,7 +53,7 @@ export const reviewsModule = ({ db }: AppDeps) => {
       ({ params, query }) => listProductReviews(db, params.id, pageOf(query)),
       {
         query: ReviewPageQuery,
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: "A product's visible reviews, newest first, with their count and average rating",
           ok: { 200: productReviews },
@@ -62,33 +62,29 @@ export const reviewsModule = ({ db }: AppDeps) => {
     )
     .get(
       '/api/stores/:id/reviews',
-      async ({ params, query, requireUser }) =>
-        listStoreReviews(db, (await requireUser()).id, params.id, pageOf(query)),
+      async ({ params, query, user }) => listStoreReviews(db, user.id, params.id, pageOf(query)),
       {
-        transform: signedIn,
         query: ReviewPageQuery,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: "Your store's reviews, hidden ones too, newest first",
-          ok: { 200: [merchantReview] },
+          ok: { 200: v.array(merchantReview) },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
     .patch(
       '/api/reviews/:id',
-      async ({ params, body, requireUser }) =>
-        setReviewHidden(db, (await requireUser()).id, params.id, body.hidden),
+      async ({ params, body, user }) => setReviewHidden(db, user.id, params.id, body.hidden),
       {
-        transform: signedIn,
         body: UpdateReviewSchema,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: "Hide a review of your store or show it again (its text can't be changed)",
           ok: { 200: merchantReview },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     );

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { contract } from '../../http/openapi.ts';
 import { objectStoreFor } from '../../uploads/storage.ts';
 import { iconMark, iconVersion, renderStoreIcon } from './icon.ts';
 import { buildStoreManifest, STORE_ICONS } from './manifest.ts';
@@ -47,7 +47,7 @@ export const storeManifestModule = ({ db, config }: AppDeps) => {
       });
     },
     {
-      detail: routeDoc({
+      ...contract({
         tags: ['stores'],
         summary: "The store's web app manifest (install the store as its own app)",
         ok: {
@@ -71,7 +71,7 @@ export const storeManifestModule = ({ db, config }: AppDeps) => {
         });
       },
       {
-        detail: routeDoc({
+        ...contract({
           tags: ['stores'],
           summary: `The store's ${icon.size}×${icon.size} ${icon.purpose === 'maskable' ? 'maskable ' : ''}install icon (PNG)`,
           ok: { 200: { mediaType: 'image/png', description: 'The icon' }, 304: 'Not modified' },

@@ -3,15 +3,19 @@
 import {
   API_KEY_MESSAGES,
   CreateStoreSchema,
+  OwnerStoreResponseSchema,
   PAGE_LIMITS,
   PayoutChallengeSchema,
+  PublicStoreResponseSchema,
   VerifyPayoutSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { accessPlugin } from '../../http/access.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { mailOriginOrNull, publicOriginOf } from '../../http/public-origin.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { sessionPlugin } from '../../http/session.ts';
 import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
 import { refuseUnpayableAddress } from '../payouts/payout-address.ts';
 import { ListStoresQuery, UpdateStoreBody } from './model.ts';
@@ -31,13 +35,13 @@ const payoutChallenge = registerResponseSchema('PayoutChallenge', PayoutChalleng
 
 /** Store listing and lookup for everyone; creation and edits for the signed-in owner. */
 export const storesModule = ({ db, config }: AppDeps) => {
-  const signedIn = signedInGuard(db);
   const noticeContext = (request: Request) => ({ origin: mailOriginOrNull(config, request) });
   return new Elysia({ name: 'stores' })
     .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .get(
       '/api/stores',
-      async ({ query, requireUser, request, set }) => {
+      async ({ query, request, requireUser, set }) => {
         if (query.mine === 'true') return listOwnStores(db, (await requireUser()).id);
         const limit = query.limit ?? PAGE_LIMITS.default;
         const offset = query.offset ?? 0;
@@ -53,41 +57,37 @@ export const storesModule = ({ db, config }: AppDeps) => {
       },
       {
         query: ListStoresQuery,
-        detail: routeDoc({
+        access: 'optional',
+        ...contract({
           tags,
           summary:
             'Active stores (public fields, pages of `limit` from `offset`, `Link: rel="next"`); `mine=true`: your own stores',
-          ok: { 200: { oneOf: [['PublicStore'], ['OwnerStore']] } },
+          ok: {
+            200: v.union([v.array(OwnerStoreResponseSchema), v.array(PublicStoreResponseSchema)]),
+          },
           errors: ['unauthorized'],
-          access: 'optional',
         }),
       },
     )
     .post(
       '/api/stores',
-      async ({ body, request, requireSessionUser, set }) => {
-        // Note: a new store is where new sales can be sent: a signed-in session only (a leaked
-        // key must not open a store on a slug it freed), with the second factor where it is on.
-        const user = await requireSessionAndSecondFactor(
-          db,
-          { request, requireSessionUser },
-          API_KEY_MESSAGES.storeSessionRequired,
-        );
+      // Note: a new store is where new sales can be sent: a signed-in session only (a leaked key
+      // must not open a store on a slug it freed), with the second factor where it is on.
+      async ({ body, request, set, user }) => {
         await refuseUnpayableAddress(db, config, body.paymentAddress);
         const store = await createStore(db, user.id, body, noticeContext(request));
         set.status = 201;
         return store;
       },
       {
-        transform: signedIn,
         body: CreateStoreSchema,
-        detail: routeDoc({
+        access: { secondFactor: API_KEY_MESSAGES.storeSessionRequired },
+        ...contract({
           tags,
           summary:
             'Create a store you own (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on; the owner is emailed)',
-          ok: { 201: 'OwnerStore' },
+          ok: { 201: OwnerStoreResponseSchema },
           errors: ['already_exists', 'rate_limited'],
-          access: 'session',
         }),
       },
     )
@@ -96,19 +96,18 @@ export const storesModule = ({ db, config }: AppDeps) => {
       async ({ params, currentUser }) =>
         getStoreForViewer(db, params.id, (await currentUser())?.id),
       {
-        detail: routeDoc({
+        access: 'optional',
+        ...contract({
           tags,
           summary: 'A store by id (UUID) or slug (its owner reads the owner view)',
-          ok: { 200: { oneOf: ['PublicStore', 'OwnerStore'] } },
+          ok: { 200: v.union([OwnerStoreResponseSchema, PublicStoreResponseSchema]) },
           errors: ['not_found'],
-          access: 'optional',
         }),
       },
     )
     .put(
       '/api/stores/:id',
-      async ({ params, body, request, requireUser, requireSessionUser }) => {
-        const user = await requireUser();
+      async ({ params, body, request, requireSessionUser, user }) => {
         const current = await getOwnStoreOrThrow(db, user.id, params.id);
         // Note: where the sales go (payout address, slug, open or closed) is changed in a
         // signed-in session only, never with an API key, and with a fresh code (X-TOTP-Code)
@@ -124,56 +123,51 @@ export const storesModule = ({ db, config }: AppDeps) => {
         return updateStore(db, current, body, { allowed, notice: noticeContext(request) });
       },
       {
-        transform: signedIn,
         body: UpdateStoreBody,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary:
             'Edit your store (send `updatedAt` to detect stale edits); a new payout address or slug, or deactivating it, needs a signed-in session and a fresh `X-TOTP-Code` once two-step verification is on (the owner is emailed)',
-          ok: { 200: 'OwnerStore' },
+          ok: { 200: OwnerStoreResponseSchema },
           errors: ['not_found', 'stale_version', 'already_exists', 'forbidden', 'rate_limited'],
-          access: 'merchant',
         }),
       },
     )
     .post(
       '/api/stores/:id/verification/challenge',
-      async ({ params, request, requireSessionUser, set }) => {
-        const user = await requireSessionUser();
+      async ({ params, request, set, user }) => {
         const context = { origin: publicOriginOf(config, request), chainId: config.chain.chainId };
         const challenge = await issuePayoutChallenge(db, user.id, params.id, context);
         set.status = 201;
         return challenge;
       },
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: 'session',
+        ...contract({
           tags,
           summary:
             'Start "Verified Store": the EIP-4361 message your payout wallet signs (valid 10 minutes, once)',
           ok: { 201: payoutChallenge },
           errors: ['not_found', 'invalid_state'],
-          access: 'session',
         }),
       },
     )
     .post(
       '/api/stores/:id/verification',
-      async ({ params, body, request, requireSessionUser }) => {
-        const user = await requireSessionUser();
+      async ({ params, body, request, user }) => {
         const context = { origin: publicOriginOf(config, request), chainId: config.chain.chainId };
         return verifyPayoutAddress(db, user.id, params.id, body, context);
       },
       {
-        transform: signedIn,
         body: VerifyPayoutSchema,
-        detail: routeDoc({
+        access: 'session',
+        ...contract({
           tags,
           summary:
             'Finish "Verified Store" with the signed message (it must recover the current payout address)',
-          ok: { 200: 'OwnerStore' },
+          ok: { 200: OwnerStoreResponseSchema },
           errors: ['not_found', 'invalid_state'],
-          access: 'session',
         }),
       },
     );

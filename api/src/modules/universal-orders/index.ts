@@ -1,10 +1,14 @@
 // Routes: POST /api/universal-orders (the checkout form's body, or the payment page's)
 
-import { CreateUniversalOrderSchema, CreateUniversalWalletSchema } from '@store/shared';
+import {
+  CreateUniversalOrderSchema,
+  CreateUniversalWalletSchema,
+  UniversalOrderCreatedSchema,
+} from '@store/shared';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { contract } from '../../http/openapi.ts';
 import { publicWriteGuards } from '../../http/rate-limit.ts';
 import { assignPaymentWallet } from '../payments/assign-payment-wallet.ts';
 import { paymentDeps } from '../payments/model.ts';
@@ -45,7 +49,7 @@ export const universalOrdersModule = (app: AppDeps) => {
     {
       // 429 past the orders of one client, or to one payout address, per minute.
       transform: limits.universalOrder,
-      detail: routeDoc({
+      ...contract({
         tags: ['universal orders'],
         summary:
           'Create a universal order: answers { order: { id } }, or with `paymentChain` ' +
@@ -53,7 +57,7 @@ export const universalOrdersModule = (app: AppDeps) => {
           "`signedLink` (the query of a signed link) the order must be that link's, else 422.",
         // Note: the body is validated in the handler, by the form its `paymentChain` picks.
         body: v.union([CreateUniversalWalletSchema, CreateUniversalOrderSchema]),
-        ok: { 201: 'UniversalOrderCreated' },
+        ok: { 201: UniversalOrderCreatedSchema },
         errors: ['bad_request', 'payload_too_large', 'unsupported_media_type', 'rate_limited'],
       }),
     },

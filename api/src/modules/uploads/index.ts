@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { UPLOAD_KINDS, type UploadKind, UploadResponseSchema } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
+import { accessPlugin } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { RATE_LIMIT_MESSAGES, type RateLimit, RateLimiter } from '../../http/rate-limit.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
 import { renderUpload } from '../../uploads/render-process.ts';
 import { type ObjectStore, objectStoreFor } from '../../uploads/storage.ts';
 
@@ -46,11 +46,10 @@ export const uploadsModule = (
     windowMs: 60 * 60 * 1000,
   };
   return new Elysia({ name: 'uploads' })
-    .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .post(
       '/api/uploads/:kind',
-      async ({ params, request, requireUser, set }) => {
-        const user = await requireUser();
+      async ({ params, request, set, user }) => {
         if (!(params.kind in UPLOAD_KINDS))
           throw new AppError('not_found', 'Uploads are logos or product pictures');
         const kind = params.kind as UploadKind;
@@ -77,8 +76,8 @@ export const uploadsModule = (
       {
         // Note: the body is the image itself; nothing parses it before the route has checked it.
         parse: 'none',
-        transform: signedInGuard(db),
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: `Upload a store logo (${UPLOAD_KINDS.logo.hint}) or a product picture (${UPLOAD_KINDS.product.hint})`,
           description:
@@ -92,7 +91,6 @@ export const uploadsModule = (
             'rate_limited',
             'unavailable',
           ],
-          access: 'merchant',
         }),
       },
     )
@@ -115,7 +113,7 @@ export const uploadsModule = (
         });
       },
       {
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: 'An uploaded image in one of its sizes',
           ok: { 200: { mediaType: 'image/*', description: 'The image (PNG or WebP)' } },

@@ -4,16 +4,18 @@
 import {
   API_KEY_MESSAGES,
   WEBHOOK_TEST_MESSAGES,
+  WebhookDeliveryResponseSchema,
   WebhookSecretResponseSchema,
+  WebhookSettingsResponseSchema,
   WebhookTestResponseSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppDeps } from '../../context.ts';
+import { accessPlugin } from '../../http/access.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
-import { sessionPlugin, signedInGuard } from '../../http/session.ts';
-import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
 import { ListDeliveriesQuery, SendTestWebhookBody, SetWebhookBody } from './model.ts';
 import {
@@ -27,6 +29,9 @@ import {
 } from './service.ts';
 
 const tags = ['webhooks'];
+// Note: whoever has the secret can sign webhooks the store's server trusts: read and rotated from
+// a signed-in session only, with a fresh code once two-step verification is on.
+const SECRET_OWNER = { secondFactor: API_KEY_MESSAGES.secretSessionRequired };
 const webhookSecret = registerResponseSchema('WebhookSecret', WebhookSecretResponseSchema);
 const webhookTest = registerResponseSchema('WebhookTest', WebhookTestResponseSchema);
 /** Test webhooks per store: enough to try a receiver, too few to aim requests at someone. */
@@ -34,92 +39,69 @@ const TEST_WEBHOOKS = { bucket: 'webhook-test:store', max: 10, windowMs: 60 * 10
 
 /** A store owner's webhook URL, signing secret, delivery log and redelivery. */
 export const webhooksModule = ({ db, config }: AppDeps) => {
-  const signedIn = signedInGuard(db);
   const limiter = new RateLimiter(db);
-  // Note: whoever has the secret can sign webhooks the store's server trusts: read and rotated
-  // from a signed-in session only, with a fresh code once two-step verification is on.
-  const secretOwner = (session: Parameters<typeof requireSessionAndSecondFactor>[1]) =>
-    requireSessionAndSecondFactor(db, session, API_KEY_MESSAGES.secretSessionRequired);
   return new Elysia({ name: 'webhooks' })
-    .use(sessionPlugin(db))
+    .use(accessPlugin(db))
     .get(
       '/api/stores/:id/webhook',
-      async ({ params, requireSessionUser }) =>
-        getWebhookSettings(
-          db,
-          (await requireSessionUser(API_KEY_MESSAGES.webhookSessionRequired)).id,
-          params.id,
-        ),
+      async ({ params, user }) => getWebhookSettings(db, user.id, params.id),
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: { session: API_KEY_MESSAGES.webhookSessionRequired },
+        ...contract({
           tags,
           summary:
             "Your store's webhook URL, and its signing secret's last 4 characters (the secret itself: GET …/webhook/secret)",
-          ok: { 200: 'WebhookSettings' },
+          ok: { 200: WebhookSettingsResponseSchema },
           errors: ['not_found'],
-          access: 'session',
         }),
       },
     )
     .put(
       '/api/stores/:id/webhook',
-      async ({ params, body, requireSessionUser }) =>
-        setWebhookUrl(
-          db,
-          (await requireSessionUser(API_KEY_MESSAGES.webhookSessionRequired)).id,
-          params.id,
-          body.url,
-          config.allowPrivateWebhooks,
-        ),
+      async ({ params, body, user }) =>
+        setWebhookUrl(db, user.id, params.id, body.url, config.allowPrivateWebhooks),
       {
-        transform: signedIn,
         body: SetWebhookBody,
-        detail: routeDoc({
+        access: { session: API_KEY_MESSAGES.webhookSessionRequired },
+        ...contract({
           tags,
           summary: 'Set the webhook URL (https, public addresses) or null',
-          ok: { 200: 'WebhookSettings' },
+          ok: { 200: WebhookSettingsResponseSchema },
           errors: ['not_found'],
-          access: 'session',
         }),
       },
     )
     .get(
       '/api/stores/:id/webhook/secret',
-      async ({ params, request, requireSessionUser }) =>
-        getWebhookSecret(db, (await secretOwner({ request, requireSessionUser })).id, params.id),
+      async ({ params, user }) => getWebhookSecret(db, user.id, params.id),
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: SECRET_OWNER,
+        ...contract({
           tags,
           summary:
             "Your store's webhook signing secret (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on)",
           ok: { 200: webhookSecret },
           errors: ['not_found', 'invalid_state', 'rate_limited'],
-          access: 'session',
         }),
       },
     )
     .post(
       '/api/stores/:id/webhook/rotate-secret',
-      async ({ params, request, requireSessionUser }) =>
-        rotateWebhookSecret(db, (await secretOwner({ request, requireSessionUser })).id, params.id),
+      async ({ params, user }) => rotateWebhookSecret(db, user.id, params.id),
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: SECRET_OWNER,
+        ...contract({
           tags,
           summary:
             'A new signing secret, in this answer (the old one also signs for 24 hours); a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on',
           ok: { 200: webhookSecret },
           errors: ['not_found', 'rate_limited'],
-          access: 'session',
         }),
       },
     )
     .post(
       '/api/stores/:id/webhook/test',
-      async ({ params, body, requireUser, set }) => {
-        const user = await requireUser();
+      async ({ params, body, set, user }) => {
         // Note: counted per store once the merchant is known to own it (a stranger counts nothing).
         await getOwnStoreOrThrow(db, user.id, params.id);
         const wait = await limiter.hit(TEST_WEBHOOKS, params.id);
@@ -127,49 +109,45 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
         return sendTestWebhook(db, user.id, params.id, body.eventType, config.allowPrivateWebhooks);
       },
       {
-        transform: signedIn,
         body: SendTestWebhookBody,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary:
             "Send a signed sample of one event to your store's webhook URL, once, and read the answer (nothing is stored or retried; the webhook-id starts msg_test_)",
           ok: { 200: webhookTest },
           errors: ['not_found', 'invalid_state', 'rate_limited'],
-          access: 'merchant',
         }),
       },
     )
     .get(
       '/api/stores/:id/webhook-deliveries',
-      async ({ params, query, requireUser }) =>
-        listDeliveries(db, (await requireUser()).id, params.id, query.limit),
+      async ({ params, query, user }) => listDeliveries(db, user.id, params.id, query.limit),
       {
-        transform: signedIn,
         query: ListDeliveriesQuery,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: "Your store's webhook deliveries, newest first, with attempts",
-          ok: { 200: ['WebhookDelivery'] },
+          ok: { 200: v.array(WebhookDeliveryResponseSchema) },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     )
     .post(
       '/api/webhook-deliveries/:id/redeliver',
-      async ({ params, requireUser, set }) => {
-        const delivery = await redeliver(db, (await requireUser()).id, params.id);
+      async ({ params, set, user }) => {
+        const delivery = await redeliver(db, user.id, params.id);
         set.status = 202;
         return delivery;
       },
       {
-        transform: signedIn,
-        detail: routeDoc({
+        access: 'merchant',
+        ...contract({
           tags,
           summary: 'Send one of your deliveries again',
-          ok: { 202: 'WebhookDelivery' },
+          ok: { 202: WebhookDeliveryResponseSchema },
           errors: ['not_found'],
-          access: 'merchant',
         }),
       },
     );

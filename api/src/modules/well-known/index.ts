@@ -1,8 +1,9 @@
 // Routes: GET /.well-known/webhook-signing-key
+import { WebhookSigningKeyResponseSchema } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { routeDoc } from '../../http/openapi.ts';
+import { contract } from '../../http/openapi.ts';
 
 /** The public key that verifies universal orders' webhooks (Standard Webhooks v1a, Ed25519). */
 export const wellKnownModule = ({ config }: AppDeps) =>
@@ -16,10 +17,10 @@ export const wellKnownModule = ({ config }: AppDeps) =>
       return { publicKey: config.webhookPublicKey, algorithm: 'ed25519', signatureVersion: 'v1a' };
     },
     {
-      detail: routeDoc({
+      ...contract({
         tags: ['webhooks'],
         summary: 'Public key of universal-order webhooks (whpk_…)',
-        ok: { 200: 'WebhookSigningKey' },
+        ok: { 200: WebhookSigningKeyResponseSchema },
         errors: ['unavailable'],
       }),
     },

@@ -5,9 +5,9 @@ import { Elysia } from 'elysia';
 import type { PublicClient } from 'viem';
 import type { ApiConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import { accessPlugin } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
-import { registerResponseSchema, routeDoc } from '../../http/openapi.ts';
-import { bearerTokenOf, sessionPlugin, signedInGuard } from '../../http/session.ts';
+import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { paymentDeps } from '../payments/model.ts';
 import { createPayTo, facilitatorSettle, facilitatorVerify, supported } from './facilitator.ts';
 import {
@@ -50,32 +50,18 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
     chain: app.chain,
     payments: paymentDeps(app),
   };
-  /** The merchant of a request by its API key only (a browser's cookie is not a facilitator client). */
-  const keyHolder = async (request: Request, requireUser: () => Promise<{ id: string }>) => {
-    if (bearerTokenOf(request) === undefined)
-      throw new AppError('unauthorized', 'An API key is required: Authorization: Bearer sk_…');
-    return requireUser();
-  };
-  const signedIn = signedInGuard(app.db);
-  /** A route's `transform`: 401 without a valid API key, before the body is validated. */
-  const keyGuard = async ({ request }: { request: Request }) => {
-    if (bearerTokenOf(request) === undefined)
-      throw new AppError('unauthorized', 'An API key is required: Authorization: Bearer sk_…');
-    await signedIn({ request });
-  };
   return new Elysia({ name: 'x402' })
-    .use(sessionPlugin(app.db))
+    .use(accessPlugin(app.db))
     .post(
       '/api/x402/pay-to',
-      async ({ body, request, requireUser, set }) => {
-        const user = await keyHolder(request, requireUser);
+      async ({ body, set, user }) => {
         set.status = 201;
         return createPayTo(deps, user.id, body);
       },
       {
-        transform: keyGuard,
         body: PayToRequestSchema,
-        detail: routeDoc({
+        access: 'apiKey',
+        ...contract({
           tags,
           summary:
             'A fresh deposit address (`payTo`) for one request your own x402 server charges (Bearer key)',
@@ -83,34 +69,24 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
             'Opens a pending order of your store for `amountUsdc` and answers its payment requirements (x402 v2 `exact`): give them to your x402 middleware, with this API’s facilitator, for one request. Paid, the order is forwarded 98/2 and webhooked like any order.',
           ok: { 201: payToDoc },
           errors: ['not_found', 'validation_failed'],
-          access: 'merchant',
         }),
       },
     )
-    .get(
-      '/api/x402/facilitator/supported',
-      async ({ request, requireUser }) => {
-        await keyHolder(request, requireUser);
-        return supported(deps);
-      },
-      {
-        transform: keyGuard,
-        detail: routeDoc({
-          tags,
-          summary: 'x402 facilitator: the payment kinds it settles (Bearer key)',
-          ok: { 200: supportedDoc },
-          access: 'merchant',
-        }),
-      },
-    )
+    .get('/api/x402/facilitator/supported', () => supported(deps), {
+      access: 'apiKey',
+      ...contract({
+        tags,
+        summary: 'x402 facilitator: the payment kinds it settles (Bearer key)',
+        ok: { 200: supportedDoc },
+      }),
+    })
     .post(
       '/api/x402/facilitator/verify',
-      async ({ body, request, requireUser }) =>
-        facilitatorVerify(deps, (await keyHolder(request, requireUser)).id, body),
+      async ({ body, user }) => facilitatorVerify(deps, user.id, body),
       {
-        transform: keyGuard,
         body: FacilitatorRequestSchema,
-        detail: routeDoc({
+        access: 'apiKey',
+        ...contract({
           tags,
           summary:
             'x402 facilitator: verify a payment to one of your deposit addresses (Bearer key)',
@@ -118,18 +94,16 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
             'x402 v2 facilitator `/verify`: `payTo` must be a deposit address of your store from POST /api/x402/pay-to, still unpaid; the EIP-3009 authorization is checked (signature, amount, recipient, validity window, balance, unused nonce). Nothing is submitted.',
           ok: { 200: verifyDoc },
           errors: ['validation_failed'],
-          access: 'merchant',
         }),
       },
     )
     .post(
       '/api/x402/facilitator/settle',
-      async ({ body, request, requireUser }) =>
-        facilitatorSettle(deps, (await keyHolder(request, requireUser)).id, body),
+      async ({ body, user }) => facilitatorSettle(deps, user.id, body),
       {
-        transform: keyGuard,
         body: FacilitatorRequestSchema,
-        detail: routeDoc({
+        access: 'apiKey',
+        ...contract({
           tags,
           summary:
             'x402 facilitator: settle a payment to one of your deposit addresses (Bearer key)',
@@ -137,7 +111,6 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
             'x402 v2 facilitator `/settle`: verified as `/verify`, then submitted by our relayer; answers once the transfer is in a block. The order is paid, forwarded 98/2 and webhooked as any order. The same authorization settled again answers the same transaction and is not charged again.',
           ok: { 200: settleDoc },
           errors: ['validation_failed'],
-          access: 'merchant',
         }),
       },
     )
@@ -160,7 +133,7 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
         return toResponse(await servePaid(deps, resource, accepted.row, resourceUrl, url.search));
       },
       {
-        detail: routeDoc({
+        ...contract({
           tags,
           summary: "A digital product's payable URL (HTTP 402 with x402 v2 requirements)",
           description:
