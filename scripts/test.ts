@@ -83,6 +83,10 @@ const steps: Step[] = [
     process.execPath,
     'scripts/check-workspace-imports.ts',
   ]),
+  checkStep('docs citations exist (no cited section missing)', [
+    process.execPath,
+    'scripts/check-doc-citations.ts',
+  ]),
   ...['shared', 'api', 'stack', 'indexer', 'web', 'web/tsconfig.stack.json'].map((project) =>
     checkStep(`typecheck ${project} (tsc)`, ['node', tsc, '-p', project]),
   ),

@@ -1,5 +1,5 @@
 // Shipping addresses outside the United States on a real Postgres: universal and store orders keep
-// the country, an address without one is a US address under SPEC's rules as before, an unknown
+// the country, an address without one is a US address under the same rules as before, an unknown
 // country is refused, and the webhook payload carries the country (US for orders stored before).
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { shippingFor, storeCheckoutTotals, WEBHOOK_PAYLOAD_SCHEMAS } from '@store/shared';

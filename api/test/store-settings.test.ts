@@ -72,7 +72,7 @@ describe('store settings', () => {
         priceUsdc: '20.00',
       })
     ).body as { id: string; title: string; priceUsdc: string };
-    // SPEC's 8% and paid shipping are nobody's choice here: refused.
+    // The former 8% and paid shipping are nobody's choice here: refused.
     for (const [method, shippingUsdc, taxBps] of [
       ['free', '0.00', 800],
       ['standard', '12.99', 0],
@@ -127,7 +127,7 @@ describe('store settings', () => {
     const read = await t.shopper.get(`/api/stores/${store.slug}`);
     expect(read.body).toMatchObject(settings);
     expect(read.body.paymentAddress).toBeUndefined();
-    // null puts SPEC's values back
+    // null puts the defaults back
     const reset = await t.owner.api.put(`/api/stores/${store.id}`, {
       shippingOptions: null,
       returnPolicyDays: null,
@@ -163,7 +163,7 @@ describe('store settings', () => {
       taxRateBps: 500,
       shippingOptions: OWN_SHIPPING,
     });
-    // SPEC's 12.99 and 8% no longer add up
+    // the default 12.99 and 8% no longer add up
     const spec = await t.shopper.post(
       '/api/orders',
       orderBody(store.id, mug, 'standard', { shippingUsdc: '12.99', taxBps: 800 }),

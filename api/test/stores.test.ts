@@ -8,7 +8,7 @@ import { useTestApi } from './support/test-api.ts';
 const t = useTestApi({ merchants: ['owner', 'other'] });
 
 describe('POST /api/stores', () => {
-  test('creates a store owned by the signed-in merchant with the SPEC defaults', async () => {
+  test('creates a store owned by the signed-in merchant with the defaults', async () => {
     const form = storeForm({ ownerId: 'admin' });
     const response = await t.owner.api.post('/api/stores', form);
     expect(response.status).toBe(201);

@@ -25,7 +25,7 @@ export const MAX_ACCOUNT_TOKEN_LENGTH = 100;
 /** The header a request sends its fresh second-factor code in. */
 export const TOTP_CODE_HEADER = 'x-totp-code';
 
-/** The texts of accounts beyond SPEC's sign-up and sign-in ones (none of these are in SPEC). */
+/** The texts of accounts beyond the sign-up and sign-in ones. */
 export const ACCOUNT_EMAIL_MESSAGES = {
   emailRequired: 'Email is required',
   emailInvalid: 'Enter a valid email address',
@@ -105,7 +105,7 @@ export const SecondFactorCodeSchema = v.pipe(
 );
 
 /**
- * Sign-up body: SPEC's username and password, and the email the account is recovered with.
+ * Sign-up body: the username and password, and the email the account is recovered with.
  * Note: the API takes an account without one (older clients and integrations); such an account is
  * asked for one in the admin until it has a verified one. The sign-up form requires it
  * (SignUpFormSchema).

@@ -17,7 +17,7 @@ function parseError(pairs: Record<string, string>) {
   return result.ok ? 'ok' : result.error;
 }
 
-describe('parseCheckoutParams errors (SPEC §5)', () => {
+describe('parseCheckoutParams errors (docs/messages.md#checkout-link-errors)', () => {
   const missing = 'Missing required parameters: storeName, items, and paymentAddress are required';
 
   it.each(['storeName', 'items', 'paymentAddress'])('requires %s', (name) => {

@@ -11,7 +11,7 @@ import { type CheckoutParams, CheckoutParamsSchema } from './schemas/universal.t
 /** Path of the universal checkout page. */
 export const UNIVERSAL_CHECKOUT_PATH = '/universal-checkout';
 
-/** One of the four universal checkout URL errors of SPEC §5. */
+/** One of the four universal checkout URL errors (docs/messages.md#checkout-link-errors). */
 export type CheckoutUrlError = (typeof URL_M)[keyof typeof URL_M];
 
 /** Customer pre-fill parameters, in link order. */
@@ -48,7 +48,10 @@ function parseFlag(value: string | null): boolean | undefined {
   return undefined;
 }
 
-/** Parses universal checkout query parameters; errors are the exact SPEC §5 messages, checked in SPEC order. */
+/**
+ * Parses universal checkout query parameters; errors are the messages of
+ * docs/messages.md#checkout-link-errors, in their order.
+ */
 export function parseCheckoutParams(
   search: URLSearchParams | string,
 ): Result<CheckoutParams, CheckoutUrlError> {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as c from './constants.ts';
 import { parseUsdc } from './money.ts';
 
-describe('constants of SPEC §9', () => {
+describe('constants', () => {
   it('fees, tax and USDC', () => {
     expect(c.PLATFORM_FEE_BPS).toBe(200n);
     expect(c.ESTIMATED_TAX_BPS).toBe(800n);

@@ -1,4 +1,4 @@
-// Business constants and limits of SPEC §9 (and the few numbers §2-§4 name), in one place.
+// Business constants and limits (docs/rules.md#constants), in one place.
 
 /** Platform processing fee in basis points (2%: 98% goes to the merchant). */
 export const PLATFORM_FEE_BPS = 200n;
@@ -115,7 +115,7 @@ export const DESCRIPTION_TRUNCATE_LENGTH = 100;
 export const RECENT_ORDERS_LIMIT = 5;
 /** Skeleton cards shown while products load. */
 export const SKELETON_CARD_COUNT = 8;
-/** SPEC's return policy, the default of a store that set none. */
+/** The return policy (days) of a store that set none. */
 export const RETURN_POLICY_DAYS = 30;
 /** Length of the short order id. */
 export const SHORT_ORDER_ID_LENGTH = 8;

@@ -32,7 +32,7 @@ const builder: LinkBuilderState = {
   prefill: { customerEmail: 'ada@example.com', city: 'Springfield', phone: '' },
 };
 
-describe('validateLinkBuilder (SPEC §5 order)', () => {
+describe('validateLinkBuilder (the order of docs/rules.md#link-builder)', () => {
   it.each([
     [{ storeName: ' ', paymentAddress: '' }, 'Store name is required'],
     [{ paymentAddress: '', externalOrderId: '' }, 'Payment address is required'],
@@ -134,7 +134,7 @@ describe('linkBuilderIssues: what the builder builds', () => {
     expect(linkBuilderIssues({ ...builder, ...patch })).toEqual([{ field, message }]);
   });
 
-  it("lists SPEC's required-field messages first, then the format checks", () => {
+  it('lists the required-field messages first, then the format checks', () => {
     const issues = linkBuilderIssues({
       ...builder,
       storeName: '',
@@ -159,7 +159,7 @@ describe('linkBuilderIssues: what the builder builds', () => {
     expect(linkBuilderIssues({ ...builder, webhookUrl: 'http://localhost:3000/hook' })).toEqual([]);
   });
 
-  it('leaves incomplete rows alone and an empty quantity falls back to 1 (SPEC)', () => {
+  it('leaves incomplete rows alone and an empty quantity falls back to 1', () => {
     expect(
       linkBuilderIssues({
         ...builder,

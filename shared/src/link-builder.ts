@@ -1,6 +1,7 @@
-// Payment link builder rules (SPEC §5): validation in SPEC order, then the checks of what it
-// builds (address and checksum, webhook URL, prices, quantities, branding, all with the shared
-// schemas), and the universal-checkout link it generates. The parser is in checkout-url.ts.
+// Payment link builder rules (docs/rules.md#link-builder): required fields in order, then the
+// checks of what it builds (address and checksum, webhook URL, prices, quantities, branding, all
+// with the shared schemas), and the universal-checkout link it generates. The parser is in
+// checkout-url.ts.
 import * as v from 'valibot';
 import { isEthereumAddress, isHexColor, isHttpUrl, isZeroAddress } from './address.ts';
 import { hasValidChecksum } from './address-checksum.ts';
@@ -48,7 +49,7 @@ export interface LinkBuilderState {
   prefill?: Partial<Record<(typeof PREFILL_PARAMS)[number], string>>;
 }
 
-/** One of the link builder's validation messages (SPEC's first, then the builder's own). */
+/** One of the link builder's validation messages (the required fields' first, then its own). */
 export type LinkBuilderError = string;
 
 /** The field an issue belongs to: a state key, an item's field (`items.{row}.{field}`) or the link. */
@@ -101,7 +102,7 @@ function webhookUrlIssue(value: string): string | undefined {
     : undefined;
 }
 
-/** The payment address's problem: format (SPEC's store form text), checksum, zero address. */
+/** The payment address's problem: format (the store form's text), checksum, zero address. */
 function addressIssue(value: string): string | undefined {
   if (!isEthereumAddress(value)) return STORE_FORM_MESSAGES.paymentAddress;
   if (!hasValidChecksum(value)) return CHECK_M.addressChecksum;
@@ -115,7 +116,7 @@ function isPositivePrice(value: string): boolean {
 
 const isLogo = (value: string) => isHttpUrl(value) || [...value].length <= 2;
 
-/** The checks after SPEC's, each on a filled-in field. */
+/** The checks after the required fields, each on a filled-in field. */
 function formatIssues(state: LinkBuilderState): LinkBuilderIssue[] {
   const issues: LinkBuilderIssue[] = [];
   const add = (field: LinkBuilderField, message: string | undefined) => {
@@ -137,12 +138,12 @@ function formatIssues(state: LinkBuilderState): LinkBuilderIssue[] {
   state.items.forEach((item, row) => {
     const title = item.title.trim();
     const price = item.priceUsdc.trim();
-    // Note: SPEC leaves incomplete rows out of the link, so only complete rows are checked.
+    // Note: incomplete rows stay out of the link, so only complete rows are checked.
     if (!title || !price) return;
     if (title.length > TEXT_LIMITS.name)
       add(`items.${row}.title`, LIMIT_MESSAGES.tooLong('Item title', TEXT_LIMITS.name));
     if (!isPositivePrice(price)) add(`items.${row}.priceUsdc`, PRODUCT_FORM_MESSAGES.pricePositive);
-    // Note: an empty quantity falls back to 1 (SPEC); anything typed must be a whole number ≥ 1.
+    // Note: an empty quantity falls back to 1; anything typed must be a whole number ≥ 1.
     const quantity = String(item.quantity).trim();
     if (quantity && !v.is(LineQuantitySchema, Number(quantity)))
       add(`items.${row}.quantity`, CHECK_M.quantity);
@@ -169,8 +170,9 @@ function formatIssues(state: LinkBuilderState): LinkBuilderIssue[] {
 }
 
 /**
- * Every problem of the builder's state: SPEC §5's required fields in its order, then the checks
- * of what the link would carry; last, anything the checkout page itself would refuse.
+ * Every problem of the builder's state: the required fields in order (docs/rules.md#link-builder),
+ * then the checks of what the link would carry; last, anything the checkout page itself would
+ * refuse.
  */
 export function linkBuilderIssues(state: LinkBuilderState): LinkBuilderIssue[] {
   const issues: LinkBuilderIssue[] = [];
@@ -192,7 +194,7 @@ export function linkBuilderIssues(state: LinkBuilderState): LinkBuilderIssue[] {
   return issues;
 }
 
-/** The builder's first problem (SPEC's required fields first), or ok. */
+/** The builder's first problem (the required fields first), or ok. */
 export function validateLinkBuilder(state: LinkBuilderState): Result<true, LinkBuilderError> {
   const [first] = linkBuilderIssues(state);
   return first ? err(first.message) : ok(true);

@@ -8,7 +8,7 @@ function leaves(value: unknown): string[] {
 }
 
 describe('messages', () => {
-  it('keeps SPEC texts byte-for-byte', () => {
+  it('keeps the texts byte-for-byte', () => {
     expect(m.STORE_FORM_MESSAGES.slugFormat).toBe(
       'Slug can only contain lowercase letters, numbers, and hyphens',
     );
@@ -23,7 +23,7 @@ describe('messages', () => {
     expect(m.SUCCESS_TOASTS.storeCreated.description).toBe('Your new store is ready for products!');
   });
 
-  it('keeps the SPEC §5 checkout, URL and builder texts', () => {
+  it('keeps the checkout, URL and builder texts', () => {
     expect(m.CHECKOUT_MESSAGES).toEqual({
       cartEmpty: 'Cart is empty',
       calculationError: {
@@ -52,7 +52,7 @@ describe('messages', () => {
     ]);
   });
 
-  it('keeps the SPEC §8 toasts and errors', () => {
+  it('keeps the toasts and errors', () => {
     expect(Object.values(m.FAILURE_TOASTS)).toEqual([
       'Failed to create store',
       'Failed to update store',

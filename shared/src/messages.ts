@@ -1,19 +1,21 @@
-// User-facing texts of SPEC §5 and §8 (and the page texts of §2), byte-for-byte.
-// Note: SPEC writes straight ASCII apostrophes ("doesn't"); keep them straight.
-// Texts SPEC does not give are marked "not in SPEC" and may be reworded.
+// User-facing texts, listed in docs/messages.md; tests compare them byte-for-byte.
+// Note: apostrophes are straight ASCII ("doesn't"); keep them straight.
 
-/** Store form validation messages (SPEC §5). */
+/** Store form validation messages (docs/messages.md#store-form). */
 export const STORE_FORM_MESSAGES = {
-  nameRequired: 'Store name is required', // not in SPEC (same text as the link builder's)
+  nameRequired: 'Store name is required', // same text as the link builder's
   slugRequired: 'Store slug is required',
   slugFormat: 'Slug can only contain lowercase letters, numbers, and hyphens',
   paymentAddress: 'Must be a valid Ethereum address (0x followed by 40 hexadecimal characters)',
   hexColor: 'Must be a valid hex color',
-  theme: 'Theme must be light or dark', // not in SPEC
-  ownerRequired: 'Owner is required', // not in SPEC
+  theme: 'Theme must be light or dark',
+  ownerRequired: 'Owner is required',
 } as const;
 
-/** Payout addresses that could never receive a forwarded payment (not in SPEC). */
+/**
+ * Payout addresses that could never receive a forwarded payment
+ * (docs/messages.md#payout-addresses).
+ */
 export const PAYOUT_ADDRESS_MESSAGES = {
   zero: 'The zero address cannot receive payouts: USDC sent there is lost',
   token: 'The USDC contract cannot receive payouts: USDC sent there is lost',
@@ -21,17 +23,17 @@ export const PAYOUT_ADDRESS_MESSAGES = {
   deposit: 'A deposit address of this platform cannot be a payout address',
 } as const;
 
-/** Product form validation messages (SPEC §5). */
+/** Product form validation messages (docs/messages.md#product-form). */
 export const PRODUCT_FORM_MESSAGES = {
   priceRequired: 'Price is required',
   pricePositive: 'Price must be a positive number',
-  pricePrecision: 'Price can have at most 8 digits before and 2 after the decimal point', // not in SPEC
-  titleRequired: 'Title is required', // not in SPEC
-  storeIdRequired: 'Store is required', // not in SPEC
-  inventory: 'Inventory must be a whole number of 0 or more', // not in SPEC
+  pricePrecision: 'Price can have at most 8 digits before and 2 after the decimal point',
+  titleRequired: 'Title is required',
+  storeIdRequired: 'Store is required',
+  inventory: 'Inventory must be a whole number of 0 or more',
 } as const;
 
-/** Merchant account form messages (sign-up and sign-in; not in SPEC, which has no accounts). */
+/** Merchant account form messages: sign-up and sign-in (docs/messages.md#merchant-accounts). */
 export const ACCOUNT_MESSAGES = {
   usernameRequired: 'Username is required',
   usernameFormat:
@@ -44,7 +46,7 @@ export const ACCOUNT_MESSAGES = {
   signInRequired: 'Sign in to continue',
 } as const;
 
-/** Store checkout and universal customer form messages (SPEC §5). */
+/** Store checkout and universal customer form messages (docs/messages.md#customer-form). */
 export const CUSTOMER_FORM_MESSAGES = {
   email: 'Invalid email address',
   phone: 'Phone number is required',
@@ -53,14 +55,14 @@ export const CUSTOMER_FORM_MESSAGES = {
   street: 'Street address is required',
   city: 'City is required',
   state: 'State is required',
-  stateUnknown: 'State must be a US state code', // not in SPEC
+  stateUnknown: 'State must be a US state code',
   zipCode: 'ZIP code is required',
-  country: 'Choose a country from the list', // not in SPEC
-  postalCode: 'Postal code can only contain letters, numbers, spaces and hyphens', // not in SPEC
-  shippingMethod: 'Shipping method must be free, standard or express', // not in SPEC
+  country: 'Choose a country from the list',
+  postalCode: 'Postal code can only contain letters, numbers, spaces and hyphens',
+  shippingMethod: 'Shipping method must be free, standard or express',
 } as const;
 
-/** Store checkout pre-submit toasts (SPEC §5, §8). */
+/** Store checkout pre-submit toasts (docs/messages.md#store-checkout). */
 export const CHECKOUT_MESSAGES = {
   cartEmpty: 'Cart is empty',
   calculationError: {
@@ -73,7 +75,10 @@ export const CHECKOUT_MESSAGES = {
   },
 } as const;
 
-/** Universal checkout URL errors (SPEC §5), in the order they are checked. */
+/**
+ * Universal checkout URL errors (docs/messages.md#checkout-link-errors), in the order they are
+ * checked.
+ */
 export const CHECKOUT_URL_MESSAGES = {
   missingParams: 'Missing required parameters: storeName, items, and paymentAddress are required',
   invalidItems: 'Invalid items format. Items must be valid JSON array.',
@@ -81,7 +86,9 @@ export const CHECKOUT_URL_MESSAGES = {
   parseFailed: 'Failed to parse checkout parameters',
 } as const;
 
-/** Payment link builder messages (SPEC §5, §8), validation in the order checked. */
+/**
+ * Payment link builder messages (docs/messages.md#link-builder), validation in the order checked.
+ */
 export const LINK_BUILDER_MESSAGES = {
   errorTitle: 'Error',
   storeNameRequired: 'Store name is required',
@@ -92,7 +99,10 @@ export const LINK_BUILDER_MESSAGES = {
   copyFailed: 'Failed to copy link',
 } as const;
 
-/** The link builder's checks of what it builds, after SPEC's (not in SPEC). */
+/**
+ * The link builder's checks of what it builds, after the required fields
+ * (docs/messages.md#link-builder-checks).
+ */
 export const LINK_BUILDER_CHECK_MESSAGES = {
   addressChecksum:
     'This address has mixed-case letters that fail its checksum: a character may be mistyped',
@@ -105,13 +115,13 @@ export const LINK_BUILDER_CHECK_MESSAGES = {
   logoUrl: 'Logo must be an http(s) URL or an emoji',
 } as const;
 
-/** Failure toasts and errors of the payment flow (SPEC §8). */
 /** Texts of 'Send test webhook' (the API's refusals, which the admin shows before asking). */
 export const WEBHOOK_TEST_MESSAGES = {
   noUrl: 'Save a webhook URL first: the test is sent there',
   tooMany: 'Too many test webhooks for this store',
 } as const;
 
+/** Failure toasts and errors of the payment flow (docs/messages.md#payment-flow). */
 export const PAYMENT_MESSAGES = {
   walletGenerationFailed: {
     title: 'Payment Error',
@@ -134,12 +144,12 @@ export const PAYMENT_MESSAGES = {
     title: 'Payment Failed',
     description: 'The payment could not be processed or has expired.',
   },
-  // not in SPEC: a manual check that finds part of the amount (SPEC's "not detected yet" would mislead)
+  // a manual check that finds part of the amount ("not detected yet" would mislead)
   partlyReceived: (received: string, expected: string, remaining: string) => ({
     title: 'Part of the payment arrived',
     description: `Received ${received} of ${expected} USDC. Send the remaining ${remaining} USDC to the same address.`,
   }),
-  // not in SPEC: a payment a chain reorganisation removed after it had counted
+  // a payment a chain reorganisation removed after it had counted
   reversedCard: {
     title: 'Payment Reversed',
     description:
@@ -147,7 +157,10 @@ export const PAYMENT_MESSAGES = {
   },
 } as const;
 
-/** Failure toasts of the admin and checkout mutations (SPEC §8); the server message goes in the description. */
+/**
+ * Failure toasts of the admin and checkout mutations (docs/messages.md#failure-toasts); the server
+ * message goes in the description.
+ */
 export const FAILURE_TOASTS = {
   createStore: 'Failed to create store',
   updateStore: 'Failed to update store',
@@ -155,7 +168,7 @@ export const FAILURE_TOASTS = {
   createOrder: 'Failed to create order',
 } as const;
 
-/** Success toasts (SPEC §8). */
+/** Success toasts (docs/messages.md#success-toasts). */
 export const SUCCESS_TOASTS = {
   storeCreated: {
     title: 'Store created successfully',
@@ -168,7 +181,7 @@ export const SUCCESS_TOASTS = {
   cartCleared: { title: 'Cart cleared' },
 } as const;
 
-/** Not-found texts of the order pages (SPEC §2, §8). */
+/** Not-found texts of the order pages (docs/messages.md#order-not-found). */
 export const ORDER_NOT_FOUND = {
   title: 'Order Not Found',
   description: "The order you're looking for doesn't exist.",
@@ -176,7 +189,7 @@ export const ORDER_NOT_FOUND = {
   thankYouDescription: "The order you're looking for doesn't exist or may have expired.",
 } as const;
 
-/** Page, empty-state and loading texts of SPEC §2. */
+/** Page, empty-state and loading texts (docs/messages.md#page-texts). */
 export const PAGE_TEXTS = {
   notFound: '404 Page Not Found',
   productNotFound: {

@@ -1,5 +1,5 @@
-// Pure helpers of the payment pages (SPEC §2, §4, §9): the card on-ramp link, the h:mm:ss
-// countdown, when a status check counts as confirmed, and the universal return URL.
+// Pure helpers of the payment pages (docs/screens.md#payment-panel): the card on-ramp link, the
+// h:mm:ss countdown, when a status check counts as confirmed, and the universal return URL.
 import { CONFIRMED_API_PAYMENT_STATUSES } from './status.ts';
 
 /** The card on-ramp (a hosted widget opened in a new tab; the partner order id ties it back). */
@@ -74,7 +74,10 @@ export function isConfirmedPaymentStatus(check: {
   );
 }
 
-/** The integrator's returnUrl with orderId and status=success added (SPEC §4). */
+/**
+ * The integrator's returnUrl with orderId and status=success added
+ * (docs/screens.md#universal-payment-page).
+ */
 export function buildReturnUrl(returnUrl: string, orderId: string): string {
   const url = new URL(returnUrl);
   url.searchParams.set('orderId', orderId);

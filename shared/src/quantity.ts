@@ -1,4 +1,4 @@
-// Product quantity selector limits (SPEC §5): min 1, max inventory or 99 when there is none.
+// Quantity limits (docs/rules.md#quantity-limits): 1 to the inventory, or to 99 when there is none.
 import { MAX_QUANTITY_FALLBACK, MIN_QUANTITY } from './constants.ts';
 
 /** Largest selectable quantity: the inventory, or 99 when inventory is 0, absent or invalid. */

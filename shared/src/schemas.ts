@@ -1,4 +1,4 @@
-// Valibot schemas and inferred types of every entity (SPEC §3) and request body (SPEC §7).
+// Valibot schemas and inferred types of every entity (docs/data.md) and request body (docs/api.md).
 
 export * from './schemas/api-key.ts';
 export * from './schemas/cart.ts';

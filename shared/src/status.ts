@@ -1,4 +1,4 @@
-// Status names of orders and payments (SPEC §4). The payment state machine lives elsewhere.
+// Order and payment status names (docs/payments.md#order-status); the state machine is elsewhere.
 
 /**
  * Order statuses in lifecycle order. `reversed`: the payment that paid the order was removed by a

@@ -1,5 +1,6 @@
-// The store checkout's pre-submit checks and order body (SPEC §5, §7): empty cart, totals that
-// cannot be computed, and a missing store id stop the order before any request is sent.
+// The store checkout's pre-submit checks and order body (docs/rules.md#customer-details): empty
+// cart, totals that cannot be computed, and a missing store id stop the order before any request is
+// sent.
 import { CHECKOUT_MESSAGES } from './messages.ts';
 import { err, ok, type Result } from './result.ts';
 import type { ShippingMethod } from './schemas/common.ts';
@@ -49,8 +50,8 @@ export function storeOrderTotals(
 }
 
 /**
- * Checks the cart, totals and store in SPEC order and builds the order body, priced with the
- * store's settings (SPEC's when none are given).
+ * Checks the cart, totals and store in that order and builds the order body, priced with the
+ * store's settings (the defaults when none are given).
  */
 export function prepareStoreOrder(
   lines: readonly CheckoutCartLine[],

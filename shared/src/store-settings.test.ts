@@ -34,7 +34,7 @@ const valid = {
 };
 
 describe('resolveStoreSettings', () => {
-  it("fills SPEC's values for a store that never set anything", () => {
+  it('fills the defaults for a store that never set anything', () => {
     const settings = resolveStoreSettings({ shippingOptions: null, returnPolicyDays: null });
     expect(settings.taxRateBps).toBe(800);
     expect(settings.shippingTime).toBe('2-7 days');

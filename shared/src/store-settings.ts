@@ -1,5 +1,6 @@
 // Store settings shown on the storefront and used by its checkout: tax rate, shipping methods,
-// shipping time, return policy. Stored values may be null (never set): SPEC's values stand in.
+// shipping time, return policy. Stored values may be null (never set): the defaults of
+// docs/rules.md#store-settings stand in.
 import * as v from 'valibot';
 import { RETURN_POLICY_DAYS, SHIPPING_METHODS, SHIPPING_OPTIONS } from './constants.ts';
 import { maxChars } from './limits.ts';
@@ -18,11 +19,11 @@ export const STORE_SETTINGS_LIMITS = {
   deliveryText: 60,
 } as const;
 
-/** SPEC's tax rate (8%) in basis points: what a store record without one (an old copy) reads as. */
+/** The former default tax rate (8%) in basis points: what a store record without one (an old copy) reads as. */
 export const DEFAULT_TAX_RATE_BPS = 800;
 /** A new store's tax rate: none, until its merchant sets one (a rate is the merchant's to know). */
 export const NEW_STORE_TAX_RATE_BPS = 0;
-/** SPEC's shipping time of the product page. */
+/** The product page's shipping time of a store that set none. */
 export const DEFAULT_SHIPPING_TIME = '2-7 days';
 
 /** Messages of the store settings form. */
@@ -84,7 +85,7 @@ export const StoreShippingOptionsSchema = v.pipe(
 /** A store's shipping methods. */
 export type StoreShippingOptions = v.InferOutput<typeof StoreShippingOptionsSchema>;
 
-/** The settings fields of the store form (PUT /api/stores/{id}); null resets one to SPEC's value. */
+/** The settings fields of the store form (PUT /api/stores/{id}); null resets one to its default. */
 export const StoreSettingsEntries = {
   taxRateBps: v.pipe(
     v.number(M.taxRate),
@@ -113,7 +114,7 @@ export const StoreSettingsEntries = {
 
 /** The whole settings form (the admin Settings section validates with it). */
 export const StoreSettingsSchema = v.object(StoreSettingsEntries);
-/** Validated store settings as stored (nulls: SPEC's values). */
+/** Validated store settings as stored (nulls: the defaults). */
 export type StoreSettings = v.InferOutput<typeof StoreSettingsSchema>;
 
 /** What a store record carries of its settings (any may be missing in an old cached copy). */
@@ -134,7 +135,7 @@ export interface ResolvedShippingOption {
   delivery: string;
 }
 
-/** A store's settings with SPEC's values where none were set. */
+/** A store's settings with the defaults where none were set. */
 export interface ResolvedStoreSettings {
   taxRateBps: number;
   shipping: Record<ShippingMethod, ResolvedShippingOption>;
@@ -143,7 +144,7 @@ export interface ResolvedStoreSettings {
   returnPolicyDays: number;
 }
 
-/** SPEC's shipping methods (all offered, 0 / 12.99 / 24.99). */
+/** The default shipping methods (all offered, 0 / 12.99 / 24.99). */
 export function defaultShippingOptions(): StoreShippingOptions {
   return {
     free: { enabled: true, priceUsdc: '0.00', delivery: SHIPPING_OPTIONS.free.delivery },
@@ -162,7 +163,7 @@ export function defaultShippingOptions(): StoreShippingOptions {
 
 /**
  * A new store's shipping: free only, until its merchant offers more (standard and express wait,
- * unticked, at SPEC's prices). Note: no price the merchant never chose is charged to a shopper.
+ * unticked, at their standard prices). Note: no price the merchant never chose is charged to a shopper.
  */
 export function newStoreShippingOptions(): StoreShippingOptions {
   const spec = defaultShippingOptions();
@@ -173,13 +174,13 @@ export function newStoreShippingOptions(): StoreShippingOptions {
   };
 }
 
-/** The store's shipping methods; a missing or unreadable stored value means SPEC's. */
+/** The store's shipping methods; a missing or unreadable stored value means the defaults. */
 export function shippingOptionsOf(stored: unknown): StoreShippingOptions {
   const parsed = v.safeParse(StoreShippingOptionsSchema, stored);
   return parsed.success ? parsed.output : defaultShippingOptions();
 }
 
-/** Resolves a store's settings, filling SPEC's defaults for what the merchant never set. */
+/** Resolves a store's settings, filling the defaults for what the merchant never set. */
 export function resolveStoreSettings(store: StoredStoreSettings): ResolvedStoreSettings {
   const options = shippingOptionsOf(store.shippingOptions);
   const shipping = {} as Record<ShippingMethod, ResolvedShippingOption>;
@@ -203,12 +204,12 @@ export function resolveStoreSettings(store: StoredStoreSettings): ResolvedStoreS
   };
 }
 
-/** The methods the store offers, in SPEC's order (free, standard, express). */
+/** The methods the store offers, in their order (free, standard, express). */
 export function enabledShippingOptions(settings: ResolvedStoreSettings): ResolvedShippingOption[] {
   return SHIPPING_METHODS.map((m) => settings.shipping[m]).filter((o) => o.enabled);
 }
 
-/** The method a checkout starts on: SPEC's free when offered, else the first offered. */
+/** The method a checkout starts on: free when offered, else the first offered. */
 export function defaultShippingMethodOf(settings: ResolvedStoreSettings): ShippingMethod {
   return enabledShippingOptions(settings)[0]?.method ?? 'free';
 }
@@ -306,7 +307,7 @@ export function percentToBps(percent: string): number {
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2));
 }
 
-/** The form's values for a store (its settings, or SPEC's where none are set). */
+/** The form's values for a store (its settings, or the defaults where none are set). */
 export function settingsFormValues(store: StoredStoreSettings): StoreSettingsFormValues {
   const settings = resolveStoreSettings(store);
   const row = (m: ShippingMethod) => ({

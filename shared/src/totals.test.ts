@@ -48,7 +48,7 @@ describe('store checkout', () => {
     expect(shippingFor('express')).toBe(24_990_000n);
   });
 
-  it('defaults the method to free (SPEC §5) but the cart fee to standard until chosen (SPEC §4)', () => {
+  it('defaults the method to free but the cart fee to standard until chosen', () => {
     expect(defaultStoreShippingMethod()).toBe('free');
     expect(cartShippingFee()).toBe(12_990_000n);
     expect(cartShippingFee('free')).toBe(0n);

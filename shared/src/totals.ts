@@ -1,7 +1,7 @@
-// Order totals (SPEC §5): subtotal, shipping by method, the store's estimated tax (SPEC: 8%) on the
-// store checkout.
-// Amounts are bigint base units inside; the *Usdc fields are the 2-decimal wire strings.
-// Throws InvalidAmountError on a non-numeric price or quantity (the UI shows 'Calculation Error').
+// Order totals (docs/rules.md#totals): subtotal, shipping by method, the store's estimated tax (8%
+// unless set) on the store checkout. Amounts are bigint base units inside; the *Usdc fields are the
+// 2-decimal wire strings. Throws InvalidAmountError on a non-numeric price or quantity (the UI
+// shows 'Calculation Error').
 import { ESTIMATED_TAX_BPS, SHIPPING_OPTIONS } from './constants.ts';
 import { formatUsdc, multiplyUsdc, parseUsdc, percentOf, sumUsdc, type Usdc } from './money.ts';
 import type { ShippingMethod } from './schemas/common.ts';
@@ -22,17 +22,23 @@ export function shippingFor(method: ShippingMethod): Usdc {
   return SHIPPING_OPTIONS[method].baseUnits;
 }
 
-/** Store checkout default method (SPEC §5): free. */
+/** Store checkout default method (docs/rules.md#shipping-methods): free. */
 export function defaultStoreShippingMethod(): ShippingMethod {
   return 'free';
 }
 
-/** Cart shipping fee (SPEC §4): standard 12.99 until a method is chosen, then that method's price. */
+/**
+ * Cart shipping fee (docs/rules.md#cart-rules): standard 12.99 until a method is chosen, then that
+ * method's price.
+ */
 export function cartShippingFee(chosen?: ShippingMethod): Usdc {
   return shippingFor(chosen ?? 'standard');
 }
 
-/** Estimated tax of the subtotal at `taxRateBps` (SPEC: 8%), rounded half up to the cent. */
+/**
+ * Estimated tax of the subtotal at `taxRateBps` (8% unless the store set one), rounded half up to
+ * the cent.
+ */
 export function estimatedTax(
   subtotal: Usdc,
   taxRateBps: number | bigint = ESTIMATED_TAX_BPS,
@@ -53,7 +59,7 @@ export interface StoreCheckoutTotals {
 }
 
 /**
- * Store checkout: total = subtotal + shipping + tax at the store's rate (SPEC: 8%); the order
+ * Store checkout: total = subtotal + shipping + tax at the store's rate (8% unless set); the order
  * request's totalUsdc includes the tax.
  */
 export function storeCheckoutTotals(
@@ -84,7 +90,10 @@ export interface UniversalShippingOptions {
   expressShipping?: string;
 }
 
-/** Default universal method (SPEC §5): free if enabled, else standard if priced, else express; none without shipping. */
+/**
+ * Default universal method (docs/rules.md#shipping-methods): free if enabled, else standard if
+ * priced, else express; none without shipping.
+ */
 export function defaultUniversalShippingMethod(
   options: UniversalShippingOptions,
 ): ShippingMethod | undefined {

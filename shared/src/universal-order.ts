@@ -1,5 +1,6 @@
-// The body of POST /api/universal-orders from the universal checkout form (SPEC §3, §7): lines
-// with generated product ids, totals, the chosen shipping and the link's settings, and metadata.
+// The body of POST /api/universal-orders from the universal checkout form
+// (docs/api.md#shopper-routes): lines with generated product ids, totals, the chosen shipping and
+// the link's settings, and metadata.
 import type { RandomSource } from './order-id.ts';
 import { generateUniversalProductId } from './order-id.ts';
 import type { ShippingMethod } from './schemas/common.ts';
@@ -17,7 +18,10 @@ export function shippingOptionsOf(params: CheckoutParams) {
   };
 }
 
-/** The method selected at first: none without shipping, else SPEC §5's default rule. */
+/**
+ * The method selected at first: none without shipping, else the default of
+ * docs/rules.md#shipping-methods.
+ */
 export function initialUniversalShipping(params: CheckoutParams): ShippingMethod | undefined {
   return defaultUniversalShippingMethod(shippingOptionsOf(params));
 }
@@ -57,7 +61,8 @@ export function buildUniversalOrderBody(
     ...(method ? { shippingMethod: method } : {}),
     shippingOptions: options,
     status: 'pending',
-    // Note: only the link's branding; the server builds the rest of SPEC §3's metadata itself.
+    // Note: only the link's branding; the server builds the rest of the metadata
+    // (docs/data.md#order-metadata).
     metadata: {
       returnUrl: params.returnUrl ?? null,
       theme: params.theme ?? null,

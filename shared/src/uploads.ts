@@ -1,4 +1,4 @@
-// Image uploads (store logos, product pictures): what each kind accepts (SPEC's upload hints), the
+// Image uploads (store logos, product pictures): what each kind accepts (the upload hints), the
 // sizes the server makes of it, and the paths it serves them under.
 import * as v from 'valibot';
 import { IMAGE_HINTS } from './constants.ts';
@@ -10,7 +10,7 @@ export type ImageFormat = 'png' | 'jpeg' | 'webp' | 'svg';
 export const UPLOAD_KINDS = {
   logo: {
     formats: ['png', 'jpeg', 'svg'] as const,
-    // Note: SPEC's limits, as the forms' hints state them (IMAGE_HINTS).
+    // Note: the limits the forms' hints state (IMAGE_HINTS).
     maxBytes: IMAGE_HINTS.logo.maxBytes,
     hint: 'PNG, JPG or SVG, max 2MB',
     invalid: 'The logo must be a PNG, JPG or SVG image',

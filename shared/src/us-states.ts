@@ -1,4 +1,4 @@
-// US states and DC for the shipping address select (SPEC §3: state code list including DC).
+// US states and DC for the shipping address select (docs/data.md#shipping-address).
 
 /** A US state (or DC) with its two-letter postal code and display name. */
 export interface UsState {

@@ -13,8 +13,8 @@ import { payUsdc } from './support/pay.ts';
 /** The password every e2e merchant uses. */
 export const PASSWORD = 'correct horse battery';
 
-/** SPEC's store settings (8% tax; free, standard and express shipping), sent when creating a store. */
-export const SPEC_SETTINGS = {
+/** The journeys' store settings (8% tax; free, standard and express shipping), sent when creating a store. */
+export const JOURNEY_SETTINGS = {
   taxRateBps: DEFAULT_TAX_RATE_BPS,
   shippingOptions: defaultShippingOptions(),
 };
@@ -40,7 +40,7 @@ export async function signUp(request: APIRequestContext, username = unique('merc
 }
 
 /**
- * A store of the signed-in merchant, with SPEC's settings set (8% tax; free, standard and express
+ * A store of the signed-in merchant, with the journeys' settings set (8% tax; free, standard and express
  * shipping): the journeys' totals count on them (a store created without any has none of either).
  */
 export async function createStore(request: APIRequestContext, name: string) {
@@ -50,7 +50,7 @@ export async function createStore(request: APIRequestContext, name: string) {
     slug,
     paymentAddress: '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f',
     logoUrl: '🕯️',
-    ...SPEC_SETTINGS,
+    ...JOURNEY_SETTINGS,
   });
 }
 

@@ -6,7 +6,7 @@
 // product page shows price and Buy Now on the first screen. Screenshots at phone and laptop sizes.
 import { expect, type Page, test } from '@playwright/test';
 import { readStackInfo } from '@store/stack/stack-info';
-import { SPEC_SETTINGS } from './admin-helpers.ts';
+import { JOURNEY_SETTINGS } from './admin-helpers.ts';
 import { snap } from './support/screenshots.ts';
 
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
@@ -192,7 +192,7 @@ test('product pictures: shown when they load, a fallback when they fail', async 
   const store = await (
     await post(
       '/api/stores',
-      { name: 'Picture Shop', slug: `pictures-${Date.now()}`, ...SPEC_SETTINGS },
+      { name: 'Picture Shop', slug: `pictures-${Date.now()}`, ...JOURNEY_SETTINGS },
       cookie,
     )
   ).json();

@@ -1,5 +1,5 @@
 // Journey: a shopper in Germany checks out a universal link. The Country select starts on the
-// United States (SPEC's state list and ZIP code); choosing Germany turns them into an optional
+// United States (the state list and ZIP code); choosing Germany turns them into an optional
 // region and a postal code. The shopper pays from an anvil account, the page moves on to the
 // thank-you page, which shows the German address with its country, and the API's order carries
 // the country. Screenshots of the checkout at phone and laptop sizes.
@@ -24,7 +24,7 @@ test('a shopper in Germany checks out, pays and sees the German address', async 
   await page.goto(`/universal-checkout?${link}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kiez Kaffee');
 
-  // The default is the United States, with SPEC's fields and messages.
+  // The default is the United States, with its fields and messages.
   const country = page.getByLabel('Country');
   await expect(country).toHaveValue('US');
   await expect(country).toHaveAttribute('autocomplete', 'country');

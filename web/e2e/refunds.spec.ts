@@ -22,7 +22,7 @@ import {
   createStore,
   payOrder,
   placeOrder,
-  SPEC_SETTINGS,
+  JOURNEY_SETTINGS,
   signUp,
   unique,
 } from './admin-helpers.ts';
@@ -215,7 +215,7 @@ test("a forwarded order is refunded from the merchant's wallet and shows as refu
       slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
       paymentAddress: payout,
       logoUrl: '🕯️',
-      ...SPEC_SETTINGS,
+      ...JOURNEY_SETTINGS,
     },
     headers: { 'idempotency-key': crypto.randomUUID() },
   });

@@ -48,7 +48,8 @@ test('a link-builder link goes through checkout and payment back to returnUrl', 
   await page.goto(link);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Nebula Prints');
   await expect(page.getByLabel('Email')).toHaveValue('grace@example.com');
-  // Shipping without a free option or a standard price defaults to express (SPEC §5).
+  // Shipping without a free option or a standard price defaults to express
+  // (docs/rules.md#shipping-methods).
   await expect(page.getByRole('radio', { name: /Express/ })).toBeChecked();
   await expect(page.getByTestId('order-total')).toHaveText('38.24 USDC');
   await page.getByLabel('Phone').fill('555-0101');

@@ -10,7 +10,10 @@ import { snap } from './support/screenshots.ts';
 const MERCHANT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'; // anvil account 3
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1280, height: 800 } };
 
-/** A universal checkout link with the shopper's details prefilled (SPEC §5 parameters). */
+/**
+ * A universal checkout link with the shopper's details prefilled
+ * (docs/rules.md#checkout-link-parameters).
+ */
 function checkoutLink(extra: Record<string, string>): string {
   const params = new URLSearchParams({
     storeName: 'Harbour Books',

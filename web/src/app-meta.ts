@@ -7,7 +7,7 @@ export const APP_SHORT_NAME = 'Storefront';
 /** One-line pitch used in the manifest and the home page. */
 export const APP_DESCRIPTION =
   'Branded stores and a hosted checkout that take USDC on Base, with no accounts and a 2% fee.';
-/** Default brand colours (SPEC.md §9); the CSS variables in styles.css repeat them. */
+/** Default brand colours (docs/screens.md#themes); the CSS variables in styles.css repeat them. */
 export const THEME_COLOURS = {
   primary: '#6366f1',
   secondary: '#8b5cf6',

@@ -29,7 +29,7 @@ async function render(path: string) {
 }
 
 describe('routes', () => {
-  it('renders the landing page at / with the demo link SPEC §2 describes', async () => {
+  it('renders the landing page at / with the demo link', async () => {
     const page = await render('/');
     expect(page.querySelector('h1')?.textContent).toBe('Accept crypto payments in 60 seconds');
     const demo = await waitFor(() => {
@@ -75,7 +75,7 @@ describe('routes', () => {
     expect(page.querySelector('main a')?.textContent).toBe('Browse Stores');
   });
 
-  it('shows the legal figures of SPEC §2', async () => {
+  it('shows the legal figures of docs/screens.md#legal-pages', async () => {
     const terms = (await render('/terms-of-service')).textContent ?? '';
     expect(terms).toContain('fees you paid us in the 12 months');
     expect(terms).toContain('within 30 days');

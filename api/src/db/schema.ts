@@ -1,4 +1,4 @@
-// Drizzle schema of the API's tables: users, stores, products, orders, payment_wallets (SPEC §3).
+// Drizzle schema of the API's tables (docs/data.md describes them).
 // Money columns are Postgres numerics, read and written as decimal strings (`"12.99"`); the
 // shared money module turns them into bigint base units. No floating point touches them.
 
@@ -200,7 +200,7 @@ export const stores = pgTable(
     webhookSecretRotatedAt: timestamp({ withTimezone: true }),
     // Where shoppers' replies to the store's receipts go (none: the platform's sender).
     replyToEmail: text(),
-    // Store settings shown on the storefront and used by its checkout (null: SPEC's defaults).
+    // Store settings shown on the storefront and used by its checkout (null: the defaults).
     // tax rate in basis points (800 = 8%); a new store charges none until its merchant sets one
     taxRateBps: integer().notNull().default(0),
     // the shipping methods offered with their prices and delivery texts (a new store: free only)

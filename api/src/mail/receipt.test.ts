@@ -98,7 +98,7 @@ describe('review links', () => {
     );
   });
 
-  test("the store's delivery estimate replaces SPEC's", () => {
+  test("the store's delivery estimate replaces the default", () => {
     const mail = renderReceipt(order, { ...store, deliveryEstimate: 'Next day' }, BASE_CHAIN_ID);
     expect(mail.text).toContain('Estimated delivery: Next day');
     expect(renderReceipt(order, store, BASE_CHAIN_ID).text).toContain(

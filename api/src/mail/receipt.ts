@@ -48,7 +48,7 @@ export interface ReceiptStore {
    * for universal orders, whose items are not our products.
    */
   reviews?: { origin: string; slug: string } | null;
-  /** The store's delivery estimate of this order (SPEC's 5-7 business days when not given). */
+  /** The store's delivery estimate of this order (5-7 business days when not given). */
   deliveryEstimate?: string;
 }
 
@@ -61,7 +61,9 @@ export interface RenderedEmail {
   html: string;
 }
 
-/** Delivery promise of SPEC's thank-you page, repeated in the receipt. */
+/**
+ * Delivery promise of the thank-you page (docs/screens.md#thank-you-page), repeated in the receipt.
+ */
 const ESTIMATED_DELIVERY = '5-7 business days';
 const DEFAULT_COLOR = '#6366f1';
 

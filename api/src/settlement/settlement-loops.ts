@@ -29,7 +29,7 @@ export interface SettlementOptions {
   log?: (line: string) => void;
   /** Test hook: the forwarding step to die at. */
   crashAt?: string;
-  /** Webhook request timeout (10 s, SPEC §9, unless a test shortens it). */
+  /** Webhook request timeout (10 s, unless a test shortens it). */
   webhookTimeoutMs?: number;
   /** Token to forward, when it is not the configured USDC (the gas-funded tests). */
   token?: `0x${string}`;

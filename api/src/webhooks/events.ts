@@ -1,6 +1,6 @@
-// Webhook events and their payload, built to the shared per-event schemas: SPEC §3's documented
-// fields (flat, so integrators of the documented payload keep working) plus the event type, its
-// time, the payload version and the amounts.
+// Webhook events and their payload (docs/webhooks.md#payload), built to the shared per-event
+// schemas: the order's fields (flat, so integrators of the documented payload keep working) plus
+// the event type, its time, the payload version and the amounts.
 import {
   formatUsdcFull,
   isPaidState,

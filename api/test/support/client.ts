@@ -90,7 +90,7 @@ export async function newMerchant(app: App, prefix = 'merchant') {
 }
 
 /**
- * A valid store form for a merchant's new store, with a unique slug. Its settings are SPEC's (8%
+ * A valid store form for a merchant's new store, with a unique slug. Its settings are the journeys' (8%
  * tax; free, standard and express shipping), set explicitly: a store created without settings
  * charges no tax and ships free only (stores.test.ts).
  */

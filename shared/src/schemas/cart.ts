@@ -1,4 +1,4 @@
-// Cart schemas: the per-store carts kept in browser storage (SPEC §3).
+// Cart schemas: the per-store carts kept in browser storage (docs/data.md#carts-in-the-browser).
 import * as v from 'valibot';
 import { DEFAULT_CHAIN } from '../constants.ts';
 import { MoneyStringSchema } from './common.ts';

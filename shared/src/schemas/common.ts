@@ -12,7 +12,7 @@ import { isPriceString, tryParseUsdc } from '../money.ts';
 
 /**
  * A string where a missing key reads as ''. Note: valibot reports a missing key with the object's
- * generic "Invalid key" message; defaulting to '' lets the field's own (SPEC) message apply instead.
+ * generic "Invalid key" message; defaulting to '' lets the field's own message apply instead.
  */
 export function missingAsEmpty(message: string) {
   return v.optional(v.string(message), '');

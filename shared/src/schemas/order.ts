@@ -70,7 +70,7 @@ const nameEntries = {
   street: requiredCappedText(M.street, 'Street address', TEXT_LIMITS.addressField),
   city: requiredCappedText(M.city, 'City', TEXT_LIMITS.addressField),
 };
-/** The United States: SPEC's state list and required ZIP code. */
+/** The United States: the state list and a required ZIP code. */
 const usRegionEntries = {
   state: StateSchema,
   zipCode: requiredCappedText(M.zipCode, 'ZIP code', TEXT_LIMITS.addressField),
@@ -113,7 +113,10 @@ export function addressFormSchema<
   );
 }
 
-/** Shipping address of an order (SPEC §3), with its country (absent: the United States). */
+/**
+ * Shipping address of an order (docs/data.md#shipping-address), with its country (absent: the
+ * United States).
+ */
 export const ShippingAddressSchema = v.variant(
   'country',
   [
@@ -199,7 +202,10 @@ export function shippingAddressFromForm(form: AddressForm): ShippingAddress {
 /** Quantity of an order line: an integer of at least 1. */
 export const LineQuantitySchema = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
 
-/** An order line (SPEC §3); universal lines carry productId universal-{timestamp}-{random}. */
+/**
+ * An order line (docs/data.md#order-lines); universal lines carry productId
+ * universal-{timestamp}-{random}.
+ */
 export const OrderItemSchema = v.object({
   productId: v.pipe(v.string(), v.nonEmpty(), maxChars('Product id', TEXT_LIMITS.externalOrderId)),
   title: v.pipe(v.string(), v.nonEmpty(), maxChars('Item title', TEXT_LIMITS.name)),
@@ -221,7 +227,7 @@ export function OrderLinesSchema(emptyMessage: string) {
   );
 }
 
-/** Metadata of universal orders (SPEC §3). */
+/** Metadata of universal orders (docs/data.md#order-metadata). */
 export const OrderMetadataSchema = v.object({
   externalStoreName: OptionalText,
   returnUrl: OptionalText,

@@ -11,7 +11,7 @@ function productError(patch: Record<string, unknown>) {
 }
 
 describe('product form', () => {
-  it('fills the SPEC defaults', () => {
+  it('fills the defaults', () => {
     expect(v.parse(CreateProductSchema, valid)).toEqual({
       ...valid,
       inventory: 0,

@@ -116,14 +116,16 @@ export const DigitalProductSchema = v.object({
 /** A digital product's settings as returned. */
 export type DigitalProduct = v.InferOutput<typeof DigitalProductSchema>;
 
-/** Body of POST /api/products (Add New Product), with the SPEC defaults. */
+/**
+ * Body of POST /api/products (Add New Product), with the defaults of docs/rules.md#product-form.
+ */
 export const CreateProductSchema = v.object({
   title: requiredCappedText(M.titleRequired, 'Title', TEXT_LIMITS.name),
   description: optionalCappedText('Description', TEXT_LIMITS.description),
   priceUsdc: ProductPriceSchema,
   imageUrl: optionalCappedText('Image URL', TEXT_LIMITS.url),
   inventory: v.optional(InventorySchema, DEFAULT_INVENTORY),
-  // Note: whether `inventory` counts units; unset, it does when the inventory is above 0 (SPEC's
+  // Note: whether `inventory` counts units; unset, it does when the inventory is above 0 (the old
   // "0 means untracked" for a new product). A tracked product at 0 is sold out, not unlimited.
   trackInventory: v.optional(v.boolean()),
   isPublished: v.optional(v.boolean(), true),

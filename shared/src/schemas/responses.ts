@@ -42,11 +42,11 @@ export const OwnerStoreResponseSchema = v.object({
   productCount: count,
   /** Tax rate in basis points (800 = 8%). */
   taxRateBps: count,
-  /** The shipping methods offered, with prices and delivery texts (null: SPEC's). */
+  /** The shipping methods offered, with prices and delivery texts (null: the defaults). */
   shippingOptions: v.nullable(StoreShippingOptionsSchema),
-  /** Shipping time shown on the product page (null: SPEC's). */
+  /** Shipping time shown on the product page (null: the defaults). */
   shippingTime: v.nullable(v.string()),
-  /** Days within which returns are accepted, 0 none (null: SPEC's 30). */
+  /** Days within which returns are accepted, 0 none (null: the default 30). */
   returnPolicyDays: v.nullable(count),
   /** "Verified Store": the payout address signed (EIP-4361) and is still the payout address. */
   verified: v.boolean(),

@@ -13,7 +13,7 @@ function createError(patch: Record<string, unknown>) {
 }
 
 describe('store form', () => {
-  it('fills the SPEC defaults, with no tax and free shipping only', () => {
+  it('fills the defaults, with no tax and free shipping only', () => {
     expect(v.parse(CreateStoreSchema, valid)).toEqual({
       name: 'My Store',
       slug: 'my-store',

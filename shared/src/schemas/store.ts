@@ -71,7 +71,7 @@ const storeEntries = {
 };
 
 /**
- * Body of POST /api/stores (the Create New Store form), with the SPEC defaults filled in; a new
+ * Body of POST /api/stores (the Create New Store form), with the defaults filled in; a new
  * store charges no tax and ships free until its merchant sets a rate and methods (here or later).
  */
 export const CreateStoreSchema = v.object({
@@ -119,11 +119,11 @@ export const StoreSchema = v.object({
   productCount: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** Tax rate in basis points (800 = 8%). */
   taxRateBps: v.optional(v.number()),
-  /** The shipping methods offered, their prices and delivery texts (null: SPEC's). */
+  /** The shipping methods offered, their prices and delivery texts (null: the defaults). */
   shippingOptions: v.fallback(v.optional(v.nullable(StoreShippingOptionsSchema)), null),
-  /** Shipping time shown on the product page (null: SPEC's). */
+  /** Shipping time shown on the product page (null: the defaults). */
   shippingTime: v.optional(v.nullable(v.string())),
-  /** Days within which returns are accepted; 0 no returns (null: SPEC's 30). */
+  /** Days within which returns are accepted; 0 no returns (null: the default 30). */
   returnPolicyDays: v.optional(v.nullable(v.number())),
   /** Whether the payout wallet proved control by signing (EIP-4361) and is still the payout address. */
   verified: v.optional(v.boolean()),
@@ -153,7 +153,10 @@ export const PublicStoreSchema = v.omit(StoreSchema, STORE_OWNER_FIELDS);
 /** A store as the public sees it. */
 export type PublicStore = v.InferOutput<typeof PublicStoreSchema>;
 
-/** GET /api/stores/{id}/analytics. Note: revenue is a 2-decimal string, not the SPEC's number, to keep floats off money. */
+/**
+ * GET /api/stores/{id}/analytics. Note: revenue is a 2-decimal string, not a number, to keep floats
+ * off money.
+ */
 export const StoreAnalyticsSchema = v.object({
   activeProducts: v.pipe(v.number(), v.integer(), v.minValue(0)),
   totalRevenue30Days: MoneyStringSchema,

@@ -94,8 +94,8 @@ export const UniversalShippingOptionsSchema = v.object({
 
 // Fields both universal-orders bodies share.
 /**
- * The branding a checkout form may send in `metadata` (the rest of SPEC §3's metadata is built on
- * the server, so any other key is dropped).
+ * The branding a checkout form may send in `metadata` (the rest of the order's metadata,
+ * docs/data.md#order-metadata, is built on the server, so any other key is dropped).
  */
 export const UniversalBrandingSchema = v.object({
   returnUrl: optionalCappedText('Return URL', TEXT_LIMITS.url),
@@ -127,12 +127,12 @@ const universalEntries = {
   subtotalUsdc: MoneyStringSchema,
   shippingUsdc: MoneyStringSchema,
   totalUsdc: MoneyStringSchema,
-  // Not in SPEC §7: the chosen method and the link's shipping settings. With them the server
+  // The chosen method and the link's shipping settings. With them the server
   // prices shipping; without them it takes shippingUsdc as the link's claim.
   shippingMethod: v.optional(ShippingMethodSchema),
   shippingOptions: v.optional(UniversalShippingOptionsSchema),
   /**
-   * Not in SPEC §7: the query of the checkout link when it is signed (`storeId`, `sig`, `sigv`).
+   * The query of the checkout link when it is signed (`storeId`, `sig`, `sigv`).
    * The server verifies it and that the order is the link's; without it the order is unsigned.
    */
   signedLink: v.optional(v.pipe(v.string(), maxChars('Signed link', TEXT_LIMITS.linkQuery))),

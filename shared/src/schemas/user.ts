@@ -1,4 +1,4 @@
-// User schemas: the merchant account (SPEC §3 users) and its sign-up and sign-in forms.
+// User schemas: the merchant account (docs/data.md#users) and its sign-up and sign-in forms.
 import * as v from 'valibot';
 import { ACCOUNT_MESSAGES as M } from '../messages.ts';
 import { missingAsEmpty, requiredText } from './common.ts';

@@ -102,8 +102,9 @@ export type WebhookShipment = v.InferOutput<typeof WebhookShipmentSchema>;
 /** One forwarding round of `order.forwarded`. */
 export type WebhookForwarding = v.InferOutput<typeof WebhookForwardingSchema>;
 
-// Note: flat, with SPEC §3's documented fields at the top level, so receivers of the documented
-// payload keep working; the event type, its time, the version and the amounts come beside them.
+// Note: flat, the order's fields at the top level (docs/webhooks.md#payload), so receivers of the
+// documented payload keep working; the event type, its time, the version and the amounts come
+// beside them.
 const payloadEntries = {
   version: v.literal(WEBHOOK_PAYLOAD_VERSION),
   timestamp,

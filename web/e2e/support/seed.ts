@@ -63,7 +63,7 @@ export async function seedStore(apiUrl: string): Promise<Pick<StackInfo, 'store'
       primaryColor: '#0f766e',
       secondaryColor: '#7c3aed',
       accentColor: '#db2777',
-      // SPEC's settings (8% tax; free, standard and express shipping): the journeys count on them.
+      // The journeys' settings (8% tax; free, standard and express shipping): they count on them.
       taxRateBps: DEFAULT_TAX_RATE_BPS,
       shippingOptions: defaultShippingOptions(),
     },

@@ -31,7 +31,9 @@ async function writeForMerchant(
   });
 }
 
-/** Orders the dashboard's Recent Orders table shows (SPEC §2: the first 5). */
+/**
+ * Orders the dashboard's Recent Orders table shows (docs/screens.md#admin-dashboard: the first 5).
+ */
 export const RECENT_ORDERS_KEY = 'orders:recent';
 /** Key of a store's cached 30-day figures. */
 export const analyticsKey = (storeId: string) => `analytics:${storeId}`;

@@ -21,7 +21,7 @@ describe('editedBody', () => {
 });
 
 describe('productBody', () => {
-  it('parses the inventory text as SPEC §5 says', () => {
+  it('parses the inventory text as docs/rules.md#product-form says', () => {
     const values = { ...productFormDefaults('s1'), title: 'Mug', priceUsdc: '4.99' };
     expect(productBody({ ...values, inventory: '12 units' }).inventory).toBe(12);
     expect(productBody({ ...values, inventory: 'many' }).inventory).toBe(0);
@@ -30,7 +30,7 @@ describe('productBody', () => {
 });
 
 describe('imageHint', () => {
-  it('words the SPEC §2 upload hints', () => {
+  it('words the upload hints', () => {
     expect(imageHint('logo')).toBe('PNG, JPG or SVG, max 2MB');
     expect(imageHint('product')).toBe('PNG, JPG or WebP, max 5MB');
   });

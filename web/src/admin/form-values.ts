@@ -50,7 +50,7 @@ export function storeFormDefaults(store?: Partial<MerchantStore>): StoreFormValu
   };
 }
 
-/** The product form's fields; inventory stays text until parsed (SPEC §5). */
+/** The product form's fields; inventory stays text until parsed (docs/rules.md#product-form). */
 export interface ProductFormValues {
   storeId: string;
   title: string;
@@ -96,7 +96,7 @@ export function storeBody(values: StoreFormValues): v.InferOutput<typeof CreateS
 /** The POST /api/products body of valid product form values. */
 export function productBody(values: ProductFormValues): v.InferOutput<typeof CreateProductSchema> {
   const inventory = parseInventoryInput(values.inventory);
-  // Note: stock above 0 is counted (SPEC: 0 means not tracked); a counted product at 0 is sold out.
+  // Note: stock above 0 is counted (0 means not tracked); a counted product at 0 is sold out.
   return v.parse(CreateProductSchema, {
     ...values,
     inventory,
@@ -133,7 +133,7 @@ function formatList(items: readonly string[]): string {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 }
 
-/** The upload hint of SPEC §2: "PNG, JPG or SVG, max 2MB" (logo), "PNG, JPG or WebP, max 5MB". */
+/** The upload hint of a logo or a product image, as docs/screens.md#admin-dashboard words it. */
 export function imageHint(kind: keyof typeof IMAGE_HINTS): string {
   const hint = IMAGE_HINTS[kind];
   return `${formatList(hint.formats)}, max ${hint.maxLabel}`;

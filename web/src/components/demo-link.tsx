@@ -1,7 +1,8 @@
-// The 'Try Live Demo' link of the landing page and the docs (SPEC §2). Its payee is the demo payout
-// address GET /api/health names (DEMO_PAYOUT_ADDRESS, an address the platform controls), never a
-// burn address, and a note says what a demo payment is: test money on a test network, real USDC
-// to the platform on Base mainnet. A deployment without one offers no live demo.
+// The 'Try Live Demo' link of the landing page and the docs (docs/screens.md#landing-page). Its
+// payee is the demo payout address GET /api/health names (DEMO_PAYOUT_ADDRESS, an address the
+// platform controls), never a burn address, and a note says what a demo payment is: test money on a
+// test network, real USDC to the platform on Base mainnet. A deployment without one offers no live
+// demo.
 import { buildDemoCheckoutUrl, DEMO_ITEM_PRICE_USDC } from '@store/shared';
 import { useMemo, useState } from 'react';
 import { APP_NAME } from '../app-meta.ts';
@@ -24,7 +25,7 @@ export function demoNote(chain: ChainInfo): string {
     : `The demo is a real payment: ${DEMO_ITEM_PRICE_USDC} USDC on ${chain.networkName}, paid to ${APP_NAME}.`;
 }
 
-/** The demo link; one order id per visit (SPEC §2: the link only navigates). */
+/** The demo link; one order id per visit (the link only navigates). */
 export function useDemoCheckout(base?: string): DemoCheckout {
   const chain = useChainInfo();
   // Note: the draws are kept so the order id stays the same when the payee arrives.

@@ -1,4 +1,4 @@
-// Full-page cards for the not-found, error, empty and offline states of SPEC §2 and §8.
+// Full-page cards for the not-found, error, empty and offline states (docs/messages.md#page-texts).
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { ApiError } from '../lib/api.ts';

@@ -96,7 +96,7 @@ describe('the thank-you page of a reversed order', () => {
 });
 
 describe('the thank-you page of a paid order', () => {
-  it("keeps SPEC's texts and links the payment transaction to the explorer", async () => {
+  it('keeps its texts and links the payment transaction to the explorer', async () => {
     const page = await render(order('shipped', { paymentTxHash: TX }), (root) => {
       if (!root.querySelector('[data-testid="payment-tx"] a')) throw new Error('no link yet');
     });

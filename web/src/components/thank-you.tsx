@@ -1,7 +1,8 @@
-// The order confirmation of /thank-you/{orderId} and /store/{slug}/thank-you/{orderId} (SPEC §2):
-// lines, subtotal, shipping, total paid, payment method, status, date, address, delivery estimate.
-// It says what is true of the order: a pending order is not paid yet (with a link to its payment
-// page), a reversed one lost its payment, and a paid one shows its payment transaction.
+// The order confirmation of /thank-you/{orderId} and /store/{slug}/thank-you/{orderId}
+// (docs/screens.md#thank-you-page): lines, subtotal, shipping, total paid, payment method, status,
+// date, address, delivery estimate. It says what is true of the order: a pending order is not paid
+// yet (with a link to its payment page), a reversed one lost its payment, and a paid one shows its
+// payment transaction.
 import {
   addressTailLines,
   formatUsdc,
@@ -40,7 +41,7 @@ export function ThankYouPage(props: {
   result: OrderState;
   home: string;
   paymentBase: string;
-  /** The store's delivery estimate of this order (SPEC's 5-7 business days when not given). */
+  /** The store's delivery estimate of this order (5-7 business days when not given). */
   deliveryEstimate?: (order: Order) => string;
 }) {
   return (

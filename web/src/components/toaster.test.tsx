@@ -29,7 +29,7 @@ function pointer(type: string, clientX: number) {
   return event;
 }
 
-describe('toasts (SPEC §4)', () => {
+describe('toasts (docs/screens.md#notifications)', () => {
   it('shows one toast at a time: a new one replaces the current', () => {
     act(() => void toast({ title: 'Added to cart' }));
     act(() => void toastError('Failed to create order', '422: Only 2 left'));

@@ -1,4 +1,5 @@
-// The notification region (SPEC §4): F8 focuses it, a swipe right of 50 px dismisses the toast.
+// The notification region (docs/screens.md#notifications): F8 focuses it, a swipe right of 50 px
+// dismisses the toast.
 import { TOAST } from '@store/shared';
 import { type PointerEvent, useEffect, useRef, useState } from 'react';
 import { dismissToast, useCurrentToast } from '../lib/toast.ts';

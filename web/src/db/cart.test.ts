@@ -21,7 +21,7 @@ beforeEach(async () => {
   await db.settings.clear();
 });
 
-describe('cart rules (SPEC §4)', () => {
+describe('cart rules (docs/rules.md#cart-rules)', () => {
   it('adding an item already in the cart increases its quantity', async () => {
     await addToCart(mug);
     await addToCart(mug, 2);

@@ -1,6 +1,6 @@
-// Cart rules of SPEC §4 on IndexedDB: adding an existing line adds to its quantity, a quantity
-// of 0 or less removes the line, remove and clear work per store, clearing with no store known
-// empties every cart, and lines without a storeId are outdated.
+// Cart rules (docs/rules.md#cart-rules) on IndexedDB: adding an existing line adds to its quantity,
+// a quantity of 0 or less removes the line, remove and clear work per store, clearing with no store
+// known empties every cart, and lines without a storeId are outdated.
 import {
   type CartItem,
   clampQuantity,

@@ -14,7 +14,10 @@ import { importLegacyCart } from './legacy-cart.ts';
 // Note: for the storefront's lazy live queries (open.ts), which load this module on demand.
 export { liveQuery } from 'dexie';
 
-/** A cart line as stored: the SPEC §3 fields plus its key, insertion time and known stock. */
+/**
+ * A cart line as stored: the fields of docs/data.md#carts-in-the-browser plus its key, insertion
+ * time and known stock.
+ */
 export interface CartRow extends CartItem {
   /** `{storeId}/{productId}`; lines without a store (outdated) use `-/{productId}`. */
   key: string;

@@ -1,4 +1,4 @@
-// Moves the cart that older versions kept in localStorage (SPEC §3: one key, carts by store)
+// Moves the cart that older versions kept in localStorage (one key, carts by store)
 // into IndexedDB once. Lines saved before carts were per store have no storeId: they arrive
 // flagged outdated, and the storefront offers to remove them.
 import { CartStateSchema } from '@store/shared';

@@ -1,7 +1,7 @@
-// Remembered shopper details (SPEC §3 cart state): the details of a checkout whose shopper asked
-// this device to remember them, offered (never filled in unasked) at the next checkout. Note: a
-// device is often shared (a family tablet, a shop's kiosk): nothing is kept without the shopper's
-// choice, and the checkout offers to forget what is kept.
+// Remembered shopper details (docs/data.md#carts-in-the-browser): the details of a checkout whose
+// shopper asked this device to remember them, offered (never filled in unasked) at the next
+// checkout. Note: a device is often shared (a family tablet, a shop's kiosk): nothing is kept
+// without the shopper's choice, and the checkout offers to forget what is kept.
 import { SavedShippingAddressSchema } from '@store/shared';
 import * as v from 'valibot';
 import { openDb } from './open.ts';

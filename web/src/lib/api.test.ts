@@ -10,7 +10,7 @@ function lastCall() {
   return { url, init: init as RequestInit & { headers: Record<string, string> } };
 }
 
-describe('apiRequest (SPEC §7 generic request behaviour)', () => {
+describe('apiRequest (docs/api.md#web-client-behaviour)', () => {
   it('sends cookies, sets JSON content type only with a body, and an Idempotency-Key on mutations', async () => {
     fetchMock.mockImplementation(async () => new Response('{"ok":true}', { status: 200 }));
     await apiGet(['/api/stores', 'my shop']);

@@ -1,9 +1,11 @@
-// The one fetch wrapper of the web app (SPEC §7 generic request behaviour): cookies sent, JSON
+// The one fetch wrapper of the web app (docs/api.md#web-client-behaviour): cookies sent, JSON
 // content type only with a body, non-OK responses raised as "status: text", an Idempotency-Key on
 // every mutation, and no retries.
 import { reportNetworkFailure, reportNetworkSuccess } from './connectivity.ts';
 
-/** Raised for a non-OK response; `message` is "{status}: {text}" as SPEC §7 says. */
+/**
+ * Raised for a non-OK response; `message` is "{status}: {text}" (docs/api.md#web-client-behaviour).
+ */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
@@ -37,7 +39,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export interface RequestOptions {
   /** Reuse one key when the same logical mutation is sent again (a retried submit). */
   idempotencyKey?: string;
-  /** '401: returnNull' answers null instead of throwing on 401 (SPEC §7). */
+  /** '401: returnNull' answers null instead of throwing on 401. */
   on401?: 'throw' | 'returnNull';
   signal?: AbortSignal;
   /** Extra request headers (a fresh second-factor code: X-TOTP-Code). */
@@ -109,7 +111,7 @@ export async function apiRequest<T>(
   return (text ? JSON.parse(text) : null) as T;
 }
 
-/** GET of a query key: segments joined with '/' (SPEC §7), each one URL-encoded after the first. */
+/** GET of a query key: segments joined with '/', each one URL-encoded after the first. */
 export function apiGet<T>(key: readonly string[], options?: RequestOptions): Promise<T> {
   const [base = '', ...rest] = key;
   const path = [base, ...rest.map((segment) => encodeURIComponent(segment))].join('/');

@@ -1,5 +1,5 @@
-// The storefront's catalogue reads of SPEC §7 (stores, a store, its published products, a
-// product), each response checked against the shared schema.
+// The storefront's catalogue reads (docs/api.md#shopper-routes: stores, a store, its published
+// products, a product), each response checked against the shared schema.
 // Note: apart from the order calls (lib/shop-api.ts), so a store page's first load does not carry
 // the order and checkout schemas.
 import { type Product, ProductSchema, type PublicStore, PublicStoreSchema } from '@store/shared';

@@ -19,14 +19,18 @@ export function usdcExact(amount: Usdc): string {
   return formatUsdcFull(amount).replace(/(\.\d\d\d*?)0+$/, '$1');
 }
 
-/** A card description cut to 100 characters (SPEC §2), with an ellipsis when cut. */
+/**
+ * A card description cut to 100 characters (docs/screens.md#storefront), with an ellipsis when cut.
+ */
 export function truncateDescription(text: string | null | undefined): string {
   if (!text) return '';
   if (text.length <= DESCRIPTION_TRUNCATE_LENGTH) return text;
   return `${text.slice(0, DESCRIPTION_TRUNCATE_LENGTH).trimEnd()}…`;
 }
 
-/** True for a 1-2 character emoji logo (SPEC §2: logoUrl may be a URL or an emoji). */
+/**
+ * True for a 1-2 character emoji logo (docs/rules.md#store-form: a logo may be a URL or an emoji).
+ */
 export function isEmojiLogo(logo: string | null | undefined): logo is string {
   if (!logo) return false;
   return [...logo].length <= 2 && !/^[\w./:]/.test(logo);

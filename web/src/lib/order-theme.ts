@@ -1,4 +1,4 @@
-// Which look an order page takes when no store layout gives one (SPEC §2).
+// Which look an order page takes when no store layout gives one (docs/screens.md#themes).
 import { isLinkOrder, type Order, type PublicStore } from '@store/shared';
 import type { StoreTheme } from './theme.ts';
 

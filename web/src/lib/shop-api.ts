@@ -1,5 +1,5 @@
-// The shopper's calls of SPEC §7, each response checked against the shared schema so a contract
-// drift shows as one clear error instead of a half-drawn page.
+// The shopper's calls (docs/api.md#shopper-routes), each response checked against the shared schema
+// so a contract drift shows as one clear error instead of a half-drawn page.
 import {
   type CreateOrder,
   type CreateUniversalOrder,

@@ -1,7 +1,8 @@
-// Store theming (SPEC §2): the light/dark class and the three colours as CSS variables on <html>
-// while a store page is shown, and the app's own look back when the page goes away. The accent
-// colours text (prices, the payment amount, links), so it is adjusted to WCAG AA contrast on the
-// theme's backgrounds; button text on the primary colour is white or dark, whichever reads.
+// Store theming (docs/screens.md#themes): the light/dark class and the three colours as CSS
+// variables on <html> while a store page is shown, and the app's own look back when the page goes
+// away. The accent colours text (prices, the payment amount, links), so it is adjusted to WCAG AA
+// contrast on the theme's backgrounds; button text on the primary colour is white or dark,
+// whichever reads.
 import { DEFAULT_COLORS, DEFAULT_THEME, isHexColor, type Theme } from '@store/shared';
 import { useEffect } from 'react';
 import { AA_TEXT_CONTRAST, contrastRatio, readableTextColour, textOn } from './contrast.ts';

@@ -1,5 +1,6 @@
-// Toast store (SPEC §4): one toast at a time, a new one replaces the current, 5000 ms each.
-// A tiny external store so any module (hooks, mutations) can raise a toast without a context.
+// Toast store (docs/screens.md#notifications): one toast at a time, a new one replaces the current,
+// 5000 ms each. A tiny external store so any module (hooks, mutations) can raise a toast without a
+// context.
 import { TOAST } from '@store/shared';
 import { useSyncExternalStore } from 'react';
 
@@ -8,7 +9,7 @@ export interface Toast {
   id: number;
   title: string;
   description?: string;
-  /** Destructive toasts are the failures of SPEC §8. */
+  /** Destructive toasts are the failures (docs/messages.md#failure-toasts). */
   variant: 'default' | 'destructive';
 }
 

@@ -24,7 +24,7 @@ function RootLayout() {
   );
 }
 
-/** Shown for any path no route matches (SPEC.md §2). */
+/** Shown for any path no route matches (docs/screens.md#not-found-page). */
 export function NotFoundPage() {
   return (
     <main className="page page-centred">

@@ -1,4 +1,5 @@
-// Route /checkout: checkout needs a store (SPEC §2), so this page sends the shopper to one.
+// Route /checkout: checkout needs a store (docs/screens.md#checkout-without-a-store), so this page
+// sends the shopper to one.
 import { PAGE_TEXTS } from '@store/shared';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { MessageCard } from '../components/message-card.tsx';

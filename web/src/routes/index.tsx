@@ -1,6 +1,6 @@
-// Route "/": the landing page (SPEC §1, §2): hero with the demo and link-builder buttons, a
-// comparison with traditional processors, six feature cards, three steps, a call to action and
-// the footer. The demo link is built as SPEC §2 says (shared buildDemoCheckoutUrl), paying the
+// Route "/": the landing page (docs/screens.md#landing-page): hero with the demo and link-builder
+// buttons, a comparison with traditional processors, six feature cards, three steps, a call to
+// action and the footer. The demo link is built by the shared buildDemoCheckoutUrl, paying the
 // platform's treasury, with a note on what a demo payment is on this chain.
 import { MARKETING_CLAIMS, PAYMENT_WINDOW_DAYS } from '@store/shared';
 import { createFileRoute, Link } from '@tanstack/react-router';
@@ -14,7 +14,7 @@ export const Route = createFileRoute('/')({ component: LandingPage });
 
 function LandingPage() {
   const chain = useChainInfo();
-  // Note: one demo id per visit; the link only navigates (SPEC §2).
+  // Note: one demo id per visit; the link only navigates.
   const demo = useDemoCheckout();
   return (
     <div className="landing">

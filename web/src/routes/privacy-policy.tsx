@@ -1,4 +1,5 @@
-// Route /privacy-policy (SPEC §2 legal figures: usage data 24 months, blockchain logs 12 months).
+// Route /privacy-policy (docs/screens.md#legal-pages: usage data 24 months, blockchain logs 12
+// months).
 import { LEGAL } from '@store/shared';
 import { createFileRoute } from '@tanstack/react-router';
 import { LegalPage } from './-landing/legal-page.tsx';

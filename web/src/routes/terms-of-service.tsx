@@ -1,5 +1,5 @@
-// Route /terms-of-service (SPEC §2 legal figures: liability cap, arbitration opt-out, small claims,
-// minimum age).
+// Route /terms-of-service (docs/screens.md#legal-pages: liability cap, arbitration opt-out, small
+// claims, minimum age).
 import { LEGAL, MARKETING_CLAIMS } from '@store/shared';
 import { createFileRoute } from '@tanstack/react-router';
 import { useChainInfo } from '../lib/chain-info.ts';

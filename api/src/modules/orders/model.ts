@@ -14,7 +14,7 @@ import {
 import * as v from 'valibot';
 import { UpdatedAtSchema } from '../../http/versions.ts';
 
-/** Body of POST /api/orders: SPEC §7's body plus an optional shipping method. */
+/** Body of POST /api/orders: the checkout's body plus an optional shipping method. */
 export const CreateOrderBody = v.object({
   ...CreateOrderSchema.entries,
   // Note: new orders are always pending whatever the client says; only payment makes them paid.

@@ -130,7 +130,7 @@ describe("the store's settings", () => {
     });
   });
 
-  test("refuses SPEC's prices and the 8% tax when the store set its own", () => {
+  test('refuses the default prices and the 8% tax when the store set its own', () => {
     expect(
       messageOf(() => priceOrder(body({ shippingMethod: 'standard' }), catalogue, settings)),
     ).toBe('422 Order totals do not match current prices; refresh and try again');

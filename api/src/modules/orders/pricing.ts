@@ -66,7 +66,7 @@ export function shippingMethodOf(
   return method;
 }
 
-// Note: an untracked product sells up to 99 a line (SPEC's fallback); a tracked one at most the
+// Note: an untracked product sells up to 99 a line (the fallback); a tracked one at most the
 // units left, none when it is sold out (issue 18: tracked stock never oversells).
 function checkQuantity(product: CatalogueProduct, quantity: number) {
   // Note: a tracked product too, so one order cannot hold a whole large stock.
@@ -82,7 +82,7 @@ function checkQuantity(product: CatalogueProduct, quantity: number) {
 
 /**
  * Prices the order from `catalogue` (the store's published products) and the store's settings
- * (SPEC's when none are given); 422 on any disagreement.
+ * (the defaults when none are given); 422 on any disagreement.
  */
 export function priceOrder(
   body: CreateOrderBody,

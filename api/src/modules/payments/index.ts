@@ -43,7 +43,7 @@ export const paymentsModule = (app: AppDeps) => {
       {
         // 429 past the deposit addresses one client asks for per minute.
         transform: limits.wallet,
-        // Note: SPEC's client sends { paymentChain }; a bare POST means Base as well.
+        // Note: the payment pages send { paymentChain }; a bare POST means Base as well.
         body: v.optional(AssignPaymentWalletSchema),
         ...contract({
           tags,

@@ -4,7 +4,7 @@ import { type DepositAddress, depositAddressDeriver } from '@store/shared/deposi
 import type { AppDeps } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 
-/** Texts of the payment errors (not in SPEC, which shows none). */
+/** Texts of the payment errors (docs/messages.md#api-messages). */
 export const PAYMENT_API_MESSAGES = {
   noPaymentAddress:
     "This store has no payment address yet, so its orders cannot be paid; the merchant must add one in the store's settings",
@@ -45,7 +45,7 @@ export function paymentDeps({ db, config }: AppDeps): PaymentDeps {
   };
 }
 
-/** The wallet a shopper pays to (SPEC §3 "payment wallet response") and when its window ends. */
+/** The wallet a shopper pays to (docs/payments.md#deposit-address) and when its window ends. */
 export interface PaymentWalletView {
   address: string;
   expectedAmount: string;

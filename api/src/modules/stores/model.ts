@@ -32,7 +32,7 @@ export const UpdateStoreBody = v.object({
 /** A validated store update body. */
 export type UpdateStoreBody = v.InferOutput<typeof UpdateStoreBody>;
 
-/** A store as everyone may see it (SPEC §7 fields, the version and the product count). */
+/** A store as everyone may see it (its public fields, the version and the product count). */
 export interface PublicStore {
   id: string;
   name: string;
@@ -51,11 +51,11 @@ export interface PublicStore {
   productCount: number;
   /** Tax rate in basis points (800 = 8%). */
   taxRateBps: number;
-  /** Shipping methods offered with prices and delivery texts; null: SPEC's. */
+  /** Shipping methods offered with prices and delivery texts; null: the default. */
   shippingOptions: unknown;
-  /** Shipping time of the product page; null: SPEC's. */
+  /** Shipping time of the product page; null: the default. */
   shippingTime: string | null;
-  /** Days within which returns are accepted (0: none); null: SPEC's 30. */
+  /** Days within which returns are accepted (0: none); null: the default 30. */
   returnPolicyDays: number | null;
   /** "Verified Store": the payout address signed (EIP-4361) and is still the payout address. */
   verified: boolean;

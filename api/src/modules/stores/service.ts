@@ -43,7 +43,7 @@ const publicColumns = {
   isActive: stores.isActive,
   createdAt: stores.createdAt,
   updatedAt: stores.updatedAt,
-  // The store's settings (null: SPEC's values, resolved by the shared helpers).
+  // The store's settings (null: the defaults, resolved by the shared helpers).
   taxRateBps: stores.taxRateBps,
   shippingOptions: stores.shippingOptions,
   shippingTime: stores.shippingTime,
@@ -334,7 +334,7 @@ export async function updateStore(
   return after;
 }
 
-/** A store's checkout settings (tax rate, shipping methods) with SPEC's defaults filled in. */
+/** A store's checkout settings (tax rate, shipping methods) with the defaults filled in. */
 export async function loadStoreSettings(db: Database, storeId: string) {
   const [row] = isUuid(storeId)
     ? await db

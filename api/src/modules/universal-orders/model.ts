@@ -1,4 +1,4 @@
-// Bodies and messages of POST /api/universal-orders (both forms of SPEC §7).
+// Bodies and messages of POST /api/universal-orders (both forms, docs/api.md#shopper-routes).
 import {
   type CreateUniversalOrder,
   CreateUniversalOrderSchema,
@@ -9,7 +9,7 @@ import {
 import * as v from 'valibot';
 import { AppError } from '../../http/errors.ts';
 
-/** Texts of the universal order errors (not in SPEC). */
+/** Texts of the universal order errors (docs/messages.md#api-messages). */
 export const UNIVERSAL_MESSAGES = {
   totalsMismatch: (subtotal: string, shipping: string, total: string) =>
     `Order totals do not match the items: expected subtotal ${subtotal}, shipping ${shipping}, total ${total}`,

@@ -1,5 +1,6 @@
-// Small labels of the admin pages: an order's status (SPEC §2 colours: paid green, pending amber,
-// others grey), an item's sync state, and a store's logo (image, 1-2 character emoji or icon).
+// Small labels of the admin pages: an order's status (docs/screens.md#admin-dashboard colours: paid
+// green, pending amber, others grey), an item's sync state, and a store's logo (image, 1-2
+// character emoji or icon).
 import { orderStatusTone } from '@store/shared';
 import { isEmojiLogo } from '../../lib/format.ts';
 import type { SyncState } from '../use-merchant-data.ts';

@@ -1,5 +1,5 @@
 // The store and product dialogs in jsdom: the slug follows the name until the merchant types one,
-// every SPEC §5 message, the upload hints, inventory parsing, the SPEC §8 toasts, Esc and focus.
+// every form message, the upload hints, inventory parsing, the toasts, Esc and focus.
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -73,7 +73,7 @@ describe('Create New Store', () => {
     expect(field('Store Slug').value).toBe('custom');
   });
 
-  it('shows every store form message of SPEC §5', async () => {
+  it('shows every store form message', async () => {
     await typeInto(field('Store Slug'), 'Bad Slug');
     await typeInto(field('Payment Address'), '0x123');
     await typeInto(field('Primary color'), 'red');

@@ -1,6 +1,6 @@
-// The 'Add New Product' dialog (SPEC §2, §5) and its Edit Product twin: TanStack Form validated by
-// the shared product rules, the image hint, inventory parsed as SPEC says (non-numeric is 0), and
-// the save through the outbox (so it also works offline).
+// The 'Add New Product' dialog (docs/rules.md#product-form) and its Edit Product twin: TanStack
+// Form validated by the shared product rules, the image hint, inventory parsed as the rules say
+// (non-numeric is 0), and the save through the outbox (so it also works offline).
 import { FAILURE_TOASTS, SUCCESS_TOASTS } from '@store/shared';
 import { revalidateLogic, useStore } from '@tanstack/react-form';
 import { submitWith } from '../../lib/form.tsx';
@@ -27,7 +27,6 @@ interface ProductFormProps {
   onDone: () => void;
 }
 
-// Note: not in SPEC, which has no product editing.
 const PRODUCT_UPDATED = { title: 'Product updated successfully' };
 
 /** Add New Product without `product`, Edit Product with it. */

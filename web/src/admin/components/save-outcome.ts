@@ -1,5 +1,5 @@
-// A dialog's save through the outbox, the toast after it (SPEC §8 texts for success and failure)
-// and whether the dialog may close: it stays open only when the server refused the edit.
+// A dialog's save through the outbox, the toast after it (docs/messages.md: success and failure
+// toasts) and whether the dialog may close: it stays open only when the server refused the edit.
 import { toast, toastError } from '../../lib/toast.ts';
 import { editedBody } from '../form-values.ts';
 import type { Mutation } from '../outbox/queue.ts';
@@ -12,7 +12,7 @@ export interface SaveTexts {
   failure: string;
 }
 
-/** Offline save: not in SPEC, which has no offline mode. */
+/** Offline save. */
 export const SAVED_OFFLINE = {
   title: 'Saved offline',
   description: "It will sync when you're back online.",

@@ -1,6 +1,6 @@
-// The 'Create New Store' and 'Edit Store' dialogs (SPEC §2, §5): TanStack Form validated by the
-// shared CreateStoreSchema, the slug generated from the name until the merchant types one, the
-// logo hint, and the save through the outbox (so it also works offline).
+// The 'Create New Store' and 'Edit Store' dialogs (docs/rules.md#store-form): TanStack Form
+// validated by the shared CreateStoreSchema, the slug generated from the name until the merchant
+// types one, the logo hint, and the save through the outbox (so it also works offline).
 import { CreateStoreSchema, FAILURE_TOASTS, SUCCESS_TOASTS, slugify, THEMES } from '@store/shared';
 import { revalidateLogic, useStore } from '@tanstack/react-form';
 import { useState } from 'react';

@@ -14,7 +14,7 @@ import { onReplay, syncNow } from './sync.ts';
 /** How often waiting entries are retried (the online event alone is not reliable). */
 export const RETRY_INTERVAL_MS = 5000;
 
-/** The failure toast title of an entry (SPEC §8; product edits are not in SPEC). */
+/** The failure toast title of an entry (docs/messages.md#failure-toasts). */
 export function failureTitle(entry: Pick<OutboxRow, 'kind' | 'op'>): string {
   if (entry.kind === 'store')
     return entry.op === 'create' ? FAILURE_TOASTS.createStore : FAILURE_TOASTS.updateStore;

@@ -1,6 +1,7 @@
-// The customer and shipping-address fields both checkouts share (SPEC §2, §5), in form order, and
-// their two sections as one TanStack Form field group. The address starts with its country: a US
-// address has SPEC's state select and ZIP code, one elsewhere a free-text region and postal code.
+// The customer and shipping-address fields both checkouts share (docs/rules.md#customer-details),
+// in form order, and their two sections as one TanStack Form field group. The address starts with
+// its country: a US address has the state select and ZIP code, one elsewhere a free-text region and
+// postal code.
 import { countryOptions, DEFAULT_COUNTRY, isCountryCode, US_STATES } from '@store/shared';
 import { useStore } from '@tanstack/react-form';
 import { withFieldGroup } from '../../lib/form.tsx';

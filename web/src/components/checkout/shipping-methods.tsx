@@ -1,4 +1,5 @@
-// Shipping method radio group (SPEC §2, §5): native radios in a fieldset, so arrow keys work.
+// Shipping method radio group (docs/rules.md#shipping-methods): native radios in a fieldset, so
+// arrow keys work.
 import type { ShippingMethod } from '@store/shared';
 import { useId } from 'react';
 import { usdc } from '../../lib/format.ts';

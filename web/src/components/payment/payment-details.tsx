@@ -1,7 +1,7 @@
-// Payment details card (SPEC §2): wallet address, short order id, amount, network and USDC
-// contract with copy and explorer link, and the exact-amount warning. Note: no network fee is
-// shown: nothing measures a transfer's cost on the deployment's chain, and a guessed figure in
-// dollars would not be true (the payer's wallet shows the real one before sending).
+// Payment details card (docs/screens.md#payment-panel): wallet address, short order id, amount,
+// network and USDC contract with copy and explorer link, and the exact-amount warning. Note: no
+// network fee is shown: nothing measures a transfer's cost on the deployment's chain, and a guessed
+// figure in dollars would not be true (the payer's wallet shows the real one before sending).
 import { shortOrderId } from '@store/shared';
 import { useChainInfo } from '../../lib/chain-info.ts';
 import { usdc } from '../../lib/format.ts';

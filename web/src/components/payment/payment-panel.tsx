@@ -1,8 +1,8 @@
-// The body of both payment pages (SPEC §2): status badge, countdown, QR code and address with copy
-// buttons, exact amount, USDC contract, card on-ramp, wallet download link, payment details card,
-// 'Check Payment Status', and the failure card with Try Again. The QR code and 'Open in wallet'
-// carry an EIP-681 request for the USDC transfer of the amount due on the settlement chain, and
-// 'Pay with browser wallet' sends it from a wallet extension.
+// The body of both payment pages (docs/screens.md#payment-panel): status badge, countdown, QR code
+// and address with copy buttons, exact amount, USDC contract, card on-ramp, wallet download link,
+// payment details card, 'Check Payment Status', and the failure card with Try Again. The QR code
+// and 'Open in wallet' carry an EIP-681 request for the USDC transfer of the amount due on the
+// settlement chain, and 'Pay with browser wallet' sends it from a wallet extension.
 import {
   CLIENT_PAYMENT_STATUS_LABELS,
   DETECTED_PAYMENT_LABEL,

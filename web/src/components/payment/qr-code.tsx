@@ -1,4 +1,5 @@
-// QR code of the payment request (SPEC §9: 192 px, margin 2, black on white), drawn locally.
+// QR code of the payment request (docs/rules.md#constants: 192 px, margin 2, black on white), drawn
+// locally.
 import { QR_CODE } from '@store/shared';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';

@@ -1,6 +1,7 @@
-// The store payment page of /store/{slug}/payment/{orderId} and /payment/{orderId} (SPEC §2):
-// loads the order and its store (by slug or by the order's storeId) for the theme, then runs the
-// payment flow and goes to the thank-you page 2 s after confirmation.
+// The store payment page of /store/{slug}/payment/{orderId} and /payment/{orderId}
+// (docs/screens.md#store-payment-page): loads the order and its store (by slug or by the order's
+// storeId) for the theme, then runs the payment flow and goes to the thank-you page 2 s after
+// confirmation.
 import { ORDER_NOT_FOUND, type Order, type PublicStore, shortOrderIdUpper } from '@store/shared';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';

@@ -70,7 +70,7 @@ afterEach(() => {
 const statusCalls = () =>
   fetchMock.mock.calls.filter(([url]) => String(url).includes('check-payment-status')).length;
 
-describe('payment flow (SPEC §4)', () => {
+describe('payment flow (docs/payments.md#what-the-shopper-sees)', () => {
   it('requests the wallet, then waits with the server expiry', async () => {
     await mount('store');
     expect(session.wallet?.address).toBe(WALLET.address);
@@ -180,7 +180,7 @@ describe('payment flow (SPEC §4)', () => {
     const walletCalls = () =>
       fetchMock.mock.calls.filter(([url]) => String(url).includes('assign-payment-wallet'));
     expect(walletCalls()).toHaveLength(2);
-    // With a wallet, Try Again only returns to waiting (SPEC §4): the same address stays.
+    // With a wallet, Try Again only returns to waiting: the same address stays.
     await act(async () => session.tryAgain());
     await act(async () => {});
     expect(walletCalls()).toHaveLength(2);

@@ -1,6 +1,7 @@
-// The payment page's state machine (SPEC §4): request the wallet, poll every 10 s until the
-// payment is in, manual checks with their toasts, failure on wallet errors or (store page) expiry,
-// Try Again, and the hand-off to the caller's redirect 2 s after confirmation.
+// The payment page's state machine (docs/payments.md#what-the-shopper-sees): request the wallet,
+// poll every 10 s until the payment is in, manual checks with their toasts, failure on wallet
+// errors or (store page) expiry, Try Again, and the hand-off to the caller's redirect 2 s after
+// confirmation.
 import {
   type ClientPaymentStatus,
   CONFIRMATION_REDIRECT_DELAY_MS,
@@ -69,8 +70,9 @@ export function usePayment(options: PaymentOptions): PaymentSession {
   const [wallet, setWallet] = useState<AssignedWallet>();
   const [lastCheck, setLastCheck] = useState<PaymentStatusResponse>();
   const [attempt, setAttempt] = useState(0);
-  // Note: Try Again on the store page grants 15 minutes (SPEC §4) when the server window is over;
-  // the server still honours a late payment, so the countdown does not lie.
+  // Note: Try Again on the store page grants 15 minutes (docs/screens.md#store-payment-page) when
+  // the server window is over; the server still honours a late payment, so the countdown does not
+  // lie.
   const [graceUntil, setGraceUntil] = useState<number>();
   const inGrace = useRef<() => boolean>(() => false);
   inGrace.current = () => graceUntil !== undefined && graceUntil > Date.now();
@@ -146,7 +148,8 @@ export function usePayment(options: PaymentOptions): PaymentSession {
   const live = useRef(false);
   live.current = usePaymentEvents(orderId, wallet !== undefined, (view) => record(view, 'poll'));
 
-  // Poll every 10 s while not confirmed; polling errors are only logged (SPEC §8).
+  // Poll every 10 s while not confirmed; polling errors are only logged
+  // (docs/payments.md#what-the-shopper-sees).
   // Note: a tick is skipped while the push channel is open; the poll is its fallback.
   useEffect(() => {
     if (!wallet || status === 'confirmed') return;
@@ -177,7 +180,7 @@ export function usePayment(options: PaymentOptions): PaymentSession {
     }
   }, [orderId, record]);
 
-  // Note: the universal page keeps its wallet and window (SPEC §4) unless it never got a wallet;
+  // Note: the universal page keeps its wallet and window unless it never got a wallet;
   // then waiting without one would wait forever, so it asks for one again.
   const hasWallet = wallet !== undefined;
   const tryAgain = useCallback(() => {

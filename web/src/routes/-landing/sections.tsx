@@ -1,4 +1,5 @@
-// Landing page sections: the comparison, the six feature cards and the three steps (SPEC §1).
+// Landing page sections: the comparison, the six feature cards and the three steps
+// (docs/screens.md#landing-page).
 import { MARKETING_CLAIMS, PAYMENT_WINDOW_DAYS } from '@store/shared';
 import { Link } from '@tanstack/react-router';
 import {

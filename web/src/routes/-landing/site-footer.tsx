@@ -2,7 +2,7 @@
 import { Link } from '@tanstack/react-router';
 import { APP_NAME } from '../../app-meta.ts';
 
-/** The company behind the product (SPEC §1: a US corporation). */
+/** The company behind the product (docs/screens.md#legal-pages: a US corporation). */
 export const COMPANY_NAME = 'USDC Storefront, Inc.';
 
 /** Site footer with this year's copyright (from the clock). */

@@ -1,6 +1,6 @@
-// Route /admin: the Admin Dashboard of SPEC §2: stat cards, 'Your Stores' with its empty state,
-// Recent Orders, and the Create New Store / Edit Store / Add New Product dialogs. Shows the
-// cached data (with unsynced drafts) at once and refreshes it from the API.
+// Route /admin: the Admin Dashboard (docs/screens.md#admin-dashboard): stat cards, 'Your Stores'
+// with its empty state, Recent Orders, and the Create New Store / Edit Store / Add New Product
+// dialogs. Shows the cached data (with unsynced drafts) at once and refreshes it from the API.
 import { PAGE_TEXTS, RECENT_ORDERS_LIMIT } from '@store/shared';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';

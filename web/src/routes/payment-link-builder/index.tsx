@@ -1,8 +1,8 @@
-// Route /payment-link-builder (SPEC §2, §5): required fields, products, branding, shipping and
-// customer pre-fill; 'Generate' makes an ORDER-{timestamp}-{random} id and 'Generate Payment Link'
-// builds the universal-checkout link to copy or test. Every problem (shared linkBuilderIssues:
-// SPEC's required fields first) shows beside its field and no link is built while one remains; a
-// signed-in merchant who picks a store gets the link signed by the API.
+// Route /payment-link-builder (docs/screens.md#payment-link-builder): required fields, products,
+// branding, shipping and customer pre-fill; 'Generate' makes an ORDER-{timestamp}-{random} id and
+// 'Generate Payment Link' builds the universal-checkout link to copy or test. Every problem (shared
+// linkBuilderIssues: the required fields first) shows beside its field and no link is built while
+// one remains; a signed-in merchant who picks a store gets the link signed by the API.
 import {
   buildCheckoutUrl,
   completeItems,

@@ -1,5 +1,5 @@
 // Route /thank-you/{orderId}: the order confirmation. Theme: a universal order's own colours,
-// otherwise SPEC §2's rule: the first store with the light theme, else the first store.
+// otherwise the first store with the light theme, else the first store (docs/screens.md#themes).
 import { createFileRoute } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { RefundClaimNotice } from '../../components/refund-claim-notice.tsx';

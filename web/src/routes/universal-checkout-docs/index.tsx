@@ -1,6 +1,6 @@
-// Route /universal-checkout-docs: integration docs (SPEC §2): how it works, the URL parameters,
-// the webhook with its Standard Webhooks headers and verification, a demo URL with copy and
-// 'Try Live Demo', integration steps and support notes.
+// Route /universal-checkout-docs: integration docs (docs/screens.md#integration-docs): how it
+// works, the URL parameters, the webhook with its Standard Webhooks headers and verification, a
+// demo URL with copy and 'Try Live Demo', integration steps and support notes.
 import {
   CONFIRMATION_REDIRECT_DELAY_MS,
   MARKETING_CLAIMS,

@@ -1,6 +1,6 @@
 // Route /universal-checkout: the hosted checkout of an external store, driven by the link's query
-// parameters (SPEC §2, §5): the external store's name, logo and colours, the form, the summary,
-// and the 'Checkout Error' card when the parameters cannot be used.
+// parameters (docs/screens.md#universal-checkout): the external store's name, logo and colours, the
+// form, the summary, and the 'Checkout Error' card when the parameters cannot be used.
 import { parseCheckoutParams } from '@store/shared';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { valibotValidator } from '@tanstack/valibot-adapter';
@@ -19,7 +19,8 @@ import {
 } from './-components/signed-link.tsx';
 import { UniversalForm } from './-components/universal-form.tsx';
 
-// Note: every value is a string (see router.tsx); parseCheckoutParams applies SPEC §5's rules.
+// Note: every value is a string (see router.tsx); parseCheckoutParams applies
+// docs/rules.md#checkout-link-parameters.
 const SearchSchema = v.record(v.string(), v.string());
 
 export const Route = createFileRoute('/universal-checkout/')({

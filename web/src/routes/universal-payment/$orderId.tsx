@@ -1,6 +1,7 @@
-// Route /universal-payment/{orderId}: the universal payment page (SPEC §2, §4): the external
-// store's name, logo and colours from the order's metadata, the order number, the payment panel,
-// and after confirmation the integrator's returnUrl when the order has one, else the thank-you page.
+// Route /universal-payment/{orderId}: the universal payment page
+// (docs/screens.md#universal-payment-page): the external store's name, logo and colours from the
+// order's metadata, the order number, the payment panel, and after confirmation the integrator's
+// returnUrl when the order has one, else the thank-you page.
 import { isLinkOrder, ORDER_NOT_FOUND, type Order, shortOrderIdUpper } from '@store/shared';
 import { buildReturnUrl } from '@store/shared/payment-display';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';

@@ -1,6 +1,6 @@
-// The dashboard's 'Recent Orders' table (SPEC §2): the first 5 orders with Order ID (# and the
-// last 8 characters, a link to the order's page), Customer, Amount, Status and Chain, or the
-// empty text. On a phone each order is a card.
+// The dashboard's 'Recent Orders' table (docs/screens.md#admin-dashboard): the first 5 orders with
+// Order ID (# and the last 8 characters, a link to the order's page), Customer, Amount, Status and
+// Chain, or the empty text. On a phone each order is a card.
 import { formatOrderNumber, PAGE_TEXTS, RECENT_ORDERS_LIMIT } from '@store/shared';
 import { Link } from '@tanstack/react-router';
 import { StatusBadge } from '../../../admin/components/badges.tsx';

@@ -1,6 +1,7 @@
-// The dashboard's four stat cards (SPEC §2): Total Stores, Total Revenue, Total Orders and Total
-// Products. Revenue and orders add up the stores' 30-day figures (revenue: USDC received, as the
-// charts' "Received" and the accounting export count it); money stays bigint, shown in USDC.
+// The dashboard's four stat cards (docs/screens.md#admin-dashboard): Total Stores, Total Revenue,
+// Total Orders and Total Products. Revenue and orders add up the stores' 30-day figures (revenue:
+// USDC received, as the charts' "Received" and the accounting export count it); money stays bigint,
+// shown in USDC.
 import { type StoreAnalytics, sumUsdc, tryParseUsdc } from '@store/shared';
 import type { MerchantStore } from '../../../admin/types.ts';
 import { usdcText } from '../../../admin/usdc-text.ts';

@@ -1,5 +1,6 @@
-// One store on the dashboard (SPEC §2): logo, name, slug, the 30-day figures (0 and 0.00 USDC when
-// the analytics are missing), Add Product, View Store and Edit, plus its sync state.
+// One store on the dashboard (docs/screens.md#admin-dashboard): logo, name, slug, the 30-day
+// figures (0 and 0.00 USDC when the analytics are missing), Add Product, View Store and Edit, plus
+// its sync state.
 import type { StoreAnalytics } from '@store/shared';
 import { Link } from '@tanstack/react-router';
 import { StoreCardLogo, SyncBadge } from '../../../admin/components/badges.tsx';
@@ -7,7 +8,7 @@ import type { MerchantStore } from '../../../admin/types.ts';
 import { usdcText } from '../../../admin/usdc-text.ts';
 import type { Tracked } from '../../../admin/use-merchant-data.ts';
 
-/** The card's three figures, with SPEC's fallbacks. */
+/** The card's three figures, with their fallbacks. */
 export function storeFigures(analytics: StoreAnalytics | undefined) {
   return {
     products: String(analytics?.activeProducts ?? 0),

@@ -1,5 +1,5 @@
-// The builder's product rows (SPEC §2): price numeric with step 0.01 and minimum 0, quantity
-// minimum 1, and a remove button only while more than one row exists.
+// The builder's product rows (docs/screens.md#payment-link-builder): price numeric with step 0.01
+// and minimum 0, quantity minimum 1, and a remove button only while more than one row exists.
 import type { LinkBuilderItem } from '@store/shared';
 import { TextInput } from './text-input.tsx';
 

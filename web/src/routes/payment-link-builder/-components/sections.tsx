@@ -1,5 +1,6 @@
 // The link builder's shipping and customer pre-fill sections, and the generated link with its
-// copy and test actions (SPEC §2, §5: shipping parameters only when shipping is enabled).
+// copy and test actions (docs/rules.md#link-builder: shipping parameters only when shipping is
+// enabled).
 import { LINK_BUILDER_MESSAGES, type LinkBuilderState, PREFILL_PARAMS } from '@store/shared';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { TextInput } from './text-input.tsx';

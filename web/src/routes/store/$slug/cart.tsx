@@ -1,7 +1,7 @@
-// Route /store/{slug}/cart: the store's cart (SPEC §4 cart rules), reached from the cart summary
-// of every store page: each line with its image, title, unit price, quantity within the product's
-// limit, Remove and line total; the subtotal and Checkout. Read from and written to IndexedDB, so
-// it works offline; a page rather than a drawer so a phone's back button leaves it.
+// Route /store/{slug}/cart: the store's cart (docs/rules.md#cart-rules), reached from the cart
+// summary of every store page: each line with its image, title, unit price, quantity within the
+// product's limit, Remove and line total; the subtotal and Checkout. Read from and written to
+// IndexedDB, so it works offline; a page rather than a drawer so a phone's back button leaves it.
 import { PAGE_TEXTS } from '@store/shared';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { BackIcon } from '../../../components/icons.tsx';

@@ -1,6 +1,6 @@
-// Route /store/{slug}/checkout: the store checkout (SPEC §2, §5): Customer Information, Shipping
-// Address (US states and DC), Shipping Method (default free), Order Summary with 8% tax, and
-// 'Proceed to Payment' to /store/{slug}/payment/{orderId}.
+// Route /store/{slug}/checkout: the store checkout (docs/screens.md#store-checkout): Customer
+// Information, Shipping Address (US states and DC), Shipping Method (default free), Order Summary
+// with 8% tax, and 'Proceed to Payment' to /store/{slug}/payment/{orderId}.
 import { PAGE_TEXTS } from '@store/shared';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';

@@ -1,5 +1,6 @@
-// Route /store/{slug}: the storefront (SPEC §2): themed header, search, cart summary, product grid
-// with 8 skeletons while loading, the two empty states and the outdated-cart-items notice.
+// Route /store/{slug}: the storefront (docs/screens.md#storefront): themed header, search, cart
+// summary, product grid with 8 skeletons while loading, the two empty states and the
+// outdated-cart-items notice.
 import { PAGE_TEXTS, SKELETON_CARD_COUNT } from '@store/shared';
 import { createFileRoute } from '@tanstack/react-router';
 import { useDeferredValue, useState } from 'react';

@@ -1,4 +1,5 @@
-// The universal checkout URL parameters as the docs table lists them (SPEC §3).
+// The universal checkout URL parameters as the docs table lists them
+// (docs/rules.md#checkout-link-parameters).
 import { DOCS_EXAMPLE_SHIPPING, SHIPPING_OPTIONS } from '@store/shared';
 
 /** One row of the parameter table. */
@@ -9,7 +10,10 @@ export interface ParameterDoc {
   description: string;
 }
 
-/** Every parameter; SPEC §3: the docs mark externalOrderId and webhookUrl as required too. */
+/**
+ * Every parameter; the table marks externalOrderId and webhookUrl as required too
+ * (docs/screens.md#integration-docs).
+ */
 export const PARAMETERS: readonly ParameterDoc[] = [
   {
     name: 'storeName',

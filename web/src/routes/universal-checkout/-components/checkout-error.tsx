@@ -1,4 +1,5 @@
-// The 'Checkout Error' card (SPEC §2, §5): the parameter error and the URL format it needs.
+// The 'Checkout Error' card (docs/screens.md#universal-checkout): the parameter error and the URL
+// format it needs.
 import { PAGE_TEXTS } from '@store/shared';
 import { Link } from '@tanstack/react-router';
 

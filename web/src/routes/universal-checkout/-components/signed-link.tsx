@@ -9,7 +9,7 @@ import { ApiError, apiRequest } from '../../../lib/api.ts';
 
 /** Where the check of the opened link stands. */
 export type SignedLinkState =
-  /** No signature parameters: a hand-made link, used as SPEC describes. */
+  /** No signature parameters: a hand-made link, used as it is. */
   | { kind: 'unsigned' }
   | { kind: 'checking' }
   /** The store signed exactly these parameters. */

@@ -1,6 +1,6 @@
 // One line of the cart page: image, title, unit price, a quantity control within the product's
-// limit (SPEC §5: 1 to the stock, 99 when untracked; a typed 0 removes the line, SPEC §4),
-// Remove, and the line total. Changes go straight to IndexedDB, so they work offline.
+// limit (docs/rules.md#quantity-limits: 1 to the stock, 99 when untracked; a typed 0 removes the
+// line), Remove, and the line total. Changes go straight to IndexedDB, so they work offline.
 import { canDecrement, canIncrement, clampQuantity, maxQuantity } from '@store/shared';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState } from 'react';

@@ -1,5 +1,5 @@
-// Cart summary (SPEC §2): item count and USDC total, linking to the store's cart page, and a
-// Checkout button disabled while the cart is empty.
+// Cart summary (docs/screens.md#cart-summary): item count and USDC total, linking to the store's
+// cart page, and a Checkout button disabled while the cart is empty.
 import { Link } from '@tanstack/react-router';
 import { CartIcon } from '../../../../components/icons.tsx';
 import { useCart } from '../../../../db/cart.ts';

@@ -1,5 +1,5 @@
-// Lines saved before carts were per store (no storeId, SPEC §2): flagged, removable one by one
-// or all at once with 'Clear All Cart Items'.
+// Lines saved before carts were per store (no storeId, docs/screens.md#storefront): flagged,
+// removable one by one or all at once with 'Clear All Cart Items'.
 import { SUCCESS_TOASTS } from '@store/shared';
 import { clearCart, removeFromCart, useOutdatedItems } from '../../../../db/cart.ts';
 import { usdc } from '../../../../lib/format.ts';

@@ -1,4 +1,4 @@
-// A product card of the storefront grid (SPEC §2) and its loading skeleton.
+// A product card of the storefront grid (docs/screens.md#storefront) and its loading skeleton.
 import { SUCCESS_TOASTS } from '@store/shared';
 import { Link } from '@tanstack/react-router';
 import { ProductImage } from '../../../../components/product-image.tsx';
@@ -26,7 +26,7 @@ export async function addProductToCart(product: CachedProduct, quantity = 1): Pr
   toast(addedToCartToast(product.title, quantity, added, limit));
 }
 
-/** The toast of an add: SPEC's 'Added to cart', saying so when the limit capped it. */
+/** The toast of an add: 'Added to cart', saying so when the limit capped it. */
 export function addedToCartToast(title: string, asked: number, added: number, limit: number) {
   if (added === 0) {
     return {

@@ -1,5 +1,6 @@
-// The product page's Description / Reviews / Shipping tabs (SPEC §2). Shipping and returns are the
-// store's own settings (SPEC's defaults until it sets them); reviews come from verified buyers.
+// The product page's Description / Reviews / Shipping tabs (docs/screens.md#product-page). Shipping
+// and returns are the store's own settings (the defaults until it sets them); reviews come from
+// verified buyers.
 import {
   enabledShippingOptions,
   type ResolvedStoreSettings,

@@ -1,5 +1,5 @@
-// Quantity selector of the product page (SPEC §5): 1 to the stock (99 when untracked), minus
-// disabled at 1, plus disabled at the maximum; typed values are clamped.
+// Quantity selector of the product page (docs/rules.md#quantity-limits): 1 to the stock (99 when
+// untracked), minus disabled at 1, plus disabled at the maximum; typed values are clamped.
 import { canDecrement, canIncrement, clampQuantity, maxQuantity } from '@store/shared';
 import { useId } from 'react';
 import { MinusIcon, PlusIcon } from '../../../../components/icons.tsx';

@@ -1,5 +1,6 @@
-// The themed store header (SPEC §2): logo, name, description and the badges. "Verified Store" only
-// while the store's payout wallet has signed its verification message and is still the payout address.
+// The themed store header (docs/screens.md#storefront): logo, name, description and the badges.
+// "Verified Store" only while the store's payout wallet has signed its verification message and is
+// still the payout address.
 import type { PublicStore } from '@store/shared';
 import { StoreLogo } from '../../../../components/store-logo.tsx';
 

@@ -257,7 +257,7 @@ describe('product page', () => {
     for (const invented of ['Ethereum', 'Polygon', 'Verified Store', 'out of 5', 'Fast Shipping'])
       expect(text).not.toContain(invented);
     expect(container.querySelector('[data-testid="rating-summary"]')).toBeNull();
-    // SPEC's defaults until the store sets its own.
+    // The defaults until the store sets its own.
     expect(container.querySelector('.trust-cards')?.textContent).toContain('2-7 days');
     expect(container.querySelector('.trust-cards')?.textContent).toContain('Within 30 days');
   });

@@ -1,8 +1,8 @@
-// Route /store/{slug}/product/{productId}: the product page (SPEC §2): breadcrumb, Back to Store,
-// cart summary, image, trust cards, badges, rating and stock, price, quantity, Buy Now and Add to
-// Cart, accepted methods, tabs; 'Loading product...' and 'Product Not Found'. It claims only what
-// is true: the store's own shipping time and return policy, the one chain payments are credited
-// on, and a rating only from real reviews.
+// Route /store/{slug}/product/{productId}: the product page (docs/screens.md#product-page):
+// breadcrumb, Back to Store, cart summary, image, trust cards, badges, rating and stock, price,
+// quantity, Buy Now and Add to Cart, accepted methods, tabs; 'Loading product...' and 'Product Not
+// Found'. It claims only what is true: the store's own shipping time and return policy, the one
+// chain payments are credited on, and a rating only from real reviews.
 import {
   DEFAULT_QUANTITY,
   PAGE_TEXTS,
@@ -34,7 +34,7 @@ export const Route = createFileRoute('/store/$slug/product/$productId')({
   component: ProductPage,
 });
 
-/** The trust cards: what the store set (or SPEC's defaults), never more. */
+/** The trust cards: what the store set (or the defaults), never more. */
 function trustCards(settings: ResolvedStoreSettings, network: string) {
   return [
     { Icon: LockIcon, title: 'Secure Payment', text: `USDC on ${network}` },
