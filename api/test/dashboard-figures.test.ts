@@ -21,7 +21,7 @@ import { orders } from '../src/db/schema.ts';
 import { startSettlement } from '../src/settlement/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { newMerchant, storeForm } from './support/client.ts';
-import { orderOneMug, waitForWalletState } from './support/payments.ts';
+import { orderOneMug, waitForWalletState, walletOf } from './support/payments.ts';
 import { waitUntil } from './support/settlement.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);
@@ -173,5 +173,22 @@ describe('the dashboard', () => {
       .from(orders)
       .where(eq(orders.id, under));
     expect(stillUnder?.status).toBe('pending');
+
+    // Its merchant accepts it as paid: it is an order paid in every figure, for what arrived.
+    await waitUntil(
+      async () => {
+        const wallet = await walletOf(t.database.db, under);
+        return wallet.receivedAmountUsdc === '4.000000' && wallet.detectedAmountUsdc === '4.000000';
+      },
+      'the underpaid transfer confirmed',
+      20_000,
+    );
+    expect((await owner.api.post(`/api/orders/${under}/accept-underpaid`)).status).toBe(200);
+    const accepted = await owner.api.get(`/api/stores/${store.id}/analytics/daily?days=30`);
+    expect(accepted.body.totals).toMatchObject({ orders: 3, grossUsdc: formatUsdcFull(exported) });
+    const paidNow = await owner.api.get(`/api/orders?storeId=${store.id}&status=paid`);
+    expect(paidNow.body.map((o: { id: string }) => o.id).sort()).toEqual(
+      [paid, under, over].sort(),
+    );
   }, 90_000);
 });

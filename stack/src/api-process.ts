@@ -90,7 +90,10 @@ export async function demoStoreOrder(
   apiUrl: string,
   customerEmail = 'shopper@example.com',
 ): Promise<{ storeId: string; body: string }> {
-  const store = (await (await fetch(`${apiUrl}/api/stores/demo-store`)).json()) as { id: string };
+  const store = (await (await fetch(`${apiUrl}/api/stores/demo-store`)).json()) as {
+    id: string;
+    taxRateBps?: number;
+  };
   const [product] = (await (
     await fetch(`${apiUrl}/api/stores/${store.id}/products?published=true`)
   ).json()) as Array<{ id: string; title: string; priceUsdc: string }>;
@@ -98,7 +101,8 @@ export async function demoStoreOrder(
   const items = [
     { productId: product.id, title: product.title, priceUsdc: product.priceUsdc, quantity: 1 },
   ];
-  const totals = storeCheckoutTotals(items, shippingFor('standard'));
+  // Note: free shipping, which every store offers, at the store's own tax rate.
+  const totals = storeCheckoutTotals(items, shippingFor('free'), store.taxRateBps ?? 0);
   return {
     storeId: store.id,
     body: JSON.stringify({
