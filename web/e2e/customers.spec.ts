@@ -79,7 +79,9 @@ test("the customers page lists who bought, searches them and opens a customer's 
     .getByRole('link', { name: 'Customers' })
     .click();
   await expect(page).toHaveURL(/\/admin\/customers/);
-  await page.getByLabel('Store').selectOption({ label: store.name });
+  await page
+    .getByRole('combobox', { name: 'Store', exact: true })
+    .selectOption({ label: store.name });
   const table = page.getByRole('region', { name: 'Customers' });
   const rows = table.locator('tbody tr');
   await expect(rows).toHaveCount(2);

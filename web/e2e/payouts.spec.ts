@@ -9,7 +9,14 @@ import { formatUsdcFull, parseUsdc, splitFee } from '@store/shared';
 import { readStackInfo } from '@store/stack/stack-info';
 import { localAccount } from '@store/stack/usdc';
 import { getAddress } from 'viem';
-import { createProduct, payOrder, placeOrder, signUp, unique } from './admin-helpers.ts';
+import {
+  createProduct,
+  JOURNEY_SETTINGS,
+  payOrder,
+  placeOrder,
+  signUp,
+  unique,
+} from './admin-helpers.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 import { payUsdc } from './support/pay.ts';
 import { SCREEN_SIZES, snapBoth } from './support/screenshots.ts';
@@ -33,6 +40,7 @@ test('the payouts page lists per day what reached the payout wallet, with its tr
       slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
       paymentAddress: payout,
       logoUrl: '🕯️',
+      ...JOURNEY_SETTINGS,
     },
     headers: { 'idempotency-key': crypto.randomUUID() },
   });
@@ -83,7 +91,7 @@ test('the payouts page lists per day what reached the payout wallet, with its tr
     .click();
   await expect(page).toHaveURL(/\/admin\/payouts/);
   await expect(page.getByRole('heading', { level: 1, name: 'Payouts' })).toBeVisible();
-  await page.getByLabel('Store').selectOption({ label: name });
+  await page.getByRole('combobox', { name: 'Store', exact: true }).selectOption({ label: name });
 
   const paid = parseUsdc(first.totalUsdc) + parseUsdc(second.totalUsdc);
   const merchant = splitFee(parseUsdc(first.totalUsdc)).merchant * 2n;

@@ -20,9 +20,9 @@ import { foundry } from 'viem/chains';
 import {
   createProduct,
   createStore,
+  JOURNEY_SETTINGS,
   payOrder,
   placeOrder,
-  JOURNEY_SETTINGS,
   signUp,
   unique,
 } from './admin-helpers.ts';
