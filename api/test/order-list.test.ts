@@ -139,6 +139,18 @@ describe('GET /api/orders: search and filters', () => {
     expect(idsOf((await list('q=10x42')).body)).toEqual([]);
   });
 
+  test("one customer's orders: the address exactly, any case, never one containing it", async () => {
+    const id = ids[42] as string;
+    // The search finds hopper42@ inside shopper42@; the filter does not.
+    expect(idsOf((await list('q=hopper42%40example.com')).body)).toEqual([id]);
+    expect(idsOf((await list('customerEmail=SHOPPER42%40Example.com')).body)).toEqual([id]);
+    expect(idsOf((await list('customerEmail=hopper42%40example.com')).body)).toEqual([]);
+    expect((await list(`customerEmail=${'x'.repeat(201)}`)).status).toBe(422);
+    expect(
+      (await t.other.api.get('/api/orders?customerEmail=shopper42%40example.com')).body,
+    ).toEqual([]);
+  });
+
   test('filters: store, status, exception, days; combined with the search', async () => {
     expect((await list(`storeId=${storeB}&limit=500`)).body).toHaveLength(20);
     expect(idsOf((await list('status=paid')).body)).toEqual([special.ext]);

@@ -100,8 +100,8 @@ const dateOnly = (label: string) =>
 
 /**
  * The order list's search and filters, as query strings: free text (an email, an order id or its
- * short number, an external order id), status, payment exception, store and a date range (whole
- * days, UTC, both ends included).
+ * short number, an external order id), status, payment exception, store, one customer's email
+ * address and a date range (whole days, UTC, both ends included).
  */
 export const OrderListFiltersSchema = v.object({
   q: v.optional(v.pipe(v.string(), v.trim(), maxChars('Search', ORDER_LIST_LIMITS.search))),
@@ -112,6 +112,10 @@ export const OrderListFiltersSchema = v.object({
     v.picklist(ORDER_EXCEPTIONS, `exception must be one of ${ORDER_EXCEPTIONS.join(', ')}`),
   ),
   storeId: v.optional(v.pipe(v.string(), v.maxLength(100, 'storeId is too long'))),
+  /** One customer's orders: the email address exactly, any case (`q` finds it inside longer ones too). */
+  customerEmail: v.optional(
+    v.pipe(v.string(), v.trim(), maxChars('customerEmail', ORDER_LIST_LIMITS.search)),
+  ),
   from: v.optional(dateOnly('from')),
   to: v.optional(dateOnly('to')),
 });

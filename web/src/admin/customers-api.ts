@@ -48,8 +48,5 @@ export async function fetchCustomerOrders(
   storeId: string,
   email: string,
 ): Promise<MerchantOrder[]> {
-  const wanted = email.toLowerCase();
-  // Note: the list's search finds the address inside longer ones too; only this one is kept.
-  const found = await fetchAllOrders({ storeId, q: email });
-  return found.filter((order) => order.customerEmail.toLowerCase() === wanted);
+  return fetchAllOrders({ storeId, customerEmail: email });
 }

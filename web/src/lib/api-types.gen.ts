@@ -507,7 +507,7 @@ export type paths = {
         };
         /**
          * Orders of your stores, newest first: search, filters and cursor pages
-         * @description `q` finds an email, an order id or number, or an external order id; `status`, `exception` (underpaid, overpaid, paid_late, oversold), `storeId`, `from` and `to` (days, UTC, inclusive) filter. A full page carries `X-Next-Cursor`: pass it as `cursor` for the next page.
+         * @description `q` finds an email, an order id or number, or an external order id; `status`, `exception` (underpaid, overpaid, paid_late, oversold), `storeId`, `customerEmail` (one address exactly, any case), `from` and `to` (days, UTC, inclusive) filter. A full page carries `X-Next-Cursor`: pass it as `cursor` for the next page.
          */
         get: operations["getApiOrders"];
         put?: never;
@@ -7275,6 +7275,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                customerEmail?: string;
                 exception?: "underpaid" | "overpaid" | "paid_late" | "oversold";
                 from?: string;
                 limit?: string;

@@ -82,7 +82,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
           tags,
           summary: 'Orders of your stores, newest first: search, filters and cursor pages',
           description:
-            '`q` finds an email, an order id or number, or an external order id; `status`, `exception` (underpaid, overpaid, paid_late, oversold), `storeId`, `from` and `to` (days, UTC, inclusive) filter. A full page carries `X-Next-Cursor`: pass it as `cursor` for the next page.',
+            '`q` finds an email, an order id or number, or an external order id; `status`, `exception` (underpaid, overpaid, paid_late, oversold), `storeId`, `customerEmail` (one address exactly, any case), `from` and `to` (days, UTC, inclusive) filter. A full page carries `X-Next-Cursor`: pass it as `cursor` for the next page.',
           ok: { 200: v.array(OrderResponseSchema) },
           errors: ['not_found'],
         }),

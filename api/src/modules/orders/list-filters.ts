@@ -74,6 +74,9 @@ export function orderListConditions(filters: OrderListFilters): (SQL | undefined
     filters.q ? searchCondition(filters.q) : undefined,
     filters.storeId === undefined ? undefined : eq(orders.storeId, filters.storeId.toLowerCase()),
     filters.status === undefined ? undefined : eq(orders.status, filters.status),
+    filters.customerEmail === undefined
+      ? undefined
+      : sql`lower(${orders.customerEmail}) = ${filters.customerEmail.toLowerCase()}`,
     filters.exception === undefined ? undefined : exceptionCondition(filters.exception),
     filters.from === undefined
       ? undefined
