@@ -3,55 +3,13 @@
 // without money, reversed) migrate with the same facts, the exception now a column of its own:
 // an underpaid order its merchant accepted is received with its accepted amount, like its order;
 // the order list's exception filter reads the column.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { drizzle } from 'drizzle-orm/postgres-js';
-import { migrate } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
-import { createDatabase, MIGRATIONS_FOLDER, migrateDatabase } from '../src/db/client.ts';
+import { describe, expect, test } from 'bun:test';
+import { createDatabase, migrateDatabase } from '../src/db/client.ts';
 import { listMerchantOrders } from '../src/modules/orders/service.ts';
-import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
+import { useDatabaseBefore } from './support/migration-before.ts';
 
 const MIGRATION = '0027_payment_exception';
-const clients: postgres.Sql[] = [];
-const connect = (url: string) => {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  clients.push(sql);
-  return sql;
-};
-const inDatabase = (url: string, name: string) => {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-};
-
-let testDb: TestDatabase;
-beforeAll(async () => {
-  testDb = await startTestDatabase();
-}, STACK_TIMEOUT_MS);
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.end()));
-  await testDb?.stop();
-}, STACK_TIMEOUT_MS);
-
-/** Migrates `url` up to the migration before `MIGRATION`. */
-async function migrateToBefore(url: string) {
-  const folder = await mkdtemp(join(tmpdir(), 'migrations-before-'));
-  try {
-    cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-    const journalFile = join(folder, 'meta/_journal.json');
-    const journal = JSON.parse(readFileSync(journalFile, 'utf8'));
-    journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < MIGRATION);
-    writeFileSync(journalFile, JSON.stringify(journal));
-    rmSync(join(folder, `${MIGRATION}.sql`));
-    await migrate(drizzle({ client: connect(url) }), { migrationsFolder: folder });
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
-}
+const { before } = useDatabaseBefore(MIGRATION);
 
 const STORE = '5a0e5f9c-1111-4aaa-8aaa-000000000001';
 const USER = '5a0e5f9c-2222-4aaa-8aaa-000000000002';
@@ -92,11 +50,7 @@ const idOf = (i: number) => `0e0e0e0e-0000-4000-8000-${String(i + 1).padStart(12
 
 describe(`migration ${MIGRATION}`, () => {
   test('payments in every state and exception read the same facts back', async () => {
-    const admin = connect(testDb.adminUrl);
-    await admin.unsafe('create database before_exception');
-    const url = inDatabase(testDb.adminUrl, 'before_exception');
-    await migrateToBefore(url);
-    const db = connect(url);
+    const { url, db, apiUrl } = await before('before_exception');
     const item = [{ productId: 'p', title: 'Mug', priceUsdc: '10.00', quantity: 1 }];
     await db`insert into users (id, username, password) values (${USER}, 'before', 'x')`;
     await db`insert into stores (id, name, slug, owner_id, payment_address)
@@ -148,7 +102,7 @@ describe(`migration ${MIGRATION}`, () => {
     ).rejects.toThrow(/payment_wallets_exception_check/);
 
     // The order list's filter reads the stored exception.
-    const app = createDatabase(inDatabase(testDb.roleUrls.api, 'before_exception'), { max: 1 });
+    const app = createDatabase(apiUrl, { max: 1 });
     try {
       const listed = async (exception: 'underpaid' | 'overpaid' | 'paid_late') =>
         (await listMerchantOrders(app.db, USER, { exception })).orders.map((o) => o.id).sort();

@@ -5,55 +5,13 @@
 // columns: the store they pay, where they came from, the payee and webhook URL; the metadata
 // keeps the link's branding and nothing twice; the store's orders and the analytics views hold
 // the signed link's order.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { drizzle } from 'drizzle-orm/postgres-js';
-import { migrate } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
-import { createDatabase, MIGRATIONS_FOLDER, migrateDatabase } from '../src/db/client.ts';
+import { describe, expect, test } from 'bun:test';
+import { createDatabase, migrateDatabase } from '../src/db/client.ts';
 import { listMerchantOrders } from '../src/modules/orders/service.ts';
-import { STACK_TIMEOUT_MS, startTestDatabase, type TestDatabase } from './support/database.ts';
+import { useDatabaseBefore } from './support/migration-before.ts';
 
 const MIGRATION = '0025_universal_orders_as_rows';
-const clients: postgres.Sql[] = [];
-const connect = (url: string) => {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  clients.push(sql);
-  return sql;
-};
-const inDatabase = (url: string, name: string) => {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-};
-
-let testDb: TestDatabase;
-beforeAll(async () => {
-  testDb = await startTestDatabase();
-}, STACK_TIMEOUT_MS);
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.end()));
-  await testDb?.stop();
-}, STACK_TIMEOUT_MS);
-
-/** Migrates `url` up to the migration before `MIGRATION`. */
-async function migrateToBefore(url: string) {
-  const folder = await mkdtemp(join(tmpdir(), 'migrations-before-'));
-  try {
-    cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-    const journalFile = join(folder, 'meta/_journal.json');
-    const journal = JSON.parse(readFileSync(journalFile, 'utf8'));
-    journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < MIGRATION);
-    writeFileSync(journalFile, JSON.stringify(journal));
-    rmSync(join(folder, `${MIGRATION}.sql`));
-    await migrate(drizzle({ client: connect(url) }), { migrationsFolder: folder });
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
-}
+const { before } = useDatabaseBefore(MIGRATION);
 
 const STORE = '5a0e5f9c-1111-4aaa-8aaa-000000000001';
 const USER = '5a0e5f9c-2222-4aaa-8aaa-000000000002';
@@ -69,11 +27,7 @@ const ids = {
 
 describe(`migration ${MIGRATION}`, () => {
   test('orders of every source read the same facts back, as columns', async () => {
-    const admin = connect(testDb.adminUrl);
-    await admin.unsafe('create database before_rows');
-    const url = inDatabase(testDb.adminUrl, 'before_rows');
-    await migrateToBefore(url);
-    const db = connect(url);
+    const { url, db, apiUrl } = await before('before_rows');
     const item = [{ productId: 'p', title: 'Mug', priceUsdc: '10.00', quantity: 1 }];
     await db`insert into users (id, username, password) values (${USER}, 'before', 'x')`;
     await db`insert into stores (id, name, slug, owner_id, payment_address)
@@ -191,7 +145,7 @@ describe(`migration ${MIGRATION}`, () => {
       where table_name = 'payment_wallets' and column_name in ('is_universal', 'webhook_url')`;
     expect([...walletColumns]).toEqual([]);
     // A store's orders are the three that pay it.
-    const app = createDatabase(inDatabase(testDb.roleUrls.api, 'before_rows'), { max: 1 });
+    const app = createDatabase(apiUrl, { max: 1 });
     try {
       const page = await listMerchantOrders(app.db, USER, {});
       expect(page.orders.map((o) => o.id).sort()).toEqual(
