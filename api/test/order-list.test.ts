@@ -72,9 +72,7 @@ beforeAll(async () => {
   await db()
     .update(orders)
     .set({
-      metadata: {
-        stockShortfall: [{ productId: 'p', title: 'Item', ordered: 1, available: 0 }],
-      },
+      stockShortfall: [{ productId: 'p', title: 'Item', ordered: 1, available: 0 }],
     })
     .where(eq(orders.id, oversold));
   await db()

@@ -54,7 +54,7 @@ test('a shipped order reversed and paid again is shipped again, not paid', async
   ).toBe(true);
   const [reversed] = await db.select().from(orders).where(eq(orders.id, orderId));
   expect(reversed?.status).toBe('reversed');
-  expect(reversed?.metadata?.reversedFrom).toBe('shipped');
+  expect(reversed?.statusBeforeReversal).toBe('shipped');
 
   expect(
     await recordWalletChange(
@@ -65,6 +65,6 @@ test('a shipped order reversed and paid again is shipped again, not paid', async
   ).toBe(true);
   const [back] = await db.select().from(orders).where(eq(orders.id, orderId));
   expect(back?.status).toBe('shipped');
-  expect(back?.metadata?.reversedFrom).toBeUndefined();
+  expect(back?.statusBeforeReversal).toBeNull();
   expect(back?.paymentTxHash).toBe('0xdef');
 });

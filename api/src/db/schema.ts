@@ -28,6 +28,7 @@ import {
   type RefundSource,
   type RefundStatus,
   type ShippingAddress,
+  type StockShortfall,
   WEBHOOK_DELIVERY_STATUSES,
   type WebhookDeliveryStatus,
 } from '@store/shared';
@@ -341,6 +342,12 @@ export const orders = pgTable(
     inventoryCommittedAt: timestamp({ withTimezone: true }),
     // Until when the order's quantities are held out of the stock (none: nothing held).
     stockHeldUntil: timestamp({ withTimezone: true }),
+    // An oversold order's lines short of stock when it was paid (payments/stock.ts); null when
+    // every unit was there.
+    stockShortfall: jsonb().$type<StockShortfall[]>(),
+    // A reversed order: the status it had before its payment left the chain, given back if the
+    // payment returns (so a shipped order is never shipped twice); null otherwise.
+    statusBeforeReversal: text().$type<OrderStatus>(),
     // Fulfilment: set when the merchant marks the order shipped.
     shippedAt: timestamp({ withTimezone: true }),
     shippingCarrier: text(),
@@ -365,6 +372,10 @@ export const orders = pgTable(
       .on(t.stockHeldUntil)
       .where(sql`${t.inventoryCommittedAt} is null and ${t.stockHeldUntil} is not null`),
     check('orders_status_check', oneOf('status', ORDER_STATUSES)),
+    check(
+      'orders_status_before_reversal_check',
+      sql`${t.statusBeforeReversal} is null or ${oneOf('status_before_reversal', ORDER_STATUSES)}`,
+    ),
     check('orders_source_check', oneOf('source', ORDER_SOURCES)),
     // Note: only an unsigned link's order has no store, and only a link's order names its payee.
     check(

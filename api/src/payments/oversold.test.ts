@@ -18,12 +18,12 @@ const order = {
 };
 const short = (shortfall: { productId: string; ordered: number; available: number }[]) => ({
   ...order,
-  metadata: { stockShortfall: shortfall.map((s) => ({ ...s, title: s.productId })) },
+  stockShortfall: shortfall.map((s) => ({ ...s, title: s.productId })),
 });
 
 describe('oversoldRefundAmount', () => {
   test('nothing short, nothing owed', () => {
-    expect(oversoldRefundAmount({ ...order, metadata: null })).toBe(0n);
+    expect(oversoldRefundAmount({ ...order, stockShortfall: null })).toBe(0n);
     expect(oversoldRefundAmount(short([]))).toBe(0n);
   });
 

@@ -1,19 +1,19 @@
-// An oversold order (paid after its stock hold ended, with the stock gone: `metadata.stockShortfall`)
+// An oversold order (paid after its stock hold ended, with the stock gone: `orders.stock_shortfall`)
 // offers its payer a refund at once: what the missing units cost is held on the deposit address as
 // a refund awaiting the payer's address, before the merchant's round, so it never reaches the
 // merchant. Everything missing: the whole total (shipping too); part: those units with their share
 // of the tax.
-import { type OrderItem, type OrderMetadata, parseUsdc, type Usdc } from '@store/shared';
+import { type OrderItem, parseUsdc, type StockShortfall, type Usdc } from '@store/shared';
 
 /** What an order owes its payer for the units it could not supply (base units of USDC). */
 export function oversoldRefundAmount(order: {
   items: readonly OrderItem[];
-  metadata: OrderMetadata | null;
+  stockShortfall: StockShortfall[] | null;
   subtotalUsdc: string;
   taxUsdc: string;
   totalUsdc: string;
 }): Usdc {
-  const shortfall = order.metadata?.stockShortfall ?? [];
+  const shortfall = order.stockShortfall ?? [];
   if (shortfall.length === 0) return 0n;
   const missing = new Map(
     shortfall.map((s) => [s.productId, Math.max(s.ordered - Math.max(s.available, 0), 0)]),

@@ -222,8 +222,8 @@ async function markOrderPaid(
   await tx
     .update(orders)
     .set({
-      status: sql`coalesce(${orders.metadata}->>'reversedFrom', 'paid')`,
-      metadata: sql`${orders.metadata} - 'reversedFrom'`,
+      status: sql`coalesce(${orders.statusBeforeReversal}, 'paid')`,
+      statusBeforeReversal: null,
       paymentTxHash,
       updatedAt: now,
     })
@@ -237,7 +237,7 @@ async function markOrderReversed(tx: Transaction, orderId: string, now: Date): P
     .update(orders)
     .set({
       status: 'reversed',
-      metadata: sql`coalesce(${orders.metadata}, '{}'::jsonb) || jsonb_build_object('reversedFrom', ${orders.status})`,
+      statusBeforeReversal: sql`${orders.status}`,
       updatedAt: now,
     })
     .where(and(eq(orders.id, orderId), notInArray(orders.status, ['pending', 'reversed'])));

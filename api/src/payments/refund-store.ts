@@ -250,14 +250,14 @@ export async function reserveOversold(db: Database, walletId: string, now: Date)
     const [order] = await tx
       .select({
         items: orders.items,
-        metadata: orders.metadata,
+        stockShortfall: orders.stockShortfall,
         subtotalUsdc: orders.subtotalUsdc,
         taxUsdc: orders.taxUsdc,
         totalUsdc: orders.totalUsdc,
       })
       .from(orders)
       .where(eq(orders.id, wallet.orderId));
-    if (!order?.metadata?.stockShortfall?.length) return false;
+    if (!order?.stockShortfall?.length) return false;
     const [opened] = await tx
       .select({ id: refunds.id })
       .from(refunds)

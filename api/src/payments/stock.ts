@@ -8,14 +8,12 @@
 // Here: the units other orders hold, what is left for a shopper, and the inventory commit of a
 // paid order (in the transaction that records it paid); taking a hold when a shopper asks to pay
 // is modules/stock/holds.ts.
-import type { OrderItem, OrderMetadata } from '@store/shared';
+import type { OrderItem, StockShortfall } from '@store/shared';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { nextVersion } from '../db/row-version.ts';
 import { orders, products } from '../db/schema.ts';
 import { isUuid } from '../db/uuid.ts';
-
-type StockShortfall = NonNullable<OrderMetadata['stockShortfall']>[number];
 
 /** Units of each product held by pending orders whose hold has not ended. */
 export async function heldUnits(
@@ -56,7 +54,7 @@ export function holdsStock(items: readonly OrderItem[]): boolean {
  * tracked one stays tracked (and published) at 0: sold out. Note: an order's units are held from
  * its creation, so this can fall short only for an order paid after its hold ended; the payment
  * stands, and what could not be taken from stock is written to the order's
- * `metadata.stockShortfall` (the order is oversold, for the merchant to refund or restock).
+ * `stock_shortfall` (the order is oversold, for the merchant to refund or restock).
  */
 export async function decrementInventoryForPaidOrder(
   tx: Executor,
@@ -70,7 +68,6 @@ export async function decrementInventoryForPaidOrder(
       storeId: orders.storeId,
       source: orders.source,
       items: orders.items,
-      metadata: orders.metadata,
     });
   if (!order) return false;
   // Note: only a storefront's lines are our catalogue's; a link's or a session's item ids are the
@@ -121,10 +118,7 @@ export async function decrementInventoryForPaidOrder(
       .where(eq(products.id, productId));
   }
   if (shortfall.length > 0) {
-    await tx
-      .update(orders)
-      .set({ metadata: { ...order.metadata, stockShortfall: shortfall } })
-      .where(eq(orders.id, orderId));
+    await tx.update(orders).set({ stockShortfall: shortfall }).where(eq(orders.id, orderId));
   }
   return true;
 }

@@ -247,25 +247,22 @@ export const OrderMetadataSchema = v.object({
       payer: v.nullish(v.string()),
     }),
   ),
-  /** A reversed order: the status it had before its payment was reversed (restored if it returns). */
-  reversedFrom: v.optional(v.string()),
-  /**
-   * Store orders: lines whose stock ran out before the order was paid (another order took the
-   * last units first). The payment stands; the merchant must refund or restock these.
-   */
-  stockShortfall: v.optional(
-    v.array(
-      v.object({
-        productId: v.string(),
-        title: v.string(),
-        ordered: v.number(),
-        available: v.number(),
-      }),
-    ),
-  ),
 });
 /** Universal order metadata. */
 export type OrderMetadata = v.InferOutput<typeof OrderMetadataSchema>;
+
+/**
+ * A line of a store order whose stock ran out before the order was paid (another order took the
+ * last units first). The payment stands; the merchant must refund or restock it.
+ */
+export const StockShortfallSchema = v.object({
+  productId: v.string(),
+  title: v.string(),
+  ordered: v.number(),
+  available: v.number(),
+});
+/** A line short of stock. */
+export type StockShortfall = v.InferOutput<typeof StockShortfallSchema>;
 
 /** Order status picklist. */
 export const OrderStatusSchema = v.picklist(ORDER_STATUSES);
@@ -290,6 +287,8 @@ export const OrderSchema = v.object({
   paymentTxHash: OptionalText,
   paymentAddress: OptionalText,
   metadata: v.nullish(OrderMetadataSchema),
+  /** An oversold order's lines short of stock (null when every unit was there). */
+  stockShortfall: v.nullish(v.array(StockShortfallSchema)),
   /** Until when the order's units of tracked products are kept for it (null: nothing held). */
   stockHeldUntil: v.nullish(TimestampSchema),
   createdAt: v.optional(TimestampSchema),

@@ -7,7 +7,12 @@ import { ORDER_SOURCES, ORDER_STATUSES } from '../status.ts';
 import { StoreShippingOptionsSchema } from '../store-settings.ts';
 import { FORWARDING_LEG_STATUSES, FORWARDING_STATUSES } from '../stored-states.ts';
 import { MoneyStringSchema, ThemeSchema, UsdcAmountStringSchema } from './common.ts';
-import { OrderItemSchema, OrderMetadataSchema, ShippingAddressSchema } from './order.ts';
+import {
+  OrderItemSchema,
+  OrderMetadataSchema,
+  ShippingAddressSchema,
+  StockShortfallSchema,
+} from './order.ts';
 import { PaymentWalletResponseSchema } from './payment.ts';
 import { DigitalProductSchema } from './product.ts';
 import { WEBHOOK_EVENT_TYPES } from './webhook.ts';
@@ -121,6 +126,11 @@ export const OrderResponseSchema = v.object({
   shipment: v.optional(v.nullable(ShipmentSchema)),
   /** Until when the order's units of tracked products are kept for it; null: nothing held. */
   stockHeldUntil: v.optional(v.nullable(timestamp)),
+  /**
+   * To its merchant, an oversold order's lines short of stock when it was paid (the payment
+   * stands; the merchant refunds or restocks them); null when every unit was there.
+   */
+  stockShortfall: v.optional(v.nullable(v.array(StockShortfallSchema))),
   /**
    * In the merchant's order list: what the confirmed forwarding legs paid out (USDC, 6 decimals)
    * and their transactions; null before anything was forwarded.

@@ -88,15 +88,12 @@ describe('MerchantOrderSchema metadata', () => {
 
   it('keeps the stock shortfall', () => {
     const shortfall = [{ productId: 'p1', title: 'Lamp', ordered: 1, available: 0 }];
-    const parsed = v.parse(MerchantOrderSchema, {
-      ...order,
-      metadata: { stockShortfall: shortfall },
-    });
-    expect(parsed.metadata?.stockShortfall).toEqual(shortfall);
+    const parsed = v.parse(MerchantOrderSchema, { ...order, stockShortfall: shortfall });
+    expect(parsed.stockShortfall).toEqual(shortfall);
   });
 
   it('ignores a malformed shortfall rather than hiding the order', () => {
-    const parsed = v.parse(MerchantOrderSchema, { ...order, metadata: { stockShortfall: 'x' } });
-    expect(parsed.metadata?.stockShortfall).toBeUndefined();
+    const parsed = v.parse(MerchantOrderSchema, { ...order, stockShortfall: 'x' });
+    expect(parsed.stockShortfall).toBeUndefined();
   });
 });

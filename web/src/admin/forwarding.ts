@@ -1,6 +1,6 @@
 // Where a paid order's money went (GET /api/orders/{id}/forwarding), the manual retry of a stopped
 // forwarding, and the texts of the orders page: the forwarding badge and the stock warning.
-import { PAYMENT_EXCEPTIONS } from '@store/shared';
+import { PAYMENT_EXCEPTIONS, type StockShortfall } from '@store/shared';
 import * as v from 'valibot';
 import { apiRequest } from '../lib/api.ts';
 
@@ -110,14 +110,6 @@ export function forwardingNote(
 /** True while the status can still change by itself (the page re-reads it). */
 export function isForwardingUnsettled(status: string): boolean {
   return status !== 'completed' && status !== 'failed' && status !== 'canceled';
-}
-
-/** One line of `metadata.stockShortfall`. */
-export interface StockShortfall {
-  productId: string;
-  title: string;
-  ordered: number;
-  available: number;
 }
 
 /** "Stock ran out: 2 × Lamp could not be taken from stock — refund or restock". */

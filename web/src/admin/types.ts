@@ -2,7 +2,13 @@
 // merchant data, drafts and the outbox. The response types are the API contract's, generated
 // from its OpenAPI document (lib/api-types.gen.ts, `bun run api:types`); the schemas below check
 // the fields the screens rely on when an answer (or a cached copy) is read.
-import { OrderSchema, ProductSchema, StoreAnalyticsSchema, StoreSchema } from '@store/shared';
+import {
+  OrderSchema,
+  ProductSchema,
+  StockShortfallSchema,
+  StoreAnalyticsSchema,
+  StoreSchema,
+} from '@store/shared';
 import * as v from 'valibot';
 import type { components } from '../lib/api-types.gen.ts';
 
@@ -50,13 +56,6 @@ export const MerchantProductSchema = contractSchema<MerchantProduct>(
   v.looseObject({ ...ProductSchema.entries, updatedAt: v.string() }),
 );
 
-const StockShortfallSchema = v.object({
-  productId: v.string(),
-  title: v.string(),
-  ordered: v.number(),
-  available: v.number(),
-});
-
 // Note: lenient on the nested JSON (address, items) so one odd old order cannot hide the list.
 /** The order fields the admin relies on. */
 export const MerchantOrderSchema = contractSchema<MerchantOrder>(
@@ -80,12 +79,9 @@ export const MerchantOrderSchema = contractSchema<MerchantOrder>(
     paymentTxHash: v.nullish(v.string()),
     createdAt: v.string(),
     updatedAt: v.string(),
-    metadata: v.nullish(
-      v.looseObject({
-        /** Lines whose stock ran out before the order was paid; ignored when malformed. */
-        stockShortfall: v.fallback(v.optional(v.array(StockShortfallSchema)), undefined),
-      }),
-    ),
+    metadata: v.nullish(v.looseObject({})),
+    /** Lines whose stock ran out before the order was paid; ignored when malformed. */
+    stockShortfall: v.fallback(v.nullish(v.array(StockShortfallSchema)), undefined),
   }),
 );
 

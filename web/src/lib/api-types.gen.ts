@@ -1842,13 +1842,6 @@ export type components = {
                 externalStoreName?: string | null;
                 logoUrl?: string | null;
                 returnUrl?: string | null;
-                reversedFrom?: string;
-                stockShortfall?: {
-                    available: number;
-                    ordered: number;
-                    productId: string;
-                    title: string;
-                }[];
                 storeName?: string | null;
                 theme?: ("light" | "dark") | null;
                 x402?: {
@@ -1925,6 +1918,12 @@ export type components = {
             /** @enum {string} */
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             stockHeldUntil?: string | null;
+            stockShortfall?: {
+                available: number;
+                ordered: number;
+                productId: string;
+                title: string;
+            }[] | null;
             storeId: string | null;
             subtotalUsdc: string;
             taxUsdc: string;
@@ -2118,13 +2117,6 @@ export type components = {
                 externalStoreName?: string | null;
                 logoUrl?: string | null;
                 returnUrl?: string | null;
-                reversedFrom?: string;
-                stockShortfall?: {
-                    available: number;
-                    ordered: number;
-                    productId: string;
-                    title: string;
-                }[];
                 storeName?: string | null;
                 theme?: ("light" | "dark") | null;
                 x402?: {
@@ -2200,6 +2192,12 @@ export type components = {
             /** @enum {string} */
             status: "pending" | "paid" | "processing" | "shipped" | "completed" | "reversed";
             stockHeldUntil?: string | null;
+            stockShortfall?: {
+                available: number;
+                ordered: number;
+                productId: string;
+                title: string;
+            }[] | null;
             storeId: string | null;
             subtotalUsdc: string;
             taxUsdc: string;

@@ -204,6 +204,8 @@ function createdOrder(r: InsertedOrderRow): CreatedOrder {
     trackingNumber: r.tracking_number,
     trackingUrl: r.tracking_url,
     stockHeldUntil: dateOf(r.stock_held_until),
+    // Note: a new order is short of nothing (a shortfall is found when it is paid).
+    stockShortfall: null,
     createdAt: dateOf(r.created_at) as Date,
     updatedAt: dateOf(r.updated_at) as Date,
   };
@@ -326,6 +328,7 @@ async function writeKeyAndOrder(
     paymentAddress: null,
     metadata: null,
     stockHeldUntil: null,
+    stockShortfall: null,
     shipment: null,
     reviewToken,
   };

@@ -62,7 +62,7 @@ function exceptionCondition(exception: NonNullable<OrderListFilters['exception']
     case 'paid_late':
       return walletWhere(sql`w.exception = ${exception}`);
     case 'oversold':
-      return sql`${orders}.metadata ? 'stockShortfall'`;
+      return sql`${orders.stockShortfall} is not null`;
   }
 }
 

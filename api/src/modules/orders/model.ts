@@ -10,6 +10,7 @@ import {
   type Shipment,
   type ShippingAddress,
   ShippingMethodSchema,
+  type StockShortfall,
 } from '@store/shared';
 import * as v from 'valibot';
 import { UpdatedAtSchema } from '../../http/versions.ts';
@@ -91,6 +92,8 @@ export interface OrderView {
   shipment: Shipment | null;
   /** Until when the order's units of tracked products are kept for it; null: nothing held. */
   stockHeldUntil: Date | null;
+  /** An oversold order's lines short of stock (its merchant's view; null otherwise). */
+  stockShortfall: StockShortfall[] | null;
   /** The merchant's list only: what confirmed forwarding legs paid out, with their txs. */
   forwarded?: { merchantUsdc: string; feeUsdc: string; txHashes: string[] } | null;
   createdAt: Date;

@@ -44,6 +44,7 @@ const orderColumns = {
   shippingCarrier: orders.shippingCarrier,
   trackingNumber: orders.trackingNumber,
   trackingUrl: orders.trackingUrl,
+  stockShortfall: orders.stockShortfall,
   stockHeldUntil: orders.stockHeldUntil,
   createdAt: orders.createdAt,
   updatedAt: orders.updatedAt,
@@ -75,11 +76,11 @@ export { orderColumns };
 /**
  * An order as anyone who knows its id reads it (the payment pages, a receipt's link): what it is
  * and where it stands, with no personal data (no email, no name, phone or address). The order's
- * id is no secret: its merchant, a page's referrer know it. Note: a link's webhook URL is a
+ * id is no secret: its merchant, a page's referrer know it. Nor the store's stock (a shortfall). Note: a link's webhook URL is a
  * column no view selects.
  */
 export function anonymousOrderView(order: OrderView): OrderView {
-  return { ...order, customerEmail: '', shippingAddress: null };
+  return { ...order, customerEmail: '', shippingAddress: null, stockShortfall: null };
 }
 
 /**

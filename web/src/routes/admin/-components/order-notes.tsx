@@ -51,7 +51,7 @@ export function ForwardingStatus(props: {
 
 /** The warning of a paid order whose stock ran out before payment; nothing otherwise. */
 export function StockWarning(props: { order: MerchantOrder }) {
-  const lines = props.order.metadata?.stockShortfall;
+  const lines = props.order.stockShortfall;
   if (!lines || lines.length === 0) return null;
   return (
     <p className="notice notice-warning stock-warning" role="note">
