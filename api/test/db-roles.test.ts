@@ -437,9 +437,7 @@ describe('database roles', () => {
     const empty = inDatabase(testDb.adminUrl, 'empty_shop');
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
-    await expect(check).rejects.toThrow(
-      /lacks 31 migration\(s\) \(0000_init, .*0030_audit_log\)/,
-    );
+    await expect(check).rejects.toThrow(/lacks 31 migration\(s\) \(0000_init, .*0030_audit_log\)/);
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
   });
