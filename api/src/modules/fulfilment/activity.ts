@@ -18,7 +18,7 @@ import {
   paymentWallets,
   webhookDeliveries,
 } from '../../db/schema.ts';
-import { indexerTable } from '../../settlement/indexed-transfers.ts';
+import { indexerTable } from '../../payments/indexed-transfers.ts';
 import { getOwnOrderOrThrow } from '../orders/service.ts';
 
 const PAYMENT_TITLES: Record<string, string> = {

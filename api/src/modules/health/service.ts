@@ -5,9 +5,9 @@ import { sql } from 'drizzle-orm';
 import type { PublicClient } from 'viem';
 import { getIndexerStatus } from '../../chain/indexer-status.ts';
 import type { Database } from '../../db/client.ts';
+import { indexerTable } from '../../payments/indexed-transfers.ts';
+import { type RelayerStatus, readRelayerStatus, relayerAlerts } from '../../payments/relayer.ts';
 import { type RetentionStatus, readRetentionStatus } from '../../retention/retention-job.ts';
-import { indexerTable } from '../../settlement/indexed-transfers.ts';
-import { type RelayerStatus, readRelayerStatus, relayerAlerts } from '../../settlement/relayer.ts';
 
 /** What `GET /api/health` reports. */
 export interface Health {

@@ -8,9 +8,9 @@ import {
   type DetectionResult,
   type DetectionSettings,
   runDetectionPass,
-} from './detection.ts';
-import { INDEXER_BLOCK_CHANNEL, noticeIndexedHead } from './payment-notices.ts';
-import type { WalletChange } from './record.ts';
+} from '../payments/detection.ts';
+import { INDEXER_BLOCK_CHANNEL, noticeIndexedHead } from '../payments/payment-notices.ts';
+import type { WalletChange } from '../payments/record.ts';
 import { type ChainHeadReader, createReorgWatch } from './reorg-watch.ts';
 
 /** How long one step of listening again may take before the next pass tries again. */
