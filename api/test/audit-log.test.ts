@@ -10,7 +10,7 @@ import { type Address, createPublicClient, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createApp } from '../src/app.ts';
 import { loadWorkerConfig } from '../src/config.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { apiClient, newMerchant, sessionCookieOf, storeForm } from './support/client.ts';
 import { orderOneMug, waitForForwarded, walletOf } from './support/payments.ts';

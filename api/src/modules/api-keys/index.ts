@@ -8,11 +8,11 @@ import {
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import { auditActorOf } from '../../audit/record.ts';
 import type { AppDeps } from '../../context.ts';
 import { accessPlugin } from '../../http/access.ts';
 import { contract } from '../../http/openapi.ts';
 import { mailOriginOrNull } from '../../http/public-origin.ts';
+import { auditActorOf } from '../audit/record.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './service.ts';
 
 const tags = ['api-keys'];

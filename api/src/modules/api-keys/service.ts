@@ -2,13 +2,13 @@
 // a short prefix (to recognise it in the list) are stored.
 import { API_KEY_MESSAGES, type ApiKey, type ApiKeyMode, type CreatedApiKey } from '@store/shared';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { type AuditActor, changed, recordAudit } from '../../audit/record.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { apiKeys } from '../../db/schema.ts';
 import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken } from '../../http/session.ts';
 import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
+import { type AuditActor, changed, recordAudit } from '../audit/record.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Random characters of a key after its `sk_test_` / `sk_live_` (about 238 bits). */

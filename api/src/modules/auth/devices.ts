@@ -2,10 +2,10 @@
 // in `known_devices`). A sign-in from a browser without one the account knows is audited as a
 // sign-in from a new device; the browser that created the account is known from the start.
 import { and, eq } from 'drizzle-orm';
-import { type AuditActor, recordAudit } from '../../audit/record.ts';
 import type { Executor } from '../../db/client.ts';
 import { knownDevices } from '../../db/schema.ts';
 import { hashToken, newSessionToken } from '../../http/session.ts';
+import { type AuditActor, recordAudit } from '../audit/record.ts';
 
 /** Name of the device cookie. */
 export const DEVICE_COOKIE = 'device';

@@ -14,7 +14,6 @@ import {
   VerifyEmailSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
-import { auditActorOf } from '../../audit/record.ts';
 import type { AppDeps } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { accessPlugin } from '../../http/access.ts';
@@ -38,6 +37,7 @@ import {
   resetPassword,
   verifyEmail,
 } from '../account/service.ts';
+import { auditActorOf } from '../audit/record.ts';
 import { deviceCookie, deviceTokenOf, noteDevice } from './devices.ts';
 import { AUTH_LIMITS, AuthLimits, forgotPasswordRateLimits, signUpRateLimits } from './limits.ts';
 import { endSession, signIn, signUp } from './service.ts';

@@ -10,12 +10,12 @@ import {
   RefundSentSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
-import { auditActorOf } from '../../audit/record.ts';
 import type { AppDeps } from '../../context.ts';
 import { accessPlugin } from '../../http/access.ts';
 import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
 import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { clientKey, RateLimiter } from '../../http/rate-limit.ts';
+import { auditActorOf } from '../audit/record.ts';
 import {
   acceptUnderpaid,
   claimRefund,

@@ -16,7 +16,6 @@ import {
 } from '@store/shared';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
-import { type AuditActor, changed, recordAudit } from '../../audit/record.ts';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import { orders, paymentWallets, refunds, stores } from '../../db/schema.ts';
 import { isUuid } from '../../db/uuid.ts';
@@ -36,6 +35,7 @@ import {
   type RefundRow,
   refundFigures,
 } from '../../payments/refund-store.ts';
+import { type AuditActor, changed, recordAudit } from '../audit/record.ts';
 import { getOwnOrderOrThrow } from '../orders/service.ts';
 
 /** Texts of the refund errors. */

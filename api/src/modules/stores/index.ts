@@ -11,13 +11,13 @@ import {
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import { auditActorOf } from '../../audit/record.ts';
 import type { AppDeps } from '../../context.ts';
 import { accessPlugin } from '../../http/access.ts';
 import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { mailOriginOrNull, publicOriginOf } from '../../http/public-origin.ts';
 import { sessionPlugin } from '../../http/session.ts';
 import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
+import { auditActorOf } from '../audit/record.ts';
 import { refuseUnpayableAddress } from '../payouts/payout-address.ts';
 import { ListStoresQuery, UpdateStoreBody } from './model.ts';
 import {

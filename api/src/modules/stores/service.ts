@@ -1,7 +1,6 @@
 // Stores: public listing and lookup, the merchant's own stores, creation and edits.
 import { type CreateStore, resolveStoreSettings } from '@store/shared';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
-import { type AuditActor, type AuditEvent, changed, recordAudit } from '../../audit/record.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { nextVersion } from '../../db/row-version.ts';
@@ -10,6 +9,7 @@ import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
 import { expectedVersion, staleEdit } from '../../http/versions.ts';
 import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
+import { type AuditActor, type AuditEvent, changed, recordAudit } from '../audit/record.ts';
 import {
   type OwnerStore,
   type PublicStore,

@@ -11,12 +11,12 @@ import {
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import { auditActorOf } from '../../audit/record.ts';
 import type { AppDeps } from '../../context.ts';
 import { accessPlugin } from '../../http/access.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
+import { auditActorOf } from '../audit/record.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
 import { ListDeliveriesQuery, SendTestWebhookBody, SetWebhookBody } from './model.ts';
 import {

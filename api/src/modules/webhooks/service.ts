@@ -8,7 +8,6 @@ import {
   type WebhookEventType,
 } from '@store/shared';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { type AuditActor, changed, recordAudit } from '../../audit/record.ts';
 import type { Database } from '../../db/client.ts';
 import {
   orders,
@@ -23,6 +22,7 @@ import { postWebhook } from '../../webhooks/http-post.ts';
 import { messageIdOf, WEBHOOK_RETRY_WINDOW_MS } from '../../webhooks/outbox.ts';
 import { newWebhookSecret, signWebhook } from '../../webhooks/signing.ts';
 import { checkWebhookUrl } from '../../webhooks/url-safety.ts';
+import { type AuditActor, changed, recordAudit } from '../audit/record.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
 import {
   type DeliveryView,

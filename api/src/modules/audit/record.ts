@@ -2,10 +2,10 @@
 // the transaction of the change itself, so a change is never without its entry nor an entry
 // without its change. The table is append-only (the API's role may not update or delete it).
 import type { AuditAction } from '@store/shared/audit';
-import type { Executor } from '../db/client.ts';
-import { auditLog } from '../db/schema.ts';
-import { clientAddress, type RequestSource } from '../http/client-address.ts';
-import { type SessionUser, userAgentOf } from '../http/session.ts';
+import type { Executor } from '../../db/client.ts';
+import { auditLog } from '../../db/schema.ts';
+import { clientAddress, type RequestSource } from '../../http/client-address.ts';
+import { type SessionUser, userAgentOf } from '../../http/session.ts';
 
 /** Who made a change and from where. */
 export interface AuditActor {
