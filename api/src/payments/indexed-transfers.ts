@@ -1,19 +1,10 @@
-// Reads of the indexer's tables (Ponder, Postgres schema `indexer`) over the API's own connection.
-// Note: raw SQL, not a drizzle table: drizzle-kit must never generate migrations for Ponder's
-// tables. Ponder stores addresses and hashes as lowercase hex text and `id` as its checkpoint
-// string (block timestamp, chain, block, tx index, log index), which sorts in chain order.
+// A deposit address as the payment state machine sees it, from the indexer's transfers (read
+// through chain/indexer.ts, the one module that reads the indexer's tables).
 import type { DepositObservation, DepositTransfer } from '@store/shared';
-import { type SQL, sql } from 'drizzle-orm';
+import { readIndexerPosition, transfersTo } from '../chain/indexer.ts';
 import type { Database } from '../db/client.ts';
 
-/** Schema the indexer writes to (`ponder start --schema indexer`). */
-export const INDEXER_SCHEMA = 'indexer';
-
-/** `indexer.<table>` as an SQL identifier. */
-export const indexerTable = (table: string): SQL =>
-  sql`${sql.identifier(INDEXER_SCHEMA)}.${sql.identifier(table)}`;
-
-/** A transfer row as text columns (numerics and bigints stay exact as strings). */
+/** A transfer row of a raw query as text columns (numerics and bigints stay exact as strings). */
 export type TransferRow = {
   value: string;
   block_number: string;
@@ -31,40 +22,24 @@ export function toDepositTransfer(row: TransferRow): DepositTransfer {
   };
 }
 
-/** Where the indexer is: its latest processed block and its newest transfer id (null when none). */
-export async function readIndexerPosition(
-  db: Database,
-  chainId: number,
-): Promise<{ headBlock: bigint | null; lastTransferId: string | null }> {
-  // Note: the checkpoint encodes the block number at characters 27-42 (see Ponder's checkpoint.js).
-  // Note: the transfer table first. Postgres locks a statement's tables in the order it meets
-  // them, and the indexer's reorg transaction takes its transfer table, then its checkpoint table
-  // (dropping their triggers): read in the other order, the two deadlock and Postgres breaks the
-  // tie only after its deadlock timeout (1 s), delaying every reorg by that much.
-  const [row] = await db.execute<{ head: string | null; last_id: string | null }>(sql`
-    select
-      (select max(id) from ${indexerTable('transfer')}) as last_id,
-      (select substring(latest_checkpoint from 27 for 16)::bigint::text
-         from ${indexerTable('_ponder_checkpoint')} where chain_id = ${chainId}) as head`);
-  return {
-    headBlock: row?.head ? BigInt(row.head) : null,
-    lastTransferId: row?.last_id ?? null,
-  };
-}
-
 /** Every indexed transfer to `address` in chain order, with the indexed head: one observation. */
 export async function observeDepositAddress(
   db: Database,
   chainId: number,
   address: string,
 ): Promise<DepositObservation | null> {
-  const [position, rows] = await Promise.all([
+  const [position, transfers] = await Promise.all([
     readIndexerPosition(db, chainId),
-    db.execute<TransferRow>(sql`
-      select value::text, block_number::text, block_timestamp::text, tx_hash
-      from ${indexerTable('transfer')} where "to" = ${address.toLowerCase()}
-      order by block_number, log_index`),
+    transfersTo(db, address),
   ]);
   if (position.headBlock === null) return null;
-  return { headBlock: position.headBlock, transfers: rows.map(toDepositTransfer) };
+  return {
+    headBlock: position.headBlock,
+    transfers: transfers.map((transfer) => ({
+      value: transfer.value,
+      blockNumber: transfer.blockNumber,
+      blockTimestamp: transfer.blockTimestamp,
+      txHash: transfer.txHash,
+    })),
+  };
 }

@@ -2,6 +2,7 @@
 // block, a full reconciliation every `reconcileMs`; the same function runs in the worker process,
 // the tests and the benchmark.
 import { formatUsdcFull } from '@store/shared';
+import { INDEXER_BLOCK_CHANNEL } from '../chain/indexer.ts';
 import type { Database } from '../db/client.ts';
 import {
   type DetectionCursor,
@@ -9,7 +10,7 @@ import {
   type DetectionSettings,
   runDetectionPass,
 } from '../payments/detection.ts';
-import { INDEXER_BLOCK_CHANNEL, noticeIndexedHead } from '../payments/payment-notices.ts';
+import { noticeIndexedHead } from '../payments/payment-notices.ts';
 import type { WalletChange } from '../payments/record.ts';
 import { type ChainHeadReader, createReorgWatch } from './reorg-watch.ts';
 
