@@ -11,6 +11,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { accountModule } from './modules/account/index.ts';
 import { analyticsModule } from './modules/analytics/index.ts';
 import { apiKeysModule } from './modules/api-keys/index.ts';
+import { auditModule } from './modules/audit/index.ts';
 import { authModule } from './modules/auth/index.ts';
 import { checkoutSessionsModule } from './modules/checkout-sessions/index.ts';
 import { customersModule } from './modules/customers/index.ts';
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps) {
     .use(analyticsModule(deps))
     .use(payoutsModule(deps))
     .use(customersModule(deps))
+    .use(auditModule(deps))
     .use(ordersModule(deps))
     .use(paymentsModule(deps))
     .use(universalOrdersModule(deps))

@@ -30,6 +30,7 @@ const NOT_JSON = new Set([
   'GET /api/x402/products/:id',
   'GET /api/stores/:id/money-movements/csv',
   'GET /api/stores/:id/payouts/csv',
+  'GET /api/stores/:id/audit/csv',
 ]);
 
 /**
@@ -370,6 +371,7 @@ describe('each documented success read through its declared schema', () => {
     await call('GET /api/orders/:id/activity', 200, api.get(`/api/orders/${order.id}/activity`));
     await call('GET /api/orders/:id/refunds', 200, api.get(`/api/orders/${order.id}/refunds`));
     await call('GET /api/stores/:id/customers', 200, api.get(`/api/stores/${store.id}/customers`));
+    await call('GET /api/stores/:id/audit', 200, api.get(`/api/stores/${store.id}/audit`));
     await call(
       'GET /api/orders/:id/refund-claims',
       200,

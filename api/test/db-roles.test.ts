@@ -405,6 +405,7 @@ describe('database roles', () => {
         '0028_daily_volume_orders_paid',
         '0029_new_store_no_tax',
         '0030_order_reversal_and_shortfall_columns',
+        '0031_audit_log',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -438,7 +439,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 31 migration\(s\) \(0000_init, .*0030_order_reversal_and_shortfall_columns\)/,
+      /lacks 32 migration\(s\) \(0000_init, .*0031_audit_log\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

@@ -21,6 +21,7 @@ import { Route as TermsOfServiceRouteImport } from './routes/terms-of-service';
 import { Route as VerifyEmailRouteImport } from './routes/verify-email';
 import { Route as AdminIndexRouteImport } from './routes/admin/index';
 import { Route as AdminAccountRouteImport } from './routes/admin/account';
+import { Route as AdminAuditRouteImport } from './routes/admin/audit';
 import { Route as AdminCustomersRouteImport } from './routes/admin/customers';
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders';
 import { Route as AdminPayoutsRouteImport } from './routes/admin/payouts';
@@ -102,6 +103,11 @@ const AdminIndexRoute = AdminIndexRouteImport.update({
 const AdminAccountRoute = AdminAccountRouteImport.update({
   id: '/account',
   path: '/account',
+  getParentRoute: () => AdminRouteRoute,
+} as any);
+const AdminAuditRoute = AdminAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
   getParentRoute: () => AdminRouteRoute,
 } as any);
 const AdminCustomersRoute = AdminCustomersRouteImport.update({
@@ -232,6 +238,7 @@ export interface FileRoutesByFullPath {
   '/verify-email': typeof VerifyEmailRoute;
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
   '/admin/account': typeof AdminAccountRoute;
+  '/admin/audit': typeof AdminAuditRoute;
   '/admin/customers': typeof AdminCustomersRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
@@ -266,6 +273,7 @@ export interface FileRoutesByTo {
   '/terms-of-service': typeof TermsOfServiceRoute;
   '/verify-email': typeof VerifyEmailRoute;
   '/admin/account': typeof AdminAccountRoute;
+  '/admin/audit': typeof AdminAuditRoute;
   '/admin/customers': typeof AdminCustomersRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
@@ -303,6 +311,7 @@ export interface FileRoutesById {
   '/verify-email': typeof VerifyEmailRoute;
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
   '/admin/account': typeof AdminAccountRoute;
+  '/admin/audit': typeof AdminAuditRoute;
   '/admin/customers': typeof AdminCustomersRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
@@ -341,6 +350,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/store/$slug'
     | '/admin/account'
+    | '/admin/audit'
     | '/admin/customers'
     | '/admin/orders'
     | '/admin/payouts'
@@ -375,6 +385,7 @@ export interface FileRouteTypes {
     | '/terms-of-service'
     | '/verify-email'
     | '/admin/account'
+    | '/admin/audit'
     | '/admin/customers'
     | '/admin/orders'
     | '/admin/payouts'
@@ -411,6 +422,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/store/$slug'
     | '/admin/account'
+    | '/admin/audit'
     | '/admin/customers'
     | '/admin/orders'
     | '/admin/payouts'
@@ -541,6 +553,13 @@ declare module '@tanstack/react-router' {
       path: '/account';
       fullPath: '/admin/account';
       preLoaderRoute: typeof AdminAccountRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
+    '/admin/audit': {
+      id: '/admin/audit';
+      path: '/audit';
+      fullPath: '/admin/audit';
+      preLoaderRoute: typeof AdminAuditRouteImport;
       parentRoute: typeof AdminRouteRoute;
     };
     '/admin/customers': {
@@ -702,6 +721,7 @@ declare module '@tanstack/react-router' {
 
 interface AdminRouteRouteChildren {
   AdminAccountRoute: typeof AdminAccountRoute;
+  AdminAuditRoute: typeof AdminAuditRoute;
   AdminCustomersRoute: typeof AdminCustomersRoute;
   AdminOrdersRoute: typeof AdminOrdersRoute;
   AdminPayoutsRoute: typeof AdminPayoutsRoute;
@@ -713,6 +733,7 @@ interface AdminRouteRouteChildren {
 
 const AdminRouteRouteChildren: AdminRouteRouteChildren = {
   AdminAccountRoute: AdminAccountRoute,
+  AdminAuditRoute: AdminAuditRoute,
   AdminCustomersRoute: AdminCustomersRoute,
   AdminOrdersRoute: AdminOrdersRoute,
   AdminPayoutsRoute: AdminPayoutsRoute,

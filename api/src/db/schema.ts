@@ -865,3 +865,52 @@ export const x402Payments = pgTable(
     check('x402_payments_status_check', oneOf('status', X402_PAYMENT_STATUSES)),
   ],
 );
+
+/**
+ * The audit log (shared/src/audit.ts): every change to money or access, with who made it, when,
+ * from where and what changed (never a secret). Append-only: the API's role may insert and read
+ * it, never update or delete it (migration 0030); the worker has no right on it.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    action: text().notNull(),
+    // The store it concerns (null: the account's own, e.g. an API key or a sign-in).
+    storeId: uuid().references(() => stores.id),
+    // The account it concerns: the store's owner, or the account that acted on itself.
+    accountId: uuid()
+      .notNull()
+      .references(() => users.id),
+    // Who: the user (their username then), and the API key when one was used.
+    actorUserId: uuid(),
+    actorUsername: text(),
+    actorApiKeyId: uuid(),
+    actorApiKeyPrefix: text(),
+    ip: text(),
+    userAgent: text(),
+    subjectId: text(),
+    changes: jsonb()
+      .$type<Record<string, { before: unknown; after: unknown }>>()
+      .notNull()
+      .default({}),
+  },
+  (t) => [
+    index('audit_log_store_idx').on(t.storeId, t.at, t.id),
+    index('audit_log_account_idx').on(t.accountId, t.at, t.id),
+  ],
+);
+
+/** The browsers an account has signed in from (a `device` cookie's SHA-256): a new one is audited. */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceHash: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceHash] })],
+);

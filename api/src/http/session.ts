@@ -11,6 +11,9 @@ import { AppError } from './errors.ts';
 export interface SessionUser {
   id: string;
   username: string;
+  /** The API key of the request, when it came with one (id and recognisable prefix). */
+  apiKeyId?: string;
+  apiKeyPrefix?: string;
 }
 
 /** Name of the session cookie. */
@@ -116,6 +119,7 @@ async function findApiKeyUser(db: Database, key: string): Promise<SessionUser> {
   const [row] = await db
     .select({
       keyId: apiKeys.id,
+      keyPrefix: apiKeys.keyPrefix,
       revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,
       id: users.id,
@@ -140,7 +144,7 @@ async function findApiKeyUser(db: Database, key: string): Promise<SessionUser> {
         ),
       );
   }
-  return { id: row.id, username: row.username };
+  return { id: row.id, username: row.username, apiKeyId: row.keyId, apiKeyPrefix: row.keyPrefix };
 }
 
 async function findSessionUser(db: Database, token: string | undefined) {

@@ -927,6 +927,46 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/stores/{id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's audit log, newest first
+         * @description Every change to money or access: payout address, slug, deactivation, refunds, accepting an underpaid order, API keys, the webhook URL and secret, sign-ins from a new device; with who (user, and API key when one was used), when, from where (address, User-Agent) and the fields before and after (never a secret). The store’s entries and its owner’s account entries (keys, sign-ins). Append-only. Filters: `action`, `actor` (a user’s or API key’s id), `from` and `to` (UTC days, both included). A full page (`limit`, default 100, at most 500) carries `X-Next-Cursor`: pass it as `cursor` for the next page.
+         */
+        get: operations["getApiStoresByIdAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stores/{id}/audit/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's audit log as a CSV file, newest first (the same filters)
+         * @description Every change to money or access: payout address, slug, deactivation, refunds, accepting an underpaid order, API keys, the webhook URL and secret, sign-ins from a new device; with who (user, and API key when one was used), when, from where (address, User-Agent) and the fields before and after (never a secret). The store’s entries and its owner’s account entries (keys, sign-ins). Append-only. Filters: `action`, `actor` (a user’s or API key’s id), `from` and `to` (UTC days, both included).
+         */
+        get: operations["getApiStoresByIdAuditCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stores/{id}/customers": {
         parameters: {
             query?: never;
@@ -1729,6 +1769,29 @@ export type components = {
             mode: "test" | "live";
             name: string;
             revokedAt: string | null;
+        };
+        AuditEntry: {
+            /** @enum {string} */
+            action: "store.created" | "store.payout_address_changed" | "store.slug_changed" | "store.deactivated" | "store.reactivated" | "order.refund_created" | "order.refund_sent" | "order.underpaid_accepted" | "api_key.created" | "api_key.revoked" | "webhook.url_changed" | "webhook.secret_rotated" | "account.new_device_sign_in";
+            actor: {
+                apiKeyId: string | null;
+                apiKeyPrefix: string | null;
+                userId: string | null;
+                username: string | null;
+            };
+            /** Format: date-time */
+            at: string;
+            changes: {
+                [key: string]: {
+                    after: (string | number | boolean) | null;
+                    before: (string | number | boolean) | null;
+                };
+            };
+            id: string;
+            ip: string | null;
+            storeId: string | null;
+            subjectId: string | null;
+            userAgent: string | null;
         };
         CheckoutSession: {
             cancelUrl: string | null;
@@ -11186,6 +11249,208 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DailyVolumeSeries"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiStoresByIdAudit: {
+        parameters: {
+            query?: {
+                action?: "store.created" | "store.payout_address_changed" | "store.slug_changed" | "store.deactivated" | "store.reactivated" | "order.refund_created" | "order.refund_sent" | "order.underpaid_accepted" | "api_key.created" | "api_key.revoked" | "webhook.url_changed" | "webhook.secret_rotated" | "account.new_device_sign_in";
+                actor?: string;
+                cursor?: string;
+                from?: string;
+                limit?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"][];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiStoresByIdAuditCsv: {
+        parameters: {
+            query?: {
+                action?: "store.created" | "store.payout_address_changed" | "store.slug_changed" | "store.deactivated" | "store.reactivated" | "order.refund_created" | "order.refund_sent" | "order.underpaid_accepted" | "api_key.created" | "api_key.revoked" | "webhook.url_changed" | "webhook.secret_rotated" | "account.new_device_sign_in";
+                actor?: string;
+                cursor?: string;
+                from?: string;
+                limit?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (an attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
                 };
             };
             /** @description unauthorized */

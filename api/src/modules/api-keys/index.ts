@@ -12,6 +12,7 @@ import type { AppDeps } from '../../context.ts';
 import { accessPlugin } from '../../http/access.ts';
 import { contract } from '../../http/openapi.ts';
 import { mailOriginOrNull } from '../../http/public-origin.ts';
+import { auditActorOf } from '../audit/record.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './service.ts';
 
 const tags = ['api-keys'];
@@ -27,10 +28,10 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
     .use(accessPlugin(db))
     .post(
       '/api/api-keys',
-      async ({ body, request, set, user }) => {
-        const created = await createApiKey(db, user.id, body.name, mode, {
-          origin: mailOriginOrNull(config, request),
-        });
+      async ({ body, request, server, set, user }) => {
+        const notice = { origin: mailOriginOrNull(config, request) };
+        const actor = auditActorOf({ request, server }, user, config);
+        const created = await createApiKey(db, user.id, body.name, mode, notice, actor);
         set.status = 201;
         return created;
       },
@@ -56,9 +57,8 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
     })
     .delete(
       '/api/api-keys/:id',
-      async ({ params, user }) => {
-        return revokeApiKey(db, user.id, params.id);
-      },
+      async ({ params, request, server, user }) =>
+        revokeApiKey(db, user.id, params.id, auditActorOf({ request, server }, user, config)),
       {
         access: { secondFactor: API_KEY_MESSAGES.sessionRequired },
         ...contract({

@@ -8,6 +8,7 @@ import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken } from '../../http/session.ts';
 import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
+import { type AuditActor, changed, recordAudit } from '../audit/record.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Random characters of a key after its `sk_test_` / `sk_live_` (about 238 bits). */
@@ -58,6 +59,7 @@ export async function createApiKey(
   name: string,
   mode: ApiKeyMode,
   notice: NoticeContext,
+  actor: AuditActor,
 ): Promise<ApiKeyRow & Pick<CreatedApiKey, 'key'>> {
   const key = newApiKey(mode);
   const keyPrefix = key.slice(0, `sk_${mode}_`.length + PREFIX_RANDOM_LENGTH);
@@ -72,7 +74,14 @@ export async function createApiKey(
       { kind: 'api_key_created', keyName: name, keyPrefix },
       notice,
     );
-    return created as ApiKeyRow;
+    const row = created as ApiKeyRow;
+    await recordAudit(tx, actor, {
+      action: 'api_key.created',
+      accountId: userId,
+      subjectId: row.id,
+      changes: { ...changed('name', null, name), ...changed('keyPrefix', null, keyPrefix) },
+    });
+    return row;
   });
   return { ...row, key };
 }
@@ -87,15 +96,36 @@ export async function listApiKeys(db: Database, userId: string): Promise<ApiKeyR
 }
 
 /** Revokes the merchant's key (again: no change); 404 for a key that is not theirs. */
-export async function revokeApiKey(db: Database, userId: string, id: string): Promise<ApiKeyRow> {
+export async function revokeApiKey(
+  db: Database,
+  userId: string,
+  id: string,
+  actor: AuditActor,
+): Promise<ApiKeyRow> {
   if (!isUuid(id)) throw new AppError('not_found', API_KEY_MESSAGES.notFound);
-  const [row] = await db
-    .update(apiKeys)
-    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
-    .returning(listColumns);
-  if (!row) throw new AppError('not_found', API_KEY_MESSAGES.notFound);
-  return row as ApiKeyRow;
+  return db.transaction(async (tx) => {
+    const [revoked] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+      .returning(listColumns);
+    if (revoked) {
+      await recordAudit(tx, actor, {
+        action: 'api_key.revoked',
+        accountId: userId,
+        subjectId: id,
+        changes: changed('revoked', false, true),
+      });
+      return revoked as ApiKeyRow;
+    }
+    const [row] = await tx
+      .select(listColumns)
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
+      .limit(1);
+    if (!row) throw new AppError('not_found', API_KEY_MESSAGES.notFound);
+    return row as ApiKeyRow;
+  });
 }
 
 /** Revokes every key of the account that still works (a password reset asked to); how many. */

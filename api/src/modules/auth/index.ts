@@ -15,6 +15,7 @@ import {
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import { accessPlugin } from '../../http/access.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { clientAddress, clientBucket, type RequestSource } from '../../http/client-address.ts';
@@ -24,6 +25,7 @@ import { mailOriginOf } from '../../http/public-origin.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import {
   clearedSessionCookie,
+  type SessionUser,
   sessionCookie,
   sessionTokenOf,
   userAgentOf,
@@ -35,6 +37,8 @@ import {
   resetPassword,
   verifyEmail,
 } from '../account/service.ts';
+import { auditActorOf } from '../audit/record.ts';
+import { deviceCookie, deviceTokenOf, noteDevice } from './devices.ts';
 import { AUTH_LIMITS, AuthLimits, forgotPasswordRateLimits, signUpRateLimits } from './limits.ts';
 import { endSession, signIn, signUp } from './service.ts';
 
@@ -91,15 +95,22 @@ export const authModule = ({ db, config }: AppDeps) => {
             (await limiter.hit(signUps.tries, client));
           if (wait > 0) throw tooManyAttempts(set, wait, AUTH_LIMIT_MESSAGES.signUp);
           const counted: Promise<number>[] = [];
+          let device = deviceTokenOf(request);
           const { user, token } = await signUp(db, body, {
             allowed: () => {
               counted.push(limiter.hit(signUps.accounts, client));
             },
             userAgent: userAgentOf(request),
+            onSession: async (tx, created) => {
+              device = await noteDevice(tx, created.id, device);
+            },
             mailLink: (tx, created, email) =>
               mailLink(tx, mailOriginOf(config, request), created, 'verify_email', email),
           }).finally(() => Promise.all(counted));
-          set.headers['set-cookie'] = sessionCookie(token, secure);
+          set.headers['set-cookie'] = [
+            sessionCookie(token, secure),
+            deviceCookie(device as string, secure),
+          ] as unknown as string;
           set.status = 201;
           return { user };
         },
@@ -133,7 +144,12 @@ export const authModule = ({ db, config }: AppDeps) => {
             // not one.
             const { attempt, waitMs } = await limits.backoff.take(account, client);
             if (!attempt) throw tooManyAttempts(set, waitMs, AUTH_LIMIT_MESSAGES.signIn);
-            const { user, token } = await signIn(db, body, userAgentOf(request)).catch(
+            let device = deviceTokenOf(request);
+            const onSession = async (tx: Executor, user: SessionUser) => {
+              const actor = auditActorOf({ request, server }, user, config);
+              device = await noteDevice(tx, user.id, device, actor);
+            };
+            const { user, token } = await signIn(db, body, userAgentOf(request), onSession).catch(
               async (error: unknown) => {
                 // Note: a right password still waiting for its code is not a failure.
                 const waiting =
@@ -153,7 +169,10 @@ export const authModule = ({ db, config }: AppDeps) => {
             await limits.backoff.giveBack(attempt, { clearPair: true });
             // The new session replaces the one the browser had (no session fixation).
             await endSession(db, sessionTokenOf(request));
-            set.headers['set-cookie'] = sessionCookie(token, secure);
+            set.headers['set-cookie'] = [
+              sessionCookie(token, secure),
+              deviceCookie(device as string, secure),
+            ] as unknown as string;
             return { user };
           } finally {
             limits.endSignIn(client);

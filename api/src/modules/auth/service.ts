@@ -88,6 +88,8 @@ export async function signUp(
     allowed?: () => void;
     userAgent?: string | null;
     mailLink?: (tx: Executor, user: { id: string }, email: string) => Promise<void>;
+    /** Runs in the transaction that opens the first session (its browser becomes known). */
+    onSession?: (tx: Executor, user: SessionUser) => Promise<void>;
   } = {},
 ): Promise<SignedIn> {
   await assertPasswordAllowed(input.username, input.password);
@@ -116,10 +118,9 @@ export async function signUp(
         .returning({ id: users.id, username: users.username });
       const created = user as SessionUser;
       if (input.email) await options.mailLink?.(tx, created, input.email);
-      return {
-        user: created,
-        token: await createSession(tx, created.id, options.userAgent ?? null),
-      };
+      const token = await createSession(tx, created.id, options.userAgent ?? null);
+      await options.onSession?.(tx, created);
+      return { user: created, token };
     });
   } catch (error) {
     if (isUniqueViolation(error, 'users_email_unique'))
@@ -142,6 +143,8 @@ export async function signIn(
   db: Database,
   input: SignIn,
   userAgent: string | null = null,
+  /** Runs in the transaction that opens the session (the device check and its audit entry). */
+  onSession?: (tx: Executor, user: SessionUser) => Promise<void>,
 ): Promise<SignedIn> {
   const [user] = await db.select().from(users).where(eq(users.username, input.username)).limit(1);
   const valid = await verifyPassword(input.password, user?.password ?? (await dummyPasswordHash()));
@@ -153,10 +156,13 @@ export async function signIn(
     if (check !== 'ok')
       throw new AppError('unauthorized', codeRefusal(check), { secondFactor: 'wrong' });
   }
-  return {
-    user: { id: user.id, username: user.username },
-    token: await createSession(db, user.id, userAgent),
-  };
+  const signedIn = { id: user.id, username: user.username };
+  const token = await db.transaction(async (tx) => {
+    const opened = await createSession(tx, user.id, userAgent);
+    await onSession?.(tx, signedIn);
+    return opened;
+  });
+  return { user: signedIn, token };
 }
 
 /** Ends the session of this token (nothing happens for an unknown one). */

@@ -15,6 +15,7 @@ import { accessPlugin } from '../../http/access.ts';
 import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
 import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { clientKey, RateLimiter } from '../../http/rate-limit.ts';
+import { auditActorOf } from '../audit/record.ts';
 import {
   acceptUnderpaid,
   claimRefund,
@@ -64,7 +65,8 @@ export const refundsModule = ({ db, config }: AppDeps) => {
     )
     .post(
       '/api/orders/:id/accept-underpaid',
-      async ({ params, user }) => acceptUnderpaid(db, user.id, params.id),
+      async ({ params, request, server, user }) =>
+        acceptUnderpaid(db, user.id, params.id, auditActorOf({ request, server }, user, config)),
       {
         access: 'merchant',
         ...contract({
@@ -80,7 +82,14 @@ export const refundsModule = ({ db, config }: AppDeps) => {
     )
     .post(
       '/api/orders/:id/refunds',
-      async ({ params, body, user }) => createRefund(db, user.id, params.id, body.amount),
+      async ({ params, body, request, server, user }) =>
+        createRefund(
+          db,
+          user.id,
+          params.id,
+          body.amount,
+          auditActorOf({ request, server }, user, config),
+        ),
       {
         body: CreateRefundSchema,
         access: 'merchant',
@@ -98,8 +107,15 @@ export const refundsModule = ({ db, config }: AppDeps) => {
     )
     .post(
       '/api/orders/:id/refunds/:refundId/sent',
-      async ({ params, body, user }) =>
-        noteRefundSent(db, user.id, params.id, params.refundId, body.txHash),
+      async ({ params, body, request, server, user }) =>
+        noteRefundSent(
+          db,
+          user.id,
+          params.id,
+          params.refundId,
+          body.txHash,
+          auditActorOf({ request, server }, user, config),
+        ),
       {
         body: RefundSentSchema,
         access: 'merchant',

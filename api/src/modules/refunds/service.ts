@@ -35,6 +35,7 @@ import {
   type RefundRow,
   refundFigures,
 } from '../../payments/refund-store.ts';
+import { type AuditActor, changed, recordAudit } from '../audit/record.ts';
 import { getOwnOrderOrThrow } from '../orders/service.ts';
 
 /** Texts of the refund errors. */
@@ -184,6 +185,7 @@ export async function acceptUnderpaid(
   db: Database,
   ownerId: string,
   orderId: string,
+  actor: AuditActor,
   now = new Date(),
 ): Promise<OrderRefunds> {
   const order = await getOwnOrderOrThrow(db, ownerId, orderId);
@@ -200,6 +202,16 @@ export async function acceptUnderpaid(
     if (received <= 0n || parseUsdc(wallet.detectedAmountUsdc) !== received)
       throw new AppError('invalid_state', REFUND_ERRORS.notConfirmed);
     await recordAcceptedUnderpaid(tx, wallet, now);
+    await recordAudit(tx, actor, {
+      action: 'order.underpaid_accepted',
+      accountId: ownerId,
+      storeId: order.storeId,
+      subjectId: order.id,
+      changes: {
+        ...changed('status', wallet.status, 'paid'),
+        ...changed('receivedUsdc', null, formatUsdcFull(received)),
+      },
+    });
   });
   return listOrderRefunds(db, ownerId, order.id);
 }
@@ -213,11 +225,13 @@ export async function createRefund(
   ownerId: string,
   orderId: string,
   amount: string | undefined,
+  actor: AuditActor,
   now = new Date(),
 ): Promise<OrderRefunds> {
   const order = await getOwnOrderOrThrow(db, ownerId, orderId);
-  if (isRevenueStatus(order.status)) return refundFromPayout(db, ownerId, orderId, amount, now);
-  return refundFromDeposit(db, ownerId, orderId, now);
+  if (isRevenueStatus(order.status))
+    return refundFromPayout(db, ownerId, orderId, amount, actor, now);
+  return refundFromDeposit(db, ownerId, orderId, actor, now);
 }
 
 /**
@@ -229,6 +243,7 @@ export async function refundFromDeposit(
   db: Database,
   ownerId: string,
   orderId: string,
+  actor: AuditActor,
   now = new Date(),
 ): Promise<OrderRefunds> {
   const order = await getOwnOrderOrThrow(db, ownerId, orderId);
@@ -257,9 +272,31 @@ export async function refundFromDeposit(
     // Note: refunded the day it happens: the window closes first, so a later top-up is not taken
     // as this order's payment (it stays on the address for the payer).
     if (wallet.exception === 'underpaid') await closeWindow(tx, wallet.id, now);
-    await openDepositRefund(tx, wallet, { reason, amount: free }, now);
+    const refund = await openDepositRefund(tx, wallet, { reason, amount: free }, now);
+    await recordAudit(tx, actor, refundCreated(ownerId, order, refund.id, reason, free));
   });
   return listOrderRefunds(db, ownerId, order.id);
+}
+
+/** The audit entry of a refund the merchant started. */
+function refundCreated(
+  ownerId: string,
+  order: { id: string; storeId: string | null },
+  refundId: string,
+  reason: string,
+  amount: Usdc,
+) {
+  return {
+    action: 'order.refund_created' as const,
+    accountId: ownerId,
+    storeId: order.storeId,
+    subjectId: order.id,
+    changes: {
+      ...changed('refundId', null, refundId),
+      ...changed('reason', null, reason),
+      ...changed('amountUsdc', null, formatUsdcFull(amount)),
+    },
+  };
 }
 
 /** Ends a wallet's payment window at `now` (kept when it ended already). */
@@ -291,6 +328,7 @@ export async function refundFromPayout(
   ownerId: string,
   orderId: string,
   amount: string | undefined,
+  actor: AuditActor,
   now = new Date(),
 ): Promise<OrderRefunds> {
   const order = await getOwnOrderOrThrow(db, ownerId, orderId);
@@ -306,12 +344,13 @@ export async function refundFromPayout(
     if (refundable <= 0n) throw new AppError('invalid_state', REFUND_ERRORS.nothingToRefund);
     if (wanted > refundable)
       throw new AppError('validation_failed', REFUND_ERRORS.tooMuch(formatUsdcFull(refundable)));
-    await openDepositRefund(
+    const refund = await openDepositRefund(
       tx,
       wallet,
       { reason: 'merchant', amount: wanted, source: 'merchant' },
       now,
     );
+    await recordAudit(tx, actor, refundCreated(ownerId, order, refund.id, 'merchant', wanted));
   });
   return listOrderRefunds(db, ownerId, order.id);
 }
@@ -327,6 +366,7 @@ export async function noteRefundSent(
   orderId: string,
   refundId: string,
   txHash: string,
+  actor: AuditActor,
 ): Promise<OrderRefunds> {
   const order = await getOwnOrderOrThrow(db, ownerId, orderId);
   if (!isUuid(refundId)) throw new AppError('not_found', REFUND_ERRORS.refundNotFound);
@@ -335,18 +375,30 @@ export async function noteRefundSent(
     .from(refunds)
     .where(and(eq(refunds.id, refundId), eq(refunds.orderId, order.id)));
   if (!refund) throw new AppError('not_found', REFUND_ERRORS.refundNotFound);
-  const updated = await db
-    .update(refunds)
-    .set({ status: 'sending', txHash: txHash.toLowerCase() })
-    .where(
-      and(
-        eq(refunds.id, refund.id),
-        eq(refunds.source, 'merchant'),
-        sql`${refunds.status} in ('ready', 'sending')`,
-      ),
-    )
-    .returning({ id: refunds.id });
-  if (updated.length === 0) throw new AppError('invalid_state', REFUND_ERRORS.notSendable);
+  await db.transaction(async (tx) => {
+    const updated = await tx
+      .update(refunds)
+      .set({ status: 'sending', txHash: txHash.toLowerCase() })
+      .where(
+        and(
+          eq(refunds.id, refund.id),
+          eq(refunds.source, 'merchant'),
+          sql`${refunds.status} in ('ready', 'sending')`,
+        ),
+      )
+      .returning({ id: refunds.id });
+    if (updated.length === 0) throw new AppError('invalid_state', REFUND_ERRORS.notSendable);
+    await recordAudit(tx, actor, {
+      action: 'order.refund_sent',
+      accountId: ownerId,
+      storeId: order.storeId,
+      subjectId: order.id,
+      changes: {
+        ...changed('refundId', refund.id, refund.id),
+        ...changed('txHash', refund.txHash, txHash.toLowerCase()),
+      },
+    });
+  });
   return listOrderRefunds(db, ownerId, order.id);
 }
 

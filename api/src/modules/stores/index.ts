@@ -17,6 +17,7 @@ import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { mailOriginOrNull, publicOriginOf } from '../../http/public-origin.ts';
 import { sessionPlugin } from '../../http/session.ts';
 import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
+import { auditActorOf } from '../audit/record.ts';
 import { refuseUnpayableAddress } from '../payouts/payout-address.ts';
 import { ListStoresQuery, UpdateStoreBody } from './model.ts';
 import {
@@ -73,9 +74,10 @@ export const storesModule = ({ db, config }: AppDeps) => {
       '/api/stores',
       // Note: a new store is where new sales can be sent: a signed-in session only (a leaked key
       // must not open a store on a slug it freed), with the second factor where it is on.
-      async ({ body, request, set, user }) => {
+      async ({ body, request, server, set, user }) => {
         await refuseUnpayableAddress(db, config, body.paymentAddress);
-        const store = await createStore(db, user.id, body, noticeContext(request));
+        const actor = auditActorOf({ request, server }, user, config);
+        const store = await createStore(db, user.id, body, noticeContext(request), actor);
         set.status = 201;
         return store;
       },
@@ -107,7 +109,7 @@ export const storesModule = ({ db, config }: AppDeps) => {
     )
     .put(
       '/api/stores/:id',
-      async ({ params, body, request, requireSessionUser, user }) => {
+      async ({ params, body, request, requireSessionUser, server, user }) => {
         const current = await getOwnStoreOrThrow(db, user.id, params.id);
         // Note: where the sales go (payout address, slug, open or closed) is changed in a
         // signed-in session only, never with an API key, and with a fresh code (X-TOTP-Code)
@@ -120,7 +122,11 @@ export const storesModule = ({ db, config }: AppDeps) => {
             API_KEY_MESSAGES.storeSessionRequired,
           );
         await refuseUnpayableAddress(db, config, body.paymentAddress);
-        return updateStore(db, current, body, { allowed, notice: noticeContext(request) });
+        return updateStore(db, current, body, {
+          allowed,
+          notice: noticeContext(request),
+          actor: auditActorOf({ request, server }, user, config),
+        });
       },
       {
         body: UpdateStoreBody,

@@ -9,6 +9,7 @@ import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
 import { expectedVersion, staleEdit } from '../../http/versions.ts';
 import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
+import { type AuditActor, type AuditEvent, changed, recordAudit } from '../audit/record.ts';
 import {
   type OwnerStore,
   type PublicStore,
@@ -185,6 +186,7 @@ export async function createStore(
   ownerId: string,
   input: CreateStore,
   notice: NoticeContext,
+  actor: AuditActor,
 ): Promise<OwnerStore> {
   const { ownerId: _ignored, ...fields } = input;
   const paymentAddress = fields.paymentAddress || null;
@@ -201,7 +203,17 @@ export async function createStore(
         { kind: 'store_created', storeName: fields.name, slug: fields.slug, paymentAddress },
         notice,
       );
-      return (created as { id: string }).id;
+      const id = (created as { id: string }).id;
+      await recordAudit(tx, actor, {
+        action: 'store.created',
+        accountId: ownerId,
+        storeId: id,
+        changes: {
+          ...changed('slug', null, fields.slug),
+          ...changed('paymentAddress', null, paymentAddress),
+        },
+      });
+      return id;
     }),
   );
   return getOwnStoreOrThrow(db, ownerId, id);
@@ -247,6 +259,31 @@ function unchangedGuards(input: UpdateStoreBody, allowed: readonly GuardedChange
   return guards;
 }
 
+/** The audit entries of an edit: its guarded changes, and a store opened again. */
+function auditEventsOf(before: OwnerStore, after: OwnerStore): AuditEvent[] {
+  const at = { accountId: after.ownerId, storeId: after.id };
+  const events: AuditEvent[] = [];
+  if (payoutAddressChanges(before.paymentAddress, after.paymentAddress))
+    events.push({
+      ...at,
+      action: 'store.payout_address_changed',
+      changes: changed('paymentAddress', before.paymentAddress, after.paymentAddress),
+    });
+  if (before.slug !== after.slug)
+    events.push({
+      ...at,
+      action: 'store.slug_changed',
+      changes: changed('slug', before.slug, after.slug),
+    });
+  if (before.isActive !== after.isActive)
+    events.push({
+      ...at,
+      action: after.isActive ? 'store.reactivated' : 'store.deactivated',
+      changes: changed('isActive', before.isActive, after.isActive),
+    });
+  return events;
+}
+
 /** The owner's notices of the guarded changes an edit made. */
 function noticesOf(
   before: OwnerStore,
@@ -287,7 +324,7 @@ export async function updateStore(
   db: Database,
   current: OwnerStore,
   input: UpdateStoreBody,
-  options: { allowed: readonly GuardedChange[]; notice: NoticeContext },
+  options: { allowed: readonly GuardedChange[]; notice: NoticeContext; actor: AuditActor },
 ): Promise<OwnerStore> {
   const { id, ownerId } = current;
   const { updatedAt, ownerId: _ignored, ...fields } = input;
@@ -306,6 +343,9 @@ export async function updateStore(
   const saved = await slugChecked(() =>
     db.transaction(async (tx) => {
       if (made.includes('slug') && fields.slug) await claimSlug(tx, ownerId, fields.slug);
+      // Note: the row is locked first, so the audit's "before" is what this edit replaced.
+      await tx.execute(sql`select 1 from ${stores} where ${stores.id} = ${id} for update`);
+      const before = await getOwnStoreOrThrow(tx, ownerId, id);
       const updated = await tx
         .update(stores)
         .set(withdrawn ? { ...changes, ...NOT_VERIFIED } : changes)
@@ -321,6 +361,7 @@ export async function updateStore(
       const after = await getOwnStoreOrThrow(tx, ownerId, id);
       for (const notice of noticesOf(current, after, made))
         await enqueueAccountNotice(tx, ownerId, notice, options.notice);
+      for (const event of auditEventsOf(before, after)) await recordAudit(tx, options.actor, event);
       return true;
     }),
   );

@@ -16,6 +16,7 @@ import { accessPlugin } from '../../http/access.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { contract, registerResponseSchema } from '../../http/openapi.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
+import { auditActorOf } from '../audit/record.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
 import { ListDeliveriesQuery, SendTestWebhookBody, SetWebhookBody } from './model.ts';
 import {
@@ -58,8 +59,15 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
     )
     .put(
       '/api/stores/:id/webhook',
-      async ({ params, body, user }) =>
-        setWebhookUrl(db, user.id, params.id, body.url, config.allowPrivateWebhooks),
+      async ({ params, body, request, server, user }) =>
+        setWebhookUrl(
+          db,
+          user.id,
+          params.id,
+          body.url,
+          config.allowPrivateWebhooks,
+          auditActorOf({ request, server }, user, config),
+        ),
       {
         body: SetWebhookBody,
         access: { session: API_KEY_MESSAGES.webhookSessionRequired },
@@ -87,7 +95,13 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
     )
     .post(
       '/api/stores/:id/webhook/rotate-secret',
-      async ({ params, user }) => rotateWebhookSecret(db, user.id, params.id),
+      async ({ params, request, server, user }) =>
+        rotateWebhookSecret(
+          db,
+          user.id,
+          params.id,
+          auditActorOf({ request, server }, user, config),
+        ),
       {
         access: SECRET_OWNER,
         ...contract({

@@ -22,6 +22,7 @@ import { postWebhook } from '../../webhooks/http-post.ts';
 import { messageIdOf, WEBHOOK_RETRY_WINDOW_MS } from '../../webhooks/outbox.ts';
 import { newWebhookSecret, signWebhook } from '../../webhooks/signing.ts';
 import { checkWebhookUrl } from '../../webhooks/url-safety.ts';
+import { type AuditActor, changed, recordAudit } from '../audit/record.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
 import {
   type DeliveryView,
@@ -96,6 +97,7 @@ export async function setWebhookUrl(
   storeId: string,
   url: string | null,
   allowPrivate: boolean,
+  actor: AuditActor,
 ): Promise<WebhookSettingsView> {
   await getOwnStoreOrThrow(db, ownerId, storeId);
   const value = url === '' ? null : url;
@@ -103,13 +105,27 @@ export async function setWebhookUrl(
     const refused = await checkWebhookUrl(value, allowPrivate);
     if (refused) throw new AppError('validation_failed', refused);
   }
-  await db
-    .update(stores)
-    .set({
-      webhookUrl: value,
-      webhookSecret: sql`coalesce(${stores.webhookSecret}, ${newWebhookSecret()})`,
-    })
-    .where(eq(stores.id, storeId));
+  await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ url: stores.webhookUrl })
+      .from(stores)
+      .where(eq(stores.id, storeId))
+      .for('update');
+    await tx
+      .update(stores)
+      .set({
+        webhookUrl: value,
+        webhookSecret: sql`coalesce(${stores.webhookSecret}, ${newWebhookSecret()})`,
+      })
+      .where(eq(stores.id, storeId));
+    if ((before?.url ?? null) !== value)
+      await recordAudit(tx, actor, {
+        action: 'webhook.url_changed',
+        accountId: ownerId,
+        storeId,
+        changes: changed('webhookUrl', before?.url ?? null, value),
+      });
+  });
   return getWebhookSettings(db, ownerId, storeId);
 }
 
@@ -167,16 +183,26 @@ export async function rotateWebhookSecret(
   db: Database,
   ownerId: string,
   storeId: string,
+  actor: AuditActor,
 ): Promise<WebhookSecretView> {
   await getOwnStoreOrThrow(db, ownerId, storeId);
-  await db
-    .update(stores)
-    .set({
-      previousWebhookSecret: sql`${stores.webhookSecret}`,
-      webhookSecret: newWebhookSecret(),
-      webhookSecretRotatedAt: new Date(),
-    })
-    .where(eq(stores.id, storeId));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(stores)
+      .set({
+        previousWebhookSecret: sql`${stores.webhookSecret}`,
+        webhookSecret: newWebhookSecret(),
+        webhookSecretRotatedAt: new Date(),
+      })
+      .where(eq(stores.id, storeId));
+    // Note: never the secret itself, nor part of it: only that it changed.
+    await recordAudit(tx, actor, {
+      action: 'webhook.secret_rotated',
+      accountId: ownerId,
+      storeId,
+      changes: changed('webhookSecret', '[secret]', '[new secret]'),
+    });
+  });
   return getWebhookSecret(db, ownerId, storeId);
 }
 

@@ -52,6 +52,7 @@ function AdminLayout() {
           <Link to="/admin/orders">Orders</Link>
           <Link to="/admin/customers">Customers</Link>
           <Link to="/admin/payouts">Payouts</Link>
+          <Link to="/admin/audit">Audit log</Link>
           <Link to="/admin/account">Account</Link>
         </nav>
         <p className="small" style={{ margin: 0 }}>
