@@ -43,25 +43,28 @@ export async function eraseCustomerData(
   if (targets.length === 0) return 0;
   const ids = targets.map((r) => r.id);
   const emails = [...new Set(targets.map((r) => r.email.toLowerCase()).filter((e) => e))];
+  // Note: lists travel as one JSON parameter (this pool's parameters are text).
+  const idList = sql`array(select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::uuid)`;
+  const emailList = sql`array(select jsonb_array_elements_text(${JSON.stringify(emails)}::jsonb))`;
   await tx.execute(sql`
     update orders set customer_email = '', shipping_address = null,
       customer_erased_at = ${now.toISOString()}::timestamptz
-    where id = any(${ids}::uuid[])`);
+    where id = any(${idList})`);
   // Mails: none still waiting is sent; the address goes from those sent too.
   await tx.execute(sql`
     update email_outbox set
       status = case when status = 'pending' then 'failed' else status end,
       last_error = case when status = 'pending' then ${ERASED_MAIL_ERROR} else last_error end,
       to_address = '', payload = null
-    where order_id = any(${ids}::uuid[]) and user_id is null
-      and lower(to_address) = any(${emails}::text[])`);
+    where order_id = any(${idList}) and user_id is null
+      and lower(to_address) = any(${emailList})`);
   // Webhook payloads keep everything but the customer.
   await tx.execute(sql`
     update webhook_deliveries set payload = jsonb_set(payload::jsonb, '{customer}',
       '{"email": "", "shippingAddress": null}'::jsonb)::text
-    where order_id = any(${ids}::uuid[]) and payload::jsonb ? 'customer'`);
+    where order_id = any(${idList}) and payload::jsonb ? 'customer'`);
   await tx.execute(sql`
-    update reviews set author_name = ${ERASED_REVIEWER} where order_id = any(${ids}::uuid[])`);
+    update reviews set author_name = ${ERASED_REVIEWER} where order_id = any(${idList})`);
   await tx.execute(sql`
     insert into customer_erasures (store_id, reason, orders, created_at)
     values (${storeId}::uuid, ${scope.reason}, ${ids.length}, ${now.toISOString()}::timestamptz)`);
