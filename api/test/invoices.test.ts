@@ -18,7 +18,7 @@ import { LOCAL_CHAIN_ID } from '../src/chain/networks.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { invoices, orders } from '../src/db/schema.ts';
 import { MAIL_KINDS } from '../src/mail/kinds.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { apiClient, newMerchant, storeForm } from './support/client.ts';
 import { buyer } from './support/payments.ts';

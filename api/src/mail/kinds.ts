@@ -4,9 +4,9 @@
 import { invoiceFileName } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { orders, stores } from '../db/schema.ts';
-import { renderInvoicePdf } from '../modules/invoices/pdf.ts';
-import { loadInvoice } from '../modules/invoices/service.ts';
 import { ACCOUNT_MAIL_KINDS } from './account.ts';
+import { loadInvoice } from './invoice.ts';
+import { renderInvoicePdf } from './invoice-pdf.ts';
 import { NOTICE_MAIL_KINDS } from './notices.ts';
 import { brandingStoreId, receiptStoreExtras, renderReceipt, storeNameOf } from './receipt.ts';
 import { refundClaim } from './refund.ts';

@@ -5,7 +5,7 @@ import { accessPlugin } from '../../http/access.ts';
 import { BUYER_TOKEN_HEADER } from '../../http/buyer-token.ts';
 import { contract } from '../../http/openapi.ts';
 import { sessionPlugin } from '../../http/session.ts';
-import { renderInvoicePdf } from './pdf.ts';
+import { renderInvoicePdf } from '../../mail/invoice-pdf.ts';
 import { checkInvoiceAccess, invoicePdfResponse } from './service.ts';
 
 /** The invoice of a paid order, for its store's owner and its shopper. */
