@@ -76,6 +76,3 @@ SELECT store_id, max(number) FROM invoices GROUP BY store_id;
 GRANT SELECT, INSERT, UPDATE, DELETE ON "invoices", "invoice_counters" TO storefront_api, storefront_worker;
 --> statement-breakpoint
 GRANT SELECT, INSERT, UPDATE, DELETE ON "customer_erasures" TO storefront_api, storefront_worker;
---> statement-breakpoint
--- The retention job (worker) gives an erased customer's reviews a neutral author name.
-GRANT SELECT, UPDATE ("author_name") ON "reviews" TO storefront_worker;

@@ -4,8 +4,10 @@
 // latest name; search by email or name, cursor pages, a customer's orders from the orders list;
 // another merchant gets 404 and an anonymous client 401.
 import { describe, expect, test } from 'bun:test';
+import { CustomerErasureSchema } from '@store/shared/invoices';
 import { customer } from '@store/stack/api-process';
 import { payUsdc } from '@store/stack/usdc';
+import * as v from 'valibot';
 import type { Address } from 'viem';
 import { parseUnits } from 'viem';
 import { loadWorkerConfig } from '../src/config.ts';
@@ -186,6 +188,7 @@ describe("a store's customers", () => {
 
     const erased = await owner.api.post(erase, { email: 'Erin@Example.com' });
     expect(erased.status).toBe(200);
+    expect(v.parse(CustomerErasureSchema, erased.body)).toEqual(erased.body);
     expect(erased.body.erasedOrders).toBe(2);
 
     // The orders keep their amounts, status and payment, and lose the person.

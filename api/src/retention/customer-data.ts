@@ -62,8 +62,11 @@ export async function eraseCustomerData(
     update webhook_deliveries set payload = jsonb_set(payload::jsonb, '{customer}',
       '{"email": "", "shippingAddress": null}'::jsonb)::text
     where order_id = any(${idList}) and payload::jsonb ? 'customer'`);
-  await tx.execute(sql`
-    update reviews set author_name = ${ERASED_REVIEWER} where order_id = any(${idList})`);
+  // Note: on request only: the worker's role (retention) never reads reviews; a review is text
+  // its buyer chose to publish, and the request is the buyer asking to be forgotten.
+  if (scope.reason === 'request')
+    await tx.execute(sql`
+      update reviews set author_name = ${ERASED_REVIEWER} where order_id = any(${idList})`);
   await tx.execute(sql`
     insert into customer_erasures (store_id, reason, orders, created_at)
     values (${storeId}::uuid, ${scope.reason}, ${ids.length}, ${now.toISOString()}::timestamptz)`);
