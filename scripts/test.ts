@@ -100,6 +100,7 @@ const steps: Step[] = [
     name: 'api: API and integration tests (bun test, real Postgres and chain)',
     cwd: join(root, 'api'),
     command: [process.execPath, 'test', '--timeout', '120000', './src', './test'],
+    before: ensurePoppler,
     counts: async (output) => {
       const pass = output.match(/^\s*(\d+) pass$/m);
       const fail = output.match(/^\s*(\d+) fail$/m);
@@ -132,6 +133,21 @@ async function ensureChromium() {
   await run([...sudo, 'apt-get', 'install', '-y', '--no-install-recommends', 'chromium'], root, {
     DEBIAN_FRONTEND: 'noninteractive',
   });
+}
+
+/** Installs Debian's poppler-utils when missing: the invoice tests read their PDFs with pdftotext and pdftoppm. */
+async function ensurePoppler() {
+  if (existsSync('/usr/bin/pdftotext') && existsSync('/usr/bin/pdftoppm')) return;
+  console.log("pdftotext or pdftoppm is missing: installing Debian's poppler-utils");
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
+  await run([...sudo, 'apt-get', 'update'], root);
+  await run(
+    [...sudo, 'apt-get', 'install', '-y', '--no-install-recommends', 'poppler-utils'],
+    root,
+    {
+      DEBIAN_FRONTEND: 'noninteractive',
+    },
+  );
 }
 
 /** Runs a command with inherited-looking output, returning its exit code and captured output. */

@@ -17,6 +17,7 @@ import { checkoutSessionsModule } from './modules/checkout-sessions/index.ts';
 import { customersModule } from './modules/customers/index.ts';
 import { forwardingModule } from './modules/forwarding/index.ts';
 import { healthModule } from './modules/health/index.ts';
+import { invoicesModule } from './modules/invoices/index.ts';
 import { linkSigningModule } from './modules/link-signing/index.ts';
 import { ordersModule } from './modules/orders/index.ts';
 import { paymentsModule } from './modules/payments/index.ts';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps) {
     .use(customersModule(deps))
     .use(auditModule(deps))
     .use(ordersModule(deps))
+    .use(invoicesModule(deps))
     .use(paymentsModule(deps))
     .use(universalOrdersModule(deps))
     .use(linkSigningModule(deps))

@@ -31,6 +31,7 @@ const NOT_JSON = new Set([
   'GET /api/stores/:id/money-movements/csv',
   'GET /api/stores/:id/payouts/csv',
   'GET /api/stores/:id/audit/csv',
+  'GET /api/orders/:id/invoice.pdf',
 ]);
 
 /**
@@ -42,6 +43,7 @@ const REACHED_ELSEWHERE: Record<string, string> = {
   'POST /api/auth/reset-password': 'account.test.ts (the mailed reset link)',
   'POST /api/auth/verify-email': 'account.test.ts (the mailed verification link)',
   'POST /api/orders/:id/shipment': 'fulfilment.test.ts (a paid order)',
+  'POST /api/stores/:id/customers/erase': 'store-customers.test.ts (orders of a customer)',
   'PATCH /api/orders/:id': 'merchant-orders.test.ts (a paid order)',
   'GET /api/stores/:id/analytics/daily': 'store-books.test.ts (the indexed transfers)',
   'GET /api/analytics/daily': 'analytics-views.test.ts (the indexed transfers)',

@@ -406,6 +406,7 @@ describe('database roles', () => {
         '0029_new_store_no_tax',
         '0030_order_reversal_and_shortfall_columns',
         '0031_audit_log',
+        '0032_invoices_and_erasure',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -439,7 +440,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 32 migration\(s\) \(0000_init, .*0031_audit_log\)/,
+      /lacks 33 migration\(s\) \(0000_init, .*0032_invoices_and_erasure\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

@@ -4,11 +4,14 @@
 // latest name; search by email or name, cursor pages, a customer's orders from the orders list;
 // another merchant gets 404 and an anonymous client 401.
 import { describe, expect, test } from 'bun:test';
+import { CustomerErasureSchema } from '@store/shared/invoices';
 import { customer } from '@store/stack/api-process';
 import { payUsdc } from '@store/stack/usdc';
+import * as v from 'valibot';
 import type { Address } from 'viem';
 import { parseUnits } from 'viem';
 import { loadWorkerConfig } from '../src/config.ts';
+import { runCustomerRetention } from '../src/retention/customer-data.ts';
 import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { type ApiClient, apiClient, newMerchant, storeForm } from './support/client.ts';
@@ -150,5 +153,92 @@ describe("a store's customers", () => {
     const theirs = (await stranger.api.post('/api/stores', storeForm())).body as { id: string };
     const empty = await (stranger.api as ApiClient).get(`/api/stores/${theirs.id}/customers`);
     expect(empty.body).toEqual([]);
+  }, 120_000);
+
+  test('erased on request: orders keep their amounts and lose the person; the list and search forget them; retention erases old orders', async () => {
+    const owner = await newMerchant(t.app, 'erasure');
+    const store = (await owner.api.post('/api/stores', storeForm())).body as { id: string };
+    const product = (
+      await owner.api.post('/api/products', {
+        storeId: store.id,
+        title: 'Mug',
+        priceUsdc: '10.00',
+        inventory: 20,
+      })
+    ).body as { id: string };
+    const paid = await order(store.id, product.id, 'erin@example.com', ['Erin', 'Erased']);
+    const pending = await order(store.id, product.id, 'ERIN@example.com', ['Erin', 'Erased']);
+    const kept = await order(store.id, product.id, 'kim@example.com', ['Kim', 'Kept']);
+    await pay(paid.id, 3);
+    // A mail still waiting for Erin (a refund claim, say) must not go out once she is erased.
+    await t.database.db.$client`
+      insert into email_outbox (order_id, kind, to_address, payload, next_attempt_at, retry_until)
+      values (${pending.id}, 'refund_claim', 'erin@example.com', '{"refundId":"x"}', now() + interval '1 hour', now() + interval '1 day')`;
+
+    // Another merchant: 404; anonymous: 401; a body outside its caps: 422. Nothing is erased.
+    const stranger = await newMerchant(t.app, 'stranger');
+    const erase = `/api/stores/${store.id}/customers/erase`;
+    expect((await stranger.api.post(erase, { email: 'erin@example.com' })).status).toBe(404);
+    expect((await apiClient(t.app).post(erase, { email: 'erin@example.com' })).status).toBe(401);
+    expect((await owner.api.post(erase, { email: 'x'.repeat(255) })).status).toBe(422);
+    expect((await owner.api.post(erase, {})).status).toBe(422);
+    expect(emailsOf((await owner.api.get(`/api/stores/${store.id}/customers`)).body)).toContain(
+      'erin@example.com',
+    );
+
+    const erased = await owner.api.post(erase, { email: 'Erin@Example.com' });
+    expect(erased.status).toBe(200);
+    expect(v.parse(CustomerErasureSchema, erased.body)).toEqual(erased.body);
+    expect(erased.body.erasedOrders).toBe(2);
+
+    // The orders keep their amounts, status and payment, and lose the person.
+    for (const id of [paid.id, pending.id]) {
+      const detail = (await owner.api.get(`/api/orders/${id}/detail`)).body;
+      expect(detail).toMatchObject({
+        customerEmail: '',
+        shippingAddress: null,
+        totalUsdc: '10.80',
+      });
+    }
+    expect((await owner.api.get(`/api/orders/${paid.id}/detail`)).body.status).toBe('paid');
+    // The customers list and its search forget them; Kim stays.
+    const list = (await owner.api.get(`/api/stores/${store.id}/customers`)).body;
+    expect(emailsOf(list)).toEqual(['kim@example.com']);
+    expect((await owner.api.get(`/api/stores/${store.id}/customers?q=erin`)).body).toEqual([]);
+    expect(
+      (await owner.api.get(`/api/orders?storeId=${store.id}&customerEmail=erin@example.com`)).body,
+    ).toEqual([]);
+    // No mail waits for her any more, and none keeps her address.
+    const mails = await t.database.db.$client<{ status: string; to_address: string }[]>`
+      select status, to_address from email_outbox where order_id in (${paid.id}, ${pending.id})`;
+    expect(mails.length).toBeGreaterThan(0);
+    expect(mails.every((m) => m.to_address === '' && m.status !== 'pending')).toBe(true);
+    // Her webhook payloads keep no email; the erasure is recorded without her.
+    const payloads = await t.database.db.$client<{ payload: string }[]>`
+      select payload from webhook_deliveries where order_id = ${paid.id}`;
+    for (const { payload } of payloads) expect(payload).not.toContain('erin@example.com');
+    const records = await t.database.db.$client<{ reason: string; orders: number }[]>`
+      select reason, orders from customer_erasures where store_id = ${store.id}`;
+    expect([...records]).toEqual([{ reason: 'request', orders: 2 }]);
+    // Erasing again finds nobody.
+    expect((await owner.api.post(erase, { email: 'erin@example.com' })).body.erasedOrders).toBe(0);
+
+    // The store's retention: Kim's order, placed 7 months ago, goes with a 6-month retention.
+    await t.database.db.$client`
+      update orders set created_at = now() - interval '7 months' where id = ${kept.id}`;
+    const current = (await owner.api.get(`/api/stores/${store.id}`)).body;
+    const set = await owner.api.put(`/api/stores/${store.id}`, {
+      customerRetentionMonths: 6,
+      updatedAt: current.updatedAt,
+    });
+    expect(set.body.customerRetentionMonths).toBe(6);
+    expect(await runCustomerRetention(t.database.db)).toBe(1);
+    expect((await owner.api.get(`/api/orders/${kept.id}/detail`)).body).toMatchObject({
+      customerEmail: '',
+      shippingAddress: null,
+      totalUsdc: '10.80',
+    });
+    expect((await owner.api.get(`/api/stores/${store.id}/customers`)).body).toEqual([]);
+    expect(await runCustomerRetention(t.database.db)).toBe(0);
   }, 120_000);
 });

@@ -11,6 +11,7 @@ export * from './constants.ts';
 export * from './countries.ts';
 export * from './fulfilment.ts';
 export * from './html.ts';
+export * from './invoices.ts';
 export * from './limits.ts';
 export * from './link-builder.ts';
 export * from './link-signature.ts';

@@ -212,6 +212,16 @@ export const stores = pgTable(
     returnPolicyDays: integer(),
     // Whether the merchant gets an email for each paid order.
     notifyPaidOrders: boolean().notNull().default(true),
+    // The seller on the store's invoices (docs/rules.md#invoices): legal name, postal address
+    // (lines), tax id; null: the store's name alone, no address, no tax id.
+    legalName: text(),
+    legalAddress: text(),
+    taxId: text(),
+    // Whether the receipt mail carries the order's invoice as a PDF (off until the merchant turns it on).
+    attachInvoiceToReceipt: boolean().notNull().default(false),
+    // Months an order keeps its customer's personal data (name, email, phone, address) after it
+    // was placed; null: kept until the merchant erases the customer (docs/rules.md#customer-data).
+    customerRetentionMonths: integer(),
     // "Verified Store": the payout address that signed an EIP-4361 message, with the message and
     // signature. Note: valid only while it equals payment_address.
     verifiedAddress: text(),
@@ -221,7 +231,14 @@ export const stores = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('stores_slug_idx').on(t.slug), index('stores_owner_id_idx').on(t.ownerId)],
+  (t) => [
+    index('stores_slug_idx').on(t.slug),
+    index('stores_owner_id_idx').on(t.ownerId),
+    check(
+      'stores_customer_retention_months_check',
+      sql`${t.customerRetentionMonths} is null or ${t.customerRetentionMonths} between 1 and 120`,
+    ),
+  ],
 );
 
 /**
@@ -360,6 +377,9 @@ export const orders = pgTable(
       .default(
         sql`replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')`,
       ),
+    // Note: when the customer's personal data left the order (erased on request or by the store's
+    // retention); the order keeps its lines and amounts, its email is '' and its address null.
+    customerErasedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -382,6 +402,57 @@ export const orders = pgTable(
       'orders_source_store_check',
       sql`(${t.storeId} is null) = (${t.source} = 'unsigned_link') and (${t.payeeAddress} is null) = (${t.source} in ('storefront', 'checkout_session'))`,
     ),
+  ],
+);
+
+/**
+ * The invoice of a paid store order: its number in the store's sequence (1, 2, 3 … without gaps)
+ * and when it was issued. Note: written by the trigger `orders_issue_invoice` in the transaction
+ * that makes the order paid (whatever path does it), numbered from `invoice_counters` under that
+ * store's row lock: a rolled-back payment rolls its number back, so numbers never skip.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    orderId: uuid()
+      .primaryKey()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    storeId: uuid()
+      .notNull()
+      .references(() => stores.id, { onDelete: 'restrict' }),
+    number: integer().notNull(),
+    issuedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('invoices_store_number_idx').on(t.storeId, t.number)],
+);
+
+/** The last invoice number of each store (see `invoices`). */
+export const invoiceCounters = pgTable('invoice_counters', {
+  storeId: uuid()
+    .primaryKey()
+    .references(() => stores.id, { onDelete: 'cascade' }),
+  lastNumber: integer().notNull(),
+});
+
+/**
+ * Each erasure of a customer's personal data from a store's orders: when, why (`request`: the
+ * merchant erased them; `retention`: the store's retention) and how many orders. Note: it keeps no
+ * trace of the person (no email, no hash of it).
+ */
+export const customerErasures = pgTable(
+  'customer_erasures',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    storeId: uuid()
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    reason: text().notNull(),
+    orders: integer().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('customer_erasures_store_idx').on(t.storeId, t.createdAt),
+    check('customer_erasures_reason_check', sql`${t.reason} in ('request', 'retention')`),
   ],
 );
 

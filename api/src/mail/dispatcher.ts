@@ -8,6 +8,7 @@ import { emailOutbox } from '../db/schema.ts';
 import { backoffDelayMs } from '../loops/backoff.ts';
 import { startWakeableLoop, type WakeableLoop } from '../loops/wakeable-loop.ts';
 import { MAIL_KINDS } from './kinds.ts';
+import { ERASED_MAIL_ERROR } from './outbox.ts';
 import type { OutboxMessage } from './template.ts';
 
 /** What the dispatcher needs. */
@@ -120,6 +121,11 @@ async function sendOne(
           sql`${emailOutbox.nextAttemptAt}::text = ${due.leasedUntil}`,
         ),
       );
+  // Note: an address erased with its customer's data is mailed nothing.
+  if (!due.toAddress) {
+    await settle({ status: 'failed', lastError: ERASED_MAIL_ERROR });
+    return;
+  }
   const render = MAIL_KINDS[due.kind];
   if (!render) {
     await settle({ status: 'failed', lastError: `no template for mail of kind ${due.kind}` });
@@ -138,6 +144,7 @@ async function sendOne(
       subject: message.subject,
       text: message.text,
       html: message.html,
+      ...(message.attachments ? { attachments: message.attachments } : {}),
     });
     // Note: a payload may hold a single-use link; it is not kept once the mail is out.
     await settle({

@@ -1,9 +1,12 @@
 // The templates of the email outbox, by kind: each renders one queued message from what is stored
 // now (the order, the store, the row's payload), or null when what it is about no longer exists.
 
+import { invoiceFileName } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { orders, stores } from '../db/schema.ts';
 import { ACCOUNT_MAIL_KINDS } from './account.ts';
+import { loadInvoice } from './invoice.ts';
+import { renderInvoicePdf } from './invoice-pdf.ts';
 import { NOTICE_MAIL_KINDS } from './notices.ts';
 import { brandingStoreId, receiptStoreExtras, renderReceipt, storeNameOf } from './receipt.ts';
 import { refundClaim } from './refund.ts';
@@ -25,6 +28,7 @@ const receipt: MailTemplate = async (db, message, chainId, publicUrl) => {
           primaryColor: stores.primaryColor,
           replyTo: stores.replyToEmail,
           slug: stores.slug,
+          attachInvoice: stores.attachInvoiceToReceipt,
           settings: {
             taxRateBps: stores.taxRateBps,
             shippingOptions: stores.shippingOptions,
@@ -35,7 +39,7 @@ const receipt: MailTemplate = async (db, message, chainId, publicUrl) => {
         .from(stores)
         .where(eq(stores.id, storeId))
         .limit(1);
-  return renderReceipt(
+  const rendered = renderReceipt(
     order,
     {
       name: storeNameOf(order, store?.name),
@@ -45,6 +49,21 @@ const receipt: MailTemplate = async (db, message, chainId, publicUrl) => {
     },
     chainId,
   );
+  if (!store?.attachInvoice) return rendered;
+  // Note: the invoice as it prints now (issued with the payment this receipt confirms).
+  const invoice = await loadInvoice(db, order.id, chainId);
+  if (!invoice) return rendered;
+  const pdf = await renderInvoicePdf(invoice.document);
+  return {
+    ...rendered,
+    attachments: [
+      {
+        filename: invoiceFileName(invoice.number),
+        content: Buffer.from(pdf),
+        contentType: 'application/pdf',
+      },
+    ],
+  };
 };
 
 /** Every kind the dispatcher sends; a row of another kind is marked failed. */

@@ -14,6 +14,9 @@ export const ONE_PER_ORDER = {
   where: sql`${emailOutbox.kind} <> 'refund_claim'`,
 };
 
+/** Why a mail to a customer whose data was erased is not sent. */
+export const ERASED_MAIL_ERROR = "not sent: the customer's data was erased";
+
 /** How long a receipt is retried before it is given up (a mail server down for days). */
 export const EMAIL_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
 

@@ -59,6 +59,8 @@ export interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
+  /** Files the mail carries (the receipt's invoice PDF when the store attaches it). */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 /**

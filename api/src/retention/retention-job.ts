@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import { INDEXER_SCHEMA } from '../chain/indexer.ts';
 import type { Database } from '../db/client.ts';
 import { startWakeableLoop } from '../loops/wakeable-loop.ts';
+import { runCustomerRetention } from './customer-data.ts';
 
 /** The job's settings (RETENTION_* variables of the worker). */
 export interface RetentionConfig {
@@ -148,6 +149,12 @@ export function startRetentionJob(
     config.intervalMs,
     async () => {
       const run = await runRetention(db, config, { stopping: () => stopped });
+      // Each store's own retention of its customers' personal data (docs/rules.md#customer-data).
+      const erased = await runCustomerRetention(db);
+      if (erased > 0)
+        log(
+          `retention: erased the customer's personal data from ${erased} order(s) past their store's retention`,
+        );
       if (run.indexesCreated > 0) {
         log(`retention: put back ${run.indexesCreated} analytics index(es) on the indexer's table`);
       }

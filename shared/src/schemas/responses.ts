@@ -2,6 +2,7 @@
 // the types generated from it, of the web app). Timestamps are ISO strings as JSON carries them.
 import * as v from 'valibot';
 import { ShipmentSchema } from '../fulfilment.ts';
+import { InvoiceSettingsResponseEntries } from '../invoices.ts';
 import { PAYMENT_EXCEPTIONS, PAYMENT_STATES } from '../payment-state.ts';
 import { ORDER_SOURCES, ORDER_STATUSES } from '../status.ts';
 import { StoreShippingOptionsSchema } from '../store-settings.ts';
@@ -62,6 +63,8 @@ export const OwnerStoreResponseSchema = v.object({
   /** The address that signed the verification message (cleared when the payout address changes). */
   verifiedAddress: v.nullable(v.string()),
   verifiedAt: v.nullable(timestamp),
+  /** The seller on the invoices, the receipt's invoice and customer data retention (owner view). */
+  ...InvoiceSettingsResponseEntries,
 });
 /** A store as everyone may see it: the owner's view without what only the owner reads. */
 export const PublicStoreResponseSchema = v.omit(OwnerStoreResponseSchema, [
@@ -71,6 +74,11 @@ export const PublicStoreResponseSchema = v.omit(OwnerStoreResponseSchema, [
   'webhookUrl',
   'verifiedAddress',
   'verifiedAt',
+  'legalName',
+  'legalAddress',
+  'taxId',
+  'attachInvoiceToReceipt',
+  'customerRetentionMonths',
 ]);
 
 /** A product (its owner also reads unpublished ones). */

@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { isEthereumAddress, isZeroAddress } from '../address.ts';
 import { DEFAULT_COLORS, DEFAULT_OWNER_ID, DEFAULT_THEME } from '../constants.ts';
+import { InvoiceSettingsEntries } from '../invoices.ts';
 import { maxChars, optionalCappedText, TEXT_LIMITS } from '../limits.ts';
 import { STORE_FORM_MESSAGES as M, PAYOUT_ADDRESS_MESSAGES } from '../messages.ts';
 import { SLUG_PATTERN } from '../slug.ts';
@@ -92,9 +93,12 @@ export type CreateStore = v.InferOutput<typeof CreateStoreSchema>;
 
 /**
  * Body of PUT /api/stores/{id}: any subset of the store fields and of its settings (tax rate,
- * shipping methods, shipping time, return policy), same rules, no defaults.
+ * shipping methods, shipping time, return policy; the invoice's legal details, the receipt's
+ * invoice, customer data retention), same rules, no defaults.
  */
-export const UpdateStoreSchema = v.partial(v.object({ ...storeEntries, ...StoreSettingsEntries }));
+export const UpdateStoreSchema = v.partial(
+  v.object({ ...storeEntries, ...StoreSettingsEntries, ...InvoiceSettingsEntries }),
+);
 /** A validated store update body. */
 export type UpdateStore = v.InferOutput<typeof UpdateStoreSchema>;
 

@@ -2,8 +2,9 @@
 // comes in the X-Next-Cursor header) and one customer's orders (the store's orders searched by the
 // email, kept to that exact address). Answers are checked against their schemas.
 import { type Customer, CustomerSchema } from '@store/shared/customers';
+import { type CustomerErasure, CustomerErasureSchema } from '@store/shared/invoices';
 import * as v from 'valibot';
-import { apiErrorOf } from '../lib/api.ts';
+import { apiErrorOf, apiRequest, newIdempotencyKey } from '../lib/api.ts';
 import { reportNetworkFailure, reportNetworkSuccess } from '../lib/connectivity.ts';
 import { fetchAllOrders } from './fulfilment-api.ts';
 import type { MerchantOrder } from './types.ts';
@@ -49,4 +50,15 @@ export async function fetchCustomerOrders(
   email: string,
 ): Promise<MerchantOrder[]> {
   return fetchAllOrders({ storeId, customerEmail: email });
+}
+
+/** POST /api/stores/{id}/customers/erase: erases the customer's personal data from the store's orders. */
+export async function eraseCustomer(storeId: string, email: string): Promise<CustomerErasure> {
+  const answer = await apiRequest(
+    'POST',
+    `/api/stores/${encodeURIComponent(storeId)}/customers/erase`,
+    { email },
+    { idempotencyKey: newIdempotencyKey() },
+  );
+  return v.parse(CustomerErasureSchema, answer);
 }

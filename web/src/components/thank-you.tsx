@@ -21,6 +21,8 @@ import {
 import { Fragment } from 'react';
 import { explorerTxUrl, useChainInfo } from '../lib/chain-info.ts';
 import { usdc } from '../lib/format.ts';
+import { InvoiceDownloadButton } from '../lib/invoice-download.tsx';
+import { buyerHeaders } from '../lib/review-tokens.ts';
 import type { OrderState } from '../lib/use-order.ts';
 import { CheckIcon } from './icons.tsx';
 import { OrderGate } from './order-gate.tsx';
@@ -209,6 +211,18 @@ function Confirmation(props: {
                 <dt>Transaction</dt>
                 <dd data-testid="payment-tx">
                   <PaymentTransaction txHash={order.paymentTxHash} />
+                </dd>
+              </div>
+            )}
+            {standing === 'paid' && order.storeId && order.customerEmail !== '' && (
+              <div>
+                <dt>Invoice</dt>
+                <dd>
+                  <InvoiceDownloadButton
+                    orderId={order.id}
+                    headers={buyerHeaders(order.id).headers}
+                    className="button button-small"
+                  />
                 </dd>
               </div>
             )}

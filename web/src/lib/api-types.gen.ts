@@ -651,6 +651,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/invoice.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A paid order's invoice as a PDF (the store's owner, or the shopper with X-Buyer-Token)
+         * @description The invoice is numbered in its store's sequence (INV-000001, INV-000002 … without gaps) when the order becomes paid. It carries the store's legal name, address and tax ID (store settings), the buyer's details (gone once the customer was erased), the lines, discount, shipping, tax and total in USDC, and the payment transaction. The shopper's page sends the order's buyer token (`X-Buyer-Token`); the store's owner signs in. 401 without either; 404 for another merchant's order or an order without an invoice (not paid, or an unsigned link's order).
+         */
+        get: operations["getApiOrdersByIdInvoice.pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders/{id}/payment-events": {
         parameters: {
             query?: never;
@@ -981,6 +1001,26 @@ export type paths = {
         get: operations["getApiStoresByIdCustomers"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stores/{id}/customers/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a customer's personal data from your store's orders (on their request)
+         * @description Every order of the store placed with this email (any case) keeps its lines, amounts, payment and invoice number and loses the person: email, name, phone and address, the customer part of its webhook payloads, the reviewer's name; mails not yet sent to them are not sent. The customer leaves the customers list and its search. `erasedOrders` counts the orders that had a person (0: none had this email). Cannot be undone.
+         */
+        post: operations["postApiStoresByIdCustomersErase"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2005,6 +2045,11 @@ export type components = {
             paidOrders: number;
             totalPaidUsdc: string;
         };
+        CustomerErasure: {
+            /** Format: date-time */
+            erasedAt: string;
+            erasedOrders: number;
+        };
         DailyVolumeSeries: {
             days: {
                 /** Format: date */
@@ -2338,12 +2383,16 @@ export type components = {
         };
         OwnerStore: {
             accentColor: string;
+            attachInvoiceToReceipt: boolean;
             /** Format: date-time */
             createdAt: string;
+            customerRetentionMonths: number | null;
             description: string | null;
             domain: string | null;
             id: string;
             isActive: boolean;
+            legalAddress: string | null;
+            legalName: string | null;
             logoUrl: string | null;
             name: string;
             ownerId: string;
@@ -2372,6 +2421,7 @@ export type components = {
             } | null;
             shippingTime: string | null;
             slug: string;
+            taxId: string | null;
             taxRateBps: number;
             /** @enum {string} */
             theme: "light" | "dark";
@@ -8550,6 +8600,82 @@ export interface operations {
             };
         };
     };
+    "getApiOrdersByIdInvoice.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice (an attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": unknown;
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     "getApiOrdersByIdPayment-events": {
         parameters: {
             query?: never;
@@ -10920,9 +11046,13 @@ export interface operations {
             content: {
                 "application/json": {
                     accentColor?: string;
+                    attachInvoiceToReceipt?: boolean;
+                    customerRetentionMonths?: number | null;
                     description?: string | null;
                     domain?: string | null;
                     isActive?: boolean;
+                    legalAddress?: string | null;
+                    legalName?: string | null;
                     logoUrl?: string | null;
                     /** @default  */
                     name?: string;
@@ -10953,6 +11083,7 @@ export interface operations {
                     shippingTime?: string | null;
                     /** @default  */
                     slug?: string;
+                    taxId?: string | null;
                     taxRateBps?: number;
                     /** @enum {string} */
                     theme?: "light" | "dark";
@@ -11579,6 +11710,181 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_failed";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postApiStoresByIdCustomersErase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-200 characters. The first answer is kept for 24 hours and replayed (header `idempotent-replayed: true`; any secret it showed, such as a new API key, is null in the replay) for the same key and body; the same key with another body is 422, and 409 `idempotency_in_progress` while the first request runs. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErasure"];
+                };
+            };
+            /** @description bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_in_progress";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
+                            details?: unknown;
+                            /** @description A message safe to show to the user */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
                             /** @description More about the error; `stale_version` carries `{ current }`, the record as it is now */
                             details?: unknown;
                             /** @description A message safe to show to the user */

@@ -198,12 +198,12 @@ export async function getOrderActivity(
     const what = MAIL_TITLES[mail.kind] ?? `Email (${mail.kind})`;
     timeline.push(
       mail.sentAt
-        ? entry(mail.sentAt, 'mail', `${what} sent`, `to ${mail.toAddress}`)
+        ? entry(mail.sentAt, 'mail', `${what} sent`, recipientOf(mail.toAddress))
         : entry(
             mail.createdAt,
             'mail',
             `${what} ${mail.status === 'failed' ? 'not sent' : 'queued'}`,
-            `to ${mail.toAddress}`,
+            recipientOf(mail.toAddress),
           ),
     );
   }
@@ -230,4 +230,9 @@ export async function getOrderActivity(
     );
   timeline.sort((a, b) => a.at.localeCompare(b.at));
   return { deposits, webhooks, timeline };
+}
+
+/** Whom an order's mail went to: its address, or a note once the customer's data was erased. */
+function recipientOf(address: string): string {
+  return address ? `to ${address}` : 'to the customer (their data was erased)';
 }

@@ -71,6 +71,14 @@ export interface OwnerStore extends PublicStore {
   /** The address that signed the verification message (kept until the payout address changes). */
   verifiedAddress: string | null;
   verifiedAt: Date | null;
+  /** The seller on the store's invoices (null: the store's name alone, no address, no tax id). */
+  legalName: string | null;
+  legalAddress: string | null;
+  taxId: string | null;
+  /** Whether the receipt mail carries the invoice PDF. */
+  attachInvoiceToReceipt: boolean;
+  /** Months orders keep their customer's personal data (null: until erased). */
+  customerRetentionMonths: number | null;
 }
 
 /** Message of a slug that another store already has. */

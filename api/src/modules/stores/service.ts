@@ -58,6 +58,11 @@ const ownerColumns = {
   webhookUrl: stores.webhookUrl,
   verifiedAddress: stores.verifiedAddress,
   verifiedAt: stores.verifiedAt,
+  legalName: stores.legalName,
+  legalAddress: stores.legalAddress,
+  taxId: stores.taxId,
+  attachInvoiceToReceipt: stores.attachInvoiceToReceipt,
+  customerRetentionMonths: stores.customerRetentionMonths,
   productCount: allCount,
 };
 
@@ -107,6 +112,11 @@ export async function getStoreForViewer(
     replyToEmail,
     verifiedAddress,
     verifiedAt,
+    legalName,
+    legalAddress,
+    taxId,
+    attachInvoiceToReceipt,
+    customerRetentionMonths,
     ...rest
   } = row;
   if (ownerId === viewerId)
@@ -118,6 +128,11 @@ export async function getStoreForViewer(
       webhookUrl,
       verifiedAddress,
       verifiedAt,
+      legalName,
+      legalAddress,
+      taxId,
+      attachInvoiceToReceipt,
+      customerRetentionMonths,
     };
   if (!row.isActive) throw new AppError('not_found', STORE_NOT_FOUND);
   return { ...rest, productCount: published };

@@ -1,18 +1,25 @@
 // Route /admin/customers/{email}?storeId=…: one customer of a store: their name, orders placed and
 // paid, what they paid, first and last order (GET /api/stores/{id}/customers searched by the
 // email), and every order they placed there (the store's orders searched by the email), each
-// linked to its page. Read from the network.
+// linked to its page; "Erase customer data" (confirmed first) erases the person from those orders.
+// Read from the network.
 import { formatOrderNumber } from '@store/shared';
 import type { Customer } from '@store/shared/customers';
-import { createFileRoute, Link } from '@tanstack/react-router';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { valibotValidator } from '@tanstack/valibot-adapter';
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { StatusBadge } from '../../admin/components/badges.tsx';
-import { fetchCustomerOrders, fetchCustomerPage } from '../../admin/customers-api.ts';
+import { Modal } from '../../admin/components/modal.tsx';
+import {
+  eraseCustomer,
+  fetchCustomerOrders,
+  fetchCustomerPage,
+} from '../../admin/customers-api.ts';
 import type { MerchantOrder } from '../../admin/types.ts';
 import { ApiError, errorText } from '../../lib/api.ts';
 import { usdc } from '../../lib/format.ts';
+import { toast, toastError } from '../../lib/toast.ts';
 import '../../admin/table-cards.css';
 
 const SearchSchema = v.object({
@@ -37,6 +44,9 @@ function CustomerPage() {
   const { email } = Route.useParams();
   const { storeId } = Route.useSearch();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [confirming, setConfirming] = useState(false);
+  const [erasing, setErasing] = useState(false);
+  const navigate = useNavigate();
 
   useEffect(() => {
     if (!storeId) return;
@@ -98,6 +108,22 @@ function CustomerPage() {
       </>
     );
   const { customer, orders } = load;
+  const erase = async (store: string) => {
+    setErasing(true);
+    try {
+      const done = await eraseCustomer(store, email);
+      toast({
+        title: 'Customer data erased',
+        description: `${done.erasedOrders} order(s) kept their amounts and lost the person.`,
+      });
+      await navigate({ to: '/admin/customers', search: { storeId: store } });
+    } catch (error) {
+      toastError('Failed to erase the customer', errorText(error));
+    } finally {
+      setErasing(false);
+      setConfirming(false);
+    }
+  };
   if (!customer)
     return (
       <>
@@ -123,7 +149,38 @@ function CustomerPage() {
             <a href={`mailto:${customer.email}`}>{customer.email}</a>
           </p>
         </div>
+        <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>
+          Erase customer data
+        </button>
       </div>
+      <Modal
+        title="Erase this customer's data?"
+        open={confirming}
+        onClose={() => setConfirming(false)}
+      >
+        <p>
+          Their {customer.orders} order(s) in this store keep their lines, amounts and payment, and
+          lose the person: name, email, phone and address. No more mail goes to {customer.email}{' '}
+          about them, and they leave your customers list. This cannot be undone.
+        </p>
+        <div className="actions modal-actions">
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => setConfirming(false)}
+          >
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={erasing}
+            onClick={() => void erase(storeId)}
+          >
+            {erasing ? 'Erasing...' : 'Erase customer data'}
+          </button>
+        </div>
+      </Modal>
       <section className="stat-grid customer-facts" aria-label="Customer summary">
         {facts.map(([label, value]) => (
           <article key={label} className="card stat-card" aria-label={label}>

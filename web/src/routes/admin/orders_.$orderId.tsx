@@ -11,6 +11,7 @@ import {
   DEFAULT_COUNTRY,
   formatOrderNumber,
   formatUsdc,
+  isRevenueStatus,
   ORDER_SOURCE_LABELS,
   type OrderActivity,
   parseUsdc,
@@ -30,6 +31,7 @@ import { useMerchantStores, useView } from '../../admin/use-merchant-data.ts';
 import { ApiError } from '../../lib/api.ts';
 import { useChainInfo } from '../../lib/chain-info.ts';
 import { usdc } from '../../lib/format.ts';
+import { InvoiceDownloadButton } from '../../lib/invoice-download.tsx';
 import { OrderTimeline, OrderWebhooks } from './-components/order-activity.tsx';
 import { StockWarning } from './-components/order-notes.tsx';
 import { OrderRefundsCard } from './-components/order-refunds.tsx';
@@ -89,7 +91,14 @@ function OrderPage() {
             ← All orders
           </Link>
         </div>
-        {order && <StatusBadge status={order.status} />}
+        {order && (
+          <div className="actions">
+            {order.storeId && isRevenueStatus(order.status) && (
+              <InvoiceDownloadButton orderId={order.id} className="button button-small" />
+            )}
+            <StatusBadge status={order.status} />
+          </div>
+        )}
       </div>
       {order ? (
         <OrderDetail
@@ -152,7 +161,10 @@ function OrderDetail(props: {
       <section className="card" aria-labelledby="order-customer-title">
         <h2 id="order-customer-title">Customer</h2>
         <dl className="order-facts">
-          <Fact term="Email">{order.customerEmail}</Fact>
+          {/* Note: an order's email is empty only once its customer's data was erased. */}
+          <Fact term="Email">
+            {order.customerEmail || 'Erased (the customer’s data was erased)'}
+          </Fact>
           {address && <Fact term="Phone">{address.phone}</Fact>}
           <Fact term="Shipping address">
             {address ? (

@@ -18,6 +18,7 @@ import { IdParamSchema, requireParam } from '../../../lib/route-params.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
 import { AccountingExport } from '../-components/accounting-export.tsx';
 import { ApiKeysPanel } from '../-components/api-keys-panel.tsx';
+import { InvoiceSettingsPanel } from '../-components/invoice-settings-panel.tsx';
 import { PayoutVerification } from '../-components/payout-verification.tsx';
 import { ProductTable } from '../-components/product-table.tsx';
 import { ReviewsPanel } from '../-components/reviews-panel.tsx';
@@ -140,6 +141,11 @@ function StoreProductsPage() {
                     <>
                       <PayoutVerification userId={userId} store={store} />
                       <StoreSettingsPanel key={store.id} userId={userId} store={store} />
+                      <InvoiceSettingsPanel
+                        key={`invoice-${store.id}`}
+                        userId={userId}
+                        store={store}
+                      />
                     </>
                   ),
                 },
