@@ -14,6 +14,7 @@ import { apiKeysModule } from './modules/api-keys/index.ts';
 import { authModule } from './modules/auth/index.ts';
 import { checkoutSessionsModule } from './modules/checkout-sessions/index.ts';
 import { customersModule } from './modules/customers/index.ts';
+import { downloadsModule } from './modules/downloads/index.ts';
 import { forwardingModule } from './modules/forwarding/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { linkSigningModule } from './modules/link-signing/index.ts';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps) {
     .use(wellKnownModule(deps))
     .use(storeManifestModule(deps))
     .use(uploadsModule(deps))
+    .use(downloadsModule(deps))
     .use(x402Module(deps))
     .use(deps.config.webDist ? webAppModule(deps.config.webDist) : new Elysia());
 }

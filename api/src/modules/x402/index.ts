@@ -8,6 +8,8 @@ import type { Database } from '../../db/client.ts';
 import { accessPlugin } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { contract, registerResponseSchema } from '../../http/openapi.ts';
+import { clientKey, type RateLimit, RateLimiter } from '../../http/rate-limit.ts';
+import { objectStoreFor } from '../../uploads/storage.ts';
 import { paymentDeps } from '../payments/model.ts';
 import { createPayTo, facilitatorSettle, facilitatorVerify, supported } from './facilitator.ts';
 import {
@@ -49,6 +51,20 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
     config: app.config,
     chain: app.chain,
     payments: paymentDeps(app),
+    files: objectStoreFor(app.config),
+  };
+  const limiter = new RateLimiter(app.db);
+  const limits: Record<'offers' | 'payer', RateLimit> = {
+    offers: {
+      bucket: 'x402-offers:client',
+      max: app.config.rateLimits.x402OffersPerMinute,
+      windowMs: 60_000,
+    },
+    payer: {
+      bucket: 'x402:payer',
+      max: app.config.rateLimits.x402PayerPerMinute,
+      windowMs: 60_000,
+    },
   };
   return new Elysia({ name: 'x402' })
     .use(accessPlugin(app.db))
@@ -116,19 +132,40 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
     )
     .get(
       '/api/x402/products/:id',
-      async ({ params, request }) => {
+      async ({ params, request, server, set }) => {
         const resource = await findResource(app.db, params.id);
         if (!resource) throw new AppError('not_found', M.notFound);
         const url = new URL(request.url);
         const resourceUrl = `${publicOrigin(app.config, request)}${x402PathOf(resource.id)}${url.search}`;
         const header = request.headers.get(X402_HEADERS.signature);
-        if (!header) return toResponse(await offerPayment(deps, resource, resourceUrl));
+        // Note: every answer that opens an order and a deposit address counts for the client.
+        const limitOffer = () =>
+          limiter.enforce(set, [
+            {
+              limit: limits.offers,
+              key: clientKey({ request, server }, app.config),
+              reason: M.offersLimited,
+            },
+          ]);
+        if (!header) {
+          await limitOffer();
+          return toResponse(await offerPayment(deps, resource, resourceUrl));
+        }
         const payment = decodePaymentSignature(header);
-        if (!payment)
+        if (!payment) {
+          await limitOffer();
           return toResponse(
             await offerPayment(deps, resource, resourceUrl, `invalid_payload: ${M.badHeader}`),
           );
-        const accepted = await acceptPayment(deps, resource, payment, resourceUrl);
+        }
+        await limiter.enforce(set, [
+          {
+            limit: limits.payer,
+            key: payment.payload.authorization.from.toLowerCase(),
+            reason: M.payerLimited,
+          },
+        ]);
+        const accepted = await acceptPayment(deps, resource, payment, resourceUrl, limitOffer);
         if ('refused' in accepted) return toResponse(accepted.refused);
         return toResponse(await servePaid(deps, resource, accepted.row, resourceUrl, url.search));
       },
@@ -144,7 +181,7 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
               description: 'The merchant API’s answer, with `PAYMENT-RESPONSE`',
             },
           },
-          errors: ['not_found'],
+          errors: ['not_found', 'rate_limited'],
         }),
       },
     );
