@@ -101,7 +101,7 @@ describe('file products', () => {
   });
 
   test('an agent pays the x402Url with @x402/fetch and gets the bytes; a replay is not charged again', async () => {
-    const { product, bytes } = await fileProduct('0.40');
+    const { owner, store, product, bytes } = await fileProduct('0.40');
     const account = localAccount(9);
     const payer = getAddress(account.address);
     const before = (await balancesOf(t.stack.env, payer)).usdc;
@@ -136,6 +136,20 @@ describe('file products', () => {
         .where(eq(orders.id, row?.orderId ?? ''));
       return order?.status === 'paid';
     }, 'the x402 order paid');
+
+    // A second purchase; the spending summary per payer reads the paid orders.
+    expect((await pay(product.x402Url)).status).toBe(200);
+    const summary = await waitUntil(async () => {
+      const seen = await owner.api.get(`/api/stores/${store.id}/x402-payers`);
+      return seen.body.payers[0]?.count === 2 && seen.body;
+    }, 'two payments in the summary');
+    expect(summary.payers).toEqual([
+      { payer, totalUsdc: '0.80', count: 2, lastPaidAt: expect.any(String) },
+    ]);
+    expect(Date.now() - Date.parse(summary.payers[0].lastPaidAt)).toBeLessThan(60_000);
+    const stranger = await newMerchant(t.app, 'payers-stranger');
+    expect((await stranger.api.get(`/api/stores/${store.id}/x402-payers`)).status).toBe(404);
+    expect((await apiClient(t.app).get(`/api/stores/${store.id}/x402-payers`)).status).toBe(401);
   }, 60_000);
 
   test('a storefront order: no link before payment; once paid a signed link gets the file; expired, altered or another order’s links are refused', async () => {

@@ -1,6 +1,7 @@
 // Routes: GET /api/x402/products/{id}, a digital product's payable URL (HTTP 402, x402 v2);
 // POST /api/x402/pay-to, POST /api/x402/facilitator/verify, POST /api/x402/facilitator/settle,
-// GET /api/x402/facilitator/supported: the facilitator a merchant's own x402 server points at.
+// GET /api/x402/facilitator/supported: the facilitator a merchant's own x402 server points at;
+// GET /api/stores/{id}/x402-payers: what each payer address spent at the store.
 import { Elysia } from 'elysia';
 import type { PublicClient } from 'viem';
 import type { ApiConfig } from '../../config.ts';
@@ -25,6 +26,7 @@ import {
   X402_HEADERS,
   x402PathOf,
 } from './model.ts';
+import { PayersSchema, payerSummary } from './payers.ts';
 import {
   acceptPayment,
   findResource,
@@ -40,6 +42,7 @@ const payToDoc = registerResponseSchema('X402PayTo', PayToSchema);
 const supportedDoc = registerResponseSchema('X402Supported', SupportedSchema);
 const verifyDoc = registerResponseSchema('X402VerifyResponse', VerifyResponseSchema);
 const settleDoc = registerResponseSchema('X402SettleResponse', SettleResponseSchema);
+const payersDoc = registerResponseSchema('X402Payers', PayersSchema);
 
 const toResponse = (answer: X402Answer) =>
   new Response(answer.body, { status: answer.status, headers: answer.headers });
@@ -85,6 +88,21 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
             'Opens a pending order of your store for `amountUsdc` and answers its payment requirements (x402 v2 `exact`): give them to your x402 middleware, with this API’s facilitator, for one request. Paid, the order is forwarded 98/2 and webhooked like any order.',
           ok: { 201: payToDoc },
           errors: ['not_found', 'validation_failed'],
+        }),
+      },
+    )
+    .get(
+      '/api/stores/:id/x402-payers',
+      async ({ params, user }) => payerSummary(app.db, user.id, params.id),
+      {
+        access: 'merchant',
+        ...contract({
+          tags,
+          summary: 'What each payer address spent at your store over HTTP 402 (x402)',
+          description:
+            'Read from the paid orders (the payer is the authorization’s signer): the total, the number of payments and when the last was paid; the biggest spenders first, at most 100.',
+          ok: { 200: payersDoc },
+          errors: ['not_found'],
         }),
       },
     )
