@@ -13,6 +13,7 @@ import {
   productFormDefaults,
 } from '../form-values.ts';
 import type { MerchantProduct } from '../types.ts';
+import { DigitalProductPanel } from './digital-product-panel.tsx';
 import { useAdminForm } from './fields.tsx';
 import { Modal, ModalFormActions } from './modal.tsx';
 import { saveFromDialog } from './save-outcome.ts';
@@ -106,6 +107,7 @@ function ProductForm({ userId, storeId, storeName, product, onDone }: ProductFor
       <form.AppField name="isPublished">
         {(field) => <field.CheckboxField label="Published" />}
       </form.AppField>
+      {product && <DigitalProductPanel product={product} />}
       <ModalFormActions
         onCancel={onDone}
         submitting={submitting}
