@@ -4,6 +4,7 @@
 import { FAILURE_TOASTS, SUCCESS_TOASTS } from '@store/shared';
 import { revalidateLogic, useStore } from '@tanstack/react-form';
 import { submitWith } from '../../lib/form.tsx';
+import { refreshProducts } from '../cache.ts';
 import {
   formValidator,
   imageHint,
@@ -107,7 +108,12 @@ function ProductForm({ userId, storeId, storeName, product, onDone }: ProductFor
       <form.AppField name="isPublished">
         {(field) => <field.CheckboxField label="Published" />}
       </form.AppField>
-      {product && <DigitalProductPanel product={product} />}
+      {product && (
+        <DigitalProductPanel
+          product={product}
+          onChanged={() => void refreshProducts(userId, storeId).catch(() => undefined)}
+        />
+      )}
       <ModalFormActions
         onCancel={onDone}
         submitting={submitting}
