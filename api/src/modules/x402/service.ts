@@ -14,7 +14,14 @@ import {
   usdcDomainNameOf,
 } from '@store/shared';
 import { and, eq, lt, or, sql } from 'drizzle-orm';
-import { type Address, getAddress, type Hex, isAddressEqual, type PublicClient } from 'viem';
+import {
+  type Address,
+  getAddress,
+  type Hex,
+  isAddressEqual,
+  type PublicClient,
+  recoverTypedDataAddress,
+} from 'viem';
 import { transferWithAuthorizationTypes, usdcAbi } from '../../chain/usdc-abi.ts';
 import type { ApiConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
@@ -267,25 +274,30 @@ export async function verifyAuthorization(
   if (BigInt(auth.validAfter) > now || BigInt(auth.validBefore) < now + 6n)
     return refuse('invalid_exact_evm_payload_authorization_valid_before', M.window);
   const from = getAddress(auth.from);
-  const valid = await deps.chain
-    .verifyTypedData({
-      address: from,
-      domain: { ...extra, chainId, verifyingContract: asset },
-      types: transferWithAuthorizationTypes,
-      primaryType: 'TransferWithAuthorization',
-      message: {
-        from,
-        to: getAddress(auth.to),
-        value: BigInt(auth.value),
-        validAfter: BigInt(auth.validAfter),
-        validBefore: BigInt(auth.validBefore),
-        nonce: auth.nonce as Hex,
-      },
-      signature: signature as Hex,
-    })
-    .catch(() => false);
-  if (!valid) return refuse('invalid_exact_evm_payload_signature', M.signature);
-  const [balance, used] = await Promise.all([
+  const typed = {
+    domain: { ...extra, chainId, verifyingContract: asset },
+    types: transferWithAuthorizationTypes,
+    primaryType: 'TransferWithAuthorization',
+    message: {
+      from,
+      to: getAddress(auth.to),
+      value: BigInt(auth.value),
+      validAfter: BigInt(auth.validAfter),
+      validBefore: BigInt(auth.validBefore),
+      nonce: auth.nonce as Hex,
+    },
+    signature: signature as Hex,
+  } as const;
+  // Note: an account's own signature is checked here without the chain; only another kind (a
+  // contract wallet's, ERC-1271 or ERC-6492) asks the chain. The balance and nonce are read at the
+  // same time.
+  const signedBy = async () =>
+    (await recoverTypedDataAddress(typed).then(
+      (signer) => isAddressEqual(signer, from),
+      () => false,
+    )) || deps.chain.verifyTypedData({ address: from, ...typed }).catch(() => false);
+  const [valid, balance, used] = await Promise.all([
+    signedBy(),
     deps.chain.readContract({
       address: asset,
       abi: usdcAbi,
@@ -299,6 +311,7 @@ export async function verifyAuthorization(
       args: [from, auth.nonce as Hex],
     }),
   ]);
+  if (!valid) return refuse('invalid_exact_evm_payload_signature', M.signature);
   if (balance < price) return refuse('insufficient_funds', M.balance);
   if (used) return refuse('invalid_exact_evm_payload_authorization_nonce', M.nonce);
   return undefined;
