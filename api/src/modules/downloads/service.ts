@@ -8,11 +8,11 @@ import { DIGITAL_FILE, isRevenueStatus, DIGITAL_FILE_MESSAGES as M } from '@stor
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { orders, products } from '../../db/schema.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { isBuyerToken } from '../../http/buyer-token.ts';
 import { AppError } from '../../http/errors.ts';
 import type { ObjectStore } from '../../uploads/storage.ts';
 import { ORDER_MESSAGES } from '../orders/model.ts';
-import { isUuid } from '../stores/service.ts';
 
 /** A download of a paid order, as its shopper gets it. */
 export interface DownloadView {
