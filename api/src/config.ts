@@ -147,6 +147,10 @@ const ApiEnv = v.object({
     wholeNumber('RATE_LIMIT_STORE_ORDERS_PER_MINUTE', 1),
   ),
   RATE_LIMIT_WALLETS_PER_MINUTE: v.optional(wholeNumber('RATE_LIMIT_WALLETS_PER_MINUTE', 1)),
+  RATE_LIMIT_X402_OFFERS_PER_MINUTE: v.optional(
+    wholeNumber('RATE_LIMIT_X402_OFFERS_PER_MINUTE', 1),
+  ),
+  RATE_LIMIT_X402_PAYER_PER_MINUTE: v.optional(wholeNumber('RATE_LIMIT_X402_PAYER_PER_MINUTE', 1)),
   RATE_LIMIT_PAYMENT_STREAMS_PER_MINUTE: v.optional(
     wholeNumber('RATE_LIMIT_PAYMENT_STREAMS_PER_MINUTE', 1),
   ),
@@ -248,6 +252,8 @@ function rateLimitsFor(
     paymentStreams?: number;
     streamsPerClient?: number;
     holdsPerClient?: number;
+    x402Offers?: number;
+    x402Payer?: number;
   },
 ) {
   const fallback = localMode ? 1_000_000 : undefined;
@@ -267,6 +273,13 @@ function rateLimitsFor(
      * stranger cannot keep a store's stock reserved for free.
      */
     stockHoldsPerClient: configured.holdsPerClient ?? fallback ?? 30,
+    /**
+     * x402 answers one client may get per minute that open an order and a deposit address (a 402
+     * without payment, or one refusing a payment): a stranger cannot fill the database.
+     */
+    x402OffersPerMinute: configured.x402Offers ?? fallback ?? 60,
+    /** Signed x402 payments one payer address may send per minute. */
+    x402PayerPerMinute: configured.x402Payer ?? fallback ?? 120,
   };
 }
 
@@ -350,6 +363,8 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
       paymentStreams: e.RATE_LIMIT_PAYMENT_STREAMS_PER_MINUTE,
       streamsPerClient: e.PAYMENT_STREAMS_PER_CLIENT,
       holdsPerClient: e.STOCK_HOLDS_PER_CLIENT,
+      x402Offers: e.RATE_LIMIT_X402_OFFERS_PER_MINUTE,
+      x402Payer: e.RATE_LIMIT_X402_PAYER_PER_MINUTE,
     }),
     /**
      * Origins whose pages may frame the web app (a store embedding the checkout); none by default.

@@ -32,6 +32,7 @@ const NOT_JSON = new Set([
   'GET /api/stores/:id/payouts/csv',
   'GET /api/stores/:id/audit/csv',
   'GET /api/orders/:id/invoice.pdf',
+  'GET /api/downloads/:orderId/:productId',
 ]);
 
 /**
@@ -39,6 +40,9 @@ const NOT_JSON = new Set([
  * receiving server: the test file that reaches it (the declared response is checked there).
  */
 const REACHED_ELSEWHERE: Record<string, string> = {
+  'PUT /api/products/:id/file': 'x402-files.test.ts (a file product)',
+  'GET /api/orders/:id/downloads': 'x402-files.test.ts (a paid order of a file)',
+  'GET /api/stores/:id/x402-payers': 'x402-files.test.ts (payments over x402)',
   'POST /api/auth/reset-password/check': 'account.test.ts (the mailed reset link)',
   'POST /api/auth/reset-password': 'account.test.ts (the mailed reset link)',
   'POST /api/auth/verify-email': 'account.test.ts (the mailed verification link)',

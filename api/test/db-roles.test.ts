@@ -407,6 +407,7 @@ describe('database roles', () => {
         '0030_order_reversal_and_shortfall_columns',
         '0031_audit_log',
         '0032_invoices_and_erasure',
+        '0033_digital_files',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -440,7 +441,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 33 migration\(s\) \(0000_init, .*0032_invoices_and_erasure\)/,
+      /lacks 34 migration\(s\) \(0000_init, .*0033_digital_files\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

@@ -22,7 +22,8 @@ const upstream = Bun.serve({
 });
 try {
   const api = await bench.startApi('api');
-  bench.start('worker', 'worker.ts');
+  // Note: the worker logs each payment's steps (X402_TRACE) for the phases printed below.
+  bench.start('worker', 'worker.ts', { X402_TRACE: '1' });
   const json = { 'content-type': 'application/json', origin: api };
   const signUp = await fetch(`${api}/api/auth/sign-up`, {
     method: 'POST',
@@ -116,6 +117,27 @@ try {
   console.log(
     `  settle (relayer, block, receipt): ${phase((i) => ms(r(i).settled) - ms(r(i).created))}`,
   );
+  // The settlement's steps in the worker (ms after the row was recorded), from its trace.
+  const steps = new Map<string, number[]>();
+  for (const line of bench.logs) {
+    const match = /x402-trace \S+ (\w+) (\d+)/.exec(line);
+    if (!match?.[1]) continue;
+    steps.set(match[1], [...(steps.get(match[1]) ?? []), Number(match[2])]);
+  }
+  const quantiles = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const q = (p: number) =>
+      sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
+    return `p50 ${q(0.5).toFixed(0)} / p95 ${q(0.95).toFixed(0)} ms`;
+  };
+  for (const [step, label] of [
+    ['claimed', 'worker woken, row claimed'],
+    ['checked', 'authorization checked unused on chain'],
+    ['broadcast', 'transaction signed, recorded, broadcast'],
+    ['mined', 'receipt read (the block)'],
+    ['recorded', 'outcome recorded'],
+  ] as const)
+    console.log(`    settle, ${label}: ${quantiles(steps.get(step) ?? [])} after recording`);
   console.log(`  notice and proxy: ${phase((i) => ms(r(i).served) - ms(r(i).settled))}`);
   console.log(`  answer to the client: ${phase((i) => w(i).done - ms(r(i).served))}`);
 } finally {

@@ -271,22 +271,41 @@ export const products = pgTable(
     // Note: whether `inventory` counts units. Before this column, inventory 0 meant "not tracked",
     // so a sold-out product became unlimited when published again; now 0 with tracking is sold out.
     trackInventory: boolean().notNull().default(false),
-    // A digital product sold per request over HTTP 402 (x402): 'api' (the merchant's API at
-    // `upstream_url`, reached with the secret header we add); null for a physical product.
+    // A digital product: 'api' (the merchant's API at `upstream_url`, reached with the secret
+    // header we add, sold per request over HTTP 402) or 'file' (a file the merchant uploaded, kept
+    // in the object store under `file_key`, delivered once paid); null for a physical product.
     digitalKind: text(),
     upstreamUrl: text(),
     upstreamSecretHeader: text(),
     // Note: write-only for the merchant: never part of a response, replay or log.
     upstreamSecretValue: text(),
+    // a file product's file: its object store key, the name and type it is delivered with, size
+    fileKey: text(),
+    fileName: text(),
+    fileType: text(),
+    fileBytes: integer(),
+    // Note: the merchant's own ceiling on the price (a sanity check against a mistyped price).
+    maxPriceUsdc: numeric({ precision: 10, scale: 2 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('products_store_id_idx').on(t.storeId),
-    check('products_digital_kind_check', sql`${t.digitalKind} is null or ${t.digitalKind} = 'api'`),
+    check(
+      'products_digital_kind_check',
+      sql`${t.digitalKind} is null or ${t.digitalKind} in ('api', 'file')`,
+    ),
     check(
       'products_upstream_url_check',
-      sql`(${t.digitalKind} is null) = (${t.upstreamUrl} is null)`,
+      sql`(${t.digitalKind} is not distinct from 'api') = (${t.upstreamUrl} is not null)`,
+    ),
+    check(
+      'products_file_check',
+      sql`(${t.digitalKind} is not distinct from 'file') = (${t.fileKey} is not null and ${t.fileName} is not null and ${t.fileType} is not null and ${t.fileBytes} is not null)`,
+    ),
+    check(
+      'products_max_price_check',
+      sql`${t.maxPriceUsdc} is null or ${t.priceUsdc} <= ${t.maxPriceUsdc}`,
     ),
   ],
 );

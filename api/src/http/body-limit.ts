@@ -1,7 +1,7 @@
 // Guards on every request before validation: bodies over 1 MB (413), bodies nested deeper than any
 // real request (400), NUL characters, which Postgres cannot store in text (422), and paths that are
 // not valid percent-encoding (400), all answered in the JSON error shape instead of a 500.
-import { MAX_UPLOAD_BYTES } from '@store/shared';
+import { DIGITAL_FILE, DIGITAL_FILE_MESSAGES, MAX_UPLOAD_BYTES } from '@store/shared';
 import { Elysia } from 'elysia';
 import { AppError } from './errors.ts';
 
@@ -10,7 +10,10 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 // Note: Bun answers a bare 413 (no JSON) above its own limit before any hook runs, so its limit
 // sits above ours: bodies up to it get the JSON error, bigger ones are never read at all.
 /** Bun's `maxRequestBodySize`: the hard cap behind the JSON check (and above the largest upload). */
-export const SERVER_MAX_BODY_BYTES = MAX_UPLOAD_BYTES + MAX_BODY_BYTES;
+export const SERVER_MAX_BODY_BYTES =
+  Math.max(MAX_UPLOAD_BYTES, DIGITAL_FILE.maxBytes) + MAX_BODY_BYTES;
+/** A file product's upload (its own cap, api/src/modules/products). */
+const PRODUCT_FILE_PATH = /^\/api\/products\/[^/]+\/file$/;
 /** Deepest nesting of a JSON body (an order is 4 levels deep). */
 export const MAX_BODY_DEPTH = 32;
 
@@ -75,11 +78,13 @@ export const bodyLimit = () =>
       decodePath(pathname);
       // Note: an image upload has its own cap per kind (api/src/modules/uploads).
       const upload = pathname.startsWith('/api/uploads/');
-      if (
-        Number(request.headers.get('content-length') ?? 0) >
-        (upload ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES)
-      )
-        throw new AppError('payload_too_large', REQUEST_GUARD_MESSAGES.tooLarge);
+      const file = PRODUCT_FILE_PATH.test(pathname);
+      const cap = file ? DIGITAL_FILE.maxBytes : upload ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES;
+      if (Number(request.headers.get('content-length') ?? 0) > cap)
+        throw new AppError(
+          'payload_too_large',
+          file ? DIGITAL_FILE_MESSAGES.tooLarge : REQUEST_GUARD_MESSAGES.tooLarge,
+        );
       if (/%00/.test(request.url)) throw new AppError('bad_request', REQUEST_GUARD_MESSAGES.nul);
     })
     .onTransform({ as: 'global' }, ({ request, body }) => {

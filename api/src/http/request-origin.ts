@@ -5,6 +5,7 @@
 // from (`Sec-Fetch-Site`, `Origin`). Requests without those headers are not made by a browser on
 // someone else's page (curl, an integrator's server) and carry no ambient credentials, so they pass.
 // Note: 'same-site' is refused too: a sibling subdomain is another party's page.
+import { DIGITAL_FILE } from '@store/shared';
 import { Elysia } from 'elysia';
 import { AppError } from './errors.ts';
 
@@ -23,15 +24,22 @@ export function isJsonContentType(value: string): boolean {
 }
 
 /**
- * True for an image upload (POST /api/uploads/…, an image content type): its body is the image,
+ * True for an image upload (POST /api/uploads/…, an image content type) or a file product's file
+ * (PUT /api/products/{id}/file, a DIGITAL_FILE type): its body is the image or file,
  * not JSON. Note: as safe as JSON against other sites' pages: a <form> cannot send these types and
  * a cross-site fetch of them needs a CORS preflight we never grant; the origin checks still apply.
  */
 function isImageUpload(request: Request, contentType: string | null): boolean {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  const path = new URL(request.url).pathname;
+  // Note: a file product's file (PUT: no <form> can send it, and a cross-site fetch of it needs a
+  // preflight even as text/plain).
+  if (request.method === 'PUT' && /^\/api\/products\/[^/]+\/file$/.test(path))
+    return (DIGITAL_FILE.types as readonly string[]).includes(type);
   return (
     request.method === 'POST' &&
-    new URL(request.url).pathname.startsWith('/api/uploads/') &&
-    /^image\/(png|jpeg|jpg|webp|svg\+xml)$/i.test(contentType?.split(';')[0]?.trim() ?? '')
+    path.startsWith('/api/uploads/') &&
+    /^image\/(png|jpeg|jpg|webp|svg\+xml)$/i.test(type)
   );
 }
 

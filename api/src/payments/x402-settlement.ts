@@ -12,7 +12,6 @@ import { x402Payments } from '../db/schema.ts';
 import { startWakeableLoop, type WakeableLoop } from '../loops/wakeable-loop.ts';
 import {
   type ForwardingChain,
-  findAuthorizationTx,
   isAuthorizationUsed,
   isPending,
   receiptOf,
@@ -33,7 +32,7 @@ const RECLAIM_AFTER_MS = 15_000;
 /** How long one pass waits for a transaction to be mined before it leaves it to the next. */
 const RECEIPT_TIMEOUT_MS = 20_000;
 /** Receipt polling while a payer waits (a Base block is 200 ms). */
-const RECEIPT_POLL_MS = 40;
+const RECEIPT_POLL_MS = 20;
 
 /** Options of the loop. */
 export interface X402SettlementOptions {
@@ -76,23 +75,18 @@ async function finish(
   row: PaymentRow,
   outcome: { txHash: Hash; blockNumber: bigint } | { error: string },
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx
-      .update(x402Payments)
-      .set(
-        'error' in outcome
-          ? { status: 'failed', error: outcome.error.slice(0, 1000) }
-          : {
-              status: 'settled',
-              txHash: outcome.txHash,
-              blockNumber: outcome.blockNumber.toString(),
-              settledAt: new Date(),
-              error: null,
-            },
-      )
-      .where(and(eq(x402Payments.id, row.id), eq(x402Payments.status, 'submitted')));
-    await tx.execute(sql`select pg_notify(${X402_SETTLED_CHANNEL}, ${row.id})`);
-  });
+  // Note: one statement (the update and the notification commit together), one round trip.
+  const set =
+    'error' in outcome
+      ? sql`status = 'failed', error = ${outcome.error.slice(0, 1000)}`
+      : sql`status = 'settled', tx_hash = ${outcome.txHash},
+          block_number = ${outcome.blockNumber.toString()}, settled_at = now(), error = null`;
+  await db.execute(sql`
+    with updated as (
+      update ${x402Payments} set ${set}
+      where id = ${row.id} and status = 'submitted'
+      returning id)
+    select pg_notify(${X402_SETTLED_CHANNEL}, ${row.id}) from updated`);
 }
 
 /** Where the row keeps its relayer transaction (recorded before broadcast). */
@@ -113,19 +107,29 @@ function rowTxRecord(db: Database, id: string): TxRecord {
   };
 }
 
+/**
+ * The receipt of `hash` once mined, or null after RECEIPT_TIMEOUT_MS. Note: the receipt itself is
+ * polled (one call a poll, the receipt in hand the moment it exists) rather than new blocks and
+ * then the receipt (two calls after the block).
+ */
+async function minedReceipt(options: X402SettlementOptions, hash: Hash) {
+  const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const receipt = await receiptOf(options.chain.client, hash).catch(() => null);
+    if (receipt) return receipt;
+    await Bun.sleep(RECEIPT_POLL_MS);
+  }
+  return null;
+}
+
 /** Waits for `hash` to be mined and records the outcome; false when it is still pending. */
 async function recordReceipt(
   options: X402SettlementOptions,
   row: PaymentRow,
   hash: Hash,
 ): Promise<boolean> {
-  const receipt = await options.chain.client
-    .waitForTransactionReceipt({
-      hash,
-      pollingInterval: RECEIPT_POLL_MS,
-      timeout: RECEIPT_TIMEOUT_MS,
-    })
-    .catch(() => null);
+  const receipt = await minedReceipt(options, hash);
+  trace(options, row, 'mined');
   if (!receipt) return false;
   if (receipt.status === 'success')
     await finish(options.db, row, { txHash: hash, blockNumber: receipt.blockNumber });
@@ -133,15 +137,29 @@ async function recordReceipt(
   return true;
 }
 
+/**
+ * With X402_TRACE set, the worker logs each payment's steps (ms since the row was recorded):
+ * what `bench/x402` reads to print where the settlement's time goes.
+ */
+const TRACE = Boolean(process.env.X402_TRACE);
+function trace(options: X402SettlementOptions, row: PaymentRow, step: string): void {
+  if (TRACE) options.log(`x402-trace ${row.id} ${step} ${Date.now() - row.createdAt.getTime()}`);
+}
+
 /** Settles one claimed row: submits the authorization unless it is used or on its way. */
 async function settle(options: X402SettlementOptions, row: PaymentRow): Promise<void> {
+  trace(options, row, 'claimed');
   const { chain, db } = options;
   const payer = row.payer as Hex;
   const nonce = row.authorizationNonce as Hex;
-  if (await isAuthorizationUsed(chain, payer, nonce)) {
+  // Note: a row without a transaction of ours (recorded before any broadcast) cannot have been
+  // used by us, and the API checked it unused a moment ago; were it used meanwhile elsewhere, the
+  // gas estimate before signing reverts and nothing is sent. A row with a transaction is checked
+  // against the chain first (ours may have landed).
+  if (row.txHash && (await isAuthorizationUsed(chain, payer, nonce))) {
     // Note: our own transaction of an earlier attempt, or the payer's own use of it elsewhere.
-    const hash = (row.txHash as Hash | null) ?? (await findAuthorizationTx(chain, payer, nonce));
-    const receipt = hash ? await receiptOf(chain.client, hash) : null;
+    const hash = row.txHash as Hash;
+    const receipt = await receiptOf(chain.client, hash);
     const ours =
       receipt?.status === 'success' &&
       receipt.logs.some(
@@ -149,8 +167,7 @@ async function settle(options: X402SettlementOptions, row: PaymentRow): Promise<
           log.address.toLowerCase() === chain.token.toLowerCase() &&
           log.topics[2]?.toLowerCase().endsWith(row.payTo.slice(2).toLowerCase()),
       );
-    if (hash && receipt && ours)
-      return finish(db, row, { txHash: hash, blockNumber: receipt.blockNumber });
+    if (receipt && ours) return finish(db, row, { txHash: hash, blockNumber: receipt.blockNumber });
     return finish(db, row, { error: 'the authorization was used by another transaction' });
   }
   if (row.txHash && (await isPending(chain.client, row.txHash as Hash))) {
@@ -159,6 +176,7 @@ async function settle(options: X402SettlementOptions, row: PaymentRow): Promise<
   }
   if (BigInt(row.validBefore) <= BigInt(Math.floor(Date.now() / 1000)))
     return finish(db, row, { error: 'the authorization expired before it settled' });
+  trace(options, row, 'checked');
   const data = encodeFunctionData({
     abi: usdcAbi,
     functionName: 'transferWithAuthorization',
@@ -184,7 +202,9 @@ async function settle(options: X402SettlementOptions, row: PaymentRow): Promise<
     }
     return finish(db, row, { error: messageOf(error) });
   }
+  trace(options, row, 'broadcast');
   await recordReceipt(options, row, sent);
+  trace(options, row, 'recorded');
 }
 
 /** Starts the loop; it wakes on the API's notifications. */

@@ -1,5 +1,6 @@
 // Where uploaded images are kept: a folder (UPLOADS_DIR, under the data directory by default) or
-// any S3-compatible store when S3_URL is set (Bun's own S3 client). Keys are `{id}/{size}.{ext}`.
+// any S3-compatible store when S3_URL is set (Bun's own S3 client). Keys are `{id}/{size}.{ext}`
+// (images) and `{id}/file` (file products).
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize } from 'node:path';
 import { S3Client } from 'bun';
@@ -11,8 +12,11 @@ export interface ObjectStore {
   get(key: string): Promise<Uint8Array | null>;
 }
 
-/** Keys the server writes and reads: nothing else (no path can leave the folder). */
-const KEY = /^[0-9a-f]{32}\/(card|page|logo)\.(webp|png)$/;
+/**
+ * Keys the server writes and reads: an image's sizes, or a file product's file (`{id}/file`);
+ * nothing else (no path can leave the folder).
+ */
+const KEY = /^[0-9a-f]{32}\/((card|page|logo)\.(webp|png)|file)$/;
 
 function checkedKey(key: string): string {
   if (!KEY.test(key)) throw new Error(`not an upload key: ${key}`);

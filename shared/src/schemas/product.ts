@@ -105,14 +105,67 @@ export const DigitalProductInputSchema = v.pipe(
 /** A digital product's settings as the merchant sends them. */
 export type DigitalProductInput = v.InferOutput<typeof DigitalProductInputSchema>;
 
+/**
+ * A file sold as a digital product: what the merchant may upload (PUT /api/products/{id}/file, the
+ * file's own bytes as the body) and how it is delivered once paid (a signed link that expires, or
+ * the x402 answer itself).
+ */
+export const DIGITAL_FILE = {
+  /** Largest file: 20 MB (an e-book, a PDF, a sample pack, a short video). */
+  maxBytes: 20 * 1024 * 1024,
+  /** Content types accepted, with the start their bytes must have (checked by content). */
+  types: [
+    'application/pdf',
+    'application/zip',
+    'application/epub+zip',
+    'application/json',
+    'text/plain',
+    'text/csv',
+    'text/markdown',
+    'image/png',
+    'image/jpeg',
+    'image/webp',
+    'audio/mpeg',
+    'video/mp4',
+  ] as const,
+  /** Longest file name kept (given as `?name=` on upload). */
+  maxName: 120,
+  /** Minutes a download link stays valid. */
+  linkMinutes: 60,
+  hint: 'PDF, ZIP, EPUB, text, CSV, JSON, PNG, JPG, WebP, MP3 or MP4, max 20MB',
+} as const;
+/** A content type a file product may have. */
+export type DigitalFileType = (typeof DIGITAL_FILE.types)[number];
+
+/** Texts of file products. */
+export const DIGITAL_FILE_MESSAGES = {
+  tooLarge: 'The file must be at most 20MB',
+  empty: 'The file is empty',
+  type: `The file must be one of: ${DIGITAL_FILE.hint.replace(/, max.*$/, '')} (sent with its Content-Type)`,
+  content: 'The file’s content does not match its Content-Type',
+  name: 'The file name may hold letters, digits, spaces and . _ - ( ) only, at most 120 characters',
+  linkExpired: 'This download link has expired: open your order again for a new one',
+  linkInvalid: 'This download link is not valid',
+  notPaid: 'The order is not paid',
+  gone: 'This file is no longer available',
+} as const;
+
 /** A digital product's settings as the API returns them (never the secret's value). */
-export const DigitalProductSchema = v.object({
-  kind: v.literal('api'),
-  upstreamUrl: v.string(),
-  secretHeaderName: v.nullable(v.string()),
-  /** Whether a secret value is stored for the header. */
-  hasSecret: v.boolean(),
-});
+export const DigitalProductSchema = v.variant('kind', [
+  v.object({
+    kind: v.literal('api'),
+    upstreamUrl: v.string(),
+    secretHeaderName: v.nullable(v.string()),
+    /** Whether a secret value is stored for the header. */
+    hasSecret: v.boolean(),
+  }),
+  v.object({
+    kind: v.literal('file'),
+    fileName: v.string(),
+    fileType: v.string(),
+    fileBytes: v.number(),
+  }),
+]);
 /** A digital product's settings as returned. */
 export type DigitalProduct = v.InferOutput<typeof DigitalProductSchema>;
 
@@ -132,6 +185,8 @@ export const CreateProductSchema = v.object({
   storeId: requiredCappedText(M.storeIdRequired, 'Store', TEXT_LIMITS.slug),
   /** A digital product (an API resource sold per request over HTTP 402); null: a physical one. */
   digital: v.optional(v.nullable(DigitalProductInputSchema)),
+  /** The merchant's ceiling on the price (a sanity check against a mistyped price); null: none. */
+  maxPriceUsdc: v.optional(v.nullable(ProductPriceSchema)),
 });
 /** Input of the product form. */
 export type CreateProductInput = v.InferInput<typeof CreateProductSchema>;
@@ -149,6 +204,7 @@ export const UpdateProductSchema = v.partial(
     trackInventory: v.boolean(),
     isPublished: v.boolean(),
     digital: v.nullable(DigitalProductInputSchema),
+    maxPriceUsdc: v.nullable(ProductPriceSchema),
   }),
 );
 /** A validated product update body. */
@@ -173,6 +229,8 @@ export const ProductSchema = v.object({
   digital: v.nullish(DigitalProductSchema),
   /** A digital product's payable URL: answers HTTP 402 with x402 v2 payment requirements. */
   x402Url: v.nullish(v.string()),
+  /** The merchant's ceiling on the price; null: none. */
+  maxPriceUsdc: v.nullish(MoneyStringSchema),
 });
 /** A product read model. */
 export type Product = v.InferOutput<typeof ProductSchema>;

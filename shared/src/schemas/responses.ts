@@ -104,6 +104,8 @@ export const ProductResponseSchema = v.object({
   digital: v.nullable(DigitalProductSchema),
   /** A digital product's payable URL (HTTP 402, x402 v2); null for a physical product. */
   x402Url: v.nullable(v.string()),
+  /** The merchant's ceiling on the price (a sanity check against a mistyped price); null: none. */
+  maxPriceUsdc: v.nullable(MoneyStringSchema),
 });
 /** Answer of DELETE /api/products/{id}. */
 export const DeletedResponseSchema = v.object({ id: v.string(), deleted: v.literal(true) });

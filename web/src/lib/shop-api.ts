@@ -81,3 +81,21 @@ export async function assignPaymentWallet(
 export async function checkPaymentStatus(orderId: string): Promise<PaymentStatusResponse> {
   return v.parse(PaymentStatusResponseSchema, await apiGet(['/api/check-payment-status', orderId]));
 }
+
+/** A file of a paid order, with its signed link (valid until `expiresAt`). */
+export interface OrderDownload {
+  productId: string;
+  title: string;
+  fileName: string;
+  fileBytes: number;
+  url: string;
+  expiresAt: string;
+}
+
+/** GET /api/orders/{id}/downloads: the paid order's files, for the browser holding its token. */
+export async function fetchDownloads(orderId: string): Promise<OrderDownload[]> {
+  const answer = (await apiGet(['/api/orders', orderId, 'downloads'], buyerHeaders(orderId))) as {
+    downloads: OrderDownload[];
+  };
+  return answer.downloads;
+}

@@ -36,6 +36,8 @@ export interface ProductView {
   digital: DigitalProduct | null;
   /** A digital product's payable URL (made absolute by the route); null for a physical one. */
   x402Url: string | null;
+  /** The merchant's ceiling on the price; null: none. */
+  maxPriceUsdc: string | null;
 }
 
 /** Message of an unknown product (or another merchant's, or an unpublished one for shoppers). */

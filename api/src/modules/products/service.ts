@@ -1,5 +1,11 @@
 // Products: the storefront's catalogue for shoppers, and the owner's catalogue management.
-import type { CreateProduct, DigitalProductInput } from '@store/shared';
+import {
+  type CreateProduct,
+  type DigitalProduct,
+  type DigitalProductInput,
+  PRODUCT_FORM_MESSAGES,
+  parseUsdc,
+} from '@store/shared';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { nextVersion } from '../../db/row-version.ts';
@@ -30,6 +36,10 @@ const productColumns = {
   upstreamSecretHeader: products.upstreamSecretHeader,
   // Note: whether a secret is stored, never the secret itself.
   hasSecret: sql<boolean>`${products.upstreamSecretValue} is not null`,
+  fileName: products.fileName,
+  fileType: products.fileType,
+  fileBytes: products.fileBytes,
+  maxPriceUsdc: products.maxPriceUsdc,
 };
 
 type ProductRow = Omit<ProductView, 'soldOut' | 'digital' | 'x402Url'> & {
@@ -37,12 +47,24 @@ type ProductRow = Omit<ProductView, 'soldOut' | 'digital' | 'x402Url'> & {
   upstreamUrl: string | null;
   upstreamSecretHeader: string | null;
   hasSecret: boolean;
+  fileName: string | null;
+  fileType: string | null;
+  fileBytes: number | null;
 };
 
 /** The product's row as the API shows it: its digital settings (no secret) and payable URL. */
 function shown(row: ProductRow, inventory: number, soldOut: boolean): ProductView {
-  const { digitalKind, upstreamUrl, upstreamSecretHeader, hasSecret, ...rest } = row;
-  const digital =
+  const {
+    digitalKind,
+    upstreamUrl,
+    upstreamSecretHeader,
+    hasSecret,
+    fileName,
+    fileType,
+    fileBytes,
+    ...rest
+  } = row;
+  const digital: DigitalProduct | null =
     digitalKind === 'api' && upstreamUrl
       ? {
           kind: 'api' as const,
@@ -50,22 +72,29 @@ function shown(row: ProductRow, inventory: number, soldOut: boolean): ProductVie
           secretHeaderName: upstreamSecretHeader,
           hasSecret: Boolean(hasSecret),
         }
-      : null;
+      : digitalKind === 'file' && fileName && fileType && fileBytes !== null
+        ? { kind: 'file' as const, fileName, fileType, fileBytes }
+        : null;
   return { ...rest, inventory, soldOut, digital, x402Url: digital ? x402PathOf(row.id) : null };
 }
 
 /** The digital settings of a create or edit as columns (the secret value kept when absent). */
 function digitalColumns(digital: DigitalProductInput | null | undefined) {
   if (digital === undefined) return {};
+  // Note: a file product made physical or an API keeps no file (its object stays in the store,
+  // unreachable: keys are random and only the product row names one).
+  const noFile = { fileKey: null, fileName: null, fileType: null, fileBytes: null };
   if (digital === null)
     return {
       digitalKind: null,
       upstreamUrl: null,
       upstreamSecretHeader: null,
       upstreamSecretValue: null,
+      ...noFile,
     };
   const header = digital.secretHeaderName || null;
   return {
+    ...noFile,
     digitalKind: digital.kind,
     upstreamUrl: digital.upstreamUrl,
     upstreamSecretHeader: header,
@@ -152,6 +181,12 @@ function asOwnerView(row: ProductRow): ProductView {
   return shown(row, row.inventory, row.trackInventory && row.inventory === 0);
 }
 
+/** 422 when the price is above the merchant's own cap on it (a mistyped price). */
+function checkPriceCap(price: string, cap: string | null | undefined): void {
+  if (cap && parseUsdc(price) > parseUsdc(cap))
+    throw new AppError('validation_failed', `${PRODUCT_FORM_MESSAGES.priceAboveCap} (${cap} USDC)`);
+}
+
 /** Adds a product to one of the merchant's stores. */
 export async function createProduct(
   db: Database,
@@ -159,6 +194,7 @@ export async function createProduct(
   input: CreateProduct,
 ): Promise<ProductView> {
   await getOwnStoreOrThrow(db, ownerId, input.storeId);
+  checkPriceCap(input.priceUsdc, input.maxPriceUsdc);
   const trackInventory = input.trackInventory ?? input.inventory > 0;
   const { digital, ...fields } = input;
   const [created] = await db
@@ -180,6 +216,10 @@ export async function updateProduct(
   const expected = expectedVersion(updatedAt);
   if (expected && expected.getTime() !== current.updatedAt.getTime())
     throw staleEdit('product', current);
+  checkPriceCap(
+    fields.priceUsdc ?? current.priceUsdc,
+    fields.maxPriceUsdc === undefined ? current.maxPriceUsdc : fields.maxPriceUsdc,
+  );
   // Note: stock given to an untracked product starts counting it; a tracked product keeps counting
   // at 0 (sold out) and when published again, until the merchant turns tracking off.
   const trackInventory =
@@ -204,4 +244,39 @@ export async function deleteProduct(db: Database, ownerId: string, id: string) {
   await getOwnProductOrThrow(db, ownerId, id);
   await db.delete(products).where(eq(products.id, id));
   return { id, deleted: true as const };
+}
+
+/** A file product's file as the merchant uploaded it (already checked against DIGITAL_FILE). */
+export interface ProductFile {
+  key: string;
+  name: string;
+  type: string;
+  bytes: number;
+}
+
+/** Makes the merchant's product a file product delivering `file` (any API settings dropped). */
+export async function setProductFile(
+  db: Database,
+  ownerId: string,
+  id: string,
+  file: ProductFile,
+): Promise<ProductView> {
+  await getOwnProductOrThrow(db, ownerId, id);
+  const [updated] = await db
+    .update(products)
+    .set({
+      digitalKind: 'file',
+      upstreamUrl: null,
+      upstreamSecretHeader: null,
+      upstreamSecretValue: null,
+      fileKey: file.key,
+      fileName: file.name,
+      fileType: file.type,
+      fileBytes: file.bytes,
+      updatedAt: nextVersion(products.updatedAt),
+    })
+    .where(eq(products.id, id))
+    .returning(productColumns);
+  if (!updated) throw new AppError('not_found', PRODUCT_NOT_FOUND);
+  return asOwnerView(updated);
 }

@@ -20,7 +20,11 @@ const UPLOAD_RESPONSE = registerResponseSchema('Upload', UploadResponseSchema);
 const CONTENT_TYPES = { webp: 'image/webp', png: 'image/png' } as const;
 
 /** Reads at most `max` bytes of the request's body; 413 with `message` beyond. */
-async function readCapped(request: Request, max: number, message: string): Promise<Uint8Array> {
+export async function readCapped(
+  request: Request,
+  max: number,
+  message: string,
+): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > max) throw new AppError('payload_too_large', message);
   if (!request.body) return new Uint8Array();

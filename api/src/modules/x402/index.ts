@@ -1,6 +1,7 @@
 // Routes: GET /api/x402/products/{id}, a digital product's payable URL (HTTP 402, x402 v2);
 // POST /api/x402/pay-to, POST /api/x402/facilitator/verify, POST /api/x402/facilitator/settle,
-// GET /api/x402/facilitator/supported: the facilitator a merchant's own x402 server points at.
+// GET /api/x402/facilitator/supported: the facilitator a merchant's own x402 server points at;
+// GET /api/stores/{id}/x402-payers: what each payer address spent at the store.
 import { Elysia } from 'elysia';
 import type { PublicClient } from 'viem';
 import type { ApiConfig } from '../../config.ts';
@@ -8,6 +9,8 @@ import type { Database } from '../../db/client.ts';
 import { accessPlugin } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { contract, registerResponseSchema } from '../../http/openapi.ts';
+import { clientKey, type RateLimit, RateLimiter } from '../../http/rate-limit.ts';
+import { objectStoreFor } from '../../uploads/storage.ts';
 import { paymentDeps } from '../payments/model.ts';
 import { createPayTo, facilitatorSettle, facilitatorVerify, supported } from './facilitator.ts';
 import {
@@ -23,6 +26,7 @@ import {
   X402_HEADERS,
   x402PathOf,
 } from './model.ts';
+import { PayersSchema, payerSummary } from './payers.ts';
 import {
   acceptPayment,
   findResource,
@@ -38,6 +42,7 @@ const payToDoc = registerResponseSchema('X402PayTo', PayToSchema);
 const supportedDoc = registerResponseSchema('X402Supported', SupportedSchema);
 const verifyDoc = registerResponseSchema('X402VerifyResponse', VerifyResponseSchema);
 const settleDoc = registerResponseSchema('X402SettleResponse', SettleResponseSchema);
+const payersDoc = registerResponseSchema('X402Payers', PayersSchema);
 
 const toResponse = (answer: X402Answer) =>
   new Response(answer.body, { status: answer.status, headers: answer.headers });
@@ -49,6 +54,20 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
     config: app.config,
     chain: app.chain,
     payments: paymentDeps(app),
+    files: objectStoreFor(app.config),
+  };
+  const limiter = new RateLimiter(app.db);
+  const limits: Record<'offers' | 'payer', RateLimit> = {
+    offers: {
+      bucket: 'x402-offers:client',
+      max: app.config.rateLimits.x402OffersPerMinute,
+      windowMs: 60_000,
+    },
+    payer: {
+      bucket: 'x402:payer',
+      max: app.config.rateLimits.x402PayerPerMinute,
+      windowMs: 60_000,
+    },
   };
   return new Elysia({ name: 'x402' })
     .use(accessPlugin(app.db))
@@ -69,6 +88,21 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
             'Opens a pending order of your store for `amountUsdc` and answers its payment requirements (x402 v2 `exact`): give them to your x402 middleware, with this API’s facilitator, for one request. Paid, the order is forwarded 98/2 and webhooked like any order.',
           ok: { 201: payToDoc },
           errors: ['not_found', 'validation_failed'],
+        }),
+      },
+    )
+    .get(
+      '/api/stores/:id/x402-payers',
+      async ({ params, user }) => payerSummary(app.db, user.id, params.id),
+      {
+        access: 'merchant',
+        ...contract({
+          tags,
+          summary: 'What each payer address spent at your store over HTTP 402 (x402)',
+          description:
+            'Read from the paid orders (the payer is the authorization’s signer): the total, the number of payments and when the last was paid; the biggest spenders first, at most 100.',
+          ok: { 200: payersDoc },
+          errors: ['not_found'],
         }),
       },
     )
@@ -116,19 +150,40 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
     )
     .get(
       '/api/x402/products/:id',
-      async ({ params, request }) => {
+      async ({ params, request, server, set }) => {
         const resource = await findResource(app.db, params.id);
         if (!resource) throw new AppError('not_found', M.notFound);
         const url = new URL(request.url);
         const resourceUrl = `${publicOrigin(app.config, request)}${x402PathOf(resource.id)}${url.search}`;
         const header = request.headers.get(X402_HEADERS.signature);
-        if (!header) return toResponse(await offerPayment(deps, resource, resourceUrl));
+        // Note: every answer that opens an order and a deposit address counts for the client.
+        const limitOffer = () =>
+          limiter.enforce(set, [
+            {
+              limit: limits.offers,
+              key: clientKey({ request, server }, app.config),
+              reason: M.offersLimited,
+            },
+          ]);
+        if (!header) {
+          await limitOffer();
+          return toResponse(await offerPayment(deps, resource, resourceUrl));
+        }
         const payment = decodePaymentSignature(header);
-        if (!payment)
+        if (!payment) {
+          await limitOffer();
           return toResponse(
             await offerPayment(deps, resource, resourceUrl, `invalid_payload: ${M.badHeader}`),
           );
-        const accepted = await acceptPayment(deps, resource, payment, resourceUrl);
+        }
+        await limiter.enforce(set, [
+          {
+            limit: limits.payer,
+            key: payment.payload.authorization.from.toLowerCase(),
+            reason: M.payerLimited,
+          },
+        ]);
+        const accepted = await acceptPayment(deps, resource, payment, resourceUrl, limitOffer);
         if ('refused' in accepted) return toResponse(accepted.refused);
         return toResponse(await servePaid(deps, resource, accepted.row, resourceUrl, url.search));
       },
@@ -144,7 +199,7 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
               description: 'The merchant API’s answer, with `PAYMENT-RESPONSE`',
             },
           },
-          errors: ['not_found'],
+          errors: ['not_found', 'rate_limited'],
         }),
       },
     );

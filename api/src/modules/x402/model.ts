@@ -58,6 +58,8 @@ export const X402_MESSAGES = {
   settleFailed: 'The payment did not settle',
   pending: 'The payment is not settled yet: send the same PAYMENT-SIGNATURE again',
   upstream: 'The resource failed after payment; the payment goes back to the payer',
+  offersLimited: 'Too many payment requirements asked for from your network',
+  payerLimited: 'Too many payments from this payer address',
 } as const;
 
 const hex = (bytes: number) =>

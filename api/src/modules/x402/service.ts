@@ -2,9 +2,10 @@
 // with a fresh deposit address (an order of one unit made for it, so the money takes the path of
 // every order: detection, forwarding 98/2, webhooks). With a PAYMENT-SIGNATURE it verifies the
 // EIP-3009 authorization, records it for the worker's relayer to settle, and once the transfer is
-// in a block proxies the request to the merchant's API with the secret header, keeping the answer
-// so the same authorization sent again gets it again without a second charge. An upstream that
-// fails after payment refunds the payer (the signer) from the deposit address.
+// in a block proxies the request to the merchant's API with the secret header (or, for a file
+// product, answers the file itself), keeping the answer so the same authorization sent again gets
+// it again without a second charge. An upstream that fails after payment (or a file gone from the
+// store) refunds the payer (the signer) from the deposit address.
 import {
   DEFAULT_CHAIN,
   formatUsdcFull,
@@ -13,7 +14,14 @@ import {
   usdcDomainNameOf,
 } from '@store/shared';
 import { and, eq, lt, or, sql } from 'drizzle-orm';
-import { type Address, getAddress, type Hex, isAddressEqual, type PublicClient } from 'viem';
+import {
+  type Address,
+  getAddress,
+  type Hex,
+  isAddressEqual,
+  type PublicClient,
+  recoverTypedDataAddress,
+} from 'viem';
 import { transferWithAuthorizationTypes, usdcAbi } from '../../chain/usdc-abi.ts';
 import type { ApiConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
@@ -21,9 +29,11 @@ import { orders, paymentWallets, products, stores, x402Payments } from '../../db
 import { isUuid } from '../../db/uuid.ts';
 import { lockWallet, openDepositRefund } from '../../payments/refund-store.ts';
 import { X402_SETTLE_CHANNEL } from '../../payments/x402-settlement.ts';
+import type { ObjectStore } from '../../uploads/storage.ts';
 import { checkWebhookUrl } from '../../webhooks/url-safety.ts';
 import { assignPaymentWallet } from '../payments/assign-payment-wallet.ts';
 import type { PaymentDeps } from '../payments/model.ts';
+import { attachment } from '../products/file.ts';
 import {
   caip2Of,
   encodeHeader,
@@ -44,18 +54,20 @@ export interface X402Deps {
   config: ApiConfig;
   chain: PublicClient;
   payments: PaymentDeps;
+  /** Where file products' files are kept. */
+  files: ObjectStore;
 }
 
 /** A digital product as the payable URL serves it (with its secret: never sent to a client). */
-export interface Resource {
+export type Resource = {
   id: string;
   storeId: string;
   title: string;
   priceUsdc: string;
-  upstreamUrl: string;
-  secretHeader: string | null;
-  secretValue: string | null;
-}
+} & (
+  | { kind: 'api'; upstreamUrl: string; secretHeader: string | null; secretValue: string | null }
+  | { kind: 'file'; fileKey: string; fileName: string; fileType: string }
+);
 
 /** The published API resource of an open store, or undefined. */
 export async function findResource(db: Database, id: string): Promise<Resource | undefined> {
@@ -70,13 +82,33 @@ export async function findResource(db: Database, id: string): Promise<Resource |
       upstreamUrl: products.upstreamUrl,
       secretHeader: products.upstreamSecretHeader,
       secretValue: products.upstreamSecretValue,
+      fileKey: products.fileKey,
+      fileName: products.fileName,
+      fileType: products.fileType,
     })
     .from(products)
     .innerJoin(stores, eq(stores.id, products.storeId))
     .where(and(eq(products.id, id), eq(products.isPublished, true), eq(stores.isActive, true)))
     .limit(1);
-  if (row?.digitalKind !== 'api' || !row.upstreamUrl) return undefined;
-  return { ...row, upstreamUrl: row.upstreamUrl };
+  if (!row) return undefined;
+  const base = { id: row.id, storeId: row.storeId, title: row.title, priceUsdc: row.priceUsdc };
+  if (row.digitalKind === 'api' && row.upstreamUrl)
+    return {
+      ...base,
+      kind: 'api',
+      upstreamUrl: row.upstreamUrl,
+      secretHeader: row.secretHeader,
+      secretValue: row.secretValue,
+    };
+  if (row.digitalKind === 'file' && row.fileKey && row.fileName && row.fileType)
+    return {
+      ...base,
+      kind: 'file',
+      fileKey: row.fileKey,
+      fileName: row.fileName,
+      fileType: row.fileType,
+    };
+  return undefined;
 }
 
 /** The network, token and EIP-712 domain of this deployment's USDC. */
@@ -118,7 +150,11 @@ function paymentRequired(
   const required = {
     x402Version: X402_VERSION,
     ...(error ? { error } : {}),
-    resource: { url: resourceUrl, description: resource.title, mimeType: '' },
+    resource: {
+      url: resourceUrl,
+      description: resource.title,
+      mimeType: resource.kind === 'file' ? resource.fileType : '',
+    },
     accepts,
   };
   return json(402, required, { [X402_HEADERS.required]: encodeHeader(required) });
@@ -238,25 +274,30 @@ export async function verifyAuthorization(
   if (BigInt(auth.validAfter) > now || BigInt(auth.validBefore) < now + 6n)
     return refuse('invalid_exact_evm_payload_authorization_valid_before', M.window);
   const from = getAddress(auth.from);
-  const valid = await deps.chain
-    .verifyTypedData({
-      address: from,
-      domain: { ...extra, chainId, verifyingContract: asset },
-      types: transferWithAuthorizationTypes,
-      primaryType: 'TransferWithAuthorization',
-      message: {
-        from,
-        to: getAddress(auth.to),
-        value: BigInt(auth.value),
-        validAfter: BigInt(auth.validAfter),
-        validBefore: BigInt(auth.validBefore),
-        nonce: auth.nonce as Hex,
-      },
-      signature: signature as Hex,
-    })
-    .catch(() => false);
-  if (!valid) return refuse('invalid_exact_evm_payload_signature', M.signature);
-  const [balance, used] = await Promise.all([
+  const typed = {
+    domain: { ...extra, chainId, verifyingContract: asset },
+    types: transferWithAuthorizationTypes,
+    primaryType: 'TransferWithAuthorization',
+    message: {
+      from,
+      to: getAddress(auth.to),
+      value: BigInt(auth.value),
+      validAfter: BigInt(auth.validAfter),
+      validBefore: BigInt(auth.validBefore),
+      nonce: auth.nonce as Hex,
+    },
+    signature: signature as Hex,
+  } as const;
+  // Note: an account's own signature is checked here without the chain; only another kind (a
+  // contract wallet's, ERC-1271 or ERC-6492) asks the chain. The balance and nonce are read at the
+  // same time.
+  const signedBy = async () =>
+    (await recoverTypedDataAddress(typed).then(
+      (signer) => isAddressEqual(signer, from),
+      () => false,
+    )) || deps.chain.verifyTypedData({ address: from, ...typed }).catch(() => false);
+  const [valid, balance, used] = await Promise.all([
+    signedBy(),
     deps.chain.readContract({
       address: asset,
       abi: usdcAbi,
@@ -270,6 +311,7 @@ export async function verifyAuthorization(
       args: [from, auth.nonce as Hex],
     }),
   ]);
+  if (!valid) return refuse('invalid_exact_evm_payload_signature', M.signature);
   if (balance < price) return refuse('insufficient_funds', M.balance);
   if (used) return refuse('invalid_exact_evm_payload_authorization_nonce', M.nonce);
   return undefined;
@@ -341,19 +383,23 @@ export async function acceptPayment(
   resource: Resource,
   payment: PaymentPayload,
   resourceUrl: string,
+  /** Called before a refusal opens a new order (the client's limit on those). */
+  beforeOffer: () => Promise<void> = async () => undefined,
 ): Promise<{ row: PaymentRow } | { refused: X402Answer }> {
   const auth = payment.payload.authorization;
   const existing = await recordedPayment(deps.db, auth.from, auth.nonce);
   if (existing && existing.productId === resource.id) return { row: existing };
-  const refusal = async (r: Refusal, payTo?: string) =>
-    payTo
-      ? paymentRequired(
-          resourceUrl,
-          resource,
-          [requirementsOf(deps.config, resource, payTo)],
-          `${r.reason}: ${r.message}`,
-        )
-      : offerPayment(deps, resource, resourceUrl, `${r.reason}: ${r.message}`);
+  const refusal = async (r: Refusal, payTo?: string) => {
+    if (payTo)
+      return paymentRequired(
+        resourceUrl,
+        resource,
+        [requirementsOf(deps.config, resource, payTo)],
+        `${r.reason}: ${r.message}`,
+      );
+    await beforeOffer();
+    return offerPayment(deps, resource, resourceUrl, `${r.reason}: ${r.message}`);
+  };
   const offered = await offeredWallet(deps.db, resource, payment.accepted.payTo);
   if (!offered || !isAddressEqual(auth.to as Address, payment.accepted.payTo as Address))
     return { refused: await refusal(refuse('invalid_payload', M.unknownPayTo)) };
@@ -403,15 +449,39 @@ function paymentResponse(config: ApiConfig, row: PaymentRow): Record<string, str
   };
 }
 
-/** The answer kept for the row (served, or undelivered and refunded). */
-function keptAnswer(config: ApiConfig, row: PaymentRow): X402Answer {
+/**
+ * The answer kept for the row (served, or undelivered and refunded). Note: a file served is not
+ * copied into the row: a replay reads it from the store again.
+ */
+async function keptAnswer(
+  deps: X402Deps,
+  resource: Resource,
+  row: PaymentRow,
+): Promise<X402Answer> {
+  const file = row.status === 'served' && resource.kind === 'file' && !row.responseBody;
+  const body = file
+    ? await deps.files.get(resource.fileKey)
+    : row.responseBody
+      ? Buffer.from(row.responseBody, 'base64')
+      : null;
   return {
     status: row.responseStatus ?? 502,
     headers: {
       ...(row.responseType ? { 'content-type': row.responseType } : {}),
-      ...paymentResponse(config, row),
+      ...(file ? fileHeaders(resource) : {}),
+      ...paymentResponse(deps.config, row),
     },
-    body: row.responseBody ? Buffer.from(row.responseBody, 'base64') : null,
+    body,
+  };
+}
+
+/** The headers of a file product's file. */
+function fileHeaders(resource: Resource): Record<string, string> {
+  if (resource.kind !== 'file') return {};
+  return {
+    'content-disposition': attachment(resource.fileName),
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'private, no-store',
   };
 }
 
@@ -442,7 +512,13 @@ async function callUpstream(
   deps: X402Deps,
   resource: Resource,
   query: string,
-): Promise<{ status: number; type: string | null; body: Uint8Array } | { failed: string }> {
+): Promise<{ status: number; type: string | null; body: Uint8Array | null } | { failed: string }> {
+  if (resource.kind === 'file') {
+    // Note: the file is read now to know it is there; the answer carries it, the row does not.
+    const bytes = await deps.files.get(resource.fileKey).catch(() => null);
+    if (!bytes) return { failed: 'the file is no longer available' };
+    return { status: 200, type: resource.fileType, body: null };
+  }
   const url = new URL(resource.upstreamUrl);
   if (query) url.search = query;
   const unsafe = await checkWebhookUrl(url.toString(), deps.config.allowPrivateWebhooks);
@@ -529,7 +605,7 @@ export async function servePaid(
     UPSTREAM_TIMEOUT_MS + 5_000,
   );
   if (SERVING.has(row.status)) return json(503, { error: M.pending }, { 'retry-after': '1' });
-  return keptAnswer(deps.config, row);
+  return keptAnswer(deps, resource, row);
 }
 
 /** Proxies the paid request and keeps the answer; an upstream failure refunds the payer. */
@@ -559,7 +635,7 @@ async function proxy(
       })
       .where(eq(x402Payments.id, row.id))
       .returning();
-    return keptAnswer(deps.config, kept ?? row);
+    return keptAnswer(deps, resource, kept ?? row);
   }
   const [kept] = await deps.db
     .update(x402Payments)
@@ -567,10 +643,10 @@ async function proxy(
       status: 'served',
       responseStatus: answer.status,
       responseType: answer.type,
-      responseBody: Buffer.from(answer.body).toString('base64'),
+      responseBody: answer.body ? Buffer.from(answer.body).toString('base64') : null,
       servedAt: new Date(),
     })
     .where(eq(x402Payments.id, row.id))
     .returning();
-  return keptAnswer(deps.config, kept ?? row);
+  return keptAnswer(deps, resource, kept ?? row);
 }

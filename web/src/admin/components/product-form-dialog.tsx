@@ -4,6 +4,7 @@
 import { FAILURE_TOASTS, SUCCESS_TOASTS } from '@store/shared';
 import { revalidateLogic, useStore } from '@tanstack/react-form';
 import { submitWith } from '../../lib/form.tsx';
+import { refreshProducts } from '../cache.ts';
 import {
   formValidator,
   imageHint,
@@ -13,6 +14,7 @@ import {
   productFormDefaults,
 } from '../form-values.ts';
 import type { MerchantProduct } from '../types.ts';
+import { DigitalProductPanel } from './digital-product-panel.tsx';
 import { useAdminForm } from './fields.tsx';
 import { Modal, ModalFormActions } from './modal.tsx';
 import { saveFromDialog } from './save-outcome.ts';
@@ -106,6 +108,12 @@ function ProductForm({ userId, storeId, storeName, product, onDone }: ProductFor
       <form.AppField name="isPublished">
         {(field) => <field.CheckboxField label="Published" />}
       </form.AppField>
+      {product && (
+        <DigitalProductPanel
+          product={product}
+          onChanged={() => void refreshProducts(userId, storeId).catch(() => undefined)}
+        />
+      )}
       <ModalFormActions
         onCancel={onDone}
         submitting={submitting}

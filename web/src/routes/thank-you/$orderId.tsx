@@ -2,6 +2,7 @@
 // otherwise the first store with the light theme, else the first store (docs/screens.md#themes).
 import { createFileRoute } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { OrderDownloads } from '../../components/order-downloads.tsx';
 import { RefundClaimNotice } from '../../components/refund-claim-notice.tsx';
 import { ThankYouPage } from '../../components/thank-you.tsx';
 import { pickThankYouStore, themeOfOrder } from '../../lib/order-theme.ts';
@@ -36,6 +37,7 @@ function ThankYouRoute() {
   return (
     <>
       <ThankYouPage result={order} home="/" paymentBase="/payment/" />
+      {order.state === 'ready' && <OrderDownloads orderId={orderId} status={order.order.status} />}
       <RefundClaimNotice orderId={orderId} />
     </>
   );

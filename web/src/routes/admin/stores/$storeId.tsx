@@ -25,6 +25,7 @@ import { ReviewsPanel } from '../-components/reviews-panel.tsx';
 import { StoreSettingsPanel } from '../-components/store-settings-panel.tsx';
 import { VolumeCharts } from '../-components/volume-charts.tsx';
 import { WebhooksPanel } from '../-components/webhooks-panel.tsx';
+import { X402PayersPanel } from '../-components/x402-payers-panel.tsx';
 
 export const Route = createFileRoute('/admin/stores/$storeId')({
   loader: ({ params }) => requireParam(IdParamSchema, params.storeId),
@@ -150,6 +151,7 @@ function StoreProductsPage() {
                   ),
                 },
                 { id: 'reviews', label: 'Reviews', content: <ReviewsPanel storeId={storeId} /> },
+                { id: 'agents', label: 'Agents', content: <X402PayersPanel storeId={storeId} /> },
                 { id: 'webhooks', label: 'Webhooks', content: <WebhooksPanel storeId={storeId} /> },
                 { id: 'api-keys', label: 'API keys', content: <ApiKeysPanel storeId={storeId} /> },
                 {

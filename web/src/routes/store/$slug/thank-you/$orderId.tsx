@@ -2,6 +2,7 @@
 // the store's own delivery estimate and, once paid, links to review each product.
 import { deliveryEstimateOf, type Order, resolveStoreSettings } from '@store/shared';
 import { createFileRoute } from '@tanstack/react-router';
+import { OrderDownloads } from '../../../../components/order-downloads.tsx';
 import { RefundClaimNotice } from '../../../../components/refund-claim-notice.tsx';
 import { ShipmentCard } from '../../../../components/shipment-card.tsx';
 import { ThankYouPage } from '../../../../components/thank-you.tsx';
@@ -25,6 +26,9 @@ export const Route = createFileRoute('/store/$slug/thank-you/$orderId')({
           paymentBase={`/store/${slug}/payment/`}
           deliveryEstimate={(order: Order) => deliveryEstimateOf(settings, order.shippingUsdc)}
         />
+        {result.state === 'ready' && (
+          <OrderDownloads orderId={orderId} status={result.order.status} />
+        )}
         <ShipmentCard orderId={orderId} />
         <RefundClaimNotice orderId={orderId} />
         <ReviewLinks result={result} slug={slug} storeId={store.data?.id} />
