@@ -184,6 +184,8 @@ const WorkerEnv = v.object({
   ),
   FORWARDING_RETRY_BASE_MS: integer('FORWARDING_RETRY_BASE_MS', 2000, 10),
   WEBHOOK_RETRY_BASE_MS: integer('WEBHOOK_RETRY_BASE_MS', 5000, 10),
+  // A webhook URL failing without a break this long is paused and its owner told (3 days).
+  WEBHOOK_PAUSE_AFTER_MS: integer('WEBHOOK_PAUSE_AFTER_MS', 3 * 24 * 60 * 60 * 1000, 0),
   DETECTION_GRACE_DAYS: integer('DETECTION_GRACE_DAYS', 7, 0),
   RELAYER_STUCK_AFTER_MS: integer('RELAYER_STUCK_AFTER_MS', 30_000, 100),
   RELAYER_GAP_AFTER_MS: integer('RELAYER_GAP_AFTER_MS', 5000, 100),
@@ -390,6 +392,8 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     forwardingRetryBaseMs: e.FORWARDING_RETRY_BASE_MS,
     /** First retry delay of a failed webhook delivery (doubles each time, for up to 3 days). */
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    /** How long a webhook URL fails without a break before it is paused (its owner told). */
+    webhookPauseAfterMs: e.WEBHOOK_PAUSE_AFTER_MS,
     /**
      * The full detection pass keeps unpaid wallets until this long after their window closed (a
      * late payment to an older address is still found by the pass over new transfers).

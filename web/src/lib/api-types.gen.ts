@@ -3670,6 +3670,8 @@ export type components = {
         };
         WebhookSettings: {
             paused: {
+                /** Format: date-time */
+                failingSince: string;
                 failures: number;
                 lastError: string | null;
                 nextAttemptAt: string | null;
