@@ -200,6 +200,7 @@ async function recordEndpoint(
   delivery: Delivery,
   result: AttemptResult,
   at: Date,
+  noteFailure: NoteFailure,
 ): Promise<void> {
   const { db } = options;
   if (result.statusCode !== null && !result.retryable) {
@@ -218,7 +219,18 @@ async function recordEndpoint(
       .where(eq(webhookEndpoints.url, delivery.url));
     return;
   }
-  if (!result.retryable) return;
+  if (result.retryable) await noteFailure(delivery, result, at);
+}
+
+/** Records `count` failures of a URL, the latest `result` at `at` (see recordEndpoint). */
+async function recordFailures(
+  options: DispatcherOptions,
+  delivery: Delivery,
+  result: AttemptResult,
+  at: Date,
+  count: number,
+): Promise<void> {
+  const { db } = options;
   const base = options.pauseBaseMs ?? WEBHOOK_PAUSE_BASE_MS;
   const pauseAfterMs = options.pauseAfterMs ?? WEBHOOK_PAUSE_AFTER_MS;
   const iso = at.toISOString();
@@ -229,9 +241,10 @@ async function recordEndpoint(
   }>(sql`
     insert into webhook_endpoints as e (url, consecutive_failures, failing_since, last_error,
       updated_at)
-    values (${delivery.url}, 1, ${iso}::timestamptz, ${result.error}, ${iso}::timestamptz)
+    values (${delivery.url}, ${count}::int, ${iso}::timestamptz, ${result.error},
+      ${iso}::timestamptz)
     on conflict (url) do update set
-      consecutive_failures = e.consecutive_failures + 1,
+      consecutive_failures = e.consecutive_failures + excluded.consecutive_failures,
       failing_since = case
         when e.failing_since is null
           or e.updated_at < excluded.updated_at - ${`${FAILING_GAP_MS} milliseconds`}::interval
@@ -285,6 +298,53 @@ async function recordEndpoint(
   });
 }
 
+/** Records one failure of a URL; resolves once it is written (alone or with others). */
+type NoteFailure = (delivery: Delivery, result: AttemptResult, at: Date) => Promise<void>;
+
+/**
+ * Writes failures one URL at a time: those that come while a URL's write runs are added up and
+ * written together next. Note: the sends to a silent URL time out together; one upsert each would
+ * queue on its row's lock, holding every pooled connection the other receivers' sends need.
+ */
+function failureRecorder(options: DispatcherOptions): NoteFailure {
+  type Queued = {
+    count: number;
+    delivery: Delivery;
+    result: AttemptResult;
+    at: Date;
+    written: (() => void)[];
+  };
+  const queued = new Map<string, Queued>();
+  const running = new Set<string>();
+  const run = async (url: string) => {
+    running.add(url);
+    try {
+      for (let next = queued.get(url); next; next = queued.get(url)) {
+        queued.delete(url);
+        try {
+          await recordFailures(options, next.delivery, next.result, next.at, next.count);
+        } catch (error) {
+          options.log?.(`webhook URL ${url}: failures not recorded (${String(error)})`);
+        } finally {
+          for (const done of next.written) done();
+        }
+      }
+    } finally {
+      running.delete(url);
+    }
+  };
+  return (delivery, result, at) =>
+    new Promise<void>((resolve) => {
+      const waiting = queued.get(delivery.url);
+      if (waiting) {
+        waiting.count += 1;
+        if (at >= waiting.at) Object.assign(waiting, { delivery, result, at });
+        waiting.written.push(resolve);
+      } else queued.set(delivery.url, { count: 1, delivery, result, at, written: [resolve] });
+      if (!running.has(delivery.url)) void run(delivery.url);
+    });
+}
+
 /** Stores one attempt and the delivery's next state, in one transaction. */
 async function recordAttempt(
   db: Database,
@@ -318,6 +378,7 @@ async function sendOne(
   options: DispatcherOptions,
   delivery: Delivery,
   cache: SignerCache,
+  noteFailure: NoteFailure,
 ): Promise<void> {
   const at = new Date();
   const signer = await signerOf(options.db, delivery, options.signingKey, at, cache);
@@ -340,7 +401,7 @@ async function sendOne(
         retryable: false,
       };
   const status = await recordAttempt(options.db, delivery, result, at, options.retryBaseMs);
-  if (signer) await recordEndpoint(options, delivery, result, at);
+  if (signer) await recordEndpoint(options, delivery, result, at, noteFailure);
   if (!result.delivered)
     options.log?.(
       `webhook ${delivery.eventType} ${messageIdOf(delivery.id)} to ${delivery.url}: ` +
@@ -369,7 +430,8 @@ export async function dispatchDue(options: DispatcherOptions): Promise<boolean> 
   const budget = budgetOf(options);
   const due = await claimDue(options.db, budget, leaseOf(options), capsOf(options), new Map());
   const cache: SignerCache = new Map();
-  await Promise.all(due.map((delivery) => sendOne(options, delivery, cache)));
+  const noteFailure = failureRecorder(options);
+  await Promise.all(due.map((delivery) => sendOne(options, delivery, cache, noteFailure)));
   const healthy = due.filter((d) => !d.endpointFailing).length;
   return healthy === budget.healthy || due.length - healthy === budget.failing;
 }
@@ -383,6 +445,7 @@ export function startWebhookDispatcher(options: DispatcherOptions): WakeableLoop
   const budget = budgetOf(options);
   const inFlight = new Set<Promise<void>>();
   const signers: SignerCache = new Map();
+  const noteFailure = failureRecorder(options);
   // Sends in flight per URL, so the claim leaves a busy receiver's deliveries for later; and per
   // budget (a send counts against the one it was claimed under until it ends).
   const busy = new Map<string, number>();
@@ -418,7 +481,7 @@ export function startWebhookDispatcher(options: DispatcherOptions): WakeableLoop
                 loop.wake();
               }, slowAfterMs)
             : undefined;
-        const sending: Promise<void> = sendOne(options, delivery, signers)
+        const sending: Promise<void> = sendOne(options, delivery, signers, noteFailure)
           .catch((error) => log(`webhook ${delivery.id}: ${String(error)}`))
           .finally(() => {
             clearTimeout(slow);
