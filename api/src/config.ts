@@ -151,6 +151,8 @@ const ApiEnv = v.object({
     wholeNumber('RATE_LIMIT_PAYMENT_STREAMS_PER_MINUTE', 1),
   ),
   PAYMENT_STREAMS_PER_CLIENT: v.optional(wholeNumber('PAYMENT_STREAMS_PER_CLIENT', 1)),
+  // Payment status streams one API process holds open; past it, 503 with Retry-After (pages poll).
+  PAYMENT_STREAMS_MAX: integer('PAYMENT_STREAMS_MAX', 10_000, 1),
   STOCK_HOLDS_PER_CLIENT: v.optional(wholeNumber('STOCK_HOLDS_PER_CLIENT', 1)),
   UPLOADS_PER_HOUR: integer('UPLOADS_PER_HOUR', 120, 1),
   FRAME_ANCESTORS: originList('FRAME_ANCESTORS'),
@@ -294,6 +296,8 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     paymentWindowHours: e.PAYMENT_WINDOW_HOURS as number,
     /** Whether the status API also sums the indexer's rows itself (not only the worker's state). */
     statusReadsIndexer: e.STATUS_READS_INDEXER,
+    /** Payment status streams this process holds open at most (then 503, and the page polls). */
+    paymentStreamsMax: e.PAYMENT_STREAMS_MAX,
     relayerAddress: e.RELAYER_ADDRESS as `0x${string}`,
     treasuryAddress: e.TREASURY_ADDRESS as `0x${string}`,
     /**
