@@ -67,8 +67,11 @@ interface Stream {
   /** The last view sent, as JSON. */
   last: string;
   lastStatus: string;
-  /** Sends `view` when it differs from the last one sent; closes after a final view. */
-  show(view: PaymentStatusView): void;
+  /**
+   * Sends `view`, read by query number `read`, when it differs from the last one sent and no
+   * later-started read was shown; closes after a final view.
+   */
+  show(view: PaymentStatusView, read: number): void;
   close(): void;
 }
 
@@ -95,30 +98,44 @@ export function paymentStreams(
     for (const streams of byOrder.values()) for (const stream of streams) visit(stream);
   };
 
-  // Orders to refresh: one query at a time, and what arrives meanwhile goes in the next one.
-  const pending = new Set<string>();
-  let refreshing = false;
-  /** Refreshes the streams of `orderIds`: one query for all of them, each view sent to each stream. */
-  const refresh = (orderIds: Iterable<string>) => {
-    for (const id of orderIds) if (byOrder.has(id)) pending.add(id);
-    if (refreshing || pending.size === 0) return;
-    refreshing = true;
-    const orders = [...pending].flatMap((id) => {
-      const first = byOrder.get(id)?.values().next().value;
-      return first ? [first.order] : [];
-    });
-    pending.clear();
-    paymentStatusesOf(deps, orders)
-      .then((views) => {
-        for (const [orderId, view] of views)
-          for (const stream of byOrder.get(orderId) ?? []) stream.show(view);
-      })
-      .catch((error: unknown) => log(`payment streams: refresh failed (${String(error)})`))
-      .finally(() => {
-        refreshing = false;
-        refresh([]);
+  /**
+   * A lane of refreshes: one query at a time, and the orders that arrive meanwhile go together in
+   * the next one. Each view is sent to every stream of its order.
+   */
+  // Note: reads are numbered as they start; a stream shows no view older than one it showed (a
+  // recheck started before a change must not undo the notified view).
+  let reads = 0;
+  const lane = () => {
+    const pending = new Set<string>();
+    let refreshing = false;
+    const refresh = (orderIds: Iterable<string>) => {
+      for (const id of orderIds) if (byOrder.has(id)) pending.add(id);
+      if (refreshing || pending.size === 0) return;
+      refreshing = true;
+      const orders = [...pending].flatMap((id) => {
+        const first = byOrder.get(id)?.values().next().value;
+        return first ? [first.order] : [];
       });
+      pending.clear();
+      reads += 1;
+      const read = reads;
+      paymentStatusesOf(deps, orders)
+        .then((views) => {
+          for (const [orderId, view] of views)
+            for (const stream of byOrder.get(orderId) ?? []) stream.show(view, read);
+        })
+        .catch((error: unknown) => log(`payment streams: refresh failed (${String(error)})`))
+        .finally(() => {
+          refreshing = false;
+          refresh([]);
+        });
+    };
+    return refresh;
   };
+  // Note: the periodic recheck of every stream has its own lane, so a notification never waits
+  // behind the query of thousands of orders.
+  const refresh = lane();
+  const refreshAll = lane();
   const awaitingDepth = () => {
     const ids: string[] = [];
     for (const [orderId, streams] of byOrder)
@@ -139,7 +156,7 @@ export function paymentStreams(
         recheck = undefined;
         return;
       }
-      refresh(byOrder.keys());
+      refreshAll(byOrder.keys());
     }, settings.recheckMs);
   };
 
@@ -154,7 +171,7 @@ export function paymentStreams(
       client.listen(
         INDEXED_HEAD_CHANNEL,
         () => refresh(awaitingDepth()),
-        () => refresh(byOrder.keys()),
+        () => refreshAll(byOrder.keys()),
       ),
     ]).then(
       () => undefined,
@@ -216,6 +233,7 @@ export function paymentStreams(
 
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
     let closed = false;
+    let shownRead = reads;
     const timers: ReturnType<typeof setInterval>[] = [];
     const send = (bytes: Uint8Array) => {
       if (!closed) controller?.enqueue(bytes);
@@ -225,8 +243,9 @@ export function paymentStreams(
       client: clientKey,
       last: JSON.stringify(first),
       lastStatus: first.status,
-      show: (view) => {
-        if (closed) return;
+      show: (view, read) => {
+        if (closed || read < shownRead) return;
+        shownRead = read;
         const json = JSON.stringify(view);
         if (json !== stream.last) {
           stream.last = json;
