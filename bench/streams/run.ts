@@ -180,7 +180,7 @@ try {
       ],
     ),
     '',
-    `Reading: the push latency with ${okCount} streams open is ${(b.p50 / a.p50).toFixed(2)}× (p50) and ${(b.p95 / a.p95).toFixed(2)}× (p95) the latency with ${SAMPLE}: a notification costs one query for the streams of its order, whatever else is open, and the periodic recheck of every stream is one query every 10 s for all of them. The latency is from the NOTIFY (sent right after the wallet row changed) to the bytes at the client, on 2 cores shared by Postgres, anvil, the indexer, the API and the ${okCount} client sockets of this process. Past \`PAYMENT_STREAMS_MAX\` (10,000 by default) a new stream gets the 503 with Retry-After and the payment page polls the status every 10 s, asking for the stream again after 30 s.`,
+    `Reading: the push latency with ${okCount} streams open is ${(b.p50 / a.p50).toFixed(2)}× (p50) and ${(b.p95 / a.p95).toFixed(2)}× (p95) the latency with ${SAMPLE}: a notification costs one query for the streams of its order, whatever else is open, and the periodic recheck of every stream is one query every 10 s for all of them, in a lane of its own (a notification never waits behind it). The latency is from the NOTIFY (sent right after the wallet row changed) to the bytes at the client, on 2 cores shared by Postgres, anvil, the indexer, the API and the ${okCount} client sockets of this process. Past \`PAYMENT_STREAMS_MAX\` (10,000 by default) a new stream gets the 503 with Retry-After and the payment page polls the status every 10 s, asking for the stream again after 30 s.`,
   ].join('\n');
   console.log(body);
   if (!args['no-write']) await writeBenchmarkSection('streams', body);
