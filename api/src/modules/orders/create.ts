@@ -7,6 +7,7 @@
 // (http/idempotency.ts), the response stored by the plugin.
 import { resolveStoreSettings } from '@store/shared';
 import type { Database } from '../../db/client.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
 import {
   claimKey,
@@ -25,9 +26,8 @@ import {
   rateLimitParams,
   throwIfRefused,
 } from '../../http/rate-limit.ts';
-import { availableUnits, heldUnits } from '../stock/holds.ts';
+import { availableUnits, heldUnits } from '../../payments/stock.ts';
 import { STORE_NOT_FOUND } from '../stores/model.ts';
-import { isUuid } from '../stores/service.ts';
 import { type CreateOrderBody, ORDER_MESSAGES, type OrderView } from './model.ts';
 import { type CatalogueProduct, priceOrder } from './pricing.ts';
 import { type OrderRow, toOrderView } from './service.ts';

@@ -14,13 +14,13 @@ import {
   parseUsdc,
 } from '@store/shared';
 import { inArray, sql } from 'drizzle-orm';
+import { indexedHeadSql, indexedTransfer } from '../../chain/indexer.ts';
 import { paymentWallets } from '../../db/schema.ts';
 import {
-  indexerTable,
   observeDepositAddress,
   type TransferRow,
   toDepositTransfer,
-} from '../../settlement/indexed-transfers.ts';
+} from '../../payments/indexed-transfers.ts';
 import { findWallet, getOrderOrThrow } from './assign-payment-wallet.ts';
 import type { PaymentDeps, PaymentStatusView } from './model.ts';
 
@@ -118,16 +118,15 @@ export async function paymentStatusesOf(
       wallet: paymentWallets,
       transfers: reads
         ? sql<TransferRow[]>`coalesce((
-          select json_agg(json_build_object('value', t.value::text,
-            'block_number', t.block_number::text, 'block_timestamp', t.block_timestamp::text,
-            'tx_hash', t.tx_hash) order by t.block_number, t.log_index)
-          from ${indexerTable('transfer')} t
-          where t."to" = lower(${paymentWallets.walletAddress})), '[]'::json)`
+          select json_agg(json_build_object('value', ${indexedTransfer.value}::text,
+            'block_number', ${indexedTransfer.blockNumber}::text,
+            'block_timestamp', ${indexedTransfer.blockTimestamp}::text,
+            'tx_hash', ${indexedTransfer.txHash})
+            order by ${indexedTransfer.blockNumber}, ${indexedTransfer.logIndex})
+          from ${indexedTransfer}
+          where ${indexedTransfer.to} = lower(${paymentWallets.walletAddress})), '[]'::json)`
         : sql<TransferRow[]>`'[]'::json`,
-      head: reads
-        ? sql<string | null>`(select substring(latest_checkpoint from 27 for 16)::bigint::text
-          from ${indexerTable('_ponder_checkpoint')} where chain_id = ${deps.chainId})`
-        : sql<string | null>`null`,
+      head: reads ? indexedHeadSql(deps.chainId) : sql<string | null>`null`,
     })
     .from(paymentWallets)
     .where(
