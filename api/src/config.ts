@@ -155,6 +155,8 @@ const ApiEnv = v.object({
     wholeNumber('RATE_LIMIT_PAYMENT_STREAMS_PER_MINUTE', 1),
   ),
   PAYMENT_STREAMS_PER_CLIENT: v.optional(wholeNumber('PAYMENT_STREAMS_PER_CLIENT', 1)),
+  // Payment status streams one API process holds open; past it, 503 with Retry-After (pages poll).
+  PAYMENT_STREAMS_MAX: integer('PAYMENT_STREAMS_MAX', 10_000, 1),
   STOCK_HOLDS_PER_CLIENT: v.optional(wholeNumber('STOCK_HOLDS_PER_CLIENT', 1)),
   UPLOADS_PER_HOUR: integer('UPLOADS_PER_HOUR', 120, 1),
   FRAME_ANCESTORS: originList('FRAME_ANCESTORS'),
@@ -188,6 +190,8 @@ const WorkerEnv = v.object({
   ),
   FORWARDING_RETRY_BASE_MS: integer('FORWARDING_RETRY_BASE_MS', 2000, 10),
   WEBHOOK_RETRY_BASE_MS: integer('WEBHOOK_RETRY_BASE_MS', 5000, 10),
+  // A webhook URL failing without a break this long is paused and its owner told (3 days).
+  WEBHOOK_PAUSE_AFTER_MS: integer('WEBHOOK_PAUSE_AFTER_MS', 3 * 24 * 60 * 60 * 1000, 0),
   DETECTION_GRACE_DAYS: integer('DETECTION_GRACE_DAYS', 7, 0),
   RELAYER_STUCK_AFTER_MS: integer('RELAYER_STUCK_AFTER_MS', 30_000, 100),
   RELAYER_GAP_AFTER_MS: integer('RELAYER_GAP_AFTER_MS', 5000, 100),
@@ -305,6 +309,8 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     paymentWindowHours: e.PAYMENT_WINDOW_HOURS as number,
     /** Whether the status API also sums the indexer's rows itself (not only the worker's state). */
     statusReadsIndexer: e.STATUS_READS_INDEXER,
+    /** Payment status streams this process holds open at most (then 503, and the page polls). */
+    paymentStreamsMax: e.PAYMENT_STREAMS_MAX,
     relayerAddress: e.RELAYER_ADDRESS as `0x${string}`,
     treasuryAddress: e.TREASURY_ADDRESS as `0x${string}`,
     /**
@@ -405,6 +411,8 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     forwardingRetryBaseMs: e.FORWARDING_RETRY_BASE_MS,
     /** First retry delay of a failed webhook delivery (doubles each time, for up to 3 days). */
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    /** How long a webhook URL fails without a break before it is paused (its owner told). */
+    webhookPauseAfterMs: e.WEBHOOK_PAUSE_AFTER_MS,
     /**
      * The full detection pass keeps unpaid wallets until this long after their window closed (a
      * late payment to an older address is still found by the pass over new transfers).

@@ -408,6 +408,7 @@ describe('database roles', () => {
         '0031_audit_log',
         '0032_invoices_and_erasure',
         '0033_digital_files',
+        '0034_webhook_failing_since',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -441,7 +442,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 34 migration\(s\) \(0000_init, .*0033_digital_files\)/,
+      /lacks 35 migration\(s\) \(0000_init, .*0034_webhook_failing_since\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

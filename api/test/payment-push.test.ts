@@ -324,3 +324,44 @@ describe('what the stream refuses and shows', () => {
     for (const s of opened) await s.close();
   });
 });
+
+describe("the process's limit of open streams", () => {
+  test('past it a new stream gets a 503 with Retry-After while the status API still answers; a closed stream frees its place', async () => {
+    const limited = createApp({
+      db: t.database.db,
+      config: { ...t.config, paymentStreamsMax: 3 },
+      chain: createPublicClient({ transport: http(t.config.chain.rpcUrl) }),
+    });
+    const orders = await Promise.all(
+      ['5.01', '5.02', '5.03', '5.04'].map((total) =>
+        payableUniversalOrder(t.shopper, { total, payout: PAYOUT }),
+      ),
+    );
+    // Each from its own client, so only the process's limit applies.
+    const opened = [];
+    for (const [i, { orderId }] of orders.entries())
+      opened.push(await subscribe(limited, orderId, { 'x-forwarded-for': `198.51.100.${i + 1}` }));
+    expect(opened.map((s) => s.response.status)).toEqual([200, 200, 200, 503]);
+    const refused = opened[3]?.response;
+    expect(refused?.headers.get('retry-after')).toBe('30');
+    expect(refused?.headers.get('content-type')).toContain('application/json');
+    expect(await refused?.json()).toEqual({
+      error: { code: 'unavailable', message: PAYMENT_STREAM_MESSAGES.tooManyOpen },
+    });
+    // The refused page polls the status API instead, which answers as usual.
+    const polled = await limited.handle(
+      new Request(`http://localhost/api/check-payment-status/${orders[3]?.orderId}`),
+    );
+    expect(polled.status).toBe(200);
+    expect(((await polled.json()) as { status: string }).status).toBe('waiting');
+    // The open streams carry on; closing one lets the next page in.
+    expect(opened[0]?.events[0]?.view.status).toBe('waiting');
+    await opened[0]?.close();
+    const next = await waitUntil(async () => {
+      const again = await subscribe(limited, orders[3]?.orderId ?? '');
+      if (again.response.status === 200) return again;
+      return false;
+    }, 'a place after closing a stream');
+    for (const s of [...opened.slice(1, 3), next]) await s.close();
+  });
+});

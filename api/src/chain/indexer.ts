@@ -62,6 +62,15 @@ export async function transfersTo(
   return limit === undefined ? query : query.limit(limit);
 }
 
+/**
+ * The indexed head (its latest block, as text; null before any) as a scalar subquery, for a
+ * statement that reads the transfer table before it (see readIndexerPosition on the order).
+ */
+export const indexedHeadSql = (chainId: number) =>
+  sql<string | null>`(select substring(latest_checkpoint from 27 for 16)::bigint::text
+    from ${sql.identifier(INDEXER_SCHEMA)}.${sql.identifier('_ponder_checkpoint')}
+    where chain_id = ${chainId})`;
+
 /** Where the indexer is: its latest processed block and its newest transfer id (null when none). */
 export async function readIndexerPosition(
   db: Executor,

@@ -721,6 +721,10 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_store_id_idx').on(t.storeId, t.createdAt),
     index('webhook_deliveries_order_id_idx').on(t.orderId),
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // Each URL's due deliveries, earliest first (the dispatcher takes them URL by URL).
+    index('webhook_deliveries_url_due_idx')
+      .on(t.url, t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
     check('webhook_deliveries_status_check', oneOf('status', WEBHOOK_DELIVERY_STATUSES)),
   ],
 );
@@ -752,6 +756,9 @@ export const webhookAttempts = pgTable(
 export const webhookEndpoints = pgTable('webhook_endpoints', {
   url: text().primaryKey(),
   consecutiveFailures: integer().notNull().default(0),
+  // The first failure of the current run of failures; null while it answers. A URL failing for
+  // WEBHOOK_PAUSE_AFTER_MS without a break is paused.
+  failingSince: timestamp({ withTimezone: true }),
   lastError: text(),
   // Since when the endpoint is paused; null while it answers.
   pausedAt: timestamp({ withTimezone: true }),

@@ -18,6 +18,7 @@ export const errorHandler = (log: (message: string, cause: unknown) => void = co
       const appError = toAppError(code, error, log, request);
       set.status = appError.status;
       set.headers['content-type'] = 'application/json';
+      for (const [name, value] of Object.entries(appError.headers ?? {})) set.headers[name] = value;
       return errorBody(appError);
     },
   );

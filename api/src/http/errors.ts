@@ -31,6 +31,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: unknown,
+    /** Headers the response carries besides the body (a 503's Retry-After). */
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(message);
   }

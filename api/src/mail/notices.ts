@@ -26,7 +26,14 @@ export type AccountNotice =
       to: string | null;
     }
   | { kind: 'api_key_created'; keyName: string; keyPrefix: string }
-  | { kind: 'webhook_paused'; url: string; failures: number; lastError: string }
+  | {
+      kind: 'webhook_paused';
+      url: string;
+      failures: number;
+      /** ISO time of the first failure of the run. */
+      failingSince: string;
+      lastError: string;
+    }
   | { kind: 'password_changed'; username: string; byReset: boolean }
   | { kind: 'two_step_changed'; username: string; enabled: boolean }
   | { kind: 'email_changed'; username: string; from: string; to: string }
@@ -195,8 +202,8 @@ const TEXTS: Record<
   webhook_paused: (p, origin) => ({
     subject: `Webhooks to ${String(p.url)} are failing: sending is paused`,
     lines: [
-      `Your webhook URL ${String(p.url)} failed ${String(p.failures)} times in a row (last: ${String(p.lastError)}).`,
-      'Sending to it is paused so it does not hold up anything else. Nothing is lost: its webhooks wait, and we try one again every so often; as soon as it answers, the rest go out by themselves (each within its 3-day retry window).',
+      `Your webhook URL ${String(p.url)} has failed every attempt since ${p.failingSince ? new Date(String(p.failingSince)).toUTCString() : 'a while'}: ${String(p.failures)} times in a row (last: ${String(p.lastError)}).`,
+      'Sending to it is paused. Nothing is lost: its pending webhooks wait, and we try one again every so often; as soon as it answers, the rest go out by themselves.',
     ],
     unexpected: [
       origin

@@ -3,10 +3,12 @@
 // and stores every attempt. Retries network errors, 408, 429 and 5xx with exponential backoff
 // until the delivery is 3 days old. At least once: a worker that dies mid-send resends after the
 // lease; receivers deduplicate on `webhook-id`.
-// No head-of-line blocking: at most WEBHOOK_SENDS_PER_ENDPOINT sends per URL are in flight, so a
-// receiver that takes the full timeout holds a few slots, never all of them; and a URL that fails
-// WEBHOOK_PAUSE_AFTER_FAILURES times in a row is paused (its deliveries wait, one probe at a time,
-// its owner told once) until it answers again.
+// No head-of-line blocking: URLs that answer and URLs with failures on record draw on separate
+// budgets of sends in flight, and each URL on at most its own share of its budget, so receivers
+// that take the full timeout never take the places of the others; a failing URL still gets each
+// delivery's retries on schedule. A URL failing without a break for `pauseAfterMs` (3 days by
+// default) is dead: it is paused (its deliveries wait, one probe at a time), its owner told once,
+// until it answers again.
 import { WEBHOOK_TIMEOUT_MS } from '@store/shared';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
@@ -28,22 +30,35 @@ export interface DispatcherOptions {
   retryBaseMs: number;
   timeoutMs?: number;
   intervalMs?: number;
-  /** Deliveries sent at the same time (a slow receiver does not hold up the others). */
+  /** Sends in flight at once to URLs that answer (no failure on record). */
   concurrency?: number;
-  /** Sends in flight to one URL at most (WEBHOOK_SENDS_PER_ENDPOINT). */
+  /** Sends in flight to one such URL at most (WEBHOOK_SENDS_PER_ENDPOINT). */
   perEndpoint?: number;
-  /** First pause of a failing URL; doubles with each failed probe, at most MAX_PAUSE_MS. */
+  /** Sends in flight at once to URLs with failures on record (their own budget). */
+  failingConcurrency?: number;
+  /** Sends in flight to one failing URL at most (WEBHOOK_SENDS_PER_FAILING_ENDPOINT). */
+  perFailingEndpoint?: number;
+  /** How long a URL fails without a break before it is paused (WEBHOOK_PAUSE_AFTER_MS). */
+  pauseAfterMs?: number;
+  /** First wait before a paused URL's probe; doubles with each failed probe, at most MAX_PAUSE_MS. */
   pauseBaseMs?: number;
   /** The web app's origin for the owner's notice (null: none known). */
   publicUrl?: string | null;
   log?: (line: string) => void;
 }
 
-/** Sends in flight to one URL at most. */
-export const WEBHOOK_SENDS_PER_ENDPOINT = 4;
-/** Failures in a row (network, timeout, 408, 429, 5xx) after which a URL is paused. */
-export const WEBHOOK_PAUSE_AFTER_FAILURES = 5;
-/** First pause of a failing URL (then 2×, 4×, … at each failed probe). */
+/** Sends in flight to one URL that answers, at most. */
+export const WEBHOOK_SENDS_PER_ENDPOINT = 8;
+/**
+ * Sends in flight to one failing URL at most: enough for its deliveries' retries to go on schedule
+ * while each waits the full timeout (a send in flight costs a socket, not a worker).
+ */
+export const WEBHOOK_SENDS_PER_FAILING_ENDPOINT = 64;
+/** How long a URL fails without a break (network, timeout, 408, 429, 5xx) before it is paused. */
+export const WEBHOOK_PAUSE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
+/** A gap this long without any attempt ends a run of failures (nothing said the URL was down). */
+const FAILING_GAP_MS = 24 * 60 * 60 * 1000;
+/** First wait before a paused URL's probe (then 2×, 4×, … at each failed probe). */
 export const WEBHOOK_PAUSE_BASE_MS = 30_000;
 /** Longest pause between two probes of a failing URL. */
 export const MAX_PAUSE_MS = 60 * 60 * 1000;
@@ -117,61 +132,75 @@ async function readStoreSecrets(db: Database, storeId: string): Promise<StoreSec
   return store;
 }
 
+/** How many sends may start now: to URLs that answer, and to URLs with failures on record. */
+interface Budget {
+  healthy: number;
+  failing: number;
+}
+
 /**
- * Claims up to `limit` due deliveries, leasing them past the timeout so no one else sends them:
- * at most `perEndpoint` per URL less what `busy` already sends to it, one for a paused URL whose
- * probe is due, none for a URL still paused.
+ * Claims due deliveries, leasing them past the timeout so no one else sends them: per URL, at most
+ * its cap (`perEndpoint`, `perFailing` once it has failures on record, one probe when paused) less
+ * what `busy` already sends to it, none for a URL still paused; then the earliest due of each
+ * kind within `budget`.
  */
 async function claimDue(
   db: Database,
-  limit: number,
+  budget: Budget,
   leaseMs: number,
-  perEndpoint: number,
+  caps: { perEndpoint: number; perFailing: number },
   busy: ReadonlyMap<string, number>,
 ): Promise<Delivery[]> {
+  if (budget.healthy <= 0 && budget.failing <= 0) return [];
   const inFlight = JSON.stringify(Object.fromEntries(busy));
-  // Note: a paused or saturated URL's deliveries are left out before the candidates are picked,
-  // so a dead receiver's backlog never crowds out the others.
+  // Note: each URL's candidates are taken within its own free places (the lateral join), so a
+  // failing URL's backlog, however long and old, never crowds out the other URLs' deliveries.
   return db.execute<Delivery>(sql`
-    update webhook_deliveries set next_attempt_at = now() + ${`${leaseMs} milliseconds`}::interval
-    where id in (
-      select id from (
-        select d.id, d.next_attempt_at,
-          row_number() over (partition by d.url order by d.next_attempt_at) as nth,
-          d.cap - d.busy as free
-        from (
-          select w.id, w.url, w.next_attempt_at,
-            case when e.paused_at is not null then 1 else ${perEndpoint}::int end as cap,
-            coalesce((${inFlight}::jsonb ->> w.url)::int, 0) as busy
-          from webhook_deliveries w
-          left join webhook_endpoints e on e.url = w.url
-          where w.status = 'pending' and w.next_attempt_at <= now()
-            and coalesce((${inFlight}::jsonb ->> w.url)::int, 0)
-              < case when e.paused_at is not null then 1 else ${perEndpoint}::int end
-            and (e.paused_until is null or e.paused_until <= now())
-          order by w.next_attempt_at limit ${limit * 8}
-          for update of w skip locked) d) ranked
-      where nth <= free
-      order by next_attempt_at limit ${limit})
-    returning id, store_id as "storeId", url, payload, attempt_count as "attemptCount",
-      retry_until as "retryUntil", event_type as "eventType",
-      exists(select 1 from webhook_endpoints e where e.url = webhook_deliveries.url
-        and (e.consecutive_failures > 0 or e.paused_at is not null)) as "endpointFailing"`) as unknown as Promise<
-    Delivery[]
-  >;
+    with urls as (
+      select u.url,
+        coalesce(e.consecutive_failures > 0 or e.paused_at is not null, false) as failing,
+        case when e.paused_at is not null then 1
+          when e.consecutive_failures > 0 then ${caps.perFailing}::int
+          else ${caps.perEndpoint}::int end
+          - coalesce((${inFlight}::jsonb ->> u.url)::int, 0) as free
+      from (select distinct url from webhook_deliveries
+        where status = 'pending' and next_attempt_at <= now()) u
+      left join webhook_endpoints e on e.url = u.url
+      where e.paused_until is null or e.paused_until <= now()),
+    candidates as (
+      select c.id, c.next_attempt_at, urls.failing from urls
+      cross join lateral (
+        select d.id, d.next_attempt_at from webhook_deliveries d
+        where d.url = urls.url and d.status = 'pending' and d.next_attempt_at <= now()
+        order by d.next_attempt_at limit greatest(urls.free, 0)
+        for update skip locked) c
+      where urls.free > 0),
+    picked as (
+      select id, failing from (
+        select id, failing,
+          row_number() over (partition by failing order by next_attempt_at) as nth
+        from candidates) ranked
+      where nth <= case when failing then ${budget.failing}::int else ${budget.healthy}::int end)
+    update webhook_deliveries w
+    set next_attempt_at = now() + ${`${leaseMs} milliseconds`}::interval
+    from picked where w.id = picked.id
+    returning w.id, w.store_id as "storeId", w.url, w.payload, w.attempt_count as "attemptCount",
+      w.retry_until as "retryUntil", w.event_type as "eventType",
+      picked.failing as "endpointFailing"`) as unknown as Promise<Delivery[]>;
 }
 
 /**
  * Records what an attempt says of its URL: an answer resets it (and ends a pause); a failure that
- * may pass counts, and the WEBHOOK_PAUSE_AFTER_FAILURES-th in a row pauses it (each failed probe
- * twice as long), telling the store's owner once per pause. A final answer (3xx, 4xx) says the
- * receiver is up and changes nothing.
+ * may pass counts, and once the URL has failed without a break for `pauseAfterMs` it is paused
+ * (each failed probe doubles the wait), its owner told once per pause. A final answer (3xx, 4xx)
+ * says the receiver is up.
  */
 async function recordEndpoint(
   options: DispatcherOptions,
   delivery: Delivery,
   result: AttemptResult,
   at: Date,
+  noteFailure: NoteFailure,
 ): Promise<void> {
   const { db } = options;
   if (result.statusCode !== null && !result.retryable) {
@@ -181,6 +210,7 @@ async function recordEndpoint(
       .update(webhookEndpoints)
       .set({
         consecutiveFailures: 0,
+        failingSince: null,
         pausedAt: null,
         pausedUntil: null,
         notifiedAt: null,
@@ -189,24 +219,51 @@ async function recordEndpoint(
       .where(eq(webhookEndpoints.url, delivery.url));
     return;
   }
-  if (!result.retryable) return;
+  if (result.retryable) await noteFailure(delivery, result, at);
+}
+
+/** Records `count` failures of a URL, the latest `result` at `at` (see recordEndpoint). */
+async function recordFailures(
+  options: DispatcherOptions,
+  delivery: Delivery,
+  result: AttemptResult,
+  at: Date,
+  count: number,
+): Promise<void> {
+  const { db } = options;
   const base = options.pauseBaseMs ?? WEBHOOK_PAUSE_BASE_MS;
-  const [row] = await db.execute<{ failures: number }>(sql`
-    insert into webhook_endpoints as e (url, consecutive_failures, last_error, updated_at)
-    values (${delivery.url}, 1, ${result.error}, ${at.toISOString()}::timestamptz)
+  const pauseAfterMs = options.pauseAfterMs ?? WEBHOOK_PAUSE_AFTER_MS;
+  const iso = at.toISOString();
+  const [row] = await db.execute<{
+    failures: number;
+    failingSince: string;
+    pausedAt: string | null;
+  }>(sql`
+    insert into webhook_endpoints as e (url, consecutive_failures, failing_since, last_error,
+      updated_at)
+    values (${delivery.url}, ${count}::int, ${iso}::timestamptz, ${result.error},
+      ${iso}::timestamptz)
     on conflict (url) do update set
-      consecutive_failures = e.consecutive_failures + 1,
+      consecutive_failures = e.consecutive_failures + excluded.consecutive_failures,
+      failing_since = case
+        when e.failing_since is null
+          or e.updated_at < excluded.updated_at - ${`${FAILING_GAP_MS} milliseconds`}::interval
+        then excluded.failing_since else e.failing_since end,
       last_error = excluded.last_error,
-      updated_at = excluded.updated_at
-    returning consecutive_failures as failures`);
-  if (!row || row.failures < WEBHOOK_PAUSE_AFTER_FAILURES) return;
-  const doublings = row.failures - WEBHOOK_PAUSE_AFTER_FAILURES;
-  const pauseMs = Math.min(base * 2 ** Math.min(doublings, 30), MAX_PAUSE_MS);
+      updated_at = greatest(e.updated_at, excluded.updated_at)
+    returning consecutive_failures as failures, failing_since as "failingSince",
+      paused_at as "pausedAt"`);
+  if (!row) return;
+  const failingMs = at.getTime() - new Date(row.failingSince).getTime();
+  if (failingMs < pauseAfterMs) return;
+  // Note: probes at base, 3×base, 7×base, … after the pause: each wait is twice the last.
+  const pausedFor = row.pausedAt ? at.getTime() - new Date(row.pausedAt).getTime() : 0;
+  const pauseMs = Math.min(Math.max(base, pausedFor + base), MAX_PAUSE_MS);
   await db.transaction(async (tx) => {
     await tx
       .update(webhookEndpoints)
       .set({
-        pausedAt: sql`coalesce(${webhookEndpoints.pausedAt}, ${at.toISOString()}::timestamptz)`,
+        pausedAt: sql`coalesce(${webhookEndpoints.pausedAt}, ${iso}::timestamptz)`,
         pausedUntil: new Date(at.getTime() + pauseMs),
       })
       .where(eq(webhookEndpoints.url, delivery.url));
@@ -218,7 +275,9 @@ async function recordEndpoint(
       .where(and(eq(webhookEndpoints.url, delivery.url), isNull(webhookEndpoints.notifiedAt)))
       .returning({ url: webhookEndpoints.url });
     if (first.length === 0) return;
-    options.log?.(`webhook URL ${delivery.url} paused after ${row.failures} failures in a row`);
+    options.log?.(
+      `webhook URL ${delivery.url} paused: failing since ${new Date(row.failingSince).toISOString()} (${row.failures} failures in a row)`,
+    );
     const owners = await tx.execute<{ ownerId: string }>(sql`
       select distinct s.owner_id as "ownerId" from webhook_deliveries d
       join stores s on s.id::text = d.store_id
@@ -231,11 +290,59 @@ async function recordEndpoint(
           kind: 'webhook_paused',
           url: delivery.url,
           failures: row.failures,
+          failingSince: new Date(row.failingSince).toISOString(),
           lastError: result.error ?? 'no answer',
         },
         { origin: options.publicUrl ?? null, at },
       );
   });
+}
+
+/** Records one failure of a URL; resolves once it is written (alone or with others). */
+type NoteFailure = (delivery: Delivery, result: AttemptResult, at: Date) => Promise<void>;
+
+/**
+ * Writes failures one URL at a time: those that come while a URL's write runs are added up and
+ * written together next. Note: the sends to a silent URL time out together; one upsert each would
+ * queue on its row's lock, holding every pooled connection the other receivers' sends need.
+ */
+function failureRecorder(options: DispatcherOptions): NoteFailure {
+  type Queued = {
+    count: number;
+    delivery: Delivery;
+    result: AttemptResult;
+    at: Date;
+    written: (() => void)[];
+  };
+  const queued = new Map<string, Queued>();
+  const running = new Set<string>();
+  const run = async (url: string) => {
+    running.add(url);
+    try {
+      for (let next = queued.get(url); next; next = queued.get(url)) {
+        queued.delete(url);
+        try {
+          await recordFailures(options, next.delivery, next.result, next.at, next.count);
+        } catch (error) {
+          options.log?.(`webhook URL ${url}: failures not recorded (${String(error)})`);
+        } finally {
+          for (const done of next.written) done();
+        }
+      }
+    } finally {
+      running.delete(url);
+    }
+  };
+  return (delivery, result, at) =>
+    new Promise<void>((resolve) => {
+      const waiting = queued.get(delivery.url);
+      if (waiting) {
+        waiting.count += 1;
+        if (at >= waiting.at) Object.assign(waiting, { delivery, result, at });
+        waiting.written.push(resolve);
+      } else queued.set(delivery.url, { count: 1, delivery, result, at, written: [resolve] });
+      if (!running.has(delivery.url)) void run(delivery.url);
+    });
 }
 
 /** Stores one attempt and the delivery's next state, in one transaction. */
@@ -271,6 +378,7 @@ async function sendOne(
   options: DispatcherOptions,
   delivery: Delivery,
   cache: SignerCache,
+  noteFailure: NoteFailure,
 ): Promise<void> {
   const at = new Date();
   const signer = await signerOf(options.db, delivery, options.signingKey, at, cache);
@@ -293,7 +401,7 @@ async function sendOne(
         retryable: false,
       };
   const status = await recordAttempt(options.db, delivery, result, at, options.retryBaseMs);
-  if (signer) await recordEndpoint(options, delivery, result, at);
+  if (signer) await recordEndpoint(options, delivery, result, at, noteFailure);
   if (!result.delivered)
     options.log?.(
       `webhook ${delivery.eventType} ${messageIdOf(delivery.id)} to ${delivery.url}: ` +
@@ -302,24 +410,30 @@ async function sendOne(
 }
 
 const leaseOf = (options: DispatcherOptions) => (options.timeoutMs ?? WEBHOOK_TIMEOUT_MS) + 20_000;
-const perEndpointOf = (options: DispatcherOptions) =>
-  options.perEndpoint ?? WEBHOOK_SENDS_PER_ENDPOINT;
-/** Sends in flight at once by default: slow receivers hold few of them (see perEndpoint). */
+const capsOf = (options: DispatcherOptions) => ({
+  perEndpoint: options.perEndpoint ?? WEBHOOK_SENDS_PER_ENDPOINT,
+  perFailing: options.perFailingEndpoint ?? WEBHOOK_SENDS_PER_FAILING_ENDPOINT,
+});
+/** A send to an answering URL still unanswered after this long counts against the failing budget. */
+const SLOW_SEND_MS = 200;
+/** Sends in flight at once to URLs that answer, by default. */
 const DEFAULT_CONCURRENCY = 64;
+/** Sends in flight at once to failing URLs, by default (most of them wait for their timeout). */
+const DEFAULT_FAILING_CONCURRENCY = 1024;
+const budgetOf = (options: DispatcherOptions): Budget => ({
+  healthy: options.concurrency ?? DEFAULT_CONCURRENCY,
+  failing: options.failingConcurrency ?? DEFAULT_FAILING_CONCURRENCY,
+});
 
 /** One pass that waits for its sends (tests and tools); true when more may be due. */
 export async function dispatchDue(options: DispatcherOptions): Promise<boolean> {
-  const limit = options.concurrency ?? DEFAULT_CONCURRENCY;
-  const due = await claimDue(
-    options.db,
-    limit,
-    leaseOf(options),
-    perEndpointOf(options),
-    new Map(),
-  );
+  const budget = budgetOf(options);
+  const due = await claimDue(options.db, budget, leaseOf(options), capsOf(options), new Map());
   const cache: SignerCache = new Map();
-  await Promise.all(due.map((delivery) => sendOne(options, delivery, cache)));
-  return due.length === limit;
+  const noteFailure = failureRecorder(options);
+  await Promise.all(due.map((delivery) => sendOne(options, delivery, cache, noteFailure)));
+  const healthy = due.filter((d) => !d.endpointFailing).length;
+  return healthy === budget.healthy || due.length - healthy === budget.failing;
 }
 
 /**
@@ -328,35 +442,61 @@ export async function dispatchDue(options: DispatcherOptions): Promise<boolean> 
  */
 export function startWebhookDispatcher(options: DispatcherOptions): WakeableLoop {
   const log = options.log ?? console.log;
-  const limit = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const budget = budgetOf(options);
   const inFlight = new Set<Promise<void>>();
   const signers: SignerCache = new Map();
-  // Sends in flight per URL, so the claim leaves a busy receiver's deliveries for later.
+  const noteFailure = failureRecorder(options);
+  // Sends in flight per URL, so the claim leaves a busy receiver's deliveries for later; and per
+  // budget (a send counts against the one it was claimed under until it ends).
   const busy = new Map<string, number>();
-  const track = (url: string, change: 1 | -1) => {
+  const used = { healthy: 0, failing: 0 };
+  const slowAfterMs = Math.min(SLOW_SEND_MS, (options.timeoutMs ?? WEBHOOK_TIMEOUT_MS) / 2);
+  const track = (url: string, kind: keyof Budget, change: 1 | -1) => {
     const n = (busy.get(url) ?? 0) + change;
     if (n > 0) busy.set(url, n);
     else busy.delete(url);
+    used[kind] += change;
   };
   const loop = startWakeableLoop(
     'webhook dispatch',
     options.intervalMs ?? 250,
     async () => {
-      const free = limit - inFlight.size;
-      if (free <= 0) return false;
-      const due = await claimDue(options.db, free, leaseOf(options), perEndpointOf(options), busy);
+      const free = {
+        healthy: budget.healthy - used.healthy,
+        failing: budget.failing - used.failing,
+      };
+      const due = await claimDue(options.db, free, leaseOf(options), capsOf(options), busy);
       for (const delivery of due) {
-        track(delivery.url, 1);
-        const sending: Promise<void> = sendOne(options, delivery, signers)
+        let kind: keyof Budget = delivery.endpointFailing ? 'failing' : 'healthy';
+        track(delivery.url, kind, 1);
+        // Note: a send to a URL with nothing on record that has not been answered within
+        // SLOW_SEND_MS moves to the failing budget, so a receiver that just went silent cannot
+        // hold the answering ones' places for a whole timeout.
+        const slow =
+          kind === 'healthy'
+            ? setTimeout(() => {
+                used.healthy -= 1;
+                used.failing += 1;
+                kind = 'failing';
+                loop.wake();
+              }, slowAfterMs)
+            : undefined;
+        const sending: Promise<void> = sendOne(options, delivery, signers, noteFailure)
           .catch((error) => log(`webhook ${delivery.id}: ${String(error)}`))
           .finally(() => {
-            track(delivery.url, -1);
+            clearTimeout(slow);
+            track(delivery.url, kind, -1);
             inFlight.delete(sending);
             loop.wake();
           });
         inFlight.add(sending);
       }
-      return due.length === free;
+      // Note: more may be due when a budget was filled; the sends' ends wake the loop anyway.
+      const healthy = due.filter((d) => !d.endpointFailing).length;
+      return (
+        (free.healthy > 0 && healthy === free.healthy) ||
+        (free.failing > 0 && due.length - healthy === free.failing)
+      );
     },
     log,
   );

@@ -87,6 +87,7 @@ export function startSettlement(
     signingKey: config.webhookSigningKey,
     allowPrivate: config.allowPrivateWebhooks,
     retryBaseMs: config.webhookRetryBaseMs,
+    pauseAfterMs: config.webhookPauseAfterMs,
     timeoutMs: options.webhookTimeoutMs,
     publicUrl: config.mail.publicUrl,
     log,

@@ -191,12 +191,14 @@ export const WebhookSettingsResponseSchema = v.object({
   previousSecretValidUntil: v.nullable(timestamp),
   signatureScheme: v.literal('v1'),
   /**
-   * Set while sending to the URL is paused after failures in a row: since when, how many, the last
-   * error and when the next try goes (its webhooks wait; it resumes by itself once it answers).
+   * Set while sending to the URL is paused (it failed without a break for WEBHOOK_PAUSE_AFTER_MS):
+   * since when, since when it fails, how many times in a row, the last error and when the next try
+   * goes (its webhooks wait; it resumes by itself once it answers).
    */
   paused: v.nullable(
     v.object({
       since: timestamp,
+      failingSince: timestamp,
       failures: v.number(),
       lastError: v.nullable(v.string()),
       nextAttemptAt: v.nullable(timestamp),

@@ -3879,6 +3879,8 @@ export type components = {
         };
         WebhookSettings: {
             paused: {
+                /** Format: date-time */
+                failingSince: string;
                 failures: number;
                 lastError: string | null;
                 nextAttemptAt: string | null;

@@ -19,9 +19,16 @@ export function isFinalPaymentView(view: Pick<PaymentStatusResponse, 'status'>):
 }
 
 /**
+ * How long after a refused stream (429, 503: the browser's EventSource does not reconnect after an
+ * error answer) the page asks for it again; the API's Retry-After says 30 s.
+ */
+export const REOPEN_REFUSED_STREAM_MS = 30_000;
+
+/**
  * Listens to the order's payment stream while `enabled`, calling `onView` with each view.
  * Returns true while the channel is open (the page's poll then waits).
- * Note: a refused stream (429, 503) or a browser without EventSource leaves the poll in charge.
+ * Note: a refused stream (429, 503) or a browser without EventSource leaves the poll in charge; a
+ * refused one is asked for again after REOPEN_REFUSED_STREAM_MS.
  */
 export function usePaymentEvents(
   orderId: string,
@@ -29,13 +36,21 @@ export function usePaymentEvents(
   onView: (view: PaymentStatusResponse) => void,
 ): boolean {
   const [open, setOpen] = useState(false);
+  const [attempt, setAttempt] = useState(0);
   const handler = useRef(onView);
   handler.current = onView;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` asks for the stream again after a refusal.
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return;
     const source = new EventSource(paymentEventsUrl(orderId));
+    let reopen: ReturnType<typeof setTimeout> | undefined;
     source.onopen = () => setOpen(true);
-    source.onerror = () => setOpen(false);
+    source.onerror = () => {
+      setOpen(false);
+      // Note: CLOSED after an error is a refusal (the browser retries a dropped stream itself).
+      if (source.readyState === EventSource.CLOSED && reopen === undefined)
+        reopen = setTimeout(() => setAttempt((n) => n + 1), REOPEN_REFUSED_STREAM_MS);
+    };
     source.addEventListener('status', (event) => {
       const parsed = v.safeParse(PaymentStatusResponseSchema, safeJson(event.data));
       if (!parsed.success) {
@@ -50,10 +65,11 @@ export function usePaymentEvents(
       }
     });
     return () => {
+      clearTimeout(reopen);
       source.close();
       setOpen(false);
     };
-  }, [orderId, enabled]);
+  }, [orderId, enabled, attempt]);
   return open;
 }
 

@@ -13,7 +13,14 @@ import {
   type PaymentState,
   parseUsdc,
 } from '@store/shared';
-import { observeDepositAddress } from '../../payments/indexed-transfers.ts';
+import { inArray, sql } from 'drizzle-orm';
+import { indexedHeadSql, indexedTransfer } from '../../chain/indexer.ts';
+import { paymentWallets } from '../../db/schema.ts';
+import {
+  observeDepositAddress,
+  type TransferRow,
+  toDepositTransfer,
+} from '../../payments/indexed-transfers.ts';
 import { findWallet, getOrderOrThrow } from './assign-payment-wallet.ts';
 import type { PaymentDeps, PaymentStatusView } from './model.ts';
 
@@ -38,6 +45,7 @@ export function paymentConfirmations(observation: DepositObservation, expected: 
 async function currentState(
   deps: PaymentDeps,
   wallet: Wallet,
+  observe: () => Promise<DepositObservation | null>,
 ): Promise<{ state: string; detected: string; confirmations: number | null }> {
   const paid = isPaymentState(wallet.status) && isPaidState(wallet.status);
   const stored = {
@@ -49,11 +57,7 @@ async function currentState(
   if (!deps.statusReadsIndexer || !isPaymentState(stored.state) || isPaidState(stored.state))
     return stored;
   // Note: with the indexer unreachable the worker's last state is still a correct answer.
-  const observation = await observeDepositAddress(
-    deps.db,
-    deps.chainId,
-    wallet.walletAddress,
-  ).catch(() => null);
+  const observation = await observe().catch(() => null);
   if (!observation) return stored;
   const live = nextPaymentState(
     {
@@ -90,6 +94,68 @@ export async function paymentStatusOf(
   order: { id: string; totalUsdc: string },
 ): Promise<PaymentStatusView> {
   const wallet = await findWallet(deps.db, order.id);
+  return viewOf(deps, order, wallet, () =>
+    observeDepositAddress(deps.db, deps.chainId, wallet?.walletAddress ?? ''),
+  );
+}
+
+/**
+ * The status views of many orders already read, in one query (the pushed streams refresh every
+ * order a notification concerns at once): their wallets, each with its indexed transfers, and the
+ * indexed head.
+ */
+export async function paymentStatusesOf(
+  deps: PaymentDeps,
+  orders: readonly { id: string; totalUsdc: string }[],
+): Promise<Map<string, PaymentStatusView>> {
+  const views = new Map<string, PaymentStatusView>();
+  if (orders.length === 0) return views;
+  // Note: the transfer table before the checkpoint table, as readIndexerPosition explains (the
+  // indexer's reorg takes them in that order).
+  const reads = deps.statusReadsIndexer;
+  const rows = await deps.db
+    .select({
+      wallet: paymentWallets,
+      transfers: reads
+        ? sql<TransferRow[]>`coalesce((
+          select json_agg(json_build_object('value', ${indexedTransfer.value}::text,
+            'block_number', ${indexedTransfer.blockNumber}::text,
+            'block_timestamp', ${indexedTransfer.blockTimestamp}::text,
+            'tx_hash', ${indexedTransfer.txHash})
+            order by ${indexedTransfer.blockNumber}, ${indexedTransfer.logIndex})
+          from ${indexedTransfer}
+          where ${indexedTransfer.to} = lower(${paymentWallets.walletAddress})), '[]'::json)`
+        : sql<TransferRow[]>`'[]'::json`,
+      head: reads ? indexedHeadSql(deps.chainId) : sql<string | null>`null`,
+    })
+    .from(paymentWallets)
+    .where(
+      inArray(
+        paymentWallets.orderId,
+        orders.map((o) => o.id),
+      ),
+    );
+  const byOrder = new Map(rows.map((row) => [row.wallet.orderId, row]));
+  for (const order of orders) {
+    const row = byOrder.get(order.id);
+    const observation: DepositObservation | null = row?.head
+      ? {
+          headBlock: BigInt(row.head),
+          transfers: row.transfers.map(toDepositTransfer),
+        }
+      : null;
+    views.set(order.id, await viewOf(deps, order, row?.wallet, async () => observation));
+  }
+  return views;
+}
+
+/** The view of an order from its wallet (none yet: waiting) and the indexer's observation. */
+async function viewOf(
+  deps: PaymentDeps,
+  order: { id: string; totalUsdc: string },
+  wallet: Wallet | undefined,
+  observe: () => Promise<DepositObservation | null>,
+): Promise<PaymentStatusView> {
   if (!wallet) {
     return {
       paymentDetected: false,
@@ -101,7 +167,7 @@ export async function paymentStatusOf(
       requiredConfirmations: deps.confirmations,
     };
   }
-  const { state, detected, confirmations } = await currentState(deps, wallet);
+  const { state, detected, confirmations } = await currentState(deps, wallet, observe);
   const known = isPaymentState(state) ? state : 'waiting';
   return {
     paymentDetected:

@@ -25,6 +25,7 @@ export const paymentsModule = (app: AppDeps) => {
   const streams = paymentStreams(deps, app.db.$client, {
     ...PAYMENT_STREAM_DEFAULTS,
     perClient: app.config.rateLimits.paymentStreamsPerClient,
+    maxOpen: app.config.paymentStreamsMax,
   });
   // Note: the server's stop waits for open connections, so the streams close when stopping begins
   // (the browsers reconnect to another replica), and again at the stop for any opened since.

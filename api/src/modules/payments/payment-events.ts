@@ -4,13 +4,16 @@
 // when it changes: the worker's notification that it recorded a state (detected, underpaid,
 // received, expired, reversed) and, while a payment waits for depth, each new indexed block
 // (confirmations grow). The stream ends once the order is paid; EventSource reconnects otherwise.
+// Each notification is one query however many streams it concerns (paymentStatusesOf): the views
+// of all its orders at once, each sent to every stream of its order; so is the periodic recheck.
+// Past `maxOpen` streams a process answers 503 with Retry-After and the page keeps polling.
 // Note: the order id is the capability, as on the payment page itself; a view holds amounts and
 // states only, no address, key or customer data.
 import type { Sql } from 'postgres';
 import { AppError } from '../../http/errors.ts';
 import { INDEXED_HEAD_CHANNEL, PAYMENT_CHANGES_CHANNEL } from '../../payments/payment-notices.ts';
 import { getOrderOrThrow } from './assign-payment-wallet.ts';
-import { paymentStatusOf } from './check-payment-status.ts';
+import { paymentStatusesOf, paymentStatusOf } from './check-payment-status.ts';
 import type { PaymentDeps, PaymentStatusView } from './model.ts';
 
 /** Limits and timings of the streams of one API process. */
@@ -27,15 +30,17 @@ export interface PaymentStreamSettings {
   maxLifetimeMs: number;
   /** The reconnection delay the browser is told to use. */
   retryMs: number;
+  /** Retry-After of the 503 past `maxOpen` (the page polls meanwhile). */
+  refusedRetryAfterSeconds: number;
 }
 
-/** Default settings; `perClient` comes from the configuration. */
-export const PAYMENT_STREAM_DEFAULTS: Omit<PaymentStreamSettings, 'perClient'> = {
-  maxOpen: 10_000,
+/** Default settings; `perClient` and `maxOpen` come from the configuration. */
+export const PAYMENT_STREAM_DEFAULTS: Omit<PaymentStreamSettings, 'perClient' | 'maxOpen'> = {
   heartbeatMs: 15_000,
   recheckMs: 10_000,
   maxLifetimeMs: 10 * 60_000,
   retryMs: 3_000,
+  refusedRetryAfterSeconds: 30,
 };
 
 /** Texts of the stream refusals (the page then checks every 10 seconds, as before). */
@@ -57,12 +62,16 @@ export function isFinalPaymentView(view: Pick<PaymentStatusView, 'status'>): boo
 
 /** One open stream. */
 interface Stream {
-  orderId: string;
+  order: { id: string; totalUsdc: string };
   client: string;
   /** The last view sent, as JSON. */
   last: string;
   lastStatus: string;
-  check(): void;
+  /**
+   * Sends `view`, read by query number `read`, when it differs from the last one sent and no
+   * later-started read was shown; closes after a final view.
+   */
+  show(view: PaymentStatusView, read: number): void;
   close(): void;
 }
 
@@ -88,6 +97,69 @@ export function paymentStreams(
   const each = (visit: (stream: Stream) => void) => {
     for (const streams of byOrder.values()) for (const stream of streams) visit(stream);
   };
+
+  /**
+   * A lane of refreshes: one query at a time, and the orders that arrive meanwhile go together in
+   * the next one. Each view is sent to every stream of its order.
+   */
+  // Note: reads are numbered as they start; a stream shows no view older than one it showed (a
+  // recheck started before a change must not undo the notified view).
+  let reads = 0;
+  const lane = () => {
+    const pending = new Set<string>();
+    let refreshing = false;
+    const refresh = (orderIds: Iterable<string>) => {
+      for (const id of orderIds) if (byOrder.has(id)) pending.add(id);
+      if (refreshing || pending.size === 0) return;
+      refreshing = true;
+      const orders = [...pending].flatMap((id) => {
+        const first = byOrder.get(id)?.values().next().value;
+        return first ? [first.order] : [];
+      });
+      pending.clear();
+      reads += 1;
+      const read = reads;
+      paymentStatusesOf(deps, orders)
+        .then((views) => {
+          for (const [orderId, view] of views)
+            for (const stream of byOrder.get(orderId) ?? []) stream.show(view, read);
+        })
+        .catch((error: unknown) => log(`payment streams: refresh failed (${String(error)})`))
+        .finally(() => {
+          refreshing = false;
+          refresh([]);
+        });
+    };
+    return refresh;
+  };
+  // Note: the periodic recheck of every stream has its own lane, so a notification never waits
+  // behind the query of thousands of orders.
+  const refresh = lane();
+  const refreshAll = lane();
+  const awaitingDepth = () => {
+    const ids: string[] = [];
+    for (const [orderId, streams] of byOrder)
+      for (const stream of streams)
+        if (AWAITING_DEPTH.has(stream.lastStatus)) {
+          ids.push(orderId);
+          break;
+        }
+    return ids;
+  };
+  // Note: one recheck of every stream per period, in one query (a notification lost while the
+  // listener reconnected, an expiry), started with the first stream.
+  let recheck: ReturnType<typeof setInterval> | undefined;
+  const startRecheck = () => {
+    recheck ??= setInterval(() => {
+      if (byOrder.size === 0) {
+        clearInterval(recheck);
+        recheck = undefined;
+        return;
+      }
+      refreshAll(byOrder.keys());
+    }, settings.recheckMs);
+  };
+
   /**
    * Listens on both channels once; after a reconnection every stream is checked, since
    * notifications sent while the connection was down are lost.
@@ -95,13 +167,11 @@ export function paymentStreams(
    */
   const listen = () => {
     listening ??= Promise.all([
-      client.listen(PAYMENT_CHANGES_CHANNEL, (orderId) => {
-        for (const stream of byOrder.get(orderId) ?? []) stream.check();
-      }),
+      client.listen(PAYMENT_CHANGES_CHANNEL, (orderId) => refresh([orderId])),
       client.listen(
         INDEXED_HEAD_CHANNEL,
-        () => each((stream) => AWAITING_DEPTH.has(stream.lastStatus) && stream.check()),
-        () => each((stream) => stream.check()),
+        () => refresh(awaitingDepth()),
+        () => refreshAll(byOrder.keys()),
       ),
     ]).then(
       () => undefined,
@@ -116,9 +186,9 @@ export function paymentStreams(
 
   /** Forgets a closed stream (its counters are given back by the stream itself). */
   const removeStream = (stream: Stream) => {
-    const streams = byOrder.get(stream.orderId);
+    const streams = byOrder.get(stream.order.id);
     if (!streams?.delete(stream)) return;
-    if (streams.size === 0) byOrder.delete(stream.orderId);
+    if (streams.size === 0) byOrder.delete(stream.order.id);
   };
 
   /**
@@ -133,7 +203,9 @@ export function paymentStreams(
     if ((perClient.get(clientKey) ?? 0) >= settings.perClient)
       throw new AppError('rate_limited', PAYMENT_STREAM_MESSAGES.tooManyForClient);
     if (open >= settings.maxOpen)
-      throw new AppError('unavailable', PAYMENT_STREAM_MESSAGES.tooManyOpen);
+      throw new AppError('unavailable', PAYMENT_STREAM_MESSAGES.tooManyOpen, undefined, {
+        'retry-after': String(settings.refusedRetryAfterSeconds),
+      });
     // Note: the stream's place is taken before the first await, so parallel opens cannot all pass
     // the checks above; it is given back on failure, for a paid order, or when the stream closes.
     open += 1;
@@ -161,42 +233,26 @@ export function paymentStreams(
 
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
     let closed = false;
-    let busy = false;
-    let again = false;
+    let shownRead = reads;
     const timers: ReturnType<typeof setInterval>[] = [];
     const send = (bytes: Uint8Array) => {
       if (!closed) controller?.enqueue(bytes);
     };
     const stream: Stream = {
-      orderId,
+      order: { id: order.id, totalUsdc: order.totalUsdc },
       client: clientKey,
       last: JSON.stringify(first),
       lastStatus: first.status,
-      check: () => {
-        if (closed) return;
-        if (busy) {
-          again = true;
-          return;
+      show: (view, read) => {
+        if (closed || read < shownRead) return;
+        shownRead = read;
+        const json = JSON.stringify(view);
+        if (json !== stream.last) {
+          stream.last = json;
+          stream.lastStatus = view.status;
+          send(statusEvent(view));
         }
-        busy = true;
-        paymentStatusOf(deps, order)
-          .then((view) => {
-            const json = JSON.stringify(view);
-            if (json !== stream.last) {
-              stream.last = json;
-              stream.lastStatus = view.status;
-              send(statusEvent(view));
-            }
-            if (isFinalPaymentView(view)) stream.close();
-          })
-          .catch((error: unknown) => log(`payment stream of ${orderId}: ${String(error)}`))
-          .finally(() => {
-            busy = false;
-            if (again) {
-              again = false;
-              stream.check();
-            }
-          });
+        if (isFinalPaymentView(view)) stream.close();
       },
       close: () => {
         if (closed) return;
@@ -233,9 +289,9 @@ export function paymentStreams(
       byOrder.set(orderId, streams);
       timers.push(
         setInterval(() => send(encoder.encode(': keep-alive\n\n')), settings.heartbeatMs),
-        setInterval(() => stream.check(), settings.recheckMs),
         setTimeout(() => stream.close(), settings.maxLifetimeMs),
       );
+      startRecheck();
       signal?.addEventListener('abort', () => stream.close(), { once: true });
       // Note: a client gone while the stream was being opened never fires 'abort' again.
       if (signal?.aborted) stream.close();
@@ -254,7 +310,11 @@ export function paymentStreams(
     /** Streams open now (health and tests). */
     openCount: () => open,
     /** Closes every stream (the API's shutdown). */
-    closeAll: () => each((stream) => stream.close()),
+    closeAll: () => {
+      clearInterval(recheck);
+      recheck = undefined;
+      each((stream) => stream.close());
+    },
   };
 }
 

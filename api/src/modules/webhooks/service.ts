@@ -70,6 +70,7 @@ export async function getWebhookSettings(
   const paused = endpoint?.pausedAt
     ? {
         since: endpoint.pausedAt.toISOString(),
+        failingSince: (endpoint.failingSince ?? endpoint.pausedAt).toISOString(),
         failures: endpoint.consecutiveFailures,
         lastError: endpoint.lastError,
         nextAttemptAt: endpoint.pausedUntil?.toISOString() ?? null,

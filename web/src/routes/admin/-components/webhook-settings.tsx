@@ -66,9 +66,10 @@ export function WebhookSettings(props: {
     <div className="webhook-settings">
       {paused && (
         <p className="notice card notice-warning" role="status" data-testid="webhook-paused">
-          Sending to this URL is paused: it failed {paused.failures} times in a row (last:{' '}
-          {paused.lastError ?? 'no answer'}) since {new Date(paused.since).toLocaleString()}. Its
-          webhooks wait, none is lost;{' '}
+          Sending to this URL is paused since {new Date(paused.since).toLocaleString()}: it has
+          failed every attempt since {new Date(paused.failingSince).toLocaleString()} (
+          {paused.failures} in a row; last: {paused.lastError ?? 'no answer'}). Its webhooks wait,
+          none is lost;{' '}
           {paused.nextAttemptAt
             ? `the next try is at ${new Date(paused.nextAttemptAt).toLocaleString()}`
             : 'one is being tried now'}
