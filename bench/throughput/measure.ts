@@ -1,0 +1,200 @@
+// One level of the throughput benchmark: the product's own stack (Postgres, anvil at 0.2 s blocks
+// with Circle's USDC, the indexer, the API and the worker as processes), background USDC traffic in
+// every block, and universal orders paid at a steady `rate` a second for `seconds`. Everything it
+// reports about forwarding is read from the chain: when 98% of each payment reached its payout
+// address, the transactions that moved it and their gas.
+import { loadavg } from 'node:os';
+import { prepareSenders, startBackground } from '@store/stack/background-traffic';
+import { chainLedger } from '@store/stack/chain-ledger';
+import { readStreamLedger, streamPayments } from '@store/stack/payment-stream';
+import { type Address, createPublicClient, http, type PublicClient } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { startBenchStack } from '../bench-stack.ts';
+import { watchBlocks } from '../detection/measure.ts';
+import { type Summary, summarize } from '../detection/report.ts';
+import { createBenchOrder } from '../universal-order.ts';
+
+/** 1.25 USDC, the benchmark order's total. */
+const AMOUNT = 1_250_000n;
+
+/** One level's settings. */
+export interface LevelOptions {
+  rate: number;
+  seconds: number;
+  /** Background transfers a block (other people's USDC traffic). */
+  background: number;
+  confirmations: number;
+  /** Longest wait for the backlog after the last payment arrived. */
+  drainSeconds: number;
+  /** Extra environment of the worker (e.g. forwarding settings). */
+  workerEnv?: Record<string, string>;
+  log?: (line: string) => void;
+}
+
+/** What a level measured. */
+export interface LevelResult {
+  rate: number;
+  seconds: number;
+  payments: number;
+  loadAtStart: number;
+  loadAtEnd: number;
+  /** Payments that arrived (mined) and that were forwarded (98% on the payout address). */
+  arrived: number;
+  forwarded: number;
+  /** Over the steady window (from 5 s after the first arrival to the last arrival). */
+  arrivedRate: number;
+  forwardedRate: number;
+  /** depth reached → 98% on the payout address, ms (header arrivals of the two blocks). */
+  depthToForwarded: Summary;
+  /** Last payment's arrival → last forwarding, ms (how long the backlog took to drain). */
+  drainMs: number;
+  relayerTxs: number;
+  forwardingTxs: number;
+  forwardingGas: bigint;
+  /** Webhook deliveries received (any type) over the run, and per second. */
+  webhooks: number;
+  webhooksPerSecond: number;
+  /** From the chain's whole ledger: breaches, authorizations used twice, transfers out. */
+  breaches: string[];
+  authorizationsUsedTwice: string[];
+  /** Deposit addresses with more than the two legs out, or with money left at depth. */
+  extraTransfers: number;
+  unforwarded: number;
+}
+
+/** Runs one level on a fresh stack. */
+export async function runLevel(options: LevelOptions): Promise<LevelResult> {
+  const log = options.log ?? console.log;
+  const loadAtStart = loadavg()[0] ?? 0;
+  const bench = await startBenchStack(`throughput-${options.rate}`, {
+    CONFIRMATIONS: String(options.confirmations),
+  });
+  const { stack } = bench;
+  const env = stack.env;
+  const client = createPublicClient({
+    chain: foundry,
+    transport: http(env.RPC_URL),
+  }) as PublicClient;
+  const webhookTimes: number[] = [];
+  const forwardedOrders = new Set<string>();
+  const receiver = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: async (request) => {
+      const body = JSON.parse(await request.text()) as { orderId: string; type: string };
+      webhookTimes.push(performance.now());
+      if (body.type === 'order.forwarded') forwardedOrders.add(body.orderId);
+      return new Response('ok');
+    },
+  });
+  const webhookUrl = `http://127.0.0.1:${receiver.port}/hooks`;
+  const clock = await watchBlocks(env.WS_URL);
+  let background: { stop: () => Promise<number> } | undefined;
+  try {
+    bench.start('worker', 'worker.ts', options.workerEnv ?? {});
+    const apiUrl = await bench.startApi('api');
+    await prepareSenders(env);
+    background = startBackground(env, options.background, 0);
+    const payments = Math.round(options.rate * options.seconds);
+    log(`rate ${options.rate}/s: creating ${payments} orders`);
+    const orders: { orderId: string; address: Address; payout: Address }[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < payments) {
+          next++;
+          const payout = privateKeyToAccount(generatePrivateKey()).address;
+          const order = await createBenchOrder(apiUrl, { storePaymentAddress: payout, webhookUrl });
+          orders.push({ ...order, payout });
+        }
+      }),
+    );
+    const relayer = env.RELAYER_ADDRESS as Address;
+    const relayerNonceBefore = await client.getTransactionCount({ address: relayer });
+    const fromBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n;
+    const webhooksBefore = webhookTimes.length;
+    log(`rate ${options.rate}/s: paying for ${options.seconds} s`);
+    const sent = await streamPayments({
+      env,
+      targets: orders.map((o) => o.address),
+      rate: options.rate,
+      amount: AMOUNT,
+    });
+    const lastSent = sent.at(-1)?.sentAt ?? performance.now();
+    // The backlog: until every order's `order.forwarded` arrived, or nothing moved for 20 s.
+    const deadline = lastSent + options.drainSeconds * 1000;
+    let seen = -1;
+    let movedAt = performance.now();
+    while (forwardedOrders.size < payments && performance.now() < deadline) {
+      if (forwardedOrders.size !== seen) {
+        seen = forwardedOrders.size;
+        movedAt = performance.now();
+      } else if (performance.now() - movedAt > 20_000) break;
+      await Bun.sleep(500);
+    }
+    const stoppedAt = performance.now();
+    await background.stop();
+    background = undefined;
+    const toBlock = await client.getBlockNumber({ cacheTime: 0 });
+    const relayerNonceAfter = await client.getTransactionCount({ address: relayer });
+    const ledger = await readStreamLedger({
+      rpcUrl: env.RPC_URL,
+      usdc: env.USDC_ADDRESS as Address,
+      payouts: new Map(orders.map((o) => [o.address, o.payout])),
+      fromBlock,
+      toBlock,
+      client,
+    });
+    const whole = await chainLedger(env, bench.database.db);
+    const at = (block: bigint | null) => (block === null ? undefined : clock.arrivedAt(block));
+    const arrivals = ledger.payments.flatMap((p) => {
+      const t = at(p.arrivedBlock);
+      return t === undefined ? [] : [t];
+    });
+    const forwards = ledger.payments.flatMap((p) => {
+      const t = at(p.forwardedBlock);
+      return t === undefined ? [] : [t];
+    });
+    const latencies = ledger.payments.flatMap((p) => {
+      if (p.arrivedBlock === null || p.forwardedBlock === null) return [];
+      const depth = at(p.arrivedBlock + BigInt(options.confirmations - 1));
+      const done = at(p.forwardedBlock);
+      return depth === undefined || done === undefined ? [] : [done - depth];
+    });
+    const firstArrival = Math.min(...arrivals);
+    const lastArrival = Math.max(...arrivals);
+    const windowStart = firstArrival + 5_000;
+    const windowSeconds = Math.max(0.001, (lastArrival - windowStart) / 1000);
+    const inWindow = (t: number) => t >= windowStart && t <= lastArrival;
+    const webhooks = webhookTimes.length - webhooksBefore;
+    const webhookSpan = (stoppedAt - firstArrival) / 1000;
+    return {
+      rate: options.rate,
+      seconds: options.seconds,
+      payments,
+      loadAtStart,
+      loadAtEnd: loadavg()[0] ?? 0,
+      arrived: ledger.payments.filter((p) => p.received >= AMOUNT).length,
+      forwarded: ledger.payments.filter((p) => p.forwardedBlock !== null).length,
+      arrivedRate: arrivals.filter(inWindow).length / windowSeconds,
+      forwardedRate: forwards.filter(inWindow).length / windowSeconds,
+      depthToForwarded: summarize(latencies),
+      drainMs: forwards.length ? Math.max(...forwards) - lastArrival : Number.NaN,
+      relayerTxs: relayerNonceAfter - relayerNonceBefore,
+      forwardingTxs: ledger.forwardingTxs.length,
+      forwardingGas: ledger.forwardingGas,
+      webhooks,
+      webhooksPerSecond: webhooks / webhookSpan,
+      breaches: whole.breaches,
+      authorizationsUsedTwice: whole.authorizationsUsedTwice,
+      extraTransfers: ledger.payments.filter((p) => p.transfersOut > 2).length,
+      unforwarded: ledger.payments.filter((p) => p.forwardedBlock === null).length,
+    };
+  } finally {
+    await background?.stop();
+    clock.stop();
+    receiver.stop(true);
+    await bench.stop();
+  }
+}
