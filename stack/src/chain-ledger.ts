@@ -18,6 +18,9 @@ const authorizationUsed = parseAbiItem(
   'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
 );
 
+/** Blocks read in one `getLogs` call. */
+const LOG_CHUNK = 200n;
+
 /** One deposit address as the chain and the database see it. */
 export interface DepositLedger {
   address: string;
@@ -56,8 +59,29 @@ export async function chainLedger(
       (select array_agg(distinct lower(r.to_address)) from refunds r
         where r.wallet_id = w.id and r.to_address is not null) as payers
     from payment_wallets w`);
-  const logs = await client.getLogs({ address: token, event: transferEvent, fromBlock: 0n });
-  const used = await client.getLogs({ address: token, event: authorizationUsed, fromBlock: 0n });
+  // Note: in chunks of blocks: a busy chain's logs outgrow one HTTP answer (viem caps it at 10 MB).
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  const logs: Awaited<ReturnType<typeof transferLogs>> = [];
+  const used: Awaited<ReturnType<typeof usedLogs>> = [];
+  const transferLogs = (fromBlock: bigint, toBlock: bigint) =>
+    client.getLogs({ address: token, event: transferEvent, fromBlock, toBlock });
+  const usedLogs = (fromBlock: bigint, toBlock: bigint) =>
+    client.getLogs({ address: token, event: authorizationUsed, fromBlock, toBlock });
+  for (let from = 0n; from <= head; from += LOG_CHUNK) {
+    const to = from + LOG_CHUNK - 1n < head ? from + LOG_CHUNK - 1n : head;
+    logs.push(...(await transferLogs(from, to)));
+    used.push(...(await usedLogs(from, to)));
+  }
+  // Note: by address, so each wallet reads only its own transfers.
+  const byAddress = new Map<string, typeof logs>();
+  for (const log of logs) {
+    for (const side of [log.args.from?.toLowerCase(), log.args.to?.toLowerCase()]) {
+      if (!side) continue;
+      const list = byAddress.get(side);
+      if (list) list.push(log);
+      else byAddress.set(side, [log]);
+    }
+  }
   const counts = new Map<string, number>();
   for (const log of used) {
     const key = `${log.args.authorizer?.toLowerCase()}:${log.args.nonce}`;
@@ -77,7 +101,7 @@ export async function chainLedger(
       balance: 0n,
       forwardedInDatabase: BigInt(wallet.forwarded),
     };
-    for (const log of logs) {
+    for (const log of new Set(byAddress.get(wallet.address) ?? [])) {
       const from = log.args.from?.toLowerCase();
       const to = log.args.to?.toLowerCase();
       const value = log.args.value ?? 0n;

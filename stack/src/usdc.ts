@@ -18,6 +18,7 @@ import {
 } from 'viem';
 import { type HDAccount, mnemonicToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
+import { installMulticall3 } from './multicall3.ts';
 
 /** Anvil's default mnemonic: its accounts 0..9 are pre-funded with 10,000 ETH. */
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -138,6 +139,8 @@ export async function deployLocalUsdc({ rpcUrl }: { rpcUrl: string }): Promise<L
     testAccounts: TEST_ACCOUNT_INDEXES.map((i) => localAccount(i).address),
   };
 
+  // Note: Base has Multicall3 at its canonical address; forwarding batches its legs through it.
+  await installMulticall3(rpcUrl);
   if (await client.getCode({ address: addresses.usdc })) {
     const deployBlock = await findDeployBlock(client, addresses.usdc);
     return { ...result, deployBlock, deployed: false };
