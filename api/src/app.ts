@@ -14,6 +14,7 @@ import { apiKeysModule } from './modules/api-keys/index.ts';
 import { authModule } from './modules/auth/index.ts';
 import { checkoutSessionsModule } from './modules/checkout-sessions/index.ts';
 import { customersModule } from './modules/customers/index.ts';
+import { discountsModule } from './modules/discounts/index.ts';
 import { forwardingModule } from './modules/forwarding/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { linkSigningModule } from './modules/link-signing/index.ts';
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps) {
     .use(analyticsModule(deps))
     .use(payoutsModule(deps))
     .use(customersModule(deps))
+    .use(discountsModule(deps))
     .use(ordersModule(deps))
     .use(paymentsModule(deps))
     .use(universalOrdersModule(deps))

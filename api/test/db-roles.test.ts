@@ -404,6 +404,7 @@ describe('database roles', () => {
         '0027_payment_exception',
         '0028_daily_volume_orders_paid',
         '0029_new_store_no_tax',
+        '0030_discount_codes',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -437,7 +438,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 30 migration\(s\) \(0000_init, .*0029_new_store_no_tax\)/,
+      /lacks 31 migration\(s\) \(0000_init, .*0030_discount_codes\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

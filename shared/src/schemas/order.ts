@@ -2,6 +2,7 @@
 // and the body of POST /api/orders.
 import * as v from 'valibot';
 import { DEFAULT_COUNTRY, NON_US_COUNTRY_CODES } from '../countries.ts';
+import { DiscountCodeSchema } from '../discounts.ts';
 import {
   LIMIT_MESSAGES,
   MAX_ORDER_LINES,
@@ -307,6 +308,10 @@ export const CreateOrderSchema = v.object({
   shippingUsdc: MoneyStringSchema,
   totalUsdc: MoneyStringSchema,
   status: v.optional(v.literal('pending'), 'pending'),
+  /** A discount code the shopper applied; the server checks it and prices the order with it. */
+  discountCode: v.optional(DiscountCodeSchema),
+  /** What the shopper's page took off for the code; checked like the other totals. */
+  discountUsdc: v.optional(MoneyStringSchema),
 });
 /** A validated store order body. */
 export type CreateOrder = v.InferOutput<typeof CreateOrderSchema>;
