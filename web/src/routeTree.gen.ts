@@ -22,6 +22,7 @@ import { Route as VerifyEmailRouteImport } from './routes/verify-email';
 import { Route as AdminIndexRouteImport } from './routes/admin/index';
 import { Route as AdminAccountRouteImport } from './routes/admin/account';
 import { Route as AdminCustomersRouteImport } from './routes/admin/customers';
+import { Route as AdminDiscountsRouteImport } from './routes/admin/discounts';
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders';
 import { Route as AdminPayoutsRouteImport } from './routes/admin/payouts';
 import { Route as PaySessionIdRouteImport } from './routes/pay/$sessionId';
@@ -107,6 +108,11 @@ const AdminAccountRoute = AdminAccountRouteImport.update({
 const AdminCustomersRoute = AdminCustomersRouteImport.update({
   id: '/customers',
   path: '/customers',
+  getParentRoute: () => AdminRouteRoute,
+} as any);
+const AdminDiscountsRoute = AdminDiscountsRouteImport.update({
+  id: '/discounts',
+  path: '/discounts',
   getParentRoute: () => AdminRouteRoute,
 } as any);
 const AdminOrdersRoute = AdminOrdersRouteImport.update({
@@ -233,6 +239,7 @@ export interface FileRoutesByFullPath {
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
   '/admin/account': typeof AdminAccountRoute;
   '/admin/customers': typeof AdminCustomersRoute;
+  '/admin/discounts': typeof AdminDiscountsRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
@@ -267,6 +274,7 @@ export interface FileRoutesByTo {
   '/verify-email': typeof VerifyEmailRoute;
   '/admin/account': typeof AdminAccountRoute;
   '/admin/customers': typeof AdminCustomersRoute;
+  '/admin/discounts': typeof AdminDiscountsRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
@@ -304,6 +312,7 @@ export interface FileRoutesById {
   '/store/$slug': typeof StoreSlugRouteRouteWithChildren;
   '/admin/account': typeof AdminAccountRoute;
   '/admin/customers': typeof AdminCustomersRoute;
+  '/admin/discounts': typeof AdminDiscountsRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
@@ -342,6 +351,7 @@ export interface FileRouteTypes {
     | '/store/$slug'
     | '/admin/account'
     | '/admin/customers'
+    | '/admin/discounts'
     | '/admin/orders'
     | '/admin/payouts'
     | '/pay/$sessionId'
@@ -376,6 +386,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/admin/account'
     | '/admin/customers'
+    | '/admin/discounts'
     | '/admin/orders'
     | '/admin/payouts'
     | '/pay/$sessionId'
@@ -412,6 +423,7 @@ export interface FileRouteTypes {
     | '/store/$slug'
     | '/admin/account'
     | '/admin/customers'
+    | '/admin/discounts'
     | '/admin/orders'
     | '/admin/payouts'
     | '/pay/$sessionId'
@@ -548,6 +560,13 @@ declare module '@tanstack/react-router' {
       path: '/customers';
       fullPath: '/admin/customers';
       preLoaderRoute: typeof AdminCustomersRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
+    '/admin/discounts': {
+      id: '/admin/discounts';
+      path: '/discounts';
+      fullPath: '/admin/discounts';
+      preLoaderRoute: typeof AdminDiscountsRouteImport;
       parentRoute: typeof AdminRouteRoute;
     };
     '/admin/orders': {
@@ -703,6 +722,7 @@ declare module '@tanstack/react-router' {
 interface AdminRouteRouteChildren {
   AdminAccountRoute: typeof AdminAccountRoute;
   AdminCustomersRoute: typeof AdminCustomersRoute;
+  AdminDiscountsRoute: typeof AdminDiscountsRoute;
   AdminOrdersRoute: typeof AdminOrdersRoute;
   AdminPayoutsRoute: typeof AdminPayoutsRoute;
   AdminIndexRoute: typeof AdminIndexRoute;
@@ -714,6 +734,7 @@ interface AdminRouteRouteChildren {
 const AdminRouteRouteChildren: AdminRouteRouteChildren = {
   AdminAccountRoute: AdminAccountRoute,
   AdminCustomersRoute: AdminCustomersRoute,
+  AdminDiscountsRoute: AdminDiscountsRoute,
   AdminOrdersRoute: AdminOrdersRoute,
   AdminPayoutsRoute: AdminPayoutsRoute,
   AdminIndexRoute: AdminIndexRoute,

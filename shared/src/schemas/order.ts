@@ -284,6 +284,10 @@ export const OrderSchema = v.object({
   shippingAddress: v.nullish(ShippingAddressSchema),
   items: v.array(OrderItemSchema),
   subtotalUsdc: MoneyStringSchema,
+  /** The discount code applied at checkout; null or absent: none. */
+  discountCode: v.nullish(v.string()),
+  /** What the code took off the subtotal (absent: 0.00). */
+  discountUsdc: v.optional(MoneyStringSchema),
   shippingUsdc: MoneyStringSchema,
   totalUsdc: MoneyStringSchema,
   status: OrderStatusSchema,
