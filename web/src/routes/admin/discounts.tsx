@@ -192,11 +192,11 @@ function DiscountsPage() {
   );
 }
 
+/** "3", "3 of 100", "3 of 100 (1 each)". */
 function limitText(discount: Discount): string {
-  const all = discount.maxUses === null ? 'no limit' : `of ${discount.maxUses}`;
-  const each =
-    discount.maxUsesPerCustomer === null ? '' : `, ${discount.maxUsesPerCustomer} per customer`;
-  return `${discount.uses} ${all}${each}`;
+  const all = discount.maxUses === null ? '' : ` of ${discount.maxUses}`;
+  const each = discount.maxUsesPerCustomer === null ? '' : ` (${discount.maxUsesPerCustomer} each)`;
+  return `${discount.uses}${all}${each}`;
 }
 
 function DiscountTable(props: {
@@ -377,7 +377,7 @@ function DiscountForm(props: {
       {props.products.length > 0 && (
         <form.Field name="productIds">
           {(field) => (
-            <fieldset className="field">
+            <fieldset className="field discount-products">
               <legend>Applies to</legend>
               <p className="field-hint">None ticked: every product.</p>
               {props.products.map((product) => (
@@ -401,9 +401,19 @@ function DiscountForm(props: {
           )}
         </form.Field>
       )}
-      <form.AppField name="isActive">
-        {(field) => <field.CheckboxField label="Active: shoppers can use it" />}
-      </form.AppField>
+      <form.Field name="isActive">
+        {(field) => (
+          <div className="checkbox-line discount-active">
+            <input
+              id="discount-active"
+              type="checkbox"
+              checked={field.state.value}
+              onChange={(event) => field.handleChange(event.currentTarget.checked)}
+            />
+            <label htmlFor="discount-active">Active: shoppers can use it</label>
+          </div>
+        )}
+      </form.Field>
       <ModalFormActions
         onCancel={() => props.onDone(false)}
         submitting={submitting}
