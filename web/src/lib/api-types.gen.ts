@@ -2171,6 +2171,8 @@ export type components = {
             classification: ("exact" | "under" | "over" | "late") | null;
             /** @enum {string} */
             direction: "in" | "out";
+            discountCode: string | null;
+            discountUsdc: string | null;
             externalOrderId: string | null;
             from: string;
             logIndex: number | null;
