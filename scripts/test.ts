@@ -83,6 +83,10 @@ const steps: Step[] = [
     process.execPath,
     'scripts/check-workspace-imports.ts',
   ]),
+  checkStep('API layers (payments below the worker and the HTTP side)', [
+    process.execPath,
+    'scripts/check-api-layers.ts',
+  ]),
   checkStep('docs citations exist (no cited section missing)', [
     process.execPath,
     'scripts/check-doc-citations.ts',

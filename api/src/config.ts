@@ -395,7 +395,7 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
      * late payment to an older address is still found by the pass over new transfers).
      */
     detectionGraceMs: e.DETECTION_GRACE_DAYS * 24 * 60 * 60 * 1000,
-    /** How the relayer is looked after (see settlement/relayer.ts). */
+    /** How the relayer is looked after (see payments/relayer.ts). */
     relayer: {
       /** A relayer transaction in the pool this long is replaced with higher fees. */
       stuckAfterMs: e.RELAYER_STUCK_AFTER_MS,

@@ -5,8 +5,8 @@
 import { eq } from 'drizzle-orm';
 import { createDatabase } from './db/client.ts';
 import { paymentWallets } from './db/schema.ts';
+import { isUuid } from './db/uuid.ts';
 import { resetForwardingRetry } from './modules/forwarding/service.ts';
-import { isUuid } from './modules/stores/service.ts';
 
 const USAGE = 'usage: bun run forwarding:retry <orderId|--all-failed>';
 

@@ -1,12 +1,12 @@
 // Settlement worker entry point: the one process that holds the deposit seed, the relayer key and
 // the webhook signing key. It detects payments, forwards them (gaslessly with EIP-3009, or
-// gas-funded) and delivers webhooks from the outbox (see settlement/settlement-loops.ts).
+// gas-funded) and delivers webhooks from the outbox (see worker/settlement-loops.ts).
 import { privateKeyToAccount } from 'viem/accounts';
 import { ConfigError, loadWorkerConfig } from './config.ts';
 import { createDatabase, migrateOrCheckDatabase } from './db/client.ts';
 import { surviveDroppedDatabaseSockets } from './db/dropped-socket.ts';
 import { depositXpubFromMnemonic, isValidMnemonic } from './keys/hd.ts';
-import { chainClient, startSettlement } from './settlement/settlement-loops.ts';
+import { chainClient, startSettlement } from './worker/settlement-loops.ts';
 
 async function main() {
   // Note: a restart of Postgres must not end the worker (its loops retry, the pool reconnects).

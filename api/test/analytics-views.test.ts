@@ -18,7 +18,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { retentionConfig, runRetention } from '../src/retention/retention-job.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { newMerchant, storeForm } from './support/client.ts';
 import { orderOneMug, payableUniversalOrder } from './support/payments.ts';

@@ -12,7 +12,7 @@ import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { checkoutSessions } from '../src/db/schema.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { apiClient, newMerchant, storeForm } from './support/client.ts';
 import { waitForForwarded, walletOf } from './support/payments.ts';

@@ -18,7 +18,7 @@ import {
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { orders } from '../src/db/schema.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { newMerchant, storeForm } from './support/client.ts';
 import { orderOneMug, waitForWalletState, walletOf } from './support/payments.ts';

@@ -13,7 +13,7 @@ import {
   DETECTION_GRACE_MS,
   type DetectionCursor,
   runDetectionPass,
-} from '../src/settlement/detection.ts';
+} from '../src/payments/detection.ts';
 import { storeForm } from './support/client.ts';
 import { STACK_TIMEOUT_MS } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { freePort } from '@store/stack/ports';
 import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '@store/stack/postgres';
 import postgres from 'postgres';
+import { INDEXER_BLOCK_CHANNEL } from '../src/chain/indexer.ts';
 import { createDatabase, migrateDatabase } from '../src/db/client.ts';
-import { type DetectionLoop, startDetectionLoop } from '../src/settlement/detection-loop.ts';
-import { INDEXER_BLOCK_CHANNEL } from '../src/settlement/payment-notices.ts';
+import { type DetectionLoop, startDetectionLoop } from '../src/worker/detection-loop.ts';
 import { waitUntil } from './support/settlement.ts';
 
 const CHAIN_ID = 31337;

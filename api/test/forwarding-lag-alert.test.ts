@@ -11,7 +11,7 @@ import { createApp } from '../src/app.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { refunds } from '../src/db/schema.ts';
 import type { Health } from '../src/modules/health/service.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { apiClient } from './support/client.ts';
 import { payableUniversalOrder, waitForForwarded } from './support/payments.ts';

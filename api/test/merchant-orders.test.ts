@@ -5,7 +5,7 @@ import { shippingFor, storeCheckoutTotals } from '@store/shared';
 import { customer } from '@store/stack/api-process';
 import { eq, sql } from 'drizzle-orm';
 import { orders, products } from '../src/db/schema.ts';
-import { decrementInventoryForPaidOrder } from '../src/modules/orders/service.ts';
+import { decrementInventoryForPaidOrder } from '../src/payments/stock.ts';
 import { apiClient, storeForm } from './support/client.ts';
 import { createTestApp } from './support/database.ts';
 import { useTestApi } from './support/test-api.ts';

@@ -8,7 +8,7 @@ import { createPublicClient, http, parseUnits } from 'viem';
 import { type App, createApp } from '../src/app.ts';
 import { ORDER_MESSAGES } from '../src/modules/orders/model.ts';
 import { PAYMENT_STREAM_MESSAGES } from '../src/modules/payments/payment-events.ts';
-import { startDetectionLoop } from '../src/settlement/detection-loop.ts';
+import { startDetectionLoop } from '../src/worker/detection-loop.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { payableUniversalOrder } from './support/payments.ts';
 import { waitUntil } from './support/settlement.ts';

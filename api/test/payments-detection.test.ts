@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import { type Address, createPublicClient, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { orders, paymentEvents, products } from '../src/db/schema.ts';
-import { startDetectionLoop } from '../src/settlement/detection-loop.ts';
+import { startDetectionLoop } from '../src/worker/detection-loop.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { newMerchant, storeForm } from './support/client.ts';
 import {

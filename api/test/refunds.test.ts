@@ -15,7 +15,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { emailOutbox, orders, products, refunds, users } from '../src/db/schema.ts';
 import { merchantShortfall, shopperShortfall } from '../src/mail/shortfall.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { type ApiClient, apiClient, newMerchant, storeForm } from './support/client.ts';
 import { buyer, orderOneMug, waitForForwarded, walletOf } from './support/payments.ts';

@@ -5,7 +5,7 @@ import { expect, test } from 'bun:test';
 import { customer } from '@store/stack/api-process';
 import { eq } from 'drizzle-orm';
 import { orders, paymentWallets } from '../src/db/schema.ts';
-import { recordWalletChange } from '../src/settlement/record.ts';
+import { recordWalletChange } from '../src/payments/record.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi();

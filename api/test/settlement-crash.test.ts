@@ -15,7 +15,7 @@ import { type App, createApp } from '../src/app.ts';
 import { loadApiConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { forwardingTransfers } from '../src/db/schema.ts';
-import { CRASH_STEPS } from '../src/settlement/crash-point.ts';
+import { CRASH_STEPS } from '../src/payments/crash-point.ts';
 import { apiClient } from './support/client.ts';
 import { walletOf } from './support/payments.ts';
 import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';

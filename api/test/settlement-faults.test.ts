@@ -14,8 +14,8 @@ import { foundry } from 'viem/chains';
 import { loadWorkerConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { forwardingTransfers, orders, refunds } from '../src/db/schema.ts';
-import { forwardWallet } from '../src/settlement/forwarding.ts';
-import { forwardingContext, startSettlement } from '../src/settlement/settlement-loops.ts';
+import { forwardWallet } from '../src/payments/forwarding.ts';
+import { forwardingContext, startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import {
   payableUniversalOrder,

@@ -25,9 +25,9 @@ import { loadWorkerConfig } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
 import { forwardingTransfers, paymentWallets } from '../src/db/schema.ts';
 import { forwardingRetry } from '../src/forwarding-retry.ts';
-import { startDetectionLoop } from '../src/settlement/detection-loop.ts';
-import { startForwardingLoop } from '../src/settlement/forwarding-loop.ts';
-import { forwardingContext } from '../src/settlement/settlement-loops.ts';
+import { startDetectionLoop } from '../src/worker/detection-loop.ts';
+import { startForwardingLoop } from '../src/worker/forwarding-loop.ts';
+import { forwardingContext } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { apiClient, newMerchant, storeForm } from './support/client.ts';
 import {

@@ -25,7 +25,7 @@ import { usdcAbi } from '../src/chain/usdc-abi.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { forwardingTransfers, paymentEvents } from '../src/db/schema.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { payableUniversalOrder, waitForForwarded, walletOf } from './support/payments.ts';
 import { balancesOf, waitUntil } from './support/settlement.ts';

@@ -19,7 +19,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { orders } from '../src/db/schema.ts';
 import { LINK_VERIFY_LIMIT, LINK_VERIFY_LIMITED } from '../src/modules/link-signing/index.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { type ApiClient, apiClient, newMerchant, storeForm } from './support/client.ts';
 import { waitUntil, webhookReceiver } from './support/settlement.ts';

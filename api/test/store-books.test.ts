@@ -18,7 +18,7 @@ import { type Address, createPublicClient, getAddress, http, parseAbiItem, parse
 import { foundry } from 'viem/chains';
 import { loadWorkerConfig } from '../src/config.ts';
 import { orders, refunds } from '../src/db/schema.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import {
   type ApiClient,

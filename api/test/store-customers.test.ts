@@ -9,7 +9,7 @@ import { payUsdc } from '@store/stack/usdc';
 import type { Address } from 'viem';
 import { parseUnits } from 'viem';
 import { loadWorkerConfig } from '../src/config.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { type ApiClient, apiClient, newMerchant, storeForm } from './support/client.ts';
 import { waitUntil } from './support/settlement.ts';

@@ -6,7 +6,7 @@ import { payUsdc } from '@store/stack/usdc';
 import { sql } from 'drizzle-orm';
 import { type Address, parseUnits } from 'viem';
 import { loadWorkerConfig } from '../src/config.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { newMerchant, storeForm } from './support/client.ts';
 import { orderOneMug } from './support/payments.ts';

@@ -11,7 +11,7 @@ import { type Address, createPublicClient, getAddress, http, parseAbiItem, parse
 import { foundry } from 'viem/chains';
 import { loadWorkerConfig } from '../src/config.ts';
 import { refunds } from '../src/db/schema.ts';
-import { startSettlement } from '../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { apiClient, newMerchant, storeForm } from './support/client.ts';
 import { buyer, orderOneMug, waitForForwarded } from './support/payments.ts';

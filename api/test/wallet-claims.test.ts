@@ -3,7 +3,7 @@
 // process down, the lost claims are free for another worker, and claiming works again.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import postgres from 'postgres';
-import { walletClaims } from '../src/settlement/wallet-claims.ts';
+import { walletClaims } from '../src/payments/wallet-claims.ts';
 import { startTestDatabase, type TestDatabase } from './support/database.ts';
 
 let testDb: TestDatabase;

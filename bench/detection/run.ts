@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { runDetectionPass } from '@store/api/settlement/detection';
-import { readIndexerPosition } from '@store/api/settlement/indexed-transfers';
+import { readIndexerPosition } from '@store/api/chain/indexer';
+import { runDetectionPass } from '@store/api/payments/detection';
 import { prepareSenders, SENDERS, startBackground } from '@store/stack/background-traffic';
 import { sql } from 'drizzle-orm';
 import { createPublicClient, http, parseAbiItem } from 'viem';

@@ -448,7 +448,7 @@ export const paymentWallets = pgTable(
     // Payment state (waiting, detected, received, underpaid, overpaid, paid_late, expired, ...).
     status: text().$type<PaymentState>().notNull().default('waiting'),
     // What went wrong, apart from the state (none, underpaid, overpaid, paid_late,
-    // accepted_underpaid): PAYMENT_EXCEPTIONS, written with the state by settlement/record.ts.
+    // accepted_underpaid): PAYMENT_EXCEPTIONS, written with the state by payments/record.ts.
     exception: text().$type<PaymentException>().notNull().default('none'),
     // What the merchant accepted as the whole payment of an underpaid order (6 decimals): from
     // then on the amount the payment is held to (null: the order's total, expected below).

@@ -1,6 +1,3 @@
-// Optimistic concurrency: edits carry the `updatedAt` they were made on; a stale one gets 409.
-import { type SQL, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
 import * as v from 'valibot';
 import { AppError } from './errors.ts';
 
@@ -15,13 +12,6 @@ export const UpdatedAtSchema = v.optional(
 /** The version an edit expects, as a Date; undefined when the client sent none (last write wins). */
 export function expectedVersion(updatedAt: string | undefined): Date | undefined {
   return updatedAt === undefined ? undefined : new Date(updatedAt);
-}
-
-// Note: at least 1 ms later than the stored version, so two edits within one millisecond still
-// produce two distinct versions.
-/** SQL for the next version of a row's `updatedAt`. */
-export function nextVersion(column: PgColumn): SQL {
-  return sql`greatest(now(), ${column} + interval '1 millisecond')`;
 }
 
 /** The 409 of a stale edit, carrying the current record so the client can show the conflict. */

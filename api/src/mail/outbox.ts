@@ -154,3 +154,32 @@ export async function enqueueShortfall(tx: Executor, orderId: string, at: Date):
       })
       .onConflictDoNothing(ONE_PER_ORDER);
 }
+
+/**
+ * Queues the payer's claim mail of a refund (kind 'refund_claim'): one for every refund opened
+ * for them, each with its own token.
+ */
+export async function enqueueRefundClaimMail(
+  tx: Executor,
+  mail: { orderId: string; refundId: string; to: string; token: string },
+  at: Date,
+): Promise<void> {
+  // Note: none for an unsigned universal link, like receipts (anyone could make one that mails a
+  // stranger): its payer claims from the order's payment page.
+  const [order] = await tx
+    .select({ source: orders.source })
+    .from(orders)
+    .where(eq(orders.id, mail.orderId))
+    .limit(1);
+  if (!order || !receiptIsEmailed(order.source)) return;
+  await tx.insert(emailOutbox).values({
+    orderId: mail.orderId,
+    kind: 'refund_claim',
+    toAddress: mail.to,
+    // Note: the token is in the payload until the mail is out (the dispatcher clears it).
+    payload: { refundId: mail.refundId, token: mail.token },
+    nextAttemptAt: at,
+    retryUntil: new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS),
+    createdAt: at,
+  });
+}

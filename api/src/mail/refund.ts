@@ -4,7 +4,7 @@
 import { escapeHtml, formatOrderNumber, formatUsdc, isHexColor } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { orders, refunds } from '../db/schema.ts';
-import { claimPathOf } from '../settlement/refund-claims.ts';
+import { claimPathOf } from '../keys/claim-tokens.ts';
 import { mailBrandOf } from './brand.ts';
 import { type RenderedEmail, storeNameOf } from './receipt.ts';
 import type { MailTemplate } from './template.ts';

@@ -9,6 +9,7 @@
 // indexer's table; it deletes through `analytics_jobs.delete_indexed_transfers`, owned by the
 // indexer's role, which only deletes the rows named and only when older than the cut-off.
 import { sql } from 'drizzle-orm';
+import { INDEXER_SCHEMA } from '../chain/indexer.ts';
 import type { Database } from '../db/client.ts';
 import { startWakeableLoop } from '../loops/wakeable-loop.ts';
 
@@ -82,7 +83,7 @@ export async function runRetention(
     const [made] = await client<{ n: number }[]>`
       select analytics_jobs.ensure_transfer_indexes() as n`;
     const indexesCreated = made?.n ?? 0;
-    const exists = await client`select to_regclass('indexer.transfer') as t`;
+    const exists = await client`select to_regclass(${`${INDEXER_SCHEMA}.transfer`}) as t`;
     if (config.months > 0 && exists[0]?.t !== null) {
       const [row] = await client<{ cutoff: string; unix: string }[]>`
         select to_json(now() - make_interval(months => ${config.months}))#>>'{}' as cutoff,
@@ -93,7 +94,7 @@ export async function runRetention(
       let after = { time: '-1', id: '' };
       for (let batch = 0; batch < config.maxBatches && !options.stopping?.(); batch++) {
         const rows = await client<{ id: string; block_timestamp: string }[]>`
-          select t.id, t.block_timestamp::text as block_timestamp from indexer.transfer t
+          select t.id, t.block_timestamp::text as block_timestamp from ${client(INDEXER_SCHEMA)}.transfer t
           where t.block_timestamp < ${before}::numeric
             and (t.block_timestamp, t.id) > (${after.time}::numeric, ${after.id})
           order by t.block_timestamp, t.id
@@ -104,7 +105,7 @@ export async function runRetention(
         const ids = rows.map((r) => r.id);
         // Note: "touches a deposit address" is asked of the batch's rows only (lower() index).
         const unrelated = await client<{ id: string }[]>`
-          select t.id from indexer.transfer t
+          select t.id from ${client(INDEXER_SCHEMA)}.transfer t
           where t.id = any(${ids}::text[])
             and not exists (select from payment_wallets w where lower(w.wallet_address) = t."to")
             and not exists (select from payment_wallets w where lower(w.wallet_address) = t."from")`;

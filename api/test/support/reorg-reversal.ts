@@ -11,7 +11,7 @@ import { createApp } from '../../src/app.ts';
 import { loadWorkerConfig } from '../../src/config.ts';
 import { forwardingTransfers } from '../../src/db/schema.ts';
 import type { Health } from '../../src/modules/health/service.ts';
-import { startSettlement } from '../../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../../src/worker/settlement-loops.ts';
 import { useChainApi } from './chain-api.ts';
 import { apiClient } from './client.ts';
 import { paymentStatus } from './payments.ts';

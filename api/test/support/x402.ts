@@ -8,7 +8,7 @@ import { wrapFetchWithPaymentFromConfig, x402Client } from '@x402/fetch';
 import { createPublicClient, http } from 'viem';
 import { foundry } from 'viem/chains';
 import { loadWorkerConfig } from '../../src/config.ts';
-import { startSettlement } from '../../src/settlement/settlement-loops.ts';
+import { startSettlement } from '../../src/worker/settlement-loops.ts';
 import { type ChainApi, useChainApi } from './chain-api.ts';
 
 /** Registers the stack of an x402 test file (set X402_TEST_LOG to see the worker's log). */

@@ -4,10 +4,10 @@ import { API_KEY_MESSAGES, type ApiKey, type ApiKeyMode, type CreatedApiKey } fr
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { apiKeys } from '../../db/schema.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashToken } from '../../http/session.ts';
 import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
-import { isUuid } from '../stores/service.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Random characters of a key after its `sk_test_` / `sk_live_` (about 238 bits). */

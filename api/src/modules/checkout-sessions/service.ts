@@ -23,9 +23,9 @@ import {
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { checkoutSessions, orders, paymentWallets, stores } from '../../db/schema.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
 import { randomBase62 } from '../api-keys/service.ts';
-import { isUuid } from '../stores/service.ts';
 
 const M = CHECKOUT_SESSION_MESSAGES;
 /** Path of the hosted checkout of a session, on the web app's origin. */

@@ -18,8 +18,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { discountCodes, products } from '../../db/schema.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
-import { getOwnStoreOrThrow, isUuid } from '../stores/service.ts';
+import { getOwnStoreOrThrow } from '../stores/service.ts';
 
 type DiscountRow = typeof discountCodes.$inferSelect;
 

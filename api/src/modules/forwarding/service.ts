@@ -4,8 +4,8 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { forwardingTransfers, orders, paymentWallets, stores } from '../../db/schema.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
-import { isUuid } from '../stores/service.ts';
 
 /** Texts of the forwarding errors. */
 export const FORWARDING_MESSAGES = {

@@ -9,7 +9,8 @@ import {
   parseUsdc,
   type TimelineEntry,
 } from '@store/shared';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
+import { transfersTo } from '../../chain/indexer.ts';
 import type { Database } from '../../db/client.ts';
 import {
   emailOutbox,
@@ -18,7 +19,6 @@ import {
   paymentWallets,
   webhookDeliveries,
 } from '../../db/schema.ts';
-import { indexerTable } from '../../settlement/indexed-transfers.ts';
 import { getOwnOrderOrThrow } from '../orders/service.ts';
 
 const PAYMENT_TITLES: Record<string, string> = {
@@ -60,20 +60,12 @@ async function depositsOf(db: Database, orderId: string): Promise<OrderDeposit[]
     .limit(1);
   if (!wallet) return [];
   try {
-    const rows = await db.execute<{
-      tx_hash: string;
-      value: string;
-      block_number: string;
-      block_timestamp: string;
-    }>(sql`
-      select tx_hash, value::text, block_number::text, block_timestamp::text
-      from ${indexerTable('transfer')} where "to" = ${wallet.address.toLowerCase()}
-      order by block_number, log_index limit 100`);
-    return [...rows].map((row) => ({
-      txHash: row.tx_hash,
-      amount: formatUsdcFull(BigInt(row.value)),
-      blockNumber: row.block_number,
-      at: new Date(Number(row.block_timestamp) * 1000).toISOString(),
+    const transfers = await transfersTo(db, wallet.address, 100);
+    return transfers.map((transfer) => ({
+      txHash: transfer.txHash,
+      amount: formatUsdcFull(transfer.value),
+      blockNumber: transfer.blockNumber.toString(),
+      at: new Date(Number(transfer.blockTimestamp) * 1000).toISOString(),
     }));
   } catch {
     return [];

@@ -11,9 +11,9 @@ import {
 } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
+import { nextVersion } from '../../db/row-version.ts';
 import { emailOutbox, orders, paymentWallets, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
-import { nextVersion } from '../../http/versions.ts';
 import { EMAIL_RETRY_WINDOW_MS, ONE_PER_ORDER } from '../../mail/outbox.ts';
 import { enqueueOrderEvents } from '../../webhooks/outbox.ts';
 import { ORDER_MESSAGES, type OrderView } from '../orders/model.ts';

@@ -3,11 +3,11 @@
 // forwarding backlog. `ok` is about what makes the product unusable now; `alerts` names the rest.
 import { sql } from 'drizzle-orm';
 import type { PublicClient } from 'viem';
+import { indexedTransfer } from '../../chain/indexer.ts';
 import { getIndexerStatus } from '../../chain/indexer-status.ts';
 import type { Database } from '../../db/client.ts';
+import { type RelayerStatus, readRelayerStatus, relayerAlerts } from '../../payments/relayer.ts';
 import { type RetentionStatus, readRetentionStatus } from '../../retention/retention-job.ts';
-import { indexerTable } from '../../settlement/indexed-transfers.ts';
-import { type RelayerStatus, readRelayerStatus, relayerAlerts } from '../../settlement/relayer.ts';
 
 /** What `GET /api/health` reports. */
 export interface Health {
@@ -76,7 +76,7 @@ async function readReversals(db: Database): Promise<Reversals> {
     from (
       select w.received_amount_usdc as received,
         coalesce((
-          select sum(t.value) from ${indexerTable('transfer')} t
+          select sum(t.value) from ${indexedTransfer} t
           where t."to" in (
               select lower(ft.to_address) from forwarding_transfers ft where ft.wallet_id = w.id)
             and t."from" = lower(w.wallet_address)), 0) as out_units

@@ -8,6 +8,7 @@
 import { type DiscountRule, resolveStoreSettings } from '@store/shared';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
 import {
   claimKey,
@@ -26,10 +27,9 @@ import {
   rateLimitParams,
   throwIfRefused,
 } from '../../http/rate-limit.ts';
+import { availableUnits, heldUnits } from '../../payments/stock.ts';
 import { usableDiscount } from '../discounts/service.ts';
-import { availableUnits, heldUnits } from '../stock/holds.ts';
 import { STORE_NOT_FOUND } from '../stores/model.ts';
-import { isUuid } from '../stores/service.ts';
 import { type CreateOrderBody, ORDER_MESSAGES, type OrderView } from './model.ts';
 import { type CatalogueProduct, priceOrder } from './pricing.ts';
 import { type OrderRow, toOrderView } from './service.ts';

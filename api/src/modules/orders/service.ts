@@ -5,16 +5,16 @@ import {
   formatUsdcFull,
   isOrderStatus,
   ORDER_LIST_LIMITS,
-  type OrderMetadata,
 } from '@store/shared';
-import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../../db/client.ts';
-import { orders, products, stores } from '../../db/schema.ts';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { nextVersion } from '../../db/row-version.ts';
+import { orders, stores } from '../../db/schema.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { isBuyerToken } from '../../http/buyer-token.ts';
 import { AppError } from '../../http/errors.ts';
-import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts';
-import { availableUnits, heldUnits } from '../stock/holds.ts';
-import { getOwnStoreOrThrow, isUuid } from '../stores/service.ts';
+import { expectedVersion, staleEdit } from '../../http/versions.ts';
+import { getOwnStoreOrThrow } from '../stores/service.ts';
 import { decodeCursor, encodeCursor, orderListConditions } from './list-filters.ts';
 import {
   type ListOrdersQuery,
@@ -22,8 +22,6 @@ import {
   type OrderView,
   type UpdateOrderBody,
 } from './model.ts';
-
-type StockShortfall = NonNullable<OrderMetadata['stockShortfall']>[number];
 
 const orderColumns = {
   id: orders.id,
@@ -213,83 +211,4 @@ export async function updateOrderStatus(
     .returning(orderColumns);
   if (!updated) throw staleEdit('order', await getOwnOrderOrThrow(db, ownerId, id));
   return toOrderView(updated);
-}
-
-/**
- * Takes a paid order's quantities out of stock; call it in the transaction that marks the order
- * paid. Runs once per order (later calls return false). Untracked products are left alone; a
- * tracked one stays tracked (and published) at 0: sold out. Note: an order's units are held from
- * its creation, so this can fall short only for an order paid after its hold ended; the payment
- * stands, and what could not be taken from stock is written to the order's
- * `metadata.stockShortfall` (the order is oversold, for the merchant to refund or restock).
- */
-export async function decrementInventoryForPaidOrder(
-  tx: Executor,
-  orderId: string,
-): Promise<boolean> {
-  const [order] = await tx
-    .update(orders)
-    .set({ inventoryCommittedAt: sql`now()`, updatedAt: nextVersion(orders.updatedAt) })
-    .where(and(eq(orders.id, orderId), isNull(orders.inventoryCommittedAt)))
-    .returning({
-      storeId: orders.storeId,
-      source: orders.source,
-      items: orders.items,
-      metadata: orders.metadata,
-    });
-  if (!order) return false;
-  // Note: only a storefront's lines are our catalogue's; a link's or a session's item ids are the
-  // integrator's (a link's could name any product), and they never take stock.
-  const fromCatalogue = order.source === 'storefront' && order.storeId !== null;
-  const lines = new Map<string, { quantity: number; title: string; tracked: boolean }>();
-  for (const item of fromCatalogue ? order.items : []) {
-    if (!isUuid(item.productId)) continue;
-    const line = lines.get(item.productId);
-    lines.set(item.productId, {
-      quantity: (line?.quantity ?? 0) + item.quantity,
-      title: item.title,
-      // Note: orders placed before lines carried the flag count as tracked when stock is left.
-      tracked: item.stockTracked ?? true,
-    });
-  }
-  const shortfall: StockShortfall[] = [];
-  // Note: sorted, so two orders paid at once lock their products in the same order (no deadlock).
-  for (const [productId, line] of [...lines].sort(([a], [b]) => a.localeCompare(b))) {
-    const storeId = order.storeId;
-    if (!line.tracked || !storeId) continue;
-    const [before] = await tx
-      .select({ inventory: products.inventory })
-      .from(products)
-      .where(and(eq(products.id, productId), eq(products.storeId, storeId)))
-      .for('update');
-    if (!before) continue;
-    // Note: units other orders hold right now are theirs: an order paid after its own hold ended
-    // takes only what is left besides them (an order within its hold always finds its units).
-    const othersHold = (await heldUnits(tx, [productId], orderId)).get(productId) ?? 0;
-    const takable = availableUnits(before.inventory, othersHold);
-    const taken = Math.min(line.quantity, takable);
-    if (taken < line.quantity) {
-      shortfall.push({
-        productId,
-        title: line.title,
-        ordered: line.quantity,
-        available: takable,
-      });
-    }
-    if (taken === 0) continue;
-    await tx
-      .update(products)
-      .set({
-        inventory: sql`greatest(${products.inventory} - ${taken}, 0)`,
-        updatedAt: nextVersion(products.updatedAt),
-      })
-      .where(eq(products.id, productId));
-  }
-  if (shortfall.length > 0) {
-    await tx
-      .update(orders)
-      .set({ metadata: { ...order.metadata, stockShortfall: shortfall } })
-      .where(eq(orders.id, orderId));
-  }
-  return true;
 }

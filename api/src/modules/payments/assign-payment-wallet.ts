@@ -4,10 +4,11 @@ import { isLinkOrder, type PaymentChain, parseUsdc } from '@store/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { orders, paymentWallets, stores } from '../../db/schema.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
+import { holdsStock } from '../../payments/stock.ts';
 import { ORDER_MESSAGES } from '../orders/model.ts';
-import { holdOrderStock, holdsStock } from '../stock/holds.ts';
-import { isUuid } from '../stores/service.ts';
+import { holdOrderStock } from '../stock/holds.ts';
 import { PAYMENT_API_MESSAGES as M, type PaymentDeps, type PaymentWalletView } from './model.ts';
 
 type OrderRow = typeof orders.$inferSelect;

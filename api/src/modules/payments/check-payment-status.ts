@@ -13,7 +13,7 @@ import {
   type PaymentState,
   parseUsdc,
 } from '@store/shared';
-import { observeDepositAddress } from '../../settlement/indexed-transfers.ts';
+import { observeDepositAddress } from '../../payments/indexed-transfers.ts';
 import { findWallet, getOrderOrThrow } from './assign-payment-wallet.ts';
 import type { PaymentDeps, PaymentStatusView } from './model.ts';
 

@@ -8,7 +8,7 @@
 // states only, no address, key or customer data.
 import type { Sql } from 'postgres';
 import { AppError } from '../../http/errors.ts';
-import { INDEXED_HEAD_CHANNEL, PAYMENT_CHANGES_CHANNEL } from '../../settlement/payment-notices.ts';
+import { INDEXED_HEAD_CHANNEL, PAYMENT_CHANGES_CHANNEL } from '../../payments/payment-notices.ts';
 import { getOrderOrThrow } from './assign-payment-wallet.ts';
 import { paymentStatusOf } from './check-payment-status.ts';
 import type { PaymentDeps, PaymentStatusView } from './model.ts';

@@ -2,12 +2,14 @@
 import type { CreateProduct, DigitalProductInput } from '@store/shared';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { nextVersion } from '../../db/row-version.ts';
 import { products, stores } from '../../db/schema.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
-import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts';
-import { availableUnits, heldUnits } from '../stock/holds.ts';
+import { expectedVersion, staleEdit } from '../../http/versions.ts';
+import { availableUnits, heldUnits } from '../../payments/stock.ts';
 import { STORE_NOT_FOUND } from '../stores/model.ts';
-import { findStoreRef, getOwnStoreOrThrow, isUuid } from '../stores/service.ts';
+import { findStoreRef, getOwnStoreOrThrow } from '../stores/service.ts';
 import { x402PathOf } from '../x402/model.ts';
 import { PRODUCT_NOT_FOUND, type ProductView, type UpdateProductBody } from './model.ts';
 

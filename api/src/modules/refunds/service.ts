@@ -1,7 +1,7 @@
 // Refunds of an order: the merchant's view (what arrived, is missing, extra, held, refunded), the
 // merchant's decisions on an underpaid order whose window closed (accept as paid: forward what
 // arrived; or refund it from the deposit address), and the payer's claim by its link's token.
-// The worker sends what is ready (api/src/settlement/refund-store.ts).
+// The worker sends what is ready (api/src/payments/refund-store.ts).
 import {
   formatOrderNumber,
   formatUsdcFull,
@@ -18,24 +18,24 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import { orders, paymentWallets, refunds, stores } from '../../db/schema.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { isBuyerToken } from '../../http/buyer-token.ts';
 import { AppError } from '../../http/errors.ts';
-import { recordAcceptedUnderpaid } from '../../settlement/record.ts';
 import {
   CLAIM_TOKEN_PATTERN,
   claimPathOf,
   claimTokenHash,
   isPageClaimMac,
   PAGE_CLAIM_TOKEN_PATTERN,
-} from '../../settlement/refund-claims.ts';
+} from '../../keys/claim-tokens.ts';
+import { recordAcceptedUnderpaid } from '../../payments/record.ts';
 import {
   lockWallet,
   openDepositRefund,
   type RefundRow,
   refundFigures,
-} from '../../settlement/refund-store.ts';
+} from '../../payments/refund-store.ts';
 import { getOwnOrderOrThrow } from '../orders/service.ts';
-import { isUuid } from '../stores/service.ts';
 
 /** Texts of the refund errors. */
 export const REFUND_ERRORS = {
@@ -177,7 +177,7 @@ function isRefundableFromDeposit(
 /**
  * Accepts an underpaid order as paid, the day it happens: its window closes now, the order becomes
  * paid (with its receipt, the merchant's notice and `order.paid`, the shortfall in the payment
- * event) and the worker forwards what arrived (settlement/record.ts recordAcceptedUnderpaid).
+ * event) and the worker forwards what arrived (payments/record.ts recordAcceptedUnderpaid).
  * 409 for an order that is not underpaid, or once a refund is under way.
  */
 export async function acceptUnderpaid(

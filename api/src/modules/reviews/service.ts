@@ -14,9 +14,10 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { orders, products, reviews } from '../../db/schema.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { isBuyerToken } from '../../http/buyer-token.ts';
 import { AppError } from '../../http/errors.ts';
-import { getOwnStoreOrThrow, isUuid } from '../stores/service.ts';
+import { getOwnStoreOrThrow } from '../stores/service.ts';
 import type { ReviewPage } from './model.ts';
 
 const publicColumns = {

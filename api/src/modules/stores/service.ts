@@ -3,9 +3,11 @@ import { type CreateStore, resolveStoreSettings } from '@store/shared';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { nextVersion } from '../../db/row-version.ts';
 import { products, storeSlugs, stores } from '../../db/schema.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
-import { expectedVersion, nextVersion, staleEdit } from '../../http/versions.ts';
+import { expectedVersion, staleEdit } from '../../http/versions.ts';
 import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
 import {
   type OwnerStore,
@@ -17,13 +19,6 @@ import {
 
 /** A store row as stored. */
 export type StoreRow = typeof stores.$inferSelect;
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True for a UUID; anything else can never be an id (and must not reach a uuid column). */
-export function isUuid(value: string): boolean {
-  return UUID_PATTERN.test(value);
-}
 
 // Note: "Verified Store" holds only while the address that signed is still the payout address.
 const verifiedNow = sql<boolean>`coalesce(lower(${stores.verifiedAddress}) = lower(${stores.paymentAddress}), false)`;

@@ -8,8 +8,8 @@ import { formatUsdc, type OrderItem, parseUsdc } from '@store/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { type Address, getAddress, isAddressEqual } from 'viem';
 import { orders, paymentWallets, stores } from '../../db/schema.ts';
+import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
-import { isUuid } from '../stores/service.ts';
 import {
   type FacilitatorRequest,
   X402_MESSAGES as M,

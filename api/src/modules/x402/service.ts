@@ -18,11 +18,12 @@ import { transferWithAuthorizationTypes, usdcAbi } from '../../chain/usdc-abi.ts
 import type { ApiConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { orders, paymentWallets, products, stores, x402Payments } from '../../db/schema.ts';
-import { lockWallet, openDepositRefund } from '../../settlement/refund-store.ts';
+import { isUuid } from '../../db/uuid.ts';
+import { lockWallet, openDepositRefund } from '../../payments/refund-store.ts';
+import { X402_SETTLE_CHANNEL } from '../../payments/x402-settlement.ts';
 import { checkWebhookUrl } from '../../webhooks/url-safety.ts';
 import { assignPaymentWallet } from '../payments/assign-payment-wallet.ts';
 import type { PaymentDeps } from '../payments/model.ts';
-import { isUuid } from '../stores/service.ts';
 import {
   caip2Of,
   encodeHeader,
@@ -34,7 +35,6 @@ import {
   X402_MAX_TIMEOUT_SECONDS,
   X402_VERSION,
 } from './model.ts';
-import { X402_SETTLE_CHANNEL } from './settlement.ts';
 
 type PaymentRow = typeof x402Payments.$inferSelect;
 

@@ -6,10 +6,10 @@
 // is checked against the chain (the authorization used, its transaction pending) first.
 import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import { encodeFunctionData, type Hash, type Hex } from 'viem';
-import { usdcAbi } from '../../chain/usdc-abi.ts';
-import type { Database } from '../../db/client.ts';
-import { x402Payments } from '../../db/schema.ts';
-import { startWakeableLoop, type WakeableLoop } from '../../loops/wakeable-loop.ts';
+import { usdcAbi } from '../chain/usdc-abi.ts';
+import type { Database } from '../db/client.ts';
+import { x402Payments } from '../db/schema.ts';
+import { startWakeableLoop, type WakeableLoop } from '../loops/wakeable-loop.ts';
 import {
   type ForwardingChain,
   findAuthorizationTx,
@@ -18,8 +18,8 @@ import {
   receiptOf,
   sendFromRelayer,
   type TxRecord,
-} from '../../settlement/forwarding-chain.ts';
-import { messageOf, relayerTrouble } from '../../settlement/relayer.ts';
+} from './forwarding-chain.ts';
+import { messageOf, relayerTrouble } from './relayer.ts';
 
 /** The channel the API notifies when it records a payment to settle (payload: its id). */
 export const X402_SETTLE_CHANNEL = 'x402_settle';

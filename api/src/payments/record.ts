@@ -16,11 +16,11 @@ import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client.ts';
 import { orders, paymentEvents, paymentWallets } from '../db/schema.ts';
 import { enqueueMerchantPaid, enqueueReceipt, enqueueShortfall } from '../mail/outbox.ts';
-import { decrementInventoryForPaidOrder } from '../modules/orders/service.ts';
 import { eventsForTransition } from '../webhooks/events.ts';
 import { enqueueOrderEvents } from '../webhooks/outbox.ts';
 import { noticePaymentChange } from './payment-notices.ts';
 import { cancelUnsentDepositRefunds } from './refund-store.ts';
+import { decrementInventoryForPaidOrder } from './stock.ts';
 
 /** A wallet as stored before a pass and as the state machine sees it after. */
 export interface WalletChange {

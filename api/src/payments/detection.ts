@@ -7,13 +7,9 @@
 // rows a reorg re-inserted behind the cursor.
 import { isPaymentException, isPaymentState, nextPaymentState, parseUsdc } from '@store/shared';
 import { type SQL, sql } from 'drizzle-orm';
+import { indexedTransfer, readIndexerPosition } from '../chain/indexer.ts';
 import type { Database } from '../db/client.ts';
-import {
-  indexerTable,
-  readIndexerPosition,
-  type TransferRow,
-  toDepositTransfer,
-} from './indexed-transfers.ts';
+import { type TransferRow, toDepositTransfer } from './indexed-transfers.ts';
 import { recordWalletChange, type WalletChange } from './record.ts';
 
 /** Settings of the detection passes. */
@@ -86,7 +82,7 @@ function candidateWallets(
 ): SQL {
   const belowDepth = sql`select id from payment_wallets where awaiting_depth`;
   const differsFromIndexer = sql`w.detected_amount_usdc * 1000000 <> coalesce((
-    select sum(t.value) from ${indexerTable('transfer')} t
+    select sum(t.value) from ${indexedTransfer} t
     where t."to" = lower(w.wallet_address)), 0)`;
   if (full || cursor.lastTransferId === null) {
     const cutoff = new Date(now.getTime() - graceMs).toISOString();
@@ -112,7 +108,7 @@ function candidateWallets(
   return sql`
     select w.id from payment_wallets w
       where lower(w.wallet_address) in (
-        select distinct "to" from ${indexerTable('transfer')}
+        select distinct "to" from ${indexedTransfer}
         where id > ${cursor.lastTransferId} and id <= ${upTo})
     union ${belowDepth}
     union select id from payment_wallets
@@ -142,7 +138,7 @@ export async function runDetectionPass(
         and r.reason = 'underpaid' and r.status <> 'canceled') as declined,
       t.value::text, t.block_number::text, t.block_timestamp::text, t.tx_hash
     from payment_wallets w
-    left join ${indexerTable('transfer')} t on t."to" = lower(w.wallet_address)
+    left join ${indexedTransfer} t on t."to" = lower(w.wallet_address)
     where w.id in (${candidates})
     order by w.id, t.block_number, t.log_index`);
 

@@ -24,9 +24,9 @@ import {
   NonceLock,
   type SignedTx,
   sendFromRelayer,
-} from './forwarding-chain.ts';
+} from '../payments/forwarding-chain.ts';
+import { isAlreadyKnown, nodeRefused, relayerTrouble } from '../payments/relayer.ts';
 import { isConnectionError, isRelayerError } from './forwarding-loop.ts';
-import { isAlreadyKnown, nodeRefused, relayerTrouble } from './relayer.ts';
 
 let anvil: Anvil;
 let client: PublicClient;

@@ -10,8 +10,8 @@
 import { parseUsdc, type Usdc } from '@store/shared';
 import { sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
+import { indexedTransfer } from '../chain/indexer.ts';
 import type { Executor } from '../db/client.ts';
-import { indexerTable } from './indexed-transfers.ts';
 
 /** One incoming transfer of a deposit address, in chain order. */
 export interface IncomingTransfer {
@@ -91,7 +91,7 @@ export async function payerOfWallet(db: Executor, wallet: PaidWallet): Promise<s
   }>(sql`
     select t."from", t.value::text as value, t.block_timestamp::text as block_timestamp,
       exists (select 1 from payment_wallets w where lower(w.wallet_address) = t."from") as ours
-    from ${indexerTable('transfer')} t where t."to" = ${wallet.walletAddress.toLowerCase()}
+    from ${indexedTransfer} t where t."to" = ${wallet.walletAddress.toLowerCase()}
     order by t.block_number, t.log_index`);
   const [store] = await db.execute<{ payment_address: string | null }>(sql`
     select s.payment_address from orders o join stores s on s.id = o.store_id

@@ -16,17 +16,17 @@ import {
   forwardWallet,
   PaymentLeftChainError,
   PermanentForwardingError,
-} from './forwarding.ts';
-import { mayResendLeg } from './forwarding-cancel.ts';
-import { isPending, receiptOf } from './forwarding-chain.ts';
-import { MAX_FORWARDING_ATTEMPTS, MAX_FORWARDING_DELAY_MS } from './forwarding-plan.ts';
+} from '../payments/forwarding.ts';
+import { mayResendLeg } from '../payments/forwarding-cancel.ts';
+import { isPending, receiptOf } from '../payments/forwarding-chain.ts';
+import { MAX_FORWARDING_ATTEMPTS, MAX_FORWARDING_DELAY_MS } from '../payments/forwarding-plan.ts';
 import {
   loadWalletsWithWork,
   openRoundLegs,
   recordFailure,
   recordWait,
   type WalletRow,
-} from './forwarding-store.ts';
+} from '../payments/forwarding-store.ts';
 import {
   attachRelayerManager,
   messageOf,
@@ -37,7 +37,7 @@ import {
   startRelayerWatch,
   WAITING_RELAYER,
   WAITING_RELAYER_PREFIX,
-} from './relayer.ts';
+} from '../payments/relayer.ts';
 
 /** Options of the loop. */
 export interface ForwardingLoopOptions extends ForwardingContext {

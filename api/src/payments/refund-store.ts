@@ -14,12 +14,13 @@ import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { type Address, formatEther } from 'viem';
 import type { Database, Executor } from '../db/client.ts';
 import { forwardingTransfers, orders, paymentWallets, refunds } from '../db/schema.ts';
+import { claimTokenHash, newClaimToken } from '../keys/claim-tokens.ts';
+import { enqueueRefundClaimMail } from '../mail/outbox.ts';
 import { enqueueOrderEvents } from '../webhooks/outbox.ts';
 import type { ForwardableWallet } from './forwarding-plan.ts';
 import { excessDue } from './forwarding-plan.ts';
 import type { LegRow, MinedLeg, WalletRow } from './forwarding-store.ts';
 import { oversoldRefundAmount } from './oversold.ts';
-import { claimTokenHash, enqueueRefundClaimMail, newClaimToken } from './refund-claims.ts';
 import { payerOfWallet } from './refund-payer.ts';
 
 /** Refund statuses whose money is still on the deposit address, reserved for the payer. */

@@ -5,10 +5,10 @@
 // transaction of another refund) and records the refund as refunded with `order.refunded`.
 import { deepestConfirmedBlock } from '@store/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { indexedTransfer, readIndexerPosition } from '../chain/indexer.ts';
 import type { Database } from '../db/client.ts';
 import { refunds } from '../db/schema.ts';
 import { enqueueOrderEvents } from '../webhooks/outbox.ts';
-import { indexerTable, readIndexerPosition } from './indexed-transfers.ts';
 import { refundSummary } from './refund-store.ts';
 
 /** Slack for a transfer mined just before the refund row was written (clocks differ). */
@@ -34,7 +34,7 @@ export async function matchMerchantRefunds(
     select distinct on (t.id) r.id as refund_id, t.tx_hash, t.block_number::text as block_number
     from refunds r
     join payment_wallets w on w.id = r.wallet_id
-    join ${indexerTable('transfer')} t
+    join ${indexedTransfer} t
       on t."from" = lower(w.store_payment_address) and t."to" = lower(r.to_address)
         and t.value = r.amount
     where r.source = 'merchant' and r.status in ('ready', 'sending')

@@ -1,17 +1,12 @@
-// Refund claim links, by which the payer confirms where a refund goes. Two kinds:
+// Refund claim tokens, by which the payer confirms where a refund goes (the claim mail is queued by mail/outbox.ts). Two kinds:
 // - the emailed link /refund/{token}: a random token (only its SHA-256 is stored,
 //   `refunds.claim_token_hash`; the outbox holds the token until the mail is sent); it may send the
 //   refund to any address the payer enters (an exchange account, a new wallet);
 // - the order pages' link /refund/{refundId}.{hmac}: an HMAC of the refund's id keyed with the
 //   order's buyer token (`orders.review_token`), which only the shopper's browser and mails hold:
 //   the merchant, its webhook receiver and anyone else who knows the order's id cannot make it.
-//   It can only confirm the address that paid (refund-payer.ts); it never redirects money.
+//   It can only confirm the address that paid (payments/refund-payer.ts); it never redirects money.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { receiptIsEmailed } from '@store/shared';
-import { eq } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
-import { emailOutbox, orders } from '../db/schema.ts';
-import { EMAIL_RETRY_WINDOW_MS } from '../mail/outbox.ts';
 
 /** An emailed claim token: 43 base64url characters (256 random bits). */
 export const CLAIM_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -49,33 +44,4 @@ export function claimTokenHash(token: string): string {
 /** The web app's path of a refund's claim page, as the shopper's order pages link it. */
 export function claimPathOf(buyerToken: string, refundId: string): string {
   return `/refund/${claimTokenOf(buyerToken, refundId)}`;
-}
-
-/**
- * Queues the payer's claim mail of a refund (kind 'refund_claim'): one for every refund opened
- * for them, each with its own token.
- */
-export async function enqueueRefundClaimMail(
-  tx: Executor,
-  mail: { orderId: string; refundId: string; to: string; token: string },
-  at: Date,
-): Promise<void> {
-  // Note: none for an unsigned universal link, like receipts (anyone could make one that mails a
-  // stranger): its payer claims from the order's payment page.
-  const [order] = await tx
-    .select({ source: orders.source })
-    .from(orders)
-    .where(eq(orders.id, mail.orderId))
-    .limit(1);
-  if (!order || !receiptIsEmailed(order.source)) return;
-  await tx.insert(emailOutbox).values({
-    orderId: mail.orderId,
-    kind: 'refund_claim',
-    toAddress: mail.to,
-    // Note: the token is in the payload until the mail is out (the dispatcher clears it).
-    payload: { refundId: mail.refundId, token: mail.token },
-    nextAttemptAt: at,
-    retryUntil: new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS),
-    createdAt: at,
-  });
 }

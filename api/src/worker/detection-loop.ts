@@ -2,15 +2,16 @@
 // block, a full reconciliation every `reconcileMs`; the same function runs in the worker process,
 // the tests and the benchmark.
 import { formatUsdcFull } from '@store/shared';
+import { INDEXER_BLOCK_CHANNEL } from '../chain/indexer.ts';
 import type { Database } from '../db/client.ts';
 import {
   type DetectionCursor,
   type DetectionResult,
   type DetectionSettings,
   runDetectionPass,
-} from './detection.ts';
-import { INDEXER_BLOCK_CHANNEL, noticeIndexedHead } from './payment-notices.ts';
-import type { WalletChange } from './record.ts';
+} from '../payments/detection.ts';
+import { noticeIndexedHead } from '../payments/payment-notices.ts';
+import type { WalletChange } from '../payments/record.ts';
 import { type ChainHeadReader, createReorgWatch } from './reorg-watch.ts';
 
 /** How long one step of listening again may take before the next pass tries again. */

@@ -8,7 +8,12 @@ import type { WorkerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { startWakeableLoop } from '../loops/wakeable-loop.ts';
 import { startMailDispatcher } from '../mail/dispatcher.ts';
-import { startX402Settlement } from '../modules/x402/settlement.ts';
+import { NonceLock, receiptOf } from '../payments/forwarding-chain.ts';
+import type { ForwardingContext } from '../payments/forwarding-context.ts';
+import { reconcileForwarding } from '../payments/forwarding-reconcile.ts';
+import { matchMerchantRefunds } from '../payments/merchant-refunds.ts';
+import { type WalletClaims, walletClaims } from '../payments/wallet-claims.ts';
+import { startX402Settlement } from '../payments/x402-settlement.ts';
 import {
   type RetentionConfig,
   retentionConfig,
@@ -16,13 +21,8 @@ import {
 } from '../retention/retention-job.ts';
 import { startWebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { startDetectionLoop } from './detection-loop.ts';
-import { NonceLock, receiptOf } from './forwarding-chain.ts';
-import type { ForwardingContext } from './forwarding-context.ts';
 import { startForwardingLoop } from './forwarding-loop.ts';
-import { reconcileForwarding } from './forwarding-reconcile.ts';
-import { matchMerchantRefunds } from './merchant-refunds.ts';
 import { chainHeadReader } from './reorg-watch.ts';
-import { type WalletClaims, walletClaims } from './wallet-claims.ts';
 
 /** Options beyond the worker's configuration. */
 export interface SettlementOptions {

@@ -4,21 +4,12 @@
 // its commit, so a listener never reads a state before it is stored.
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { INDEXER_SCHEMA } from './indexed-transfers.ts';
 
 /** Channel of the orders whose payment state changed; the payload is the order id. */
 export const PAYMENT_CHANGES_CHANNEL = 'payment_changes';
 
 /** Channel of the indexer's new heads as the detection loop sees them; the payload is the block. */
 export const INDEXED_HEAD_CHANNEL = 'indexed_head';
-
-/**
- * Channel on which the indexer (Ponder) notifies each block it commits in realtime, `<schema>_live_query`
- * (its live queries' channel; the payload names the tables the block wrote). The detection loop
- * wakes on it instead of waiting for its next interval.
- * Note: Ponder's own name; should a version change it, detection falls back to the interval.
- */
-export const INDEXER_BLOCK_CHANNEL = `${INDEXER_SCHEMA}_live_query`;
 
 /** Tells the listeners that the order's payment state changed (at commit, inside a transaction). */
 export async function noticePaymentChange(db: Executor, orderId: string): Promise<void> {
