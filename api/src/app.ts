@@ -15,6 +15,7 @@ import { auditModule } from './modules/audit/index.ts';
 import { authModule } from './modules/auth/index.ts';
 import { checkoutSessionsModule } from './modules/checkout-sessions/index.ts';
 import { customersModule } from './modules/customers/index.ts';
+import { discountsModule } from './modules/discounts/index.ts';
 import { downloadsModule } from './modules/downloads/index.ts';
 import { forwardingModule } from './modules/forwarding/index.ts';
 import { healthModule } from './modules/health/index.ts';
@@ -48,6 +49,7 @@ function accountAndStoreModules(deps: AppDeps) {
     .use(analyticsModule(deps))
     .use(payoutsModule(deps))
     .use(customersModule(deps))
+    .use(discountsModule(deps))
     .use(auditModule(deps))
     .use(ordersModule(deps))
     .use(invoicesModule(deps))

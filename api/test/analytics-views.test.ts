@@ -327,7 +327,12 @@ describe('the accounting export of a store', () => {
       'Amount (USDC)',
       'Amount (base units)',
       'Classification',
+      'Discount Code',
+      'Discount (USDC)',
     ]);
+    // A payment row carries its order's discount (none here: 0.00), a leg's row none.
+    for (const row of rows)
+      expect(row.slice(12)).toEqual(row[1] === 'payment' ? ['', '0.00'] : ['', '']);
     expect(rows.map((r) => r[1]).sort()).toEqual(
       ['payment', 'payment', 'payment', 'merchant', 'merchant', 'fee', 'fee'].sort(),
     );

@@ -378,6 +378,28 @@ describe('each documented success read through its declared schema', () => {
     await call('GET /api/orders/:id/refunds', 200, api.get(`/api/orders/${order.id}/refunds`));
     await call('GET /api/stores/:id/customers', 200, api.get(`/api/stores/${store.id}/customers`));
     await call('GET /api/stores/:id/audit', 200, api.get(`/api/stores/${store.id}/audit`));
+    const discounts = `/api/stores/${store.id}/discounts`;
+    const discount = await call(
+      'POST /api/stores/:id/discounts',
+      201,
+      api.post(discounts, { code: 'CONTRACT10', kind: 'percent', percentBps: 1000 }),
+    );
+    await call('GET /api/stores/:id/discounts', 200, api.get(discounts));
+    await call(
+      'PUT /api/stores/:id/discounts/:discountId',
+      200,
+      api.put(`${discounts}/${discount.id}`, { code: 'CONTRACT5', kind: 'fixed', amountUsdc: '5' }),
+    );
+    await call(
+      'POST /api/discount-codes/check',
+      200,
+      t.shopper.post('/api/discount-codes/check', { storeId: store.id, code: 'contract5' }),
+    );
+    await call(
+      'DELETE /api/stores/:id/discounts/:discountId',
+      200,
+      api.delete(`${discounts}/${discount.id}`),
+    );
     await call(
       'GET /api/orders/:id/refund-claims',
       200,

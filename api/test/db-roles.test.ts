@@ -409,6 +409,7 @@ describe('database roles', () => {
         '0032_invoices_and_erasure',
         '0033_digital_files',
         '0034_webhook_failing_since',
+        '0035_discount_codes',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -442,7 +443,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 35 migration\(s\) \(0000_init, .*0034_webhook_failing_since\)/,
+      /lacks 36 migration\(s\) \(0000_init, .*0035_discount_codes\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

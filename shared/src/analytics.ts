@@ -98,6 +98,10 @@ export const MoneyMovementSchema = v.object({
   amountBaseUnits: v.pipe(v.string(), v.regex(/^\d+$/)),
   /** A payment's classification (exact, under, over, late); null for a leg. */
   classification: v.nullable(v.picklist(PAYMENT_CLASSIFICATIONS)),
+  /** On a payment: the discount code its order was placed with (null: none, and on a leg). */
+  discountCode: v.nullable(v.string()),
+  /** On a payment: what the code took off its order, 2 decimals (null on a leg). */
+  discountUsdc: v.nullable(v.pipe(v.string(), v.regex(/^\d+\.\d{2}$/))),
 });
 /** One money movement. */
 export type MoneyMovement = v.InferOutput<typeof MoneyMovementSchema>;
@@ -116,6 +120,8 @@ export const MONEY_MOVEMENTS_CSV_COLUMNS = [
   'Amount (USDC)',
   'Amount (base units)',
   'Classification',
+  'Discount Code',
+  'Discount (USDC)',
 ] as const;
 
 /** The fields of a movement in the CSV's column order. */
@@ -133,6 +139,8 @@ export function moneyMovementFields(m: MoneyMovement): Array<string | number | n
     m.amountUsdc,
     m.amountBaseUnits,
     m.classification,
+    m.discountCode,
+    m.discountUsdc,
   ];
 }
 

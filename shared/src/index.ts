@@ -9,6 +9,7 @@ export * from './checkout-url.ts';
 export * from './confirmations.ts';
 export * from './constants.ts';
 export * from './countries.ts';
+export * from './discounts.ts';
 export * from './fulfilment.ts';
 export * from './html.ts';
 export * from './invoices.ts';

@@ -1,6 +1,7 @@
 // The store checkout's pre-submit checks and order body (docs/rules.md#customer-details): empty
 // cart, totals that cannot be computed, and a missing store id stop the order before any request is
 // sent.
+import { type DiscountRule, discountAmount, discountRefusal } from './discounts.ts';
 import { CHECKOUT_MESSAGES } from './messages.ts';
 import { err, ok, type Result } from './result.ts';
 import type { ShippingMethod } from './schemas/common.ts';
@@ -37,16 +38,22 @@ export type StoreOrderBody = CreateOrder & { shippingMethod: ShippingMethod };
 
 /**
  * The store checkout's totals with the store's settings (its tax rate and the chosen method's
- * price); undefined when the store does not offer the method. Throws on a non-numeric line.
+ * price) and the applied code's discount when it applies to the lines; undefined when the store
+ * does not offer the method. Throws on a non-numeric line.
  */
 export function storeOrderTotals(
   lines: readonly CheckoutCartLine[],
   method: ShippingMethod,
   settings: ResolvedStoreSettings,
+  discount?: DiscountRule,
 ): ReturnType<typeof storeCheckoutTotals> | undefined {
   const shipping = offeredShippingPrice(settings, method);
   if (shipping === undefined) return undefined;
-  return storeCheckoutTotals(lines, shipping, settings.taxRateBps);
+  const off =
+    discount && discountRefusal(lines, discount) === undefined
+      ? discountAmount(lines, discount)
+      : 0n;
+  return storeCheckoutTotals(lines, shipping, settings.taxRateBps, off);
 }
 
 /**
@@ -58,11 +65,12 @@ export function prepareStoreOrder(
   storeId: string | null | undefined,
   form: StoreCheckoutForm,
   settings: ResolvedStoreSettings = resolveStoreSettings({}),
+  discount?: DiscountRule,
 ): Result<StoreOrderBody, CheckoutStop> {
   if (lines.length === 0) return err({ title: CHECKOUT_MESSAGES.cartEmpty });
   let totals: ReturnType<typeof storeCheckoutTotals> | undefined;
   try {
-    totals = storeOrderTotals(lines, form.shippingMethod, settings);
+    totals = storeOrderTotals(lines, form.shippingMethod, settings, discount);
     if (!totals)
       return err({
         title: 'Shipping Method',
@@ -90,5 +98,8 @@ export function prepareStoreOrder(
     totalUsdc: totals.totalUsdc,
     status: 'pending',
     shippingMethod: form.shippingMethod,
+    ...(discount && totals.discount > 0n
+      ? { discountCode: discount.code, discountUsdc: totals.discountUsdc }
+      : {}),
   });
 }

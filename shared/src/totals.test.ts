@@ -63,15 +63,25 @@ describe('store checkout', () => {
   it('totals subtotal + shipping + tax, as bigint and 2-decimal strings', () => {
     expect(storeCheckoutTotals(lines, shippingFor('standard'))).toEqual({
       subtotal: 26_730_000n,
+      discount: 0n,
       shipping: 12_990_000n,
       tax: 2_140_000n,
       total: 41_860_000n,
       subtotalUsdc: '26.73',
+      discountUsdc: '0.00',
       shippingUsdc: '12.99',
       taxUsdc: '2.14',
       totalUsdc: '41.86',
     });
     expect(storeCheckoutTotals([], 0n).totalUsdc).toBe('0.00');
+  });
+
+  it('takes a discount off the subtotal before tax, never more than the subtotal', () => {
+    // 26.73 - 5.00 = 21.73; 8% tax 1.74 (1.7384); + 12.99 shipping.
+    const discounted = storeCheckoutTotals(lines, shippingFor('standard'), 800, 5_000_000n);
+    expect(discounted).toMatchObject({ discountUsdc: '5.00', taxUsdc: '1.74', totalUsdc: '36.46' });
+    const all = storeCheckoutTotals(lines, 0n, 800, 99_000_000n);
+    expect(all).toMatchObject({ discountUsdc: '26.73', taxUsdc: '0.00', totalUsdc: '0.00' });
   });
 });
 

@@ -49,33 +49,41 @@ export function estimatedTax(
 /** Totals of the store checkout, as bigint and as 2-decimal strings. */
 export interface StoreCheckoutTotals {
   subtotal: Usdc;
+  /** What a discount code took off the subtotal (0 without one). */
+  discount: Usdc;
   shipping: Usdc;
   tax: Usdc;
   total: Usdc;
   subtotalUsdc: string;
+  discountUsdc: string;
   shippingUsdc: string;
   taxUsdc: string;
   totalUsdc: string;
 }
 
 /**
- * Store checkout: total = subtotal + shipping + tax at the store's rate (8% unless set); the order
- * request's totalUsdc includes the tax.
+ * Store checkout: total = subtotal − discount + shipping + tax, the tax at the store's rate (8%
+ * unless set) on the subtotal less the discount (discounts.ts says what a code takes off, never
+ * more than the subtotal); the order request's totalUsdc includes the tax.
  */
 export function storeCheckoutTotals(
   lines: readonly PricedLine[],
   shipping: Usdc,
   taxRateBps: number | bigint = ESTIMATED_TAX_BPS,
+  discountOff: Usdc = 0n,
 ): StoreCheckoutTotals {
   const subtotal = subtotalOf(lines);
-  const tax = estimatedTax(subtotal, taxRateBps);
-  const total = subtotal + shipping + tax;
+  const discount = discountOff > subtotal ? subtotal : discountOff < 0n ? 0n : discountOff;
+  const tax = estimatedTax(subtotal - discount, taxRateBps);
+  const total = subtotal - discount + shipping + tax;
   return {
     subtotal,
+    discount,
     shipping,
     tax,
     total,
     subtotalUsdc: formatUsdc(subtotal),
+    discountUsdc: formatUsdc(discount),
     shippingUsdc: formatUsdc(shipping),
     taxUsdc: formatUsdc(tax),
     totalUsdc: formatUsdc(total),

@@ -23,6 +23,7 @@ import { Route as AdminIndexRouteImport } from './routes/admin/index';
 import { Route as AdminAccountRouteImport } from './routes/admin/account';
 import { Route as AdminAuditRouteImport } from './routes/admin/audit';
 import { Route as AdminCustomersRouteImport } from './routes/admin/customers';
+import { Route as AdminDiscountsRouteImport } from './routes/admin/discounts';
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders';
 import { Route as AdminPayoutsRouteImport } from './routes/admin/payouts';
 import { Route as PaySessionIdRouteImport } from './routes/pay/$sessionId';
@@ -113,6 +114,11 @@ const AdminAuditRoute = AdminAuditRouteImport.update({
 const AdminCustomersRoute = AdminCustomersRouteImport.update({
   id: '/customers',
   path: '/customers',
+  getParentRoute: () => AdminRouteRoute,
+} as any);
+const AdminDiscountsRoute = AdminDiscountsRouteImport.update({
+  id: '/discounts',
+  path: '/discounts',
   getParentRoute: () => AdminRouteRoute,
 } as any);
 const AdminOrdersRoute = AdminOrdersRouteImport.update({
@@ -240,6 +246,7 @@ export interface FileRoutesByFullPath {
   '/admin/account': typeof AdminAccountRoute;
   '/admin/audit': typeof AdminAuditRoute;
   '/admin/customers': typeof AdminCustomersRoute;
+  '/admin/discounts': typeof AdminDiscountsRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
@@ -275,6 +282,7 @@ export interface FileRoutesByTo {
   '/admin/account': typeof AdminAccountRoute;
   '/admin/audit': typeof AdminAuditRoute;
   '/admin/customers': typeof AdminCustomersRoute;
+  '/admin/discounts': typeof AdminDiscountsRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
@@ -313,6 +321,7 @@ export interface FileRoutesById {
   '/admin/account': typeof AdminAccountRoute;
   '/admin/audit': typeof AdminAuditRoute;
   '/admin/customers': typeof AdminCustomersRoute;
+  '/admin/discounts': typeof AdminDiscountsRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
@@ -352,6 +361,7 @@ export interface FileRouteTypes {
     | '/admin/account'
     | '/admin/audit'
     | '/admin/customers'
+    | '/admin/discounts'
     | '/admin/orders'
     | '/admin/payouts'
     | '/pay/$sessionId'
@@ -387,6 +397,7 @@ export interface FileRouteTypes {
     | '/admin/account'
     | '/admin/audit'
     | '/admin/customers'
+    | '/admin/discounts'
     | '/admin/orders'
     | '/admin/payouts'
     | '/pay/$sessionId'
@@ -424,6 +435,7 @@ export interface FileRouteTypes {
     | '/admin/account'
     | '/admin/audit'
     | '/admin/customers'
+    | '/admin/discounts'
     | '/admin/orders'
     | '/admin/payouts'
     | '/pay/$sessionId'
@@ -567,6 +579,13 @@ declare module '@tanstack/react-router' {
       path: '/customers';
       fullPath: '/admin/customers';
       preLoaderRoute: typeof AdminCustomersRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
+    '/admin/discounts': {
+      id: '/admin/discounts';
+      path: '/discounts';
+      fullPath: '/admin/discounts';
+      preLoaderRoute: typeof AdminDiscountsRouteImport;
       parentRoute: typeof AdminRouteRoute;
     };
     '/admin/orders': {
@@ -723,6 +742,7 @@ interface AdminRouteRouteChildren {
   AdminAccountRoute: typeof AdminAccountRoute;
   AdminAuditRoute: typeof AdminAuditRoute;
   AdminCustomersRoute: typeof AdminCustomersRoute;
+  AdminDiscountsRoute: typeof AdminDiscountsRoute;
   AdminOrdersRoute: typeof AdminOrdersRoute;
   AdminPayoutsRoute: typeof AdminPayoutsRoute;
   AdminIndexRoute: typeof AdminIndexRoute;
@@ -735,6 +755,7 @@ const AdminRouteRouteChildren: AdminRouteRouteChildren = {
   AdminAccountRoute: AdminAccountRoute,
   AdminAuditRoute: AdminAuditRoute,
   AdminCustomersRoute: AdminCustomersRoute,
+  AdminDiscountsRoute: AdminDiscountsRoute,
   AdminOrdersRoute: AdminOrdersRoute,
   AdminPayoutsRoute: AdminPayoutsRoute,
   AdminIndexRoute: AdminIndexRoute,

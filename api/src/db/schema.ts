@@ -7,6 +7,7 @@ import {
   type ApiKeyMode,
   CHECKOUT_SESSION_STORED_STATUSES,
   type CheckoutSessionStoredStatus,
+  type DiscountKind,
   EMAIL_STATUSES,
   type EmailStatus,
   FORWARDING_LEG_STATUSES,
@@ -343,6 +344,44 @@ export const reviews = pgTable(
 );
 
 /**
+ * A store's discount codes: percentage (basis points) or a fixed USDC amount off the subtotal of
+ * the products named (null: every product), from a minimum subtotal, until an expiry, for at most
+ * `max_uses` orders in all and `max_uses_per_customer` per customer email. A use is an order placed
+ * with the code that is paid (or later) or pending within DISCOUNT_HOLD_MINUTES of being placed;
+ * the code's row is locked while its uses are counted and the order written.
+ */
+export const discountCodes = pgTable(
+  'discount_codes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    storeId: uuid()
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    // upper-case: codes are case-insensitive
+    code: text().notNull(),
+    kind: text().$type<DiscountKind>().notNull(),
+    percentBps: integer(),
+    amountUsdc: numeric({ precision: 10, scale: 2 }),
+    minimumSubtotalUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
+    productIds: uuid().array(),
+    expiresAt: timestamp({ withTimezone: true }),
+    maxUses: integer(),
+    maxUsesPerCustomer: integer(),
+    isActive: boolean().notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('discount_codes_store_code_idx').on(t.storeId, t.code),
+    check('discount_codes_code_check', sql`${t.code} = upper(${t.code})`),
+    check(
+      'discount_codes_kind_check',
+      sql`(${t.kind} = 'percent' and ${t.percentBps} between 1 and 10000 and ${t.amountUsdc} is null) or (${t.kind} = 'fixed' and ${t.amountUsdc} > 0 and ${t.percentBps} is null)`,
+    ),
+  ],
+);
+
+/**
  * Orders of store checkouts, checkout sessions and universal-checkout links. Every order that pays
  * one of our stores names it (a signed link's and a session's included), so it is in that store's
  * orders, figures, notices and books; only an unsigned link's order has no store.
@@ -365,9 +404,14 @@ export const orders = pgTable(
     // amounts in USDC, 2 decimals
     subtotalUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
     shippingUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
-    // Note: stored so subtotal + shipping + tax = total wherever the order is shown or sent.
+    // Note: stored so subtotal - discount + shipping + tax = total wherever the order is shown or sent.
     taxUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
     totalUsdc: numeric({ precision: 10, scale: 2 }).notNull(),
+    // The discount code applied at checkout (as typed then, upper-case) and what it took off the
+    // subtotal; the code's row is kept for its use counts (null once the merchant deletes it).
+    discountCode: text(),
+    discountUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
+    discountCodeId: uuid().references(() => discountCodes.id, { onDelete: 'set null' }),
     status: text().$type<OrderStatus>().notNull().default('pending'),
     paymentChain: text(),
     paymentTxHash: text(),
@@ -406,6 +450,10 @@ export const orders = pgTable(
     index('orders_store_id_idx').on(t.storeId),
     index('orders_status_idx').on(t.status),
     index('orders_created_at_idx').on(t.createdAt),
+    // A code's uses are counted from its orders (discounts/service.ts).
+    index('orders_discount_code_id_idx')
+      .on(t.discountCodeId)
+      .where(sql`${t.discountCodeId} is not null`),
     // Orders still holding stock (counted whenever a tracked product is ordered or shown).
     index('orders_stock_held_idx')
       .on(t.stockHeldUntil)

@@ -167,6 +167,7 @@ export const RATE_LIMIT_MESSAGES = {
   clientPaymentStreams: 'Too many payment status streams opened from your network',
   clientStockHolds: 'Too many orders holding stock from your network',
   accountUploads: 'Too many image uploads from your account',
+  clientDiscountChecks: 'Too many discount codes tried from your network',
 } as const;
 
 /** The limits of the public writes, per minute, from the configuration. */
@@ -242,6 +243,22 @@ export function publicWriteGuards({ db, config }: Pick<AppDeps, 'db' | 'config'>
         context,
         (context.body as { storePaymentAddress?: unknown } | null)?.storePaymentAddress,
       ),
+    /**
+     * POST /api/discount-codes/check: the client, at most twice its orders per minute, so codes
+     * cannot be guessed by the thousand.
+     */
+    discountCheck: (context: Context) =>
+      limiter.enforce(context.set, [
+        clientCheck(
+          context,
+          {
+            bucket: 'discount-checks:client',
+            max: config.rateLimits.ordersPerMinute * 2,
+            windowMs: MINUTE_MS,
+          },
+          RATE_LIMIT_MESSAGES.clientDiscountChecks,
+        ),
+      ]),
     /** POST /api/orders/{id}/assign-payment-wallet: the client. */
     wallet: (context: Context) =>
       limiter.enforce(context.set, [

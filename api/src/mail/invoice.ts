@@ -83,9 +83,8 @@ export async function loadInvoice(
         totalUsdc: formatUsdc(multiplyUsdc(parseUsdc(item.priceUsdc), item.quantity)),
       })),
       subtotalUsdc: order.subtotalUsdc,
-      // Note: orders carry no discount yet; once they do, its amount goes here (the totals
-      // then read subtotal - discount + shipping + tax = total).
-      discountUsdc: null,
+      // Note: subtotal - discount + shipping + tax = total.
+      discountUsdc: order.discountCode ? order.discountUsdc : null,
       shippingUsdc: order.shippingUsdc,
       taxUsdc: order.taxUsdc,
       totalUsdc: order.totalUsdc,

@@ -50,6 +50,21 @@ describe('renderReceipt', () => {
     expect(mail.text).toContain('Springfield, IL 62701');
   });
 
+  test('shows the discount code and what it took off; the tax is what the total holds beyond', () => {
+    // 38.49 - 3.85 (10%) = 34.64; + 5.00 shipping; tax 2.77 (8%) = 42.41.
+    const discounted = {
+      ...order,
+      discountCode: 'SAVE10',
+      discountUsdc: '3.85',
+      totalUsdc: '42.41',
+    };
+    const mail = renderReceipt(discounted, store, BASE_CHAIN_ID);
+    expect(mail.text).toContain('Subtotal: 38.49 USDC\nDiscount (SAVE10): −3.85 USDC\n');
+    expect(mail.text).toContain('Tax: 2.77 USDC\nTotal paid: 42.41 USDC');
+    expect(mail.html).toContain('Discount (SAVE10)</td>');
+    expect(renderReceipt(order, store, BASE_CHAIN_ID).text).not.toContain('Discount');
+  });
+
   test('escapes every shopper and merchant text in the HTML', () => {
     const mail = renderReceipt(order, { ...store, name: '<img src=x onerror=alert(1)>' }, 8453);
     expect(mail.html).not.toContain('<script>');

@@ -28,6 +28,9 @@ export interface ReceiptOrder {
   shippingAddress: ShippingAddress | null;
   items: OrderItem[];
   subtotalUsdc: string;
+  /** The discount code applied at checkout and what it took off (none: null / 0.00). */
+  discountCode?: string | null;
+  discountUsdc?: string;
   shippingUsdc: string;
   totalUsdc: string;
   paymentTxHash: string | null;
@@ -73,10 +76,18 @@ const DEFAULT_COLOR = '#6366f1';
 const lineTotal = (item: OrderItem) =>
   formatUsdc(multiplyUsdc(parseUsdc(item.priceUsdc), item.quantity));
 
-/** Tax of an order: what the total holds beyond subtotal and shipping (0.00 when none). */
-function taxOf(order: Pick<ReceiptOrder, 'subtotalUsdc' | 'shippingUsdc' | 'totalUsdc'>): string {
+/**
+ * Tax of an order: what the total holds beyond the discounted subtotal and shipping (0.00 when
+ * none).
+ */
+function taxOf(
+  order: Pick<ReceiptOrder, 'subtotalUsdc' | 'discountUsdc' | 'shippingUsdc' | 'totalUsdc'>,
+): string {
   const tax =
-    parseUsdc(order.totalUsdc) - parseUsdc(order.subtotalUsdc) - parseUsdc(order.shippingUsdc);
+    parseUsdc(order.totalUsdc) -
+    parseUsdc(order.subtotalUsdc) +
+    parseUsdc(order.discountUsdc ?? '0') -
+    parseUsdc(order.shippingUsdc);
   return formatUsdc(tax > 0n ? tax : 0n);
 }
 
@@ -149,6 +160,10 @@ export function renderReceipt(
   const address = addressLines(order.shippingAddress);
   const subject = `Your receipt from ${store.name}: order ${number}`;
   const tax = taxOf(order);
+  const discount =
+    order.discountCode && order.discountUsdc && order.discountUsdc !== '0.00'
+      ? { label: `Discount (${order.discountCode})`, amount: `−${order.discountUsdc}` }
+      : null;
   const estimate = store.deliveryEstimate ?? ESTIMATED_DELIVERY;
   const reviewLinks = reviewLinksOf(order, store);
 
@@ -162,6 +177,7 @@ export function renderReceipt(
     ),
     '',
     `Subtotal: ${order.subtotalUsdc} USDC`,
+    ...(discount ? [`${discount.label}: ${discount.amount} USDC`] : []),
     `Shipping: ${order.shippingUsdc} USDC`,
     ...(tax !== '0.00' ? [`Tax: ${tax} USDC`] : []),
     `Total paid: ${order.totalUsdc} USDC`,
@@ -218,7 +234,7 @@ export function renderReceipt(
 <p style="margin:0 0 8px;font-weight:700">Order ${e(number)}</p>
 <table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${rows}</table>
 <hr style="border:0;border-top:1px solid #e4e4e7;margin:12px 0">
-<table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${total('Subtotal', order.subtotalUsdc)}${total('Shipping', order.shippingUsdc)}${tax !== '0.00' ? total('Tax', tax) : ''}${total('Total paid', order.totalUsdc, true)}</table>
+<table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${total('Subtotal', order.subtotalUsdc)}${discount ? total(e(discount.label), discount.amount) : ''}${total('Shipping', order.shippingUsdc)}${tax !== '0.00' ? total('Tax', tax) : ''}${total('Total paid', order.totalUsdc, true)}</table>
 <p style="margin:12px 0 0;font-size:13px">Payment method: USDC (Cryptocurrency)</p>${tx}${shipping}${reviewsHtml}
 <p style="margin:24px 0 0;font-size:13px;color:#52525b">${
     store.replyTo

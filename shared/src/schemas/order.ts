@@ -2,6 +2,7 @@
 // and the body of POST /api/orders.
 import * as v from 'valibot';
 import { DEFAULT_COUNTRY, NON_US_COUNTRY_CODES } from '../countries.ts';
+import { DiscountCodeSchema } from '../discounts.ts';
 import {
   LIMIT_MESSAGES,
   MAX_ORDER_LINES,
@@ -280,6 +281,10 @@ export const OrderSchema = v.object({
   shippingAddress: v.nullish(ShippingAddressSchema),
   items: v.array(OrderItemSchema),
   subtotalUsdc: MoneyStringSchema,
+  /** The discount code applied at checkout; null or absent: none. */
+  discountCode: v.nullish(v.string()),
+  /** What the code took off the subtotal (absent: 0.00). */
+  discountUsdc: v.optional(MoneyStringSchema),
   shippingUsdc: MoneyStringSchema,
   totalUsdc: MoneyStringSchema,
   status: OrderStatusSchema,
@@ -306,6 +311,10 @@ export const CreateOrderSchema = v.object({
   shippingUsdc: MoneyStringSchema,
   totalUsdc: MoneyStringSchema,
   status: v.optional(v.literal('pending'), 'pending'),
+  /** A discount code the shopper applied; the server checks it and prices the order with it. */
+  discountCode: v.optional(DiscountCodeSchema),
+  /** What the shopper's page took off for the code; checked like the other totals. */
+  discountUsdc: v.optional(MoneyStringSchema),
 });
 /** A validated store order body. */
 export type CreateOrder = v.InferOutput<typeof CreateOrderSchema>;

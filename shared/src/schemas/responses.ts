@@ -123,8 +123,12 @@ export const OrderResponseSchema = v.object({
   shippingAddress: v.nullable(ShippingAddressSchema),
   items: v.array(OrderItemSchema),
   subtotalUsdc: MoneyStringSchema,
+  /** The discount code applied at checkout (upper-case); null: none. */
+  discountCode: v.nullable(v.string()),
+  /** What the code took off the subtotal (0.00 without one). */
+  discountUsdc: MoneyStringSchema,
   shippingUsdc: MoneyStringSchema,
-  /** subtotalUsdc + shippingUsdc + taxUsdc = totalUsdc. */
+  /** subtotalUsdc − discountUsdc + shippingUsdc + taxUsdc = totalUsdc. */
   taxUsdc: MoneyStringSchema,
   totalUsdc: MoneyStringSchema,
   status: v.picklist(ORDER_STATUSES),

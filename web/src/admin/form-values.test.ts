@@ -46,6 +46,8 @@ describe('ordersToCsv', () => {
     shippingAddress: null,
     items: [{ productId: 'p-1', title: 'Mug "XL"', quantity: 2, priceUsdc: '4.00' }],
     subtotalUsdc: '8.00',
+    discountCode: null,
+    discountUsdc: '0.00',
     shippingUsdc: '0.00',
     taxUsdc: '0.64',
     totalUsdc: '8.64',
@@ -63,7 +65,7 @@ describe('ordersToCsv', () => {
     const [header, row] = csv.trimEnd().split('\r\n');
     expect(header?.startsWith('"Order ID","Created At","Store","Customer","Status"')).toBe(true);
     expect(row).toContain(
-      '"Moon Shop","\'=cmd@example.com","paid","2 x Mug ""XL""","8.00","0.00","0.64","8.64","base",""',
+      '"Moon Shop","\'=cmd@example.com","paid","2 x Mug ""XL""","8.00","","0.00","0.00","0.64","8.64","base",""',
     );
     expect(csvField(null)).toBe('""');
   });

@@ -21,6 +21,8 @@ const order: MerchantOrder = {
   },
   items: [{ productId: 'p-1', title: 'Hoodie', quantity: 1, priceUsdc: '25.99' }],
   subtotalUsdc: '25.99',
+  discountCode: null,
+  discountUsdc: '0.00',
   shippingUsdc: '12.99',
   taxUsdc: '2.08',
   totalUsdc: '41.06',
@@ -36,10 +38,25 @@ const order: MerchantOrder = {
 const rowsOf = (csv: string) => csv.trimEnd().split('\r\n');
 
 describe('ordersToCsv', () => {
-  it('has a tax column, so subtotal + shipping + tax = total on each row', () => {
+  it('has discount and tax columns, so subtotal - discount + shipping + tax = total on each row', () => {
     const [header, row] = rowsOf(ordersToCsv([order], () => 'Moon Shop'));
-    expect(header).toContain('"Subtotal (USDC)","Shipping (USDC)","Tax (USDC)","Total (USDC)"');
-    expect(row).toContain('"25.99","12.99","2.08","41.06"');
+    expect(header).toContain(
+      '"Subtotal (USDC)","Discount Code","Discount (USDC)","Shipping (USDC)","Tax (USDC)","Total (USDC)"',
+    );
+    expect(row).toContain('"25.99","","0.00","12.99","2.08","41.06"');
+    // 25.99 - 2.60 (10%) = 23.39; tax 8% 1.87; + 12.99 = 38.25.
+    const discounted = {
+      ...order,
+      discountCode: 'SAVE10',
+      discountUsdc: '2.60',
+      taxUsdc: '1.87',
+      totalUsdc: '38.25',
+    };
+    const [, discountedRow] = rowsOf(ordersToCsv([discounted], () => 'Moon Shop'));
+    expect(discountedRow).toContain('"25.99","SAVE10","2.60","12.99","1.87","38.25"');
+    const withoutTax = { ...discounted, taxUsdc: undefined as unknown as string };
+    const [, derivedRow] = rowsOf(ordersToCsv([withoutTax], () => 'Moon Shop'));
+    expect(derivedRow).toContain('"25.99","SAVE10","2.60","12.99","1.87","38.25"');
   });
 
   it('carries the shipping address in its own columns', () => {

@@ -11,6 +11,8 @@ const COLUMNS = [
   'Status',
   'Items',
   'Subtotal (USDC)',
+  'Discount Code',
+  'Discount (USDC)',
   'Shipping (USDC)',
   'Tax (USDC)',
   'Total (USDC)',
@@ -38,11 +40,15 @@ const COLUMNS = [
 export function orderTax(
   order: Pick<MerchantOrder, 'subtotalUsdc' | 'shippingUsdc' | 'totalUsdc'> & {
     taxUsdc?: string;
+    discountUsdc?: string;
   },
 ): string {
   if (order.taxUsdc !== undefined) return order.taxUsdc;
   const rest =
-    parseUsdc(order.totalUsdc) - parseUsdc(order.subtotalUsdc) - parseUsdc(order.shippingUsdc);
+    parseUsdc(order.totalUsdc) -
+    parseUsdc(order.subtotalUsdc) +
+    parseUsdc(order.discountUsdc ?? '0') -
+    parseUsdc(order.shippingUsdc);
   return formatUsdc(rest > 0n ? rest : 0n);
 }
 
@@ -85,6 +91,8 @@ export function ordersToCsv(
     order.status,
     itemsText(order),
     order.subtotalUsdc,
+    order.discountCode,
+    order.discountUsdc ?? '0.00',
     order.shippingUsdc,
     orderTax(order),
     order.totalUsdc,

@@ -86,11 +86,17 @@ function PaymentTransaction(props: { txHash: string }) {
   );
 }
 
-/** What the total holds beyond subtotal and shipping: the store checkout's 8% estimated tax. */
+/**
+ * What the total holds beyond the discounted subtotal and shipping: the store checkout's
+ * estimated tax.
+ */
 function taxOf(order: Order): string | undefined {
   try {
     const tax =
-      parseUsdc(order.totalUsdc) - parseUsdc(order.subtotalUsdc) - parseUsdc(order.shippingUsdc);
+      parseUsdc(order.totalUsdc) -
+      parseUsdc(order.subtotalUsdc) +
+      parseUsdc(order.discountUsdc ?? '0') -
+      parseUsdc(order.shippingUsdc);
     return tax > 0n ? formatUsdc(tax) : undefined;
   } catch {
     return undefined;
@@ -175,6 +181,12 @@ function Confirmation(props: {
               <dt>Subtotal</dt>
               <dd>{usdc(order.subtotalUsdc)}</dd>
             </div>
+            {order.discountCode && order.discountUsdc && order.discountUsdc !== '0.00' && (
+              <div>
+                <dt>Discount ({order.discountCode})</dt>
+                <dd>−{usdc(order.discountUsdc)}</dd>
+              </div>
+            )}
             <div>
               <dt>Shipping</dt>
               <dd>{usdc(order.shippingUsdc)}</dd>

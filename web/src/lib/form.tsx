@@ -76,7 +76,7 @@ export function submitWith(form: { handleSubmit: () => Promise<unknown> }) {
 /** A labelled text-like input bound to the field in context; `onUserChange` runs only for typing. */
 export function InputField(
   props: LabelProps & {
-    type?: 'text' | 'email' | 'tel' | 'password' | 'url';
+    type?: 'text' | 'email' | 'tel' | 'password' | 'url' | 'datetime-local';
     autoComplete?: string;
     placeholder?: string;
     inputMode?: 'text' | 'decimal' | 'numeric';

@@ -3,6 +3,8 @@
 import {
   type CreateOrder,
   type CreateUniversalOrder,
+  type DiscountRule,
+  DiscountRuleSchema,
   type Order,
   OrderSchema,
   type PaymentStatusResponse,
@@ -53,6 +55,19 @@ export async function createOrder(
   );
   rememberReviewToken(created.id, created.reviewToken);
   return created;
+}
+
+/**
+ * POST /api/discount-codes/check: what a code takes off at the store's checkout, or an ApiError
+ * with the shopper's reason (unknown, inactive, expired, used up).
+ */
+export async function checkDiscountCode(
+  storeId: string,
+  code: string,
+  customerEmail?: string,
+): Promise<DiscountRule> {
+  const body = { storeId, code, ...(customerEmail ? { customerEmail } : {}) };
+  return v.parse(DiscountRuleSchema, await apiRequest('POST', '/api/discount-codes/check', body));
 }
 
 /** POST /api/universal-orders from the checkout form; answers the new order's id. */

@@ -27,6 +27,8 @@ interface MovementRow {
   amount_usdc: string;
   amount_base_units: string;
   classification: MoneyMovement['classification'];
+  discount_code: string | null;
+  discount_usdc: string | null;
 }
 
 const toMovement = (row: MovementRow): MoneyMovement => ({
@@ -42,6 +44,8 @@ const toMovement = (row: MovementRow): MoneyMovement => ({
   amountUsdc: row.amount_usdc,
   amountBaseUnits: row.amount_base_units,
   classification: row.classification,
+  discountCode: row.discount_code,
+  discountUsdc: row.discount_usdc,
 });
 
 /** One CSV field (RFC 4180), a leading =, +, -, @ neutralised: external order ids are strangers'. */
@@ -67,7 +71,8 @@ function movementBatches(db: Database, storeId: string, range: { from: string; t
   return sql<MovementRow[]>`
     select to_char(m.time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as time, m.type,
       m.direction, m.order_id, m.external_order_id, m.tx_hash, m.log_index, m."from", m."to",
-      m.amount_usdc, m.amount_base_units, m.classification
+      m.amount_usdc, m.amount_base_units, m.classification,
+      o.discount_code, o.discount_usdc::text as discount_usdc
     from (
       select p.block_time as time, 'payment' as type, 'in' as direction, p.order_id,
         p.external_order_id, p.tx_hash, p.log_index, p.payer as "from", p.deposit_address as "to",
@@ -88,6 +93,8 @@ function movementBatches(db: Database, storeId: string, range: { from: string; t
       from analytics.merchant_refunds r
       where r.store_id = ${storeId}::uuid and r.mined_at >= ${start}::timestamptz and r.mined_at < ${end}::timestamptz
     ) m
+    -- Note: a payment row carries its order's discount (a leg's row none: it is counted once).
+    left join orders o on m.type = 'payment' and o.id = m.order_id
     order by m.time, m.block, m.position nulls last, m.order_id, m.type`.cursor(CURSOR_ROWS);
 }
 

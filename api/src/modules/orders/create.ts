@@ -5,7 +5,8 @@
 // used before, an order of tracked products, whose units other orders hold are counted, an error
 // to store for replays) takes the general path: the key claimed like any route's
 // (http/idempotency.ts), the response stored by the plugin.
-import { resolveStoreSettings } from '@store/shared';
+import { type DiscountRule, resolveStoreSettings } from '@store/shared';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
@@ -27,6 +28,7 @@ import {
   throwIfRefused,
 } from '../../http/rate-limit.ts';
 import { availableUnits, heldUnits } from '../../payments/stock.ts';
+import { usableDiscount } from '../discounts/service.ts';
 import { STORE_NOT_FOUND } from '../stores/model.ts';
 import { type CreateOrderBody, ORDER_MESSAGES, type OrderView } from './model.ts';
 import { type CatalogueProduct, priceOrder } from './pricing.ts';
@@ -120,7 +122,7 @@ function catalogueOf(rows: readonly OpenRow[]) {
 }
 
 const ORDER_RETURNING = `id, store_id, source, payee_address, customer_email, shipping_address, items, subtotal_usdc,
-  shipping_usdc, tax_usdc, total_usdc, status, payment_chain, payment_tx_hash, payment_address,
+  discount_code, discount_usdc, shipping_usdc, tax_usdc, total_usdc, status, payment_chain, payment_tx_hash, payment_address,
   metadata, shipped_at, shipping_carrier, tracking_number, tracking_url, stock_held_until,
   created_at, updated_at, review_token`;
 const ORDER_COLUMNS = `store_id, customer_email, shipping_address, items, subtotal_usdc,
@@ -162,6 +164,8 @@ interface InsertedOrderRow {
   shipping_address: OrderRow['shippingAddress'];
   items: OrderRow['items'];
   subtotal_usdc: string;
+  discount_code: string | null;
+  discount_usdc: string;
   shipping_usdc: string;
   tax_usdc: string;
   total_usdc: string;
@@ -191,6 +195,8 @@ function createdOrder(r: InsertedOrderRow): CreatedOrder {
     shippingAddress: r.shipping_address,
     items: r.items,
     subtotalUsdc: r.subtotal_usdc,
+    discountCode: r.discount_code,
+    discountUsdc: r.discount_usdc,
     shippingUsdc: r.shipping_usdc,
     taxUsdc: r.tax_usdc,
     totalUsdc: r.total_usdc,
@@ -289,8 +295,13 @@ export async function createOrder(db: Database, input: OrderRequest): Promise<Or
   return { order: await placeOrder(db, body, catalogueOf(rows)) };
 }
 
-/** The order priced when it has no tracked product and nothing is refused; null otherwise. */
+/**
+ * The order priced when it has no tracked product, no discount code and nothing is refused; null
+ * otherwise.
+ */
 function pricedWithoutStock(body: CreateOrderBody, rows: readonly OpenRow[]): Priced | null {
+  // Note: a code's uses are counted under its row's lock, in the general path's transaction.
+  if (body.discountCode !== undefined) return null;
   try {
     const { catalogue, settings } = catalogueOf(rows);
     if ([...catalogue.values()].some((p) => p.trackInventory)) return null;
@@ -319,6 +330,8 @@ async function writeKeyAndOrder(
     shippingAddress: body.shippingAddress ?? null,
     items: priced.items,
     subtotalUsdc: priced.totals.subtotalUsdc,
+    discountCode: null,
+    discountUsdc: '0.00',
     shippingUsdc: priced.totals.shippingUsdc,
     taxUsdc: priced.totals.taxUsdc,
     totalUsdc: priced.totals.totalUsdc,
@@ -376,13 +389,44 @@ async function placeOrder(
   { settings, catalogue }: ReturnType<typeof catalogueOf>,
 ): Promise<CreatedOrder> {
   const tracked = [...catalogue.values()].filter((p) => p.trackInventory).map((p) => p.id);
-  // Note: no lock and no transaction: placing an order reserves nothing (its shopper's request
-  // for the deposit address does, under the products' lock: stock/holds.ts).
+  // Note: no lock for the stock: placing an order reserves none (its shopper's request for the
+  // deposit address does, under the products' lock: stock/holds.ts).
   const held = await heldUnits(db, tracked);
   for (const product of catalogue.values())
     if (product.trackInventory)
       product.inventory = availableUnits(product.inventory, held.get(product.id) ?? 0);
-  return insertOrder(db, body, priceOrder(body, catalogue, settings));
+  const code = body.discountCode;
+  if (code === undefined) return insertOrder(db, body, priceOrder(body, catalogue, settings));
+  // A code's use is one of this order from its insert on: the code's row stays locked from its
+  // uses' count to the order's commit, so the last use goes to one order only.
+  return db.transaction(async (tx) => {
+    const discount = await usableDiscount(tx, body.storeId, code, body.customerEmail, true);
+    const priced = priceOrder(body, catalogue, settings, discount.rule);
+    return insertDiscountedOrder(tx, body, priced, discount.id, discount.rule);
+  });
+}
+
+/** An order placed with a discount code, in the transaction that holds the code's lock. */
+async function insertDiscountedOrder(
+  tx: Parameters<Parameters<Database['transaction']>[0]>[0],
+  body: CreateOrderBody,
+  priced: Priced,
+  discountId: string,
+  rule: DiscountRule,
+): Promise<CreatedOrder> {
+  const [storeId, email, address, items, subtotal, shipping, tax, total] = orderValues(
+    body,
+    priced,
+  );
+  const rows = await tx.execute<InsertedOrderRow & Record<string, unknown>>(sql`
+    insert into orders (${sql.raw(ORDER_COLUMNS)}, discount_code, discount_usdc, discount_code_id)
+    values (${storeId}::uuid, ${email}::text, ${address}::jsonb, ${items}::jsonb,
+      ${subtotal}::numeric, ${shipping}::numeric, ${tax}::numeric, ${total}::numeric, 'pending',
+      ${rule.code}::text, ${priced.totals.discountUsdc}::numeric, ${discountId}::uuid)
+    returning ${sql.raw(ORDER_RETURNING)}`);
+  const [created] = [...rows];
+  if (!created) throw new Error('the order insert returned no row');
+  return createdOrder(created);
 }
 
 /** The statements of an order's fast path, for bench/api/statements.ts. */

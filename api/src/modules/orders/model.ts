@@ -80,6 +80,10 @@ export interface OrderView {
   shippingAddress: ShippingAddress | null;
   items: OrderItem[];
   subtotalUsdc: string;
+  /** The discount code applied at checkout; null: none. */
+  discountCode: string | null;
+  /** What the code took off the subtotal (0.00 without one). */
+  discountUsdc: string;
   shippingUsdc: string;
   taxUsdc: string;
   totalUsdc: string;

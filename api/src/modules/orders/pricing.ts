@@ -2,6 +2,9 @@
 // shipping from the method the store offers at its price, tax at the store's rate, and the
 // client's totals checked against ours (never trusted).
 import {
+  type DiscountRule,
+  discountAmount,
+  discountRefusal,
   enabledShippingOptions,
   MAX_QUANTITY_FALLBACK,
   type OrderItem,
@@ -81,14 +84,19 @@ function checkQuantity(product: CatalogueProduct, quantity: number) {
 }
 
 /**
- * Prices the order from `catalogue` (the store's published products) and the store's settings
- * (the defaults when none are given); 422 on any disagreement.
+ * Prices the order from `catalogue` (the store's published products), the store's settings (the
+ * defaults when none are given) and the discount code the body names (`discount`, checked usable
+ * by the caller); 422 on any disagreement, or when the code does not apply to these lines.
  */
 export function priceOrder(
   body: CreateOrderBody,
   catalogue: ReadonlyMap<string, CatalogueProduct>,
   settings: ResolvedStoreSettings = resolveStoreSettings({}),
+  discount?: DiscountRule,
 ): PricedOrder {
+  // Note: a code in the body is priced only with its stored rule; none stored, no order.
+  if (body.discountCode !== undefined && discount?.code !== body.discountCode)
+    throw new Error('priceOrder: the body names a discount code the caller did not resolve');
   const quantities = new Map<string, number>();
   const items = body.items.map((line): OrderItem => {
     const product = catalogue.get(line.productId);
@@ -108,10 +116,17 @@ export function priceOrder(
   });
   const shippingMethod = shippingMethodOf(body, settings);
   const shipping = offeredShippingPrice(settings, shippingMethod) ?? 0n;
-  const totals = storeCheckoutTotals(items, shipping, settings.taxRateBps);
+  let off = 0n;
+  if (discount) {
+    const refusal = discountRefusal(items, discount);
+    if (refusal) throw fail(refusal);
+    off = discountAmount(items, discount);
+  }
+  const totals = storeCheckoutTotals(items, shipping, settings.taxRateBps, off);
   const agrees =
     parseUsdc(body.subtotalUsdc) === totals.subtotal &&
     parseUsdc(body.shippingUsdc) === totals.shipping &&
+    (body.discountUsdc === undefined || parseUsdc(body.discountUsdc) === totals.discount) &&
     parseUsdc(body.totalUsdc) === totals.total;
   if (!agrees) throw fail(ORDER_MESSAGES.totalsMismatch);
   return { items, shippingMethod, totals };

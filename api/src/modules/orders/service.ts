@@ -32,6 +32,8 @@ const orderColumns = {
   shippingAddress: orders.shippingAddress,
   items: orders.items,
   subtotalUsdc: orders.subtotalUsdc,
+  discountCode: orders.discountCode,
+  discountUsdc: orders.discountUsdc,
   shippingUsdc: orders.shippingUsdc,
   taxUsdc: orders.taxUsdc,
   totalUsdc: orders.totalUsdc,

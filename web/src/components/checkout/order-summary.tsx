@@ -22,6 +22,8 @@ export interface SummaryLine {
 export function OrderSummary(props: {
   lines: readonly SummaryLine[];
   subtotalUsdc: string;
+  /** What a discount code takes off (shown when more than 0.00), with the code. */
+  discount?: { code: string; amountUsdc: string };
   shippingUsdc?: string;
   taxUsdc?: string;
   /** The tax line's label: the store checkout's 8% estimate unless given (a session's own tax). */
@@ -48,6 +50,12 @@ export function OrderSummary(props: {
             <dt>Subtotal</dt>
             <dd>{usdc(props.subtotalUsdc)}</dd>
           </div>
+          {props.discount && props.discount.amountUsdc !== '0.00' && (
+            <div className="summary-discount">
+              <dt>Discount ({props.discount.code})</dt>
+              <dd data-testid="order-discount">−{usdc(props.discount.amountUsdc)}</dd>
+            </div>
+          )}
           {props.shippingUsdc !== undefined && (
             <div>
               <dt>Shipping</dt>

@@ -151,6 +151,9 @@ function OrderDetail(props: {
         </ul>
         <dl className="order-facts order-totals">
           <Fact term="Subtotal">{usdc(order.subtotalUsdc)}</Fact>
+          {order.discountCode && (
+            <Fact term={`Discount (${order.discountCode})`}>−{usdc(order.discountUsdc)}</Fact>
+          )}
           <Fact term="Shipping">{usdc(order.shippingUsdc)}</Fact>
           <Fact term="Tax">{usdc(orderTax(order))}</Fact>
           <Fact term="Total">

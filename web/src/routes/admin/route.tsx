@@ -51,6 +51,7 @@ function AdminLayout() {
           </Link>
           <Link to="/admin/orders">Orders</Link>
           <Link to="/admin/customers">Customers</Link>
+          <Link to="/admin/discounts">Discounts</Link>
           <Link to="/admin/payouts">Payouts</Link>
           <Link to="/admin/audit">Audit log</Link>
           <Link to="/admin/account">Account</Link>

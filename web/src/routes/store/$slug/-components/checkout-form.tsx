@@ -2,6 +2,7 @@
 // same rules and messages the API enforces), the store's shipping methods and the live order
 // summary with the store's tax rate (the same shared totals the API recomputes).
 import {
+  type DiscountRule,
   defaultShippingMethodOf,
   enabledShippingOptions,
   formatTaxRate,
@@ -24,6 +25,7 @@ import {
   CustomerSections,
   customerDefaults,
 } from '../../../../components/checkout/customer-fields.tsx';
+import { DiscountCode } from '../../../../components/checkout/discount-code.tsx';
 import { OrderSummary } from '../../../../components/checkout/order-summary.tsx';
 import {
   type ShippingChoice,
@@ -62,9 +64,10 @@ function totalsOf(
   lines: readonly CartRow[],
   method: ShippingMethod,
   settings: ResolvedStoreSettings,
+  discount: DiscountRule | undefined,
 ) {
   try {
-    return storeOrderTotals(lines, method, settings);
+    return storeOrderTotals(lines, method, settings, discount);
   } catch {
     return undefined;
   }
@@ -84,6 +87,10 @@ export function CheckoutForm(props: {
   const settings = useMemo(() => resolveStoreSettings(props.store), [props.store]);
   // Note: read when submitting (the form's submit handler is made once).
   const remember = useRef(false);
+  // The applied discount code (read when submitting, as `remember` is).
+  const [discount, setDiscount] = useState<DiscountRule>();
+  const discountRef = useRef<DiscountRule | undefined>(undefined);
+  discountRef.current = discount;
   const rememberId = useId();
   // What this device keeps (a shopper asked it to), whether it was put in the form, and whether
   // it was just forgotten (said once, as a status).
@@ -103,6 +110,7 @@ export function CheckoutForm(props: {
         props.onPlaced,
         settings,
         remember.current,
+        discountRef.current,
       );
     },
   });
@@ -134,7 +142,7 @@ export function CheckoutForm(props: {
     setForgotten(true);
   };
 
-  const totals = totalsOf(props.lines, method, settings);
+  const totals = totalsOf(props.lines, method, settings, discount);
   return (
     <form className="checkout-layout" noValidate onSubmit={submitWith(form)}>
       <div className="checkout-sections">
@@ -189,6 +197,13 @@ export function CheckoutForm(props: {
             onChange={(next) => form.setFieldValue('shippingMethod', next)}
           />
         </section>
+        <DiscountCode
+          storeId={props.store.id}
+          lines={props.lines}
+          customerEmail={() => form.getFieldValue('customerEmail') || undefined}
+          applied={discount}
+          onChange={setDiscount}
+        />
         {/* Note: outside the summary, whose pay button also sits in the phone's bottom bar. */}
         <p className="muted small">
           Paid in USDC on {chain.networkName}. You will get a payment address on the next page.
@@ -202,6 +217,9 @@ export function CheckoutForm(props: {
           lineTotalUsdc: lineTotal(line),
         }))}
         subtotalUsdc={totals?.subtotalUsdc ?? '—'}
+        discount={
+          discount && totals ? { code: discount.code, amountUsdc: totals.discountUsdc } : undefined
+        }
         shippingUsdc={totals?.shippingUsdc ?? settings.shipping[method].priceUsdc}
         taxUsdc={totals?.taxUsdc ?? '—'}
         taxLabel={`Estimated tax (${formatTaxRate(settings.taxRateBps)})`}

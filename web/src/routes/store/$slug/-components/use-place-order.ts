@@ -2,6 +2,7 @@
 // stays the same while the same order is re-sent, cart cleared on success, and the details kept
 // for the next checkout only when the shopper asked for it.
 import {
+  type DiscountRule,
   FAILURE_TOASTS,
   type ResolvedStoreSettings,
   type StoreCheckoutForm,
@@ -28,8 +29,10 @@ export function usePlaceOrder() {
     settings?: ResolvedStoreSettings,
     /** Whether the shopper asked this device to remember the details. */
     remember = false,
+    /** The discount code the shopper applied (the server checks and prices it again). */
+    discount?: DiscountRule,
   ): Promise<boolean> {
-    const prepared = prepareStoreOrder(lines, storeId, form, settings);
+    const prepared = prepareStoreOrder(lines, storeId, form, settings, discount);
     if (!prepared.ok) {
       toastError(prepared.error.title, prepared.error.description);
       return false;
