@@ -62,8 +62,11 @@ const CHECKS = [
   },
 ] as const;
 
-/** Checks of these tables that are no list of states (which columns go together). */
-const OTHER_CHECKS = ['orders_source_store_check'];
+/**
+ * Checks of these tables that are no plain list of states: which columns go together, and the
+ * status a reversed order had (null, or one of the order statuses, built by the same oneOf).
+ */
+const OTHER_CHECKS = ['orders_source_store_check', 'orders_status_before_reversal_check'];
 /** The checks of migrations 0006 and 0020 (orders_source_check came with the column, in 0025). */
 const CHECKS_OF_0006_0020 = CHECKS.filter(
   (c) => c.name !== 'orders_source_check' && c.name !== 'payment_wallets_exception_check',
@@ -96,6 +99,12 @@ describe('state constraints in the schema', () => {
       getTableConfig(t as PgTable).checks.map((c) => c.name),
     );
     expect(names.sort()).toEqual([...CHECKS.map((c) => c.name), ...OTHER_CHECKS].sort());
+    const before = getTableConfig(orders as PgTable).checks.find(
+      (c) => c.name === 'orders_status_before_reversal_check',
+    );
+    expect(listed(dialect.sqlToQuery(before?.value ?? oneOf('x', [])).sql)).toEqual([
+      ...ORDER_STATUSES,
+    ]);
   });
 
   test('values are quoted as SQL literals', () => {
