@@ -31,7 +31,7 @@ export const PRODUCT_FORM_MESSAGES = {
   titleRequired: 'Title is required',
   storeIdRequired: 'Store is required',
   inventory: 'Inventory must be a whole number of 0 or more',
-  priceAboveCap: 'The price is above this product’s price cap',
+  priceAboveCap: "The price is above this product's price cap",
 } as const;
 
 /** Merchant account form messages: sign-up and sign-in (docs/messages.md#merchant-accounts). */
