@@ -99,10 +99,10 @@ function movementBatches(db: Database, storeId: string, range: { from: string; t
 }
 
 /** A stream of text chunks from the batches; the cursor is closed when the client goes away. */
-function textStream(
-  batches: AsyncIterable<MovementRow[]>,
+export function textStream<Row>(
+  batches: AsyncIterable<Row[]>,
   head: string,
-  each: (movement: MoneyMovement, index: number) => string,
+  each: (row: Row, index: number) => string,
   tail: string,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -121,11 +121,30 @@ function textStream(
         controller.close();
         return;
       }
-      const text = next.value.map((row) => each(toMovement(row), index++)).join('');
+      const text = next.value.map((row) => each(row, index++)).join('');
       controller.enqueue(encoder.encode(text));
     },
     async cancel() {
       await iterator.return?.();
+    },
+  });
+}
+
+/** A streamed CSV attachment (RFC 4180, CRLF): the header, then each batch's rows as read. */
+export function csvAttachment<Row>(
+  batches: AsyncIterable<Row[]>,
+  columns: readonly string[],
+  fields: (row: Row) => readonly (string | number | null)[],
+  fileName: string,
+): Response {
+  const line = (values: readonly (string | number | null)[]) =>
+    `${values.map(csvField).join(',')}\r\n`;
+  const body = textStream(batches, line(columns), (row) => line(fields(row)), '');
+  return new Response(body, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${fileName}"`,
+      'cache-control': 'no-store',
     },
   });
 }
@@ -139,19 +158,12 @@ export async function moneyMovementsCsv(
 ): Promise<Response> {
   const store = await getOwnStoreOrThrow(db, ownerId, storeId);
   const range = resolveRange(query);
-  const body = textStream(
+  return csvAttachment(
     movementBatches(db, store.id, range),
-    `${MONEY_MOVEMENTS_CSV_COLUMNS.map(csvField).join(',')}\r\n`,
-    (m) => `${moneyMovementFields(m).map(csvField).join(',')}\r\n`,
-    '',
+    MONEY_MOVEMENTS_CSV_COLUMNS,
+    (row) => moneyMovementFields(toMovement(row)),
+    `${fileName(store.slug, range)}.csv`,
   );
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${fileName(store.slug, range)}.csv"`,
-      'cache-control': 'no-store',
-    },
-  });
 }
 
 /** The store's movements as a streamed JSON array. */
@@ -166,7 +178,7 @@ export async function moneyMovementsJson(
   const body = textStream(
     movementBatches(db, store.id, range),
     '[',
-    (m, i) => `${i === 0 ? '' : ','}${JSON.stringify(m)}`,
+    (row, i) => `${i === 0 ? '' : ','}${JSON.stringify(toMovement(row))}`,
     ']',
   );
   return new Response(body, {

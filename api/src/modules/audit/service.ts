@@ -10,7 +10,7 @@ import {
 } from '@store/shared/audit';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
-import { csvField } from '../analytics/movements.ts';
+import { csvAttachment } from '../analytics/movements.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
 
 /** Text of a cursor that is not one of ours. */
@@ -141,34 +141,10 @@ export async function storeAuditCsv(
   query: AuditQuery,
 ): Promise<Response> {
   const store = await getOwnStoreOrThrow(db, ownerId, storeId);
-  const iterator = entryQuery(db, store, query).cursor(CSV_BATCH)[Symbol.asyncIterator]();
-  const encoder = new TextEncoder();
-  let started = false;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(`${AUDIT_CSV_COLUMNS.map(csvField).join(',')}\r\n`));
-      }
-      const next = await iterator.next();
-      if (next.done) {
-        controller.close();
-        return;
-      }
-      const text = next.value
-        .map((row) => `${csvFieldsOf(toEntry(row)).map(csvField).join(',')}\r\n`)
-        .join('');
-      controller.enqueue(encoder.encode(text));
-    },
-    async cancel() {
-      await iterator.return?.();
-    },
-  });
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${store.slug}-audit-log.csv"`,
-      'cache-control': 'no-store',
-    },
-  });
+  return csvAttachment(
+    entryQuery(db, store, query).cursor(CSV_BATCH),
+    AUDIT_CSV_COLUMNS,
+    (row) => csvFieldsOf(toEntry(row)),
+    `${store.slug}-audit-log.csv`,
+  );
 }

@@ -16,7 +16,7 @@ import {
   payoutEntryFields,
 } from '@store/shared/payouts';
 import type { Database } from '../../db/client.ts';
-import { csvField } from '../analytics/movements.ts';
+import { csvAttachment } from '../analytics/movements.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
 
 /** Rows fetched from Postgres at a time by the CSV. */
@@ -180,34 +180,10 @@ export async function storePayoutsCsv(
 ): Promise<Response> {
   const store = await getOwnStoreOrThrow(db, ownerId, storeId);
   const range = resolveRange(query);
-  const encoder = new TextEncoder();
-  const iterator = entryQuery(db, store.id, range).cursor(CURSOR_ROWS)[Symbol.asyncIterator]();
-  let started = false;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(`${PAYOUTS_CSV_COLUMNS.map(csvField).join(',')}\r\n`));
-      }
-      const next = await iterator.next();
-      if (next.done) {
-        controller.close();
-        return;
-      }
-      const text = next.value
-        .map((row) => `${payoutEntryFields(toEntry(row)).map(csvField).join(',')}\r\n`)
-        .join('');
-      controller.enqueue(encoder.encode(text));
-    },
-    async cancel() {
-      await iterator.return?.();
-    },
-  });
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${store.slug}-payouts-${range.from}-to-${range.to}.csv"`,
-      'cache-control': 'no-store',
-    },
-  });
+  return csvAttachment(
+    entryQuery(db, store.id, range).cursor(CURSOR_ROWS),
+    PAYOUTS_CSV_COLUMNS,
+    (row) => payoutEntryFields(toEntry(row)),
+    `${store.slug}-payouts-${range.from}-to-${range.to}.csv`,
+  );
 }
