@@ -3,6 +3,7 @@
 // a new device), with who made it (a user, or a user's API key), when, from where (address and
 // browser) and what changed (the fields before and after; never a secret). Append-only.
 import * as v from 'valibot';
+import { cursorParam, pageLimitParam } from './limits.ts';
 
 /** What an audit entry records. */
 export const AUDIT_ACTIONS = [
@@ -43,7 +44,6 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
 /** Largest page and the default one; longest cursor. */
 export const AUDIT_LIST_LIMITS = { maxPage: 500, defaultPage: 100, cursor: 200 } as const;
 
-const limitMessage = `limit must be a whole number from 1 to ${AUDIT_LIST_LIMITS.maxPage}`;
 const dateMessage = 'Dates are YYYY-MM-DD';
 const day = v.pipe(v.string(), v.maxLength(10, dateMessage), v.isoDate(dateMessage));
 
@@ -59,23 +59,8 @@ export const AuditQuerySchema = v.object({
   ),
   from: v.optional(day),
   to: v.optional(day),
-  cursor: v.optional(
-    v.pipe(
-      v.string(),
-      v.maxLength(AUDIT_LIST_LIMITS.cursor, 'cursor is not valid'),
-      v.regex(/^[\w-]+$/, 'cursor is not valid'),
-    ),
-  ),
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.maxLength(3, limitMessage),
-      v.regex(/^\d+$/, limitMessage),
-      v.transform(Number),
-      v.minValue(1, limitMessage),
-      v.maxValue(AUDIT_LIST_LIMITS.maxPage, limitMessage),
-    ),
-  ),
+  cursor: cursorParam(AUDIT_LIST_LIMITS.cursor),
+  limit: pageLimitParam(AUDIT_LIST_LIMITS.maxPage),
 });
 /** A validated audit query. */
 export type AuditQuery = v.InferOutput<typeof AuditQuerySchema>;

@@ -3,7 +3,7 @@
 // (the totals of their orders with a paid or later status, as the dashboard's revenue counts them),
 // and their first and last order. Searched by email or name, in cursor pages like the orders list.
 import * as v from 'valibot';
-import { maxChars } from './limits.ts';
+import { cursorParam, maxChars, pageLimitParam } from './limits.ts';
 
 /** Longest search text; largest page and the default one; longest cursor. */
 export const CUSTOMER_LIST_LIMITS = {
@@ -13,31 +13,14 @@ export const CUSTOMER_LIST_LIMITS = {
   cursor: 600,
 } as const;
 
-const limitMessage = `limit must be a whole number from 1 to ${CUSTOMER_LIST_LIMITS.maxPage}`;
-
 /**
  * Query of GET /api/stores/{id}/customers: `q` (part of an email or a name), a page size and the
  * cursor of the page after (the previous page's `X-Next-Cursor`).
  */
 export const CustomerListQuerySchema = v.object({
   q: v.optional(v.pipe(v.string(), v.trim(), maxChars('Search', CUSTOMER_LIST_LIMITS.search))),
-  cursor: v.optional(
-    v.pipe(
-      v.string(),
-      v.maxLength(CUSTOMER_LIST_LIMITS.cursor, 'cursor is not valid'),
-      v.regex(/^[\w-]+$/, 'cursor is not valid'),
-    ),
-  ),
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.maxLength(3, limitMessage),
-      v.regex(/^\d+$/, limitMessage),
-      v.transform(Number),
-      v.minValue(1, limitMessage),
-      v.maxValue(CUSTOMER_LIST_LIMITS.maxPage, limitMessage),
-    ),
-  ),
+  cursor: cursorParam(CUSTOMER_LIST_LIMITS.cursor),
+  limit: pageLimitParam(CUSTOMER_LIST_LIMITS.maxPage),
 });
 /** A validated customer list query. */
 export type CustomerListQuery = v.InferOutput<typeof CustomerListQuerySchema>;

@@ -45,3 +45,29 @@ export function maxChars(label: string, max: number) {
 export function optionalCappedText(label: string, max: number) {
   return v.nullish(v.pipe(v.string(), maxChars(label, max)));
 }
+
+/** A list's opaque page cursor in a query string: at most `maxLength` URL-safe characters. */
+export function cursorParam(maxLength: number) {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(maxLength, 'cursor is not valid'),
+      v.regex(/^[\w-]+$/, 'cursor is not valid'),
+    ),
+  );
+}
+
+/** A list's page size in a query string: a whole number from 1 to `maxPage`. */
+export function pageLimitParam(maxPage: number) {
+  const message = `limit must be a whole number from 1 to ${maxPage}`;
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(3, message),
+      v.regex(/^\d+$/, message),
+      v.transform(Number),
+      v.minValue(1, message),
+      v.maxValue(maxPage, message),
+    ),
+  );
+}
