@@ -55,6 +55,29 @@ describe('state changes only as JSON from our own pages', () => {
     expect(await ownStoreCount()).toBe(before);
   });
 
+  test("the newer body routes (discount codes, a customer's erasure) refuse a form too (415) and change nothing", async () => {
+    const store = (await t.alice.api.post('/api/stores', storeForm())).body;
+    const discounts = `/api/stores/${store.id}/discounts`;
+    const created = await raw(discounts, {
+      method: 'POST',
+      cookie: t.alice.cookie,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ code: 'FORM10', kind: 'percent', percentBps: '1000' }).toString(),
+    });
+    expect(created.status).toBe(415);
+    expect(created.body.error.message).toBe(REQUEST_ORIGIN_MESSAGES.jsonOnly);
+    const erased = await raw(`/api/stores/${store.id}/customers/erase`, {
+      method: 'POST',
+      cookie: t.alice.cookie,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'ada@example.com' }).toString(),
+    });
+    expect(erased.status).toBe(415);
+    const listed = await t.alice.api.get(discounts);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([]);
+  });
+
   test('a cross-origin or same-site JSON POST with the cookie is refused (403); our own page is served', async () => {
     const before = await ownStoreCount();
     const send = (headers: Record<string, string>) =>
