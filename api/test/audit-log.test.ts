@@ -287,7 +287,8 @@ describe('the audit log', () => {
     });
     expect(accepted.actor).toMatchObject({ userId: owner.user.id, apiKeyId: null });
     expect(accepted.changes).toMatchObject({
-      status: { before: 'underpaid', after: 'paid' },
+      status: { before: 'pending', after: 'paid' },
+      paymentException: { before: 'underpaid', after: 'accepted_underpaid' },
       receivedUsdc: { before: null, after: '6.000000' },
     });
     expect(deposit.changes).toMatchObject({

@@ -3,7 +3,7 @@
 // rows, and by a worker's first pass for payments made while no worker ran. The indexer's tables
 // are made here as Ponder makes them (as its role), with the rows a payment would leave.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { PaymentState } from '@store/shared';
+import { type PaymentState, paymentPhase } from '@store/shared';
 import { customer } from '@store/stack/api-process';
 import { eq } from 'drizzle-orm';
 import postgres from 'postgres';
@@ -139,9 +139,9 @@ describe('the full pass', () => {
     // The shopper pays the full amount two months late; the indexer adds the row.
     await indexTransfer(wallet.walletAddress, '10.80', HEAD - 5, new Date());
     const next = await pass(cursor, false);
-    expect(next.changes.map((c) => [c.walletId, c.after.state])).toEqual([
-      [wallet.id, 'paid_late'],
-    ]);
+    expect(
+      next.changes.map((c) => [c.walletId, paymentPhase(c.after.state, c.after.exception)]),
+    ).toEqual([[wallet.id, 'paid_late']]);
     const [order] = await t.testDb.database.db
       .select()
       .from(orders)
@@ -154,9 +154,9 @@ describe('the full pass', () => {
     const { cursor } = await pass({ lastTransferId: '' }, true);
     await indexTransfer(wallet.walletAddress, '4.00', HEAD - 5, new Date());
     const next = await pass(cursor, false);
-    expect(next.changes.map((c) => [c.walletId, c.after.state])).toEqual([
-      [wallet.id, 'underpaid'],
-    ]);
+    expect(
+      next.changes.map((c) => [c.walletId, paymentPhase(c.after.state, c.after.exception)]),
+    ).toEqual([[wallet.id, 'underpaid']]);
   });
 
   test("a worker's first pass finds a payment made to an old address while no worker ran", async () => {
@@ -166,7 +166,9 @@ describe('the full pass', () => {
     await indexTransfer(paid.walletAddress, '10.80', HEAD - 5, new Date());
     // A worker starts: its first pass has no cursor.
     const first = await pass({ lastTransferId: null }, true);
-    expect(first.changes.map((c) => [c.walletId, c.after.state])).toEqual([[paid.id, 'paid_late']]);
+    expect(
+      first.changes.map((c) => [c.walletId, paymentPhase(c.after.state, c.after.exception)]),
+    ).toEqual([[paid.id, 'paid_late']]);
     // The paid one besides what a full pass reads; not the old one nothing was sent to.
     expect(first.candidates).toBe(reads + 1);
   });

@@ -2,7 +2,7 @@
 // order id), filters (store, status, payment exception, days) and cursor pages past 500 orders;
 // another merchant and an anonymous client see none of it.
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { type PaymentState, parseUsdc, paymentExceptionOf } from '@store/shared';
+import { type PaymentPhase, parseUsdc, storedPayment } from '@store/shared';
 import { customer } from '@store/stack/api-process';
 import { eq, sql } from 'drizzle-orm';
 import { orders, paymentWallets } from '../src/db/schema.ts';
@@ -34,8 +34,9 @@ async function insertOrders(storeId: string, count: number, start: number) {
 }
 
 let walletIndex = 0;
-async function withWallet(orderId: string, status: string, received: string) {
+async function withWallet(orderId: string, phase: PaymentPhase, received: string) {
   walletIndex += 1;
+  const { state, exception } = storedPayment(phase, parseUsdc(received));
   await db()
     .insert(paymentWallets)
     .values({
@@ -43,9 +44,9 @@ async function withWallet(orderId: string, status: string, received: string) {
       walletAddress: `0x${(0xdef000 + walletIndex).toString(16).padStart(40, '0')}`,
       derivationPath: `m/44'/60'/0'/0/${800_000 + walletIndex}`,
       derivationIndex: 800_000 + walletIndex,
-      status: status as PaymentState,
       // Note: stored as the record step stores it.
-      exception: paymentExceptionOf(status as PaymentState, parseUsdc(received)),
+      status: state,
+      exception,
       expectedAmountUsdc: '1.00',
       receivedAmountUsdc: received,
       detectedAmountUsdc: received,

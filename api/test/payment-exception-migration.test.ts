@@ -2,7 +2,8 @@
 // detected, underpaid, accepted underpaid, received, overpaid, paid late, expired with and
 // without money, reversed) migrate with the same facts, the exception now a column of its own:
 // an underpaid order its merchant accepted is received with its accepted amount, like its order;
-// the order list's exception filter reads the column.
+// the order list's exception filter reads the column. Migrated on to the latest, where the state
+// says only where the payment is (0036): underpaid is waiting, overpaid and paid late received.
 import { describe, expect, test } from 'bun:test';
 import { createDatabase, migrateDatabase } from '../src/db/client.ts';
 import { listMerchantOrders } from '../src/modules/orders/service.ts';
@@ -19,13 +20,7 @@ const PAYOUT = '0x1111111111111111111111111111111111111111';
 const CASES = [
   ['waiting', 'pending', '0', '0', { status: 'waiting', exception: 'none', accepted: null }],
   ['detected', 'pending', '10', '0', { status: 'detected', exception: 'none', accepted: null }],
-  [
-    'underpaid',
-    'pending',
-    '4',
-    '4',
-    { status: 'underpaid', exception: 'underpaid', accepted: null },
-  ],
+  ['underpaid', 'pending', '4', '4', { status: 'waiting', exception: 'underpaid', accepted: null }],
   [
     'underpaid',
     'shipped',
@@ -34,14 +29,8 @@ const CASES = [
     { status: 'received', exception: 'accepted_underpaid', accepted: '6.000000' },
   ],
   ['received', 'paid', '10', '10', { status: 'received', exception: 'none', accepted: null }],
-  ['overpaid', 'paid', '13', '13', { status: 'overpaid', exception: 'overpaid', accepted: null }],
-  [
-    'paid_late',
-    'paid',
-    '10',
-    '10',
-    { status: 'paid_late', exception: 'paid_late', accepted: null },
-  ],
+  ['overpaid', 'paid', '13', '13', { status: 'received', exception: 'overpaid', accepted: null }],
+  ['paid_late', 'paid', '10', '10', { status: 'received', exception: 'paid_late', accepted: null }],
   ['expired', 'pending', '0', '0', { status: 'expired', exception: 'none', accepted: null }],
   ['expired', 'pending', '2', '2', { status: 'expired', exception: 'underpaid', accepted: null }],
   ['reversed', 'reversed', '0', '0', { status: 'reversed', exception: 'none', accepted: null }],

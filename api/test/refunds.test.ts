@@ -96,7 +96,8 @@ describe('an overpaid order', () => {
 
     const view = (await owner.api.get(`/api/orders/${orderId}/refunds`)).body;
     expect(view).toMatchObject({
-      paymentStatus: 'overpaid',
+      paymentStatus: 'received',
+      paymentException: 'overpaid',
       expectedAmount: '10.800000',
       receivedAmount: '13.300000',
       extraAmount: '2.500000',
@@ -256,7 +257,8 @@ describe('an underpaid order, decided the day it happens', () => {
     expect(ownerMail?.text).toContain(`https://shop.example/admin/orders/${orderId}`);
     const view = (await owner.api.get(`/api/orders/${orderId}/refunds`)).body;
     expect(view).toMatchObject({
-      paymentStatus: 'underpaid',
+      paymentStatus: 'waiting',
+      paymentException: 'underpaid',
       receivedAmount: '4.000000',
       missingAmount: '6.800000',
       onDepositAmount: '4.000000',
@@ -322,7 +324,7 @@ describe('an underpaid order, decided the day it happens', () => {
     const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(order?.status).toBe('pending');
     expect(await walletOf(t.database.db, orderId)).toMatchObject({
-      status: 'underpaid',
+      status: 'waiting',
       exception: 'underpaid',
     });
     expect((await balancesOf(t.stack.env, payout)).usdc).toBe(0n);

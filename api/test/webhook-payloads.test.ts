@@ -103,7 +103,8 @@ describe('payloads sent', () => {
     const [payload] = await waitForEvents(under.orderId, ['order.underpaid']);
     expect(v.parse(WEBHOOK_PAYLOAD_SCHEMAS['order.underpaid'], payload)).toMatchObject({
       status: 'pending',
-      paymentStatus: 'underpaid',
+      paymentStatus: 'waiting',
+      paymentException: 'underpaid',
       // what arrived, not zero
       paymentWallet: { expectedAmount: '10.00', receivedAmount: '3.000000' },
       completedAt: null,
@@ -138,7 +139,13 @@ describe('payloads sent', () => {
         orderId,
         headBlock: 0n,
         before: { ...paid, paymentTxHash: wallet.depositTxHash ?? hash },
-        after: { state: 'reversed', detected: 0n, received: 0n, paymentTxHash: null },
+        after: {
+          state: 'reversed',
+          exception: 'none',
+          detected: 0n,
+          received: 0n,
+          paymentTxHash: null,
+        },
       },
       new Date(),
     );

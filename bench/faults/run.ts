@@ -7,7 +7,7 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { usdcAbi } from '@store/api/chain/usdc-abi';
-import { parseUsdc } from '@store/shared';
+import { isPaidState, isPaymentState, parseUsdc } from '@store/shared';
 import { chainLedger, type DepositLedger } from '@store/stack/chain-ledger';
 import { waitForIndexerBlock } from '@store/stack/indexer';
 import type { Service } from '@store/stack/process';
@@ -155,7 +155,7 @@ try {
     }
     if (i % 10 === 9) {
       // Above the depth: once the payment has counted, take it away (the order is reversed).
-      const counted = await waitForStatus(order.orderId, ['received', 'overpaid'], 20_000);
+      const counted = await waitForStatus(order.orderId, ['received'], 20_000);
       const head = await client.getBlockNumber();
       await reorg(Math.max(CONFIRMATIONS + 1, Number(head - paidAt) + 1));
       counts.reorgsAbove += 1;
@@ -317,11 +317,12 @@ async function balancesByState(wallets: readonly DepositLedger[]) {
   let unaccounted = 0n;
   for (const w of wallets) {
     const status = stateOf.get(w.address.toLowerCase()) ?? 'unknown';
-    const into = ['received', 'overpaid', 'paid_late'].includes(status)
-      ? paid
-      : status === 'reversed'
-        ? reversed
-        : unpaid;
+    const into =
+      isPaymentState(status) && isPaidState(status)
+        ? paid
+        : status === 'reversed'
+          ? reversed
+          : unpaid;
     into.wallets += 1;
     if (w.balance > 0n) {
       into.units += w.balance;
@@ -356,13 +357,14 @@ async function settle(orders: readonly { orderId: string; address: Address }[]) 
       order_id: string;
       address: string;
       status: string;
+      exception: string;
       expected: string;
       received: string;
       forwarded: string;
       open_legs: number;
       held: string;
     }>(sql`
-      select w.order_id, lower(w.wallet_address) as address, w.status,
+      select w.order_id, lower(w.wallet_address) as address, w.status, w.exception,
         w.expected_amount_usdc::text as expected, w.received_amount_usdc::text as received,
         w.forwarded_amount_usdc::text as forwarded,
         (select count(*)::int from forwarding_transfers f
@@ -376,12 +378,12 @@ async function settle(orders: readonly { orderId: string; address: Address }[]) 
     let heldForPayers = 0n;
     for (const wallet of state) {
       const onChain = await chainReceived(wallet.address as Address, head);
-      const paidInDb = ['received', 'overpaid', 'paid_late'].includes(wallet.status);
+      const paidInDb = isPaymentState(wallet.status) && isPaidState(wallet.status);
       if (paidInDb && onChain.atDepth < parseUsdc(wallet.expected))
         misreported.push(`${wallet.order_id}: ${wallet.status} but ${onChain.atDepth} at depth`);
       if (
         !paidInDb &&
-        wallet.status !== 'underpaid' &&
+        wallet.exception !== 'underpaid' &&
         onChain.atDepth >= parseUsdc(wallet.expected)
       )
         misreported.push(`${wallet.order_id}: ${wallet.status} though paid on chain`);

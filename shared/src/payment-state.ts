@@ -4,8 +4,24 @@ import { confirmationsOf } from './confirmations.ts';
 import type { Usdc } from './money.ts';
 import type { ApiPaymentStatus } from './status.ts';
 
-/** States of a deposit wallet. */
-export const PAYMENT_STATES = [
+/**
+ * Where a deposit wallet's payment is, stored as it is (`payment_wallets.status`): waiting (not all
+ * of the amount has arrived; a top-up still completes it, even after the window), detected (all of
+ * it seen, below the confirmation depth), received (all of it at depth: the order is paid),
+ * expired (the window closed with nothing) or reversed (a reorg deeper than the depth took a
+ * payment). What went wrong is its exception, stored beside it (PAYMENT_EXCEPTIONS).
+ */
+export const PAYMENT_STATES = ['waiting', 'detected', 'received', 'expired', 'reversed'] as const;
+/** A deposit wallet's state. */
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
+/**
+ * A payment's state with the exception folded in where it decides what happens next (underpaid
+ * while waiting; overpaid or paid late once received): what the state machine steps on, what the
+ * webhooks' events and the timeline's titles follow, and what the payment status API reports.
+ * Derived only by `paymentPhase` from the stored pair, never stored.
+ */
+export const PAYMENT_PHASES = [
   'waiting',
   'detected',
   'underpaid',
@@ -15,11 +31,8 @@ export const PAYMENT_STATES = [
   'expired',
   'reversed',
 ] as const;
-/** A deposit wallet's state. */
-export type PaymentState = (typeof PAYMENT_STATES)[number];
-
-/** States in which the order is paid: the full amount reached the confirmation depth. */
-export const PAID_PAYMENT_STATES = ['received', 'overpaid', 'paid_late'] as const;
+/** A payment's phase. */
+export type PaymentPhase = (typeof PAYMENT_PHASES)[number];
 
 /** One indexed USDC transfer to a deposit address. */
 export interface DepositTransfer {
@@ -39,6 +52,7 @@ export interface DepositObservation {
 /** A wallet as the state machine sees it. */
 export interface PaymentWalletState {
   state: PaymentState;
+  exception: PaymentException;
   /** Amount the order asks for, in base units. */
   expected: Usdc;
   /** End of the payment window, in epoch milliseconds. */
@@ -48,6 +62,7 @@ export interface PaymentWalletState {
 /** A wallet after one observation. */
 export interface PaymentSnapshot {
   state: PaymentState;
+  exception: PaymentException;
   /** Σ of every transfer seen, at any depth. */
   detected: Usdc;
   /** Σ of the transfers at the confirmation depth. */
@@ -56,9 +71,9 @@ export interface PaymentSnapshot {
   paymentTxHash: string | null;
 }
 
-/** True once the order counts as paid. */
+/** True once the order counts as paid: the full amount reached the confirmation depth. */
 export function isPaidState(state: PaymentState): boolean {
-  return (PAID_PAYMENT_STATES as readonly string[]).includes(state);
+  return state === 'received';
 }
 
 /** True once the full amount has been seen (detected or paid): `paymentDetected` of the status API. */
@@ -66,14 +81,52 @@ export function isPaymentDetected(state: PaymentState): boolean {
   return state === 'detected' || isPaidState(state);
 }
 
+/** The phase of a stored state and exception: the one place the two are read together. */
+export function paymentPhase(state: PaymentState, exception: PaymentException): PaymentPhase {
+  if (state === 'waiting' && exception === 'underpaid') return 'underpaid';
+  if (state === 'received' && (exception === 'overpaid' || exception === 'paid_late'))
+    return exception;
+  return state;
+}
+
 /**
- * The next state of a wallet. Rules, in order:
- * - the full amount at `confirmations` depth: received, overpaid when more arrived, or paid_late
+ * What a wallet reaching `phase` stores, having seen `detected` (and held `previous`): its state
+ * and its exception (paymentExceptionOf).
+ */
+export function storedPayment(
+  phase: PaymentPhase,
+  detected: Usdc,
+  previous: PaymentException = 'none',
+): { state: PaymentState; exception: PaymentException } {
+  return { state: stateOfPhase(phase), exception: paymentExceptionOf(phase, detected, previous) };
+}
+
+/** The state a phase is stored as. */
+function stateOfPhase(phase: PaymentPhase): PaymentState {
+  switch (phase) {
+    case 'underpaid':
+      return 'waiting';
+    case 'overpaid':
+    case 'paid_late':
+      return 'received';
+    default:
+      return phase;
+  }
+}
+
+/** True for the phases of a paid order (received, overpaid, paid late). */
+export function isPaidPhase(phase: PaymentPhase): boolean {
+  return isPaidState(stateOfPhase(phase));
+}
+
+/**
+ * The next state and exception of a wallet. Rules, in order:
+ * - the full amount at `confirmations` depth: received; overpaid when more arrived, or paid late
  *   when the transfer that completed it was mined after the window closed (chain time, so a
- *   slow worker never makes a punctual shopper late); a paid wallet stays paid, and received
- *   becomes overpaid if more arrives later;
+ *   slow worker never makes a punctual shopper late); a paid wallet stays paid, and a received
+ *   one becomes overpaid if more arrives later;
  * - the full amount seen below that depth: detected;
- * - some but not all seen: underpaid (a top-up can still complete it, even after expiry);
+ * - some but not all seen: waiting, underpaid (a top-up can still complete it, even after expiry);
  * - nothing by `expiresAt`: expired; otherwise waiting.
  * Note: a detected transfer that a reorg removes before depth sends the wallet back. A paid
  * wallet whose payment a reorg deeper than the depth removed (less than the expected amount is
@@ -96,21 +149,22 @@ export function nextPaymentState(
     if (!completing && detected >= current.expected) completing = transfer;
   }
   const paymentTxHash = completing?.txHash ?? null;
-  const snapshot = (state: PaymentState): PaymentSnapshot => ({
-    state,
+  const snapshot = (phase: PaymentPhase): PaymentSnapshot => ({
+    ...storedPayment(phase, detected, current.exception),
     detected,
     received,
     paymentTxHash,
   });
 
-  if (isPaidState(current.state) || current.state === 'reversed') {
+  const phase = paymentPhase(current.state, current.exception);
+  if (isPaidPhase(phase) || phase === 'reversed') {
     const gone = detected < current.expected;
-    const back = current.state === 'reversed' && received >= current.expected && completing;
-    if (gone || (current.state === 'reversed' && !back)) return snapshot('reversed');
+    const back = phase === 'reversed' && received >= current.expected && completing;
+    if (gone || (phase === 'reversed' && !back)) return snapshot('reversed');
   }
-  if (isPaidState(current.state)) {
-    const more = current.state === 'received' && received > current.expected;
-    return snapshot(more ? 'overpaid' : current.state);
+  if (isPaidPhase(phase)) {
+    const more = phase === 'received' && received > current.expected;
+    return snapshot(more ? 'overpaid' : phase);
   }
   if (received >= current.expected && completing) {
     if (Number(completing.blockTimestamp) * 1000 > current.expiresAt) return snapshot('paid_late');
@@ -121,12 +175,17 @@ export function nextPaymentState(
   return snapshot(now >= current.expiresAt ? 'expired' : 'waiting');
 }
 
-/** The status the API reports for a wallet state (`forwarded` once the funds moved on). */
-export function apiPaymentStatus(state: PaymentState, forwarded = false): ApiPaymentStatus {
+/** The status the API reports for a payment (`forwarded` once the funds moved on). */
+export function apiPaymentStatus(
+  state: PaymentState,
+  exception: PaymentException,
+  forwarded = false,
+): ApiPaymentStatus {
   // Note: before `forwarded`: money forwarded for a payment that no longer exists is a loss, not a payment.
   if (state === 'reversed') return 'reversed';
   if (forwarded) return 'forwarded';
-  switch (state) {
+  const phase = paymentPhase(state, exception);
+  switch (phase) {
     case 'detected':
       return 'detected_pending_processing';
     case 'received':
@@ -134,7 +193,7 @@ export function apiPaymentStatus(state: PaymentState, forwarded = false): ApiPay
     case 'paid_late':
       return 'received';
     default:
-      return state;
+      return phase;
   }
 }
 
@@ -160,20 +219,20 @@ export const PAYMENT_EXCEPTIONS = [
 export type PaymentException = (typeof PAYMENT_EXCEPTIONS)[number];
 
 /**
- * The exception of a wallet in `state` that has seen `detected`: the one place it is computed.
+ * The exception of a wallet reaching `phase` having seen `detected`: the one place it is computed.
  * Rules: a payment its merchant accepted short stays accepted_underpaid (it is held to the
  * accepted amount: a later top-up is the payer's excess; a reorg that takes it reverses it and
- * keeps the acceptance for when it returns); an address whose window closed with some but not all
- * of the amount is underpaid; any other reversed payment has none (the reversal is its state).
+ * keeps the acceptance for when it returns); some but not all of the amount is underpaid, in
+ * its window or after; any other reversed payment has none (the reversal is its state).
  */
 export function paymentExceptionOf(
-  state: PaymentState,
+  phase: PaymentPhase,
   detected: Usdc,
   previous: PaymentException = 'none',
 ): PaymentException {
-  if (previous === 'accepted_underpaid' && (isPaidState(state) || state === 'reversed'))
+  if (previous === 'accepted_underpaid' && (isPaidPhase(phase) || phase === 'reversed'))
     return 'accepted_underpaid';
-  switch (state) {
+  switch (phase) {
     case 'underpaid':
       return 'underpaid';
     case 'overpaid':

@@ -546,7 +546,7 @@ export const paymentWallets = pgTable(
     derivationPath: text().notNull(),
     // Note: unique, so that no two orders ever share a deposit key.
     derivationIndex: integer().notNull().unique(),
-    // Payment state (waiting, detected, received, underpaid, overpaid, paid_late, expired, ...).
+    // Where the payment is (waiting, detected, received, expired, reversed): PAYMENT_STATES.
     status: text().$type<PaymentState>().notNull().default('waiting'),
     // What went wrong, apart from the state (none, underpaid, overpaid, paid_late,
     // accepted_underpaid): PAYMENT_EXCEPTIONS, written with the state by payments/record.ts.
@@ -632,6 +632,8 @@ export const paymentEvents = pgTable(
     orderId: uuid().notNull(),
     fromStatus: text(),
     toStatus: text().notNull(),
+    // The payment's exception after the change (PAYMENT_EXCEPTIONS), beside its state.
+    exception: text().$type<PaymentException>().notNull().default('none'),
     // amount in USDC, 6 decimals: what the wallet had received when the state changed
     receivedAmountUsdc: numeric({ precision: 20, scale: 6 }).notNull(),
     details: jsonb(),
@@ -642,6 +644,7 @@ export const paymentEvents = pgTable(
     index('payment_events_order_id_idx').on(t.orderId),
     // The detection's full pass keeps wallets whose state changed lately, however old.
     index('payment_events_created_at_idx').on(t.createdAt),
+    check('payment_events_exception_check', oneOf('exception', PAYMENT_EXCEPTIONS)),
   ],
 );
 

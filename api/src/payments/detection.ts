@@ -62,7 +62,7 @@ type WalletRow = Partial<TransferRow> & {
  */
 const NEVER_COMPLETE = 2n ** 255n;
 
-const UNPAID = sql`('waiting', 'detected', 'underpaid', 'expired')`;
+const UNPAID = sql`('waiting', 'detected', 'expired')`;
 
 /**
  * Ids of the wallets this pass must look at.
@@ -183,6 +183,7 @@ function walletChange(
   const after = nextPaymentState(
     {
       state: wallet.status,
+      exception: wallet.exception,
       expected: wallet.declined ? NEVER_COMPLETE : parseUsdc(wallet.expected),
       expiresAt,
     },

@@ -156,6 +156,7 @@ async function addGasAndEvent(
     .returning({
       orderId: paymentWallets.orderId,
       status: paymentWallets.status,
+      exception: paymentWallets.exception,
       received: paymentWallets.receivedAmountUsdc,
     });
   if (!wallet) return;
@@ -164,6 +165,7 @@ async function addGasAndEvent(
     orderId: wallet.orderId,
     fromStatus: wallet.status,
     toStatus: wallet.status,
+    exception: wallet.exception,
     receivedAmountUsdc: formatUsdcFull(parseUsdc(wallet.received)),
     details,
     createdAt: now,

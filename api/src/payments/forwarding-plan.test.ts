@@ -1,5 +1,6 @@
 // The forwarding rules without a chain: eligibility, amounts, the fee split and the nonces.
 import { describe, expect, test } from 'bun:test';
+import type { PaymentPhase } from '@store/shared';
 import { backoffDelayMs } from '../loops/backoff.ts';
 import {
   excessDue,
@@ -14,8 +15,8 @@ import {
 const now = new Date('2026-01-01T12:00:00Z');
 const past = new Date('2026-01-01T11:00:00Z');
 const future = new Date('2026-01-01T13:00:00Z');
-const wallet = (status: string, received: bigint, forwarded = 0n, expiredAt = future) => ({
-  status,
+const wallet = (phase: PaymentPhase, received: bigint, forwarded = 0n, expiredAt = future) => ({
+  phase,
   expiredAt,
   receivedAmount: received,
   forwardedAmount: forwarded,
@@ -25,9 +26,9 @@ const TREASURY = '0x4edf64B05dE752fa6F1FD2701D20D34cf7ec1D5E';
 
 describe('isForwardable', () => {
   test('paid wallets forward; waiting, detected and open underpaid ones do not', () => {
-    for (const status of ['received', 'overpaid', 'paid_late'])
+    for (const status of ['received', 'overpaid', 'paid_late'] as const)
       expect(isForwardable(wallet(status, 10n), now)).toBe(true);
-    for (const status of ['waiting', 'detected', 'underpaid', 'expired'])
+    for (const status of ['waiting', 'detected', 'underpaid', 'expired'] as const)
       expect(isForwardable(wallet(status, 10n), now)).toBe(false);
   });
 

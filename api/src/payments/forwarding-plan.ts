@@ -1,6 +1,6 @@
 // Pure rules of forwarding: which wallets forward, how much, to whom, under which EIP-3009 nonce,
 // and when a failed attempt is tried again. No database, no chain.
-import { isPaidState, isPaymentState, splitFee, type Usdc } from '@store/shared';
+import { isPaidPhase, type PaymentPhase, splitFee, type Usdc } from '@store/shared';
 import { encodeAbiParameters, type Hex, keccak256 } from 'viem';
 
 /**
@@ -11,7 +11,8 @@ export type ForwardingLeg = 'merchant' | 'fee' | 'gas' | 'refund';
 
 /** The wallet fields the rules read. */
 export interface ForwardableWallet {
-  status: string;
+  /** Its state and exception read together (paymentPhase). */
+  phase: PaymentPhase;
   expiredAt: Date | null;
   receivedAmount: Usdc;
   /** Every confirmed round: merchant shares, fees and deposit refunds. */
@@ -39,11 +40,10 @@ export interface ForwardableWallet {
  * payment once its window closed; and a top-up of an address already forwarded once.
  */
 function mayPayMerchant(wallet: ForwardableWallet, now: Date): boolean {
-  if (wallet.status === 'underpaid') return wallet.accepted === true;
-  if (wallet.forwardedAmount > 0n && wallet.status !== 'reversed') return true;
-  if (!isPaymentState(wallet.status)) return false;
-  if (isPaidState(wallet.status)) return true;
-  return wallet.status === 'reversed' && wallet.expiredAt !== null && wallet.expiredAt <= now;
+  if (wallet.phase === 'underpaid') return wallet.accepted === true;
+  if (wallet.forwardedAmount > 0n && wallet.phase !== 'reversed') return true;
+  if (isPaidPhase(wallet.phase)) return true;
+  return wallet.phase === 'reversed' && wallet.expiredAt !== null && wallet.expiredAt <= now;
 }
 
 /**
@@ -54,8 +54,8 @@ function mayPayMerchant(wallet: ForwardableWallet, now: Date): boolean {
 export function merchantDue(wallet: ForwardableWallet, now: Date): Usdc {
   const free = wallet.receivedAmount - wallet.forwardedAmount - (wallet.heldAmount ?? 0n);
   if (free <= 0n || !mayPayMerchant(wallet, now)) return 0n;
-  if (wallet.expectedAmount === undefined || wallet.status === 'reversed') return free;
-  if (wallet.status === 'underpaid') return free;
+  if (wallet.expectedAmount === undefined || wallet.phase === 'reversed') return free;
+  if (wallet.phase === 'underpaid') return free;
   const room = wallet.expectedAmount - (wallet.merchantForwardedAmount ?? wallet.forwardedAmount);
   if (room <= 0n) return 0n;
   return free < room ? free : room;
@@ -80,7 +80,7 @@ export function excessDue(wallet: ForwardableWallet): Usdc {
     const free = wallet.receivedAmount - wallet.forwardedAmount - (wallet.heldAmount ?? 0n);
     return free > 0n ? free : 0n;
   }
-  if (!isPaymentState(wallet.status) || !isPaidState(wallet.status)) return 0n;
+  if (!isPaidPhase(wallet.phase)) return 0n;
   if (wallet.expectedAmount === undefined) return 0n;
   const refunded =
     wallet.forwardedAmount - (wallet.merchantForwardedAmount ?? wallet.forwardedAmount);

@@ -97,6 +97,7 @@ async function reopenLeg(db: Database, leg: LegRow, now: Date): Promise<boolean>
       .returning({
         orderId: paymentWallets.orderId,
         status: paymentWallets.status,
+        exception: paymentWallets.exception,
         received: paymentWallets.receivedAmountUsdc,
       });
     if (wallet) {
@@ -105,6 +106,7 @@ async function reopenLeg(db: Database, leg: LegRow, now: Date): Promise<boolean>
         orderId: wallet.orderId,
         fromStatus: wallet.status,
         toStatus: wallet.status,
+        exception: wallet.exception,
         receivedAmountUsdc: formatUsdcFull(parseUsdc(wallet.received)),
         details: {
           forwardingReopened: true,

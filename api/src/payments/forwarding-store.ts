@@ -17,6 +17,9 @@ export type LegRow = typeof forwardingTransfers.$inferSelect;
 /** A leg not closed yet (neither confirmed nor canceled): its round is open. */
 export const openLeg = notInArray(forwardingTransfers.status, [...CLOSED_LEG_STATUSES]);
 
+/** A wallet (as `pw`) still waiting for the rest of its amount: the underpaid phase. */
+const UNDERPAID = sql`(pw.status = 'waiting' and pw.exception = 'underpaid')`;
+
 /**
  * Wallets the forwarding loop must look at now: funds at depth that `isForwardable` lets go (the
  * same rule in SQL, so a wallet still waiting to be paid is not read on every pass), or a round a
@@ -33,12 +36,12 @@ export async function loadWalletsWithWork(db: Database, now: Date, limit: number
     select w.id from payment_wallets w
     where w.id in (
         select pw.id from payment_wallets pw
-        where pw.forwarding_due and (pw.status in ('received', 'overpaid', 'paid_late')
+        where pw.forwarding_due and (pw.status = 'received'
           or (pw.status = 'reversed' and pw.expired_at <= ${at})
-          or (pw.status = 'underpaid' and pw.expired_at <= ${at} and exists (
+          or (${UNDERPAID} and pw.expired_at <= ${at} and exists (
             select 1 from orders o where o.id = pw.order_id and o.source in ('signed_link', 'unsigned_link')))
-          or (pw.forwarded_amount_usdc > 0 and pw.status not in ('reversed', 'underpaid'))
-          or (pw.status = 'underpaid' and exists (select 1 from refunds r where r.wallet_id = pw.id
+          or (pw.forwarded_amount_usdc > 0 and pw.status <> 'reversed' and not ${UNDERPAID})
+          or (${UNDERPAID} and exists (select 1 from refunds r where r.wallet_id = pw.id
             and r.source = 'deposit' and r.reason = 'underpaid' and r.status <> 'canceled')))
           and pw.received_amount_usdc - pw.forwarded_amount_usdc > coalesce((select sum(r.amount)
             from refunds r where r.wallet_id = pw.id and r.source = 'deposit'
@@ -199,7 +202,7 @@ export async function completeRound(
             from refunds r where r.wallet_id = ${wallet.id} and r.source = 'deposit'
               and r.status in ('awaiting_address', 'ready', 'sending', 'failed')), 0) / 1000000
             >= ${paymentWallets.receivedAmountUsdc}
-          and ${paymentWallets.status} in ('received', 'overpaid', 'paid_late')`,
+          and ${paymentWallets.status} = 'received'`,
         forwardingStatus: 'completed',
         forwardingError: null,
         forwardingNextAttemptAt: null,

@@ -5,11 +5,9 @@ import {
   formatUsdcFull,
   isPaidState,
   isPaymentDetected,
-  type PaymentException,
   type PaymentSnapshot,
-  type PaymentState,
   parseUsdc,
-  paymentExceptionOf,
+  paymentPhase,
   type Usdc,
 } from '@store/shared';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
@@ -26,26 +24,25 @@ import { decrementInventoryForPaidOrder } from './stock.ts';
 export interface WalletChange {
   walletId: string;
   orderId: string;
-  before: PaymentSnapshot & { state: PaymentState; exception: PaymentException };
+  before: PaymentSnapshot;
   after: PaymentSnapshot;
   headBlock: bigint;
 }
 
-/** True when the change moves the state or any amount (a write is needed). */
+/** True when the change moves the state, the exception or any amount (a write is needed). */
 export function isChange(change: WalletChange): boolean {
   const { before, after } = change;
   return (
-    before.state !== after.state ||
-    before.exception !== exceptionAfter(change) ||
+    isTransition(change) ||
     before.detected !== after.detected ||
     before.received !== after.received ||
     before.paymentTxHash !== after.paymentTxHash
   );
 }
 
-/** The exception the change leaves the wallet with (paymentExceptionOf: the one rule). */
-export function exceptionAfter({ before, after }: WalletChange): PaymentException {
-  return paymentExceptionOf(after.state, after.detected, before.exception);
+/** True when the change moves the state or the exception (an event in the payment's history). */
+function isTransition({ before, after }: WalletChange): boolean {
+  return before.state !== after.state || before.exception !== after.exception;
 }
 
 /**
@@ -67,7 +64,7 @@ export async function recordWalletChange(
       .update(paymentWallets)
       .set({
         status: after.state,
-        exception: exceptionAfter(change),
+        exception: after.exception,
         detectedAmountUsdc: formatUsdcFull(after.detected),
         receivedAmountUsdc: formatUsdcFull(after.received),
         depositTxHash: after.paymentTxHash,
@@ -87,7 +84,7 @@ export async function recordWalletChange(
     const [row] = updated;
     if (!row) return false;
     const reversed = after.state === 'reversed' && before.state !== 'reversed';
-    if (before.state !== after.state)
+    if (isTransition(change))
       await appendEvent(tx, change, now, reversed ? { forwardedAmountUsdc: row.forwarded } : {});
     if (newlyPaid) await markOrderPaid(tx, change.orderId, after.paymentTxHash, now);
     // Note: the receipt is queued with the payment it confirms (sent by the mail dispatcher).
@@ -95,19 +92,14 @@ export async function recordWalletChange(
     if (newlyPaid) await enqueueMerchantPaid(tx, change.orderId, now);
     if (reversed) await markOrderReversed(tx, change.orderId, now);
     // Note: a shortfall is told the moment it is seen, so it is settled the same day.
-    if (after.state === 'underpaid' && before.state !== 'underpaid')
-      await enqueueShortfall(tx, change.orderId, now);
+    const underpaid = (s: PaymentSnapshot) => paymentPhase(s.state, s.exception) === 'underpaid';
+    if (underpaid(after) && !underpaid(before)) await enqueueShortfall(tx, change.orderId, now);
     // Note: an excess held for the payer that went with the payment: nobody is asked to claim it.
     if (reversed) {
       const left = after.detected - parseUsdc(row.forwarded);
       await cancelUnsentDepositRefunds(tx, change.walletId, left > 0n ? left : 0n, now);
     }
-    await enqueueOrderEvents(
-      tx,
-      change.walletId,
-      eventsForTransition(before.state, after.state),
-      now,
-    );
+    await enqueueOrderEvents(tx, change.walletId, eventsForTransition(before, after), now);
     // Note: delivered at commit, so the payment page is pushed exactly what was stored.
     await noticePaymentChange(tx, change.orderId);
     return true;
@@ -160,8 +152,9 @@ export async function recordAcceptedUnderpaid(
   await tx.insert(paymentEvents).values({
     walletId: wallet.id,
     orderId: wallet.orderId,
-    fromStatus: 'underpaid',
+    fromStatus: 'waiting',
     toStatus: 'received',
+    exception: 'accepted_underpaid',
     receivedAmountUsdc: formatUsdcFull(received),
     details: {
       acceptedUnderpaid: true,
@@ -188,6 +181,7 @@ async function appendEvent(
     orderId: change.orderId,
     fromStatus: before.state,
     toStatus: after.state,
+    exception: after.exception,
     receivedAmountUsdc: formatUsdcFull(after.received),
     details: {
       detectedAmountUsdc: formatUsdcFull(after.detected),

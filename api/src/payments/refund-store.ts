@@ -7,6 +7,7 @@ import {
   isLinkOrder,
   type OrderSource,
   parseUsdc,
+  paymentPhase,
   type Usdc,
   type WebhookRefund,
 } from '@store/shared';
@@ -69,8 +70,9 @@ export async function refundFigures(db: Executor, walletId: string): Promise<Ref
 
 /** The wallet as the forwarding rules read it, with its refund figures. */
 export function forwardableOf(wallet: WalletRow, figures: RefundFigures): ForwardableWallet {
+  const phase = paymentPhase(wallet.status, wallet.exception);
   return {
-    status: wallet.status,
+    phase,
     expiredAt: wallet.expiredAt,
     receivedAmount: parseUsdc(wallet.receivedAmountUsdc),
     forwardedAmount: parseUsdc(wallet.forwardedAmountUsdc),
@@ -81,7 +83,7 @@ export function forwardableOf(wallet: WalletRow, figures: RefundFigures): Forwar
     merchantForwardedAmount: figures.merchantForwarded,
     // Note: a universal link's underpaid order waits for no merchant: what arrived goes on at
     // its window's end.
-    accepted: wallet.status === 'underpaid' && figures.linkOrder,
+    accepted: phase === 'underpaid' && figures.linkOrder,
     declined: figures.declined,
   };
 }

@@ -580,7 +580,7 @@ async function forwardingBacklog(db: Database) {
       lagSeconds: sql<
         number | null
       >`floor(extract(epoch from now() - min(${paymentWallets.paymentReceivedAt}) filter (
-        where ${paymentWallets.status} in ('received', 'overpaid', 'paid_late')
+        where ${paymentWallets.status} = 'received'
           and ${paymentWallets.receivedAmountUsdc} - ${paymentWallets.forwardedAmountUsdc} > ${held})))::int`,
     })
     .from(paymentWallets)

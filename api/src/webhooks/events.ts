@@ -4,8 +4,10 @@
 import {
   formatUsdcFull,
   isPaidState,
+  type PaymentException,
   type PaymentState,
   parseUsdc,
+  paymentPhase,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_PAYLOAD_VERSION,
   type WebhookEventType,
@@ -25,10 +27,15 @@ export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
  * `order.paid_late` come beside it to flag the exception (and overpaid alone when more arrives on
  * an order already paid). `detected` is not final and sends nothing.
  */
-export function eventsForTransition(before: PaymentState, after: PaymentState): WebhookEventType[] {
+export function eventsForTransition(
+  from: { state: PaymentState; exception: PaymentException },
+  to: { state: PaymentState; exception: PaymentException },
+): WebhookEventType[] {
+  const before = paymentPhase(from.state, from.exception);
+  const after = paymentPhase(to.state, to.exception);
   if (before === after) return [];
   const events: WebhookEventType[] = [];
-  if (isPaidState(after) && !isPaidState(before)) events.push('order.paid');
+  if (isPaidState(to.state) && !isPaidState(from.state)) events.push('order.paid');
   if (after === 'overpaid') events.push('order.overpaid');
   if (after === 'paid_late') events.push('order.paid_late');
   if (after === 'underpaid') events.push('order.underpaid');

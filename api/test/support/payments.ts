@@ -1,5 +1,11 @@
 // Payment helpers of the tests: poll the status API, read a wallet's row and events (paying from an
 // anvil test account is payUsdc in @store/stack/usdc).
+import {
+  isPaymentState,
+  type PaymentException,
+  type PaymentPhase,
+  paymentPhase,
+} from '@store/shared';
 import { customer } from '@store/stack/api-process';
 import { asc, eq } from 'drizzle-orm';
 import type { Address } from 'viem';
@@ -57,28 +63,36 @@ export async function walletOf(db: Database, orderId: string) {
   return wallet;
 }
 
-/** The order's payment events, oldest first, as "from -> to". */
+/** The order's payment events, oldest first, as "from -> to" phases (state with exception). */
 export async function transitionsOf(db: Database, orderId: string): Promise<string[]> {
   const events = await db
     .select()
     .from(paymentEvents)
     .where(eq(paymentEvents.orderId, orderId))
     .orderBy(asc(paymentEvents.createdAt));
-  return events.map((event) => `${event.fromStatus} -> ${event.toStatus}`);
+  let exception: PaymentException = 'none';
+  return events.map((event) => {
+    const phase = (state: string | null, of: PaymentException) =>
+      state && isPaymentState(state) ? paymentPhase(state, of) : state;
+    const text = `${phase(event.fromStatus, exception)} -> ${phase(event.toStatus, event.exception)}`;
+    exception = event.exception;
+    return text;
+  });
 }
 
 /** Waits until the worker has stored `state` for the order's wallet. */
 export async function waitForWalletState(
   db: Database,
   orderId: string,
-  state: string,
+  phase: PaymentPhase,
   timeoutMs = 15_000,
 ) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const wallet = await walletOf(db, orderId);
-    if (wallet.status === state) return wallet;
-    if (Date.now() > deadline) throw new Error(`wallet of ${orderId} is ${wallet.status}`);
+    const now = paymentPhase(wallet.status, wallet.exception);
+    if (now === phase) return wallet;
+    if (Date.now() > deadline) throw new Error(`wallet of ${orderId} is ${now}`);
     await Bun.sleep(25);
   }
 }

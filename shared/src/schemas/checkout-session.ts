@@ -5,6 +5,7 @@ import { isHexColor, isHttpUrl } from '../address.ts';
 import { COUNTRY_CODES } from '../countries.ts';
 import { LIMIT_MESSAGES, MAX_ORDER_LINES, maxChars, TEXT_LIMITS } from '../limits.ts';
 import { tryParseUsdc } from '../money.ts';
+import { PAYMENT_STATES } from '../payment-state.ts';
 import { CHECKOUT_SESSION_STATUSES } from '../stored-states.ts';
 import { MoneyStringSchema, TimestampSchema } from './common.ts';
 import { addressFormSchema, EmailSchema } from './order.ts';
@@ -223,8 +224,8 @@ export const CheckoutSessionOrderSchema = v.object({
   id: v.string(),
   status: v.string(),
   totalUsdc: MoneyStringSchema,
-  /** The deposit wallet's state (pending, detected, paid, …), null before the shopper opened it. */
-  paymentStatus: v.nullable(v.string()),
+  /** Where its payment is (PAYMENT_STATES), null before the shopper opened the payment page. */
+  paymentStatus: v.nullable(v.picklist(PAYMENT_STATES)),
   paymentTxHash: v.nullable(v.string()),
 });
 

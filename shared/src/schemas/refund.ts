@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { isZeroAddress } from '../address.ts';
 import { hasValidChecksum } from '../address-checksum.ts';
+import { PAYMENT_EXCEPTIONS, PAYMENT_STATES } from '../payment-state.ts';
 import { REFUND_SOURCES, REFUND_STATUSES } from '../stored-states.ts';
 import { UsdcAmountStringSchema } from './common.ts';
 
@@ -103,7 +104,10 @@ export type Refund = v.InferOutput<typeof RefundSchema>;
 /** An order's money and refunds, for its merchant: what arrived, is missing, extra, refundable. */
 export const OrderRefundsSchema = v.object({
   orderId: v.string(),
-  paymentStatus: v.nullable(v.string()),
+  /** Where the payment is (PAYMENT_STATES); null before the shopper opened the payment page. */
+  paymentStatus: v.nullable(v.picklist(PAYMENT_STATES)),
+  /** What went wrong with it, as stored beside its state (PAYMENT_EXCEPTIONS). */
+  paymentException: v.nullable(v.picklist(PAYMENT_EXCEPTIONS)),
   expectedAmount: UsdcAmountStringSchema,
   receivedAmount: UsdcAmountStringSchema,
   missingAmount: UsdcAmountStringSchema,

@@ -7,8 +7,13 @@ import { ORDER_STATUSES } from '../status.ts';
 import { OptionalText, UsdcAmountStringSchema } from './common.ts';
 import { OrderItemSchema, ShippingAddressSchema } from './order.ts';
 
-/** Version of the payload shape; raised when a field changes meaning or disappears. */
-export const WEBHOOK_PAYLOAD_VERSION = 1 as const;
+/**
+ * Version of the payload shape; raised when a field changes meaning or disappears. 2:
+ * `paymentStatus` says only where the payment is (waiting, detected, received, expired, reversed)
+ * and `paymentException` alone what went wrong (version 1's underpaid, overpaid and paid_late
+ * statuses are waiting or received with that exception).
+ */
+export const WEBHOOK_PAYLOAD_VERSION = 2 as const;
 
 /** Event types a merchant or integrator can receive. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -117,6 +122,7 @@ const payloadEntries = {
   /** True when the order's terms are the merchant's own (store catalogue, signed link or session). */
   signed: v.boolean(),
   status: v.picklist(ORDER_STATUSES),
+  /** Where the payment is: waiting, detected, received (paid), expired or reversed. */
   paymentStatus: v.picklist(PAYMENT_STATES),
   /** What went wrong with the payment, apart from its state: none, underpaid, overpaid, paid_late, accepted_underpaid. */
   paymentException: v.picklist(PAYMENT_EXCEPTIONS),
@@ -232,7 +238,7 @@ export const WEBHOOK_EXAMPLES: { [T in WebhookEventType]: WebhookPayloadOf<T> } 
     type: 'order.underpaid',
     ...exampleBase,
     status: 'pending',
-    paymentStatus: 'underpaid',
+    paymentStatus: 'waiting',
     paymentException: 'underpaid',
     paymentWallet: { ...exampleBase.paymentWallet, receivedAmount: '20.000000' },
     completedAt: null,
@@ -240,14 +246,14 @@ export const WEBHOOK_EXAMPLES: { [T in WebhookEventType]: WebhookPayloadOf<T> } 
   'order.overpaid': {
     type: 'order.overpaid',
     ...exampleBase,
-    paymentStatus: 'overpaid',
+    paymentStatus: 'received',
     paymentException: 'overpaid',
     paymentWallet: { ...exampleBase.paymentWallet, receivedAmount: '30.000000' },
   },
   'order.paid_late': {
     type: 'order.paid_late',
     ...exampleBase,
-    paymentStatus: 'paid_late',
+    paymentStatus: 'received',
     paymentException: 'paid_late',
   },
   'order.expired': {
@@ -299,7 +305,7 @@ export const WEBHOOK_EXAMPLES: { [T in WebhookEventType]: WebhookPayloadOf<T> } 
   'order.refund_requested': {
     type: 'order.refund_requested',
     ...exampleBase,
-    paymentStatus: 'overpaid',
+    paymentStatus: 'received',
     paymentException: 'overpaid',
     paymentWallet: { ...exampleBase.paymentWallet, receivedAmount: '30.000000' },
     refund: {
@@ -316,7 +322,7 @@ export const WEBHOOK_EXAMPLES: { [T in WebhookEventType]: WebhookPayloadOf<T> } 
     type: 'order.refunded',
     ...exampleBase,
     timestamp: '2026-01-15T11:20:00.000Z',
-    paymentStatus: 'overpaid',
+    paymentStatus: 'received',
     paymentException: 'overpaid',
     paymentWallet: {
       ...exampleBase.paymentWallet,

@@ -2007,7 +2007,7 @@ export type components = {
             } | null;
             order: {
                 id: string;
-                paymentStatus: string | null;
+                paymentStatus: ("waiting" | "detected" | "received" | "expired" | "reversed") | null;
                 paymentTxHash: string | null;
                 status: string;
                 totalUsdc: string;
@@ -2274,7 +2274,7 @@ export type components = {
             /** @enum {string} */
             paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
-            paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
+            paymentStatus: "waiting" | "detected" | "received" | "expired" | "reversed";
             receivedAmount: string;
             retryCount: number;
             /** @enum {string} */
@@ -2545,7 +2545,8 @@ export type components = {
             missingAmount: string;
             onDepositAmount: string;
             orderId: string;
-            paymentStatus: string | null;
+            paymentException: ("none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid") | null;
+            paymentStatus: ("waiting" | "detected" | "received" | "expired" | "reversed") | null;
             payoutAddress: string | null;
             receivedAmount: string;
             refundableFromPayout: string;
@@ -3004,7 +3005,7 @@ export type components = {
             /** @enum {string} */
             paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
-            paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
+            paymentStatus: "waiting" | "detected" | "received" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
                 address: string;
@@ -3026,7 +3027,7 @@ export type components = {
             /** @constant */
             type: "order.expired";
             /** @constant */
-            version: 1;
+            version: 2;
             x402?: {
                 payer: string | null;
                 resource: string;
@@ -3114,7 +3115,7 @@ export type components = {
             /** @enum {string} */
             paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
-            paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
+            paymentStatus: "waiting" | "detected" | "received" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
                 address: string;
@@ -3136,7 +3137,7 @@ export type components = {
             /** @constant */
             type: "order.forwarded";
             /** @constant */
-            version: 1;
+            version: 2;
             x402?: {
                 payer: string | null;
                 resource: string;
@@ -3213,7 +3214,7 @@ export type components = {
             /** @enum {string} */
             paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
-            paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
+            paymentStatus: "waiting" | "detected" | "received" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
                 address: string;
@@ -3235,7 +3236,7 @@ export type components = {
             /** @constant */
             type: "order.overpaid";
             /** @constant */
-            version: 1;
+            version: 2;
             x402?: {
                 payer: string | null;
                 resource: string;
@@ -3312,7 +3313,7 @@ export type components = {
             /** @enum {string} */
             paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
-            paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
+            paymentStatus: "waiting" | "detected" | "received" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
                 address: string;
@@ -3334,7 +3335,7 @@ export type components = {
             /** @constant */
             type: "order.paid";
             /** @constant */
-            version: 1;
+            version: 2;
             x402?: {
                 payer: string | null;
                 resource: string;
@@ -3411,7 +3412,7 @@ export type components = {
             /** @enum {string} */
             paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
-            paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
+            paymentStatus: "waiting" | "detected" | "received" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
                 address: string;
@@ -3433,7 +3434,7 @@ export type components = {
             /** @constant */
             type: "order.paid_late";
             /** @constant */
-            version: 1;
+            version: 2;
             x402?: {
                 payer: string | null;
                 resource: string;
@@ -3510,7 +3511,7 @@ export type components = {
             /** @enum {string} */
             paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
-            paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
+            paymentStatus: "waiting" | "detected" | "received" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
                 address: string;
@@ -3532,7 +3533,7 @@ export type components = {
             /** @constant */
             type: "order.payment_reversed";
             /** @constant */
-            version: 1;
+            version: 2;
             x402?: {
                 payer: string | null;
                 resource: string;
@@ -3609,7 +3610,7 @@ export type components = {
             /** @enum {string} */
             paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
-            paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
+            paymentStatus: "waiting" | "detected" | "received" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
                 address: string;
@@ -3644,7 +3645,7 @@ export type components = {
             /** @constant */
             type: "order.refunded";
             /** @constant */
-            version: 1;
+            version: 2;
             x402?: {
                 payer: string | null;
                 resource: string;
@@ -3721,7 +3722,7 @@ export type components = {
             /** @enum {string} */
             paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
-            paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
+            paymentStatus: "waiting" | "detected" | "received" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
                 address: string;
@@ -3756,7 +3757,7 @@ export type components = {
             /** @constant */
             type: "order.refund_requested";
             /** @constant */
-            version: 1;
+            version: 2;
             x402?: {
                 payer: string | null;
                 resource: string;
@@ -3833,7 +3834,7 @@ export type components = {
             /** @enum {string} */
             paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
-            paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
+            paymentStatus: "waiting" | "detected" | "received" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
                 address: string;
@@ -3863,7 +3864,7 @@ export type components = {
             /** @constant */
             type: "order.shipped";
             /** @constant */
-            version: 1;
+            version: 2;
             x402?: {
                 payer: string | null;
                 resource: string;
@@ -3940,7 +3941,7 @@ export type components = {
             /** @enum {string} */
             paymentException: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             /** @enum {string} */
-            paymentStatus: "waiting" | "detected" | "underpaid" | "received" | "overpaid" | "paid_late" | "expired" | "reversed";
+            paymentStatus: "waiting" | "detected" | "received" | "expired" | "reversed";
             paymentTxHash: string | null;
             paymentWallet: {
                 address: string;
@@ -3962,7 +3963,7 @@ export type components = {
             /** @constant */
             type: "order.underpaid";
             /** @constant */
-            version: 1;
+            version: 2;
             x402?: {
                 payer: string | null;
                 resource: string;
@@ -17330,7 +17331,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "order.expired",
-                 *       "version": 1,
+                 *       "version": 2,
                  *       "timestamp": "2026-01-15T10:04:12.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
@@ -17409,7 +17410,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "order.forwarded",
-                 *       "version": 1,
+                 *       "version": 2,
                  *       "timestamp": "2026-01-15T10:05:40.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
@@ -17498,7 +17499,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "order.overpaid",
-                 *       "version": 1,
+                 *       "version": 2,
                  *       "timestamp": "2026-01-15T10:04:12.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
@@ -17506,7 +17507,7 @@ export interface operations {
                  *       "storeId": null,
                  *       "signed": false,
                  *       "status": "paid",
-                 *       "paymentStatus": "overpaid",
+                 *       "paymentStatus": "received",
                  *       "paymentException": "overpaid",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
@@ -17577,7 +17578,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "order.paid",
-                 *       "version": 1,
+                 *       "version": 2,
                  *       "timestamp": "2026-01-15T10:04:12.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
@@ -17656,7 +17657,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "order.paid_late",
-                 *       "version": 1,
+                 *       "version": 2,
                  *       "timestamp": "2026-01-15T10:04:12.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
@@ -17664,7 +17665,7 @@ export interface operations {
                  *       "storeId": null,
                  *       "signed": false,
                  *       "status": "paid",
-                 *       "paymentStatus": "paid_late",
+                 *       "paymentStatus": "received",
                  *       "paymentException": "paid_late",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
@@ -17735,7 +17736,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "order.payment_reversed",
-                 *       "version": 1,
+                 *       "version": 2,
                  *       "timestamp": "2026-01-15T10:06:00.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
@@ -17814,7 +17815,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "order.refund_requested",
-                 *       "version": 1,
+                 *       "version": 2,
                  *       "timestamp": "2026-01-15T10:04:12.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
@@ -17822,7 +17823,7 @@ export interface operations {
                  *       "storeId": null,
                  *       "signed": false,
                  *       "status": "paid",
-                 *       "paymentStatus": "overpaid",
+                 *       "paymentStatus": "received",
                  *       "paymentException": "overpaid",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
@@ -17902,7 +17903,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "order.refunded",
-                 *       "version": 1,
+                 *       "version": 2,
                  *       "timestamp": "2026-01-15T11:20:00.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
@@ -17910,7 +17911,7 @@ export interface operations {
                  *       "storeId": null,
                  *       "signed": false,
                  *       "status": "paid",
-                 *       "paymentStatus": "overpaid",
+                 *       "paymentStatus": "received",
                  *       "paymentException": "overpaid",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {
@@ -17990,7 +17991,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "order.shipped",
-                 *       "version": 1,
+                 *       "version": 2,
                  *       "timestamp": "2026-01-16T09:30:00.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
@@ -18076,7 +18077,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "order.underpaid",
-                 *       "version": 1,
+                 *       "version": 2,
                  *       "timestamp": "2026-01-15T10:04:12.000Z",
                  *       "orderId": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f",
                  *       "externalOrderId": "SHOP-1042",
@@ -18084,7 +18085,7 @@ export interface operations {
                  *       "storeId": null,
                  *       "signed": false,
                  *       "status": "pending",
-                 *       "paymentStatus": "underpaid",
+                 *       "paymentStatus": "waiting",
                  *       "paymentException": "underpaid",
                  *       "paymentTxHash": "0x3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b3b",
                  *       "paymentWallet": {

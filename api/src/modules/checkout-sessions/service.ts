@@ -12,6 +12,7 @@ import {
   isRevenueStatus,
   multiplyUsdc,
   type OrderItem,
+  type PaymentState,
   parseUsdc,
   type SessionCustomer,
   type SessionItem,
@@ -129,7 +130,7 @@ async function settleExpiry(db: Database, row: SessionRow): Promise<CheckoutSess
 /** What the session's order says of its payment: the order's status and its deposit wallet's. */
 interface SessionOrderState {
   status: string;
-  paymentStatus: string | null;
+  paymentStatus: PaymentState | null;
   paidAt: Date | null;
 }
 

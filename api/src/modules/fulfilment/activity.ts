@@ -3,10 +3,13 @@
 // forwarding leg, each webhook, each mail, shipped.
 import {
   formatUsdcFull,
+  isPaymentState,
   type OrderActivity,
   type OrderDeposit,
   type OrderWebhook,
+  type PaymentPhase,
   parseUsdc,
+  paymentPhase,
   type TimelineEntry,
 } from '@store/shared';
 import { asc, eq } from 'drizzle-orm';
@@ -21,7 +24,7 @@ import {
 } from '../../db/schema.ts';
 import { getOwnOrderOrThrow } from '../orders/service.ts';
 
-const PAYMENT_TITLES: Record<string, string> = {
+const PAYMENT_TITLES: Record<PaymentPhase, string> = {
   waiting: 'Waiting for payment',
   detected: 'Payment detected',
   received: 'Payment confirmed',
@@ -167,7 +170,9 @@ export async function getOrderActivity(
       timeline.push(entry(event.createdAt, 'payment', 'Accepted as paid by the merchant', detail));
       continue;
     }
-    const title = PAYMENT_TITLES[event.toStatus] ?? `Payment ${event.toStatus}`;
+    const title = isPaymentState(event.toStatus)
+      ? PAYMENT_TITLES[paymentPhase(event.toStatus, event.exception)]
+      : `Payment ${event.toStatus}`;
     timeline.push(entry(event.createdAt, 'payment', title, arrivedText(event, details), tx));
   }
   for (const { leg } of legs) {

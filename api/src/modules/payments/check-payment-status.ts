@@ -8,8 +8,10 @@ import {
   formatUsdcFull,
   isPaidState,
   isPaymentDetected,
+  isPaymentException,
   isPaymentState,
   nextPaymentState,
+  type PaymentException,
   type PaymentState,
   parseUsdc,
 } from '@store/shared';
@@ -46,10 +48,16 @@ async function currentState(
   deps: PaymentDeps,
   wallet: Wallet,
   observe: () => Promise<DepositObservation | null>,
-): Promise<{ state: string; detected: string; confirmations: number | null }> {
+): Promise<{
+  state: string;
+  exception: PaymentException;
+  detected: string;
+  confirmations: number | null;
+}> {
   const paid = isPaymentState(wallet.status) && isPaidState(wallet.status);
   const stored = {
     state: wallet.status,
+    exception: isPaymentException(wallet.exception) ? wallet.exception : 'none',
     detected: wallet.detectedAmountUsdc,
     // Note: the stored state alone says nothing of blocks, except that a paid one reached depth.
     confirmations: paid ? deps.confirmations : wallet.status === 'waiting' ? 0 : null,
@@ -62,6 +70,7 @@ async function currentState(
   const live = nextPaymentState(
     {
       state: stored.state,
+      exception: stored.exception,
       expected: parseUsdc(wallet.expectedAmountUsdc),
       expiresAt: wallet.expiredAt?.getTime() ?? Number.POSITIVE_INFINITY,
     },
@@ -71,10 +80,12 @@ async function currentState(
   );
   // Note: "paid" is the worker's to declare (it marks the order in the same transaction); until
   // it has, a projection that reached depth reads as detected.
-  const state: PaymentState = isPaidState(live.state) ? 'detected' : live.state;
+  const projectedPaid = isPaidState(live.state);
+  const state: PaymentState = projectedPaid ? 'detected' : live.state;
   const expected = parseUsdc(wallet.expectedAmountUsdc);
   return {
     state,
+    exception: projectedPaid ? 'none' : live.exception,
     detected: formatUsdcFull(live.detected),
     confirmations: paymentConfirmations(observation, expected),
   };
@@ -167,12 +178,12 @@ async function viewOf(
       requiredConfirmations: deps.confirmations,
     };
   }
-  const { state, detected, confirmations } = await currentState(deps, wallet, observe);
+  const { state, exception, detected, confirmations } = await currentState(deps, wallet, observe);
   const known = isPaymentState(state) ? state : 'waiting';
   return {
     paymentDetected:
       known !== 'reversed' && (isPaymentDetected(known) || wallet.forwardingCompleted),
-    status: apiPaymentStatus(known, wallet.forwardingCompleted),
+    status: apiPaymentStatus(known, exception, wallet.forwardingCompleted),
     receivedAmount: detected,
     expectedAmount: wallet.expectedAmountUsdc,
     expiredAt: wallet.expiredAt?.toISOString() ?? null,

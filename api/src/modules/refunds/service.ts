@@ -8,6 +8,7 @@ import {
   isRevenueStatus,
   type OrderRefunds,
   parseUsdc,
+  paymentPhase,
   REFUND_MESSAGES,
   type Refund,
   type RefundClaim,
@@ -119,6 +120,7 @@ export async function listOrderRefunds(
     return {
       orderId: order.id,
       paymentStatus: null,
+      paymentException: null,
       expectedAmount: usdc(expected),
       receivedAmount: usdc(0n),
       missingAmount: usdc(expected),
@@ -145,6 +147,7 @@ export async function listOrderRefunds(
   return {
     orderId: order.id,
     paymentStatus: wallet.status,
+    paymentException: wallet.exception,
     expectedAmount: usdc(expected),
     receivedAmount: usdc(received),
     missingAmount: usdc(expected - received),
@@ -193,7 +196,7 @@ export async function acceptUnderpaid(
   if (!listed) throw new AppError('invalid_state', REFUND_ERRORS.noWallet);
   await db.transaction(async (tx) => {
     const wallet = await lockWallet(tx, listed.id);
-    if (wallet?.status !== 'underpaid' || wallet.exception !== 'underpaid')
+    if (!wallet || paymentPhase(wallet.status, wallet.exception) !== 'underpaid')
       throw new AppError('invalid_state', REFUND_ERRORS.notUnderpaid);
     const figures = await refundFigures(tx, wallet.id);
     if (figures.held > 0n || figures.declined)
@@ -208,7 +211,8 @@ export async function acceptUnderpaid(
       storeId: order.storeId,
       subjectId: order.id,
       changes: {
-        ...changed('status', wallet.status, 'paid'),
+        ...changed('status', order.status, 'paid'),
+        ...changed('paymentException', wallet.exception, 'accepted_underpaid'),
         ...changed('receivedUsdc', null, formatUsdcFull(received)),
       },
     });
