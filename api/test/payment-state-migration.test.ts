@@ -70,19 +70,20 @@ const CASES = [
 const idOf = (i: number) => `0e0e0e0e-0000-4000-8000-${String(i + 1).padStart(12, '0')}`;
 
 /** The payment events of a case, as the record step wrote them before: "from -> to" old states. */
-const EVENTS: Partial<Record<number, [string | null, string, Record<string, unknown>][]>> = {
-  2: [['waiting', 'underpaid', { detectedAmountUsdc: '4.000000' }]],
-  3: [
-    ['waiting', 'underpaid', {}],
-    ['underpaid', 'received', { acceptedUnderpaid: true, shortfall: '4.000000' }],
-  ],
-  5: [
-    ['waiting', 'detected', {}],
-    ['detected', 'overpaid', {}],
-    ['overpaid', 'overpaid', { forwardingReopened: true, leg: 'merchant' }],
-  ],
-  6: [['detected', 'paid_late', {}]],
-};
+const EVENTS: Partial<Record<number, [string | null, string, Record<string, string | boolean>][]>> =
+  {
+    2: [['waiting', 'underpaid', { detectedAmountUsdc: '4.000000' }]],
+    3: [
+      ['waiting', 'underpaid', {}],
+      ['underpaid', 'received', { acceptedUnderpaid: true, shortfall: '4.000000' }],
+    ],
+    5: [
+      ['waiting', 'detected', {}],
+      ['detected', 'overpaid', {}],
+      ['overpaid', 'overpaid', { forwardingReopened: true, leg: 'merchant' }],
+    ],
+    6: [['detected', 'paid_late', {}]],
+  };
 
 describe(`migration ${MIGRATION}`, () => {
   test('payments in every state and exception read the same facts back', async () => {

@@ -268,39 +268,6 @@ export type StockShortfall = v.InferOutput<typeof StockShortfallSchema>;
 /** Order status picklist. */
 export const OrderStatusSchema = v.picklist(ORDER_STATUSES);
 
-/** An order as the API returns it (GET /api/orders/{id}; the list has a subset). */
-export const OrderSchema = v.object({
-  id: v.string(),
-  /** The store the order pays; null for an order of an unsigned universal link (no store of ours). */
-  storeId: v.nullable(v.string()),
-  /** Where the order came from: storefront, checkout_session, signed_link or unsigned_link. */
-  source: v.picklist(ORDER_SOURCES),
-  /** A universal link's payout address (the link's payee); null for store checkouts and sessions. */
-  payeeAddress: v.nullish(v.string()),
-  customerEmail: v.string(),
-  shippingAddress: v.nullish(ShippingAddressSchema),
-  items: v.array(OrderItemSchema),
-  subtotalUsdc: MoneyStringSchema,
-  /** The discount code applied at checkout; null or absent: none. */
-  discountCode: v.nullish(v.string()),
-  /** What the code took off the subtotal (absent: 0.00). */
-  discountUsdc: v.optional(MoneyStringSchema),
-  shippingUsdc: MoneyStringSchema,
-  totalUsdc: MoneyStringSchema,
-  status: OrderStatusSchema,
-  paymentChain: OptionalText,
-  paymentTxHash: OptionalText,
-  paymentAddress: OptionalText,
-  metadata: v.nullish(OrderMetadataSchema),
-  /** An oversold order's lines short of stock (null when every unit was there). */
-  stockShortfall: v.nullish(v.array(StockShortfallSchema)),
-  /** Until when the order's units of tracked products are kept for it (null: nothing held). */
-  stockHeldUntil: v.nullish(TimestampSchema),
-  createdAt: v.optional(TimestampSchema),
-});
-/** An order read model. */
-export type Order = v.InferOutput<typeof OrderSchema>;
-
 /** Body of POST /api/orders (store checkout). The server recomputes the totals. */
 export const CreateOrderSchema = v.object({
   storeId: v.pipe(v.string(), v.nonEmpty(), maxChars('Store', TEXT_LIMITS.slug)),

@@ -110,8 +110,11 @@ export const ProductResponseSchema = v.object({
 /** Answer of DELETE /api/products/{id}. */
 export const DeletedResponseSchema = v.object({ id: v.string(), deleted: v.literal(true) });
 
-/** An order (the shopper's pages and the merchant's list read the same view). */
-export const OrderResponseSchema = v.object({
+/**
+ * An order as the API answers it (GET /api/orders/{id}, the merchant's list, a new order): the one
+ * shape of an order on the wire; the shopper's pages and the merchant's list read the same view.
+ */
+export const OrderSchema = v.object({
   id: v.string(),
   /** The store the order pays; null for an unsigned universal link's order (no store of ours). */
   storeId: v.nullable(v.string()),
@@ -161,13 +164,15 @@ export const OrderResponseSchema = v.object({
   createdAt: timestamp,
   updatedAt: timestamp,
 });
+/** An order. */
+export type Order = v.InferOutput<typeof OrderSchema>;
 
 /**
  * Answer of POST /api/orders: the order and its buyer's review token, the proof of purchase for
  * reviews that only the browser that placed the order (and the receipt) ever gets.
  */
 export const CreatedOrderResponseSchema = v.object({
-  ...OrderResponseSchema.entries,
+  ...OrderSchema.entries,
   reviewToken: v.string(),
 });
 

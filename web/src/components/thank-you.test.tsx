@@ -31,6 +31,15 @@ function order(status: Order['status'], extra: Partial<Order> = {}): Order {
     shippingUsdc: '0.00',
     totalUsdc: '10.80',
     status,
+    discountCode: null,
+    discountUsdc: '0.00',
+    taxUsdc: '0.80',
+    paymentChain: null,
+    paymentTxHash: null,
+    paymentAddress: null,
+    metadata: null,
+    createdAt: '2026-01-15T10:00:00.000Z',
+    updatedAt: '2026-01-15T10:00:00.000Z',
     ...extra,
   };
 }

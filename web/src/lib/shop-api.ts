@@ -1,6 +1,7 @@
 // The shopper's calls (docs/api.md#shopper-routes), each response checked against the shared schema
 // so a contract drift shows as one clear error instead of a half-drawn page.
 import {
+  CreatedOrderResponseSchema,
   type CreateOrder,
   type CreateUniversalOrder,
   type DiscountRule,
@@ -41,18 +42,16 @@ export async function fetchOrder(orderId: string, buyerToken?: string): Promise<
   );
 }
 
-// Note: the buyer's review token comes only with the new order; it is kept, not shown.
-const CreatedOrderSchema = v.object({ ...OrderSchema.entries, reviewToken: v.string() });
-
 /** POST /api/orders with the chosen shipping method (the server recomputes the totals). */
 export async function createOrder(
   body: CreateOrder & { shippingMethod: ShippingMethod },
   idempotencyKey: string,
 ): Promise<Order> {
   const created = v.parse(
-    CreatedOrderSchema,
+    CreatedOrderResponseSchema,
     await apiRequest('POST', '/api/orders', body, { idempotencyKey }),
   );
+  // Note: the buyer's review token comes only with the new order; it is kept, not shown.
   rememberReviewToken(created.id, created.reviewToken);
   return created;
 }

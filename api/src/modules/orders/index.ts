@@ -4,7 +4,7 @@ import {
   CreatedOrderResponseSchema,
   MarkShippedSchema,
   OrderActivitySchema,
-  OrderResponseSchema,
+  OrderSchema,
   SHIPMENT_OUTCOMES,
 } from '@store/shared';
 import { Elysia } from 'elysia';
@@ -26,7 +26,7 @@ const tags = ['orders'];
 const shipmentResult = registerResponseSchema(
   'ShipmentResult',
   v.object({
-    order: OrderResponseSchema,
+    order: OrderSchema,
     outcome: v.picklist(SHIPMENT_OUTCOMES),
     message: v.string(),
   }),
@@ -83,7 +83,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
           summary: 'Orders of your stores, newest first: search, filters and cursor pages',
           description:
             '`q` finds an email, an order id or number, or an external order id; `status`, `exception` (underpaid, overpaid, paid_late, oversold), `storeId`, `customerEmail` (one address exactly, any case), `from` and `to` (days, UTC, inclusive) filter. A full page carries `X-Next-Cursor`: pass it as `cursor` for the next page.',
-          ok: { 200: v.array(OrderResponseSchema) },
+          ok: { 200: v.array(OrderSchema) },
           errors: ['not_found'],
         }),
       },
@@ -97,7 +97,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
           summary: 'An order by its id (for the payment and thank-you pages)',
           description:
             'Without the order’s buyer token (X-Buyer-Token: the `reviewToken` its creation answered) the order carries no personal data: `customerEmail` is empty and `shippingAddress` null.',
-          ok: { 200: OrderResponseSchema },
+          ok: { 200: OrderSchema },
           errors: ['not_found'],
         }),
       },
@@ -110,7 +110,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
         ...contract({
           tags,
           summary: "Your order, for the admin's order page (404 for another merchant's)",
-          ok: { 200: OrderResponseSchema },
+          ok: { 200: OrderSchema },
           errors: ['not_found'],
         }),
       },
@@ -124,7 +124,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
         ...contract({
           tags,
           summary: 'Move your order from paid to processing, shipped, completed',
-          ok: { 200: OrderResponseSchema },
+          ok: { 200: OrderSchema },
           errors: ['not_found', 'stale_version'],
         }),
       },

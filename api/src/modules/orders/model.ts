@@ -1,16 +1,11 @@
-// Request schemas, the response shape and the messages of the order routes.
+// Request schemas, the handlers' order view and the messages of the order routes.
 import {
   CreateOrderSchema,
   ORDER_LIST_LIMITS,
   ORDER_STATUSES,
-  type OrderItem,
+  type Order,
   OrderListFiltersSchema,
-  type OrderMetadata,
-  type OrderSource,
-  type Shipment,
-  type ShippingAddress,
   ShippingMethodSchema,
-  type StockShortfall,
 } from '@store/shared';
 import * as v from 'valibot';
 import { UpdatedAtSchema } from '../../http/versions.ts';
@@ -67,42 +62,15 @@ export const UpdateOrderBody = v.object({
 /** A validated order status change. */
 export type UpdateOrderBody = v.InferOutput<typeof UpdateOrderBody>;
 
-/** An order as the API returns it; amounts are 2-decimal strings and the total includes tax. */
-export interface OrderView {
-  id: string;
-  /** The store the order pays; null for an unsigned universal link's order. */
-  storeId: string | null;
-  /** Where the order came from: storefront, checkout_session, signed_link or unsigned_link. */
-  source: OrderSource;
-  /** A universal link's payee (the link's payout address); null for store and session orders. */
-  payeeAddress: string | null;
-  customerEmail: string;
-  shippingAddress: ShippingAddress | null;
-  items: OrderItem[];
-  subtotalUsdc: string;
-  /** The discount code applied at checkout; null: none. */
-  discountCode: string | null;
-  /** What the code took off the subtotal (0.00 without one). */
-  discountUsdc: string;
-  shippingUsdc: string;
-  taxUsdc: string;
-  totalUsdc: string;
-  status: string;
-  paymentChain: string | null;
-  paymentTxHash: string | null;
-  paymentAddress: string | null;
-  metadata: OrderMetadata | null;
-  /** Carrier and tracking once the merchant marked the order shipped; null before. */
-  shipment: Shipment | null;
-  /** Until when the order's units of tracked products are kept for it; null: nothing held. */
-  stockHeldUntil: Date | null;
-  /** An oversold order's lines short of stock (its merchant's view; null otherwise). */
-  stockShortfall: StockShortfall[] | null;
-  /** The merchant's list only: what confirmed forwarding legs paid out, with their txs. */
-  forwarded?: { merchantUsdc: string; feeUsdc: string; txHashes: string[] } | null;
+/**
+ * An order as the handlers build it: the shared order shape (OrderSchema, the one the route
+ * declares and checks) with its times as dates, which go out as the ISO strings it reads.
+ */
+export type OrderView = Omit<Order, 'createdAt' | 'updatedAt' | 'stockHeldUntil'> & {
   createdAt: Date;
   updatedAt: Date;
-}
+  stockHeldUntil: Date | null;
+};
 
 /** Texts of the order errors a shopper or merchant can see. */
 export const ORDER_MESSAGES = {

@@ -17,6 +17,15 @@ const ORDER = {
   shippingUsdc: '0.00',
   totalUsdc: '10.80',
   status: 'reversed' as const,
+  discountCode: null,
+  discountUsdc: '0.00',
+  taxUsdc: '0.80',
+  paymentChain: null,
+  paymentTxHash: null,
+  paymentAddress: null,
+  metadata: null,
+  createdAt: '2026-01-15T10:00:00.000Z',
+  updatedAt: '2026-01-15T10:00:00.000Z',
 };
 
 function session(status: string, receivedAmount = '0.000000'): PaymentSession {
