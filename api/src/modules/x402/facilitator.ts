@@ -18,6 +18,7 @@ import {
   X402_MAX_TIMEOUT_SECONDS,
   X402_VERSION,
 } from './model.ts';
+import { waitForRow } from './row-waits.ts';
 import {
   assetOf,
   openX402Order,
@@ -26,7 +27,6 @@ import {
   recordPayment,
   refuse,
   verifyAuthorization,
-  waitForRow,
   type X402Deps,
 } from './service.ts';
 

@@ -45,6 +45,7 @@ import {
   X402_MAX_TIMEOUT_SECONDS,
   X402_VERSION,
 } from './model.ts';
+import { notifyRowMoved, waitForRow } from './row-waits.ts';
 
 type PaymentRow = typeof x402Payments.$inferSelect;
 
@@ -417,22 +418,6 @@ export async function acceptPayment(
   return { refused: await refusal(refuse('invalid_payload', M.used)) };
 }
 
-/** Polls the row until `done` holds or the time is up (the worker settles in about one block). */
-export async function waitForRow(
-  db: Database,
-  id: string,
-  done: (row: PaymentRow) => boolean,
-  timeoutMs: number,
-): Promise<PaymentRow> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [row] = await db.select().from(x402Payments).where(eq(x402Payments.id, id));
-    if (!row) throw new Error(`x402 payment ${id} vanished`);
-    if (done(row) || Date.now() > deadline) return row;
-    await Bun.sleep(15);
-  }
-}
-
 const SETTLING = new Set(['settling', 'submitted']);
 const SERVING = new Set(['settling', 'submitted', 'settled', 'serving']);
 
@@ -635,6 +620,7 @@ async function proxy(
       })
       .where(eq(x402Payments.id, row.id))
       .returning();
+    await notifyRowMoved(deps.db, row.id);
     return keptAnswer(deps, resource, kept ?? row);
   }
   const [kept] = await deps.db
@@ -648,5 +634,6 @@ async function proxy(
     })
     .where(eq(x402Payments.id, row.id))
     .returning();
+  await notifyRowMoved(deps.db, row.id);
   return keptAnswer(deps, resource, kept ?? row);
 }
