@@ -1,7 +1,10 @@
-// The invoice of a paid order as a one-or-more-page A4 PDF (pdf-lib, the standard Helvetica
-// fonts): the seller's legal details, the invoice number and dates, the buyer, the lines, the
+// The invoice of a paid order as a one-or-more-page A4 PDF (pdf-lib, with DejaVu Sans embedded
+// and subset, so Latin, Greek, Cyrillic, Hebrew, Armenian and Georgian names and addresses print
+// as written): the seller's legal details, the invoice number and dates, the buyer, the lines, the
 // totals in USDC and the payment transaction. Pure: what it prints is the InvoiceDocument given.
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { readFile } from 'node:fs/promises';
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
 
 /** Everything an invoice prints. Amounts are USDC decimal strings with 2 decimals. */
 export interface InvoiceDocument {
@@ -29,21 +32,46 @@ export interface InvoiceDocument {
   };
 }
 
-// Note: the standard fonts draw WinAnsi (Latin-1 and a few more) only; anything else is drawn as
-// '?' rather than refusing the whole invoice.
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+/** The font files (DejaVu Sans, its bold), read once. */
+const FONT_FILES = {
+  regular: 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf',
+  bold: 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf',
+} as const;
+let fontBytes: Promise<{ regular: Uint8Array; bold: Uint8Array }> | undefined;
+const loadFonts = () => {
+  fontBytes ??= Promise.all([
+    readFile(Bun.resolveSync(FONT_FILES.regular, import.meta.dir)),
+    readFile(Bun.resolveSync(FONT_FILES.bold, import.meta.dir)),
+  ]).then(([regular, bold]) => ({ regular, bold }));
+  return fontBytes;
+};
 
-/** `text` in what the standard fonts can draw (one line: controls become spaces). */
-export function drawable(text: string): string {
+/** The characters a font draws, by font. */
+const charactersOf = new WeakMap<PDFFont, Set<number>>();
+
+/**
+ * `text` in what `font` can draw, on one line: controls become spaces, and a character the font
+ * has no glyph for (a script it does not cover, such as Chinese) is drawn as '?' rather than as an
+ * empty box or a refused invoice.
+ */
+export function drawable(text: string, font: PDFFont): string {
+  let known = charactersOf.get(font);
+  if (!known) {
+    known = new Set(font.getCharacterSet());
+    charactersOf.set(font, known);
+  }
   let out = '';
   for (const char of text.normalize('NFC')) {
     const code = char.codePointAt(0) ?? 0;
     if (code < 0x20 || (code >= 0x7f && code < 0xa0)) out += ' ';
-    else if (code <= 0xff || WIN_ANSI_EXTRA.has(char)) out += char;
+    else if (known.has(code)) out += char;
     else out += '?';
   }
   return out;
 }
+
+/** One line of metadata (title, author): any script, controls as spaces. */
+const oneLine = (text: string) => [...text].map((c) => (/\p{Cc}/u.test(c) ? ' ' : c)).join('');
 
 const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = 48;
@@ -77,7 +105,7 @@ class Writer {
 
   /** `text` cut with an ellipsis to `width` points. */
   fit(text: string, font: PDFFont, size: number, width: number): string {
-    let value = drawable(text);
+    let value = drawable(text, font);
     if (font.widthOfTextAtSize(value, size) <= width) return value;
     while (value.length > 1 && font.widthOfTextAtSize(`${value}…`, size) > width)
       value = value.slice(0, -1);
@@ -88,7 +116,7 @@ class Writer {
   wrap(text: string, font: PDFFont, size: number, width: number): string[] {
     const lines: string[] = [];
     let line = '';
-    for (const word of drawable(text).split(' ')) {
+    for (const word of drawable(text, font).split(' ')) {
       const next = line ? `${line} ${word}` : word;
       if (font.widthOfTextAtSize(next, size) <= width) line = next;
       else {
@@ -107,7 +135,7 @@ class Writer {
   ) {
     const size = options.size ?? 10;
     const font = options.font ?? this.regular;
-    const drawn = drawable(value);
+    const drawn = drawable(value, font);
     const left = options.right ? x - font.widthOfTextAtSize(drawn, size) : x;
     this.page.drawText(drawn, { x: left, y: this.y, size, font, color: options.color ?? INK });
   }
@@ -125,14 +153,16 @@ class Writer {
 /** The invoice as PDF bytes. */
 export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
+  doc.registerFontkit(fontkit);
   doc.setTitle(`Invoice ${invoice.number}`);
-  doc.setAuthor(drawable(invoice.seller.name));
+  doc.setAuthor(oneLine(invoice.seller.name));
   doc.setSubject(`Order ${invoice.orderNumber}`);
   doc.setProducer('Storefront invoices');
   doc.setCreationDate(invoice.issuedAt);
   doc.setModificationDate(invoice.issuedAt);
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const fonts = await loadFonts();
+  const regular = await doc.embedFont(fonts.regular, { subset: true });
+  const bold = await doc.embedFont(fonts.bold, { subset: true });
   const w = new Writer(doc, regular, bold);
   const right = A4.width - MARGIN;
   const half = (A4.width - 2 * MARGIN) / 2;
