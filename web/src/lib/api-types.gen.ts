@@ -10034,7 +10034,6 @@ export interface operations {
                     inventory?: number;
                     /** @default true */
                     isPublished?: boolean;
-                    /** @default  */
                     maxPriceUsdc?: string | null;
                     /** @default  */
                     priceUsdc?: string;
@@ -10286,7 +10285,6 @@ export interface operations {
                     imageUrl?: string | null;
                     inventory?: number;
                     isPublished?: boolean;
-                    /** @default  */
                     maxPriceUsdc?: string | null;
                     /** @default  */
                     priceUsdc?: string;
