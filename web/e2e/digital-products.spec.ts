@@ -129,6 +129,11 @@ test('a file product with a price cap from Add Product: bought, its file downloa
   await expect(edit.getByRole('alert').filter({ hasText: refusal })).toBeVisible();
   await snapBoth(page, 'edit-file-product-dialog', { noSidewaysScroll: true });
   expect(await accessibilityViolations(page, '[role=dialog]')).toEqual([]);
+  // The dialog keeps to its width at both sizes: the examples wrap, nothing scrolls sideways.
+  for (const viewport of [SCREEN_SIZES.phone, SCREEN_SIZES.laptop]) {
+    await page.setViewportSize(viewport);
+    expect(await edit.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  }
   await edit.getByRole('button', { name: 'Cancel' }).click();
   expect((await listProducts(page.request, store.id))[0]?.priceUsdc).toBe('4.50');
 
