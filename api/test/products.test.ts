@@ -199,6 +199,59 @@ describe('PUT and DELETE /api/products/{id}', () => {
   });
 });
 
+describe('price caps', () => {
+  const refusal = (cap: string) => `The price is above this product's price cap (${cap} USDC)`;
+
+  test('a price above the cap is refused with its message, on create and on edit', async () => {
+    const above = await t.owner.api.post(
+      '/api/products',
+      product({ priceUsdc: '40.00', maxPriceUsdc: '30' }),
+    );
+    expect(above.status).toBe(422);
+    expect(above.body.error.message).toBe(refusal('30.00'));
+    const created = await t.owner.api.post(
+      '/api/products',
+      product({ priceUsdc: '30.00', maxPriceUsdc: '30.00' }),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ priceUsdc: '30.00', maxPriceUsdc: '30.00' });
+    const id = created.body.id as string;
+    // Editing the price alone is checked against the stored cap, and lowering the cap below it.
+    const dearer = await t.owner.api.put(`/api/products/${id}`, { priceUsdc: '30.01' });
+    expect(dearer.status).toBe(422);
+    expect(dearer.body.error.message).toBe(refusal('30.00'));
+    const lower = await t.owner.api.put(`/api/products/${id}`, { maxPriceUsdc: '20' });
+    expect(lower.status).toBe(422);
+    expect(lower.body.error.message).toBe(refusal('20.00'));
+    // Raised together, or the cap removed (null), the price goes through.
+    const both = await t.owner.api.put(`/api/products/${id}`, {
+      priceUsdc: '45.00',
+      maxPriceUsdc: '50.00',
+    });
+    expect(both.status).toBe(200);
+    expect(both.body).toMatchObject({ priceUsdc: '45.00', maxPriceUsdc: '50.00' });
+    const uncapped = await t.owner.api.put(`/api/products/${id}`, {
+      priceUsdc: '999.00',
+      maxPriceUsdc: null,
+    });
+    expect(uncapped.status).toBe(200);
+    expect(uncapped.body).toMatchObject({ priceUsdc: '999.00', maxPriceUsdc: null });
+  });
+
+  test('the cap is checked as a price is, with its own messages', async () => {
+    for (const [cap, message] of [
+      ['0', 'Price cap must be a positive number'],
+      ['abc', 'Price cap must be a positive number'],
+      ['1.234', 'Price cap can have at most 8 digits before and 2 after the decimal point'],
+      [5, 'Price cap must be a positive number'],
+    ] as const) {
+      const response = await t.owner.api.post('/api/products', product({ maxPriceUsdc: cap }));
+      expect(response.status).toBe(422);
+      expect(response.body.error.message).toBe(message);
+    }
+  });
+});
+
 describe('digital products (an API resource sold per request over HTTP 402)', () => {
   const digital = {
     kind: 'api',

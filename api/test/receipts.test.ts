@@ -1,7 +1,8 @@
 // Receipts on the real stack: Postgres, anvil (200 ms blocks) with USDC, the indexer and the
 // worker's loops in-process, sending over SMTP to the local mail catcher. A paid order gets exactly
 // one receipt with its lines, totals, transaction and the store's reply-to; an order not paid in
-// full gets none; a mail server that is down when the order is paid loses nothing.
+// full gets none; a mail server that is down when the order is paid loses nothing. A paid order of
+// a file product: its receipt carries a signed download link that fetches the file.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { customer } from '@store/stack/api-process';
 import { type MailCatcher, startMailCatcher } from '@store/stack/mail-catcher';
@@ -12,6 +13,7 @@ import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { emailOutbox } from '../src/db/schema.ts';
+import { MAIL_KINDS } from '../src/mail/kinds.ts';
 import { enqueueReceipt } from '../src/mail/outbox.ts';
 import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
@@ -26,6 +28,8 @@ const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
 // that is down; the first test brings it up.
 const smtpPort = await freePort();
 let catcher: MailCatcher | undefined;
+/** The public origin of the mails' links (the API answers any origin it is handed). */
+const PUBLIC_URL = 'http://shop.test';
 const t = useChainApi({
   confirmations: 2,
   poolSize: 6,
@@ -37,6 +41,7 @@ const t = useChainApi({
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         MAIL_FROM: 'Storefront receipts <receipts@shop.test>',
         MAIL_RETRY_BASE_MS: '200',
+        PUBLIC_URL: PUBLIC_URL,
       }),
       database.db,
       { log: (line) => console.log(line) },
@@ -131,4 +136,115 @@ describe('receipts', () => {
     const visitor = await t.shopper.get(`/api/stores/${store.slug}`);
     expect(visitor.body.replyToEmail).toBeUndefined();
   }, 30_000);
+});
+
+describe('receipts of file products', () => {
+  /** A store selling a file product (a small PDF, uploaded as the admin does). */
+  async function fileStore() {
+    const owner = await newMerchant(t.app, 'file-receipt');
+    const store = (
+      await owner.api.post('/api/stores', storeForm({ paymentAddress: freshAddress() }))
+    ).body;
+    const product = (
+      await owner.api.post('/api/products', {
+        storeId: store.id,
+        title: 'Field guide',
+        priceUsdc: '10.00',
+      })
+    ).body;
+    const bytes = new TextEncoder().encode(`%PDF-1.4\n% ${crypto.randomUUID()}\n%%EOF\n`);
+    const uploaded = await t.app.handle(
+      new Request(`${PUBLIC_URL}/api/products/${product.id}/file?name=guide.pdf`, {
+        method: 'PUT',
+        headers: { cookie: owner.cookie, 'content-type': 'application/pdf' },
+        body: bytes,
+      }),
+    );
+    expect(uploaded.status).toBe(200);
+    return { store, product, bytes };
+  }
+
+  /** An order of the file product, and its deposit address. */
+  async function fileOrder(store: { id: string }, product: { id: string; title: string }) {
+    const placed = await t.shopper.post('/api/orders', {
+      storeId: store.id,
+      ...customer,
+      customerEmail: `${crypto.randomUUID().slice(0, 8)}@buyer.test`,
+      items: [{ productId: product.id, title: product.title, priceUsdc: '10.00', quantity: 1 }],
+      subtotalUsdc: '10.00',
+      shippingUsdc: '0.00',
+      totalUsdc: '10.80',
+      status: 'pending',
+    });
+    expect(placed.status).toBe(201);
+    const orderId = placed.body.id as string;
+    const wallet = await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
+      paymentChain: 'base',
+    });
+    return {
+      orderId,
+      email: placed.body.customerEmail as string,
+      token: placed.body.reviewToken as string,
+      address: wallet.body.paymentWallet.address as Address,
+    };
+  }
+
+  test('the receipt of a paid order holds a download link that fetches the file, for an hour', async () => {
+    catcher ??= await startMailCatcher({ smtpPort, inboxPort: 0 });
+    const { store, product, bytes } = await fileStore();
+    const { orderId, email, token, address } = await fileOrder(store, product);
+    const paidAt = Date.now();
+    await payUsdc(t.stack.env, 5, address, usdc('10.80'));
+    const mail = await waitUntil(
+      () => catcher?.messages().find((m) => m.to.includes(email) && m.subject.includes('receipt')),
+      'the receipt in the inbox',
+    );
+    const link = /^Field guide \(guide\.pdf\): (\S+)$/m.exec(mail.text)?.[1] ?? '';
+    expect(link.startsWith(`${PUBLIC_URL}/api/downloads/${orderId}/${product.id}?`)).toBe(true);
+    expect(mail.html).toContain(`href="${link.replaceAll('&', '&amp;')}"`);
+    // The link as the shopper's mail program opens it: the file's own bytes.
+    const file = await t.app.handle(new Request(link));
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toBe('attachment; filename="guide.pdf"');
+    expect(new Uint8Array(await file.arrayBuffer()) as Uint8Array).toEqual(bytes);
+    // It says for how long, and where fresh links are once it has expired.
+    const expires = Number(new URL(link).searchParams.get('expires')) * 1000;
+    expect(expires - paidAt).toBeGreaterThan(59 * 60_000);
+    expect(expires - Date.now()).toBeLessThanOrEqual(60 * 60_000);
+    const until = new Date(expires).toISOString();
+    expect(mail.text).toContain(
+      `these links work for an hour, until ${until.slice(0, 10)} ${until.slice(11, 16)} UTC`,
+    );
+    expect(mail.text).toContain(
+      `After that, open your order for fresh links: ${PUBLIC_URL}/store/${store.slug}/thank-you/${orderId}#token=${token}`,
+    );
+  }, 60_000);
+
+  test('an order not paid gets no download link: neither its shortfall mail nor a receipt', async () => {
+    catcher ??= await startMailCatcher({ smtpPort, inboxPort: 0 });
+    const { store, product } = await fileStore();
+    const { orderId, email, address } = await fileOrder(store, product);
+    // Rendered before any payment, the receipt would hold no link.
+    const unpaid = await MAIL_KINDS.receipt?.(
+      t.database.db,
+      { id: 'x', kind: 'receipt', orderId, userId: null, toAddress: email, payload: null },
+      t.config.chain.chainId,
+      PUBLIC_URL,
+    );
+    expect(unpaid?.text).toBeTruthy();
+    expect(unpaid?.text).not.toContain('/api/downloads/');
+    expect(unpaid?.text).not.toContain('Your downloads');
+    expect(unpaid?.html).not.toContain('/api/downloads/');
+    // Paid in part: the shortfall mail, without a link.
+    await payUsdc(t.stack.env, 6, address, usdc('5.00'));
+    await waitForWalletState(t.database.db, orderId, 'underpaid');
+    const mail = await waitUntil(
+      () => catcher?.messages().find((m) => m.to.includes(email)),
+      'the shortfall mail in the inbox',
+    );
+    expect(mail.subject).toContain('short');
+    expect(mail.text).not.toContain('/api/downloads/');
+    expect(mail.html).not.toContain('/api/downloads/');
+    expect((await outboxOf(orderId)).map((m) => m.kind)).toEqual(['underpaid']);
+  }, 60_000);
 });

@@ -32,6 +32,8 @@ export const PRODUCT_FORM_MESSAGES = {
   storeIdRequired: 'Store is required',
   inventory: 'Inventory must be a whole number of 0 or more',
   priceAboveCap: "The price is above this product's price cap",
+  capPositive: 'Price cap must be a positive number',
+  capPrecision: 'Price cap can have at most 8 digits before and 2 after the decimal point',
 } as const;
 
 /** Merchant account form messages: sign-up and sign-in (docs/messages.md#merchant-accounts). */

@@ -4,15 +4,48 @@
 import { invoiceFileName } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { orders, stores } from '../db/schema.ts';
+import { paidOrderDownloads } from '../modules/downloads/service.ts';
+import { orderPageUrl } from '../modules/fulfilment/service.ts';
 import { ACCOUNT_MAIL_KINDS } from './account.ts';
 import { loadInvoice } from './invoice.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { NOTICE_MAIL_KINDS } from './notices.ts';
-import { brandingStoreId, receiptStoreExtras, renderReceipt, storeNameOf } from './receipt.ts';
+import {
+  brandingStoreId,
+  type ReceiptDownloads,
+  receiptStoreExtras,
+  renderReceipt,
+  storeNameOf,
+} from './receipt.ts';
 import { refundClaim } from './refund.ts';
 import { shipped } from './shipped.ts';
 import { merchantShortfall, shopperShortfall } from './shortfall.ts';
 import type { MailTemplate } from './template.ts';
+
+/**
+ * The download part of a receipt: links signed now (so their hour starts when the mail goes out)
+ * and the order page with the buyer token; null without files, payment or a public origin.
+ */
+async function receiptDownloads(
+  db: Parameters<MailTemplate>[0],
+  order: { id: string; reviewToken: string },
+  storeSlug: string | null,
+  publicUrl: string | null | undefined,
+): Promise<ReceiptDownloads | null> {
+  if (!publicUrl) return null;
+  const links = await paidOrderDownloads(db, order.id);
+  const [first] = links;
+  if (!first) return null;
+  return {
+    files: links.map((link) => ({
+      title: link.title,
+      fileName: link.fileName,
+      url: `${publicUrl}${link.url}`,
+    })),
+    expiresAt: first.expiresAt,
+    orderPageUrl: `${orderPageUrl(publicUrl, storeSlug, order.id)}#token=${encodeURIComponent(order.reviewToken)}`,
+  };
+}
 
 /** The receipt of one order, rendered from the order and its store as they are now. */
 const receipt: MailTemplate = async (db, message, chainId, publicUrl) => {
@@ -48,6 +81,7 @@ const receipt: MailTemplate = async (db, message, chainId, publicUrl) => {
       ...receiptStoreExtras(store, order.shippingUsdc, publicUrl),
     },
     chainId,
+    await receiptDownloads(db, order, store?.slug ?? null, publicUrl),
   );
   if (!store?.attachInvoice) return rendered;
   // Note: the invoice as it prints now (issued with the payment this receipt confirms).

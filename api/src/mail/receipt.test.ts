@@ -142,3 +142,36 @@ describe('receiptStoreExtras', () => {
     expect(receiptStoreExtras(undefined, '0.00', 'https://shop.example')).toEqual({});
   });
 });
+
+describe('download links', () => {
+  const downloads = {
+    files: [
+      {
+        title: 'Guide <pdf>',
+        fileName: 'guide.pdf',
+        url: 'https://shop.example/api/downloads/o/p?expires=1&sig=a&b',
+      },
+    ],
+    expiresAt: '2026-11-28T10:05:09.000Z',
+    orderPageUrl: `https://shop.example/store/mugs/thank-you/${order.id}#token=${TOKEN}`,
+  };
+
+  test('a paid order of files lists each link, says when they expire and where fresh ones are', () => {
+    const mail = renderReceipt(order, store, BASE_CHAIN_ID, downloads);
+    expect(mail.text).toContain(
+      'Your downloads (these links work for an hour, until 2026-11-28 10:05 UTC):\n' +
+        'Guide <pdf> (guide.pdf): https://shop.example/api/downloads/o/p?expires=1&sig=a&b\n' +
+        `After that, open your order for fresh links: ${downloads.orderPageUrl}`,
+    );
+    expect(mail.html).toContain(
+      '<a href="https://shop.example/api/downloads/o/p?expires=1&amp;sig=a&amp;b">Download Guide &lt;pdf&gt;</a>',
+    );
+    expect(mail.html).toContain('until 2026-11-28 10:05 UTC');
+    expect(mail.html).toContain(`<a href="${downloads.orderPageUrl}">open your order</a>`);
+  });
+
+  test('no download part without files', () => {
+    for (const none of [undefined, null, { ...downloads, files: [] }])
+      expect(renderReceipt(order, store, BASE_CHAIN_ID, none).text).not.toContain('download');
+  });
+});

@@ -1,6 +1,7 @@
 // The shopper's receipt of a paid order: its lines, totals, payment transaction and shipping
 // address, in the store's name and colour, as plain text and as HTML (every value escaped); for a
-// store order, a link to review each product (the order id in the link proves the purchase).
+// store order, a link to review each product (the order id in the link proves the purchase); for a
+// paid order of file products, their download links (an hour long) and the order page for fresh ones.
 import {
   addressTailLines,
   chainFacts,
@@ -39,6 +40,18 @@ export interface ReceiptOrder {
   source: OrderSource;
   /** The buyer's proof of purchase for reviews (only the shopper and this receipt carry it). */
   reviewToken?: string;
+}
+
+/**
+ * The files of a paid order as its receipt delivers them: signed links (absolute) that expire, and
+ * the order page (with the buyer token) that gives fresh ones once they have.
+ */
+export interface ReceiptDownloads {
+  files: { title: string; fileName: string; url: string }[];
+  /** When the links stop working (ISO 8601): an hour after the mail was rendered. */
+  expiresAt: string;
+  /** The shopper's order page, which signs fresh links each time it opens. */
+  orderPageUrl: string;
 }
 
 /** The store's part of a receipt (universal orders: the name and colour their link carried). */
@@ -146,11 +159,15 @@ function reviewLinksOf(order: ReceiptOrder, store: ReceiptStore): { title: strin
   }));
 }
 
-/** Renders the receipt of a paid order on chain `chainId`. */
+/** A time for the mail, in UTC to the minute: `2026-11-28 10:05 UTC`. */
+const utcMinute = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+/** Renders the receipt of a paid order on chain `chainId` (with its files' links when it has any). */
 export function renderReceipt(
   order: ReceiptOrder,
   store: ReceiptStore,
   chainId: number,
+  downloads?: ReceiptDownloads | null,
 ): RenderedEmail {
   const number = formatOrderNumber(order.id);
   const color =
@@ -166,6 +183,8 @@ export function renderReceipt(
       : null;
   const estimate = store.deliveryEstimate ?? ESTIMATED_DELIVERY;
   const reviewLinks = reviewLinksOf(order, store);
+  const files = downloads && downloads.files.length > 0 ? downloads : null;
+  const until = files ? utcMinute(files.expiresAt) : '';
 
   const text = [
     `Thank you for your order from ${store.name}.`,
@@ -183,6 +202,14 @@ export function renderReceipt(
     `Total paid: ${order.totalUsdc} USDC`,
     'Payment method: USDC (Cryptocurrency)',
     ...(order.paymentTxHash ? [`Payment transaction: ${txUrl ?? order.paymentTxHash}`] : []),
+    ...(files
+      ? [
+          '',
+          `Your downloads (these links work for an hour, until ${until}):`,
+          ...files.files.map((file) => `${file.title} (${file.fileName}): ${file.url}`),
+          `After that, open your order for fresh links: ${files.orderPageUrl}`,
+        ]
+      : []),
     ...(address.length > 0
       ? ['', 'Shipping to:', ...address, `Estimated delivery: ${estimate}`]
       : []),
@@ -221,6 +248,16 @@ export function renderReceipt(
           .map(e)
           .join('<br>')}</p><p style="margin:8px 0 0">Estimated delivery: ${e(estimate)}</p>`
       : '';
+  const downloadsHtml = files
+    ? `<h2 style="font-size:15px;margin:24px 0 8px">Your downloads</h2><ul style="margin:0;padding-left:18px">${files.files
+        .map(
+          (file) =>
+            `<li><a href="${e(file.url)}">Download ${e(file.title)}</a> <span style="color:#52525b">(${e(file.fileName)})</span></li>`,
+        )
+        .join(
+          '',
+        )}</ul><p style="margin:8px 0 0;font-size:13px">These links work for an hour, until ${e(until)}. After that, <a href="${e(files.orderPageUrl)}">open your order</a> for fresh links.</p>`
+    : '';
   const reviewsHtml =
     reviewLinks.length > 0
       ? `<h2 style="font-size:15px;margin:24px 0 8px">Review your items</h2><p style="margin:0 0 4px;font-size:13px">Your review is marked as a verified purchase.</p><ul style="margin:0;padding-left:18px">${reviewLinks
@@ -235,7 +272,7 @@ export function renderReceipt(
 <table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${rows}</table>
 <hr style="border:0;border-top:1px solid #e4e4e7;margin:12px 0">
 <table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${total('Subtotal', order.subtotalUsdc)}${discount ? total(e(discount.label), discount.amount) : ''}${total('Shipping', order.shippingUsdc)}${tax !== '0.00' ? total('Tax', tax) : ''}${total('Total paid', order.totalUsdc, true)}</table>
-<p style="margin:12px 0 0;font-size:13px">Payment method: USDC (Cryptocurrency)</p>${tx}${shipping}${reviewsHtml}
+<p style="margin:12px 0 0;font-size:13px">Payment method: USDC (Cryptocurrency)</p>${tx}${downloadsHtml}${shipping}${reviewsHtml}
 <p style="margin:24px 0 0;font-size:13px;color:#52525b">${
     store.replyTo
       ? `Questions? Reply to this email to reach ${e(store.name)}.`

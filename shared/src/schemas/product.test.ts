@@ -1,7 +1,12 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { firstIssueMessage } from './common.ts';
-import { CreateProductSchema, parseInventoryInput, UpdateProductSchema } from './product.ts';
+import {
+  CreateProductSchema,
+  isAboveCap,
+  parseInventoryInput,
+  UpdateProductSchema,
+} from './product.ts';
 
 const valid = { storeId: 'store-1', title: 'Hoodie', priceUsdc: '12.99' };
 
@@ -88,5 +93,27 @@ describe('product update', () => {
     expect(error({ priceUsdc: '0' })).toBe('Price must be a positive number');
     expect(error({ title: ' ' })).toBe('Title is required');
     expect(error({ inventory: -2 })).toBe('Inventory must be a whole number of 0 or more');
+  });
+});
+
+describe('price cap', () => {
+  it('is checked as a price is, with its own messages; null removes it', () => {
+    const error = (maxPriceUsdc: unknown) =>
+      firstIssueMessage(v.safeParse(UpdateProductSchema, { maxPriceUsdc }));
+    expect(error('0')).toBe('Price cap must be a positive number');
+    expect(error('')).toBe('Price cap must be a positive number');
+    expect(error('1.234')).toBe(
+      'Price cap can have at most 8 digits before and 2 after the decimal point',
+    );
+    expect(v.parse(UpdateProductSchema, { maxPriceUsdc: null })).toEqual({ maxPriceUsdc: null });
+    expect(v.parse(UpdateProductSchema, { maxPriceUsdc: ' 5 ' })).toEqual({ maxPriceUsdc: '5' });
+  });
+
+  it('a price above the cap, by amount (not by text)', () => {
+    expect(isAboveCap('5.01', '5')).toBe(true);
+    expect(isAboveCap('5.00', '5')).toBe(false);
+    expect(isAboveCap('10', '9.99')).toBe(true);
+    expect(isAboveCap('999', null)).toBe(false);
+    expect(isAboveCap('999', '')).toBe(false);
   });
 });

@@ -38,6 +38,24 @@ export const ProductPriceSchema = v.pipe(
   v.check(isPriceString, M.pricePrecision),
 );
 
+/**
+ * A product's price cap (the merchant's ceiling on its price, against a mistyped price): a positive
+ * amount of decimal(10,2), as the price; null or absent: none.
+ */
+export const PriceCapSchema = v.pipe(
+  v.string(M.capPositive),
+  v.trim(),
+  v.check(isPositiveAmount, M.capPositive),
+  v.check(isPriceString, M.capPrecision),
+);
+
+/** Whether `price` is above `cap` (a cap of null or '' is none); both checked amounts. */
+export function isAboveCap(price: string, cap: string | null | undefined): boolean {
+  if (!cap) return false;
+  const [amount, ceiling] = [tryParseUsdc(price), tryParseUsdc(cap)];
+  return amount !== undefined && ceiling !== undefined && amount > ceiling;
+}
+
 /** Inventory on the wire: a non-negative integer. */
 export const InventorySchema = v.pipe(
   v.number(M.inventory),
@@ -186,7 +204,7 @@ export const CreateProductSchema = v.object({
   /** A digital product (an API resource sold per request over HTTP 402); null: a physical one. */
   digital: v.optional(v.nullable(DigitalProductInputSchema)),
   /** The merchant's ceiling on the price (a sanity check against a mistyped price); null: none. */
-  maxPriceUsdc: v.optional(v.nullable(ProductPriceSchema)),
+  maxPriceUsdc: v.optional(v.nullable(PriceCapSchema)),
 });
 /** Input of the product form. */
 export type CreateProductInput = v.InferInput<typeof CreateProductSchema>;
@@ -204,7 +222,7 @@ export const UpdateProductSchema = v.partial(
     trackInventory: v.boolean(),
     isPublished: v.boolean(),
     digital: v.nullable(DigitalProductInputSchema),
-    maxPriceUsdc: v.nullable(ProductPriceSchema),
+    maxPriceUsdc: v.nullable(PriceCapSchema),
   }),
 );
 /** A validated product update body. */

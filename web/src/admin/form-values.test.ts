@@ -27,6 +27,14 @@ describe('productBody', () => {
     expect(productBody({ ...values, inventory: 'many' }).inventory).toBe(0);
     expect(productBody({ ...values, inventory: '-3' }).inventory).toBe(0);
   });
+
+  it('sends an empty price cap as none, a typed one as typed', () => {
+    const values = { ...productFormDefaults('s1'), title: 'Zine', priceUsdc: '4.50' };
+    expect(productBody(values).maxPriceUsdc).toBeNull();
+    expect(productBody({ ...values, maxPriceUsdc: ' 5 ' }).maxPriceUsdc).toBe('5');
+    expect(productFormDefaults('s1', { maxPriceUsdc: '5.00' }).maxPriceUsdc).toBe('5.00');
+    expect(productFormDefaults('s1', { maxPriceUsdc: null }).maxPriceUsdc).toBe('');
+  });
 });
 
 describe('imageHint', () => {

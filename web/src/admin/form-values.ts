@@ -7,6 +7,7 @@ import {
   DEFAULT_COLORS,
   DEFAULT_THEME,
   IMAGE_HINTS,
+  PriceCapSchema,
   parseInventoryInput,
 } from '@store/shared';
 import * as v from 'valibot';
@@ -61,6 +62,8 @@ export interface ProductFormValues {
   /** Whether the stock is counted (0 left: sold out); stock above 0 turns it on. */
   trackInventory: boolean;
   isPublished: boolean;
+  /** The merchant's ceiling on the price, as typed; empty: none. */
+  maxPriceUsdc: string;
 }
 
 /** Fresh values for a store, or the product's own for Edit Product. */
@@ -77,8 +80,17 @@ export function productFormDefaults(
     inventory: String(product?.inventory ?? 0),
     trackInventory: product?.trackInventory ?? false,
     isPublished: product?.isPublished ?? true,
+    maxPriceUsdc: product?.maxPriceUsdc ?? '',
   };
 }
+
+/** The price cap field: empty is none (null), anything else the shared cap rules. */
+const PriceCapFieldSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.transform((text) => (text === '' ? null : text)),
+  v.nullable(PriceCapSchema),
+);
 
 /** The product form's validation: the shared rules, inventory checked only once parsed. */
 export const ProductFormSchema = v.object({
@@ -86,6 +98,7 @@ export const ProductFormSchema = v.object({
   inventory: v.string(),
   trackInventory: v.boolean(),
   isPublished: v.boolean(),
+  maxPriceUsdc: PriceCapFieldSchema,
 });
 
 /** The POST /api/stores body of valid store form values. */
@@ -101,6 +114,7 @@ export function productBody(values: ProductFormValues): v.InferOutput<typeof Cre
     ...values,
     inventory,
     trackInventory: values.trackInventory || inventory > 0,
+    maxPriceUsdc: v.parse(PriceCapFieldSchema, values.maxPriceUsdc),
   });
 }
 

@@ -2,7 +2,7 @@ import { TOAST } from '@store/shared';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dismissToast, toast, toastError } from '../lib/toast.ts';
+import { dismissToast, leavePage, toast, toastError } from '../lib/toast.ts';
 import { Toaster } from './toaster.tsx';
 
 let container: HTMLDivElement;
@@ -35,6 +35,17 @@ describe('toasts (docs/screens.md#notifications)', () => {
     act(() => void toastError('Failed to create order', '422: Only 2 left'));
     expect(shown()).toEqual(['Failed to create order']);
     expect(container.querySelector('[role="alert"]')?.textContent).toContain('422: Only 2 left');
+  });
+
+  it('a toast about a page goes when the page changes; others stay', () => {
+    act(() => void toast({ title: 'Added to cart', page: '/store/s/product/p' }));
+    act(() => leavePage('/store/s/product/p'));
+    expect(shown()).toEqual(['Added to cart']);
+    act(() => leavePage('/store/s/checkout'));
+    expect(shown()).toEqual([]);
+    act(() => void toast({ title: 'Order created successfully' }));
+    act(() => leavePage('/store/s/payment/o'));
+    expect(shown()).toEqual(['Order created successfully']);
   });
 
   it('hides a toast after 5000 ms', () => {

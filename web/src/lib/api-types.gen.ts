@@ -10035,7 +10035,6 @@ export interface operations {
                     inventory?: number;
                     /** @default true */
                     isPublished?: boolean;
-                    /** @default  */
                     maxPriceUsdc?: string | null;
                     /** @default  */
                     priceUsdc?: string;
@@ -10287,7 +10286,6 @@ export interface operations {
                     imageUrl?: string | null;
                     inventory?: number;
                     isPublished?: boolean;
-                    /** @default  */
                     maxPriceUsdc?: string | null;
                     /** @default  */
                     priceUsdc?: string;

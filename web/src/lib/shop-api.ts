@@ -106,9 +106,15 @@ export interface OrderDownload {
   expiresAt: string;
 }
 
-/** GET /api/orders/{id}/downloads: the paid order's files, for the browser holding its token. */
-export async function fetchDownloads(orderId: string): Promise<OrderDownload[]> {
-  const answer = (await apiGet(['/api/orders', orderId, 'downloads'], buyerHeaders(orderId))) as {
+/**
+ * GET /api/orders/{id}/downloads: the paid order's files, for the browser holding its token or a
+ * receipt link's `token`.
+ */
+export async function fetchDownloads(orderId: string, token?: string): Promise<OrderDownload[]> {
+  const answer = (await apiGet(
+    ['/api/orders', orderId, 'downloads'],
+    buyerHeaders(orderId, token),
+  )) as {
     downloads: OrderDownload[];
   };
   return answer.downloads;

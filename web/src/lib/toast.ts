@@ -11,6 +11,11 @@ export interface Toast {
   description?: string;
   /** Destructive toasts are the failures (docs/messages.md#failure-toasts). */
   variant: 'default' | 'destructive';
+  /**
+   * The path of the page the toast speaks of ("Added to cart" on a product page): it goes once the
+   * shopper leaves that page, so it never covers the next one (Buy Now opens the checkout at once).
+   */
+  page?: string;
 }
 
 /** What a caller passes to `toast`. */
@@ -49,6 +54,11 @@ export function dismissToast(id?: number): void {
   if (current === null || (id !== undefined && current.id !== id)) return;
   clearTimeout(timer);
   publish(null);
+}
+
+/** Hides the toast when it speaks of another page than `path` (called on every navigation). */
+export function leavePage(path: string): void {
+  if (current?.page !== undefined && current.page !== path) dismissToast(current.id);
 }
 
 function subscribe(listener: () => void) {

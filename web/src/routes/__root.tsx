@@ -1,8 +1,10 @@
 // Root route: the app shell around every page (notifications, offline banner) and the 404 page.
 import { PAGE_TEXTS } from '@store/shared';
-import { createRootRoute, Link, Outlet } from '@tanstack/react-router';
+import { createRootRoute, Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { useEffect } from 'react';
 import { OfflineBanner } from '../components/offline-banner.tsx';
 import { Toaster } from '../components/toaster.tsx';
+import { leavePage } from '../lib/toast.ts';
 
 export const Route = createRootRoute({
   component: RootLayout,
@@ -10,6 +12,9 @@ export const Route = createRootRoute({
 });
 
 function RootLayout() {
+  const path = useRouterState({ select: (state) => state.location.pathname });
+  // Note: a toast about one page (an add to cart) goes when the shopper leaves it.
+  useEffect(() => leavePage(path), [path]);
   return (
     <div className="app">
       <a href="#main" className="skip-link">

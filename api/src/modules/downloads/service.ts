@@ -99,24 +99,45 @@ export async function listDownloads(
   if (!order || !isBuyerToken(order.buyerToken, buyerToken))
     throw new AppError('not_found', ORDER_MESSAGES.notFound);
   if (!isRevenueStatus(order.status)) throw new AppError('invalid_state', M.notPaid);
+  return { downloads: await signedLinks(db, order, now) };
+}
+
+/**
+ * The signed download links of an order for its receipt mail: one per file product, valid
+ * DIGITAL_FILE.linkMinutes from `now`; none when the order is unknown or not paid (any more).
+ */
+export async function paidOrderDownloads(
+  db: Database,
+  orderId: string,
+  now = Date.now(),
+): Promise<DownloadView[]> {
+  const order = await orderOf(db, orderId);
+  if (!order || !isRevenueStatus(order.status)) return [];
+  return signedLinks(db, order, now);
+}
+
+/** One link per file product of `order`, signed with its buyer token, valid from `now`. */
+async function signedLinks(
+  db: Database,
+  order: NonNullable<Awaited<ReturnType<typeof orderOf>>>,
+  now: number,
+): Promise<DownloadView[]> {
   const expires = Math.floor(now / 1000) + DIGITAL_FILE.linkMinutes * 60;
   const rows = await filesOf(db, order);
-  return {
-    downloads: rows.map((row) => ({
-      productId: row.id,
-      title: row.title,
-      fileName: row.fileName ?? '',
-      fileType: row.fileType ?? '',
-      fileBytes: row.fileBytes ?? 0,
-      url: downloadPath(
-        order.id,
-        row.id,
-        expires,
-        downloadSignature(order.buyerToken, order.id, row.id, expires),
-      ),
-      expiresAt: new Date(expires * 1000).toISOString(),
-    })),
-  };
+  return rows.map((row) => ({
+    productId: row.id,
+    title: row.title,
+    fileName: row.fileName ?? '',
+    fileType: row.fileType ?? '',
+    fileBytes: row.fileBytes ?? 0,
+    url: downloadPath(
+      order.id,
+      row.id,
+      expires,
+      downloadSignature(order.buyerToken, order.id, row.id, expires),
+    ),
+    expiresAt: new Date(expires * 1000).toISOString(),
+  }));
 }
 
 /** A file to send: its bytes, type and name. */

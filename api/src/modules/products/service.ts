@@ -3,6 +3,8 @@ import {
   type CreateProduct,
   type DigitalProduct,
   type DigitalProductInput,
+  formatUsdc,
+  isAboveCap,
   PRODUCT_FORM_MESSAGES,
   parseUsdc,
 } from '@store/shared';
@@ -183,8 +185,11 @@ function asOwnerView(row: ProductRow): ProductView {
 
 /** 422 when the price is above the merchant's own cap on it (a mistyped price). */
 function checkPriceCap(price: string, cap: string | null | undefined): void {
-  if (cap && parseUsdc(price) > parseUsdc(cap))
-    throw new AppError('validation_failed', `${PRODUCT_FORM_MESSAGES.priceAboveCap} (${cap} USDC)`);
+  if (cap && isAboveCap(price, cap))
+    throw new AppError(
+      'validation_failed',
+      `${PRODUCT_FORM_MESSAGES.priceAboveCap} (${formatUsdc(parseUsdc(cap))} USDC)`,
+    );
 }
 
 /** Adds a product to one of the merchant's stores. */

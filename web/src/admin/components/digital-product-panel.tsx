@@ -1,7 +1,9 @@
-// The digital side of the Edit Product dialog: the file a file product delivers (and its upload),
-// and, for any digital product, its payable URL (HTTP 402, x402 v2) with a copy button and the
-// curl and @x402/fetch lines an agent's developer starts from.
-import { useState } from 'react';
+// The digital side of the Add and Edit Product dialogs: the file a file product delivers (chosen in
+// Add Product and uploaded once the product exists; uploaded at once in Edit Product), and, for any
+// digital product, its payable URL (HTTP 402, x402 v2) with a copy button and the curl and
+// @x402/fetch lines an agent's developer starts from.
+import { DIGITAL_FILE, DIGITAL_FILE_MESSAGES } from '@store/shared';
+import { useId, useState } from 'react';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { useChainInfo } from '../../lib/chain-info.ts';
 import { toast, toastError } from '../../lib/toast.ts';
@@ -34,32 +36,74 @@ export function fetchExample(url: string, network: string): string {
   ].join('\n');
 }
 
-/** The file and payable URL of `product`; `onChanged` gets the product after an upload. */
+/** Why the browser already knows `file` will be refused (too large, a type not sold); or none. */
+export function fileProblem(file: File): string | undefined {
+  if (file.size > DIGITAL_FILE.maxBytes) return DIGITAL_FILE_MESSAGES.tooLarge;
+  if (file.size === 0) return DIGITAL_FILE_MESSAGES.empty;
+  if (file.type && !(DIGITAL_FILE.types as readonly string[]).includes(file.type))
+    return DIGITAL_FILE_MESSAGES.type;
+  return undefined;
+}
+
+/** Uploads `file` as the product's file and says how it went; the product after it, or none. */
+export async function uploadFileOf(
+  productId: string,
+  file: File,
+): Promise<MerchantProduct | undefined> {
+  try {
+    const updated = await uploadProductFile(productId, file);
+    toast({ title: 'File uploaded', description: `${file.name}: delivered once paid` });
+    return updated;
+  } catch (error) {
+    toastError('Failed to upload the file', (error as Error).message);
+    return undefined;
+  }
+}
+
+/**
+ * The file and payable URL of `product`; `onChanged` gets the product after an upload. Without a
+ * product (Add Product) the file is only chosen (`onFileChosen`): the dialog uploads it once the
+ * product is created.
+ */
 export function DigitalProductPanel(props: {
-  product: MerchantProduct;
+  product?: MerchantProduct | undefined;
   onChanged?: (product: MerchantProduct) => void;
+  onFileChosen?: (file: File | undefined) => void;
 }) {
   const [product, setProduct] = useState(props.product);
   const [uploading, setUploading] = useState(false);
+  const [chosen, setChosen] = useState<File>();
+  const [problem, setProblem] = useState<string>();
+  const errorId = useId();
   const chain = useChainInfo();
-  const digital = product.digital;
-  const upload = async (file: File | undefined) => {
+  const digital = product?.digital;
+  const pick = async (file: File | undefined) => {
+    const refused = file && fileProblem(file);
+    setProblem(refused);
+    if (refused) return;
+    if (!product) {
+      setChosen(file);
+      props.onFileChosen?.(file);
+      return;
+    }
     if (!file) return;
     setUploading(true);
-    try {
-      const updated = await uploadProductFile(product.id, file);
-      setProduct(updated);
-      props.onChanged?.(updated);
-      toast({ title: 'File uploaded', description: `${file.name}: delivered once paid` });
-    } catch (error) {
-      toastError('Failed to upload the file', (error as Error).message);
-    } finally {
-      setUploading(false);
-    }
+    const updated = await uploadFileOf(product.id, file);
+    setUploading(false);
+    if (!updated) return;
+    setProduct(updated);
+    props.onChanged?.(updated);
   };
   return (
     <section className="digital-panel" aria-label="Digital delivery">
       <h3 className="small">Digital delivery</h3>
+      {!product && chosen && (
+        <p className="small">
+          File: <strong>{chosen.name}</strong> ({chosen.type || 'unknown type'},{' '}
+          {sizeOf(chosen.size)}), uploaded when you add the product. Shoppers get a download link
+          that expires once their order is paid; agents get the file itself.
+        </p>
+      )}
       {digital?.kind === 'file' && (
         <p className="small">
           File: <strong>{digital.fileName}</strong> ({digital.fileType}, {sizeOf(digital.fileBytes)}
@@ -78,14 +122,19 @@ export function DigitalProductPanel(props: {
           <input
             type="file"
             disabled={uploading}
-            onChange={(event) => void upload(event.target.files?.[0])}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? errorId : undefined}
+            onChange={(event) => void pick(event.target.files?.[0])}
           />
-          <span className="field-hint">
-            PDF, ZIP, EPUB, text, CSV, JSON, PNG, JPG, WebP, MP3 or MP4, max 20MB
-          </span>
+          <span className="field-hint">{DIGITAL_FILE.hint}</span>
+          {problem && (
+            <span id={errorId} className="field-error" role="alert">
+              {problem}
+            </span>
+          )}
         </label>
       )}
-      {product.x402Url && (
+      {product?.x402Url && (
         <div className="x402-url">
           <p className="small">
             Payable URL (HTTP 402, x402 v2): agents pay it in USDC per request.

@@ -18,8 +18,11 @@ export const SAVED_OFFLINE = {
   description: "It will sync when you're back online.",
 } as const;
 
-/** Shows the outcome's toast; answers true when the dialog should close and reset. */
-function reportSave(outcome: SubmitOutcome, texts: SaveTexts): boolean {
+/**
+ * Shows the outcome's toast (none for a refusal the dialog shows itself); answers true when the
+ * dialog should close and reset.
+ */
+function reportSave(outcome: SubmitOutcome, texts: SaveTexts, showsRefusal = false): boolean {
   switch (outcome.status) {
     case 'synced':
       toast(texts.success);
@@ -34,7 +37,7 @@ function reportSave(outcome: SubmitOutcome, texts: SaveTexts): boolean {
       );
       return true;
     case 'failed':
-      toastError(texts.failure, outcome.message);
+      if (outcome.kept || !showsRefusal) toastError(texts.failure, outcome.message);
       return outcome.kept;
   }
 }
@@ -52,6 +55,11 @@ export async function saveFromDialog(save: {
   value: object;
   body: Record<string, unknown>;
   texts: SaveTexts;
+  /**
+   * Told how the save went (the saved entity, or the server's refusal); a dialog given it shows a
+   * refusal itself, so no toast covers it.
+   */
+  onOutcome?: (outcome: SubmitOutcome) => void;
 }): Promise<boolean> {
   const { current, texts } = save;
   const changes = current ? editedBody(save.initial, save.value, save.body) : save.body;
@@ -67,5 +75,6 @@ export async function saveFromDialog(save: {
     ...(current ? { entityId: current.id, current } : {}),
     ...(current?.updatedAt ? { baseUpdatedAt: current.updatedAt } : {}),
   });
-  return reportSave(outcome, texts);
+  save.onOutcome?.(outcome);
+  return reportSave(outcome, texts, save.onOutcome !== undefined);
 }

@@ -23,7 +23,8 @@ export async function addProductToCart(product: CachedProduct, quantity = 1): Pr
     },
     quantity,
   );
-  toast(addedToCartToast(product.title, quantity, added, limit));
+  // Note: it speaks of this page: Buy Now's checkout, or any page next, opens without it.
+  toast({ ...addedToCartToast(product.title, quantity, added, limit), page: location.pathname });
 }
 
 /** The toast of an add: 'Added to cart', saying so when the limit capped it. */
