@@ -1,6 +1,8 @@
 // The invoice of a paid order as a one-or-more-page A4 PDF (pdf-lib, the standard Helvetica
 // fonts): the seller's legal details, the invoice number and dates, the buyer, the lines, the
 // totals in USDC and the payment transaction. Pure: what it prints is the InvoiceDocument given.
+
+import { orderTaxLabel } from '@store/shared';
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 
 /** Everything an invoice prints. Amounts are USDC decimal strings with 2 decimals. */
@@ -219,7 +221,7 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Uint8A
       ? ([['Discount', `-${invoice.discountUsdc}`, false]] as [string, string, boolean][])
       : []),
     ['Shipping', invoice.shippingUsdc, false],
-    ['Tax', invoice.taxUsdc, false],
+    [orderTaxLabel(invoice), invoice.taxUsdc, false],
     ['Total', invoice.totalUsdc, true],
   ];
   w.room(16 * totals.length + 90);

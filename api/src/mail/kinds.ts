@@ -32,6 +32,7 @@ const receipt: MailTemplate = async (db, message, chainId, publicUrl) => {
           settings: {
             taxRateBps: stores.taxRateBps,
             shippingOptions: stores.shippingOptions,
+            shippingZones: stores.shippingZones,
             shippingTime: stores.shippingTime,
             returnPolicyDays: stores.returnPolicyDays,
           },
@@ -45,7 +46,7 @@ const receipt: MailTemplate = async (db, message, chainId, publicUrl) => {
       name: storeNameOf(order, store?.name),
       primaryColor: store?.primaryColor ?? order.metadata?.colors?.primary ?? null,
       replyTo: store?.replyTo ?? null,
-      ...receiptStoreExtras(store, order.shippingUsdc, publicUrl),
+      ...receiptStoreExtras(store, order.shippingUsdc, publicUrl, order.shippingAddress?.country),
     },
     chainId,
   );
