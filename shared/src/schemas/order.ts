@@ -286,6 +286,8 @@ export const OrderSchema = v.object({
   /** What the code took off the subtotal (absent: 0.00). */
   discountUsdc: v.optional(MoneyStringSchema),
   shippingUsdc: MoneyStringSchema,
+  /** The tax the server computed: added to the total, or inside the prices (orderTaxIncluded). */
+  taxUsdc: v.optional(MoneyStringSchema),
   totalUsdc: MoneyStringSchema,
   status: OrderStatusSchema,
   paymentChain: OptionalText,

@@ -2585,6 +2585,7 @@ export type components = {
             name: string;
             ownerId: string;
             paymentAddress: string | null;
+            pricesIncludeTax: boolean;
             primaryColor: string;
             productCount: number;
             replyToEmail: string | null;
@@ -2608,6 +2609,28 @@ export type components = {
                 };
             } | null;
             shippingTime: string | null;
+            shippingZones: {
+                countries: string[];
+                name: string;
+                shippingOptions: {
+                    express: {
+                        delivery: string;
+                        enabled: boolean;
+                        priceUsdc: string;
+                    };
+                    free: {
+                        delivery: string;
+                        enabled: boolean;
+                        priceUsdc: string;
+                    };
+                    standard: {
+                        delivery: string;
+                        enabled: boolean;
+                        priceUsdc: string;
+                    };
+                };
+                taxRateBps: number;
+            }[];
             slug: string;
             taxId: string | null;
             taxRateBps: number;
@@ -2777,6 +2800,7 @@ export type components = {
             isActive: boolean;
             logoUrl: string | null;
             name: string;
+            pricesIncludeTax: boolean;
             primaryColor: string;
             productCount: number;
             returnPolicyDays: number | null;
@@ -2799,6 +2823,28 @@ export type components = {
                 };
             } | null;
             shippingTime: string | null;
+            shippingZones: {
+                countries: string[];
+                name: string;
+                shippingOptions: {
+                    express: {
+                        delivery: string;
+                        enabled: boolean;
+                        priceUsdc: string;
+                    };
+                    free: {
+                        delivery: string;
+                        enabled: boolean;
+                        priceUsdc: string;
+                    };
+                    standard: {
+                        delivery: string;
+                        enabled: boolean;
+                        priceUsdc: string;
+                    };
+                };
+                taxRateBps: number;
+            }[];
             slug: string;
             taxRateBps: number;
             /** @enum {string} */
@@ -11788,6 +11834,7 @@ export interface operations {
                     /** @default  */
                     ownerId?: string;
                     paymentAddress?: string | null;
+                    pricesIncludeTax?: boolean;
                     primaryColor?: string;
                     replyToEmail?: string;
                     returnPolicyDays?: number | null;
@@ -11810,6 +11857,28 @@ export interface operations {
                         };
                     } | null;
                     shippingTime?: string | null;
+                    shippingZones?: {
+                        countries: string[];
+                        name: string;
+                        shippingOptions: {
+                            express: {
+                                delivery: string;
+                                enabled: boolean;
+                                priceUsdc: string;
+                            };
+                            free: {
+                                delivery: string;
+                                enabled: boolean;
+                                priceUsdc: string;
+                            };
+                            standard: {
+                                delivery: string;
+                                enabled: boolean;
+                                priceUsdc: string;
+                            };
+                        };
+                        taxRateBps: number;
+                    }[];
                     /** @default  */
                     slug?: string;
                     taxId?: string | null;
