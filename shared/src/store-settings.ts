@@ -479,3 +479,114 @@ export function settingsFromForm(
     returnPolicyDays: Number(form.returnDays),
   };
 }
+
+/** A zone of the zones editor as typed: its countries as codes separated by commas or spaces. */
+const ZoneFormSchema = v.pipe(
+  v.object({
+    name: ShippingZoneSchema.entries.name,
+    countries: v.pipe(
+      v.string(),
+      v.transform((s) =>
+        s
+          .split(/[\s,;]+/)
+          .map((code) => code.trim().toUpperCase())
+          .filter((code) => code !== ''),
+      ),
+      v.minLength(1, M.zoneNoCountries),
+      v.maxLength(STORE_SETTINGS_LIMITS.maxZoneCountries, M.zoneTooManyCountries),
+      v.check((codes) => codes.every(isCountryCode), M.zoneCountry),
+    ),
+    taxPercent: v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(percentPattern, STORE_SETTINGS_FORM_MESSAGES.taxPercent),
+      v.check((s) => Number(s) <= 50, STORE_SETTINGS_FORM_MESSAGES.taxPercent),
+    ),
+    shipping: v.object({
+      free: v.object({
+        ...ShippingRowFormSchema.entries,
+        priceUsdc: v.pipe(
+          priceSchema,
+          v.check((s) => tryParseUsdc(s) === 0n, M.freeIsFree),
+        ),
+      }),
+      standard: ShippingRowFormSchema,
+      express: ShippingRowFormSchema,
+    }),
+  }),
+  v.forward(
+    v.check((zone) => SHIPPING_METHODS.some((m) => zone.shipping[m].enabled), M.noneEnabled),
+    ['shipping', 'free', 'enabled'] as unknown as ['shipping', 'free'],
+  ),
+);
+
+/** A zone's stored form from the editor's validated values. */
+function zoneFromForm(zone: v.InferOutput<typeof ZoneFormSchema>): ShippingZone {
+  return {
+    name: zone.name,
+    countries: [...new Set(zone.countries)],
+    taxRateBps: percentToBps(zone.taxPercent),
+    shippingOptions: zone.shipping,
+  };
+}
+
+/**
+ * The zones editor as typed (one entry a zone, countries as text, the rate in percent); its
+ * output, through shippingZonesFromForm, is the body PUT /api/stores/{id} takes. A country in two
+ * zones or a name used twice is the form's own message (ShippingZonesSchema's).
+ */
+export const ShippingZonesFormSchema = v.pipe(
+  v.object({
+    pricesIncludeTax: v.boolean(),
+    zones: v.pipe(
+      v.array(ZoneFormSchema),
+      v.maxLength(STORE_SETTINGS_LIMITS.maxZones, M.tooManyZones),
+    ),
+  }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const parsed = v.safeParse(ShippingZonesSchema, dataset.value.zones.map(zoneFromForm));
+    if (!parsed.success) for (const issue of parsed.issues) addIssue({ message: issue.message });
+  }),
+);
+/** The zones editor's values. */
+export type ShippingZonesFormValues = v.InferInput<typeof ShippingZonesFormSchema>;
+/** One zone of the editor. */
+export type ZoneFormValues = ShippingZonesFormValues['zones'][number];
+
+/** The editor's values for a store's zones. */
+export function shippingZonesFormValues(store: StoredStoreSettings): ShippingZonesFormValues {
+  const settings = resolveStoreSettings(store);
+  return {
+    pricesIncludeTax: settings.pricesIncludeTax,
+    zones: settings.zones.map((zone) => zoneFormValues(zone)),
+  };
+}
+
+/** The editor's values of one zone (a new one: the rest of the world's methods, no tax). */
+export function zoneFormValues(zone: {
+  name: string;
+  countries: readonly string[];
+  taxRateBps: number;
+  shipping: Record<ShippingMethod, ResolvedShippingOption>;
+}): ZoneFormValues {
+  const row = (m: ShippingMethod) => ({
+    enabled: zone.shipping[m].enabled,
+    priceUsdc: zone.shipping[m].priceUsdc,
+    delivery: zone.shipping[m].delivery,
+  });
+  return {
+    name: zone.name,
+    countries: zone.countries.join(', '),
+    taxPercent: String(zone.taxRateBps / 100),
+    shipping: { free: row('free'), standard: row('standard'), express: row('express') },
+  };
+}
+
+/** The PUT body of the editor's validated values. */
+export function shippingZonesFromForm(form: v.InferOutput<typeof ShippingZonesFormSchema>): {
+  pricesIncludeTax: boolean;
+  shippingZones: ShippingZone[];
+} {
+  return { pricesIncludeTax: form.pricesIncludeTax, shippingZones: form.zones.map(zoneFromForm) };
+}
