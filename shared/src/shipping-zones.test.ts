@@ -7,11 +7,15 @@ import { prepareStoreOrder, storeOrderTotals } from './store-checkout.ts';
 import {
   FALLBACK_ZONE_NAME,
   resolveStoreSettings,
+  ShippingZonesFormSchema,
   ShippingZonesSchema,
   STORE_SETTINGS_LIMITS,
   STORE_SETTINGS_MESSAGES,
   settingsForCountry,
+  shippingZonesFormValues,
+  shippingZonesFromForm,
   zoneForCountry,
+  zoneFormValues,
 } from './store-settings.ts';
 
 const options = (standard: string, express: string, free = false) => ({
@@ -153,6 +157,52 @@ describe('the zones as a merchant sends them', () => {
     expect(messagesOf(many.slice(1))).toEqual([]);
     expect(messagesOf([{ ...de, name: 'x'.repeat(61) }])).toEqual([
       'Zone name must be at most 60 characters',
+    ]);
+  });
+});
+
+describe('the zones editor', () => {
+  const zone = (name: string, countries: string) => ({
+    ...zoneFormValues({
+      name,
+      countries: [],
+      taxRateBps: 0,
+      shipping: resolveStoreSettings({}).shipping,
+    }),
+    countries,
+    taxPercent: '19',
+  });
+  const parse = (zones: ReturnType<typeof zone>[]) =>
+    v.safeParse(ShippingZonesFormSchema, { pricesIncludeTax: true, zones });
+
+  it('turns typed countries and percent into the body the API takes, and back', () => {
+    const parsed = parse([zone('EU', 'de, at;FR  de')]);
+    expect(parsed.success).toBe(true);
+    if (!parsed.success) return;
+    const body = shippingZonesFromForm(parsed.output);
+    expect(body.pricesIncludeTax).toBe(true);
+    expect(body.shippingZones[0]).toMatchObject({
+      name: 'EU',
+      countries: ['DE', 'AT', 'FR'],
+      taxRateBps: 1900,
+    });
+    expect(v.safeParse(ShippingZonesSchema, body.shippingZones).success).toBe(true);
+    const again = shippingZonesFormValues(body);
+    expect(again.zones[0]).toMatchObject({ countries: 'DE, AT, FR', taxPercent: '19' });
+  });
+
+  it('puts messages on the field, and a country in two zones on the form', () => {
+    const bad = parse([zone('EU', 'DE, XX')]);
+    expect(!bad.success && bad.issues.map((i) => i.message)).toEqual([
+      STORE_SETTINGS_MESSAGES.zoneCountry,
+    ]);
+    const empty = parse([zone('EU', ' ')]);
+    expect(!empty.success && empty.issues.map((i) => i.message)).toEqual([
+      STORE_SETTINGS_MESSAGES.zoneNoCountries,
+    ]);
+    const twice = parse([zone('EU', 'DE, AT'), zone('DACH', 'CH, DE')]);
+    expect(!twice.success && twice.issues.map((i) => [i.message, i.path?.length ?? 0])).toEqual([
+      [STORE_SETTINGS_MESSAGES.countryTwice('DE', 'EU', 'DACH'), 0],
     ]);
   });
 });

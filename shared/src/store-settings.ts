@@ -544,7 +544,8 @@ export const ShippingZonesFormSchema = v.pipe(
     ),
   }),
   v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed) return;
+    // Note: only once each zone is right (a field's own message says enough until then).
+    if (!dataset.typed || dataset.issues) return;
     const parsed = v.safeParse(ShippingZonesSchema, dataset.value.zones.map(zoneFromForm));
     if (!parsed.success) for (const issue of parsed.issues) addIssue({ message: issue.message });
   }),
