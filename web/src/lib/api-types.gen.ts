@@ -2364,6 +2364,9 @@ export type components = {
             from: string;
             logIndex: number | null;
             orderId: string;
+            shippingUsdc: string | null;
+            taxIncluded: boolean | null;
+            taxUsdc: string | null;
             /** Format: date-time */
             time: string;
             to: string;
