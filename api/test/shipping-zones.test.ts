@@ -3,6 +3,10 @@
 // its shipping country (a country in no zone: the store's own rate and methods), a price or method
 // of another zone is refused, and the receipt and invoice carry the tax the server computed.
 import { describe, expect, test } from 'bun:test';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   parseUsdc,
   resolveStoreSettings,
@@ -13,6 +17,7 @@ import {
 } from '@store/shared';
 import { customer } from '@store/stack/api-process';
 import { REQUEST_ORIGIN_MESSAGES } from '../src/http/request-origin.ts';
+import { renderInvoicePdf } from '../src/mail/invoice-pdf.ts';
 import { renderReceipt } from '../src/mail/receipt.ts';
 import { storeForm } from './support/client.ts';
 import { useTestApi } from './support/test-api.ts';
@@ -194,6 +199,32 @@ describe('tax and shipping by country', () => {
     );
     expect(receipt.text).toContain('Tax included: 15.97 USDC');
     expect(receipt.text).toContain('Total paid: 104.90 USDC');
+    // The invoice prints the same figures, its tax as included.
+    const pdf = await renderInvoicePdf({
+      number: 'INV-000001',
+      issuedAt: new Date(),
+      orderNumber: '#1',
+      orderedAt: new Date(),
+      seller: { name: 'Zones', storeName: 'Zones', addressLines: [], taxId: null },
+      buyer: null,
+      lines: [{ title: 'Mug', quantity: 2, unitUsdc: '50.00', totalUsdc: '100.00' }],
+      subtotalUsdc: order.subtotalUsdc,
+      discountUsdc: null,
+      shippingUsdc: order.shippingUsdc,
+      taxUsdc: order.taxUsdc,
+      totalUsdc: order.totalUsdc,
+      payment: { chain: 'Local chain', txHash: null, paidAt: null },
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'zones-invoice-'));
+    try {
+      writeFileSync(join(dir, 'invoice.pdf'), pdf);
+      const text = spawnSync('pdftotext', ['-layout', join(dir, 'invoice.pdf'), '-']);
+      expect(text.status).toBe(0);
+      expect(text.stdout.toString()).toMatch(/Tax included\s+15\.97 USDC/);
+      expect(text.stdout.toString()).toMatch(/Total\s+104\.90 USDC/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('only the owner edits the zones, as JSON, within the caps', async () => {
