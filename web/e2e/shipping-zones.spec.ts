@@ -70,7 +70,14 @@ test("a German shopper gets the German zone's methods and tax and pays that tota
   ]);
 
   // The checkout: the United States (rest of world) first, then Germany's zone.
+  // The product page lists each zone's methods, then the rest of the world's.
   await page.goto(`/store/${store.slug}/product/${kettle.id}`);
+  await page.getByRole('tab', { name: 'Shipping' }).click();
+  const shipping = page.getByTestId('shipping-tab');
+  await expect(shipping).toContainText('Germany (Germany)');
+  await expect(shipping).toContainText('Standard (5-7 business days): 4.90 USDC');
+  await expect(shipping).toContainText('Rest of world');
+  await expect(shipping).toContainText('Standard (5-7 business days): 12.99 USDC');
   await page.getByRole('button', { name: 'Buy Now' }).click();
   await expect(page).toHaveURL(`/store/${store.slug}/checkout`);
   await expect(page.getByTestId('shipping-zone')).toHaveText(
@@ -103,6 +110,8 @@ test("a German shopper gets the German zone's methods and tax and pays that tota
   await expect(page).toHaveURL(`/store/${store.slug}/thank-you/${orderId}`, { timeout: 45_000 });
   await expect(page.getByText('Estimated tax')).toBeVisible();
   await expect(page.getByText('69.40 USDC').first()).toBeVisible();
+  const paid = await (await context.request.get(`/api/orders/${orderId}`)).json();
+  expect(paid).toMatchObject({ status: 'paid', totalUsdc: '69.40', taxUsdc: '9.50' });
 });
 
 test('a store that charges no tax shows no tax row at checkout', async ({ page }) => {
