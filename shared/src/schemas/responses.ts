@@ -132,7 +132,10 @@ export const OrderResponseSchema = v.object({
   /** What the code took off the subtotal (0.00 without one). */
   discountUsdc: MoneyStringSchema,
   shippingUsdc: MoneyStringSchema,
-  /** subtotalUsdc − discountUsdc + shippingUsdc + taxUsdc = totalUsdc. */
+  /**
+   * subtotalUsdc − discountUsdc + shippingUsdc + taxUsdc = totalUsdc; when the store's prices
+   * include the tax, subtotalUsdc − discountUsdc + shippingUsdc = totalUsdc (the tax is inside).
+   */
   taxUsdc: MoneyStringSchema,
   totalUsdc: MoneyStringSchema,
   status: v.picklist(ORDER_STATUSES),
