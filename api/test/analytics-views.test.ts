@@ -329,10 +329,16 @@ describe('the accounting export of a store', () => {
       'Classification',
       'Discount Code',
       'Discount (USDC)',
+      'Shipping (USDC)',
+      'Tax (USDC)',
+      'Tax Included',
     ]);
-    // A payment row carries its order's discount (none here: 0.00), a leg's row none.
+    // A payment row carries its order's discount (none here: 0.00), shipping and tax (free and 8%
+    // of 10.00, added), a leg's row none.
     for (const row of rows)
-      expect(row.slice(12)).toEqual(row[1] === 'payment' ? ['', '0.00'] : ['', '']);
+      expect(row.slice(12)).toEqual(
+        row[1] === 'payment' ? ['', '0.00', '0.00', '0.80', 'no'] : ['', '', '', '', ''],
+      );
     expect(rows.map((r) => r[1]).sort()).toEqual(
       ['payment', 'payment', 'payment', 'merchant', 'merchant', 'fee', 'fee'].sort(),
     );

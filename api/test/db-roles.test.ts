@@ -411,6 +411,7 @@ describe('database roles', () => {
         '0034_webhook_failing_since',
         '0035_discount_codes',
         '0036_payment_state_apart_from_exception',
+        '0037_tax_shipping_zones',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -444,7 +445,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 37 migration\(s\) \(0000_init, .*0036_payment_state_apart_from_exception\)/,
+      /lacks 38 migration\(s\) \(0000_init, .*0037_tax_shipping_zones\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

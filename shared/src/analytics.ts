@@ -102,6 +102,12 @@ export const MoneyMovementSchema = v.object({
   discountCode: v.nullable(v.string()),
   /** On a payment: what the code took off its order, 2 decimals (null on a leg). */
   discountUsdc: v.nullable(v.pipe(v.string(), v.regex(/^\d+\.\d{2}$/))),
+  /** On a payment: its order's shipping, 2 decimals, as the checkout computed it (null on a leg). */
+  shippingUsdc: v.nullable(v.pipe(v.string(), v.regex(/^\d+\.\d{2}$/))),
+  /** On a payment: its order's tax, 2 decimals, as the checkout computed it (null on a leg). */
+  taxUsdc: v.nullable(v.pipe(v.string(), v.regex(/^\d+\.\d{2}$/))),
+  /** On a payment: whether that tax was inside the prices (true) or added (false); null on a leg. */
+  taxIncluded: v.nullable(v.boolean()),
 });
 /** One money movement. */
 export type MoneyMovement = v.InferOutput<typeof MoneyMovementSchema>;
@@ -122,6 +128,9 @@ export const MONEY_MOVEMENTS_CSV_COLUMNS = [
   'Classification',
   'Discount Code',
   'Discount (USDC)',
+  'Shipping (USDC)',
+  'Tax (USDC)',
+  'Tax Included',
 ] as const;
 
 /** The fields of a movement in the CSV's column order. */
@@ -141,6 +150,9 @@ export function moneyMovementFields(m: MoneyMovement): Array<string | number | n
     m.classification,
     m.discountCode,
     m.discountUsdc,
+    m.shippingUsdc,
+    m.taxUsdc,
+    m.taxIncluded === null ? null : m.taxIncluded ? 'yes' : 'no',
   ];
 }
 

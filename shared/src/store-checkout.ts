@@ -15,6 +15,7 @@ import {
   type ResolvedStoreSettings,
   resolveStoreSettings,
   STORE_SETTINGS_MESSAGES,
+  settingsForCountry,
 } from './store-settings.ts';
 import { storeCheckoutTotals } from './totals.ts';
 
@@ -37,8 +38,8 @@ export interface CheckoutStop {
 export type StoreOrderBody = CreateOrder & { shippingMethod: ShippingMethod };
 
 /**
- * The store checkout's totals with the store's settings (its tax rate and the chosen method's
- * price) and the applied code's discount when it applies to the lines; undefined when the store
+ * The store checkout's totals with the store's settings for the shipping country (settingsForCountry:
+ * its zone's tax rate and the chosen method's price there, tax included or added) and the applied code's discount when it applies to the lines; undefined when the store
  * does not offer the method. Throws on a non-numeric line.
  */
 export function storeOrderTotals(
@@ -53,20 +54,29 @@ export function storeOrderTotals(
     discount && discountRefusal(lines, discount) === undefined
       ? discountAmount(lines, discount)
       : 0n;
-  return storeCheckoutTotals(lines, shipping, settings.taxRateBps, off);
+  return storeCheckoutTotals(lines, shipping, settings.taxRateBps, off, settings.pricesIncludeTax);
+}
+
+/** Why a method cannot be chosen: not offered by the store, or not to the shipping country's zone. */
+export function methodOffMessage(settings: ResolvedStoreSettings, method: ShippingMethod): string {
+  const label = settings.shipping[method].label;
+  return settings.zones.length > 0
+    ? STORE_SETTINGS_MESSAGES.zoneMethodOff(label, settings.zone)
+    : STORE_SETTINGS_MESSAGES.methodOff(label);
 }
 
 /**
  * Checks the cart, totals and store in that order and builds the order body, priced with the
- * store's settings (the defaults when none are given).
+ * store's settings (the defaults when none are given) for the form's country.
  */
 export function prepareStoreOrder(
   lines: readonly CheckoutCartLine[],
   storeId: string | null | undefined,
   form: StoreCheckoutForm,
-  settings: ResolvedStoreSettings = resolveStoreSettings({}),
+  storeSettings: ResolvedStoreSettings = resolveStoreSettings({}),
   discount?: DiscountRule,
 ): Result<StoreOrderBody, CheckoutStop> {
+  const settings = settingsForCountry(storeSettings, form.country);
   if (lines.length === 0) return err({ title: CHECKOUT_MESSAGES.cartEmpty });
   let totals: ReturnType<typeof storeCheckoutTotals> | undefined;
   try {
@@ -74,9 +84,7 @@ export function prepareStoreOrder(
     if (!totals)
       return err({
         title: 'Shipping Method',
-        description: STORE_SETTINGS_MESSAGES.methodOff(
-          settings.shipping[form.shippingMethod].label,
-        ),
+        description: methodOffMessage(settings, form.shippingMethod),
       });
   } catch {
     return err(CHECKOUT_MESSAGES.calculationError);

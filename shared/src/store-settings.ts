@@ -3,6 +3,7 @@
 // docs/rules.md#store-settings stand in.
 import * as v from 'valibot';
 import { RETURN_POLICY_DAYS, SHIPPING_METHODS, SHIPPING_OPTIONS } from './constants.ts';
+import { countryName, isCountryCode } from './countries.ts';
 import { maxChars } from './limits.ts';
 import { formatUsdc, tryParseUsdc, type Usdc } from './money.ts';
 import type { ShippingMethod } from './schemas/common.ts';
@@ -17,7 +18,16 @@ export const STORE_SETTINGS_LIMITS = {
   maxShippingUsdc: '10000.00',
   /** Longest delivery or shipping-time text. */
   deliveryText: 60,
+  /** Most shipping zones a store may define (besides the rest of the world). */
+  maxZones: 20,
+  /** Longest zone name. */
+  zoneName: 60,
+  /** Most countries in one zone. */
+  maxZoneCountries: 250,
 } as const;
+
+/** The name of the zone that takes every country no zone lists: the store's own rate and methods. */
+export const FALLBACK_ZONE_NAME = 'Rest of world';
 
 /** The former default tax rate (8%) in basis points: what a store record without one (an old copy) reads as. */
 export const DEFAULT_TAX_RATE_BPS = 800;
@@ -37,6 +47,18 @@ export const STORE_SETTINGS_MESSAGES = {
   noneEnabled: 'Offer at least one shipping method',
   methodOff: (label: string) =>
     `${label} shipping is not offered by this store; choose another method`,
+  zoneName: 'Zone name is required',
+  zoneNameTwice: (name: string) => `Two zones are named ${name}; give each zone its own name`,
+  zoneCountry: 'Country must be an ISO 3166-1 alpha-2 code such as DE',
+  zoneNoCountries: 'A zone needs at least one country',
+  zoneTooManyCountries: `A zone can hold at most ${STORE_SETTINGS_LIMITS.maxZoneCountries} countries`,
+  tooManyZones: `A store can have at most ${STORE_SETTINGS_LIMITS.maxZones} shipping zones`,
+  countryTwice: (code: string, first: string, second: string) =>
+    `${countryName(code)} (${code}) is in both ${first} and ${second}; a country belongs to one zone`,
+  zoneMethodOff: (label: string, zone: string) =>
+    `${label} shipping is not offered to ${zone}; choose another method`,
+  zoneShippingPrice: (label: string, zone: string, price: string) =>
+    `${label} shipping to ${zone} costs ${price} USDC; refresh the checkout and try again`,
 } as const;
 const M = STORE_SETTINGS_MESSAGES;
 
@@ -85,14 +107,73 @@ export const StoreShippingOptionsSchema = v.pipe(
 /** A store's shipping methods. */
 export type StoreShippingOptions = v.InferOutput<typeof StoreShippingOptionsSchema>;
 
+const taxRateSchema = v.pipe(
+  v.number(M.taxRate),
+  v.integer(M.taxRate),
+  v.minValue(0, M.taxRate),
+  v.maxValue(STORE_SETTINGS_LIMITS.maxTaxRateBps, M.taxRate),
+);
+
+const zoneCountrySchema = v.pipe(
+  v.string(M.zoneCountry),
+  v.trim(),
+  v.toUpperCase(),
+  v.check(isCountryCode, M.zoneCountry),
+);
+
+/** A shipping zone: its countries (ISO 3166-1 alpha-2), its tax rate and its shipping methods. */
+export const ShippingZoneSchema = v.object({
+  name: v.pipe(
+    v.string(M.zoneName),
+    v.trim(),
+    v.nonEmpty(M.zoneName),
+    maxChars('Zone name', STORE_SETTINGS_LIMITS.zoneName),
+  ),
+  countries: v.pipe(
+    v.array(zoneCountrySchema, M.zoneNoCountries),
+    v.minLength(1, M.zoneNoCountries),
+    v.maxLength(STORE_SETTINGS_LIMITS.maxZoneCountries, M.zoneTooManyCountries),
+    v.transform((codes) => [...new Set(codes)]),
+  ),
+  taxRateBps: taxRateSchema,
+  shippingOptions: StoreShippingOptionsSchema,
+});
+/** A shipping zone as stored. */
+export type ShippingZone = v.InferOutput<typeof ShippingZoneSchema>;
+
+/**
+ * A store's shipping zones, at most 20, each country in one zone at most and each name once; a
+ * country in none is shipped to with the store's own rate and methods (the rest of the world).
+ */
+export const ShippingZonesSchema = v.pipe(
+  v.array(ShippingZoneSchema),
+  v.maxLength(STORE_SETTINGS_LIMITS.maxZones, M.tooManyZones),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const zoneOf = new Map<string, string>();
+    const names = new Set<string>();
+    for (const zone of dataset.value) {
+      const key = zone.name.toLowerCase();
+      if (names.has(key) || key === FALLBACK_ZONE_NAME.toLowerCase())
+        return addIssue({ message: M.zoneNameTwice(zone.name) });
+      names.add(key);
+      for (const code of zone.countries) {
+        const first = zoneOf.get(code);
+        if (first !== undefined)
+          return addIssue({ message: M.countryTwice(code, first, zone.name) });
+        zoneOf.set(code, zone.name);
+      }
+    }
+  }),
+);
+
 /** The settings fields of the store form (PUT /api/stores/{id}); null resets one to its default. */
 export const StoreSettingsEntries = {
-  taxRateBps: v.pipe(
-    v.number(M.taxRate),
-    v.integer(M.taxRate),
-    v.minValue(0, M.taxRate),
-    v.maxValue(STORE_SETTINGS_LIMITS.maxTaxRateBps, M.taxRate),
-  ),
+  taxRateBps: taxRateSchema,
+  /** Zones of countries with their own tax rate and methods; [] ships everywhere alike. */
+  shippingZones: ShippingZonesSchema,
+  /** Whether prices include the tax (shown, not added) or the tax is added at checkout. */
+  pricesIncludeTax: v.boolean('Prices include tax must be true or false'),
   shippingOptions: v.nullable(StoreShippingOptionsSchema),
   shippingTime: v.nullable(
     v.pipe(
@@ -113,7 +194,12 @@ export const StoreSettingsEntries = {
 };
 
 /** The whole settings form (the admin Settings section validates with it). */
-export const StoreSettingsSchema = v.object(StoreSettingsEntries);
+export const StoreSettingsSchema = v.object({
+  ...StoreSettingsEntries,
+  // Note: the zones have their own editor; the settings form leaves them as they are.
+  shippingZones: v.optional(StoreSettingsEntries.shippingZones),
+  pricesIncludeTax: v.optional(StoreSettingsEntries.pricesIncludeTax),
+});
 /** Validated store settings as stored (nulls: the defaults). */
 export type StoreSettings = v.InferOutput<typeof StoreSettingsSchema>;
 
@@ -123,6 +209,8 @@ export interface StoredStoreSettings {
   shippingOptions?: unknown;
   shippingTime?: string | null;
   returnPolicyDays?: number | null;
+  shippingZones?: unknown;
+  pricesIncludeTax?: boolean | null;
 }
 
 /** A shipping method as the checkout offers it. */
@@ -135,13 +223,30 @@ export interface ResolvedShippingOption {
   delivery: string;
 }
 
-/** A store's settings with the defaults where none were set. */
+/** A shipping zone with its methods resolved. */
+export interface ResolvedShippingZone {
+  name: string;
+  countries: readonly string[];
+  taxRateBps: number;
+  shipping: Record<ShippingMethod, ResolvedShippingOption>;
+}
+
+/**
+ * A store's settings with the defaults where none were set. `taxRateBps` and `shipping` are the
+ * rest of the world's until settingsForCountry picks the zone of a shipping country.
+ */
 export interface ResolvedStoreSettings {
   taxRateBps: number;
   shipping: Record<ShippingMethod, ResolvedShippingOption>;
   shippingTime: string;
   /** 0: no returns. */
   returnPolicyDays: number;
+  /** Whether the prices include the tax. */
+  pricesIncludeTax: boolean;
+  /** The store's zones (not the rest of the world). */
+  zones: readonly ResolvedShippingZone[];
+  /** The zone `taxRateBps` and `shipping` are of: FALLBACK_ZONE_NAME or a zone's name. */
+  zone: string;
 }
 
 /** The default shipping methods (all offered, 0 / 12.99 / 24.99). */
@@ -180,9 +285,54 @@ export function shippingOptionsOf(stored: unknown): StoreShippingOptions {
   return parsed.success ? parsed.output : defaultShippingOptions();
 }
 
+/** The store's zones; a missing or unreadable stored value means none. */
+export function shippingZonesOf(stored: unknown): ShippingZone[] {
+  const parsed = v.safeParse(ShippingZonesSchema, stored);
+  return parsed.success ? parsed.output : [];
+}
+
 /** Resolves a store's settings, filling the defaults for what the merchant never set. */
 export function resolveStoreSettings(store: StoredStoreSettings): ResolvedStoreSettings {
-  const options = shippingOptionsOf(store.shippingOptions);
+  return {
+    taxRateBps: store.taxRateBps ?? DEFAULT_TAX_RATE_BPS,
+    shipping: resolveShipping(shippingOptionsOf(store.shippingOptions)),
+    shippingTime: store.shippingTime?.trim() || DEFAULT_SHIPPING_TIME,
+    returnPolicyDays: store.returnPolicyDays ?? RETURN_POLICY_DAYS,
+    pricesIncludeTax: store.pricesIncludeTax ?? false,
+    zones: shippingZonesOf(store.shippingZones).map((zone) => ({
+      name: zone.name,
+      countries: zone.countries,
+      taxRateBps: zone.taxRateBps,
+      shipping: resolveShipping(zone.shippingOptions),
+    })),
+    zone: FALLBACK_ZONE_NAME,
+  };
+}
+
+/** The zone that ships to `country` (an ISO code); undefined: the rest of the world. */
+export function zoneForCountry(
+  settings: ResolvedStoreSettings,
+  country: string | null | undefined,
+): ResolvedShippingZone | undefined {
+  const code = country?.trim().toUpperCase();
+  if (!code) return undefined;
+  return settings.zones.find((zone) => zone.countries.includes(code));
+}
+
+/**
+ * The settings a checkout to `country` is priced with: the tax rate and methods of the zone that
+ * lists the country, else the store's own (the rest of the world).
+ */
+export function settingsForCountry(
+  settings: ResolvedStoreSettings,
+  country: string | null | undefined,
+): ResolvedStoreSettings {
+  const zone = zoneForCountry(settings, country);
+  if (!zone) return { ...settings, zone: FALLBACK_ZONE_NAME };
+  return { ...settings, taxRateBps: zone.taxRateBps, shipping: zone.shipping, zone: zone.name };
+}
+
+function resolveShipping(options: StoreShippingOptions) {
   const shipping = {} as Record<ShippingMethod, ResolvedShippingOption>;
   for (const method of SHIPPING_METHODS) {
     const option = options[method];
@@ -196,12 +346,7 @@ export function resolveStoreSettings(store: StoredStoreSettings): ResolvedStoreS
       delivery: option.delivery,
     };
   }
-  return {
-    taxRateBps: store.taxRateBps ?? DEFAULT_TAX_RATE_BPS,
-    shipping,
-    shippingTime: store.shippingTime?.trim() || DEFAULT_SHIPPING_TIME,
-    returnPolicyDays: store.returnPolicyDays ?? RETURN_POLICY_DAYS,
-  };
+  return shipping;
 }
 
 /** The methods the store offers, in their order (free, standard, express). */
@@ -333,4 +478,116 @@ export function settingsFromForm(
     shippingTime: form.shippingTime === '' ? null : form.shippingTime,
     returnPolicyDays: Number(form.returnDays),
   };
+}
+
+/** A zone of the zones editor as typed: its countries as codes separated by commas or spaces. */
+const ZoneFormSchema = v.pipe(
+  v.object({
+    name: ShippingZoneSchema.entries.name,
+    countries: v.pipe(
+      v.string(),
+      v.transform((s) =>
+        s
+          .split(/[\s,;]+/)
+          .map((code) => code.trim().toUpperCase())
+          .filter((code) => code !== ''),
+      ),
+      v.minLength(1, M.zoneNoCountries),
+      v.maxLength(STORE_SETTINGS_LIMITS.maxZoneCountries, M.zoneTooManyCountries),
+      v.check((codes) => codes.every(isCountryCode), M.zoneCountry),
+    ),
+    taxPercent: v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(percentPattern, STORE_SETTINGS_FORM_MESSAGES.taxPercent),
+      v.check((s) => Number(s) <= 50, STORE_SETTINGS_FORM_MESSAGES.taxPercent),
+    ),
+    shipping: v.object({
+      free: v.object({
+        ...ShippingRowFormSchema.entries,
+        priceUsdc: v.pipe(
+          priceSchema,
+          v.check((s) => tryParseUsdc(s) === 0n, M.freeIsFree),
+        ),
+      }),
+      standard: ShippingRowFormSchema,
+      express: ShippingRowFormSchema,
+    }),
+  }),
+  v.forward(
+    v.check((zone) => SHIPPING_METHODS.some((m) => zone.shipping[m].enabled), M.noneEnabled),
+    ['shipping', 'free', 'enabled'] as unknown as ['shipping', 'free'],
+  ),
+);
+
+/** A zone's stored form from the editor's validated values. */
+function zoneFromForm(zone: v.InferOutput<typeof ZoneFormSchema>): ShippingZone {
+  return {
+    name: zone.name,
+    countries: [...new Set(zone.countries)],
+    taxRateBps: percentToBps(zone.taxPercent),
+    shippingOptions: zone.shipping,
+  };
+}
+
+/**
+ * The zones editor as typed (one entry a zone, countries as text, the rate in percent); its
+ * output, through shippingZonesFromForm, is the body PUT /api/stores/{id} takes. A country in two
+ * zones or a name used twice is the form's own message (ShippingZonesSchema's).
+ */
+export const ShippingZonesFormSchema = v.pipe(
+  v.object({
+    pricesIncludeTax: v.boolean(),
+    zones: v.pipe(
+      v.array(ZoneFormSchema),
+      v.maxLength(STORE_SETTINGS_LIMITS.maxZones, M.tooManyZones),
+    ),
+  }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    // Note: only once each zone is right (a field's own message says enough until then).
+    if (!dataset.typed || dataset.issues) return;
+    const parsed = v.safeParse(ShippingZonesSchema, dataset.value.zones.map(zoneFromForm));
+    if (!parsed.success) for (const issue of parsed.issues) addIssue({ message: issue.message });
+  }),
+);
+/** The zones editor's values. */
+export type ShippingZonesFormValues = v.InferInput<typeof ShippingZonesFormSchema>;
+/** One zone of the editor. */
+export type ZoneFormValues = ShippingZonesFormValues['zones'][number];
+
+/** The editor's values for a store's zones. */
+export function shippingZonesFormValues(store: StoredStoreSettings): ShippingZonesFormValues {
+  const settings = resolveStoreSettings(store);
+  return {
+    pricesIncludeTax: settings.pricesIncludeTax,
+    zones: settings.zones.map((zone) => zoneFormValues(zone)),
+  };
+}
+
+/** The editor's values of one zone (a new one: the rest of the world's methods, no tax). */
+export function zoneFormValues(zone: {
+  name: string;
+  countries: readonly string[];
+  taxRateBps: number;
+  shipping: Record<ShippingMethod, ResolvedShippingOption>;
+}): ZoneFormValues {
+  const row = (m: ShippingMethod) => ({
+    enabled: zone.shipping[m].enabled,
+    priceUsdc: zone.shipping[m].priceUsdc,
+    delivery: zone.shipping[m].delivery,
+  });
+  return {
+    name: zone.name,
+    countries: zone.countries.join(', '),
+    taxPercent: String(zone.taxRateBps / 100),
+    shipping: { free: row('free'), standard: row('standard'), express: row('express') },
+  };
+}
+
+/** The PUT body of the editor's validated values. */
+export function shippingZonesFromForm(form: v.InferOutput<typeof ShippingZonesFormSchema>): {
+  pricesIncludeTax: boolean;
+  shippingZones: ShippingZone[];
+} {
+  return { pricesIncludeTax: form.pricesIncludeTax, shippingZones: form.zones.map(zoneFromForm) };
 }

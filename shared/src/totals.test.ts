@@ -5,6 +5,9 @@ import {
   defaultStoreShippingMethod,
   defaultUniversalShippingMethod,
   estimatedTax,
+  includedTax,
+  orderTaxIncluded,
+  orderTaxLabel,
   shippingFor,
   storeCheckoutTotals,
   subtotalOf,
@@ -62,6 +65,7 @@ describe('store checkout', () => {
 
   it('totals subtotal + shipping + tax, as bigint and 2-decimal strings', () => {
     expect(storeCheckoutTotals(lines, shippingFor('standard'))).toEqual({
+      taxIncluded: false,
       subtotal: 26_730_000n,
       discount: 0n,
       shipping: 12_990_000n,
@@ -129,5 +133,74 @@ describe("the store's tax rate", () => {
     expect(estimatedTax(10_000_000n, 0)).toBe(0n);
     const totals = storeCheckoutTotals([{ priceUsdc: '20.00', quantity: 1 }], 4_500_000n, 500);
     expect(totals).toMatchObject({ taxUsdc: '1.00', shippingUsdc: '4.50', totalUsdc: '25.50' });
+  });
+});
+
+describe('tax included in the prices', () => {
+  it('is gross x rate / (1 + rate), rounded half up to the cent, and not added', () => {
+    // 19% inside 119.00 is 19.00; inside 10.00 it is 1.5966 -> 1.60; 7% inside 0.15 is 0.0098 -> 0.01.
+    expect(includedTax(119_000_000n, 1900)).toBe(19_000_000n);
+    expect(includedTax(10_000_000n, 1900)).toBe(1_600_000n);
+    expect(includedTax(150_000n, 700)).toBe(10_000n);
+    expect(includedTax(10_000_000n, 0)).toBe(0n);
+    const totals = storeCheckoutTotals(
+      [{ priceUsdc: '119.00', quantity: 1 }],
+      4_900_000n,
+      1900,
+      0n,
+      true,
+    );
+    expect(totals).toMatchObject({
+      taxIncluded: true,
+      taxUsdc: '19.00',
+      shippingUsdc: '4.90',
+      totalUsdc: '123.90',
+    });
+  });
+
+  it('takes the discount off before finding the tax inside', () => {
+    // 119.00 - 19.00 = 100.00 gross; 19% inside: 15.966 -> 15.97.
+    const totals = storeCheckoutTotals(
+      [{ priceUsdc: '119.00', quantity: 1 }],
+      0n,
+      1900,
+      19_000_000n,
+      true,
+    );
+    expect(totals).toMatchObject({ taxUsdc: '15.97', totalUsdc: '100.00', taxIncluded: true });
+  });
+
+  it('a zero rate includes nothing and reads as no tax', () => {
+    const totals = storeCheckoutTotals([{ priceUsdc: '10.00', quantity: 1 }], 0n, 0, 0n, true);
+    expect(totals).toMatchObject({ taxUsdc: '0.00', totalUsdc: '10.00', taxIncluded: false });
+  });
+
+  it("reads from an order's stored figures whether its tax was included or added", () => {
+    const included = {
+      subtotalUsdc: '119.00',
+      shippingUsdc: '4.90',
+      taxUsdc: '19.00',
+      totalUsdc: '123.90',
+    };
+    const added = {
+      subtotalUsdc: '100.00',
+      shippingUsdc: '4.90',
+      taxUsdc: '19.00',
+      totalUsdc: '123.90',
+    };
+    const none = {
+      subtotalUsdc: '100.00',
+      shippingUsdc: '4.90',
+      taxUsdc: '0.00',
+      totalUsdc: '104.90',
+    };
+    expect(orderTaxIncluded(included)).toBe(true);
+    expect(orderTaxIncluded(added)).toBe(false);
+    expect(orderTaxIncluded(none)).toBe(false);
+    expect(orderTaxIncluded({ ...included, subtotalUsdc: '124.00', discountUsdc: '5.00' })).toBe(
+      true,
+    );
+    expect(orderTaxLabel(included, '19%')).toBe('Tax included (19%)');
+    expect(orderTaxLabel(added)).toBe('Tax');
   });
 });

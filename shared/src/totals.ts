@@ -2,8 +2,17 @@
 // unless set) on the store checkout. Amounts are bigint base units inside; the *Usdc fields are the
 // 2-decimal wire strings. Throws InvalidAmountError on a non-numeric price or quantity (the UI
 // shows 'Calculation Error').
-import { ESTIMATED_TAX_BPS, SHIPPING_OPTIONS } from './constants.ts';
-import { formatUsdc, multiplyUsdc, parseUsdc, percentOf, sumUsdc, type Usdc } from './money.ts';
+import { BPS_DENOMINATOR, ESTIMATED_TAX_BPS, SHIPPING_OPTIONS, USDC_CENT } from './constants.ts';
+import {
+  divideRoundHalfUp,
+  formatUsdc,
+  multiplyUsdc,
+  parseUsdc,
+  percentOf,
+  sumUsdc,
+  tryParseUsdc,
+  type Usdc,
+} from './money.ts';
 import type { ShippingMethod } from './schemas/common.ts';
 
 /** The fields of a line that totals need. */
@@ -46,8 +55,19 @@ export function estimatedTax(
   return percentOf(subtotal, BigInt(taxRateBps));
 }
 
+/**
+ * The tax inside a tax-inclusive amount at `taxRateBps`: gross × rate / (1 + rate), rounded half
+ * up to the cent like the added tax (19% of 119.00 is 19.00; of 10.00 it is 1.60).
+ */
+export function includedTax(gross: Usdc, taxRateBps: number | bigint): Usdc {
+  const bps = BigInt(taxRateBps);
+  return divideRoundHalfUp(gross * bps, (BPS_DENOMINATOR + bps) * USDC_CENT) * USDC_CENT;
+}
+
 /** Totals of the store checkout, as bigint and as 2-decimal strings. */
 export interface StoreCheckoutTotals {
+  /** Whether the tax is inside the prices (shown, not added to the total). */
+  taxIncluded: boolean;
   subtotal: Usdc;
   /** What a discount code took off the subtotal (0 without one). */
   discount: Usdc;
@@ -62,21 +82,28 @@ export interface StoreCheckoutTotals {
 }
 
 /**
- * Store checkout: total = subtotal − discount + shipping + tax, the tax at the store's rate (8%
- * unless set) on the subtotal less the discount (discounts.ts says what a code takes off, never
- * more than the subtotal); the order request's totalUsdc includes the tax.
+ * Store checkout: total = subtotal − discount + shipping + tax, the tax at the rate of the
+ * shipping country's zone (8% unless set) on the subtotal less the discount (discounts.ts says
+ * what a code takes off, never more than the subtotal); the order request's totalUsdc includes
+ * the tax. With `pricesIncludeTax` the prices already hold the tax: it is the share
+ * rate / (1 + rate) of the subtotal less the discount, shown, and total = subtotal − discount +
+ * shipping.
  */
 export function storeCheckoutTotals(
   lines: readonly PricedLine[],
   shipping: Usdc,
   taxRateBps: number | bigint = ESTIMATED_TAX_BPS,
   discountOff: Usdc = 0n,
+  pricesIncludeTax = false,
 ): StoreCheckoutTotals {
   const subtotal = subtotalOf(lines);
   const discount = discountOff > subtotal ? subtotal : discountOff < 0n ? 0n : discountOff;
-  const tax = estimatedTax(subtotal - discount, taxRateBps);
-  const total = subtotal - discount + shipping + tax;
+  const tax = pricesIncludeTax
+    ? includedTax(subtotal - discount, taxRateBps)
+    : estimatedTax(subtotal - discount, taxRateBps);
+  const total = subtotal - discount + shipping + (pricesIncludeTax ? 0n : tax);
   return {
+    taxIncluded: pricesIncludeTax && tax > 0n,
     subtotal,
     discount,
     shipping,
@@ -88,6 +115,35 @@ export function storeCheckoutTotals(
     taxUsdc: formatUsdc(tax),
     totalUsdc: formatUsdc(total),
   };
+}
+
+/** An order's stored figures that say how its tax was charged. */
+export interface OrderTaxFigures {
+  subtotalUsdc: string;
+  discountUsdc?: string | null;
+  shippingUsdc: string;
+  taxUsdc: string;
+  totalUsdc: string;
+}
+
+/**
+ * Whether an order's tax was inside its prices: it has tax and its total is subtotal − discount +
+ * shipping (an order whose tax was added totals subtotal − discount + shipping + tax).
+ */
+export function orderTaxIncluded(order: OrderTaxFigures): boolean {
+  const amount = (s: string | null | undefined) => (s ? (tryParseUsdc(s) ?? 0n) : 0n);
+  const tax = amount(order.taxUsdc);
+  if (tax <= 0n) return false;
+  return (
+    amount(order.subtotalUsdc) - amount(order.discountUsdc) + amount(order.shippingUsdc) ===
+    amount(order.totalUsdc)
+  );
+}
+
+/** The label of an order's tax row: "Tax" when added, "Tax included" when inside the prices. */
+export function orderTaxLabel(order: OrderTaxFigures, rate?: string): string {
+  const base = orderTaxIncluded(order) ? 'Tax included' : 'Tax';
+  return rate ? `${base} (${rate})` : base;
 }
 
 /** Shipping settings of a universal checkout link. */

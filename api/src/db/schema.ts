@@ -207,6 +207,11 @@ export const stores = pgTable(
     taxRateBps: integer().notNull().default(0),
     // the shipping methods offered with their prices and delivery texts (a new store: free only)
     shippingOptions: jsonb().$type<unknown>(),
+    // Zones of countries, each with its own tax rate and shipping methods (ShippingZonesSchema);
+    // a country in none gets tax_rate_bps and shipping_options above: the rest of the world.
+    shippingZones: jsonb().$type<unknown>().notNull().default([]),
+    // Whether the prices include the tax (shown at checkout, not added) or the tax is added.
+    pricesIncludeTax: boolean().notNull().default(false),
     // e.g. "2-7 days"
     shippingTime: text(),
     // days within which returns are accepted; 0: no returns

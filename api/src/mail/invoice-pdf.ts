@@ -4,6 +4,7 @@
 // totals in USDC and the payment transaction. Pure: what it prints is the InvoiceDocument given.
 import { readFile } from 'node:fs/promises';
 import fontkit from '@pdf-lib/fontkit';
+import { orderTaxLabel } from '@store/shared';
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
 
 /** Everything an invoice prints. Amounts are USDC decimal strings with 2 decimals. */
@@ -249,7 +250,7 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Uint8A
       ? ([['Discount', `-${invoice.discountUsdc}`, false]] as [string, string, boolean][])
       : []),
     ['Shipping', invoice.shippingUsdc, false],
-    ['Tax', invoice.taxUsdc, false],
+    [orderTaxLabel(invoice), invoice.taxUsdc, false],
     ['Total', invoice.totalUsdc, true],
   ];
   w.room(16 * totals.length + 90);

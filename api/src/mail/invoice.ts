@@ -83,7 +83,8 @@ export async function loadInvoice(
         totalUsdc: formatUsdc(multiplyUsdc(parseUsdc(item.priceUsdc), item.quantity)),
       })),
       subtotalUsdc: order.subtotalUsdc,
-      // Note: subtotal - discount + shipping + tax = total.
+      // Note: subtotal - discount + shipping + tax = total, or, when the prices include the tax,
+      // subtotal - discount + shipping = total (orderTaxIncluded).
       discountUsdc: order.discountCode ? order.discountUsdc : null,
       shippingUsdc: order.shippingUsdc,
       taxUsdc: order.taxUsdc,

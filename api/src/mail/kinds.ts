@@ -65,6 +65,7 @@ const receipt: MailTemplate = async (db, message, chainId, publicUrl) => {
           settings: {
             taxRateBps: stores.taxRateBps,
             shippingOptions: stores.shippingOptions,
+            shippingZones: stores.shippingZones,
             shippingTime: stores.shippingTime,
             returnPolicyDays: stores.returnPolicyDays,
           },
@@ -78,7 +79,7 @@ const receipt: MailTemplate = async (db, message, chainId, publicUrl) => {
       name: storeNameOf(order, store?.name),
       primaryColor: store?.primaryColor ?? order.metadata?.colors?.primary ?? null,
       replyTo: store?.replyTo ?? null,
-      ...receiptStoreExtras(store, order.shippingUsdc, publicUrl),
+      ...receiptStoreExtras(store, order.shippingUsdc, publicUrl, order.shippingAddress?.country),
     },
     chainId,
     await receiptDownloads(db, order, store?.slug ?? null, publicUrl),

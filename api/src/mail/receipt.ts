@@ -15,11 +15,13 @@ import {
   type OrderItem,
   type OrderMetadata,
   type OrderSource,
+  orderTaxLabel,
   parseUsdc,
   resolveStoreSettings,
   reviewFormPath,
   type ShippingAddress,
   type StoredStoreSettings,
+  settingsForCountry,
 } from '@store/shared';
 
 /** What a receipt is made of: the order as stored and the store that sold it. */
@@ -33,6 +35,8 @@ export interface ReceiptOrder {
   discountCode?: string | null;
   discountUsdc?: string;
   shippingUsdc: string;
+  /** The tax the checkout computed (added to the total, or inside the prices: orderTaxIncluded). */
+  taxUsdc?: string;
   totalUsdc: string;
   paymentTxHash: string | null;
   metadata: OrderMetadata | null;
@@ -90,12 +94,16 @@ const lineTotal = (item: OrderItem) =>
   formatUsdc(multiplyUsdc(parseUsdc(item.priceUsdc), item.quantity));
 
 /**
- * Tax of an order: what the total holds beyond the discounted subtotal and shipping (0.00 when
- * none).
+ * Tax of an order: the stored tax, else what the total holds beyond the discounted subtotal and
+ * shipping (0.00 when none).
  */
 function taxOf(
-  order: Pick<ReceiptOrder, 'subtotalUsdc' | 'discountUsdc' | 'shippingUsdc' | 'totalUsdc'>,
+  order: Pick<
+    ReceiptOrder,
+    'subtotalUsdc' | 'discountUsdc' | 'shippingUsdc' | 'taxUsdc' | 'totalUsdc'
+  >,
 ): string {
+  if (order.taxUsdc !== undefined) return formatUsdc(parseUsdc(order.taxUsdc));
   const tax =
     parseUsdc(order.totalUsdc) -
     parseUsdc(order.subtotalUsdc) +
@@ -139,11 +147,14 @@ export function receiptStoreExtras(
   store: { slug: string; settings: StoredStoreSettings } | undefined,
   shippingUsdc: string,
   publicUrl: string | null | undefined,
+  country?: string | null,
 ): Pick<ReceiptStore, 'reviews' | 'deliveryEstimate'> {
   if (!store) return {};
+  // Note: the delivery texts of the zone the order shipped to.
+  const settings = settingsForCountry(resolveStoreSettings(store.settings), country);
   return {
     reviews: publicUrl ? { origin: publicUrl, slug: store.slug } : null,
-    deliveryEstimate: deliveryEstimateOf(resolveStoreSettings(store.settings), shippingUsdc),
+    deliveryEstimate: deliveryEstimateOf(settings, shippingUsdc),
   };
 }
 
@@ -177,6 +188,7 @@ export function renderReceipt(
   const address = addressLines(order.shippingAddress);
   const subject = `Your receipt from ${store.name}: order ${number}`;
   const tax = taxOf(order);
+  const taxLabel = orderTaxLabel({ ...order, taxUsdc: tax });
   const discount =
     order.discountCode && order.discountUsdc && order.discountUsdc !== '0.00'
       ? { label: `Discount (${order.discountCode})`, amount: `−${order.discountUsdc}` }
@@ -198,7 +210,7 @@ export function renderReceipt(
     `Subtotal: ${order.subtotalUsdc} USDC`,
     ...(discount ? [`${discount.label}: ${discount.amount} USDC`] : []),
     `Shipping: ${order.shippingUsdc} USDC`,
-    ...(tax !== '0.00' ? [`Tax: ${tax} USDC`] : []),
+    ...(tax !== '0.00' ? [`${taxLabel}: ${tax} USDC`] : []),
     `Total paid: ${order.totalUsdc} USDC`,
     'Payment method: USDC (Cryptocurrency)',
     ...(order.paymentTxHash ? [`Payment transaction: ${txUrl ?? order.paymentTxHash}`] : []),
@@ -271,7 +283,7 @@ export function renderReceipt(
 <p style="margin:0 0 8px;font-weight:700">Order ${e(number)}</p>
 <table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${rows}</table>
 <hr style="border:0;border-top:1px solid #e4e4e7;margin:12px 0">
-<table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${total('Subtotal', order.subtotalUsdc)}${discount ? total(e(discount.label), discount.amount) : ''}${total('Shipping', order.shippingUsdc)}${tax !== '0.00' ? total('Tax', tax) : ''}${total('Total paid', order.totalUsdc, true)}</table>
+<table role="presentation" style="width:100%;border-collapse:collapse;font-size:14px">${total('Subtotal', order.subtotalUsdc)}${discount ? total(e(discount.label), discount.amount) : ''}${total('Shipping', order.shippingUsdc)}${tax !== '0.00' ? total(taxLabel, tax) : ''}${total('Total paid', order.totalUsdc, true)}</table>
 <p style="margin:12px 0 0;font-size:13px">Payment method: USDC (Cryptocurrency)</p>${tx}${downloadsHtml}${shipping}${reviewsHtml}
 <p style="margin:24px 0 0;font-size:13px;color:#52525b">${
     store.replyTo

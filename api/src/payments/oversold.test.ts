@@ -43,4 +43,21 @@ describe('oversoldRefundAmount', () => {
     );
     expect(oversoldRefundAmount(one)).toBeLessThan(parseUsdc('81.02'));
   });
+
+  test("prices that include the tax: the units' price alone (their tax is inside it)", () => {
+    // 62.99 with 19% inside (10.06) + 12.99 shipping = 75.98
+    const included = {
+      ...order,
+      shippingUsdc: '12.99',
+      discountUsdc: '0.00',
+      taxUsdc: '10.06',
+      totalUsdc: '75.98',
+      stockShortfall: [{ productId: 'lamp', title: 'lamp', ordered: 2, available: 1 }],
+    };
+    expect(oversoldRefundAmount(included)).toBe(parseUsdc('25'));
+    // The same figures with the tax added (total 86.04) still add its share.
+    expect(oversoldRefundAmount({ ...included, totalUsdc: '86.04' })).toBe(
+      parseUsdc('25') + (10_060_000n * 25_000_000n) / 62_990_000n,
+    );
+  });
 });

@@ -2,14 +2,22 @@
 // offers its payer a refund at once: what the missing units cost is held on the deposit address as
 // a refund awaiting the payer's address, before the merchant's round, so it never reaches the
 // merchant. Everything missing: the whole total (shipping too); part: those units with their share
-// of the tax.
-import { type OrderItem, parseUsdc, type StockShortfall, type Usdc } from '@store/shared';
+// of the tax (none when the prices included it).
+import {
+  type OrderItem,
+  orderTaxIncluded,
+  parseUsdc,
+  type StockShortfall,
+  type Usdc,
+} from '@store/shared';
 
 /** What an order owes its payer for the units it could not supply (base units of USDC). */
 export function oversoldRefundAmount(order: {
   items: readonly OrderItem[];
   stockShortfall: StockShortfall[] | null;
   subtotalUsdc: string;
+  discountUsdc?: string;
+  shippingUsdc?: string;
   taxUsdc: string;
   totalUsdc: string;
 }): Usdc {
@@ -29,6 +37,12 @@ export function oversoldRefundAmount(order: {
   const subtotal = parseUsdc(order.subtotalUsdc);
   if (value <= 0n) return 0n;
   if (value >= subtotal) return parseUsdc(order.totalUsdc);
+  // Note: tax-inclusive prices already hold those units' tax.
+  if (
+    order.shippingUsdc !== undefined &&
+    orderTaxIncluded({ ...order, shippingUsdc: order.shippingUsdc })
+  )
+    return value;
   // Note: the tax of those units, rounded down to the base unit (never more than was paid).
   return value + (parseUsdc(order.taxUsdc) * value) / subtotal;
 }

@@ -254,6 +254,8 @@ export async function reserveOversold(db: Database, walletId: string, now: Date)
         items: orders.items,
         stockShortfall: orders.stockShortfall,
         subtotalUsdc: orders.subtotalUsdc,
+        discountUsdc: orders.discountUsdc,
+        shippingUsdc: orders.shippingUsdc,
         taxUsdc: orders.taxUsdc,
         totalUsdc: orders.totalUsdc,
       })

@@ -5,7 +5,7 @@ import { ShipmentSchema } from '../fulfilment.ts';
 import { InvoiceSettingsResponseEntries } from '../invoices.ts';
 import { PAYMENT_EXCEPTIONS, PAYMENT_STATES } from '../payment-state.ts';
 import { ORDER_SOURCES, ORDER_STATUSES } from '../status.ts';
-import { StoreShippingOptionsSchema } from '../store-settings.ts';
+import { ShippingZonesSchema, StoreShippingOptionsSchema } from '../store-settings.ts';
 import { FORWARDING_LEG_STATUSES, FORWARDING_STATUSES } from '../stored-states.ts';
 import { MoneyStringSchema, ThemeSchema, UsdcAmountStringSchema } from './common.ts';
 import {
@@ -50,6 +50,10 @@ export const OwnerStoreResponseSchema = v.object({
   taxRateBps: count,
   /** The shipping methods offered, with prices and delivery texts (null: the defaults). */
   shippingOptions: v.nullable(StoreShippingOptionsSchema),
+  /** Zones of countries with their own tax rate and shipping methods; other countries: the above. */
+  shippingZones: ShippingZonesSchema,
+  /** Whether the prices include the tax (shown at checkout, not added) or the tax is added. */
+  pricesIncludeTax: v.boolean(),
   /** Shipping time shown on the product page (null: the defaults). */
   shippingTime: v.nullable(v.string()),
   /** Days within which returns are accepted, 0 none (null: the default 30). */
@@ -131,7 +135,10 @@ export const OrderSchema = v.object({
   /** What the code took off the subtotal (0.00 without one). */
   discountUsdc: MoneyStringSchema,
   shippingUsdc: MoneyStringSchema,
-  /** subtotalUsdc − discountUsdc + shippingUsdc + taxUsdc = totalUsdc. */
+  /**
+   * subtotalUsdc − discountUsdc + shippingUsdc + taxUsdc = totalUsdc; when the store's prices
+   * include the tax, subtotalUsdc − discountUsdc + shippingUsdc = totalUsdc (the tax is inside).
+   */
   taxUsdc: MoneyStringSchema,
   totalUsdc: MoneyStringSchema,
   status: v.picklist(ORDER_STATUSES),

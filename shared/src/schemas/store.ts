@@ -10,6 +10,7 @@ import { SLUG_PATTERN } from '../slug.ts';
 import {
   NEW_STORE_TAX_RATE_BPS,
   newStoreShippingOptions,
+  ShippingZonesSchema,
   StoreSettingsEntries,
   StoreShippingOptionsSchema,
 } from '../store-settings.ts';
@@ -125,6 +126,10 @@ export const StoreSchema = v.object({
   taxRateBps: v.optional(v.number()),
   /** The shipping methods offered, their prices and delivery texts (null: the defaults). */
   shippingOptions: v.fallback(v.optional(v.nullable(StoreShippingOptionsSchema)), null),
+  /** Zones of countries with their own tax rate and methods (none: one rate and methods for all). */
+  shippingZones: v.fallback(v.optional(ShippingZonesSchema), []),
+  /** Whether the prices include the tax. */
+  pricesIncludeTax: v.optional(v.boolean()),
   /** Shipping time shown on the product page (null: the defaults). */
   shippingTime: v.optional(v.nullable(v.string())),
   /** Days within which returns are accepted; 0 no returns (null: the default 30). */

@@ -132,7 +132,10 @@ const payloadEntries = {
   items: v.array(OrderItemSchema),
   subtotalUsdc: UsdcAmountStringSchema,
   shippingUsdc: UsdcAmountStringSchema,
-  /** The tax on the order: subtotalUsdc + shippingUsdc + taxUsdc = totalUsdc. */
+  /**
+   * The tax on the order: subtotalUsdc + shippingUsdc + taxUsdc = totalUsdc, or, when the store's
+   * prices include the tax, subtotalUsdc + shippingUsdc = totalUsdc (the tax is inside).
+   */
   taxUsdc: UsdcAmountStringSchema,
   totalUsdc: UsdcAmountStringSchema,
   /** When the payment was received; null before (underpaid, expired). */

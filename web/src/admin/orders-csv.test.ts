@@ -59,6 +59,22 @@ describe('ordersToCsv', () => {
     expect(derivedRow).toContain('"25.99","SAVE10","2.60","12.99","1.87","38.25"');
   });
 
+  it('says whether the tax was added to the total or included in the prices', () => {
+    const [header, row] = rowsOf(ordersToCsv([order], () => 'Moon Shop'));
+    expect(header).toContain('"Tax (USDC)","Total (USDC)","Tax Included"');
+    expect(row).toContain('"2.08","41.06","no"');
+    // 119.00 with 19% inside (19.00) + 4.90 shipping = 123.90.
+    const included = {
+      ...order,
+      subtotalUsdc: '119.00',
+      shippingUsdc: '4.90',
+      taxUsdc: '19.00',
+      totalUsdc: '123.90',
+    };
+    const [, includedRow] = rowsOf(ordersToCsv([included], () => 'Moon Shop'));
+    expect(includedRow).toContain('"119.00","","0.00","4.90","19.00","123.90","yes"');
+  });
+
   it('carries the shipping address in its own columns', () => {
     const [header, row] = rowsOf(ordersToCsv([order], () => 'Moon Shop'));
     expect(header).toContain(

@@ -1,6 +1,6 @@
 // CSV export of the merchant's orders (RFC 4180: quoted fields, CRLF), one row per order, with a
 // guard against spreadsheet formula injection since emails and names come from shoppers.
-import { DEFAULT_COUNTRY, formatUsdc, parseUsdc } from '@store/shared';
+import { DEFAULT_COUNTRY, formatUsdc, orderTaxIncluded, parseUsdc } from '@store/shared';
 import type { MerchantOrder } from './types.ts';
 
 const COLUMNS = [
@@ -16,6 +16,7 @@ const COLUMNS = [
   'Shipping (USDC)',
   'Tax (USDC)',
   'Total (USDC)',
+  'Tax Included',
   'Chain',
   'Transaction',
   'Merchant Net (USDC)',
@@ -96,6 +97,8 @@ export function ordersToCsv(
     order.shippingUsdc,
     orderTax(order),
     order.totalUsdc,
+    // Note: yes when the prices held the tax (the total does not add it).
+    orderTaxIncluded({ ...order, taxUsdc: orderTax(order) }) ? 'yes' : 'no',
     order.paymentChain,
     order.paymentTxHash,
     // Note: what the forwarding legs paid out, to the base unit (an order not forwarded yet: empty).

@@ -11,6 +11,7 @@ import {
   multiplyUsdc,
   ORDER_NOT_FOUND,
   type Order,
+  orderTaxIncluded,
   PAGE_TEXTS,
   PAYMENT_MESSAGES,
   parseUsdc,
@@ -87,11 +88,13 @@ function PaymentTransaction(props: { txHash: string }) {
 }
 
 /**
- * What the total holds beyond the discounted subtotal and shipping: the store checkout's
- * estimated tax.
+ * The order's tax as the server computed it; for an order read without it, what the total holds
+ * beyond the discounted subtotal and shipping. Undefined when there is none.
  */
 function taxOf(order: Order): string | undefined {
   try {
+    if (order.taxUsdc !== undefined)
+      return parseUsdc(order.taxUsdc) > 0n ? formatUsdc(parseUsdc(order.taxUsdc)) : undefined;
     const tax =
       parseUsdc(order.totalUsdc) -
       parseUsdc(order.subtotalUsdc) +
@@ -193,7 +196,9 @@ function Confirmation(props: {
             </div>
             {tax && (
               <div>
-                <dt>Estimated tax</dt>
+                <dt>
+                  {orderTaxIncluded({ ...order, taxUsdc: tax }) ? 'Tax included' : 'Estimated tax'}
+                </dt>
                 <dd>{usdc(tax)}</dd>
               </div>
             )}

@@ -2364,6 +2364,9 @@ export type components = {
             from: string;
             logIndex: number | null;
             orderId: string;
+            shippingUsdc: string | null;
+            taxIncluded: boolean | null;
+            taxUsdc: string | null;
             /** Format: date-time */
             time: string;
             to: string;
@@ -2586,6 +2589,7 @@ export type components = {
             name: string;
             ownerId: string;
             paymentAddress: string | null;
+            pricesIncludeTax: boolean;
             primaryColor: string;
             productCount: number;
             replyToEmail: string | null;
@@ -2609,6 +2613,28 @@ export type components = {
                 };
             } | null;
             shippingTime: string | null;
+            shippingZones: {
+                countries: string[];
+                name: string;
+                shippingOptions: {
+                    express: {
+                        delivery: string;
+                        enabled: boolean;
+                        priceUsdc: string;
+                    };
+                    free: {
+                        delivery: string;
+                        enabled: boolean;
+                        priceUsdc: string;
+                    };
+                    standard: {
+                        delivery: string;
+                        enabled: boolean;
+                        priceUsdc: string;
+                    };
+                };
+                taxRateBps: number;
+            }[];
             slug: string;
             taxId: string | null;
             taxRateBps: number;
@@ -2778,6 +2804,7 @@ export type components = {
             isActive: boolean;
             logoUrl: string | null;
             name: string;
+            pricesIncludeTax: boolean;
             primaryColor: string;
             productCount: number;
             returnPolicyDays: number | null;
@@ -2800,6 +2827,28 @@ export type components = {
                 };
             } | null;
             shippingTime: string | null;
+            shippingZones: {
+                countries: string[];
+                name: string;
+                shippingOptions: {
+                    express: {
+                        delivery: string;
+                        enabled: boolean;
+                        priceUsdc: string;
+                    };
+                    free: {
+                        delivery: string;
+                        enabled: boolean;
+                        priceUsdc: string;
+                    };
+                    standard: {
+                        delivery: string;
+                        enabled: boolean;
+                        priceUsdc: string;
+                    };
+                };
+                taxRateBps: number;
+            }[];
             slug: string;
             taxRateBps: number;
             /** @enum {string} */
@@ -11787,6 +11836,7 @@ export interface operations {
                     /** @default  */
                     ownerId?: string;
                     paymentAddress?: string | null;
+                    pricesIncludeTax?: boolean;
                     primaryColor?: string;
                     replyToEmail?: string;
                     returnPolicyDays?: number | null;
@@ -11809,6 +11859,28 @@ export interface operations {
                         };
                     } | null;
                     shippingTime?: string | null;
+                    shippingZones?: {
+                        countries: string[];
+                        name: string;
+                        shippingOptions: {
+                            express: {
+                                delivery: string;
+                                enabled: boolean;
+                                priceUsdc: string;
+                            };
+                            free: {
+                                delivery: string;
+                                enabled: boolean;
+                                priceUsdc: string;
+                            };
+                            standard: {
+                                delivery: string;
+                                enabled: boolean;
+                                priceUsdc: string;
+                            };
+                        };
+                        taxRateBps: number;
+                    }[];
                     /** @default  */
                     slug?: string;
                     taxId?: string | null;

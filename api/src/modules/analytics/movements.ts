@@ -1,6 +1,7 @@
 // The accounting export of one store: its money movements (each payment in, each forwarding leg
 // out, each refund the merchant sent from the payout wallet) over a range of UTC days, read from the analytics views through a cursor and streamed as
 // CSV or as a JSON array, so a year of them never sits in memory.
+import { orderTaxIncluded } from '@store/shared';
 import {
   MONEY_MOVEMENTS_CSV_COLUMNS,
   type MoneyMovement,
@@ -29,6 +30,10 @@ interface MovementRow {
   classification: MoneyMovement['classification'];
   discount_code: string | null;
   discount_usdc: string | null;
+  subtotal_usdc: string | null;
+  shipping_usdc: string | null;
+  tax_usdc: string | null;
+  total_usdc: string | null;
 }
 
 const toMovement = (row: MovementRow): MoneyMovement => ({
@@ -46,6 +51,18 @@ const toMovement = (row: MovementRow): MoneyMovement => ({
   classification: row.classification,
   discountCode: row.discount_code,
   discountUsdc: row.discount_usdc,
+  shippingUsdc: row.shipping_usdc,
+  taxUsdc: row.tax_usdc,
+  taxIncluded:
+    row.tax_usdc === null || row.subtotal_usdc === null || row.shipping_usdc === null
+      ? null
+      : orderTaxIncluded({
+          subtotalUsdc: row.subtotal_usdc,
+          discountUsdc: row.discount_usdc,
+          shippingUsdc: row.shipping_usdc,
+          taxUsdc: row.tax_usdc,
+          totalUsdc: row.total_usdc ?? '0',
+        }),
 });
 
 /** One CSV field (RFC 4180), a leading =, +, -, @ neutralised: external order ids are strangers'. */
@@ -72,7 +89,9 @@ function movementBatches(db: Database, storeId: string, range: { from: string; t
     select to_char(m.time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as time, m.type,
       m.direction, m.order_id, m.external_order_id, m.tx_hash, m.log_index, m."from", m."to",
       m.amount_usdc, m.amount_base_units, m.classification,
-      o.discount_code, o.discount_usdc::text as discount_usdc
+      o.discount_code, o.discount_usdc::text as discount_usdc,
+      o.subtotal_usdc::text as subtotal_usdc, o.shipping_usdc::text as shipping_usdc,
+      o.tax_usdc::text as tax_usdc, o.total_usdc::text as total_usdc
     from (
       select p.block_time as time, 'payment' as type, 'in' as direction, p.order_id,
         p.external_order_id, p.tx_hash, p.log_index, p.payer as "from", p.deposit_address as "to",
@@ -93,7 +112,8 @@ function movementBatches(db: Database, storeId: string, range: { from: string; t
       from analytics.merchant_refunds r
       where r.store_id = ${storeId}::uuid and r.mined_at >= ${start}::timestamptz and r.mined_at < ${end}::timestamptz
     ) m
-    -- Note: a payment row carries its order's discount (a leg's row none: it is counted once).
+    -- Note: a payment row carries its order's discount, shipping and tax (a leg's row none: they
+    -- are counted once).
     left join orders o on m.type = 'payment' and o.id = m.order_id
     order by m.time, m.block, m.position nulls last, m.order_id, m.type`.cursor(CURSOR_ROWS);
 }

@@ -67,7 +67,8 @@ function openStatement(checks: number): string {
       exists (select 1 from idempotency_keys where scope = ${p(1)}::text and key = ${p(2)}::text)
         as key_used,
       s.id is not null as store_found, s.is_active, s.payment_address, s.tax_rate_bps,
-      s.shipping_options, s.shipping_time, s.return_policy_days, p.id as product_id, p.title,
+      s.shipping_options, s.shipping_time, s.return_policy_days, s.shipping_zones,
+      s.prices_include_tax, p.id as product_id, p.title,
       p.price_usdc, p.image_url, p.inventory, p.track_inventory
     from (select 1) as one
     left join stores s on s.id = ${p(3)}::uuid
@@ -85,6 +86,8 @@ type OpenRow = RateLimitRow & {
   shipping_options: unknown;
   shipping_time: string | null;
   return_policy_days: number | null;
+  shipping_zones: unknown;
+  prices_include_tax: boolean;
   product_id: string | null;
   title: string;
   price_usdc: string;
@@ -105,6 +108,8 @@ function catalogueOf(rows: readonly OpenRow[]) {
     shippingOptions: store.shipping_options,
     shippingTime: store.shipping_time,
     returnPolicyDays: store.return_policy_days,
+    shippingZones: store.shipping_zones,
+    pricesIncludeTax: store.prices_include_tax,
   });
   const catalogue = new Map<string, CatalogueProduct>();
   for (const row of rows) {

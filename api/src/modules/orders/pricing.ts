@@ -15,8 +15,10 @@ import {
   type ShippingMethod,
   STORE_SETTINGS_MESSAGES,
   type StoreCheckoutTotals,
+  settingsForCountry,
   storeCheckoutTotals,
 } from '@store/shared';
+import { methodOffMessage } from '@store/shared/store-checkout';
 import { AppError } from '../../http/errors.ts';
 import { type CreateOrderBody, ORDER_MESSAGES } from './model.ts';
 
@@ -60,7 +62,7 @@ export function shippingMethodOf(
 ): ShippingMethod {
   if (body.shippingMethod) {
     const option = settings.shipping[body.shippingMethod];
-    if (!option.enabled) throw fail(STORE_SETTINGS_MESSAGES.methodOff(option.label));
+    if (!option.enabled) throw fail(methodOffMessage(settings, body.shippingMethod));
     return body.shippingMethod;
   }
   const amount = parseUsdc(body.shippingUsdc);
@@ -85,15 +87,17 @@ function checkQuantity(product: CatalogueProduct, quantity: number) {
 
 /**
  * Prices the order from `catalogue` (the store's published products), the store's settings (the
- * defaults when none are given) and the discount code the body names (`discount`, checked usable
+ * defaults when none are given) for the shipping address's country (its zone's methods and tax
+ * rate, tax included or added) and the discount code the body names (`discount`, checked usable
  * by the caller); 422 on any disagreement, or when the code does not apply to these lines.
  */
 export function priceOrder(
   body: CreateOrderBody,
   catalogue: ReadonlyMap<string, CatalogueProduct>,
-  settings: ResolvedStoreSettings = resolveStoreSettings({}),
+  storeSettings: ResolvedStoreSettings = resolveStoreSettings({}),
   discount?: DiscountRule,
 ): PricedOrder {
+  const settings = settingsForCountry(storeSettings, body.shippingAddress?.country);
   // Note: a code in the body is priced only with its stored rule; none stored, no order.
   if (body.discountCode !== undefined && discount?.code !== body.discountCode)
     throw new Error('priceOrder: the body names a discount code the caller did not resolve');
@@ -122,7 +126,22 @@ export function priceOrder(
     if (refusal) throw fail(refusal);
     off = discountAmount(items, discount);
   }
-  const totals = storeCheckoutTotals(items, shipping, settings.taxRateBps, off);
+  const totals = storeCheckoutTotals(
+    items,
+    shipping,
+    settings.taxRateBps,
+    off,
+    settings.pricesIncludeTax,
+  );
+  // Note: a price of another zone (or a stale one) is named, so the shopper knows what changed.
+  if (settings.zones.length > 0 && parseUsdc(body.shippingUsdc) !== totals.shipping)
+    throw fail(
+      STORE_SETTINGS_MESSAGES.zoneShippingPrice(
+        settings.shipping[shippingMethod].label,
+        settings.zone,
+        totals.shippingUsdc,
+      ),
+    );
   const agrees =
     parseUsdc(body.subtotalUsdc) === totals.subtotal &&
     parseUsdc(body.shippingUsdc) === totals.shipping &&

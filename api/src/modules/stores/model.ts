@@ -53,6 +53,10 @@ export interface PublicStore {
   taxRateBps: number;
   /** Shipping methods offered with prices and delivery texts; null: the default. */
   shippingOptions: unknown;
+  /** Zones of countries with their own tax rate and methods (ShippingZonesSchema). */
+  shippingZones: unknown;
+  /** Whether the prices include the tax. */
+  pricesIncludeTax: boolean;
   /** Shipping time of the product page; null: the default. */
   shippingTime: string | null;
   /** Days within which returns are accepted (0: none); null: the default 30. */

@@ -42,6 +42,8 @@ const publicColumns = {
   // The store's settings (null: the defaults, resolved by the shared helpers).
   taxRateBps: stores.taxRateBps,
   shippingOptions: stores.shippingOptions,
+  shippingZones: stores.shippingZones,
+  pricesIncludeTax: stores.pricesIncludeTax,
   shippingTime: stores.shippingTime,
   returnPolicyDays: stores.returnPolicyDays,
   verified: verifiedNow,
@@ -392,6 +394,8 @@ export async function loadStoreSettings(db: Database, storeId: string) {
         .select({
           taxRateBps: stores.taxRateBps,
           shippingOptions: stores.shippingOptions,
+          shippingZones: stores.shippingZones,
+          pricesIncludeTax: stores.pricesIncludeTax,
           shippingTime: stores.shippingTime,
           returnPolicyDays: stores.returnPolicyDays,
         })

@@ -14,6 +14,7 @@ import {
   isRevenueStatus,
   ORDER_SOURCE_LABELS,
   type OrderActivity,
+  orderTaxLabel,
   parseUsdc,
 } from '@store/shared';
 import { createFileRoute, Link } from '@tanstack/react-router';
@@ -155,7 +156,9 @@ function OrderDetail(props: {
             <Fact term={`Discount (${order.discountCode})`}>−{usdc(order.discountUsdc)}</Fact>
           )}
           <Fact term="Shipping">{usdc(order.shippingUsdc)}</Fact>
-          <Fact term="Tax">{usdc(orderTax(order))}</Fact>
+          <Fact term={orderTaxLabel({ ...order, taxUsdc: orderTax(order) })}>
+            {usdc(orderTax(order))}
+          </Fact>
           <Fact term="Total">
             <strong>{usdc(order.totalUsdc)}</strong>
           </Fact>

@@ -70,7 +70,7 @@ export function StoreSettingsPanel(props: { userId: string; store: MerchantStore
               <field.InputField
                 label="Tax rate (%)"
                 inputMode="decimal"
-                hint="Added to every order at checkout; 0 for none."
+                hint="Charged at checkout on orders to countries in no zone below; 0 for none."
               />
             )}
           </form.AppField>

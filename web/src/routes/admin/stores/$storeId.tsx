@@ -22,6 +22,7 @@ import { InvoiceSettingsPanel } from '../-components/invoice-settings-panel.tsx'
 import { PayoutVerification } from '../-components/payout-verification.tsx';
 import { ProductTable } from '../-components/product-table.tsx';
 import { ReviewsPanel } from '../-components/reviews-panel.tsx';
+import { ShippingZonesPanel } from '../-components/shipping-zones-panel.tsx';
 import { StoreSettingsPanel } from '../-components/store-settings-panel.tsx';
 import { VolumeCharts } from '../-components/volume-charts.tsx';
 import { WebhooksPanel } from '../-components/webhooks-panel.tsx';
@@ -142,6 +143,7 @@ function StoreProductsPage() {
                     <>
                       <PayoutVerification userId={userId} store={store} />
                       <StoreSettingsPanel key={store.id} userId={userId} store={store} />
+                      <ShippingZonesPanel key={`zones-${store.id}`} userId={userId} store={store} />
                       <InvoiceSettingsPanel
                         key={`invoice-${store.id}`}
                         userId={userId}

@@ -1,7 +1,8 @@
 // The store checkout form: TanStack Form validated by the shared StoreCheckoutFormSchema (the
-// same rules and messages the API enforces), the store's shipping methods and the live order
-// summary with the store's tax rate (the same shared totals the API recomputes).
+// same rules and messages the API enforces), the shipping methods of the chosen country's zone and
+// the live order summary with that zone's tax rate (the same shared totals the API recomputes).
 import {
+  countryName,
   type DiscountRule,
   defaultShippingMethodOf,
   enabledShippingOptions,
@@ -15,6 +16,7 @@ import {
   resolveStoreSettings,
   type ShippingMethod,
   StoreCheckoutFormSchema,
+  settingsForCountry,
 } from '@store/shared';
 import { storeOrderTotals } from '@store/shared/store-checkout';
 import { revalidateLogic, useStore } from '@tanstack/react-form';
@@ -114,8 +116,18 @@ export function CheckoutForm(props: {
       );
     },
   });
-  const method: ShippingMethod =
+  const chosen: ShippingMethod =
     useStore(form.store, (state) => state.values.shippingMethod) ?? firstMethod;
+  const country = useStore(form.store, (state) => state.values.country);
+  // The zone of the chosen country: its methods, prices and tax rate.
+  const zone = useMemo(() => settingsForCountry(settings, country), [settings, country]);
+  const method: ShippingMethod = zone.shipping[chosen].enabled
+    ? chosen
+    : defaultShippingMethodOf(zone);
+  // Note: a method the new country's zone does not offer gives way to its first one.
+  useEffect(() => {
+    if (method !== chosen) form.setFieldValue('shippingMethod', method, { dontUpdateMeta: true });
+  }, [method, chosen, form]);
   const isSubmitting = useStore(form.store, (state) => state.isSubmitting);
 
   // Details a shopper asked this device to keep are offered, never filled in unasked (a shared
@@ -142,7 +154,8 @@ export function CheckoutForm(props: {
     setForgotten(true);
   };
 
-  const totals = totalsOf(props.lines, method, settings, discount);
+  const totals = totalsOf(props.lines, method, zone, discount);
+  const rate = formatTaxRate(zone.taxRateBps);
   return (
     <form className="checkout-layout" noValidate onSubmit={submitWith(form)}>
       <div className="checkout-sections">
@@ -191,8 +204,14 @@ export function CheckoutForm(props: {
         </div>
         <section className="card" aria-labelledby="shipping-title">
           <h2 id="shipping-title">Shipping Method</h2>
+          {zone.zones.length > 0 && (
+            <p className="muted small" data-testid="shipping-zone">
+              Shipping to {countryName(country ?? '')}
+              {zone.zone !== countryName(country ?? '') ? `: ${zone.zone} rates` : ''}
+            </p>
+          )}
           <ShippingMethods
-            choices={choicesOf(settings)}
+            choices={choicesOf(zone)}
             value={method}
             onChange={(next) => form.setFieldValue('shippingMethod', next)}
           />
@@ -220,9 +239,10 @@ export function CheckoutForm(props: {
         discount={
           discount && totals ? { code: discount.code, amountUsdc: totals.discountUsdc } : undefined
         }
-        shippingUsdc={totals?.shippingUsdc ?? settings.shipping[method].priceUsdc}
-        taxUsdc={totals?.taxUsdc ?? '—'}
-        taxLabel={`Estimated tax (${formatTaxRate(settings.taxRateBps)})`}
+        shippingUsdc={totals?.shippingUsdc ?? zone.shipping[method].priceUsdc}
+        // Note: no tax row where the zone charges none.
+        taxUsdc={zone.taxRateBps > 0 ? (totals?.taxUsdc ?? '—') : undefined}
+        taxLabel={zone.pricesIncludeTax ? `Tax included (${rate})` : `Estimated tax (${rate})`}
         totalUsdc={totals?.totalUsdc ?? '—'}
       >
         <button type="submit" className="button button-large button-block" disabled={isSubmitting}>

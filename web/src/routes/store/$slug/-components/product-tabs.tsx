@@ -2,9 +2,12 @@
 // and returns are the store's own settings (the defaults until it sets them); reviews come from
 // verified buyers.
 import {
+  countryName,
   enabledShippingOptions,
+  FALLBACK_ZONE_NAME,
   type ResolvedStoreSettings,
   returnPolicyText,
+  settingsForCountry,
 } from '@store/shared';
 import type { ReactNode } from 'react';
 import { StarIcon } from '../../../../components/icons.tsx';
@@ -28,19 +31,45 @@ export function Stars(props: { rating: number }) {
   );
 }
 
-/** The store's shipping methods and return policy. */
+/** One zone's methods, as a list. */
+function MethodList(props: { settings: ResolvedStoreSettings }) {
+  return (
+    <ul>
+      {enabledShippingOptions(props.settings).map((option) => (
+        <li key={option.method}>
+          <strong>{option.label}</strong> ({option.delivery}):{' '}
+          {option.baseUnits === 0n ? 'free' : usdc(option.priceUsdc)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The store's shipping methods (per zone when it has zones) and return policy. */
 export function ShippingAndReturns(props: { settings: ResolvedStoreSettings }) {
   const { settings } = props;
   return (
     <div data-testid="shipping-tab">
-      <ul>
-        {enabledShippingOptions(settings).map((option) => (
-          <li key={option.method}>
-            <strong>{option.label}</strong> ({option.delivery}):{' '}
-            {option.baseUnits === 0n ? 'free' : usdc(option.priceUsdc)}
-          </li>
-        ))}
-      </ul>
+      {settings.zones.length === 0 ? (
+        <MethodList settings={settings} />
+      ) : (
+        <>
+          {settings.zones.map((zone) => (
+            <div key={zone.name}>
+              <h3 className="small">
+                {zone.name} (
+                {zone.countries.length > 6
+                  ? `${zone.countries.length} countries`
+                  : zone.countries.map((code) => countryName(code)).join(', ')}
+                )
+              </h3>
+              <MethodList settings={settingsForCountry(settings, zone.countries[0])} />
+            </div>
+          ))}
+          <h3 className="small">{FALLBACK_ZONE_NAME}</h3>
+          <MethodList settings={settings} />
+        </>
+      )}
       <p className="muted">
         {settings.returnPolicyDays > 0
           ? `Returns accepted within ${returnPolicyText(settings.returnPolicyDays)} of delivery.`

@@ -245,6 +245,43 @@ describe('store checkout', () => {
     expect(await db.settings.get('rememberedShopper')).toBeUndefined();
   });
 
+  it("shows the chosen country's zone methods and tax, and no tax row where none is charged", async () => {
+    const methods = (standard: string, express: string) => ({
+      free: { enabled: false, priceUsdc: '0.00', delivery: '10 days' },
+      standard: { enabled: true, priceUsdc: standard, delivery: '3-5 days' },
+      express: { enabled: true, priceUsdc: express, delivery: 'Next day' },
+    });
+    storePatch = {
+      taxRateBps: 0,
+      shippingOptions: methods('20.00', '40.00'),
+      shippingZones: [
+        {
+          name: 'EU',
+          countries: ['DE', 'AT'],
+          taxRateBps: 1900,
+          shippingOptions: methods('4.90', '9.90'),
+        },
+      ],
+    };
+    await addToCart(
+      { productId: 'prod-1', storeId: 'store-1', title: 'Ceramic Mug', priceUsdc: '12.50' },
+      2,
+    );
+    const { container } = await render('/store/aurora/checkout');
+    await waitFor(() => expect(byText(container, 'Proceed to Payment', 'button')).toBeDefined());
+    const total = () => container.querySelector('[data-testid="order-total"]')?.textContent;
+    // The United States is in no zone: the store's own methods, no tax and no tax row.
+    expect(container.textContent).toContain('Shipping to United States: Rest of world rates');
+    expect(container.textContent).not.toContain('tax');
+    expect(total()).toBe('45.00 USDC');
+    await typeInto(byLabel(container, 'Country') ?? null, 'DE');
+    await waitFor(() => expect(container.textContent).toContain('Shipping to Germany: EU rates'));
+    // 25.00 + 4.90 + 19% of 25.00 (4.75).
+    expect(container.textContent).toContain('Estimated tax (19%)');
+    expect(total()).toBe('34.65 USDC');
+    expect(container.querySelector('input[value="free"]')).toBeNull();
+  });
+
   it('shows the empty-cart card with a way back', async () => {
     const { container } = await render('/store/aurora/checkout');
     await waitFor(() =>
