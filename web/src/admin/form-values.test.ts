@@ -73,7 +73,7 @@ describe('ordersToCsv', () => {
     const [header, row] = csv.trimEnd().split('\r\n');
     expect(header?.startsWith('"Order ID","Created At","Store","Customer","Status"')).toBe(true);
     expect(row).toContain(
-      '"Moon Shop","\'=cmd@example.com","paid","2 x Mug ""XL""","8.00","","0.00","0.00","0.64","8.64","base",""',
+      '"Moon Shop","\'=cmd@example.com","paid","2 x Mug ""XL""","8.00","","0.00","0.00","0.64","8.64","no","base",""',
     );
     expect(csvField(null)).toBe('""');
   });
