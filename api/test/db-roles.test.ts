@@ -410,6 +410,7 @@ describe('database roles', () => {
         '0033_digital_files',
         '0034_webhook_failing_since',
         '0035_discount_codes',
+        '0036_store_members',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -443,7 +444,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 36 migration\(s\) \(0000_init, .*0035_discount_codes\)/,
+      /lacks 37 migration\(s\) \(0000_init, .*0036_store_members\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);
