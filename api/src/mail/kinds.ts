@@ -73,6 +73,7 @@ export const MAIL_KINDS: Readonly<Record<string, MailTemplate>> = {
   verify_email: ACCOUNT_MAIL_KINDS.verify_email,
   reset_password: ACCOUNT_MAIL_KINDS.reset_password,
   merchant_paid: ACCOUNT_MAIL_KINDS.merchant_paid,
+  team_invitation: ACCOUNT_MAIL_KINDS.team_invitation,
   refund_claim: refundClaim,
   underpaid: shopperShortfall,
   merchant_underpaid: merchantShortfall,

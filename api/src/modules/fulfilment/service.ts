@@ -18,6 +18,7 @@ import { EMAIL_RETRY_WINDOW_MS, ONE_PER_ORDER } from '../../mail/outbox.ts';
 import { enqueueOrderEvents } from '../../webhooks/outbox.ts';
 import { ORDER_MESSAGES, type OrderView } from '../orders/model.ts';
 import { getOwnOrderOrThrow, orderColumns, toOrderView } from '../orders/service.ts';
+import type { Caller } from '../team/access.ts';
 
 /** The answer of POST /api/orders/{id}/shipment. */
 export interface ShipmentResult {
@@ -42,13 +43,13 @@ export function orderPageUrl(origin: string, storeSlug: string | null, orderId: 
  */
 export async function markOrderShipped(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   orderId: string,
   input: MarkShippedInput,
   /** The origin of the order page linked from the shopper's mail; null: no link (see mailOriginOf). */
   origin: string | null,
 ): Promise<ShipmentResult> {
-  const before = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const before = await getOwnOrderOrThrow(db, caller, orderId, 'operate');
   if (before.status === 'reversed')
     throw new AppError('invalid_state', FULFILMENT_MESSAGES.reversed);
   if (!(SHIPPABLE_STATUSES as readonly string[]).includes(before.status))
