@@ -13,7 +13,13 @@ import {
 import { customer } from '@store/stack/api-process';
 import { and, desc, eq } from 'drizzle-orm';
 import { emailOutbox, storeInvitations } from '../src/db/schema.ts';
-import { type ApiClient, apiClient, sessionCookieOf, storeForm } from './support/client.ts';
+import {
+  type ApiClient,
+  type ApiResponse,
+  apiClient,
+  sessionCookieOf,
+  storeForm,
+} from './support/client.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi({ merchants: ['owner', 'other'] });
@@ -95,7 +101,7 @@ beforeAll(async () => {
 });
 
 /** A route of each permission; what it answers a caller it lets through is not a refusal. */
-const ROUTES: Record<StorePermission, (c: ApiClient) => Promise<{ status: number; body: any }>> = {
+const ROUTES: Record<StorePermission, (c: ApiClient) => Promise<ApiResponse>> = {
   read: (c) => c.get(`/api/stores/${store.id}/customers`),
   operate: (c) => c.post('/api/products', { storeId: store.id, title: 'Cup', priceUsdc: '3' }),
   // Note: the order has no deposit address yet: a refund it lets through is 409, not a refusal.
