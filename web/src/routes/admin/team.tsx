@@ -322,23 +322,25 @@ function Members(props: {
                   {member.role === 'owner' ? (
                     'owner'
                   ) : (
-                    <select
-                      aria-label={`Role of ${member.username}`}
-                      value={member.role}
-                      onChange={(event) =>
-                        void props.onRole(
-                          member,
-                          event.target.value as InvitableRole,
-                          member.refundLimitUsdc,
-                        )
-                      }
-                    >
-                      {INVITABLE_ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
+                    <div className="field">
+                      <select
+                        aria-label={`Role of ${member.username}`}
+                        value={member.role}
+                        onChange={(event) =>
+                          void props.onRole(
+                            member,
+                            event.target.value as InvitableRole,
+                            member.refundLimitUsdc,
+                          )
+                        }
+                      >
+                        {INVITABLE_ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
                   )}
                 </td>
                 <td data-label="Refund limit">
