@@ -106,6 +106,8 @@ async function ownedWallet(deps: X402Deps, caller: Caller, payTo: string) {
     .limit(1);
   if (!row?.order.metadata?.x402 || row.order.items[0]?.productId !== PAY_TO_ITEM_ID)
     return undefined;
+  // Note: settling a store's payments is operating it: a viewer's key is refused (403).
+  await authorizeStore(deps.db, caller, row.order.storeId ?? '', 'operate');
   return row;
 }
 
