@@ -29,6 +29,7 @@ import { refundsModule } from './modules/refunds/index.ts';
 import { reviewsModule } from './modules/reviews/index.ts';
 import { storeManifestModule } from './modules/store-manifest/index.ts';
 import { storesModule } from './modules/stores/index.ts';
+import { teamModule } from './modules/team/index.ts';
 import { universalOrdersModule } from './modules/universal-orders/index.ts';
 import { uploadsModule } from './modules/uploads/index.ts';
 import { webAppModule } from './modules/web-app/index.ts';
@@ -50,6 +51,7 @@ function accountAndStoreModules(deps: AppDeps) {
     .use(payoutsModule(deps))
     .use(customersModule(deps))
     .use(discountsModule(deps))
+    .use(teamModule(deps))
     .use(auditModule(deps))
     .use(ordersModule(deps))
     .use(invoicesModule(deps))

@@ -4,12 +4,15 @@
 // filters, in cursor pages and as CSV; another merchant gets 404, a client without a session 401;
 // and the API's database role can add entries but never change or remove one.
 import { describe, expect, test } from 'bun:test';
+import { TEAM_MESSAGES } from '@store/shared';
 import { payUsdc } from '@store/stack/usdc';
+import { and, eq } from 'drizzle-orm';
 import postgres from 'postgres';
 import { type Address, createPublicClient, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createApp } from '../src/app.ts';
 import { loadWorkerConfig } from '../src/config.ts';
+import { emailOutbox } from '../src/db/schema.ts';
 import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { apiClient, newMerchant, sessionCookieOf, storeForm } from './support/client.ts';
@@ -322,4 +325,50 @@ describe('the audit log', () => {
       await worker.end({ timeout: 5 });
     }
   });
+
+  test('a staff member refunds up to their limit only; the refund names them', async () => {
+    const owner = await newMerchant(t.app, 'limiter');
+    const store = (
+      await owner.api.post('/api/stores', storeForm({ paymentAddress: freshAddress() }))
+    ).body;
+    const email = `staff-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const signedUp = await t.shopper.post('/api/auth/sign-up', {
+      username: `staff-${crypto.randomUUID().slice(0, 8)}`,
+      password: 'correct horse battery',
+      email,
+    });
+    const staff = apiClient(t.app, sessionCookieOf(signedUp));
+    const invited = await owner.api.post(`/api/stores/${store.id}/invitations`, {
+      email,
+      role: 'staff',
+      refundLimitUsdc: '2',
+    });
+    expect(invited.status).toBe(201);
+    const [mail] = await t.database.db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.toAddress, email), eq(emailOutbox.kind, 'team_invitation')));
+    const token = new URL(String(mail?.payload?.url)).searchParams.get('token');
+    expect((await staff.post('/api/invitations/accept', { token })).status).toBe(200);
+
+    const { orderId } = await orderOneMug(owner, t.shopper, store.id);
+    const wallet = await t.shopper.post(`/api/orders/${orderId}/assign-payment-wallet`, {
+      paymentChain: 'base',
+    });
+    await payUsdc(t.stack.env, 1, wallet.body.paymentWallet.address as Address, usdc('10.80'));
+    await waitForForwarded(t.database.db, orderId);
+    for (const body of [{ amount: '2.01' }, {}]) {
+      const above = await staff.post(`/api/orders/${orderId}/refunds`, body);
+      expect(above.status).toBe(403);
+      expect(above.body.error.message).toBe(TEAM_MESSAGES.refundAboveLimit);
+    }
+    const within = await staff.post(`/api/orders/${orderId}/refunds`, { amount: '2.00' });
+    expect(within.status).toBe(200);
+    const entries = (
+      await owner.api.get(`/api/stores/${store.id}/audit?action=order.refund_created`)
+    ).body;
+    expect(entries).toHaveLength(1);
+    expect(entries[0].actor.userId).toBe(signedUp.body.user.id);
+    expect(entries[0].changes.amountUsdc.after).toBe('2.000000');
+  }, 90_000);
 });

@@ -69,6 +69,12 @@ const REACHED_ELSEWHERE: Record<string, string> = {
   'POST /api/x402/pay-to': 'x402-facilitator.test.ts (the chain)',
   'POST /api/x402/facilitator/verify': 'x402-facilitator.test.ts (a signed authorization)',
   'POST /api/x402/facilitator/settle': 'x402-facilitator.test.ts (a signed authorization)',
+  'GET /api/stores/:id/team': 'team.test.ts (members and invitations)',
+  'POST /api/stores/:id/invitations': 'team.test.ts (the mailed invitation)',
+  'DELETE /api/stores/:id/invitations/:invitationId': 'team.test.ts (a pending invitation)',
+  'PATCH /api/stores/:id/members/:userId': 'team.test.ts (a member)',
+  'DELETE /api/stores/:id/members/:userId': 'team.test.ts (a member)',
+  'POST /api/invitations/accept': 'team.test.ts (the mailed token)',
 };
 
 interface Route {

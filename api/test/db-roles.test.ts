@@ -412,6 +412,7 @@ describe('database roles', () => {
         '0035_discount_codes',
         '0036_payment_state_apart_from_exception',
         '0037_tax_shipping_zones',
+        '0038_store_members',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -445,7 +446,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 38 migration\(s\) \(0000_init, .*0037_tax_shipping_zones\)/,
+      /lacks 39 migration\(s\) \(0000_init, .*0038_store_members\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

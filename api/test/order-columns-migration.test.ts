@@ -78,9 +78,9 @@ describe(`migration ${MIGRATION}`, () => {
     // The list's oversold filter and the merchant's answer read the column.
     const app = createDatabase(apiUrl, { max: 1 });
     try {
-      const oversold = await listMerchantOrders(app.db, USER, { exception: 'oversold' });
+      const oversold = await listMerchantOrders(app.db, { id: USER }, { exception: 'oversold' });
       expect(oversold.orders.map((o) => o.id).sort()).toEqual([idOf(2), idOf(3)].sort());
-      const order = await getOwnOrderOrThrow(app.db, USER, idOf(2));
+      const order = await getOwnOrderOrThrow(app.db, { id: USER }, idOf(2), 'read');
       expect(order.stockShortfall).toEqual(SHORT);
       expect(order.metadata).toEqual({ storeName: 'Kept' });
     } finally {

@@ -94,7 +94,9 @@ describe(`migration ${MIGRATION}`, () => {
     const app = createDatabase(apiUrl, { max: 1 });
     try {
       const listed = async (exception: 'underpaid' | 'overpaid' | 'paid_late') =>
-        (await listMerchantOrders(app.db, USER, { exception })).orders.map((o) => o.id).sort();
+        (await listMerchantOrders(app.db, { id: USER }, { exception })).orders
+          .map((o) => o.id)
+          .sort();
       expect(await listed('underpaid')).toEqual([idOf(2), idOf(3), idOf(8)].sort());
       expect(await listed('overpaid')).toEqual([idOf(5)]);
       expect(await listed('paid_late')).toEqual([idOf(6)]);

@@ -148,13 +148,15 @@ describe(`migration ${MIGRATION}`, () => {
     try {
       // The order list's exception filters read the stored exception.
       const listed = async (exception: 'underpaid' | 'overpaid' | 'paid_late') =>
-        (await listMerchantOrders(app.db, USER, { exception })).orders.map((o) => o.id).sort();
+        (await listMerchantOrders(app.db, { id: USER }, { exception })).orders
+          .map((o) => o.id)
+          .sort();
       expect(await listed('underpaid')).toEqual([idOf(2), idOf(3), idOf(8), idOf(9)].sort());
       expect(await listed('overpaid')).toEqual([idOf(5)]);
       expect(await listed('paid_late')).toEqual([idOf(6)]);
       // Each event's title in the order's timeline is what it was.
       const titles = async (i: number) =>
-        (await getOrderActivity(app.db, USER, idOf(i))).timeline
+        (await getOrderActivity(app.db, { id: USER }, idOf(i))).timeline
           .filter((e) => e.kind !== 'created')
           .map((e) => e.title);
       expect(await titles(2)).toEqual(['Underpaid']);

@@ -90,7 +90,7 @@ describe('verifying the payout address', () => {
 
     const old = await issuePayoutChallenge(
       t.testDb.database.db,
-      t.owner.user.id,
+      { id: t.owner.user.id },
       store.id,
       {
         origin: 'http://localhost',

@@ -147,7 +147,7 @@ describe(`migration ${MIGRATION}`, () => {
     // A store's orders are the three that pay it.
     const app = createDatabase(apiUrl, { max: 1 });
     try {
-      const page = await listMerchantOrders(app.db, USER, {});
+      const page = await listMerchantOrders(app.db, { id: USER }, {});
       expect(page.orders.map((o) => o.id).sort()).toEqual(
         [ids.storefront, ids.session, ids.signed].sort(),
       );

@@ -20,6 +20,11 @@ export const AUDIT_ACTIONS = [
   'webhook.url_changed',
   'webhook.secret_rotated',
   'account.new_device_sign_in',
+  'team.member_invited',
+  'team.invitation_revoked',
+  'team.invitation_accepted',
+  'team.member_role_changed',
+  'team.member_removed',
 ] as const;
 /** One audited action. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -39,6 +44,11 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'webhook.url_changed': 'Webhook URL changed',
   'webhook.secret_rotated': 'Webhook secret rotated',
   'account.new_device_sign_in': 'Sign-in from a new device',
+  'team.member_invited': 'Team member invited',
+  'team.invitation_revoked': 'Invitation revoked',
+  'team.invitation_accepted': 'Invitation accepted',
+  'team.member_role_changed': "Team member's role changed",
+  'team.member_removed': 'Team member removed',
 };
 
 /** Largest page and the default one; longest cursor. */

@@ -29,6 +29,7 @@ export * from './slug.ts';
 export * from './status.ts';
 export * from './store-settings.ts';
 export * from './stored-states.ts';
+export * from './team.ts';
 export * from './totals.ts';
 export * from './uploads.ts';
 export * from './us-states.ts';

@@ -223,3 +223,28 @@ export const PAGE_TEXTS = {
   paymentMethod: 'USDC (Cryptocurrency)',
   orderConfirmed: 'Confirmed',
 } as const;
+
+/** A store's team: roles, members and invitations (docs/messages.md#team). */
+export const TEAM_MESSAGES = {
+  /** A member whose role does not allow what the request asks (403). */
+  forbidden: "Your role in this store doesn't allow this",
+  /** A staff member's refund above their limit (403). */
+  refundAboveLimit: 'This refund is above your refund limit in this store',
+  memberNotFound: 'Member not found',
+  invitationNotFound: 'Invitation not found',
+  /** The owner is the store's one owner: not removed, not demoted, not a second one. */
+  ownerFixed: "The store's owner cannot be removed or given another role",
+  alreadyMember: 'This person is already a member of the store',
+  alreadyInvited: 'This email has a pending invitation to the store already',
+  /** An invitation link used, revoked, expired or unknown. */
+  invitationInvalid: 'This invitation link is invalid, used, revoked or expired',
+  /** The signed-in account's email is not the invited one. */
+  wrongAccount:
+    'This invitation is for another email address: sign in with the account of that address, or sign up with it',
+  /** An API key's role above its member's, or for a store they are not a member of. */
+  keyRoleTooHigh: "An API key's role cannot be above your role in its store",
+  roleRequired: 'Role is admin, staff or viewer',
+  /** A team change tried with an API key. */
+  sessionRequired:
+    "A store's team can only be changed from a signed-in session, not with an API key",
+} as const;

@@ -10,6 +10,7 @@ export * from './schemas/product.ts';
 export * from './schemas/refund.ts';
 export * from './schemas/responses.ts';
 export * from './schemas/store.ts';
+export * from './schemas/team.ts';
 export * from './schemas/universal.ts';
 export * from './schemas/user.ts';
 export * from './schemas/webhook.ts';

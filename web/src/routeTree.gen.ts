@@ -10,6 +10,7 @@
 
 import { Route as rootRouteImport } from './routes/__root';
 import { Route as IndexRouteImport } from './routes/index';
+import { Route as AcceptInvitationRouteImport } from './routes/accept-invitation';
 import { Route as AdminRouteRouteImport } from './routes/admin/route';
 import { Route as CheckoutRouteImport } from './routes/checkout';
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password';
@@ -26,6 +27,7 @@ import { Route as AdminCustomersRouteImport } from './routes/admin/customers';
 import { Route as AdminDiscountsRouteImport } from './routes/admin/discounts';
 import { Route as AdminOrdersRouteImport } from './routes/admin/orders';
 import { Route as AdminPayoutsRouteImport } from './routes/admin/payouts';
+import { Route as AdminTeamRouteImport } from './routes/admin/team';
 import { Route as PaySessionIdRouteImport } from './routes/pay/$sessionId';
 import { Route as PaymentLinkBuilderIndexRouteImport } from './routes/payment-link-builder/index';
 import { Route as PaymentOrderIdRouteImport } from './routes/payment/$orderId';
@@ -49,6 +51,11 @@ import { Route as StoreSlugReviewOrderIdProductIdRouteImport } from './routes/st
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const AcceptInvitationRoute = AcceptInvitationRouteImport.update({
+  id: '/accept-invitation',
+  path: '/accept-invitation',
   getParentRoute: () => rootRouteImport,
 } as any);
 const AdminRouteRoute = AdminRouteRouteImport.update({
@@ -129,6 +136,11 @@ const AdminOrdersRoute = AdminOrdersRouteImport.update({
 const AdminPayoutsRoute = AdminPayoutsRouteImport.update({
   id: '/payouts',
   path: '/payouts',
+  getParentRoute: () => AdminRouteRoute,
+} as any);
+const AdminTeamRoute = AdminTeamRouteImport.update({
+  id: '/team',
+  path: '/team',
   getParentRoute: () => AdminRouteRoute,
 } as any);
 const PaySessionIdRoute = PaySessionIdRouteImport.update({
@@ -234,6 +246,7 @@ const StoreSlugReviewOrderIdProductIdRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute;
   '/admin': typeof AdminRouteRouteWithChildren;
+  '/accept-invitation': typeof AcceptInvitationRoute;
   '/checkout': typeof CheckoutRoute;
   '/forgot-password': typeof ForgotPasswordRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
@@ -249,6 +262,7 @@ export interface FileRoutesByFullPath {
   '/admin/discounts': typeof AdminDiscountsRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
+  '/admin/team': typeof AdminTeamRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
   '/refund/$token': typeof RefundTokenRoute;
@@ -271,6 +285,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute;
+  '/accept-invitation': typeof AcceptInvitationRoute;
   '/checkout': typeof CheckoutRoute;
   '/forgot-password': typeof ForgotPasswordRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
@@ -285,6 +300,7 @@ export interface FileRoutesByTo {
   '/admin/discounts': typeof AdminDiscountsRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
+  '/admin/team': typeof AdminTeamRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
   '/refund/$token': typeof RefundTokenRoute;
@@ -309,6 +325,7 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport;
   '/': typeof IndexRoute;
   '/admin': typeof AdminRouteRouteWithChildren;
+  '/accept-invitation': typeof AcceptInvitationRoute;
   '/checkout': typeof CheckoutRoute;
   '/forgot-password': typeof ForgotPasswordRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
@@ -324,6 +341,7 @@ export interface FileRoutesById {
   '/admin/discounts': typeof AdminDiscountsRoute;
   '/admin/orders': typeof AdminOrdersRoute;
   '/admin/payouts': typeof AdminPayoutsRoute;
+  '/admin/team': typeof AdminTeamRoute;
   '/pay/$sessionId': typeof PaySessionIdRoute;
   '/payment/$orderId': typeof PaymentOrderIdRoute;
   '/refund/$token': typeof RefundTokenRoute;
@@ -349,6 +367,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/admin'
+    | '/accept-invitation'
     | '/checkout'
     | '/forgot-password'
     | '/privacy-policy'
@@ -364,6 +383,7 @@ export interface FileRouteTypes {
     | '/admin/discounts'
     | '/admin/orders'
     | '/admin/payouts'
+    | '/admin/team'
     | '/pay/$sessionId'
     | '/payment/$orderId'
     | '/refund/$token'
@@ -386,6 +406,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo;
   to:
     | '/'
+    | '/accept-invitation'
     | '/checkout'
     | '/forgot-password'
     | '/privacy-policy'
@@ -400,6 +421,7 @@ export interface FileRouteTypes {
     | '/admin/discounts'
     | '/admin/orders'
     | '/admin/payouts'
+    | '/admin/team'
     | '/pay/$sessionId'
     | '/payment/$orderId'
     | '/refund/$token'
@@ -423,6 +445,7 @@ export interface FileRouteTypes {
     | '__root__'
     | '/'
     | '/admin'
+    | '/accept-invitation'
     | '/checkout'
     | '/forgot-password'
     | '/privacy-policy'
@@ -438,6 +461,7 @@ export interface FileRouteTypes {
     | '/admin/discounts'
     | '/admin/orders'
     | '/admin/payouts'
+    | '/admin/team'
     | '/pay/$sessionId'
     | '/payment/$orderId'
     | '/refund/$token'
@@ -462,6 +486,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute;
   AdminRouteRoute: typeof AdminRouteRouteWithChildren;
+  AcceptInvitationRoute: typeof AcceptInvitationRoute;
   CheckoutRoute: typeof CheckoutRoute;
   ForgotPasswordRoute: typeof ForgotPasswordRoute;
   PrivacyPolicyRoute: typeof PrivacyPolicyRoute;
@@ -488,6 +513,13 @@ declare module '@tanstack/react-router' {
       path: '/';
       fullPath: '/';
       preLoaderRoute: typeof IndexRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/accept-invitation': {
+      id: '/accept-invitation';
+      path: '/accept-invitation';
+      fullPath: '/accept-invitation';
+      preLoaderRoute: typeof AcceptInvitationRouteImport;
       parentRoute: typeof rootRouteImport;
     };
     '/admin': {
@@ -600,6 +632,13 @@ declare module '@tanstack/react-router' {
       path: '/payouts';
       fullPath: '/admin/payouts';
       preLoaderRoute: typeof AdminPayoutsRouteImport;
+      parentRoute: typeof AdminRouteRoute;
+    };
+    '/admin/team': {
+      id: '/admin/team';
+      path: '/team';
+      fullPath: '/admin/team';
+      preLoaderRoute: typeof AdminTeamRouteImport;
       parentRoute: typeof AdminRouteRoute;
     };
     '/pay/$sessionId': {
@@ -745,6 +784,7 @@ interface AdminRouteRouteChildren {
   AdminDiscountsRoute: typeof AdminDiscountsRoute;
   AdminOrdersRoute: typeof AdminOrdersRoute;
   AdminPayoutsRoute: typeof AdminPayoutsRoute;
+  AdminTeamRoute: typeof AdminTeamRoute;
   AdminIndexRoute: typeof AdminIndexRoute;
   AdminCustomersEmailRoute: typeof AdminCustomersEmailRoute;
   AdminOrdersOrderIdRoute: typeof AdminOrdersOrderIdRoute;
@@ -758,6 +798,7 @@ const AdminRouteRouteChildren: AdminRouteRouteChildren = {
   AdminDiscountsRoute: AdminDiscountsRoute,
   AdminOrdersRoute: AdminOrdersRoute,
   AdminPayoutsRoute: AdminPayoutsRoute,
+  AdminTeamRoute: AdminTeamRoute,
   AdminIndexRoute: AdminIndexRoute,
   AdminCustomersEmailRoute: AdminCustomersEmailRoute,
   AdminOrdersOrderIdRoute: AdminOrdersOrderIdRoute,
@@ -795,6 +836,7 @@ const StoreSlugRouteRouteWithChildren = StoreSlugRouteRoute._addFileChildren(
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AdminRouteRoute: AdminRouteRouteWithChildren,
+  AcceptInvitationRoute: AcceptInvitationRoute,
   CheckoutRoute: CheckoutRoute,
   ForgotPasswordRoute: ForgotPasswordRoute,
   PrivacyPolicyRoute: PrivacyPolicyRoute,

@@ -33,6 +33,7 @@ import {
   WEBHOOK_DELIVERY_STATUSES,
   type WebhookDeliveryStatus,
 } from '@store/shared';
+import { STORE_ROLES, type StoreRole } from '@store/shared/team';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   bigint,
@@ -258,6 +259,67 @@ export const storeSlugs = pgTable('store_slugs', {
   ownerId: text().notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * A store's team: each member's role (shared/src/team.ts). The store's owner (`stores.owner_id`) is
+ * its one `owner` member, added by a trigger when the store is made and never removed or demoted;
+ * admins, staff and viewers join by invitation. `refund_limit_usdc` is a staff member's refund cap
+ * per order (null: staff may not refund); the owner sets it per member.
+ */
+export const storeMembers = pgTable(
+  'store_members',
+  {
+    storeId: uuid()
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text().$type<StoreRole>().notNull(),
+    refundLimitUsdc: numeric({ precision: 10, scale: 2 }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.storeId, t.userId] }),
+    index('store_members_user_id_idx').on(t.userId),
+    uniqueIndex('store_members_one_owner_idx').on(t.storeId).where(sql`${t.role} = 'owner'`),
+    check('store_members_role_check', oneOf('role', STORE_ROLES)),
+    check(
+      'store_members_refund_limit_check',
+      sql`${t.refundLimitUsdc} is null or ${t.refundLimitUsdc} >= 0`,
+    ),
+  ],
+);
+
+/**
+ * Invitations to a store's team: mailed to `email` as a single-use link (only the SHA-256 of its
+ * token is kept), valid until `expires_at`, ended by being accepted or revoked.
+ */
+export const storeInvitations = pgTable(
+  'store_invitations',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    storeId: uuid()
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    // stored lowercased
+    email: text().notNull(),
+    role: text().$type<StoreRole>().notNull(),
+    refundLimitUsdc: numeric({ precision: 10, scale: 2 }),
+    tokenHash: text().notNull().unique(),
+    invitedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    acceptedAt: timestamp({ withTimezone: true }),
+    acceptedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('store_invitations_store_id_idx').on(t.storeId, t.createdAt),
+    check('store_invitations_role_check', sql`${t.role} in ('admin', 'staff', 'viewer')`),
+  ],
+);
 
 /** Products of a store, priced in USDC. */
 export const products = pgTable(
@@ -843,10 +905,16 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestamp({ withTimezone: true }),
     revokedAt: timestamp({ withTimezone: true }),
+    // The most the key may do: its member's role or less ('owner': whatever its member may).
+    role: text().$type<StoreRole>().notNull().default('owner'),
+    // The one store the key acts on (null: every store its user is a member of); revoked when its
+    // user leaves that store's team.
+    storeId: uuid().references(() => stores.id, { onDelete: 'cascade' }),
   },
   (t) => [
     index('api_keys_user_id_idx').on(t.userId, t.createdAt),
     check('api_keys_mode_check', oneOf('mode', API_KEY_MODES)),
+    check('api_keys_role_check', oneOf('role', STORE_ROLES)),
   ],
 );
 

@@ -1,6 +1,6 @@
 // Merchant sessions: a random token in the `session` cookie, only its SHA-256 in Postgres; or a
 // merchant's secret API key in `Authorization: Bearer sk_…` (also only its SHA-256 stored).
-import { ACCOUNT_MESSAGES, API_KEY_MESSAGES, API_KEY_PATTERN } from '@store/shared';
+import { ACCOUNT_MESSAGES, API_KEY_MESSAGES, API_KEY_PATTERN, type StoreRole } from '@store/shared';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { Elysia } from 'elysia';
 import type { Database } from '../db/client.ts';
@@ -14,6 +14,9 @@ export interface SessionUser {
   /** The API key of the request, when it came with one (id and recognisable prefix). */
   apiKeyId?: string;
   apiKeyPrefix?: string;
+  /** The key's role (the most it may do in a store) and the one store it acts on (null: any). */
+  apiKeyRole?: StoreRole;
+  apiKeyStoreId?: string | null;
 }
 
 /** Name of the session cookie. */
@@ -120,6 +123,8 @@ async function findApiKeyUser(db: Database, key: string): Promise<SessionUser> {
     .select({
       keyId: apiKeys.id,
       keyPrefix: apiKeys.keyPrefix,
+      keyRole: apiKeys.role,
+      keyStoreId: apiKeys.storeId,
       revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,
       id: users.id,
@@ -144,7 +149,14 @@ async function findApiKeyUser(db: Database, key: string): Promise<SessionUser> {
         ),
       );
   }
-  return { id: row.id, username: row.username, apiKeyId: row.keyId, apiKeyPrefix: row.keyPrefix };
+  return {
+    id: row.id,
+    username: row.username,
+    apiKeyId: row.keyId,
+    apiKeyPrefix: row.keyPrefix,
+    apiKeyRole: row.keyRole,
+    apiKeyStoreId: row.keyStoreId,
+  };
 }
 
 async function findSessionUser(db: Database, token: string | undefined) {

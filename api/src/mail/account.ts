@@ -125,9 +125,48 @@ const merchantPaid: MailTemplate = async (db, message) => {
   return { to: message.toAddress, replyTo: undefined, subject, text, html };
 };
 
+/** Renders the invitation to a store's team: who invites, to which store, with which role. */
+export function renderTeamInvitation(
+  to: string,
+  invite: { url: string; storeName: string; role: string; invitedBy: string },
+): RenderedEmail {
+  const subject = `Join ${invite.storeName} on Storefront`;
+  const text = [
+    `${invite.invitedBy} invites you to the team of the store ${invite.storeName} as ${invite.role}.`,
+    'Accept with your Storefront account of this email address (or sign up with it):',
+    '',
+    invite.url,
+    '',
+    'The link works for 7 days, once.',
+    'If you did not expect this, ignore this email: nothing changes.',
+  ].join('\n');
+  const html = accountMailPage(
+    subject,
+    `<p style="margin:0">${e(invite.invitedBy)} invites you to the team of the store <strong>${e(invite.storeName)}</strong> as ${e(invite.role)}.</p>${button(invite.url, 'Accept the invitation')}
+<p style="margin:16px 0 0;font-size:13px">Accept with your Storefront account of this email address (or sign up with it). The link works for 7 days, once.</p>
+<p style="margin:8px 0 0;font-size:13px;color:#52525b">If you did not expect this, ignore this email: nothing changes.</p>`,
+  );
+  return { to, replyTo: undefined, subject, text, html };
+}
+
+const teamInvitation: MailTemplate = async (_db, message) => {
+  const url = urlOf(message.payload);
+  const payload = message.payload ?? {};
+  const text = (key: string) => (typeof payload[key] === 'string' ? (payload[key] as string) : '');
+  return url
+    ? renderTeamInvitation(message.toAddress, {
+        url,
+        storeName: text('storeName'),
+        role: text('role'),
+        invitedBy: text('invitedBy'),
+      })
+    : null;
+};
+
 /** The account mails' templates, by kind (registered in kinds.ts). */
 export const ACCOUNT_MAIL_KINDS = {
   verify_email: verifyEmail,
   reset_password: resetPassword,
   merchant_paid: merchantPaid,
+  team_invitation: teamInvitation,
 } as const satisfies Record<string, MailTemplate>;

@@ -4,12 +4,12 @@
 import { invoiceFileName } from '@store/shared';
 import { eq } from 'drizzle-orm';
 import { orders, stores } from '../db/schema.ts';
-import { paidOrderDownloads } from '../modules/downloads/service.ts';
-import { orderPageUrl } from '../modules/fulfilment/service.ts';
+import { paidOrderDownloads } from '../keys/download-links.ts';
 import { ACCOUNT_MAIL_KINDS } from './account.ts';
 import { loadInvoice } from './invoice.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { NOTICE_MAIL_KINDS } from './notices.ts';
+import { orderPageUrl } from './order-page.ts';
 import {
   brandingStoreId,
   type ReceiptDownloads,
@@ -108,6 +108,7 @@ export const MAIL_KINDS: Readonly<Record<string, MailTemplate>> = {
   verify_email: ACCOUNT_MAIL_KINDS.verify_email,
   reset_password: ACCOUNT_MAIL_KINDS.reset_password,
   merchant_paid: ACCOUNT_MAIL_KINDS.merchant_paid,
+  team_invitation: ACCOUNT_MAIL_KINDS.team_invitation,
   refund_claim: refundClaim,
   underpaid: shopperShortfall,
   merchant_underpaid: merchantShortfall,

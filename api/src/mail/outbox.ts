@@ -186,3 +186,35 @@ export async function enqueueRefundClaimMail(
     createdAt: at,
   });
 }
+
+/**
+ * Queues the invitation to a store's team to `to` (its single-use link in `payload.url`), sent as
+ * account mails are and retried while the link works.
+ */
+export async function enqueueTeamInvitation(
+  tx: Executor,
+  mail: {
+    invitedBy: { id: string; username: string };
+    to: string;
+    url: string;
+    storeName: string;
+    role: string;
+    expiresAt: Date;
+  },
+  at: Date = new Date(),
+): Promise<void> {
+  await tx.insert(emailOutbox).values({
+    userId: mail.invitedBy.id,
+    kind: 'team_invitation',
+    toAddress: mail.to,
+    payload: {
+      url: mail.url,
+      storeName: mail.storeName,
+      role: mail.role,
+      invitedBy: mail.invitedBy.username,
+    },
+    nextAttemptAt: at,
+    retryUntil: mail.expiresAt,
+    createdAt: at,
+  });
+}

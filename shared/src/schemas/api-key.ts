@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { TEXT_LIMITS } from '../limits.ts';
 import { API_KEY_MODES } from '../stored-states.ts';
+import { STORE_ROLES } from '../team.ts';
 import { requiredCappedText, TimestampSchema } from './common.ts';
 
 /** Texts of the API key errors and checks. */
@@ -26,6 +27,12 @@ export const API_KEY_PATTERN = /^sk_(?:test|live)_[0-9A-Za-z]{32,64}$/;
 /** Body of POST /api/api-keys. */
 export const CreateApiKeySchema = v.object({
   name: requiredCappedText(API_KEY_MESSAGES.nameRequired, 'Name', TEXT_LIMITS.name),
+  /** The most the key may do: its member's role or less (absent: its member's role). */
+  role: v.optional(v.picklist(STORE_ROLES, 'Role is owner, admin, staff or viewer')),
+  /** The one store the key acts on (absent: every store of its member). */
+  storeId: v.optional(
+    v.pipe(v.string(), v.maxLength(36, 'storeId is an id'), v.uuid('storeId is an id')),
+  ),
 });
 /** A validated new-key body. */
 export type CreateApiKey = v.InferOutput<typeof CreateApiKeySchema>;
@@ -37,6 +44,10 @@ export const ApiKeySchema = v.object({
   mode: v.picklist(API_KEY_MODES),
   /** The key's first characters ("sk_test_Ab12"), to recognise it. */
   keyPrefix: v.string(),
+  /** The most the key may do ('owner': whatever its member's role allows). */
+  role: v.picklist(STORE_ROLES),
+  /** The one store it acts on; null: every store of its member. */
+  storeId: v.nullable(v.string()),
   createdAt: TimestampSchema,
   lastUsedAt: v.nullable(TimestampSchema),
   revokedAt: v.nullable(TimestampSchema),

@@ -7,6 +7,7 @@ import { PAYMENT_EXCEPTIONS, PAYMENT_STATES } from '../payment-state.ts';
 import { ORDER_SOURCES, ORDER_STATUSES } from '../status.ts';
 import { ShippingZonesSchema, StoreShippingOptionsSchema } from '../store-settings.ts';
 import { FORWARDING_LEG_STATUSES, FORWARDING_STATUSES } from '../stored-states.ts';
+import { STORE_ROLES } from '../team.ts';
 import { MoneyStringSchema, ThemeSchema, UsdcAmountStringSchema } from './common.ts';
 import {
   OrderItemSchema,
@@ -61,6 +62,8 @@ export const OwnerStoreResponseSchema = v.object({
   /** "Verified Store": the payout address signed (EIP-4361) and is still the payout address. */
   verified: v.boolean(),
   ownerId: v.string(),
+  /** The role the reader acts with in the store's team (owner, admin, staff or viewer). */
+  role: v.picklist(STORE_ROLES),
   paymentAddress: v.nullable(v.string()),
   replyToEmail: v.nullable(v.string()),
   webhookUrl: v.nullable(v.string()),
@@ -73,6 +76,7 @@ export const OwnerStoreResponseSchema = v.object({
 /** A store as everyone may see it: the owner's view without what only the owner reads. */
 export const PublicStoreResponseSchema = v.omit(OwnerStoreResponseSchema, [
   'ownerId',
+  'role',
   'paymentAddress',
   'replyToEmail',
   'webhookUrl',

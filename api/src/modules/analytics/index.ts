@@ -28,7 +28,7 @@ export const analyticsModule = ({ db }: AppDeps) => {
     .use(accessPlugin(db))
     .get(
       '/api/stores/:id/analytics',
-      async ({ params, user }) => getStoreAnalytics(db, user.id, params.id),
+      async ({ params, user }) => getStoreAnalytics(db, user, params.id),
       {
         access: 'merchant',
         ...contract({
@@ -42,7 +42,7 @@ export const analyticsModule = ({ db }: AppDeps) => {
     )
     .get(
       '/api/stores/:id/analytics/daily',
-      async ({ params, query, user }) => storeDailySeries(db, user.id, params.id, query),
+      async ({ params, query, user }) => storeDailySeries(db, user, params.id, query),
       {
         query: DailySeriesQuerySchema,
         access: 'merchant',
@@ -56,23 +56,19 @@ export const analyticsModule = ({ db }: AppDeps) => {
         }),
       },
     )
-    .get(
-      '/api/analytics/daily',
-      async ({ query, user }) => merchantDailySeries(db, user.id, query),
-      {
-        query: DailySeriesQuerySchema,
-        access: 'merchant',
-        ...contract({
-          tags: ['stores'],
-          summary: "All of the merchant's stores' money per UTC day: the dashboard's chart",
-          description: 'As GET /api/stores/{id}/analytics/daily, over every store of the merchant.',
-          ok: { 200: dailySeries },
-        }),
-      },
-    )
+    .get('/api/analytics/daily', async ({ query, user }) => merchantDailySeries(db, user, query), {
+      query: DailySeriesQuerySchema,
+      access: 'merchant',
+      ...contract({
+        tags: ['stores'],
+        summary: "All of the merchant's stores' money per UTC day: the dashboard's chart",
+        description: 'As GET /api/stores/{id}/analytics/daily, over every store of the merchant.',
+        ok: { 200: dailySeries },
+      }),
+    })
     .get(
       '/api/stores/:id/money-movements',
-      async ({ params, query, user }) => moneyMovementsJson(db, user.id, params.id, query),
+      async ({ params, query, user }) => moneyMovementsJson(db, user, params.id, query),
       {
         query: MoneyMovementsQuerySchema,
         access: 'merchant',
@@ -88,7 +84,7 @@ export const analyticsModule = ({ db }: AppDeps) => {
     )
     .get(
       '/api/stores/:id/money-movements/csv',
-      async ({ params, query, user }) => moneyMovementsCsv(db, user.id, params.id, query),
+      async ({ params, query, user }) => moneyMovementsCsv(db, user, params.id, query),
       {
         query: MoneyMovementsQuerySchema,
         access: 'merchant',

@@ -11,6 +11,7 @@ import {
 } from '@store/shared/analytics';
 import type { Database } from '../../db/client.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
+import type { Caller } from '../team/access.ts';
 
 /** Rows fetched from Postgres at a time. */
 const CURSOR_ROWS = 500;
@@ -172,11 +173,11 @@ export function csvAttachment<Row>(
 /** The store's movements as a streamed CSV file (RFC 4180, CRLF). */
 export async function moneyMovementsCsv(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   query: MoneyMovementsQuery,
 ): Promise<Response> {
-  const store = await getOwnStoreOrThrow(db, ownerId, storeId);
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'read');
   const range = resolveRange(query);
   return csvAttachment(
     movementBatches(db, store.id, range),
@@ -189,11 +190,11 @@ export async function moneyMovementsCsv(
 /** The store's movements as a streamed JSON array. */
 export async function moneyMovementsJson(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   query: MoneyMovementsQuery,
 ): Promise<Response> {
-  const store = await getOwnStoreOrThrow(db, ownerId, storeId);
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'read');
   const range = resolveRange(query);
   const body = textStream(
     movementBatches(db, store.id, range),

@@ -6,10 +6,11 @@ import type {
   DailyVolumePoint,
   DailyVolumeSeries,
 } from '@store/shared/analytics';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { stores } from '../../db/schema.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
+import { type Caller, memberStore } from '../team/access.ts';
 
 /** Days of a series when none are asked: the dashboard's 30. */
 const DEFAULT_DAYS = 30;
@@ -83,21 +84,24 @@ export async function seriesOf(
 /** One of the merchant's stores, day by day. */
 export async function storeDailySeries(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   query: DailySeriesQuery,
 ): Promise<DailyVolumeSeries> {
-  const store = await getOwnStoreOrThrow(db, ownerId, storeId);
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'read');
   return seriesOf(db, [store.id], query.days ?? DEFAULT_DAYS);
 }
 
 /** Every store of the merchant together, day by day. */
 export async function merchantDailySeries(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   query: DailySeriesQuery,
 ): Promise<DailyVolumeSeries> {
-  const owned = await db.select({ id: stores.id }).from(stores).where(eq(stores.ownerId, ownerId));
+  const owned = await db
+    .select({ id: stores.id })
+    .from(stores)
+    .where(memberStore(caller, sql`${stores.id}`));
   return seriesOf(
     db,
     owned.map((s) => s.id),

@@ -5,6 +5,7 @@ import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { orders, products } from '../../db/schema.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
+import type { Caller } from '../team/access.ts';
 import { seriesOf } from './series.ts';
 
 /**
@@ -27,10 +28,10 @@ async function receivedSeries(db: Database, storeId: string) {
  */
 export async function getStoreAnalytics(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
 ): Promise<StoreAnalytics> {
-  await getOwnStoreOrThrow(db, ownerId, storeId);
+  await getOwnStoreOrThrow(db, caller, storeId, 'read');
   const since = sql`now() - make_interval(days => ${ANALYTICS_WINDOW_DAYS})`;
   const [[active], [placed], series] = await Promise.all([
     db

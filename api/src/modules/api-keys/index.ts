@@ -31,7 +31,10 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
       async ({ body, request, server, set, user }) => {
         const notice = { origin: mailOriginOrNull(config, request) };
         const actor = auditActorOf({ request, server }, user, config);
-        const created = await createApiKey(db, user.id, body.name, mode, notice, actor);
+        const created = await createApiKey(db, user.id, body.name, mode, notice, actor, {
+          role: body.role,
+          storeId: body.storeId,
+        });
         set.status = 201;
         return created;
       },
@@ -43,7 +46,7 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
           summary:
             'Create a secret key (sk_test_… or sk_live_…); the key is in this response only, and the owner is emailed',
           ok: { 201: CreatedApiKeySchema },
-          errors: ['forbidden'],
+          errors: ['forbidden', 'not_found'],
         }),
       },
     )

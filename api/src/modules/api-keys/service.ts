@@ -1,6 +1,14 @@
 // API keys: a merchant's secret keys for its servers. The key is shown once; only its SHA-256 and
 // a short prefix (to recognise it in the list) are stored.
-import { API_KEY_MESSAGES, type ApiKey, type ApiKeyMode, type CreatedApiKey } from '@store/shared';
+import {
+  API_KEY_MESSAGES,
+  type ApiKey,
+  type ApiKeyMode,
+  type CreatedApiKey,
+  roleAtMost,
+  type StoreRole,
+  TEAM_MESSAGES,
+} from '@store/shared';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { apiKeys } from '../../db/schema.ts';
@@ -9,6 +17,8 @@ import { AppError } from '../../http/errors.ts';
 import { hashToken } from '../../http/session.ts';
 import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
 import { type AuditActor, changed, recordAudit } from '../audit/record.ts';
+import { STORE_NOT_FOUND } from '../stores/model.ts';
+import { membershipOf } from '../team/access.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Random characters of a key after its `sk_test_` / `sk_live_` (about 238 bits). */
@@ -38,6 +48,8 @@ const listColumns = {
   name: apiKeys.name,
   mode: apiKeys.mode,
   keyPrefix: apiKeys.keyPrefix,
+  role: apiKeys.role,
+  storeId: apiKeys.storeId,
   createdAt: apiKeys.createdAt,
   lastUsedAt: apiKeys.lastUsedAt,
   revokedAt: apiKeys.revokedAt,
@@ -60,13 +72,23 @@ export async function createApiKey(
   mode: ApiKeyMode,
   notice: NoticeContext,
   actor: AuditActor,
+  scope: { role?: StoreRole; storeId?: string } = {},
 ): Promise<ApiKeyRow & Pick<CreatedApiKey, 'key'>> {
+  const role = scope.role ?? 'owner';
+  const storeId = scope.storeId?.toLowerCase() ?? null;
+  // Note: a key for one store acts with its member's role or less: it cannot be made above it.
+  if (storeId !== null) {
+    const member = await membershipOf(db, { id: userId }, storeId);
+    if (!member) throw new AppError('not_found', STORE_NOT_FOUND);
+    if (!roleAtMost(role, member.role))
+      throw new AppError('forbidden', TEAM_MESSAGES.keyRoleTooHigh);
+  }
   const key = newApiKey(mode);
   const keyPrefix = key.slice(0, `sk_${mode}_`.length + PREFIX_RANDOM_LENGTH);
   const row = await db.transaction(async (tx) => {
     const [created] = await tx
       .insert(apiKeys)
-      .values({ userId, name, mode, keyHash: hashToken(key), keyPrefix })
+      .values({ userId, name, mode, keyHash: hashToken(key), keyPrefix, role, storeId })
       .returning(listColumns);
     await enqueueAccountNotice(
       tx,
@@ -79,7 +101,12 @@ export async function createApiKey(
       action: 'api_key.created',
       accountId: userId,
       subjectId: row.id,
-      changes: { ...changed('name', null, name), ...changed('keyPrefix', null, keyPrefix) },
+      storeId,
+      changes: {
+        ...changed('name', null, name),
+        ...changed('keyPrefix', null, keyPrefix),
+        ...changed('role', null, role),
+      },
     });
     return row;
   });

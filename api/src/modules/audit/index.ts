@@ -19,7 +19,7 @@ export const auditModule = ({ db }: AppDeps) =>
     .get(
       '/api/stores/:id/audit',
       async ({ params, query, set, user }) => {
-        const page = await listStoreAudit(db, user.id, params.id, query);
+        const page = await listStoreAudit(db, user, params.id, query);
         if (page.nextCursor) set.headers[NEXT_CURSOR_HEADER] = page.nextCursor;
         return page.entries;
       },
@@ -37,7 +37,7 @@ export const auditModule = ({ db }: AppDeps) =>
     )
     .get(
       '/api/stores/:id/audit/csv',
-      async ({ params, query, user }) => storeAuditCsv(db, user.id, params.id, query),
+      async ({ params, query, user }) => storeAuditCsv(db, user, params.id, query),
       {
         query: AuditQuerySchema,
         access: 'merchant',

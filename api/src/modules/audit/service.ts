@@ -8,10 +8,12 @@ import {
   type AuditEntry,
   type AuditQuery,
 } from '@store/shared/audit';
+import type { StoreRole } from '@store/shared/team';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { csvAttachment } from '../analytics/movements.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
+import type { Caller } from '../team/access.ts';
 
 /** Text of a cursor that is not one of ours. */
 const INVALID_CURSOR = 'cursor is not valid; start again from the first page';
@@ -67,12 +69,12 @@ const toEntry = (row: AuditRow): AuditEntry => ({
 });
 
 /**
- * The query of a store's entries (`ownerId`: its owner, whose account entries it shows too),
- * newest first, after `after` when given; `limit` rows at most (none: all).
+ * The query of a store's entries (`ownerId`: its owner, whose account entries it shows its owner
+ * too, never the rest of the team), newest first, after `after` when given; `limit` rows at most (none: all).
  */
 function entryQuery(
   db: Database,
-  store: { id: string; ownerId: string },
+  store: { id: string; ownerId: string; role: StoreRole },
   query: AuditQuery,
   after?: { at: string; id: string },
   limit?: number,
@@ -87,7 +89,7 @@ function entryQuery(
       user_agent, subject_id, changes
     from audit_log
     where (store_id = ${store.id}::uuid
-        or (store_id is null and account_id = ${store.ownerId}::uuid))
+        or ${store.role === 'owner' ? sql`(store_id is null and account_id = ${store.ownerId}::uuid)` : sql`false`})
       and ${query.action ? sql`action = ${query.action}` : none}
       and ${query.actor ? sql`(actor_user_id = ${query.actor}::uuid or actor_api_key_id = ${query.actor}::uuid)` : none}
       and ${query.from ? sql`at >= ${query.from}::date::timestamp at time zone 'UTC'` : none}
@@ -100,11 +102,11 @@ function entryQuery(
 /** One page of a store's audit log and the cursor of the next (null on the last page). */
 export async function listStoreAudit(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   query: AuditQuery,
 ): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
-  const store = await getOwnStoreOrThrow(db, ownerId, storeId);
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'read');
   const limit = query.limit ?? AUDIT_LIST_LIMITS.defaultPage;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const rows = await entryQuery(db, store, query, after, limit + 1);
@@ -136,11 +138,11 @@ function csvFieldsOf(entry: AuditEntry): (string | null)[] {
 /** The store's audit log (with the filters, newest first) as a streamed CSV file (RFC 4180). */
 export async function storeAuditCsv(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   query: AuditQuery,
 ): Promise<Response> {
-  const store = await getOwnStoreOrThrow(db, ownerId, storeId);
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'read');
   return csvAttachment(
     entryQuery(db, store, query).cursor(CSV_BATCH),
     AUDIT_CSV_COLUMNS,

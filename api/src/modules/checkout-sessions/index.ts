@@ -40,7 +40,7 @@ export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/checkout-sessions',
       async ({ body, request, set, user }) => {
-        const created = await createCheckoutSession(db, user.id, body, publicOrigin(request));
+        const created = await createCheckoutSession(db, user, body, publicOrigin(request));
         set.status = 201;
         return created;
       },

@@ -27,6 +27,7 @@ import { checkoutSessions, orders, paymentWallets, stores } from '../../db/schem
 import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
 import { randomBase62 } from '../api-keys/service.ts';
+import { authorizeStore, type Caller, memberStore } from '../team/access.ts';
 
 const M = CHECKOUT_SESSION_MESSAGES;
 /** Path of the hosted checkout of a session, on the web app's origin. */
@@ -52,7 +53,7 @@ function subtotalOf(items: readonly SessionItem[]) {
 /** Creates an open session for the merchant's store; 404 for a store not theirs. */
 export async function createCheckoutSession(
   db: Database,
-  userId: string,
+  caller: Caller,
   body: CreateCheckoutSession,
   publicOrigin: string,
 ) {
@@ -61,10 +62,11 @@ export async function createCheckoutSession(
     ? await db
         .select({ isActive: stores.isActive, paymentAddress: stores.paymentAddress })
         .from(stores)
-        .where(and(eq(stores.id, storeId), eq(stores.ownerId, userId)))
+        .where(and(eq(stores.id, storeId), memberStore(caller, sql`${stores.id}`)))
         .limit(1)
     : [];
   if (!store) throw new AppError('not_found', M.storeNotFound);
+  await authorizeStore(db, caller, storeId, 'operate');
   if (!store.paymentAddress) throw new AppError('validation_failed', M.noPayoutAddress);
   if (!store.isActive) throw new AppError('validation_failed', M.storeClosed);
   const subtotal = subtotalOf(body.items);
@@ -89,7 +91,7 @@ export async function createCheckoutSession(
     .insert(checkoutSessions)
     .values({
       id,
-      userId,
+      userId: caller.id,
       storeId,
       items,
       shippingOptions,

@@ -3,15 +3,16 @@
 import type { Database } from '../../db/client.ts';
 import { eraseCustomerData } from '../../retention/customer-data.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
+import type { Caller } from '../team/access.ts';
 
 /** The merchant erases one customer (by email, any case) from their store's orders. */
 export async function eraseStoreCustomer(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   email: string,
 ): Promise<{ erasedOrders: number; erasedAt: string }> {
-  const store = await getOwnStoreOrThrow(db, ownerId, storeId);
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'manage');
   const now = new Date();
   const erasedOrders = await db.transaction((tx) =>
     eraseCustomerData(tx, store.id, { reason: 'request', email }, now),

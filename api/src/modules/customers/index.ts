@@ -19,7 +19,7 @@ export const customersModule = ({ db }: AppDeps) => {
     .use(accessPlugin(db))
     .post(
       '/api/stores/:id/customers/erase',
-      async ({ params, body, user }) => eraseStoreCustomer(db, user.id, params.id, body.email),
+      async ({ params, body, user }) => eraseStoreCustomer(db, user, params.id, body.email),
       {
         body: CustomerErasureBodySchema,
         access: 'merchant',
@@ -36,7 +36,7 @@ export const customersModule = ({ db }: AppDeps) => {
     .get(
       '/api/stores/:id/customers',
       async ({ params, query, set, user }) => {
-        const page = await listStoreCustomers(db, user.id, params.id, query);
+        const page = await listStoreCustomers(db, user, params.id, query);
         if (page.nextCursor) set.headers[NEXT_CURSOR_HEADER] = page.nextCursor;
         return page.customers;
       },

@@ -10,6 +10,7 @@ import {
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
+import type { Caller } from '../team/access.ts';
 
 /** Text of a cursor that is not one of ours. */
 const INVALID_CURSOR = 'cursor is not valid; start again from the first page';
@@ -51,11 +52,11 @@ interface CustomerRow {
 /** One page of a store's customers and the cursor of the next (null on the last page). */
 export async function listStoreCustomers(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   query: CustomerListQuery,
 ): Promise<{ customers: Customer[]; nextCursor: string | null }> {
-  const store = await getOwnStoreOrThrow(db, ownerId, storeId);
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'read');
   const limit = query.limit ?? CUSTOMER_LIST_LIMITS.defaultPage;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const sql = db.$client;

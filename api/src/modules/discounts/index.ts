@@ -29,7 +29,7 @@ export const discountsModule = ({ db, config }: AppDeps) => {
   const guards = publicWriteGuards({ db, config });
   return new Elysia({ name: 'discounts' })
     .use(accessPlugin(db))
-    .get('/api/stores/:id/discounts', ({ params, user }) => listDiscounts(db, user.id, params.id), {
+    .get('/api/stores/:id/discounts', ({ params, user }) => listDiscounts(db, user, params.id), {
       access: 'merchant',
       ...contract({
         tags,
@@ -43,7 +43,7 @@ export const discountsModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/stores/:id/discounts',
       async ({ params, body, set, user }) => {
-        const created = await createDiscount(db, user.id, params.id, body);
+        const created = await createDiscount(db, user, params.id, body);
         set.status = 201;
         return created;
       },
@@ -60,7 +60,7 @@ export const discountsModule = ({ db, config }: AppDeps) => {
     )
     .put(
       '/api/stores/:id/discounts/:discountId',
-      ({ params, body, user }) => updateDiscount(db, user.id, params.id, params.discountId, body),
+      ({ params, body, user }) => updateDiscount(db, user, params.id, params.discountId, body),
       {
         body: DiscountInputSchema,
         access: 'merchant',
@@ -75,7 +75,7 @@ export const discountsModule = ({ db, config }: AppDeps) => {
     )
     .delete(
       '/api/stores/:id/discounts/:discountId',
-      ({ params, user }) => deleteDiscount(db, user.id, params.id, params.discountId),
+      ({ params, user }) => deleteDiscount(db, user, params.id, params.discountId),
       {
         access: 'merchant',
         ...contract({

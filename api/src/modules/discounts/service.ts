@@ -21,6 +21,7 @@ import { discountCodes, products } from '../../db/schema.ts';
 import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
+import type { Caller } from '../team/access.ts';
 
 type DiscountRow = typeof discountCodes.$inferSelect;
 
@@ -91,10 +92,10 @@ function toDiscount(row: DiscountRow, figures?: FigureRow): Discount {
 /** The merchant's codes of one store, newest first, with their figures; 404 for others' stores. */
 export async function listDiscounts(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
 ): Promise<Discount[]> {
-  const store = await getOwnStoreOrThrow(db, ownerId, storeId);
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'read');
   const rows = await db
     .select()
     .from(discountCodes)
@@ -155,11 +156,11 @@ async function uniqueCode<T>(write: () => Promise<T>): Promise<T> {
 /** Creates a code for the merchant's store; 409 on a code it has, 422 past the store's cap. */
 export async function createDiscount(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   input: DiscountInput,
 ): Promise<Discount> {
-  const store = await getOwnStoreOrThrow(db, ownerId, storeId);
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'manage');
   const values = await columnsOf(db, store.id, input);
   const [count] = await db
     .select({ n: sql<number>`count(*)::int` })
@@ -178,8 +179,8 @@ export async function createDiscount(
 }
 
 /** The merchant's code of the store; 404 for unknown ids and other merchants' codes alike. */
-async function ownDiscountOrThrow(db: Database, ownerId: string, storeId: string, id: string) {
-  const store = await getOwnStoreOrThrow(db, ownerId, storeId);
+async function ownDiscountOrThrow(db: Database, caller: Caller, storeId: string, id: string) {
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'manage');
   if (!isUuid(id)) throw new AppError('not_found', DISCOUNT_MESSAGES.notFound);
   const [row] = await db
     .select()
@@ -193,12 +194,12 @@ async function ownDiscountOrThrow(db: Database, ownerId: string, storeId: string
 /** Replaces a code's settings (deactivating it too); orders placed with it keep what they got. */
 export async function updateDiscount(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   id: string,
   input: DiscountInput,
 ): Promise<Discount> {
-  const current = await ownDiscountOrThrow(db, ownerId, storeId, id);
+  const current = await ownDiscountOrThrow(db, caller, storeId, id);
   const values = await columnsOf(db, current.storeId, input);
   const [row] = await uniqueCode(() =>
     db
@@ -215,11 +216,11 @@ export async function updateDiscount(
 /** Deletes a code; its orders keep the code's text and amount (they lose only the link). */
 export async function deleteDiscount(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   id: string,
 ): Promise<{ id: string; deleted: true }> {
-  const current = await ownDiscountOrThrow(db, ownerId, storeId, id);
+  const current = await ownDiscountOrThrow(db, caller, storeId, id);
   await db.delete(discountCodes).where(eq(discountCodes.id, current.id));
   return { id: current.id, deleted: true };
 }

@@ -14,7 +14,7 @@ export const forwardingModule = ({ db }: AppDeps) => {
     .use(accessPlugin(db))
     .get(
       '/api/orders/:id/forwarding',
-      async ({ params, user }) => getForwarding(db, user.id, params.id),
+      async ({ params, user }) => getForwarding(db, user, params.id),
       {
         access: 'merchant',
         ...contract({
@@ -27,7 +27,7 @@ export const forwardingModule = ({ db }: AppDeps) => {
     )
     .post(
       '/api/orders/:id/forwarding/retry',
-      async ({ params, user }) => retryForwarding(db, user.id, params.id),
+      async ({ params, user }) => retryForwarding(db, user, params.id),
       {
         access: 'merchant',
         ...contract({

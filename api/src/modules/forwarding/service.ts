@@ -1,11 +1,14 @@
 // The merchant's view of where an order's money went: forwarding status, the last error of a
 // failed attempt (never silent), every transaction of every round; and a manual retry (the
 // store owner's here, the operator's for any order with `bun run forwarding:retry`).
-import { and, asc, eq, inArray } from 'drizzle-orm';
+
+import type { StorePermission } from '@store/shared';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { forwardingTransfers, orders, paymentWallets, stores } from '../../db/schema.ts';
 import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
+import { authorizeStore, type Caller, memberStore } from '../team/access.ts';
 
 /** Texts of the forwarding errors. */
 export const FORWARDING_MESSAGES = {
@@ -46,25 +49,34 @@ export async function resetForwardingRetry(
   return rows.map((row) => row.id);
 }
 
-/** The order's wallet, if the merchant owns the order's store; 404 otherwise. */
-async function ownWalletOrThrow(db: Database, ownerId: string, orderId: string) {
+/**
+ * The order's wallet, if the caller is a member of the order's store whose role allows
+ * `permission`; 404 otherwise (403 for a member whose role does not).
+ */
+async function ownWalletOrThrow(
+  db: Database,
+  caller: Caller,
+  orderId: string,
+  permission: StorePermission,
+) {
   const [row] = isUuid(orderId)
     ? await db
-        .select({ wallet: paymentWallets })
+        .select({ wallet: paymentWallets, storeId: stores.id })
         .from(orders)
         .innerJoin(stores, eq(stores.id, orders.storeId))
         .leftJoin(paymentWallets, eq(paymentWallets.orderId, orders.id))
-        .where(and(eq(orders.id, orderId), eq(stores.ownerId, ownerId)))
+        .where(and(eq(orders.id, orderId), memberStore(caller, sql`${stores.id}`)))
         .limit(1)
     : [];
   if (!row) throw new AppError('not_found', FORWARDING_MESSAGES.notFound);
+  await authorizeStore(db, caller, row.storeId, permission);
   if (!row.wallet) throw new AppError('not_found', FORWARDING_MESSAGES.noWallet);
   return row.wallet;
 }
 
 /** GET /api/orders/{id}/forwarding. */
-export async function getForwarding(db: Database, ownerId: string, orderId: string) {
-  const wallet = await ownWalletOrThrow(db, ownerId, orderId);
+export async function getForwarding(db: Database, caller: Caller, orderId: string) {
+  const wallet = await ownWalletOrThrow(db, caller, orderId, 'read');
   const transfers = await db
     .select()
     .from(forwardingTransfers)
@@ -102,8 +114,8 @@ export async function getForwarding(db: Database, ownerId: string, orderId: stri
  * POST /api/orders/{id}/forwarding/retry: a stopped forwarding (or one waiting for the relayer)
  * gets one more attempt now.
  */
-export async function retryForwarding(db: Database, ownerId: string, orderId: string) {
-  const wallet = await ownWalletOrThrow(db, ownerId, orderId);
+export async function retryForwarding(db: Database, caller: Caller, orderId: string) {
+  const wallet = await ownWalletOrThrow(db, caller, orderId, 'operate');
   const updated = await db
     .update(paymentWallets)
     .set({ forwardingStatus: 'retrying', forwardingNextAttemptAt: new Date() })
@@ -115,5 +127,5 @@ export async function retryForwarding(db: Database, ownerId: string, orderId: st
     )
     .returning({ id: paymentWallets.id });
   if (updated.length === 0) throw new AppError('invalid_state', FORWARDING_MESSAGES.notStopped);
-  return getForwarding(db, ownerId, orderId);
+  return getForwarding(db, caller, orderId);
 }

@@ -23,6 +23,7 @@ import {
   webhookDeliveries,
 } from '../../db/schema.ts';
 import { getOwnOrderOrThrow } from '../orders/service.ts';
+import type { Caller } from '../team/access.ts';
 
 const PAYMENT_TITLES: Record<PaymentPhase, string> = {
   waiting: 'Waiting for payment',
@@ -101,10 +102,10 @@ const entry = (
 /** GET /api/orders/{id}/activity: the merchant's order's webhooks and timeline (404 otherwise). */
 export async function getOrderActivity(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   orderId: string,
 ): Promise<OrderActivity> {
-  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const order = await getOwnOrderOrThrow(db, caller, orderId, 'read');
   const [deposits, events, legs, deliveries, mails] = await Promise.all([
     depositsOf(db, order.id),
     db

@@ -14,10 +14,12 @@ import type { Database, Executor } from '../../db/client.ts';
 import { nextVersion } from '../../db/row-version.ts';
 import { emailOutbox, orders, paymentWallets, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
+import { orderPageUrl } from '../../mail/order-page.ts';
 import { EMAIL_RETRY_WINDOW_MS, ONE_PER_ORDER } from '../../mail/outbox.ts';
 import { enqueueOrderEvents } from '../../webhooks/outbox.ts';
 import { ORDER_MESSAGES, type OrderView } from '../orders/model.ts';
 import { getOwnOrderOrThrow, orderColumns, toOrderView } from '../orders/service.ts';
+import type { Caller } from '../team/access.ts';
 
 /** The answer of POST /api/orders/{id}/shipment. */
 export interface ShipmentResult {
@@ -27,14 +29,6 @@ export interface ShipmentResult {
   message: string;
 }
 
-/** Where the shopper reads the order: the store's thank-you page, or the universal one. */
-export function orderPageUrl(origin: string, storeSlug: string | null, orderId: string): string {
-  const id = encodeURIComponent(orderId);
-  return storeSlug
-    ? `${origin}/store/${encodeURIComponent(storeSlug)}/thank-you/${id}`
-    : `${origin}/thank-you/${id}`;
-}
-
 /**
  * Marks the merchant's paid order shipped (paid or processing become shipped; a shipped or
  * completed order keeps its status) with its carrier and tracking. Marking again with other
@@ -42,13 +36,13 @@ export function orderPageUrl(origin: string, storeSlug: string | null, orderId: 
  */
 export async function markOrderShipped(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   orderId: string,
   input: MarkShippedInput,
   /** The origin of the order page linked from the shopper's mail; null: no link (see mailOriginOf). */
   origin: string | null,
 ): Promise<ShipmentResult> {
-  const before = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const before = await getOwnOrderOrThrow(db, caller, orderId, 'operate');
   if (before.status === 'reversed')
     throw new AppError('invalid_state', FULFILMENT_MESSAGES.reversed);
   if (!(SHIPPABLE_STATUSES as readonly string[]).includes(before.status))

@@ -19,7 +19,7 @@ export const invoicesModule = ({ db, config }: AppDeps) => {
         const buyerToken = headers[BUYER_TOKEN_HEADER];
         await checkInvoiceAccess(db, params.id, {
           buyerToken,
-          userId: (await currentUser())?.id,
+          user: (await currentUser()) ?? undefined,
         });
         return invoicePdfResponse(db, params.id, config.chain.chainId, renderInvoicePdf);
       },

@@ -9,6 +9,7 @@ import { isBuyerToken } from '../../http/buyer-token.ts';
 import { AppError } from '../../http/errors.ts';
 import { loadInvoice } from '../../mail/invoice.ts';
 import type { InvoiceDocument } from '../../mail/invoice-pdf.ts';
+import { type Caller, membershipOf, requirePermission } from '../team/access.ts';
 
 /** Messages of the invoice route. */
 export const INVOICE_MESSAGES = {
@@ -19,26 +20,27 @@ export const INVOICE_MESSAGES = {
 
 /**
  * Whether the caller may read order `orderId`'s invoice: the shopper with the order's buyer token,
- * or the owner of the order's store. 404 for an unknown order or another merchant's, 401 for an
+ * or a member of the order's store's team. 404 for an unknown order or another merchant's, 401 for an
  * anonymous caller without the token.
  */
 export async function checkInvoiceAccess(
   db: Database,
   orderId: string,
-  caller: { buyerToken: string | undefined; userId: string | undefined },
+  caller: { buyerToken: string | undefined; user: Caller | undefined },
 ): Promise<void> {
   const [order] = isUuid(orderId)
     ? await db
-        .select({ buyerToken: orders.reviewToken, ownerId: stores.ownerId })
+        .select({ buyerToken: orders.reviewToken, storeId: orders.storeId })
         .from(orders)
         .leftJoin(stores, eq(stores.id, orders.storeId))
         .where(eq(orders.id, orderId))
         .limit(1)
     : [];
   if (order && isBuyerToken(order.buyerToken, caller.buyerToken)) return;
-  if (caller.userId === undefined) throw new AppError('unauthorized', INVOICE_MESSAGES.signIn);
-  if (!order || order.ownerId !== caller.userId)
-    throw new AppError('not_found', INVOICE_MESSAGES.notFound);
+  if (caller.user === undefined) throw new AppError('unauthorized', INVOICE_MESSAGES.signIn);
+  const member = order?.storeId ? await membershipOf(db, caller.user, order.storeId) : null;
+  if (!member) throw new AppError('not_found', INVOICE_MESSAGES.notFound);
+  requirePermission(member, 'read');
 }
 
 /** The invoice of an order the caller may read, as a PDF response. */

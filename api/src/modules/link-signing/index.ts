@@ -38,7 +38,7 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
     .use(accessPlugin(db))
     .get(
       '/api/stores/:id/link-secret',
-      async ({ params, user }) => getLinkSecret(db, user.id, params.id),
+      async ({ params, user }) => getLinkSecret(db, user, params.id),
       {
         access: SECRET_OWNER,
         ...contract({
@@ -52,7 +52,7 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
     )
     .post(
       '/api/stores/:id/link-secret/rotate',
-      async ({ params, user }) => rotateLinkSecret(db, user.id, params.id),
+      async ({ params, user }) => rotateLinkSecret(db, user, params.id),
       {
         access: SECRET_OWNER,
         ...contract({
@@ -68,7 +68,7 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
       '/api/stores/:id/signed-links',
       async ({ params, body, request, set, user }) => {
         const link = await signLink(db, {
-          ownerId: user.id,
+          caller: user,
           storeId: params.id,
           link: body.link,
           origin: publicOriginOf(config, request),

@@ -19,6 +19,7 @@ import { AppError } from '../../http/errors.ts';
 import { newWebhookSecret } from '../../webhooks/signing.ts';
 import { checkWebhookUrlForm } from '../../webhooks/url-safety.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
+import type { Caller } from '../team/access.ts';
 import type { LinkSecretView, SignedLinkView } from './model.ts';
 
 /** Refusal of a link to sign that gives some parameter twice (its checkout would be ambiguous). */
@@ -63,20 +64,20 @@ async function ensureLinkSecret(db: Database, storeId: string): Promise<SecretRo
 /** The store's link secret; 404 unless the merchant owns the store. */
 export async function getLinkSecret(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
 ): Promise<LinkSecretView> {
-  await getOwnStoreOrThrow(db, ownerId, storeId);
+  await getOwnStoreOrThrow(db, caller, storeId, 'manage');
   return viewOf(await ensureLinkSecret(db, storeId));
 }
 
 /** A new link secret: every link signed with the old one is refused from now on. */
 export async function rotateLinkSecret(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
 ): Promise<LinkSecretView> {
-  await getOwnStoreOrThrow(db, ownerId, storeId);
+  await getOwnStoreOrThrow(db, caller, storeId, 'manage');
   await ensureLinkSecret(db, storeId);
   const [row] = await db
     .update(storeLinkSecrets)
@@ -97,14 +98,14 @@ const invalid = (message: string) => new AppError('validation_failed', message);
 export async function signLink(
   db: Database,
   options: {
-    ownerId: string;
+    caller: Caller;
     storeId: string;
     link: string;
     origin: string;
     allowPrivate: boolean;
   },
 ): Promise<SignedLinkView> {
-  const store = await getOwnStoreOrThrow(db, options.ownerId, options.storeId);
+  const store = await getOwnStoreOrThrow(db, options.caller, options.storeId, 'manage');
   if (!store.paymentAddress) throw invalid(M.noPayout);
   const params = linkParamsOf(options.link);
   for (const name of [...LINK_SIGNATURE_PARAMS, LINK_STORE_PARAM]) params.delete(name);

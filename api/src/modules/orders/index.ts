@@ -71,7 +71,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
     .get(
       '/api/orders',
       async ({ query, set, user }) => {
-        const page = await listMerchantOrders(db, user.id, query);
+        const page = await listMerchantOrders(db, user, query);
         if (page.nextCursor) set.headers[NEXT_CURSOR_HEADER] = page.nextCursor;
         return page.orders;
       },
@@ -104,7 +104,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
     )
     .get(
       '/api/orders/:id/detail',
-      async ({ params, user }) => getOwnOrderOrThrow(db, user.id, params.id),
+      async ({ params, user }) => getOwnOrderOrThrow(db, user, params.id, 'read'),
       {
         access: 'merchant',
         ...contract({
@@ -117,7 +117,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
     )
     .patch(
       '/api/orders/:id',
-      async ({ params, body, user }) => updateOrderStatus(db, user.id, params.id, body),
+      async ({ params, body, user }) => updateOrderStatus(db, user, params.id, body),
       {
         body: UpdateOrderBody,
         access: 'merchant',
@@ -132,7 +132,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/orders/:id/shipment',
       async ({ params, body, request, user }) =>
-        markOrderShipped(db, user.id, params.id, body, mailOriginOrNull(config, request)),
+        markOrderShipped(db, user, params.id, body, mailOriginOrNull(config, request)),
       {
         body: MarkShippedSchema,
         access: 'merchant',
@@ -149,7 +149,7 @@ export const ordersModule = ({ db, config }: AppDeps) => {
     )
     .get(
       '/api/orders/:id/activity',
-      async ({ params, user }) => getOrderActivity(db, user.id, params.id),
+      async ({ params, user }) => getOrderActivity(db, user, params.id),
       {
         access: 'merchant',
         ...contract({

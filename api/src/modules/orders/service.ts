@@ -1,5 +1,7 @@
 // Orders: creation from a store checkout, the merchant's order list and status changes, and the
 // inventory step the payment system runs when an order is paid.
+
+import type { StorePermission } from '@store/shared';
 import {
   canTransitionOrder,
   formatUsdcFull,
@@ -9,12 +11,13 @@ import {
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { nextVersion } from '../../db/row-version.ts';
-import { orders, stores } from '../../db/schema.ts';
+import { orders } from '../../db/schema.ts';
 import { isUuid } from '../../db/uuid.ts';
 import { isBuyerToken } from '../../http/buyer-token.ts';
 import { AppError } from '../../http/errors.ts';
 import { expectedVersion, staleEdit } from '../../http/versions.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
+import { authorizeStore, type Caller, memberStore } from '../team/access.ts';
 import { decodeCursor, encodeCursor, orderListConditions } from './list-filters.ts';
 import {
   type ListOrdersQuery,
@@ -108,9 +111,8 @@ export async function getOrder(
 }
 
 // Note: qualified by hand, as drizzle leaves columns unqualified in a one-table query.
-/** Orders of the merchant's stores (a condition on `orders`). */
-export const ownedBy = (ownerId: string): SQL =>
-  sql`${orders}.store_id in (select s.id from ${stores} s where s.owner_id = ${ownerId})`;
+/** Orders of the stores the caller is a member of (a condition on `orders`). */
+export const ownedBy = (caller: Caller): SQL => memberStore(caller, sql`${orders}.store_id`);
 
 /** One page of the merchant's orders and the cursor of the next (null on the last page). */
 export interface OrderPage {
@@ -124,10 +126,10 @@ export interface OrderPage {
  */
 export async function listMerchantOrders(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   query: ListOrdersQuery,
 ): Promise<OrderPage> {
-  if (query.storeId !== undefined) await getOwnStoreOrThrow(db, ownerId, query.storeId);
+  if (query.storeId !== undefined) await getOwnStoreOrThrow(db, caller, query.storeId, 'read');
   const limit = query.limit ?? ORDER_LIST_LIMITS.defaultPage;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   // Note: per row of one page (at most ORDER_LIST_LIMITS), through the legs' wallet index.
@@ -143,7 +145,7 @@ export async function listMerchantOrders(
     .from(orders)
     .where(
       and(
-        ownedBy(ownerId),
+        ownedBy(caller),
         ...orderListConditions(query),
         after &&
           sql`(${orders.createdAt}, ${orders.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`,
@@ -168,31 +170,36 @@ export async function listMerchantOrders(
   };
 }
 
-/** One of the merchant's orders (its detail page); 404 for anyone else's. */
+/**
+ * One of the orders of the caller's stores when its role there allows `permission`; 404 for
+ * anyone else's, 403 for a role that does not allow it.
+ */
 export async function getOwnOrderOrThrow(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   id: string,
+  permission: StorePermission,
 ): Promise<OrderView> {
   const [order] = isUuid(id)
     ? await db
         .select(orderColumns)
         .from(orders)
-        .where(and(eq(orders.id, id), ownedBy(ownerId)))
+        .where(and(eq(orders.id, id), ownedBy(caller)))
         .limit(1)
     : [];
-  if (!order) throw new AppError('not_found', ORDER_MESSAGES.notFound);
+  if (!order?.storeId) throw new AppError('not_found', ORDER_MESSAGES.notFound);
+  await authorizeStore(db, caller, order.storeId, permission);
   return toOrderView(order);
 }
 
 /** Moves the merchant's order one step (paid, processing, shipped, completed); 422 otherwise. */
 export async function updateOrderStatus(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   id: string,
   input: UpdateOrderBody,
 ): Promise<OrderView> {
-  const current = await getOwnOrderOrThrow(db, ownerId, id);
+  const current = await getOwnOrderOrThrow(db, caller, id, 'operate');
   const expected = expectedVersion(input.updatedAt);
   if (expected && expected.getTime() !== current.updatedAt.getTime())
     throw staleEdit('order', current);
@@ -210,6 +217,6 @@ export async function updateOrderStatus(
       ),
     )
     .returning(orderColumns);
-  if (!updated) throw staleEdit('order', await getOwnOrderOrThrow(db, ownerId, id));
+  if (!updated) throw staleEdit('order', await getOwnOrderOrThrow(db, caller, id, 'operate'));
   return toOrderView(updated);
 }

@@ -17,7 +17,7 @@ export const payoutsModule = ({ db }: AppDeps) => {
     .use(accessPlugin(db))
     .get(
       '/api/stores/:id/payouts',
-      async ({ params, query, user }) => storePayouts(db, user.id, params.id, query),
+      async ({ params, query, user }) => storePayouts(db, user, params.id, query),
       {
         query: PayoutsQuerySchema,
         access: 'merchant',
@@ -32,7 +32,7 @@ export const payoutsModule = ({ db }: AppDeps) => {
     )
     .get(
       '/api/stores/:id/payouts/csv',
-      async ({ params, query, user }) => storePayoutsCsv(db, user.id, params.id, query),
+      async ({ params, query, user }) => storePayoutsCsv(db, user, params.id, query),
       {
         query: MoneyMovementsQuerySchema,
         access: 'merchant',

@@ -18,6 +18,7 @@ import {
 import type { Database } from '../../db/client.ts';
 import { csvAttachment } from '../analytics/movements.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
+import type { Caller } from '../team/access.ts';
 
 /** Rows fetched from Postgres at a time by the CSV. */
 const CURSOR_ROWS = 500;
@@ -128,11 +129,11 @@ const sumsOf = (tally: Tally): PayoutSums => ({
 /** The store's payouts per day in the range (newest day first), with each day's transfers. */
 export async function storePayouts(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   query: PayoutsQuery,
 ): Promise<Payouts> {
-  const store = await getOwnStoreOrThrow(db, ownerId, storeId);
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'read');
   const range = resolveRange(query);
   const [rows, fees] = await Promise.all([
     entryQuery(db, store.id, range),
@@ -174,11 +175,11 @@ export async function storePayouts(
 /** The store's payout entries in the range as a streamed CSV file (RFC 4180, CRLF), oldest first. */
 export async function storePayoutsCsv(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   query: MoneyMovementsQuery,
 ): Promise<Response> {
-  const store = await getOwnStoreOrThrow(db, ownerId, storeId);
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'read');
   const range = resolveRange(query);
   return csvAttachment(
     entryQuery(db, store.id, range).cursor(CURSOR_ROWS),

@@ -58,9 +58,7 @@ export const productsModule = (
           await listStoreProducts(
             db,
             params.id,
-            (
-              await currentUser()
-            )?.id,
+            (await currentUser()) ?? undefined,
             query.published === 'true',
           )
         ).map((product) => absolute(request, product)),
@@ -78,7 +76,7 @@ export const productsModule = (
     .post(
       '/api/products',
       async ({ body, set, request, user }) => {
-        const product = await createProduct(db, user.id, body);
+        const product = await createProduct(db, user, body);
         set.status = 201;
         return absolute(request, product);
       },
@@ -96,7 +94,10 @@ export const productsModule = (
     .get(
       '/api/products/:id',
       async ({ params, currentUser, request }) =>
-        absolute(request, await getProductForViewer(db, params.id, (await currentUser())?.id)),
+        absolute(
+          request,
+          await getProductForViewer(db, params.id, (await currentUser()) ?? undefined),
+        ),
       {
         access: 'optional',
         ...contract({
@@ -110,7 +111,7 @@ export const productsModule = (
     .put(
       '/api/products/:id',
       async ({ params, body, request, user }) =>
-        absolute(request, await updateProduct(db, user.id, params.id, body)),
+        absolute(request, await updateProduct(db, user, params.id, body)),
       {
         body: UpdateProductBody,
         access: 'merchant',
@@ -125,7 +126,7 @@ export const productsModule = (
     .put(
       '/api/products/:id/file',
       async ({ params, query, request, user, set }) => {
-        await getOwnProductOrThrow(db, user.id, params.id);
+        await getOwnProductOrThrow(db, user, params.id, 'operate');
         const type = fileTypeOf(request.headers.get('content-type'));
         const name = fileNameOf(typeof query.name === 'string' ? query.name : undefined, type);
         // Note: counted before the body is read: a refused upload costs a row, never a read.
@@ -146,7 +147,7 @@ export const productsModule = (
         await files.put(key, bytes, type);
         return absolute(
           request,
-          await setProductFile(db, user.id, params.id, {
+          await setProductFile(db, user, params.id, {
             key,
             name,
             type,
@@ -174,17 +175,13 @@ export const productsModule = (
         }),
       },
     )
-    .delete(
-      '/api/products/:id',
-      async ({ params, user }) => deleteProduct(db, user.id, params.id),
-      {
-        access: 'merchant',
-        ...contract({
-          tags,
-          summary: 'Delete your product',
-          ok: { 200: DeletedResponseSchema },
-          errors: ['not_found'],
-        }),
-      },
-    );
+    .delete('/api/products/:id', async ({ params, user }) => deleteProduct(db, user, params.id), {
+      access: 'merchant',
+      ...contract({
+        tags,
+        summary: 'Delete your product',
+        ok: { 200: DeletedResponseSchema },
+        errors: ['not_found'],
+      }),
+    });
 };

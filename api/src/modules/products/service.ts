@@ -1,4 +1,6 @@
 // Products: the storefront's catalogue for shoppers, and the owner's catalogue management.
+
+import type { StorePermission } from '@store/shared';
 import {
   type CreateProduct,
   type DigitalProduct,
@@ -18,6 +20,7 @@ import { expectedVersion, staleEdit } from '../../http/versions.ts';
 import { availableUnits, heldUnits } from '../../payments/stock.ts';
 import { STORE_NOT_FOUND } from '../stores/model.ts';
 import { findStoreRef, getOwnStoreOrThrow } from '../stores/service.ts';
+import { type Caller, membershipOf, requirePermission } from '../team/access.ts';
 import { x402PathOf } from '../x402/model.ts';
 import { PRODUCT_NOT_FOUND, type ProductView, type UpdateProductBody } from './model.ts';
 
@@ -123,15 +126,21 @@ async function viewed(db: Database, rows: ProductRow[], asOwner: boolean): Promi
   });
 }
 
-/** A store's products in the order they were added: published ones, or all of them for its owner. */
+/** Whether the caller is a member of the store's team (who sees all of its products). */
+async function isMember(db: Database, caller: Caller, storeId: string): Promise<boolean> {
+  return (await membershipOf(db, caller, storeId)) !== null;
+}
+
+/** A store's products in the order they were added: published ones, or all of them for its team. */
 export async function listStoreProducts(
   db: Database,
   slugOrId: string,
-  viewerId: string | undefined,
+  viewer: Caller | undefined,
   publishedOnly: boolean,
 ): Promise<ProductView[]> {
   const store = await findStoreRef(db, slugOrId);
-  const isOwner = store !== undefined && store.ownerId === viewerId;
+  const isOwner =
+    store !== undefined && viewer !== undefined && (await isMember(db, viewer, store.id));
   if (!store || (!store.isActive && !isOwner)) throw new AppError('not_found', STORE_NOT_FOUND);
   const filter: SQL | undefined =
     isOwner && !publishedOnly ? undefined : eq(products.isPublished, true);
@@ -146,7 +155,7 @@ export async function listStoreProducts(
 async function findProductWithStore(db: Database, id: string) {
   if (!isUuid(id)) return undefined;
   const [row] = await db
-    .select({ product: productColumns, ownerId: stores.ownerId, storeActive: stores.isActive })
+    .select({ product: productColumns, storeActive: stores.isActive })
     .from(products)
     .innerJoin(stores, eq(stores.id, products.storeId))
     .where(eq(products.id, id))
@@ -158,23 +167,31 @@ async function findProductWithStore(db: Database, id: string) {
 export async function getProductForViewer(
   db: Database,
   id: string,
-  viewerId: string | undefined,
+  viewer: Caller | undefined,
 ): Promise<ProductView> {
   const row = await findProductWithStore(db, id);
-  const visible = row && (row.ownerId === viewerId || (row.product.isPublished && row.storeActive));
+  const member =
+    row !== undefined && viewer !== undefined && (await isMember(db, viewer, row.product.storeId));
+  const visible = row && (member || (row.product.isPublished && row.storeActive));
   if (!row || !visible) throw new AppError('not_found', PRODUCT_NOT_FOUND);
-  const [product] = await viewed(db, [row.product], row.ownerId === viewerId);
+  const [product] = await viewed(db, [row.product], member);
   return product as ProductView;
 }
 
-/** The merchant's own product; 404 for unknown ids and other merchants' products alike. */
+/**
+ * A product of the caller's stores when its role there allows `permission`; 404 for unknown ids
+ * and other merchants' products alike, 403 for a role that does not allow it.
+ */
 export async function getOwnProductOrThrow(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   id: string,
+  permission: StorePermission,
 ): Promise<ProductView> {
   const row = await findProductWithStore(db, id);
-  if (!row || row.ownerId !== ownerId) throw new AppError('not_found', PRODUCT_NOT_FOUND);
+  const membership = row ? await membershipOf(db, caller, row.product.storeId) : null;
+  if (!row || !membership) throw new AppError('not_found', PRODUCT_NOT_FOUND);
+  requirePermission(membership, permission);
   return asOwnerView(row.product);
 }
 
@@ -195,10 +212,10 @@ function checkPriceCap(price: string, cap: string | null | undefined): void {
 /** Adds a product to one of the merchant's stores. */
 export async function createProduct(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   input: CreateProduct,
 ): Promise<ProductView> {
-  await getOwnStoreOrThrow(db, ownerId, input.storeId);
+  await getOwnStoreOrThrow(db, caller, input.storeId, 'operate');
   checkPriceCap(input.priceUsdc, input.maxPriceUsdc);
   const trackInventory = input.trackInventory ?? input.inventory > 0;
   const { digital, ...fields } = input;
@@ -212,11 +229,11 @@ export async function createProduct(
 /** Applies the merchant's edit; 409 with the current product when `updatedAt` is stale. */
 export async function updateProduct(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   id: string,
   input: UpdateProductBody,
 ): Promise<ProductView> {
-  const current = await getOwnProductOrThrow(db, ownerId, id);
+  const current = await getOwnProductOrThrow(db, caller, id, 'operate');
   const { updatedAt, digital, ...fields } = input;
   const expected = expectedVersion(updatedAt);
   if (expected && expected.getTime() !== current.updatedAt.getTime())
@@ -240,13 +257,13 @@ export async function updateProduct(
     })
     .where(and(eq(products.id, id), expected ? eq(products.updatedAt, expected) : undefined))
     .returning(productColumns);
-  if (!updated) throw staleEdit('product', await getOwnProductOrThrow(db, ownerId, id));
+  if (!updated) throw staleEdit('product', await getOwnProductOrThrow(db, caller, id, 'operate'));
   return asOwnerView(updated);
 }
 
 /** Deletes the merchant's product; past orders keep their own copy of its title and price. */
-export async function deleteProduct(db: Database, ownerId: string, id: string) {
-  await getOwnProductOrThrow(db, ownerId, id);
+export async function deleteProduct(db: Database, caller: Caller, id: string) {
+  await getOwnProductOrThrow(db, caller, id, 'operate');
   await db.delete(products).where(eq(products.id, id));
   return { id, deleted: true as const };
 }
@@ -262,11 +279,11 @@ export interface ProductFile {
 /** Makes the merchant's product a file product delivering `file` (any API settings dropped). */
 export async function setProductFile(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   id: string,
   file: ProductFile,
 ): Promise<ProductView> {
-  await getOwnProductOrThrow(db, ownerId, id);
+  await getOwnProductOrThrow(db, caller, id, 'operate');
   const [updated] = await db
     .update(products)
     .set({

@@ -52,7 +52,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
     .use(accessPlugin(db))
     .get(
       '/api/orders/:id/refunds',
-      async ({ params, user }) => listOrderRefunds(db, user.id, params.id),
+      async ({ params, user }) => listOrderRefunds(db, user, params.id),
       {
         access: 'merchant',
         ...contract({
@@ -66,7 +66,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/orders/:id/accept-underpaid',
       async ({ params, request, server, user }) =>
-        acceptUnderpaid(db, user.id, params.id, auditActorOf({ request, server }, user, config)),
+        acceptUnderpaid(db, user, params.id, auditActorOf({ request, server }, user, config)),
       {
         access: 'merchant',
         ...contract({
@@ -85,7 +85,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
       async ({ params, body, request, server, user }) =>
         createRefund(
           db,
-          user.id,
+          user,
           params.id,
           body.amount,
           auditActorOf({ request, server }, user, config),
@@ -110,7 +110,7 @@ export const refundsModule = ({ db, config }: AppDeps) => {
       async ({ params, body, request, server, user }) =>
         noteRefundSent(
           db,
-          user.id,
+          user,
           params.id,
           params.refundId,
           body.txHash,

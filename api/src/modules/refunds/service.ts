@@ -38,6 +38,7 @@ import {
 } from '../../payments/refund-store.ts';
 import { type AuditActor, changed, recordAudit } from '../audit/record.ts';
 import { getOwnOrderOrThrow } from '../orders/service.ts';
+import { authorizeStore, type Caller, requireRefund } from '../team/access.ts';
 
 /** Texts of the refund errors. */
 export const REFUND_ERRORS = {
@@ -105,10 +106,10 @@ async function hasOpenRound(db: Executor, walletId: string) {
 /** The merchant's view of an order's money and refunds (owner only: 404 otherwise). */
 export async function listOrderRefunds(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   orderId: string,
 ): Promise<OrderRefunds> {
-  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const order = await getOwnOrderOrThrow(db, caller, orderId, 'read');
   const wallet = await walletOfOrder(db, order.id);
   const rows = await db
     .select()
@@ -186,12 +187,12 @@ function isRefundableFromDeposit(
  */
 export async function acceptUnderpaid(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   orderId: string,
   actor: AuditActor,
   now = new Date(),
 ): Promise<OrderRefunds> {
-  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const { order, member } = await orderToRefund(db, caller, orderId);
   const listed = await walletOfOrder(db, order.id);
   if (!listed) throw new AppError('invalid_state', REFUND_ERRORS.noWallet);
   await db.transaction(async (tx) => {
@@ -204,10 +205,13 @@ export async function acceptUnderpaid(
     const received = parseUsdc(wallet.receivedAmountUsdc);
     if (received <= 0n || parseUsdc(wallet.detectedAmountUsdc) !== received)
       throw new AppError('invalid_state', REFUND_ERRORS.notConfirmed);
+    // Note: what the store forgoes (the shortfall) is what a staff member's limit caps.
+    const shortfall = parseUsdc(order.totalUsdc) - received;
+    requireRefund(member, formatUsdcFull(shortfall > 0n ? shortfall : 0n));
     await recordAcceptedUnderpaid(tx, wallet, now);
     await recordAudit(tx, actor, {
       action: 'order.underpaid_accepted',
-      accountId: ownerId,
+      accountId: member.storeOwnerId,
       storeId: order.storeId,
       subjectId: order.id,
       changes: {
@@ -217,7 +221,17 @@ export async function acceptUnderpaid(
       },
     });
   });
-  return listOrderRefunds(db, ownerId, order.id);
+  return listOrderRefunds(db, caller, order.id);
+}
+
+/**
+ * The order `orderId` of the caller's stores and its membership there, when its role may refund
+ * (404 for anyone else's order, 403 for a role without refunds).
+ */
+async function orderToRefund(db: Database, caller: Caller, orderId: string) {
+  const order = await getOwnOrderOrThrow(db, caller, orderId, 'refund');
+  const member = await authorizeStore(db, caller, order.storeId ?? '', 'refund');
+  return { order, member };
 }
 
 /**
@@ -226,16 +240,16 @@ export async function acceptUnderpaid(
  */
 export async function createRefund(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   orderId: string,
   amount: string | undefined,
   actor: AuditActor,
   now = new Date(),
 ): Promise<OrderRefunds> {
-  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const order = await getOwnOrderOrThrow(db, caller, orderId, 'refund');
   if (isRevenueStatus(order.status))
-    return refundFromPayout(db, ownerId, orderId, amount, actor, now);
-  return refundFromDeposit(db, ownerId, orderId, actor, now);
+    return refundFromPayout(db, caller, orderId, amount, actor, now);
+  return refundFromDeposit(db, caller, orderId, actor, now);
 }
 
 /**
@@ -245,12 +259,12 @@ export async function createRefund(
  */
 export async function refundFromDeposit(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   orderId: string,
   actor: AuditActor,
   now = new Date(),
 ): Promise<OrderRefunds> {
-  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const { order, member } = await orderToRefund(db, caller, orderId);
   const listed = await walletOfOrder(db, order.id);
   if (!listed) throw new AppError('invalid_state', REFUND_ERRORS.noWallet);
   await db.transaction(async (tx) => {
@@ -272,14 +286,19 @@ export async function refundFromDeposit(
     const free =
       parseUsdc(wallet.receivedAmountUsdc) - parseUsdc(wallet.forwardedAmountUsdc) - figures.held;
     if (free <= 0n) throw new AppError('invalid_state', REFUND_ERRORS.nothingToRefund);
+    requireRefund(member, formatUsdcFull(free));
     const reason = wallet.exception === 'underpaid' ? 'underpaid' : 'expired';
     // Note: refunded the day it happens: the window closes first, so a later top-up is not taken
     // as this order's payment (it stays on the address for the payer).
     if (wallet.exception === 'underpaid') await closeWindow(tx, wallet.id, now);
     const refund = await openDepositRefund(tx, wallet, { reason, amount: free }, now);
-    await recordAudit(tx, actor, refundCreated(ownerId, order, refund.id, reason, free));
+    await recordAudit(
+      tx,
+      actor,
+      refundCreated(member.storeOwnerId, order, refund.id, reason, free),
+    );
   });
-  return listOrderRefunds(db, ownerId, order.id);
+  return listOrderRefunds(db, caller, order.id);
 }
 
 /** The audit entry of a refund the merchant started. */
@@ -329,13 +348,13 @@ async function merchantRefundable(tx: Transaction, walletId: string): Promise<Us
  */
 export async function refundFromPayout(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   orderId: string,
   amount: string | undefined,
   actor: AuditActor,
   now = new Date(),
 ): Promise<OrderRefunds> {
-  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const { order, member } = await orderToRefund(db, caller, orderId);
   const listed = await walletOfOrder(db, order.id);
   if (!listed) throw new AppError('invalid_state', REFUND_ERRORS.noWallet);
   await db.transaction(async (tx) => {
@@ -348,15 +367,20 @@ export async function refundFromPayout(
     if (refundable <= 0n) throw new AppError('invalid_state', REFUND_ERRORS.nothingToRefund);
     if (wanted > refundable)
       throw new AppError('validation_failed', REFUND_ERRORS.tooMuch(formatUsdcFull(refundable)));
+    requireRefund(member, formatUsdcFull(wanted));
     const refund = await openDepositRefund(
       tx,
       wallet,
       { reason: 'merchant', amount: wanted, source: 'merchant' },
       now,
     );
-    await recordAudit(tx, actor, refundCreated(ownerId, order, refund.id, 'merchant', wanted));
+    await recordAudit(
+      tx,
+      actor,
+      refundCreated(member.storeOwnerId, order, refund.id, 'merchant', wanted),
+    );
   });
-  return listOrderRefunds(db, ownerId, order.id);
+  return listOrderRefunds(db, caller, order.id);
 }
 
 /**
@@ -366,13 +390,13 @@ export async function refundFromPayout(
  */
 export async function noteRefundSent(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   orderId: string,
   refundId: string,
   txHash: string,
   actor: AuditActor,
 ): Promise<OrderRefunds> {
-  const order = await getOwnOrderOrThrow(db, ownerId, orderId);
+  const { order, member } = await orderToRefund(db, caller, orderId);
   if (!isUuid(refundId)) throw new AppError('not_found', REFUND_ERRORS.refundNotFound);
   const [refund] = await db
     .select()
@@ -394,7 +418,7 @@ export async function noteRefundSent(
     if (updated.length === 0) throw new AppError('invalid_state', REFUND_ERRORS.notSendable);
     await recordAudit(tx, actor, {
       action: 'order.refund_sent',
-      accountId: ownerId,
+      accountId: member.storeOwnerId,
       storeId: order.storeId,
       subjectId: order.id,
       changes: {
@@ -403,7 +427,7 @@ export async function noteRefundSent(
       },
     });
   });
-  return listOrderRefunds(db, ownerId, order.id);
+  return listOrderRefunds(db, caller, order.id);
 }
 
 /**

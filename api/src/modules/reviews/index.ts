@@ -62,7 +62,7 @@ export const reviewsModule = ({ db }: AppDeps) => {
     )
     .get(
       '/api/stores/:id/reviews',
-      async ({ params, query, user }) => listStoreReviews(db, user.id, params.id, pageOf(query)),
+      async ({ params, query, user }) => listStoreReviews(db, user, params.id, pageOf(query)),
       {
         query: ReviewPageQuery,
         access: 'merchant',
@@ -76,7 +76,7 @@ export const reviewsModule = ({ db }: AppDeps) => {
     )
     .patch(
       '/api/reviews/:id',
-      async ({ params, body, user }) => setReviewHidden(db, user.id, params.id, body.hidden),
+      async ({ params, body, user }) => setReviewHidden(db, user, params.id, body.hidden),
       {
         body: UpdateReviewSchema,
         access: 'merchant',

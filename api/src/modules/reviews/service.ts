@@ -18,6 +18,7 @@ import { isUuid } from '../../db/uuid.ts';
 import { isBuyerToken } from '../../http/buyer-token.ts';
 import { AppError } from '../../http/errors.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
+import { authorizeStore, type Caller } from '../team/access.ts';
 import type { ReviewPage } from './model.ts';
 
 const publicColumns = {
@@ -134,11 +135,11 @@ export async function listProductReviews(
 /** Every review of the merchant's store, hidden ones too, newest first; 404 for others' stores. */
 export async function listStoreReviews(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   page: ReviewPage,
 ): Promise<MerchantReview[]> {
-  await getOwnStoreOrThrow(db, ownerId, storeId);
+  await getOwnStoreOrThrow(db, caller, storeId, 'read');
   const rows = await db
     .select({
       ...publicColumns,
@@ -163,7 +164,7 @@ export async function listStoreReviews(
 /** Hides a review of the merchant's store or shows it again; 404 for anyone else's. */
 export async function setReviewHidden(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   reviewId: string,
   hidden: boolean,
 ): Promise<MerchantReview> {
@@ -175,9 +176,10 @@ export async function setReviewHidden(
     .where(eq(reviews.id, reviewId))
     .limit(1);
   if (!review) throw notFound;
-  await getOwnStoreOrThrow(db, ownerId, review.storeId).catch(() => {
+  await await getOwnStoreOrThrow(db, caller, review.storeId, 'read').catch(() => {
     throw notFound;
   });
+  await authorizeStore(db, caller, review.storeId, 'operate');
   // Note: hiding twice keeps the first time; showing clears it.
   await db
     .update(reviews)

@@ -19,6 +19,7 @@ import { sessionPlugin } from '../../http/session.ts';
 import { requireSessionAndSecondFactor } from '../account/second-factor.ts';
 import { auditActorOf } from '../audit/record.ts';
 import { refuseUnpayableAddress } from '../payouts/payout-address.ts';
+import { requirePermission } from '../team/access.ts';
 import { ListStoresQuery, UpdateStoreBody } from './model.ts';
 import {
   createStore,
@@ -27,6 +28,7 @@ import {
   guardedChangesOf,
   listActiveStores,
   listOwnStores,
+  payoutAddressChanges,
   updateStore,
 } from './service.ts';
 import { issuePayoutChallenge, verifyPayoutAddress } from './verification.ts';
@@ -43,7 +45,7 @@ export const storesModule = ({ db, config }: AppDeps) => {
     .get(
       '/api/stores',
       async ({ query, request, requireUser, set }) => {
-        if (query.mine === 'true') return listOwnStores(db, (await requireUser()).id);
+        if (query.mine === 'true') return listOwnStores(db, await requireUser());
         const limit = query.limit ?? PAGE_LIMITS.default;
         const offset = query.offset ?? 0;
         const page = await listActiveStores(db, { limit: limit + 1, offset });
@@ -96,7 +98,7 @@ export const storesModule = ({ db, config }: AppDeps) => {
     .get(
       '/api/stores/:id',
       async ({ params, currentUser }) =>
-        getStoreForViewer(db, params.id, (await currentUser())?.id),
+        getStoreForViewer(db, params.id, (await currentUser()) ?? undefined),
       {
         access: 'optional',
         ...contract({
@@ -110,7 +112,10 @@ export const storesModule = ({ db, config }: AppDeps) => {
     .put(
       '/api/stores/:id',
       async ({ params, body, request, requireSessionUser, server, user }) => {
-        const current = await getOwnStoreOrThrow(db, user.id, params.id);
+        const current = await getOwnStoreOrThrow(db, user, params.id, 'manage');
+        // Note: where the money goes is the owner's alone ('payout').
+        if (payoutAddressChanges(current.paymentAddress, body.paymentAddress))
+          requirePermission(current, 'payout');
         // Note: where the sales go (payout address, slug, open or closed) is changed in a
         // signed-in session only, never with an API key, and with a fresh code (X-TOTP-Code)
         // once two-step verification is on: a leaked key or session must not redirect them.
@@ -144,7 +149,7 @@ export const storesModule = ({ db, config }: AppDeps) => {
       '/api/stores/:id/verification/challenge',
       async ({ params, request, set, user }) => {
         const context = { origin: publicOriginOf(config, request), chainId: config.chain.chainId };
-        const challenge = await issuePayoutChallenge(db, user.id, params.id, context);
+        const challenge = await issuePayoutChallenge(db, user, params.id, context);
         set.status = 201;
         return challenge;
       },
@@ -163,7 +168,7 @@ export const storesModule = ({ db, config }: AppDeps) => {
       '/api/stores/:id/verification',
       async ({ params, body, request, user }) => {
         const context = { origin: publicOriginOf(config, request), chainId: config.chain.chainId };
-        return verifyPayoutAddress(db, user.id, params.id, body, context);
+        return verifyPayoutAddress(db, user, params.id, body, context);
       },
       {
         body: VerifyPayoutSchema,

@@ -1,5 +1,5 @@
 // Request schemas and response shapes of the store routes.
-import { PAGE_LIMITS, UpdateStoreSchema } from '@store/shared';
+import { PAGE_LIMITS, type StoreRole, UpdateStoreSchema } from '@store/shared';
 import * as v from 'valibot';
 import { UpdatedAtSchema } from '../../http/versions.ts';
 
@@ -68,6 +68,8 @@ export interface PublicStore {
 /** A store as its owner sees it: its payout address, where its order webhooks go (never the signing secret). */
 export interface OwnerStore extends PublicStore {
   ownerId: string;
+  /** The role the reader acts with in the store's team. */
+  role: StoreRole;
   paymentAddress: string | null;
   /** Where replies to the store's receipts go. */
   replyToEmail: string | null;

@@ -1,15 +1,22 @@
 // Stores: public listing and lookup, the merchant's own stores, creation and edits.
-import { type CreateStore, resolveStoreSettings } from '@store/shared';
+import {
+  type CreateStore,
+  effectiveRole,
+  resolveStoreSettings,
+  type StorePermission,
+  type StoreRole,
+} from '@store/shared';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { nextVersion } from '../../db/row-version.ts';
-import { products, storeSlugs, stores } from '../../db/schema.ts';
+import { products, storeMembers, storeSlugs, stores } from '../../db/schema.ts';
 import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
 import { expectedVersion, staleEdit } from '../../http/versions.ts';
 import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
 import { type AuditActor, type AuditEvent, changed, recordAudit } from '../audit/record.ts';
+import { authorizeStore, type Caller, memberStore, membershipOf } from '../team/access.ts';
 import {
   type OwnerStore,
   type PublicStore,
@@ -82,23 +89,37 @@ export function listActiveStores(
     .offset(page.offset);
 }
 
-/** The merchant's own stores, inactive ones too, with all their products counted. */
-export function listOwnStores(db: Database, ownerId: string): Promise<OwnerStore[]> {
-  return db
-    .select(ownerColumns)
+/**
+ * The stores the caller is a member of (its own and those it was invited to), inactive ones too,
+ * with all their products counted and the role it acts with in each.
+ */
+export async function listOwnStores(db: Database, caller: Caller): Promise<OwnerStore[]> {
+  const rows = await db
+    .select({ ...ownerColumns, memberRole: storeMembers.role })
     .from(stores)
-    .where(eq(stores.ownerId, ownerId))
+    .innerJoin(
+      storeMembers,
+      and(eq(storeMembers.storeId, stores.id), eq(storeMembers.userId, caller.id)),
+    )
+    .where(memberStore(caller, sql`${stores.id}`))
     .orderBy(asc(stores.createdAt), asc(stores.id));
+  return rows.map(({ memberRole, ...store }) => ({
+    ...store,
+    role: effectiveRole(memberRole, caller.apiKeyRole),
+  }));
 }
 
 const bySlugOrId = (slugOrId: string): SQL =>
   isUuid(slugOrId) ? eq(stores.id, slugOrId) : eq(stores.slug, slugOrId);
 
-/** A store by id (a UUID) or slug: the owner's view for its owner; inactive stores only for it. */
+/**
+ * A store by id (a UUID) or slug: the owner's view for a member of its team (with their role);
+ * inactive stores only for them.
+ */
 export async function getStoreForViewer(
   db: Database,
   slugOrId: string,
-  viewerId: string | undefined,
+  viewer: Caller | undefined,
 ): Promise<PublicStore | OwnerStore> {
   const [row] = await db
     .select({ ...ownerColumns, publishedCount })
@@ -121,9 +142,11 @@ export async function getStoreForViewer(
     customerRetentionMonths,
     ...rest
   } = row;
-  if (ownerId === viewerId)
+  const membership = viewer ? await membershipOf(db, viewer, row.id) : null;
+  if (membership)
     return {
       ...rest,
+      role: membership.role,
       ownerId,
       paymentAddress,
       replyToEmail,
@@ -153,20 +176,26 @@ export async function findStoreRef(
   return store;
 }
 
-/** The merchant's own store by id; 404 for unknown ids and for other merchants' stores alike. */
+/** A store by id in its team's view, read as a member with `role`; undefined when there is none. */
+async function storeById(db: Executor, id: string, role: StoreRole): Promise<OwnerStore> {
+  const [store] = await db.select(ownerColumns).from(stores).where(eq(stores.id, id)).limit(1);
+  if (!store) throw new AppError('not_found', STORE_NOT_FOUND);
+  return { ...store, role };
+}
+
+/**
+ * A store of the caller's team by id, when its role there allows `permission`: 404 for unknown
+ * ids and for stores it is not a member of alike, 403 for a role that does not allow it.
+ */
 export async function getOwnStoreOrThrow(
   db: Executor,
-  ownerId: string,
+  caller: Caller,
   id: string,
+  permission: StorePermission,
 ): Promise<OwnerStore> {
   if (!isUuid(id)) throw new AppError('not_found', STORE_NOT_FOUND);
-  const [store] = await db
-    .select(ownerColumns)
-    .from(stores)
-    .where(and(eq(stores.id, id), eq(stores.ownerId, ownerId)))
-    .limit(1);
-  if (!store) throw new AppError('not_found', STORE_NOT_FOUND);
-  return store;
+  const membership = await authorizeStore(db, caller, id, permission);
+  return storeById(db, id, membership.role);
 }
 
 /**
@@ -233,11 +262,14 @@ export async function createStore(
       return id;
     }),
   );
-  return getOwnStoreOrThrow(db, ownerId, id);
+  return storeById(db, id, 'owner');
 }
 
 /** Whether an edit sets another payout address (which withdraws "Verified Store"). */
-function payoutAddressChanges(current: string | null, next: string | null | undefined): boolean {
+export function payoutAddressChanges(
+  current: string | null,
+  next: string | null | undefined,
+): boolean {
   if (next === undefined) return false;
   return (current ?? '').toLowerCase() !== (next ?? '').toLowerCase();
 }
@@ -362,7 +394,7 @@ export async function updateStore(
       if (made.includes('slug') && fields.slug) await claimSlug(tx, ownerId, fields.slug);
       // Note: the row is locked first, so the audit's "before" is what this edit replaced.
       await tx.execute(sql`select 1 from ${stores} where ${stores.id} = ${id} for update`);
-      const before = await getOwnStoreOrThrow(tx, ownerId, id);
+      const before = await storeById(tx, id, current.role);
       const updated = await tx
         .update(stores)
         .set(withdrawn ? { ...changes, ...NOT_VERIFIED } : changes)
@@ -375,14 +407,14 @@ export async function updateStore(
         )
         .returning({ id: stores.id });
       if (updated.length === 0) return false;
-      const after = await getOwnStoreOrThrow(tx, ownerId, id);
+      const after = await storeById(tx, id, current.role);
       for (const notice of noticesOf(current, after, made))
         await enqueueAccountNotice(tx, ownerId, notice, options.notice);
       for (const event of auditEventsOf(before, after)) await recordAudit(tx, options.actor, event);
       return true;
     }),
   );
-  const after = await getOwnStoreOrThrow(db, ownerId, id);
+  const after = await storeById(db, id, current.role);
   if (!saved) throw staleEdit('store', after);
   return after;
 }

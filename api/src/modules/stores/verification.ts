@@ -13,6 +13,7 @@ import { createSiweMessage, generateSiweNonce, parseSiweMessage } from 'viem/siw
 import type { Database } from '../../db/client.ts';
 import { accountTokens, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
+import type { Caller } from '../team/access.ts';
 import type { OwnerStore } from './model.ts';
 import { getOwnStoreOrThrow } from './service.ts';
 
@@ -34,8 +35,8 @@ export interface SiweContext {
   chainId: number;
 }
 
-async function payoutStoreOrThrow(db: Database, ownerId: string, storeId: string) {
-  const store = await getOwnStoreOrThrow(db, ownerId, storeId);
+async function payoutStoreOrThrow(db: Database, caller: Caller, storeId: string) {
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'payout');
   if (!store.paymentAddress) throw new AppError('invalid_state', M.noPayoutAddress);
   return store as OwnerStore & { paymentAddress: string };
 }
@@ -43,12 +44,12 @@ async function payoutStoreOrThrow(db: Database, ownerId: string, storeId: string
 /** Issues the message the payout wallet signs (its nonce is stored, hashed, for 10 minutes). */
 export async function issuePayoutChallenge(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   context: SiweContext,
   now = new Date(),
 ): Promise<PayoutChallenge> {
-  const store = await payoutStoreOrThrow(db, ownerId, storeId);
+  const store = await payoutStoreOrThrow(db, caller, storeId);
   const nonce = generateSiweNonce();
   const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS);
   const address = getAddress(store.paymentAddress);
@@ -66,7 +67,7 @@ export async function issuePayoutChallenge(
   });
   await db.insert(accountTokens).values({
     tokenHash: hashOf(nonce),
-    userId: ownerId,
+    userId: caller.id,
     purpose: PURPOSE,
     email: address.toLowerCase(),
     expiresAt,
@@ -105,13 +106,13 @@ function isIssuedFor(
  */
 export async function verifyPayoutAddress(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   body: VerifyPayout,
   context: SiweContext,
   now = new Date(),
 ): Promise<OwnerStore> {
-  const store = await payoutStoreOrThrow(db, ownerId, storeId);
+  const store = await payoutStoreOrThrow(db, caller, storeId);
   const nonce = isIssuedFor(body.message, store, context, now);
   if (!nonce) throw new AppError('validation_failed', M.badMessage);
   const signed = await verifyMessage({
@@ -128,7 +129,7 @@ export async function verifyPayoutAddress(
       and(
         eq(accountTokens.tokenHash, hashOf(nonce)),
         eq(accountTokens.purpose, PURPOSE),
-        eq(accountTokens.userId, ownerId),
+        eq(accountTokens.userId, caller.id),
         eq(accountTokens.email, store.paymentAddress.toLowerCase()),
         isNull(accountTokens.usedAt),
         gt(accountTokens.expiresAt, now),
@@ -153,5 +154,5 @@ export async function verifyPayoutAddress(
     )
     .returning({ id: stores.id });
   if (recorded.length === 0) throw new AppError('invalid_state', M.expired);
-  return getOwnStoreOrThrow(db, ownerId, storeId);
+  return getOwnStoreOrThrow(db, caller, storeId, 'payout');
 }

@@ -45,7 +45,7 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
     .use(accessPlugin(db))
     .get(
       '/api/stores/:id/webhook',
-      async ({ params, user }) => getWebhookSettings(db, user.id, params.id),
+      async ({ params, user }) => getWebhookSettings(db, user, params.id),
       {
         access: { session: API_KEY_MESSAGES.webhookSessionRequired },
         ...contract({
@@ -62,7 +62,7 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
       async ({ params, body, request, server, user }) =>
         setWebhookUrl(
           db,
-          user.id,
+          user,
           params.id,
           body.url,
           config.allowPrivateWebhooks,
@@ -81,7 +81,7 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
     )
     .get(
       '/api/stores/:id/webhook/secret',
-      async ({ params, user }) => getWebhookSecret(db, user.id, params.id),
+      async ({ params, user }) => getWebhookSecret(db, user, params.id),
       {
         access: SECRET_OWNER,
         ...contract({
@@ -96,12 +96,7 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/stores/:id/webhook/rotate-secret',
       async ({ params, request, server, user }) =>
-        rotateWebhookSecret(
-          db,
-          user.id,
-          params.id,
-          auditActorOf({ request, server }, user, config),
-        ),
+        rotateWebhookSecret(db, user, params.id, auditActorOf({ request, server }, user, config)),
       {
         access: SECRET_OWNER,
         ...contract({
@@ -117,10 +112,10 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
       '/api/stores/:id/webhook/test',
       async ({ params, body, set, user }) => {
         // Note: counted per store once the merchant is known to own it (a stranger counts nothing).
-        await getOwnStoreOrThrow(db, user.id, params.id);
+        await getOwnStoreOrThrow(db, user, params.id, 'manage');
         const wait = await limiter.hit(TEST_WEBHOOKS, params.id);
         if (wait > 0) throw tooManyAttempts(set, wait, WEBHOOK_TEST_MESSAGES.tooMany);
-        return sendTestWebhook(db, user.id, params.id, body.eventType, config.allowPrivateWebhooks);
+        return sendTestWebhook(db, user, params.id, body.eventType, config.allowPrivateWebhooks);
       },
       {
         body: SendTestWebhookBody,
@@ -136,7 +131,7 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
     )
     .get(
       '/api/stores/:id/webhook-deliveries',
-      async ({ params, query, user }) => listDeliveries(db, user.id, params.id, query.limit),
+      async ({ params, query, user }) => listDeliveries(db, user, params.id, query.limit),
       {
         query: ListDeliveriesQuery,
         access: 'merchant',
@@ -151,7 +146,7 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/webhook-deliveries/:id/redeliver',
       async ({ params, set, user }) => {
-        const delivery = await redeliver(db, user.id, params.id);
+        const delivery = await redeliver(db, user, params.id);
         set.status = 202;
         return delivery;
       },

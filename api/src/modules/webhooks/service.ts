@@ -24,6 +24,7 @@ import { newWebhookSecret, signWebhook } from '../../webhooks/signing.ts';
 import { checkWebhookUrl } from '../../webhooks/url-safety.ts';
 import { type AuditActor, changed, recordAudit } from '../audit/record.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
+import { authorizeStore, type Caller, memberStore } from '../team/access.ts';
 import {
   type DeliveryView,
   WEBHOOK_MESSAGES,
@@ -59,10 +60,10 @@ async function webhookRow(db: Database, storeId: string) {
 /** The store's webhook settings (the secret by its last 4 characters); 404 unless the merchant owns it. */
 export async function getWebhookSettings(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
 ): Promise<WebhookSettingsView> {
-  await getOwnStoreOrThrow(db, ownerId, storeId);
+  await getOwnStoreOrThrow(db, caller, storeId, 'manage');
   const { secret, signingSecrets: _, ...row } = await webhookRow(db, storeId);
   const [endpoint] = row.url
     ? await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.url, row.url)).limit(1)
@@ -82,10 +83,10 @@ export async function getWebhookSettings(
 /** The store's signing secret; 404 unless the merchant owns it, 409 before it has one. */
 export async function getWebhookSecret(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
 ): Promise<WebhookSecretView> {
-  await getOwnStoreOrThrow(db, ownerId, storeId);
+  await getOwnStoreOrThrow(db, caller, storeId, 'manage');
   const { secret, previousSecretValidUntil } = await webhookRow(db, storeId);
   if (!secret) throw new AppError('invalid_state', WEBHOOK_MESSAGES.noSecret);
   return { secret, previousSecretValidUntil, signatureScheme: 'v1' };
@@ -94,13 +95,13 @@ export async function getWebhookSecret(
 /** Sets (or clears) the URL after the SSRF checks; a first URL gets a fresh secret. */
 export async function setWebhookUrl(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   url: string | null,
   allowPrivate: boolean,
   actor: AuditActor,
 ): Promise<WebhookSettingsView> {
-  await getOwnStoreOrThrow(db, ownerId, storeId);
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'manage');
   const value = url === '' ? null : url;
   if (value !== null) {
     const refused = await checkWebhookUrl(value, allowPrivate);
@@ -122,12 +123,12 @@ export async function setWebhookUrl(
     if ((before?.url ?? null) !== value)
       await recordAudit(tx, actor, {
         action: 'webhook.url_changed',
-        accountId: ownerId,
+        accountId: store.ownerId,
         storeId,
         changes: changed('webhookUrl', before?.url ?? null, value),
       });
   });
-  return getWebhookSettings(db, ownerId, storeId);
+  return getWebhookSettings(db, caller, storeId);
 }
 
 /**
@@ -138,12 +139,12 @@ export async function setWebhookUrl(
  */
 export async function sendTestWebhook(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   eventType: WebhookEventType,
   allowPrivate: boolean,
 ): Promise<WebhookTestView> {
-  await getOwnStoreOrThrow(db, ownerId, storeId);
+  await getOwnStoreOrThrow(db, caller, storeId, 'manage');
   const { url, signingSecrets } = await webhookRow(db, storeId);
   if (!url || signingSecrets.length === 0)
     throw new AppError('invalid_state', WEBHOOK_TEST_MESSAGES.noUrl);
@@ -182,11 +183,11 @@ export async function sendTestWebhook(
 /** A new secret; the previous one keeps signing (beside it) for a day. */
 export async function rotateWebhookSecret(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   actor: AuditActor,
 ): Promise<WebhookSecretView> {
-  await getOwnStoreOrThrow(db, ownerId, storeId);
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'manage');
   await db.transaction(async (tx) => {
     await tx
       .update(stores)
@@ -199,22 +200,22 @@ export async function rotateWebhookSecret(
     // Note: never the secret itself, nor part of it: only that it changed.
     await recordAudit(tx, actor, {
       action: 'webhook.secret_rotated',
-      accountId: ownerId,
+      accountId: store.ownerId,
       storeId,
       changes: changed('webhookSecret', '[secret]', '[new secret]'),
     });
   });
-  return getWebhookSecret(db, ownerId, storeId);
+  return getWebhookSecret(db, caller, storeId);
 }
 
 /** The store's deliveries, newest first, each with its attempts. */
 export async function listDeliveries(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   storeId: string,
   limit = 50,
 ): Promise<DeliveryView[]> {
-  await getOwnStoreOrThrow(db, ownerId, storeId);
+  await getOwnStoreOrThrow(db, caller, storeId, 'read');
   const rows = await db
     .select()
     .from(webhookDeliveries)
@@ -265,20 +266,26 @@ async function withAttempts(db: Database, rows: DeliveryRow[]): Promise<Delivery
  */
 export async function redeliver(
   db: Database,
-  ownerId: string,
+  caller: Caller,
   deliveryId: string,
 ): Promise<DeliveryView> {
   const uuid = /^[0-9a-f-]{36}$/i.test(deliveryId);
   const [row] = uuid
     ? await db
-        .select({ delivery: webhookDeliveries, url: stores.webhookUrl, linkUrl: orders.webhookUrl })
+        .select({
+          delivery: webhookDeliveries,
+          storeId: stores.id,
+          url: stores.webhookUrl,
+          linkUrl: orders.webhookUrl,
+        })
         .from(webhookDeliveries)
         .innerJoin(stores, sql`${stores.id}::text = ${webhookDeliveries.storeId}`)
         .leftJoin(orders, eq(orders.id, webhookDeliveries.orderId))
-        .where(and(eq(webhookDeliveries.id, deliveryId), eq(stores.ownerId, ownerId)))
+        .where(and(eq(webhookDeliveries.id, deliveryId), memberStore(caller, sql`${stores.id}`)))
         .limit(1)
     : [];
   if (!row) throw new AppError('not_found', WEBHOOK_MESSAGES.deliveryNotFound);
+  await authorizeStore(db, caller, row.storeId, 'manage');
   const now = new Date();
   const [updated] = await db
     .update(webhookDeliveries)

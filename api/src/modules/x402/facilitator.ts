@@ -10,6 +10,7 @@ import { type Address, getAddress, isAddressEqual } from 'viem';
 import { orders, paymentWallets, stores } from '../../db/schema.ts';
 import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
+import { authorizeStore, type Caller, memberStore } from '../team/access.ts';
 import {
   type FacilitatorRequest,
   X402_MESSAGES as M,
@@ -38,7 +39,7 @@ export const FACILITATOR_MESSAGES = {
 } as const;
 
 /** A fresh deposit address for one request the merchant's server charges `amountUsdc` for. */
-export async function createPayTo(deps: X402Deps, userId: string, body: PayToRequest) {
+export async function createPayTo(deps: X402Deps, caller: Caller, body: PayToRequest) {
   const price = parseUsdc(body.amountUsdc);
   if (price <= 0n) throw new AppError('validation_failed', 'amountUsdc must be more than 0');
   const [store] = isUuid(body.storeId)
@@ -46,11 +47,16 @@ export async function createPayTo(deps: X402Deps, userId: string, body: PayToReq
         .select({ id: stores.id })
         .from(stores)
         .where(
-          and(eq(stores.id, body.storeId), eq(stores.ownerId, userId), eq(stores.isActive, true)),
+          and(
+            eq(stores.id, body.storeId),
+            memberStore(caller, sql`${stores.id}`),
+            eq(stores.isActive, true),
+          ),
         )
         .limit(1)
     : [];
   if (!store) throw new AppError('not_found', FACILITATOR_MESSAGES.storeNotFound);
+  await authorizeStore(deps.db, caller, store.id, 'operate');
   const item: OrderItem = {
     productId: PAY_TO_ITEM_ID,
     title: body.description ?? 'Paid request (x402)',
@@ -84,8 +90,8 @@ export function supported(deps: X402Deps) {
   };
 }
 
-/** The deposit address `payTo` of an order opened for one of `userId`'s stores. */
-async function ownedWallet(deps: X402Deps, userId: string, payTo: string) {
+/** The deposit address `payTo` of an order opened for one of the caller's stores. */
+async function ownedWallet(deps: X402Deps, caller: Caller, payTo: string) {
   const [row] = await deps.db
     .select({ wallet: paymentWallets, order: orders })
     .from(paymentWallets)
@@ -94,12 +100,14 @@ async function ownedWallet(deps: X402Deps, userId: string, payTo: string) {
     .where(
       and(
         sql`lower(${paymentWallets.walletAddress}) = ${payTo.toLowerCase()}`,
-        eq(stores.ownerId, userId),
+        memberStore(caller, sql`${stores.id}`),
       ),
     )
     .limit(1);
   if (!row?.order.metadata?.x402 || row.order.items[0]?.productId !== PAY_TO_ITEM_ID)
     return undefined;
+  // Note: settling a store's payments is operating it: a viewer's key is refused (403).
+  await authorizeStore(deps.db, caller, row.order.storeId ?? '', 'operate');
   return row;
 }
 
@@ -111,7 +119,7 @@ type Checked =
  * The checks of `/verify` and `/settle` but the chain's: the requirements are the payment's
  * (what the client signed for), the deposit address is one of the key's stores', still unpaid.
  */
-async function check(deps: X402Deps, userId: string, body: FacilitatorRequest): Promise<Checked> {
+async function check(deps: X402Deps, caller: Caller, body: FacilitatorRequest): Promise<Checked> {
   const { paymentPayload: payment, paymentRequirements: required } = body;
   const { accepted } = payment;
   const auth = payment.payload.authorization;
@@ -123,7 +131,7 @@ async function check(deps: X402Deps, userId: string, body: FacilitatorRequest): 
     !isAddressEqual(accepted.payTo as Address, required.payTo as Address)
   )
     return { refusal: refuse('invalid_payload', FACILITATOR_MESSAGES.mismatch) };
-  const owned = await ownedWallet(deps, userId, required.payTo);
+  const owned = await ownedWallet(deps, caller, required.payTo);
   if (!owned || !isAddressEqual(auth.to as Address, required.payTo as Address))
     return { refusal: refuse('invalid_payload', FACILITATOR_MESSAGES.notYours) };
   if (owned.order.status !== 'pending' || owned.wallet.status !== 'waiting')
@@ -132,9 +140,9 @@ async function check(deps: X402Deps, userId: string, body: FacilitatorRequest): 
 }
 
 /** `/verify`: whether the payment would settle now (nothing is submitted). */
-export async function facilitatorVerify(deps: X402Deps, userId: string, body: FacilitatorRequest) {
+export async function facilitatorVerify(deps: X402Deps, caller: Caller, body: FacilitatorRequest) {
   const payer = getAddress(body.paymentPayload.payload.authorization.from);
-  const checked = await check(deps, userId, body);
+  const checked = await check(deps, caller, body);
   const refusal =
     'refusal' in checked
       ? checked.refusal
@@ -156,7 +164,7 @@ const SETTLING = new Set(['settling', 'submitted']);
  * block. The same authorization settled again answers the same transaction (never a second
  * charge).
  */
-export async function facilitatorSettle(deps: X402Deps, userId: string, body: FacilitatorRequest) {
+export async function facilitatorSettle(deps: X402Deps, caller: Caller, body: FacilitatorRequest) {
   const payment = body.paymentPayload;
   const auth = payment.payload.authorization;
   const payer = getAddress(auth.from);
@@ -172,10 +180,10 @@ export async function facilitatorSettle(deps: X402Deps, userId: string, body: Fa
   let row = await recordedPayment(deps.db, auth.from, auth.nonce);
   if (row) {
     // Note: a replay is answered only to the merchant whose deposit address it paid.
-    if (!(await ownedWallet(deps, userId, row.payTo)))
+    if (!(await ownedWallet(deps, caller, row.payTo)))
       return failed('invalid_payload', FACILITATOR_MESSAGES.notYours);
   } else {
-    const checked = await check(deps, userId, body);
+    const checked = await check(deps, caller, body);
     if ('refusal' in checked) return failed(checked.refusal.reason, checked.refusal.message);
     const invalid = await verifyAuthorization(deps, payment, checked.wallet);
     if (invalid) return failed(invalid.reason, invalid.message);

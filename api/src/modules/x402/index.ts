@@ -75,7 +75,7 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
       '/api/x402/pay-to',
       async ({ body, set, user }) => {
         set.status = 201;
-        return createPayTo(deps, user.id, body);
+        return createPayTo(deps, user, body);
       },
       {
         body: PayToRequestSchema,
@@ -93,7 +93,7 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
     )
     .get(
       '/api/stores/:id/x402-payers',
-      async ({ params, user }) => payerSummary(app.db, user.id, params.id),
+      async ({ params, user }) => payerSummary(app.db, user, params.id),
       {
         access: 'merchant',
         ...contract({
@@ -116,7 +116,7 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
     })
     .post(
       '/api/x402/facilitator/verify',
-      async ({ body, user }) => facilitatorVerify(deps, user.id, body),
+      async ({ body, user }) => facilitatorVerify(deps, user, body),
       {
         body: FacilitatorRequestSchema,
         access: 'apiKey',
@@ -133,7 +133,7 @@ export const x402Module = (app: { db: Database; config: ApiConfig; chain: Public
     )
     .post(
       '/api/x402/facilitator/settle',
-      async ({ body, user }) => facilitatorSettle(deps, user.id, body),
+      async ({ body, user }) => facilitatorSettle(deps, user, body),
       {
         body: FacilitatorRequestSchema,
         access: 'apiKey',

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import type { Database } from '../../db/client.ts';
 import { orders, paymentWallets } from '../../db/schema.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
+import type { Caller } from '../team/access.ts';
 
 /** Most payers listed (the biggest spenders first). */
 export const MAX_PAYERS_LISTED = 100;
@@ -23,8 +24,8 @@ export const PayerSpendingSchema = v.object({
 export const PayersSchema = v.object({ payers: v.array(PayerSpendingSchema) });
 
 /** The payers of the merchant's store, the biggest spenders first (404 for another's store). */
-export async function payerSummary(db: Database, ownerId: string, storeId: string) {
-  await getOwnStoreOrThrow(db, ownerId, storeId);
+export async function payerSummary(db: Database, caller: Caller, storeId: string) {
+  await getOwnStoreOrThrow(db, caller, storeId, 'read');
   const payer = sql<string>`${orders.metadata} -> 'x402' ->> 'payer'`;
   const rows = await db
     .select({

@@ -53,6 +53,7 @@ function AdminLayout() {
           <Link to="/admin/customers">Customers</Link>
           <Link to="/admin/discounts">Discounts</Link>
           <Link to="/admin/payouts">Payouts</Link>
+          <Link to="/admin/team">Team</Link>
           <Link to="/admin/audit">Audit log</Link>
           <Link to="/admin/account">Account</Link>
         </nav>
