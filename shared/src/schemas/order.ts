@@ -11,7 +11,7 @@ import {
   TEXT_LIMITS,
 } from '../limits.ts';
 import { CHECKOUT_MESSAGES, CUSTOMER_FORM_MESSAGES as M } from '../messages.ts';
-import { ORDER_SOURCES, ORDER_STATUSES } from '../status.ts';
+import { ORDER_STATUSES } from '../status.ts';
 import { US_STATE_CODES } from '../us-states.ts';
 import {
   MoneyStringSchema,
@@ -20,7 +20,6 @@ import {
   requiredCappedText,
   ShippingMethodSchema,
   ThemeSchema,
-  TimestampSchema,
 } from './common.ts';
 
 /** Customer email: 'Invalid email address' whether missing, empty or malformed. */

@@ -30,15 +30,18 @@ function waitsOf(client: Client): RowWaits {
   const known = waitsByClient.get(client);
   if (known) return known;
   const byId = new Map<string, Set<() => void>>();
+  const wake = (set: Set<() => void> | undefined) => {
+    for (const resolve of set ?? []) resolve();
+  };
   const wakeAll = () => {
-    for (const set of byId.values()) for (const wake of set) wake();
+    for (const set of byId.values()) wake(set);
   };
   const waits: RowWaits = {
     byId,
     // Note: after a reconnection every waiter reads its row again (notifications sent while the
     // connection was down are lost).
     listening: client
-      .listen(X402_SETTLED_CHANNEL, (id) => byId.get(id)?.forEach((wake) => wake()), wakeAll)
+      .listen(X402_SETTLED_CHANNEL, (id) => wake(byId.get(id)), wakeAll)
       .then(
         () => true,
         () => {
