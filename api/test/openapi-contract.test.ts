@@ -10,10 +10,10 @@ import {
   CreatedOrderResponseSchema,
   HealthResponseSchema,
   OrderSchema,
-  OwnerStoreResponseSchema,
   ProductResponseSchema,
-  PublicStoreResponseSchema,
+  PublicStoreSchema,
   StoreAnalyticsSchema,
+  StoreSchema,
   shippingFor,
   storeCheckoutTotals,
   WEBHOOK_EVENT_TYPES,
@@ -171,14 +171,11 @@ describe('real answers', () => {
     const { api } = t.owner;
     const created = await api.post('/api/stores', storeForm());
     expect(created.status).toBe(201);
-    expectDocumented(OwnerStoreResponseSchema, created.body);
+    expectDocumented(StoreSchema, created.body);
     const store = created.body as { id: string; slug: string; updatedAt: string };
     expectDocumented(AccountResponseSchema, (await api.get('/api/auth/me')).body);
-    expectDocumented(
-      PublicStoreResponseSchema,
-      (await t.shopper.get(`/api/stores/${store.slug}`)).body,
-    );
-    expectDocumented(OwnerStoreResponseSchema, (await api.get(`/api/stores/${store.id}`)).body);
+    expectDocumented(PublicStoreSchema, (await t.shopper.get(`/api/stores/${store.slug}`)).body);
+    expectDocumented(StoreSchema, (await api.get(`/api/stores/${store.id}`)).body);
     const product = await api.post('/api/products', {
       storeId: store.id,
       title: 'Mug',
@@ -221,7 +218,7 @@ describe('real answers', () => {
     });
     expect(stale.status).toBe(409);
     expect(stale.body.error.code).toBe('stale_version');
-    expectDocumented(OwnerStoreResponseSchema, stale.body.error.details.current);
+    expectDocumented(StoreSchema, stale.body.error.details.current);
   });
 
   test('merchant-only routes refuse an anonymous client and another merchant gets nothing', async () => {

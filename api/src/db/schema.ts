@@ -29,7 +29,10 @@ import {
   type RefundSource,
   type RefundStatus,
   type ShippingAddress,
+  type ShippingZone,
   type StockShortfall,
+  type StoreShippingOptions,
+  type Theme,
   WEBHOOK_DELIVERY_STATUSES,
   type WebhookDeliveryStatus,
 } from '@store/shared';
@@ -190,7 +193,7 @@ export const stores = pgTable(
     domain: text(),
     ownerId: text().notNull(),
     paymentAddress: text(),
-    theme: text().notNull().default('dark'),
+    theme: text().$type<Theme>().notNull().default('dark'),
     primaryColor: text().notNull().default('#6366f1'),
     secondaryColor: text().notNull().default('#8b5cf6'),
     accentColor: text().notNull().default('#06b6d4'),
@@ -207,10 +210,10 @@ export const stores = pgTable(
     // tax rate in basis points (800 = 8%); a new store charges none until its merchant sets one
     taxRateBps: integer().notNull().default(0),
     // the shipping methods offered with their prices and delivery texts (a new store: free only)
-    shippingOptions: jsonb().$type<unknown>(),
+    shippingOptions: jsonb().$type<StoreShippingOptions>(),
     // Zones of countries, each with its own tax rate and shipping methods (ShippingZonesSchema);
     // a country in none gets tax_rate_bps and shipping_options above: the rest of the world.
-    shippingZones: jsonb().$type<unknown>().notNull().default([]),
+    shippingZones: jsonb().$type<ShippingZone[]>().notNull().default([]),
     // Whether the prices include the tax (shown at checkout, not added) or the tax is added.
     pricesIncludeTax: boolean().notNull().default(false),
     // e.g. "2-7 days"

@@ -29,8 +29,12 @@ export const AccountResponseSchema = v.object({ user: AccountUserSchema });
 /** Answer of POST /api/auth/sign-out. */
 export const SignedOutResponseSchema = v.object({ signedOut: v.literal(true) });
 
-/** A store as its owner sees it: payout address, reply-to and webhook URL (never the secret). */
-export const OwnerStoreResponseSchema = v.object({
+/**
+ * A store as the API answers it to its team (GET /api/stores?mine=true, GET /api/stores/{id}, a
+ * new or edited store): the one shape of a store on the wire, with its payout address, reply-to
+ * and webhook URL (never the secret). The public view is derived from it (PublicStoreSchema).
+ */
+export const StoreSchema = v.object({
   id: v.string(),
   name: v.string(),
   slug: v.string(),
@@ -73,8 +77,11 @@ export const OwnerStoreResponseSchema = v.object({
   /** The seller on the invoices, the receipt's invoice and customer data retention (owner view). */
   ...InvoiceSettingsResponseEntries,
 });
-/** A store as everyone may see it: the owner's view without what only the owner reads. */
-export const PublicStoreResponseSchema = v.omit(OwnerStoreResponseSchema, [
+/** A store as its team reads it. */
+export type Store = v.InferOutput<typeof StoreSchema>;
+
+/** What only a store's team reads: who owns it, where its sales go, its reply-to, its proof, its seller details. */
+export const STORE_OWNER_FIELDS = [
   'ownerId',
   'role',
   'paymentAddress',
@@ -87,7 +94,16 @@ export const PublicStoreResponseSchema = v.omit(OwnerStoreResponseSchema, [
   'taxId',
   'attachInvoiceToReceipt',
   'customerRetentionMonths',
-]);
+] as const;
+
+/**
+ * A store as anyone may see it (GET /api/stores, GET /api/stores/{slug} for a visitor): the store
+ * without its team's fields (no owner id and no payout address: a shopper pays a deposit address
+ * made for the order, never this one).
+ */
+export const PublicStoreSchema = v.omit(StoreSchema, STORE_OWNER_FIELDS);
+/** A store as the public sees it. */
+export type PublicStore = v.InferOutput<typeof PublicStoreSchema>;
 
 /** A product (its owner also reads unpublished ones). */
 export const ProductResponseSchema = v.object({

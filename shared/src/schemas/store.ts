@@ -103,65 +103,6 @@ export const UpdateStoreSchema = v.partial(
 /** A validated store update body. */
 export type UpdateStore = v.InferOutput<typeof UpdateStoreSchema>;
 
-/** A store as the API returns it (GET /api/stores, GET /api/stores/{slug}). */
-export const StoreSchema = v.object({
-  id: v.string(),
-  name: v.string(),
-  slug: v.string(),
-  description: OptionalText,
-  domain: OptionalText,
-  logoUrl: OptionalText,
-  paymentAddress: OptionalText,
-  /** Where replies to the store's receipts go (owner only). */
-  replyToEmail: OptionalText,
-  theme: ThemeSchema,
-  primaryColor: v.string(),
-  secondaryColor: v.string(),
-  accentColor: v.string(),
-  ownerId: v.string(),
-  isActive: v.boolean(),
-  createdAt: v.optional(TimestampSchema),
-  productCount: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-  /** Tax rate in basis points (800 = 8%). */
-  taxRateBps: v.optional(v.number()),
-  /** The shipping methods offered, their prices and delivery texts (null: the defaults). */
-  shippingOptions: v.fallback(v.optional(v.nullable(StoreShippingOptionsSchema)), null),
-  /** Zones of countries with their own tax rate and methods (none: one rate and methods for all). */
-  shippingZones: v.fallback(v.optional(ShippingZonesSchema), []),
-  /** Whether the prices include the tax. */
-  pricesIncludeTax: v.optional(v.boolean()),
-  /** Shipping time shown on the product page (null: the defaults). */
-  shippingTime: v.optional(v.nullable(v.string())),
-  /** Days within which returns are accepted; 0 no returns (null: the default 30). */
-  returnPolicyDays: v.optional(v.nullable(v.number())),
-  /** Whether the payout wallet proved control by signing (EIP-4361) and is still the payout address. */
-  verified: v.optional(v.boolean()),
-  /** When the payout address signed (owner view). */
-  verifiedAt: v.optional(v.nullable(TimestampSchema)),
-  /** The address that signed (owner view). */
-  verifiedAddress: v.optional(v.nullable(v.string())),
-});
-/** A store read model. */
-export type Store = v.InferOutput<typeof StoreSchema>;
-
-/** What only a store's owner reads: who owns it, where its sales go, its reply-to, its proof. */
-export const STORE_OWNER_FIELDS = [
-  'ownerId',
-  'paymentAddress',
-  'replyToEmail',
-  'verifiedAt',
-  'verifiedAddress',
-] as const;
-
-/**
- * A store as anyone may see it (GET /api/stores, GET /api/stores/{slug} for a visitor): the store
- * without its owner's fields (no owner id and no payout address: a shopper pays a deposit address
- * made for the order, never this one).
- */
-export const PublicStoreSchema = v.omit(StoreSchema, STORE_OWNER_FIELDS);
-/** A store as the public sees it. */
-export type PublicStore = v.InferOutput<typeof PublicStoreSchema>;
-
 /**
  * GET /api/stores/{id}/analytics. Note: revenue is a 2-decimal string, not a number, to keep floats
  * off money.

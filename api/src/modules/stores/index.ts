@@ -3,10 +3,10 @@
 import {
   API_KEY_MESSAGES,
   CreateStoreSchema,
-  OwnerStoreResponseSchema,
   PAGE_LIMITS,
   PayoutChallengeSchema,
-  PublicStoreResponseSchema,
+  PublicStoreSchema,
+  StoreSchema,
   VerifyPayoutSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
@@ -66,7 +66,7 @@ export const storesModule = ({ db, config }: AppDeps) => {
           summary:
             'Active stores (public fields, pages of `limit` from `offset`, `Link: rel="next"`); `mine=true`: your own stores',
           ok: {
-            200: v.union([v.array(OwnerStoreResponseSchema), v.array(PublicStoreResponseSchema)]),
+            200: v.union([v.array(StoreSchema), v.array(PublicStoreSchema)]),
           },
           errors: ['unauthorized'],
         }),
@@ -90,7 +90,7 @@ export const storesModule = ({ db, config }: AppDeps) => {
           tags,
           summary:
             'Create a store you own (a signed-in session, and a fresh `X-TOTP-Code` once two-step verification is on; the owner is emailed)',
-          ok: { 201: OwnerStoreResponseSchema },
+          ok: { 201: StoreSchema },
           errors: ['already_exists', 'rate_limited'],
         }),
       },
@@ -104,7 +104,7 @@ export const storesModule = ({ db, config }: AppDeps) => {
         ...contract({
           tags,
           summary: 'A store by id (UUID) or slug (its owner reads the owner view)',
-          ok: { 200: v.union([OwnerStoreResponseSchema, PublicStoreResponseSchema]) },
+          ok: { 200: v.union([StoreSchema, PublicStoreSchema]) },
           errors: ['not_found'],
         }),
       },
@@ -140,7 +140,7 @@ export const storesModule = ({ db, config }: AppDeps) => {
           tags,
           summary:
             'Edit your store (send `updatedAt` to detect stale edits); a new payout address or slug, or deactivating it, needs a signed-in session and a fresh `X-TOTP-Code` once two-step verification is on (the owner is emailed)',
-          ok: { 200: OwnerStoreResponseSchema },
+          ok: { 200: StoreSchema },
           errors: ['not_found', 'stale_version', 'already_exists', 'forbidden', 'rate_limited'],
         }),
       },
@@ -177,7 +177,7 @@ export const storesModule = ({ db, config }: AppDeps) => {
           tags,
           summary:
             'Finish "Verified Store" with the signed message (it must recover the current payout address)',
-          ok: { 200: OwnerStoreResponseSchema },
+          ok: { 200: StoreSchema },
           errors: ['not_found', 'invalid_state'],
         }),
       },

@@ -1,5 +1,10 @@
-// Request schemas and response shapes of the store routes.
-import { PAGE_LIMITS, type StoreRole, UpdateStoreSchema } from '@store/shared';
+// Request schemas of the store routes, and the store as the handlers hold it (the shared shape).
+import {
+  PAGE_LIMITS,
+  type PublicStore as PublicStoreShape,
+  type Store,
+  UpdateStoreSchema,
+} from '@store/shared';
 import * as v from 'valibot';
 import { UpdatedAtSchema } from '../../http/versions.ts';
 
@@ -32,60 +37,14 @@ export const UpdateStoreBody = v.object({
 /** A validated store update body. */
 export type UpdateStoreBody = v.InferOutput<typeof UpdateStoreBody>;
 
-/** A store as everyone may see it (its public fields, the version and the product count). */
-export interface PublicStore {
-  id: string;
-  name: string;
-  slug: string;
-  description: string | null;
-  domain: string | null;
-  logoUrl: string | null;
-  theme: string;
-  primaryColor: string;
-  secondaryColor: string;
-  accentColor: string;
-  isActive: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Published products for the public; all products in the owner's view. */
-  productCount: number;
-  /** Tax rate in basis points (800 = 8%). */
-  taxRateBps: number;
-  /** Shipping methods offered with prices and delivery texts; null: the default. */
-  shippingOptions: unknown;
-  /** Zones of countries with their own tax rate and methods (ShippingZonesSchema). */
-  shippingZones: unknown;
-  /** Whether the prices include the tax. */
-  pricesIncludeTax: boolean;
-  /** Shipping time of the product page; null: the default. */
-  shippingTime: string | null;
-  /** Days within which returns are accepted (0: none); null: the default 30. */
-  returnPolicyDays: number | null;
-  /** "Verified Store": the payout address signed (EIP-4361) and is still the payout address. */
-  verified: boolean;
-}
+/** The store's times, as the handlers hold them (dates; they go out as the ISO strings the schema reads). */
+type WithDates<T> = Omit<T, 'createdAt' | 'updatedAt'> & { createdAt: Date; updatedAt: Date };
 
-/** A store as its owner sees it: its payout address, where its order webhooks go (never the signing secret). */
-export interface OwnerStore extends PublicStore {
-  ownerId: string;
-  /** The role the reader acts with in the store's team. */
-  role: StoreRole;
-  paymentAddress: string | null;
-  /** Where replies to the store's receipts go. */
-  replyToEmail: string | null;
-  webhookUrl: string | null;
-  /** The address that signed the verification message (kept until the payout address changes). */
-  verifiedAddress: string | null;
-  verifiedAt: Date | null;
-  /** The seller on the store's invoices (null: the store's name alone, no address, no tax id). */
-  legalName: string | null;
-  legalAddress: string | null;
-  taxId: string | null;
-  /** Whether the receipt mail carries the invoice PDF. */
-  attachInvoiceToReceipt: boolean;
-  /** Months orders keep their customer's personal data (null: until erased). */
-  customerRetentionMonths: number | null;
-}
+/** A store as everyone may see it: the shared public shape (PublicStoreSchema) with dates. */
+export type PublicStore = WithDates<PublicStoreShape>;
+
+/** A store as its team reads it: the shared shape (StoreSchema) with dates. */
+export type OwnerStore = Omit<WithDates<Store>, 'verifiedAt'> & { verifiedAt: Date | null };
 
 /** Message of a slug that another store already has. */
 export const SLUG_TAKEN = 'That store slug is already taken; choose another';

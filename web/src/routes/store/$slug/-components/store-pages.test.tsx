@@ -1,4 +1,4 @@
-import type { Product, PublicStore } from '@store/shared';
+import { DEFAULT_TAX_RATE_BPS, type Product, type PublicStore } from '@store/shared';
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addToCart, readCart } from '../../../../db/cart.ts';
@@ -21,7 +21,16 @@ const store: PublicStore = {
   secondaryColor: '#7c3aed',
   accentColor: '#db2777',
   isActive: true,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
   productCount: 1,
+  taxRateBps: DEFAULT_TAX_RATE_BPS,
+  shippingOptions: null,
+  shippingZones: [],
+  pricesIncludeTax: false,
+  shippingTime: null,
+  returnPolicyDays: null,
+  verified: false,
 };
 const mug: Product = {
   id: 'prod-1',
