@@ -28,7 +28,7 @@ const wallet = {
   walletAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
   storePaymentAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
   externalOrderId: null,
-  status: 'underpaid',
+  status: 'waiting',
   exception: 'underpaid',
   expectedAmountUsdc: '27.00',
   detectedAmountUsdc: '20.000000',
@@ -42,7 +42,7 @@ describe('serializePayload', () => {
   test('order.underpaid reports what arrived, before it reaches the confirmation depth', () => {
     const payload = JSON.parse(serializePayload('order.underpaid', at, order, wallet));
     expect(v.parse(WEBHOOK_PAYLOAD_SCHEMAS['order.underpaid'], payload)).toMatchObject({
-      paymentStatus: 'underpaid',
+      paymentStatus: 'waiting',
       paymentException: 'underpaid',
       paymentWallet: { expectedAmount: '27.00', receivedAmount: '20.000000' },
       subtotalUsdc: '25.00',
