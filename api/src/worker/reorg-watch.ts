@@ -12,6 +12,7 @@
 // indexed past the chain's head at the time, and wakes forwarding's reconciliation each time.
 // Note: a reorg shallower than the depth needs none of this: wallets below the depth are read at
 // every pass anyway.
+import { deepestConfirmedBlock } from '@store/shared';
 import { BlockNotFoundError, type PublicClient } from 'viem';
 
 /** A block as the watch needs it. */
@@ -53,14 +54,14 @@ export function createReorgWatch(reader: ChainHeadReader, confirmations: number)
   let reverted = false;
   /** The highest indexed head seen. */
   let highest: bigint | null = null;
-  const depth = BigInt(Math.max(confirmations, 1));
+  const depth = Math.max(confirmations, 1);
 
   return {
     async sawIndexedHead(indexedHead) {
       // The indexer's own signal: its head goes back only when it reverts a reorg's blocks.
       const wentBack = highest !== null && indexedHead < highest;
       if (highest === null || indexedHead > highest) highest = indexedHead;
-      const number = indexedHead - depth + 1n;
+      const number = deepestConfirmedBlock(indexedHead, depth);
       const previous = watched;
       const current = number < 0n ? null : await reader.blockAt(number);
       let replaced = false;
