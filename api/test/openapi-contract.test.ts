@@ -142,6 +142,15 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  test("says what each checkout session status means, and that only a paid order's reads completed", async () => {
+    const doc = await openapiDocument();
+    const text = JSON.stringify(doc.components.schemas.CheckoutSession);
+    for (const status of ['open', 'awaiting_payment', 'completed', 'expired'])
+      expect(text).toContain(`${status}: `);
+    expect(text).toContain('completed: its order is paid (order.paid was sent): fulfil now');
+    expect(text).toContain('awaiting_payment: submitted; its order is not paid yet');
+  });
+
   test("the web app's generated API types are current (else run `bun run api:types`)", async () => {
     const checkedIn = await readFile(API_TYPES_FILE, 'utf8');
     expect(checkedIn === (await apiTypesSource())).toBe(true);

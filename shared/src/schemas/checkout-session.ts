@@ -217,7 +217,15 @@ export type CreatedCheckoutSession = v.InferOutput<typeof CreatedCheckoutSession
  * A session's status: open (not submitted), awaiting_payment (submitted, its order unpaid),
  * completed (its order is paid: fulfil on this, or on the order.paid webhook) or expired.
  */
-export const CheckoutSessionStatusSchema = v.picklist(CHECKOUT_SESSION_STATUSES);
+export const CheckoutSessionStatusSchema = v.pipe(
+  v.picklist(CHECKOUT_SESSION_STATUSES),
+  v.description(
+    'open: the shopper has not submitted the checkout yet. awaiting_payment: submitted; its order ' +
+      'is not paid yet (or its payment left the chain): do not fulfil. completed: its order is ' +
+      'paid (order.paid was sent): fulfil now. expired: no order before the session expired, or ' +
+      "its order's payment window closed unpaid.",
+  ),
+);
 
 /** The order a submitted session created, as its owner reads it. */
 export const CheckoutSessionOrderSchema = v.object({

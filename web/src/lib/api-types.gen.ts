@@ -437,7 +437,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Your session: open, completed or expired, and its order */
+        /** Your session: open, awaiting_payment, completed or expired, and its order */
         get: operations["getApiCheckout-sessionsById"];
         put?: never;
         post?: never;
@@ -2114,7 +2114,10 @@ export type components = {
                 label: string;
                 priceUsdc: string;
             }[];
-            /** @enum {string} */
+            /**
+             * @description open: the shopper has not submitted the checkout yet. awaiting_payment: submitted; its order is not paid yet (or its payment left the chain): do not fulfil. completed: its order is paid (order.paid was sent): fulfil now. expired: no order before the session expired, or its order's payment window closed unpaid.
+             * @enum {string}
+             */
             status: "open" | "awaiting_payment" | "completed" | "expired";
             storeId: string;
             submittedAt: string | null;
@@ -2880,7 +2883,10 @@ export type components = {
                 label: string;
                 priceUsdc: string;
             }[];
-            /** @enum {string} */
+            /**
+             * @description open: the shopper has not submitted the checkout yet. awaiting_payment: submitted; its order is not paid yet (or its payment left the chain): do not fulfil. completed: its order is paid (order.paid was sent): fulfil now. expired: no order before the session expired, or its order's payment window closed unpaid.
+             * @enum {string}
+             */
             status: "open" | "awaiting_payment" | "completed" | "expired";
             store: {
                 accentColor: string;

@@ -64,7 +64,7 @@ export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
         access: 'merchant',
         ...contract({
           tags,
-          summary: 'Your session: open, completed or expired, and its order',
+          summary: 'Your session: open, awaiting_payment, completed or expired, and its order',
           ok: { 200: owned },
           errors: ['not_found'],
         }),
