@@ -4,9 +4,9 @@
 export const APP_NAME = 'USDC Storefront';
 /** Short name shown under the installed icon. */
 export const APP_SHORT_NAME = 'Storefront';
-/** One-line pitch used in the manifest and the home page. */
+/** One-line pitch used in the manifest and the home page (built once for every chain: it names none). */
 export const APP_DESCRIPTION =
-  'Branded stores and a hosted checkout that take USDC on Base, with no accounts and a 2% fee.';
+  'Branded stores and a hosted checkout that take USDC, with no accounts and a 2% fee.';
 /** Default brand colours (docs/screens.md#themes); the CSS variables in styles.css repeat them. */
 export const THEME_COLOURS = {
   primary: '#6366f1',

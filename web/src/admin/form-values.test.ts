@@ -69,11 +69,11 @@ describe('ordersToCsv', () => {
   };
 
   it('quotes fields, doubles quotes and neutralises formulas', () => {
-    const csv = ordersToCsv([order], () => 'Moon Shop');
+    const csv = ordersToCsv([order], () => 'Moon Shop', 'Local chain 31337');
     const [header, row] = csv.trimEnd().split('\r\n');
     expect(header?.startsWith('"Order ID","Created At","Store","Customer","Status"')).toBe(true);
     expect(row).toContain(
-      '"Moon Shop","\'=cmd@example.com","paid","2 x Mug ""XL""","8.00","","0.00","0.00","0.64","8.64","no","base",""',
+      '"Moon Shop","\'=cmd@example.com","paid","2 x Mug ""XL""","8.00","","0.00","0.00","0.64","8.64","no","Local chain 31337",""',
     );
     expect(csvField(null)).toBe('""');
   });

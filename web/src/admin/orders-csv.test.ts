@@ -38,8 +38,18 @@ const order: MerchantOrder = {
 const rowsOf = (csv: string) => csv.trimEnd().split('\r\n');
 
 describe('ordersToCsv', () => {
+  it("names the chain the deployment pays on (its chain facts), never the stored 'base'", () => {
+    const [header, row] = rowsOf(ordersToCsv([order], () => 'Moon Shop', 'Local chain 31337'));
+    const column = (header ?? '').split(',').indexOf('"Chain"');
+    expect(column).toBeGreaterThan(0);
+    expect((row ?? '').split(',')[column]).toBe('"Local chain 31337"');
+    expect(row).not.toContain('"base"');
+    const unpaid = { ...order, paymentChain: null };
+    expect(rowsOf(ordersToCsv([unpaid], () => 'Moon Shop', 'Base'))[1]).not.toContain('"Base"');
+  });
+
   it('has discount and tax columns, so subtotal - discount + shipping + tax = total on each row', () => {
-    const [header, row] = rowsOf(ordersToCsv([order], () => 'Moon Shop'));
+    const [header, row] = rowsOf(ordersToCsv([order], () => 'Moon Shop', 'Local chain 31337'));
     expect(header).toContain(
       '"Subtotal (USDC)","Discount Code","Discount (USDC)","Shipping (USDC)","Tax (USDC)","Total (USDC)"',
     );
@@ -52,15 +62,19 @@ describe('ordersToCsv', () => {
       taxUsdc: '1.87',
       totalUsdc: '38.25',
     };
-    const [, discountedRow] = rowsOf(ordersToCsv([discounted], () => 'Moon Shop'));
+    const [, discountedRow] = rowsOf(
+      ordersToCsv([discounted], () => 'Moon Shop', 'Local chain 31337'),
+    );
     expect(discountedRow).toContain('"25.99","SAVE10","2.60","12.99","1.87","38.25"');
     const withoutTax = { ...discounted, taxUsdc: undefined as unknown as string };
-    const [, derivedRow] = rowsOf(ordersToCsv([withoutTax], () => 'Moon Shop'));
+    const [, derivedRow] = rowsOf(
+      ordersToCsv([withoutTax], () => 'Moon Shop', 'Local chain 31337'),
+    );
     expect(derivedRow).toContain('"25.99","SAVE10","2.60","12.99","1.87","38.25"');
   });
 
   it('says whether the tax was added to the total or included in the prices', () => {
-    const [header, row] = rowsOf(ordersToCsv([order], () => 'Moon Shop'));
+    const [header, row] = rowsOf(ordersToCsv([order], () => 'Moon Shop', 'Local chain 31337'));
     expect(header).toContain('"Tax (USDC)","Total (USDC)","Tax Included"');
     expect(row).toContain('"2.08","41.06","no"');
     // 119.00 with 19% inside (19.00) + 4.90 shipping = 123.90.
@@ -71,12 +85,12 @@ describe('ordersToCsv', () => {
       taxUsdc: '19.00',
       totalUsdc: '123.90',
     };
-    const [, includedRow] = rowsOf(ordersToCsv([included], () => 'Moon Shop'));
+    const [, includedRow] = rowsOf(ordersToCsv([included], () => 'Moon Shop', 'Local chain 31337'));
     expect(includedRow).toContain('"119.00","","0.00","4.90","19.00","123.90","yes"');
   });
 
   it('carries the shipping address in its own columns', () => {
-    const [header, row] = rowsOf(ordersToCsv([order], () => 'Moon Shop'));
+    const [header, row] = rowsOf(ordersToCsv([order], () => 'Moon Shop', 'Local chain 31337'));
     expect(header).toContain(
       '"Ship To","Phone","Street","City","State/Region","Postal Code","Country"',
     );
@@ -96,19 +110,21 @@ describe('ordersToCsv', () => {
         shippedAt: '2025-01-02T00:00:00.000Z',
       },
     };
-    const [header, row] = rowsOf(ordersToCsv([shipped], () => 'Moon Shop'));
+    const [header, row] = rowsOf(ordersToCsv([shipped], () => 'Moon Shop', 'Local chain 31337'));
     expect(header).toContain(
       '"Merchant Net (USDC)","Fee (USDC)","Forwarding Transactions","Carrier","Tracking Number","Tracking URL"',
     );
     expect(row).toContain(
       '"40.238800","0.821200","0xaa 0xbb","UPS","1Z999","https://ups.example/1Z999"',
     );
-    const [, pending] = rowsOf(ordersToCsv([order], () => 'Moon Shop'));
+    const [, pending] = rowsOf(ordersToCsv([order], () => 'Moon Shop', 'Local chain 31337'));
     expect(pending).toContain('"","","","","",""');
   });
 
   it('leaves the address columns empty for an order without one', () => {
-    const [, row] = rowsOf(ordersToCsv([{ ...order, shippingAddress: null }], () => ''));
+    const [, row] = rowsOf(
+      ordersToCsv([{ ...order, shippingAddress: null }], () => '', 'Local chain 31337'),
+    );
     expect(row?.endsWith('"","","","","","",""')).toBe(true);
   });
 });

@@ -79,10 +79,14 @@ function itemsText(order: MerchantOrder): string {
   return order.items.map((item) => `${item.quantity} x ${item.title}`).join('; ');
 }
 
-/** The orders as CSV text; `storeName` names each order's store. */
+/**
+ * The orders as CSV text; `storeName` names each order's store, `chainName` the chain they were
+ * paid on (the deployment's, from the chain facts: "Base", or "Local chain 31337").
+ */
 export function ordersToCsv(
   orders: readonly MerchantOrder[],
   storeName: (storeId: string | null) => string,
+  chainName: string,
 ): string {
   const rows = orders.map((order) => [
     order.id,
@@ -99,7 +103,7 @@ export function ordersToCsv(
     order.totalUsdc,
     // Note: yes when the prices held the tax (the total does not add it).
     orderTaxIncluded({ ...order, taxUsdc: orderTax(order) }) ? 'yes' : 'no',
-    order.paymentChain,
+    order.paymentChain ? chainName : '',
     order.paymentTxHash,
     // Note: what the forwarding legs paid out, to the base unit (an order not forwarded yet: empty).
     order.forwarded?.merchantUsdc,

@@ -24,6 +24,7 @@ import { isLocalId } from '../../admin/outbox/queue.ts';
 import type { MerchantOrder } from '../../admin/types.ts';
 import { useMerchantStores, useView } from '../../admin/use-merchant-data.ts';
 import { ApiError, errorText, newIdempotencyKey } from '../../lib/api.ts';
+import { useChainInfo } from '../../lib/chain-info.ts';
 import { toast, toastError } from '../../lib/toast.ts';
 import { OrderFilters } from './-components/order-filters.tsx';
 import { OrderTable } from './-components/order-table.tsx';
@@ -105,6 +106,7 @@ function OrdersPage() {
 
   const names = new Map(stores.map((s) => [s.item.id, s.item.name]));
   const storeName = (id: string | null) => (id ? names.get(id) : undefined) ?? '—';
+  const chain = useChainInfo();
   const first = cached?.value;
   const orders = first && [...first, ...more.filter((o) => !first.some((f) => f.id === o.id))];
   const forwarding = useForwarding(orders);
@@ -167,7 +169,7 @@ function OrdersPage() {
       const all = await fetchAllOrders(filters);
       downloadCsv(
         `orders-${new Date().toISOString().slice(0, 10)}.csv`,
-        ordersToCsv(all, storeName),
+        ordersToCsv(all, storeName, chain.networkName),
       );
     } catch (error) {
       toastError('Failed to export orders', errorText(error));
