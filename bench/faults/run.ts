@@ -185,8 +185,10 @@ try {
     },
     fromBlock: 0n,
   });
-  const statusRows = await database.db.execute<{ status: string; n: number }>(sql`
-    select status, count(*)::int as n from payment_wallets group by status order by status`);
+  const statusRows = await database.db.execute<{ status: string; exception: string; n: number }>(
+    sql`select status, exception, count(*)::int as n from payment_wallets
+      group by status, exception order by status, exception`,
+  );
   const received = ledger.wallets.reduce((sum, w) => sum + w.received, 0n);
   const out = ledger.wallets.reduce((sum, w) => sum + w.toMerchant + w.toTreasury, 0n);
   const balances = await balancesByState(ledger.wallets);
@@ -209,7 +211,12 @@ try {
       `${counts.reorgsAbove} (${counts.reversible} taking a counted payment away)`,
     ],
     ['indexer restarts by its watchdog (stalled after a reorg)', String(watchdogRestarts)],
-    ['wallet states at the end', statusRows.map((r) => `${r.status} ${r.n}`).join(', ')],
+    [
+      'wallet states (and exceptions) at the end',
+      statusRows
+        .map((r) => `${r.status}${r.exception === 'none' ? '' : ` (${r.exception})`} ${r.n}`)
+        .join(', '),
+    ],
     ['USDC received by deposit addresses (chain)', fmt(received)],
     ['USDC forwarded (chain), merchant + treasury', fmt(out)],
     [
