@@ -48,7 +48,10 @@ interface Document {
       };
     }
   >;
-  components: { securitySchemes: Record<string, Record<string, string>> };
+  components: {
+    securitySchemes: Record<string, Record<string, string>>;
+    schemas: Record<string, unknown>;
+  };
 }
 
 async function openapiDocument(): Promise<Document> {
