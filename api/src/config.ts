@@ -189,6 +189,7 @@ const WorkerEnv = v.object({
     'eip3009',
   ),
   FORWARDING_RETRY_BASE_MS: integer('FORWARDING_RETRY_BASE_MS', 2000, 10),
+  FORWARDING_CONCURRENCY: integer('FORWARDING_CONCURRENCY', 8, 1),
   WEBHOOK_RETRY_BASE_MS: integer('WEBHOOK_RETRY_BASE_MS', 5000, 10),
   // A webhook URL failing without a break this long is paused and its owner told (3 days).
   WEBHOOK_PAUSE_AFTER_MS: integer('WEBHOOK_PAUSE_AFTER_MS', 3 * 24 * 60 * 60 * 1000, 0),
@@ -409,6 +410,8 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     forwardingMode: e.FORWARDING_MODE,
     /** First retry delay of a failed forwarding (doubles each time, at most 5 minutes). */
     forwardingRetryBaseMs: e.FORWARDING_RETRY_BASE_MS,
+    /** Wallets the forwarding loop works on at the same time. */
+    forwardingConcurrency: e.FORWARDING_CONCURRENCY,
     /** First retry delay of a failed webhook delivery (doubles each time, for up to 3 days). */
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     /** How long a webhook URL fails without a break before it is paused (its owner told). */

@@ -17,7 +17,7 @@ async function main() {
   }
   // Note: its own role cannot change the schema; only MIGRATION_DATABASE_URL (the owner's) can.
   await migrateOrCheckDatabase(config);
-  const database = createDatabase(config.databaseUrl, { max: 6 });
+  const database = createDatabase(config.databaseUrl, { max: 16 });
   const chainId = await chainClient(config).getChainId();
   if (chainId !== config.chain.chainId) {
     throw new ConfigError(

@@ -15,6 +15,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '60' },
     background: { type: 'string', default: '20' },
     drain: { type: 'string', default: '90' },
+    'worker-env': { type: 'string', default: '' },
     'no-write': { type: 'boolean', default: false },
   },
 });
@@ -32,6 +33,12 @@ for (const rate of RATES) {
     background: BACKGROUND,
     confirmations: CONFIRMATIONS,
     drainSeconds: Number(args.drain),
+    workerEnv: Object.fromEntries(
+      args['worker-env']
+        .split(',')
+        .filter(Boolean)
+        .map((pair) => pair.split('=') as [string, string]),
+    ),
   });
   console.log(JSON.stringify(result, (_, v) => (typeof v === 'bigint' ? v.toString() : v)));
   results.push(result);

@@ -9,6 +9,7 @@ import { isPaymentException, isPaymentState, nextPaymentState, parseUsdc } from 
 import { type SQL, sql } from 'drizzle-orm';
 import { indexedTransfer, readIndexerPosition } from '../chain/indexer.ts';
 import type { Database } from '../db/client.ts';
+import { inParallel } from '../loops/in-parallel.ts';
 import { type TransferRow, toDepositTransfer } from './indexed-transfers.ts';
 import { recordWalletChange, type WalletChange } from './record.ts';
 
@@ -116,6 +117,9 @@ function candidateWallets(
 }
 
 /** Runs one pass at `now`; `full` forces a reconciliation of every unpaid wallet. */
+/** Wallet changes recorded at the same time (each holds one of the worker's connections). */
+const RECORD_CONCURRENCY = 8;
+
 export async function runDetectionPass(
   db: Database,
   settings: DetectionSettings,
@@ -142,13 +146,21 @@ export async function runDetectionPass(
     where w.id in (${candidates})
     order by w.id, t.block_number, t.log_index`);
 
-  const changes: WalletChange[] = [];
+  const found: WalletChange[] = [];
   for (const group of groupByWallet(rows)) {
     const change = walletChange(group, headBlock, now, settings);
-    if (!change) continue;
-    if (await indexerOnlyForgot(change, settings)) continue;
-    if (await recordWalletChange(db, change, now)) changes.push(change);
+    if (change) found.push(change);
   }
+  // Note: each wallet's change is its own transaction, so several are recorded at once (a paid
+  // order's stock rows are locked in one order, see payments/stock.ts); a failure fails the pass
+  // after the others were recorded, and the next pass reads what is left from the rows again.
+  const recorded = await inParallel(
+    found,
+    RECORD_CONCURRENCY,
+    async (change) =>
+      !(await indexerOnlyForgot(change, settings)) && (await recordWalletChange(db, change, now)),
+  );
+  const changes = found.filter((_, i) => recorded[i]);
   // Note: '' once the pass has run, so an empty transfer table does not mean "full pass" again.
   const next = lastTransferId ?? cursor.lastTransferId ?? '';
   return { cursor: { lastTransferId: next }, headBlock, candidates: countWallets(rows), changes };

@@ -3,7 +3,6 @@
 // cost, and EIP-3009 authorization lookups.
 import {
   type Address,
-  createWalletClient,
   type Hash,
   type Hex,
   http,
@@ -12,9 +11,8 @@ import {
   parseAbiItem,
   type TransactionReceipt,
 } from 'viem';
-import { getNetwork } from '../chain/networks.ts';
 import { usdcAbi } from '../chain/usdc-abi.ts';
-import type { ForwardingChain, SignedTx } from './forwarding-context.ts';
+import type { ForwardingChain, NonceLock, SignedTx } from './forwarding-context.ts';
 import type { LegRow, MinedLeg } from './forwarding-store.ts';
 import { isAlreadyKnown, nodeRefused, relayerManagerOf } from './relayer.ts';
 
@@ -32,53 +30,134 @@ const GAS_MARGIN_PERCENT = 20n;
 
 /**
  * Signs a relayer transaction at the chain's `pending` nonce (see `RelayerManager.nextNonce`),
- * records it (Postgres), and only then broadcasts it. One at a time, under the relayer's lock.
+ * records it (Postgres), and only then broadcasts it, under the relayer's lock.
+ * Sends asked for while the lock is held go together in the next group: one nonce read, one fee
+ * read, consecutive nonces, every record saved before any of the group is broadcast. Gas is
+ * estimated as soon as the send is asked for, outside the lock (it does not depend on the nonce);
+ * a send whose estimate fails is refused alone and takes no nonce.
  * Note: when the node refuses it (no ETH, nonce taken, underpriced: anything but "already
  * known"), the record is cleared, so no two legs ever hold the same relayer nonce and the next
- * transaction takes the nonce this one did not use; a broadcast that got no answer keeps its
- * record (it may have reached the node; it is sent again or replaced later).
+ * transaction takes the nonce this one did not use (the group's later sends go again, at the
+ * next nonces); a broadcast that got no answer keeps its record (it may have reached the node; it
+ * is sent again or replaced later).
  */
 export function sendFromRelayer(
   chain: ForwardingChain,
   request: { to: Address; data?: Hex; value?: bigint },
   record: TxRecord,
 ): Promise<SignedTx> {
-  const wallet = createWalletClient({
-    account: chain.relayer,
-    chain: getNetwork(chain.chainId).chain,
-    transport: http(chain.rpcUrl),
+  return new Promise<SignedTx>((resolve, reject) => {
+    const gas = chain.client.estimateGas({ account: chain.relayer, ...request });
+    // Note: read when the group is formed; a failure then refuses this send alone.
+    gas.catch(() => {});
+    let queue = sendQueues.get(chain.relayerLock);
+    if (!queue) {
+      queue = [];
+      sendQueues.set(chain.relayerLock, queue);
+    }
+    queue.push({ request, record, gas, resolve, reject });
+    if (queue.length === 1) scheduleGroup(chain, queue);
   });
-  return chain.relayerLock.run(async () => {
+}
+
+/** A send waiting for its group. */
+interface QueuedSend {
+  request: { to: Address; data?: Hex; value?: bigint };
+  record: TxRecord;
+  gas: Promise<bigint>;
+  resolve: (tx: SignedTx) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The sends waiting for the relayer's lock, by lock (one relayer, one queue). */
+const sendQueues = new WeakMap<NonceLock, QueuedSend[]>();
+
+/** Most sends in one group (its records are saved at once, on the worker's pool). */
+const MAX_GROUP = 64;
+
+function scheduleGroup(chain: ForwardingChain, queue: QueuedSend[]): void {
+  void chain.relayerLock.run(() => sendGroup(chain, queue));
+}
+
+async function sendGroup(chain: ForwardingChain, queue: QueuedSend[]): Promise<void> {
+  const group = queue.splice(0, MAX_GROUP);
+  if (queue.length > 0) scheduleGroup(chain, queue);
+  if (group.length === 0) return;
+  try {
+    const fees = await chain.client.estimateFeesPerGas();
+    const estimated = await Promise.all(
+      group.map((send) =>
+        send.gas.then(
+          (gas) => ({ send, gas }),
+          (error) => {
+            send.reject(error);
+            return null;
+          },
+        ),
+      ),
+    );
+    const ready = estimated.filter((e): e is { send: QueuedSend; gas: bigint } => e !== null);
+    if (ready.length === 0) return;
     const manager = relayerManagerOf(chain);
-    const nonce = manager
+    const first = manager
       ? await manager.nextNonce()
       : await chain.client.getTransactionCount({
           address: chain.relayer.address,
           blockTag: 'pending',
         });
-    // Note: two independent reads, asked for at once (one round trip less under the lock).
-    const [estimate, fees] = await Promise.all([
-      chain.client.estimateGas({ account: chain.relayer, ...request }),
-      chain.client.estimateFeesPerGas(),
-    ]);
-    const raw = await wallet.signTransaction({
-      ...request,
-      nonce,
-      gas: (estimate * (100n + GAS_MARGIN_PERCENT)) / 100n,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    });
-    const tx = { raw, hash: keccak256(raw), nonce };
-    await record.save(tx);
-    try {
-      await broadcast(chain.client, raw);
-    } catch (error) {
-      if (nodeRefused(error)) await record.forget(tx);
-      throw error;
+    const signed = await Promise.all(
+      ready.map(async ({ send, gas }, i) => {
+        const raw = await chain.relayer.signTransaction({
+          type: 'eip1559',
+          chainId: chain.chainId,
+          ...send.request,
+          nonce: first + i,
+          gas: (gas * (100n + GAS_MARGIN_PERCENT)) / 100n,
+          maxFeePerGas: fees.maxFeePerGas,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        });
+        return { send, tx: { raw, hash: keccak256(raw), nonce: first + i } };
+      }),
+    );
+    const saved = await Promise.allSettled(signed.map(({ send, tx }) => send.record.save(tx)));
+    // Note: only the run of consecutive nonces that were all recorded goes out; what follows a
+    // record that failed is forgotten again, so no nonce is left for a transaction never sent.
+    const failed = saved.findIndex((s) => s.status === 'rejected');
+    const sent = failed === -1 ? signed : signed.slice(0, failed);
+    for (const [i, { send, tx }] of signed.entries()) {
+      if (i < sent.length) continue;
+      const outcome = saved[i];
+      if (outcome?.status === 'fulfilled') await send.record.forget(tx).catch(() => {});
+      send.reject(
+        outcome?.status === 'rejected'
+          ? outcome.reason
+          : new Error('an earlier transaction of its group could not be recorded'),
+      );
     }
-    manager?.noteSent(tx);
-    return tx;
-  });
+    // Note: in nonce order, one after the other: a transaction the node refuses must not leave
+    // a hole with later nonces waiting behind it, so those after it are forgotten and go again
+    // at the next nonces, in the next group.
+    for (const [i, { send, tx }] of sent.entries()) {
+      try {
+        await broadcast(chain.client, tx.raw);
+      } catch (error) {
+        send.reject(error);
+        if (!nodeRefused(error)) continue;
+        await send.record.forget(tx).catch(() => {});
+        const rest = sent.slice(i + 1);
+        for (const later of rest) await later.send.record.forget(later.tx).catch(() => {});
+        const idle = queue.length === 0;
+        queue.unshift(...rest.map((later) => later.send));
+        if (idle && queue.length > 0) scheduleGroup(chain, queue);
+        return;
+      }
+      manager?.noteSent(tx);
+      send.resolve(tx);
+    }
+  } catch (error) {
+    // Note: a read of the chain failed before anything was recorded: every send is refused.
+    for (const send of group) send.reject(error);
+  }
 }
 
 /** Broadcasts a signed transaction; one the node already has is not an error. */

@@ -239,4 +239,82 @@ describe('sendFromRelayer', () => {
     expect(records.get('merchant')).toEqual(merchant);
     await client.waitForTransactionReceipt({ hash: fee.hash, pollingInterval: 50 });
   });
+
+  test('sends asked for at once go as one group: consecutive nonces, each recorded before any is broadcast', async () => {
+    const relayer = privateKeyToAccount(generatePrivateKey());
+    await rpc('anvil_setBalance', [relayer.address, `0x${parseEther('1').toString(16)}`]);
+    const chain: ForwardingChain = {
+      client,
+      rpcUrl: anvil.rpcUrl,
+      chainId: foundry.id,
+      token: rich.address,
+      relayer,
+      treasury: rich.address,
+      relayerLock: new NonceLock(),
+    };
+    const events: string[] = [];
+    const records = new Map<string, SignedTx>();
+    const recordFor = (leg: string, fails = false) => ({
+      save: async (tx: SignedTx) => {
+        if (fails) throw new Error(`the database refused ${leg}`);
+        records.set(leg, tx);
+        // Note: whether the node already has it when it is recorded.
+        const known = await client.getTransaction({ hash: tx.hash }).catch(() => null);
+        events.push(`saved ${leg}${known ? ' (already broadcast!)' : ''}`);
+      },
+      forget: async (tx: SignedTx) => {
+        if (records.get(leg)?.hash === tx.hash) records.delete(leg);
+        events.push(`forgot ${leg}`);
+      },
+    });
+    const send = (leg: string, value = 0n, fails = false) =>
+      sendFromRelayer(chain, { to: rich.address, value }, recordFor(leg, fails));
+
+    // A send the node refuses (more ETH than the relayer has) is refused alone: the sends after it
+    // in its group are forgotten and go again at the next nonces, so no nonce is left empty.
+    const results = await Promise.allSettled([
+      send('a'),
+      send('b'),
+      send('too much', parseEther('1000')),
+      send('c'),
+      send('d'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    const sent = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    expect(sent.map((tx) => tx.nonce)).toEqual([0, 1, 2, 3]);
+    expect(events.slice(0, 5).sort()).toEqual([
+      'saved a',
+      'saved b',
+      'saved c',
+      'saved d',
+      'saved too much',
+    ]);
+    expect(events.slice(5)).toEqual([
+      'forgot too much',
+      'forgot c',
+      'forgot d',
+      'saved c',
+      'saved d',
+    ]);
+    expect([...records.keys()].sort()).toEqual(['a', 'b', 'c', 'd']);
+    await client.waitForTransactionReceipt({ hash: sent[3]?.hash as Hex, pollingInterval: 50 });
+
+    // A record that cannot be saved: what follows it in the group is forgotten and refused, so
+    // no nonce is held by a transaction never sent, and the next send takes the next nonce.
+    events.length = 0;
+    const second = await Promise.allSettled([send('e'), send('f', 0n, true), send('g')]);
+    expect(second.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect(records.has('g')).toBe(false);
+    expect(events).toContain('forgot g');
+    const next = await send('h');
+    expect(next.nonce).toBe(5);
+    await client.waitForTransactionReceipt({ hash: next.hash, pollingInterval: 50 });
+    expect(await client.getTransactionCount({ address: relayer.address })).toBe(6);
+  });
 });

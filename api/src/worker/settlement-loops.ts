@@ -106,6 +106,7 @@ export function startSettlement(
   const forwarding = startForwardingLoop({
     ...context,
     retryBaseMs: config.forwardingRetryBaseMs,
+    concurrency: config.forwardingConcurrency,
     relayer: config.relayer,
     crashAt: options.crashAt,
     log,
