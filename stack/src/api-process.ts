@@ -16,6 +16,22 @@ export interface ApiProcess<Err extends 'inherit' | 'pipe'> {
   stop(): Promise<void>;
 }
 
+/** A chain's variables when no chain runs beside it: only /api/health and payments would call one. */
+const CHAINLESS_ENV = {
+  CHAIN_ID: '31337',
+  RPC_URL: 'http://127.0.0.1:9',
+  USDC_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  TREASURY_ADDRESS: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  RELAYER_ADDRESS: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  PAYMENT_XPUB: TEST_XPUB,
+};
+
+/** The variables that have a value (undefined removes one). */
+const definedEnv = (env: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+
 /** Starts `api/src/index.ts` on `databaseUrl` and waits until it answers HTTP. */
 export async function startApiProcess<Err extends 'inherit' | 'pipe' = 'inherit'>(
   databaseUrl: string,
@@ -25,6 +41,8 @@ export async function startApiProcess<Err extends 'inherit' | 'pipe' = 'inherit'
     /** Bun's own flags before the entry point (a preload, a CPU profile). */
     bunArgs?: string[];
     stderr?: Err;
+    /** The chain's and keys' variables (and any other), instead of the chain-less defaults. */
+    env?: Record<string, string | undefined>;
   },
 ): Promise<ApiProcess<Err>> {
   const port = await freePort();
@@ -32,19 +50,13 @@ export async function startApiProcess<Err extends 'inherit' | 'pipe' = 'inherit'
     [process.execPath, ...(options.bunArgs ?? []), join(root, 'api/src/index.ts')],
     {
       cwd: root,
-      env: {
-        PATH: process.env.PATH ?? '',
+      env: definedEnv({
         DATABASE_URL: databaseUrl,
-        PORT: String(port),
         LOCAL_MODE: String(options.localMode),
-        CHAIN_ID: '31337',
-        // No chain runs beside it: only /api/health and payments would call one.
-        RPC_URL: 'http://127.0.0.1:9',
-        USDC_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-        TREASURY_ADDRESS: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-        RELAYER_ADDRESS: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
-        PAYMENT_XPUB: TEST_XPUB,
-      },
+        ...(options.env ?? CHAINLESS_ENV),
+        PATH: process.env.PATH ?? '',
+        PORT: String(port),
+      }),
       stdout: 'ignore',
       stderr: options.stderr ?? ('inherit' as Err),
     },
