@@ -5,11 +5,12 @@
 // equal the chain's transfers to the base unit. An underpaid order is no order paid.
 import { describe, expect, test } from 'bun:test';
 import { formatUsdc, formatUsdcFull } from '@store/shared';
-import { payUsdc } from '@store/stack/usdc';
+import { localAccount, payUsdc } from '@store/stack/usdc';
 import { eq, inArray, sql } from 'drizzle-orm';
 import {
   type Address,
   createPublicClient,
+  getAddress,
   type Hash,
   http,
   parseEventLogs,
@@ -17,11 +18,17 @@ import {
 } from 'viem';
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
 import { loadWorkerConfig } from '../src/config.ts';
-import { orders } from '../src/db/schema.ts';
+import { orders, refunds } from '../src/db/schema.ts';
 import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { newMerchant, storeForm } from './support/client.ts';
-import { orderOneMug, waitForWalletState, walletOf } from './support/payments.ts';
+import {
+  buyer,
+  orderOneMug,
+  waitForForwarded,
+  waitForWalletState,
+  walletOf,
+} from './support/payments.ts';
 import { waitUntil } from './support/settlement.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);
@@ -191,4 +198,124 @@ describe('the dashboard', () => {
       [paid, under, over].sort(),
     );
   }, 90_000);
+
+  test('shows the same figures as the export, the order list and the chain for a late and a refunded order', async () => {
+    // The payout wallet is an anvil account the test sends the merchant's refund from.
+    const payout = getAddress(localAccount(8).address);
+    const owner = await newMerchant(t.app, 'late-refunded');
+    const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout })))
+      .body as { id: string };
+    const late = (await orderOneMug(owner, t.shopper, store.id)).orderId;
+    const refunded = await orderOneMug(owner, t.shopper, store.id);
+    const depositOf = async (orderId: string, api = t.shopper) =>
+      (await api.post(`/api/orders/${orderId}/assign-payment-wallet`, { paymentChain: 'base' }))
+        .body.paymentWallet.address as Address;
+    // The late order: a one-second payment window, paid once a block is past it.
+    const lateDeposit = await depositOf(late, t.appWithWindow(1));
+    const refundedDeposit = await depositOf(refunded.orderId);
+    const expired = await waitForWalletState(t.database.db, late, 'expired', 20_000);
+    const windowEnd = expired.expiredAt ? new Date(expired.expiredAt).getTime() : Number.NaN;
+    const client = createPublicClient({ transport: http(t.stack.env.RPC_URL) });
+    await waitUntil(
+      async () => Number((await client.getBlock()).timestamp) * 1000 > windowEnd,
+      'a block after the payment window',
+      20_000,
+    );
+    const payer = getAddress(localAccount(5).address);
+    const sent = [
+      {
+        orderId: late,
+        deposit: lateDeposit,
+        ...(await payUsdc(t.stack.env, 4, lateDeposit, usdc('10.80'))),
+      },
+      {
+        orderId: refunded.orderId,
+        deposit: refundedDeposit,
+        ...(await payUsdc(t.stack.env, 5, refundedDeposit, usdc('10.80'))),
+      },
+    ];
+    await waitForWalletState(t.database.db, late, 'paid_late', 20_000);
+    await waitForForwarded(t.database.db, late);
+    await waitForForwarded(t.database.db, refunded.orderId);
+
+    // The refunded order: refunded in full from the payout wallet once the payer confirmed.
+    expect((await owner.api.post(`/api/orders/${refunded.orderId}/refunds`, {})).status).toBe(200);
+    const claims = await t.shopper.get(
+      `/api/orders/${refunded.orderId}/refund-claims`,
+      buyer(refunded.buyerToken),
+    );
+    const token = String(claims.body[0]?.claimPath).replace('/refund/', '');
+    expect((await t.shopper.post(`/api/refund-claims/${token}`, { address: payer })).status).toBe(
+      200,
+    );
+    const refundTx = await payUsdc(t.stack.env, 8, payer, usdc('10.80'));
+    await waitUntil(async () => {
+      const [row] = await t.database.db
+        .select({ status: refunds.status })
+        .from(refunds)
+        .where(eq(refunds.orderId, refunded.orderId));
+      return row?.status === 'refunded';
+    }, 'the payout-wallet refund to be matched');
+
+    // The chain: what reached the deposit addresses, and what went back from the payout wallet.
+    let onChain = 0n;
+    for (const { deposit, hash } of sent) onChain += await chainValueTo(hash, deposit);
+    expect(onChain).toBe(usdc('21.60'));
+    const refundedOnChain = await chainValueTo(refundTx.hash, payer);
+    expect(refundedOnChain).toBe(usdc('10.80'));
+
+    // The export: both payments (the late one classified so) and the refund out.
+    const rows = await waitUntil(
+      async () => {
+        const all = await csvRows(owner.cookie, store.id);
+        const payments = all.filter((r) => r.Type === 'payment');
+        return payments.length === 2 && all.some((r) => r.Type === 'merchant_refund') && all;
+      },
+      'two payment lines and the refund in the export',
+      20_000,
+    );
+    const sumOf = (type: string) =>
+      rows
+        .filter((r) => r.Type === type)
+        .reduce((sum, r) => sum + BigInt(r['Amount (base units)'] ?? '0'), 0n);
+    expect(sumOf('payment')).toBe(onChain);
+    expect(sumOf('merchant_refund')).toBe(refundedOnChain);
+    expect(rows.find((r) => r.Type === 'merchant_refund')?.['Order ID']).toBe(refunded.orderId);
+
+    // The charts: received, orders paid and refunded are the export's and the chain's.
+    const daily = await owner.api.get(`/api/stores/${store.id}/analytics/daily?days=30`);
+    expect(daily.status).toBe(200);
+    expect(daily.body.totals).toMatchObject({
+      orders: 2,
+      payments: 2,
+      grossUsdc: formatUsdcFull(onChain),
+      refundedUsdc: formatUsdcFull(refundedOnChain),
+      merchantNetUsdc: formatUsdcFull(sumOf('merchant')),
+    });
+    // The payouts page: what reached the payout address less what went back from it.
+    const payoutsAnswer = await owner.api.get(`/api/stores/${store.id}/payouts`);
+    expect(payoutsAnswer.status).toBe(200);
+    expect(payoutsAnswer.body.totals).toMatchObject({
+      refundedUsdc: formatUsdcFull(refundedOnChain),
+      netUsdc: formatUsdcFull(sumOf('merchant') - refundedOnChain),
+    });
+    // The order list: both stand paid; the late one is found as paid late.
+    const list = await owner.api.get(`/api/orders?storeId=${store.id}&status=paid`);
+    expect(list.body.map((o: { id: string }) => o.id).sort()).toEqual(
+      [late, refunded.orderId].sort(),
+    );
+    expect(daily.body.totals.orders).toBe(list.body.length);
+    const lateList = await owner.api.get(`/api/orders?storeId=${store.id}&exception=paid_late`);
+    expect(lateList.body.map((o: { id: string }) => o.id)).toEqual([late]);
+    // The dashboard's store card: the same received figure.
+    const figures = await owner.api.get(`/api/stores/${store.id}/analytics`);
+    expect(figures.body.totalRevenue30Days).toBe(formatUsdc(onChain));
+    // All of the merchant's stores together: the same figures.
+    const all = await owner.api.get('/api/analytics/daily?days=30');
+    expect(all.body.totals).toMatchObject({
+      orders: 2,
+      grossUsdc: formatUsdcFull(onChain),
+      refundedUsdc: formatUsdcFull(refundedOnChain),
+    });
+  }, 120_000);
 });
