@@ -2,7 +2,7 @@
 // sent by the mail dispatcher (as the worker's database role) over SMTP to the local mail catcher:
 // a store created, its slug changed, its payout address changed, the store deactivated, and a new
 // API key each mail the account's verified address, what changed and what to do if it was not
-// them. A refused change mails nothing; an account without a verified address gets none. A sign-up
+// them; so do an API key revoked and a store's webhook signing secret rotated. A refused change mails nothing; an account without a verified address gets none. A sign-up
 // with an address another account verified mails that account's owner, never the new account.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { type MailCatcher, startMailCatcher } from '@store/stack/mail-catcher';
@@ -100,6 +100,44 @@ describe('the owner is emailed', () => {
     expect((await m.api.put(path, { description: 'Mugs', isActive: true })).status).toBe(200);
     await Bun.sleep(300);
     expect(inboxOf(m.email).map((mail) => mail.subject)).toHaveLength(6);
+  }, 60_000);
+
+  test('of an API key revoked and a webhook signing secret rotated', async () => {
+    const m = await verifiedMerchant('keys');
+    const store = (await m.api.post('/api/stores', storeForm({ name: 'Key Shop' }))).body;
+    await mailTo(m.email, 'New store “Key Shop” on your account');
+    const key = (await m.api.post('/api/api-keys', { name: 'Till' })).body;
+    await mailTo(m.email, 'New API key “Till” on your account');
+
+    // Another merchant cannot revoke it, and nobody is mailed for that.
+    const other = await newMerchant(t.app, 'other-keys');
+    expect((await other.api.delete(`/api/api-keys/${key.id}`)).status).toBe(404);
+    expect((await m.api.delete(`/api/api-keys/${key.id}`)).status).toBe(200);
+    const revoked = await mailTo(m.email, 'API key “Till” revoked on your account');
+    expect(revoked.text).toContain(`${key.keyPrefix}…`);
+    expect(revoked.text).not.toContain(key.key);
+    expect(revoked.text).toContain('http://localhost/forgot-password');
+    // Revoking it again changes nothing and mails nothing.
+    expect((await m.api.delete(`/api/api-keys/${key.id}`)).status).toBe(200);
+
+    expect((await other.api.post(`/api/stores/${store.id}/webhook/rotate-secret`)).status).toBe(
+      404,
+    );
+    const rotated = await m.api.post(`/api/stores/${store.id}/webhook/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const secretMail = await mailTo(
+      m.email,
+      'The webhook signing secret of “Key Shop” was rotated',
+    );
+    expect(secretMail.text).toContain('The previous secret keeps signing beside the new one');
+    // Never the secret, nor part of it.
+    const secret = String(rotated.body.secret);
+    expect(secret.length).toBeGreaterThan(8);
+    expect(secretMail.text).not.toContain(secret.slice(-8));
+    expect(secretMail.html).not.toContain(secret.slice(-8));
+
+    await Bun.sleep(300);
+    expect(inboxOf(m.email).map((mail) => mail.subject)).toHaveLength(5);
   }, 60_000);
 
   test('of a sign-up with its verified email address, which the new account never gets', async () => {

@@ -458,6 +458,7 @@ describe('the accounting export of a store', () => {
       grossUsdc: '10.800000',
       merchantNetUsdc: (Number(merchant) / 1e6).toFixed(6),
       feesUsdc: (Number(fee) / 1e6).toFixed(6),
+      refundedUsdc: '0.000000',
     });
     expect(series.body.totals).toMatchObject({ orders: 1, grossUsdc: '10.800000' });
     const all = await owner.api.get('/api/analytics/daily');

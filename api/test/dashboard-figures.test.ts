@@ -1,15 +1,17 @@
 // One set of figures, on the real stack (Postgres, anvil with Circle's USDC, the indexer and the
-// worker's loops): a store holding a paid, an underpaid and an overpaid order shows the same
-// numbers on its dashboard (the store's 30-day revenue, the charts' received and orders paid,
-// the merchant's all-store charts) as in its accounting export and the order list, and those
-// equal the chain's transfers to the base unit. An underpaid order is no order paid.
+// worker's loops): a store holding a paid, an underpaid, an overpaid, a late (paid after its
+// window) and a refunded (from the payout wallet) order shows the same numbers on its dashboard
+// (the store's 30-day revenue, the charts' received, orders paid and refunded,
+// the merchant's all-store charts, the payouts page) as in its accounting export and the order
+// list, and those equal the chain's transfers to the base unit. An underpaid order is no order paid.
 import { describe, expect, test } from 'bun:test';
 import { formatUsdc, formatUsdcFull } from '@store/shared';
-import { payUsdc } from '@store/stack/usdc';
+import { localAccount, payUsdc } from '@store/stack/usdc';
 import { eq, inArray, sql } from 'drizzle-orm';
 import {
   type Address,
   createPublicClient,
+  getAddress,
   type Hash,
   http,
   parseEventLogs,
@@ -17,11 +19,17 @@ import {
 } from 'viem';
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
 import { loadWorkerConfig } from '../src/config.ts';
-import { orders } from '../src/db/schema.ts';
+import { orders, refunds } from '../src/db/schema.ts';
 import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { newMerchant, storeForm } from './support/client.ts';
-import { orderOneMug, waitForWalletState, walletOf } from './support/payments.ts';
+import {
+  buyer,
+  orderOneMug,
+  waitForForwarded,
+  waitForWalletState,
+  walletOf,
+} from './support/payments.ts';
 import { waitUntil } from './support/settlement.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);
@@ -65,9 +73,12 @@ async function csvRows(cookie: string, storeId: string) {
 }
 
 describe('the dashboard', () => {
-  test('shows the figures of the analytics views and the export for paid, underpaid and overpaid orders', async () => {
+  test('shows the figures of the analytics views and the export for paid, underpaid, overpaid, late and refunded orders', async () => {
+    // The payout wallet is an anvil account the test sends the merchant's refund from.
+    const payout = getAddress(localAccount(8).address);
     const owner = await newMerchant(t.app, 'figures');
-    const store = (await owner.api.post('/api/stores', storeForm())).body as { id: string };
+    const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout })))
+      .body as { id: string };
     // Three orders of 10.80 (a 10.00 mug with 8% tax): paid exactly, underpaid, overpaid.
     const paid = (await orderOneMug(owner, t.shopper, store.id)).orderId;
     const under = (await orderOneMug(owner, t.shopper, store.id)).orderId;
@@ -190,5 +201,123 @@ describe('the dashboard', () => {
     expect(paidNow.body.map((o: { id: string }) => o.id).sort()).toEqual(
       [paid, under, over].sort(),
     );
-  }, 90_000);
+
+    // Then a late order (paid after its window) and an order refunded in full from the payout
+    // wallet, in the same store.
+    const late = (await orderOneMug(owner, t.shopper, store.id)).orderId;
+    const refunded = await orderOneMug(owner, t.shopper, store.id);
+    const depositVia = async (orderId: string, api = t.shopper) =>
+      (await api.post(`/api/orders/${orderId}/assign-payment-wallet`, { paymentChain: 'base' }))
+        .body.paymentWallet.address as Address;
+    // The late order: a one-second payment window, paid once a block is past it.
+    const lateDeposit = await depositVia(late, t.appWithWindow(1));
+    const refundedDeposit = await depositVia(refunded.orderId);
+    const expired = await waitForWalletState(t.database.db, late, 'expired', 20_000);
+    const windowEnd = expired.expiredAt ? new Date(expired.expiredAt).getTime() : Number.NaN;
+    const chainClient = createPublicClient({ transport: http(t.stack.env.RPC_URL) });
+    await waitUntil(
+      async () => Number((await chainClient.getBlock()).timestamp) * 1000 > windowEnd,
+      'a block after the payment window',
+      20_000,
+    );
+    const payer = getAddress(localAccount(5).address);
+    const lateSent = [
+      {
+        orderId: late,
+        deposit: lateDeposit,
+        ...(await payUsdc(t.stack.env, 4, lateDeposit, usdc('10.80'))),
+      },
+      {
+        orderId: refunded.orderId,
+        deposit: refundedDeposit,
+        ...(await payUsdc(t.stack.env, 5, refundedDeposit, usdc('10.80'))),
+      },
+    ];
+    await waitForWalletState(t.database.db, late, 'paid_late', 20_000);
+    await waitForForwarded(t.database.db, late);
+    await waitForForwarded(t.database.db, refunded.orderId);
+
+    // The refunded order: refunded in full from the payout wallet once the payer confirmed.
+    expect((await owner.api.post(`/api/orders/${refunded.orderId}/refunds`, {})).status).toBe(200);
+    const claims = await t.shopper.get(
+      `/api/orders/${refunded.orderId}/refund-claims`,
+      buyer(refunded.buyerToken),
+    );
+    const token = String(claims.body[0]?.claimPath).replace('/refund/', '');
+    expect((await t.shopper.post(`/api/refund-claims/${token}`, { address: payer })).status).toBe(
+      200,
+    );
+    const refundTx = await payUsdc(t.stack.env, 8, payer, usdc('10.80'));
+    await waitUntil(async () => {
+      const [row] = await t.database.db
+        .select({ status: refunds.status })
+        .from(refunds)
+        .where(eq(refunds.orderId, refunded.orderId));
+      return row?.status === 'refunded';
+    }, 'the payout-wallet refund to be matched');
+
+    // The chain: what reached the deposit addresses, and what went back from the payout wallet.
+    let lateOnChain = 0n;
+    for (const { deposit, hash } of lateSent) lateOnChain += await chainValueTo(hash, deposit);
+    expect(lateOnChain).toBe(usdc('21.60'));
+    const allOnChain = onChain + lateOnChain;
+    const refundedOnChain = await chainValueTo(refundTx.hash, payer);
+    expect(refundedOnChain).toBe(usdc('10.80'));
+
+    // The export: the five payments, the five orders' merchant legs and the refund out.
+    const books = await waitUntil(
+      async () => {
+        const all = await csvRows(owner.cookie, store.id);
+        const count = (type: string) => all.filter((r) => r.Type === type).length;
+        return (
+          count('payment') === 5 && count('merchant') === 5 && count('merchant_refund') === 1 && all
+        );
+      },
+      'five payment lines, five merchant legs and the refund in the export',
+      20_000,
+    );
+    const sumOf = (type: string) =>
+      books
+        .filter((r) => r.Type === type)
+        .reduce((sum, r) => sum + BigInt(r['Amount (base units)'] ?? '0'), 0n);
+    expect(sumOf('payment')).toBe(allOnChain);
+    expect(sumOf('merchant_refund')).toBe(refundedOnChain);
+    expect(books.find((r) => r.Type === 'merchant_refund')?.['Order ID']).toBe(refunded.orderId);
+
+    // The charts: received, orders paid and refunded are the export's and the chain's.
+    const dailyAll = await owner.api.get(`/api/stores/${store.id}/analytics/daily?days=30`);
+    expect(dailyAll.status).toBe(200);
+    expect(dailyAll.body.totals).toMatchObject({
+      orders: 5,
+      payments: 5,
+      grossUsdc: formatUsdcFull(allOnChain),
+      refundedUsdc: formatUsdcFull(refundedOnChain),
+      merchantNetUsdc: formatUsdcFull(sumOf('merchant')),
+    });
+    // The payouts page: what reached the payout address less what went back from it.
+    const payoutsAnswer = await owner.api.get(`/api/stores/${store.id}/payouts`);
+    expect(payoutsAnswer.status).toBe(200);
+    expect(payoutsAnswer.body.totals).toMatchObject({
+      refundedUsdc: formatUsdcFull(refundedOnChain),
+      netUsdc: formatUsdcFull(sumOf('merchant') - refundedOnChain),
+    });
+    // The order paidList: all five stand paid; the late one is found as paid late.
+    const paidList = await owner.api.get(`/api/orders?storeId=${store.id}&status=paid`);
+    expect(paidList.body.map((o: { id: string }) => o.id).sort()).toEqual(
+      [paid, under, over, late, refunded.orderId].sort(),
+    );
+    expect(dailyAll.body.totals.orders).toBe(paidList.body.length);
+    const lateList = await owner.api.get(`/api/orders?storeId=${store.id}&exception=paid_late`);
+    expect(lateList.body.map((o: { id: string }) => o.id)).toEqual([late]);
+    // The dashboard's store card: the same received figure.
+    const card = await owner.api.get(`/api/stores/${store.id}/analytics`);
+    expect(card.body.totalRevenue30Days).toBe(formatUsdc(allOnChain));
+    // All of the merchant's stores together: the same figures.
+    const allStores = await owner.api.get('/api/analytics/daily?days=30');
+    expect(allStores.body.totals).toMatchObject({
+      orders: 5,
+      grossUsdc: formatUsdcFull(allOnChain),
+      refundedUsdc: formatUsdcFull(refundedOnChain),
+    });
+  }, 180_000);
 });

@@ -184,6 +184,8 @@ export const DailyVolumePointSchema = v.object({
   grossUsdc: usdc6,
   merchantNetUsdc: usdc6,
   feesUsdc: usdc6,
+  /** Refunds the merchant sent from the payout wallet that day (the payouts page's "refunded"). */
+  refundedUsdc: usdc6,
 });
 /** One day of a series. */
 export type DailyVolumePoint = v.InferOutput<typeof DailyVolumePointSchema>;
@@ -199,6 +201,7 @@ export const DailyVolumeSeriesSchema = v.object({
     grossUsdc: usdc6,
     merchantNetUsdc: usdc6,
     feesUsdc: usdc6,
+    refundedUsdc: usdc6,
   }),
 });
 /** A daily series. */

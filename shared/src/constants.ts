@@ -135,7 +135,6 @@ export const MARKETING_CLAIMS = {
   setupSeconds: 60,
   feePercent: 2,
   merchantPercent: 98,
-  networkFeeUnderUsd: '0.02',
   traditionalFeePercent: '3-5%',
 } as const;
 

@@ -2,6 +2,7 @@
 
 import { expect, test } from '@playwright/test';
 import { accessibilityViolations } from './support/accessibility.ts';
+import { expectNoBase } from './support/chain-names.ts';
 import { snap } from './support/screenshots.ts';
 
 const HERO = 'Accept crypto payments in 60 seconds';
@@ -55,7 +56,7 @@ test("the public pages name the deployment's chain and this year, and claim no c
   ]) {
     await page.goto(path);
     await expect(page.getByText(/Local chain 31337/).first()).toBeVisible();
-    await expect(page.locator('body')).not.toContainText(/\bBase\b/);
+    await expectNoBase(page);
   }
   await page.goto('/');
   const footer = page.locator('footer');

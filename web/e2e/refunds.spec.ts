@@ -26,7 +26,9 @@ import {
   signUp,
   unique,
 } from './admin-helpers.ts';
+import { expectNoBase } from './support/chain-names.ts';
 import { payUsdc } from './support/pay.ts';
+import { decodeQr } from './support/qr.ts';
 import { snapBoth } from './support/screenshots.ts';
 
 /** Makes `page` the browser that placed the order: it holds the order's buyer token. */
@@ -47,6 +49,9 @@ async function claimFromOrderPage(
   await page.goto(`/store/${slug}/thank-you/${order.id}`);
   await page.getByRole('link', { name: 'Claim your refund' }).click({ timeout: 30_000 });
   await expect(page).toHaveURL(/\/refund\//);
+  // The shopper's refund/claim page names the local chain as such.
+  await expect(page.getByRole('heading', { name: 'Your refund' })).toBeVisible();
+  await expectNoBase(page);
 }
 const PAYER_ACCOUNT = 5;
 
@@ -118,6 +123,7 @@ test('an overpaid order: the shopper claims the excess and it arrives on chain',
     .toBe('#0f766e');
   await expect(page.locator('html')).toHaveClass(/\blight\b/);
   await expect(page.getByTestId('refund-address')).toHaveText(payer);
+  await expectNoBase(page);
   await expect(page.getByRole('note').filter({ hasText: 'exchange' })).toBeVisible();
   await expect(page.getByRole('note').filter({ hasText: 'email we sent you' })).toBeVisible();
   await snapBoth(page, 'refunds-2-claim');
@@ -275,7 +281,23 @@ test("a forwarded order is refunded from the merchant's wallet and shows as refu
     to: payer,
     amount: parseUsdc(order.totalUsdc),
   });
-  await expect(card.getByRole('img', { name: /^Payment request: / })).toBeVisible();
+  // The QR code drawn on the page, read as a phone's camera reads it, is the same request.
+  const scanned = await decodeQr(card.getByRole('img', { name: /^Payment request: / }));
+  expect(scanned).toBe(uri);
+  expect(scanned).toMatch(
+    new RegExp(
+      `^ethereum:${stack.usdc}@${stack.chainId}/transfer\\?address=${payer}&uint256=`,
+      'i',
+    ),
+  );
+  expect(parseUsdcTransferUri(scanned)).toEqual({
+    usdc: stack.usdc,
+    chainId: stack.chainId,
+    to: payer,
+    amount: parseUsdc(order.totalUsdc),
+  });
+  // The merchant's order page and refund panel name the local chain as such.
+  await expectNoBase(page);
   await snapBoth(page, 'refunds-6-admin-send');
   await send.click();
   await expect(card).toContainText(
@@ -287,6 +309,10 @@ test("a forwarded order is refunded from the merchant's wallet and shows as refu
   await card.scrollIntoViewIfNeeded();
   await snapBoth(page, 'refunds-7-admin-refunded');
   expect(await balanceOf(payer)).toBe(before);
+  // The orders list names the local chain as such too.
+  await page.goto('/admin/orders');
+  await expect(page.getByText(`#${order.id.slice(-8)}`).first()).toBeVisible();
+  await expectNoBase(page);
 });
 
 test('an underpaid order is refunded from its deposit address the day it happens', async ({

@@ -92,6 +92,22 @@ test("a German shopper gets the German zone's methods and tax and pays that tota
   await expect(page.getByText('Estimated tax (19%)').first()).toBeVisible();
   // 50.00 + 9.90 + 19% of 50.00 (9.50)
   await expect(page.getByTestId('order-total').first()).toHaveText('69.40 USDC');
+  // The discount code field is drawn as the other fields are (colours, border, shape, type); its
+  // height is its Apply button's, beside it.
+  const look = (input: ReturnType<Page['locator']>) =>
+    input.evaluate((input) => {
+      const style = getComputedStyle(input);
+      return {
+        background: style.backgroundColor,
+        color: style.color,
+        border: `${style.borderTopWidth} ${style.borderTopStyle} ${style.borderTopColor}`,
+        radius: style.borderTopLeftRadius,
+        font: `${style.fontSize} ${style.fontFamily}`,
+      };
+    });
+  expect(await look(page.getByRole('textbox', { name: 'Discount code' }))).toEqual(
+    await look(page.getByRole('textbox', { name: 'City' })),
+  );
   await snapBoth(page, 'zones-2-checkout-germany', { noSidewaysScroll: true });
   expect(await accessibilityViolations(page)).toEqual([]);
   await page.getByRole('button', { name: 'Proceed to Payment' }).first().click();

@@ -4,6 +4,7 @@
 // local inbox.
 import { expect, test } from '@playwright/test';
 import { readStackInfo } from '@store/stack/stack-info';
+import { expectNoBase } from './support/chain-names.ts';
 import { PAYMENT_SEEN_BADGE, PAYMENT_SEEN_HEADING, payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
 
@@ -102,7 +103,7 @@ test('a shopper buys from a store and pays in USDC on the local chain', async ({
   await expect(page.getByText(stack.usdc)).toBeVisible();
   // The local chain is named as such, and no card on-ramp is offered for it (none sells there).
   await expect(page.getByText(/Local chain 31337/).first()).toBeVisible();
-  await expect(page.locator('body')).not.toContainText(/\bBase\b/);
+  await expectNoBase(page);
   await expect(page.getByRole('link', { name: 'Buy USDC with Card' })).toHaveCount(0);
   await snap(page, 'store-4-payment');
 

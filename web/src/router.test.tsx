@@ -51,6 +51,13 @@ describe('routes', () => {
     expect(url.searchParams.get('accentColor')).toBe('#06b6d4');
     expect(url.searchParams.get('externalOrderId')).toMatch(/^demo-\d+-[0-9a-z]{9}$/);
     expect(page.querySelectorAll('.feature-card')).toHaveLength(6);
+    // No network fee nobody measured on this chain (a test chain: its fee is no one's cost).
+    await waitFor(() => {
+      if (!page.textContent?.includes('Anyone with USDC on Base Sepolia')) throw new Error('chain');
+    });
+    expect(page.textContent).not.toMatch(
+      /network fees? (?:are |is )?(?:under|about|below)|\$0\.\d/i,
+    );
     expect(page.querySelectorAll('.steps > li')).toHaveLength(3);
     expect(page.querySelector('footer')?.textContent).toContain(`© ${new Date().getFullYear()}`);
     const footerLinks = [...page.querySelectorAll('footer a')].map((a) => a.getAttribute('href'));

@@ -1,6 +1,6 @@
 // The owner's notices of the changes a stolen session or a leaked API key would make to redirect
 // sales (a store created, a slug changed, a store deactivated, a payout address changed, a new API
-// key), and the notice to the owner of an email address that someone tried to sign up (or add to
+// key, an API key revoked, a store's webhook signing secret rotated), and the notice to the owner of an email address that someone tried to sign up (or add to
 // another account) with. Each is queued in the transaction of its change, to the account's verified
 // address (none without one), and rendered from its payload: what changed, when, and what to do
 // if it was not them.
@@ -26,6 +26,8 @@ export type AccountNotice =
       to: string | null;
     }
   | { kind: 'api_key_created'; keyName: string; keyPrefix: string }
+  | { kind: 'api_key_revoked'; keyName: string; keyPrefix: string }
+  | { kind: 'webhook_secret_rotated'; storeName: string; slug: string }
   | {
       kind: 'webhook_paused';
       url: string;
@@ -170,6 +172,22 @@ const TEXTS: Record<
     ],
     unexpected: ifNotYou(origin),
   }),
+  api_key_revoked: (p, origin) => ({
+    subject: `API key ${quoted(String(p.keyName))} revoked on your account`,
+    lines: [
+      `An API key was revoked on your Storefront account: ${quoted(String(p.keyName))} (${String(p.keyPrefix)}…).`,
+      'Servers that used it are refused from now on; give them a new key (Admin → API keys).',
+    ],
+    unexpected: ifNotYou(origin),
+  }),
+  webhook_secret_rotated: (p, origin) => ({
+    subject: `The webhook signing secret of ${quoted(String(p.storeName))} was rotated`,
+    lines: [
+      `A new signing secret was made for the webhooks of your store ${quoted(String(p.storeName))} (/store/${String(p.slug)}).`,
+      'The previous secret keeps signing beside the new one for a day: give your server the new one (Admin → your store → Webhooks) before then.',
+    ],
+    unexpected: ifNotYou(origin),
+  }),
   password_changed: (p, origin) => ({
     subject: 'Your Storefront password was changed',
     lines: [
@@ -265,6 +283,8 @@ export const NOTICE_MAIL_KINDS: Record<AccountNoticeKind, MailTemplate> = {
   store_deactivated: template('store_deactivated'),
   payout_changed: template('payout_changed'),
   api_key_created: template('api_key_created'),
+  api_key_revoked: template('api_key_revoked'),
+  webhook_secret_rotated: template('webhook_secret_rotated'),
   webhook_paused: template('webhook_paused'),
   password_changed: template('password_changed'),
   two_step_changed: template('two_step_changed'),

@@ -2301,6 +2301,7 @@ export type components = {
                 merchantNetUsdc: string;
                 orders: number;
                 payments: number;
+                refundedUsdc: string;
             }[];
             /** Format: date */
             from: string;
@@ -2312,6 +2313,7 @@ export type components = {
                 merchantNetUsdc: string;
                 orders: number;
                 payments: number;
+                refundedUsdc: string;
             };
         };
         Deleted: {

@@ -1,5 +1,6 @@
 // Daily series of the dashboard's charts, from analytics.daily_volume: per UTC day the orders paid,
-// payments, gross received, the merchant's net and the fees, every day of the range present.
+// payments, gross received, the merchant's net, the fees and the refunds sent from the payout
+// wallet, every day of the range present.
 import { formatUsdcFull, parseUsdc } from '@store/shared';
 import type {
   DailySeriesQuery,
@@ -22,6 +23,7 @@ interface DayRow {
   gross: string;
   net: string;
   fees: string;
+  refunded: string;
 }
 
 /**
@@ -47,7 +49,8 @@ export async function seriesOf(
       coalesce(sum(v.payments), 0)::int as payments,
       coalesce(sum(v.gross_usdc), 0)::numeric(38, 6)::text as gross,
       coalesce(sum(v.merchant_net_usdc), 0)::numeric(38, 6)::text as net,
-      coalesce(sum(v.fees_usdc), 0)::numeric(38, 6)::text as fees
+      coalesce(sum(v.fees_usdc), 0)::numeric(38, 6)::text as fees,
+      coalesce(max(f.refunded), 0)::numeric(38, 6)::text as refunded
     from range r
     -- Note: filtered before the join, so the view computes only these stores' days.
     left join (
@@ -55,6 +58,15 @@ export async function seriesOf(
       where store_id = any(${storeIds}::uuid[])
         and day >= (now() at time zone 'UTC')::date - (${days}::int - 1)
     ) v on v.day = r.day
+    -- The refunds the merchant sent from the payout wallet, by the day they were mined (the
+    -- payouts page's and the export's merchant_refund lines).
+    left join (
+      select (mined_at at time zone 'UTC')::date as day,
+        (sum(amount_base_units) / 1000000)::numeric(38, 6) as refunded
+      from analytics.merchant_refunds
+      where store_id = any(${storeIds}::uuid[]) and mined_at is not null
+      group by 1
+    ) f on f.day = r.day
     group by r.day order by r.day`;
   const points: DailyVolumePoint[] = rows.map((row) => ({
     day: row.day,
@@ -63,6 +75,7 @@ export async function seriesOf(
     grossUsdc: row.gross,
     merchantNetUsdc: row.net,
     feesUsdc: row.fees,
+    refundedUsdc: row.refunded,
   }));
   // Note: totals add base units (bigint), never floats.
   const sum = (pick: (p: DailyVolumePoint) => string) =>
@@ -77,6 +90,7 @@ export async function seriesOf(
       grossUsdc: sum((p) => p.grossUsdc),
       merchantNetUsdc: sum((p) => p.merchantNetUsdc),
       feesUsdc: sum((p) => p.feesUsdc),
+      refundedUsdc: sum((p) => p.refundedUsdc),
     },
   };
 }

@@ -61,7 +61,13 @@ export const apiKeysModule = ({ db, config }: AppDeps) => {
     .delete(
       '/api/api-keys/:id',
       async ({ params, request, server, user }) =>
-        revokeApiKey(db, user.id, params.id, auditActorOf({ request, server }, user, config)),
+        revokeApiKey(
+          db,
+          user.id,
+          params.id,
+          { origin: mailOriginOrNull(config, request) },
+          auditActorOf({ request, server }, user, config),
+        ),
       {
         access: { secondFactor: API_KEY_MESSAGES.sessionRequired },
         ...contract({

@@ -122,11 +122,15 @@ export async function listApiKeys(db: Database, userId: string): Promise<ApiKeyR
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))) as ApiKeyRow[];
 }
 
-/** Revokes the merchant's key (again: no change); 404 for a key that is not theirs. */
+/**
+ * Revokes the merchant's key (again: no change); 404 for a key that is not theirs. The owner is
+ * told by email (a revoked key stops the servers that use it).
+ */
 export async function revokeApiKey(
   db: Database,
   userId: string,
   id: string,
+  notice: NoticeContext,
   actor: AuditActor,
 ): Promise<ApiKeyRow> {
   if (!isUuid(id)) throw new AppError('not_found', API_KEY_MESSAGES.notFound);
@@ -137,6 +141,13 @@ export async function revokeApiKey(
       .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
       .returning(listColumns);
     if (revoked) {
+      const { name, keyPrefix } = revoked as ApiKeyRow;
+      await enqueueAccountNotice(
+        tx,
+        userId,
+        { kind: 'api_key_revoked', keyName: name, keyPrefix },
+        notice,
+      );
       await recordAudit(tx, actor, {
         action: 'api_key.revoked',
         accountId: userId,

@@ -1,6 +1,7 @@
 // Routes: GET /api/stores/{id}/webhook, PUT /api/stores/{id}/webhook,
 // GET /api/stores/{id}/webhook/secret, POST /api/stores/{id}/webhook/rotate-secret, GET /api/stores/{id}/webhook-deliveries,
 // POST /api/stores/{id}/webhook/test, POST /api/webhook-deliveries/{id}/redeliver
+
 import {
   API_KEY_MESSAGES,
   WEBHOOK_TEST_MESSAGES,
@@ -15,6 +16,7 @@ import type { AppDeps } from '../../context.ts';
 import { accessPlugin } from '../../http/access.ts';
 import { tooManyAttempts } from '../../http/attempt-limiter.ts';
 import { contract, registerResponseSchema } from '../../http/openapi.ts';
+import { mailOriginOrNull } from '../../http/public-origin.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { auditActorOf } from '../audit/record.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
@@ -96,7 +98,13 @@ export const webhooksModule = ({ db, config }: AppDeps) => {
     .post(
       '/api/stores/:id/webhook/rotate-secret',
       async ({ params, request, server, user }) =>
-        rotateWebhookSecret(db, user, params.id, auditActorOf({ request, server }, user, config)),
+        rotateWebhookSecret(
+          db,
+          user,
+          params.id,
+          { origin: mailOriginOrNull(config, request) },
+          auditActorOf({ request, server }, user, config),
+        ),
       {
         access: SECRET_OWNER,
         ...contract({

@@ -17,6 +17,7 @@ import {
   webhookEndpoints,
 } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
+import { enqueueAccountNotice, type NoticeContext } from '../../mail/notices.ts';
 import { previousSecretUntil, signingSecretsOf } from '../../webhooks/dispatcher.ts';
 import { postWebhook } from '../../webhooks/http-post.ts';
 import { messageIdOf, WEBHOOK_RETRY_WINDOW_MS } from '../../webhooks/outbox.ts';
@@ -185,6 +186,7 @@ export async function rotateWebhookSecret(
   db: Database,
   caller: Caller,
   storeId: string,
+  notice: NoticeContext,
   actor: AuditActor,
 ): Promise<WebhookSecretView> {
   const store = await getOwnStoreOrThrow(db, caller, storeId, 'manage');
@@ -197,7 +199,14 @@ export async function rotateWebhookSecret(
         webhookSecretRotatedAt: new Date(),
       })
       .where(eq(stores.id, storeId));
-    // Note: never the secret itself, nor part of it: only that it changed.
+    // Note: never the secret itself, nor part of it: only that it changed. The store's owner is
+    // told by email, whoever rotated it.
+    await enqueueAccountNotice(
+      tx,
+      store.ownerId,
+      { kind: 'webhook_secret_rotated', storeName: store.name, slug: store.slug },
+      notice,
+    );
     await recordAudit(tx, actor, {
       action: 'webhook.secret_rotated',
       accountId: store.ownerId,

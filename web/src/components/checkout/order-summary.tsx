@@ -15,7 +15,8 @@ export interface SummaryLine {
 }
 
 /**
- * The summary card; `taxUsdc` is shown only on the store checkout (8% estimated tax). `children`
+ * The summary card; `tax` is shown only where the order carries tax, with the label of its stored
+ * rate (the store's shipping zone, a session's own tax). `children`
  * (the pay button) is shown under the totals on wide screens and in the bottom bar on phones.
  * Note: CSS shows one of the two copies, so a page has one visible button of that name.
  */
@@ -25,9 +26,8 @@ export function OrderSummary(props: {
   /** What a discount code takes off (shown when more than 0.00), with the code. */
   discount?: { code: string; amountUsdc: string };
   shippingUsdc?: string;
-  taxUsdc?: string;
-  /** The tax line's label: the store checkout's 8% estimate unless given (a session's own tax). */
-  taxLabel?: string;
+  /** The tax line: its amount and label, both from the stored tax (no line when there is none). */
+  tax?: { amountUsdc: string; label: string };
   totalUsdc: string;
   children?: ReactNode;
 }) {
@@ -62,10 +62,10 @@ export function OrderSummary(props: {
               <dd>{props.shippingUsdc === '0.00' ? 'Free' : usdc(props.shippingUsdc)}</dd>
             </div>
           )}
-          {props.taxUsdc !== undefined && (
+          {props.tax && (
             <div>
-              <dt>{props.taxLabel ?? 'Estimated tax (8%)'}</dt>
-              <dd>{usdc(props.taxUsdc)}</dd>
+              <dt>{props.tax.label}</dt>
+              <dd>{usdc(props.tax.amountUsdc)}</dd>
             </div>
           )}
           <div className="summary-total">

@@ -55,7 +55,9 @@ const FEATURES = [
     Icon: GlobeIcon,
     title: 'Global reach',
     text: (network: string) =>
-      `Anyone with USDC on ${network} can pay; network fees are under $${MARKETING_CLAIMS.networkFeeUnderUsd}.`,
+      // Note: no network fee figure: nothing measures a transfer's cost on the deployment's chain
+      // (the payer's wallet shows the real one before sending), as on the payment page.
+      `Anyone with USDC on ${network} can pay from their own wallet, which shows the network fee before they send.`,
   },
 ] as const;
 

@@ -117,8 +117,7 @@ export function SessionForm(props: {
         }))}
         subtotalUsdc={session.subtotalUsdc}
         shippingUsdc={session.shippingOptions.length > 0 ? formatUsdc(shipping) : undefined}
-        taxUsdc={tax > 0n ? session.taxUsdc : undefined}
-        taxLabel="Tax"
+        tax={tax > 0n ? { amountUsdc: session.taxUsdc, label: 'Tax' } : undefined}
         totalUsdc={formatUsdc(total)}
       >
         <button type="submit" className="button button-large button-block" disabled={isSubmitting}>

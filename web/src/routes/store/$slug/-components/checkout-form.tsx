@@ -241,8 +241,14 @@ export function CheckoutForm(props: {
         }
         shippingUsdc={totals?.shippingUsdc ?? zone.shipping[method].priceUsdc}
         // Note: no tax row where the zone charges none.
-        taxUsdc={zone.taxRateBps > 0 ? (totals?.taxUsdc ?? '—') : undefined}
-        taxLabel={zone.pricesIncludeTax ? `Tax included (${rate})` : `Estimated tax (${rate})`}
+        tax={
+          zone.taxRateBps > 0
+            ? {
+                amountUsdc: totals?.taxUsdc ?? '—',
+                label: zone.pricesIncludeTax ? `Tax included (${rate})` : `Estimated tax (${rate})`,
+              }
+            : undefined
+        }
         totalUsdc={totals?.totalUsdc ?? '—'}
       >
         <button type="submit" className="button button-large button-block" disabled={isSubmitting}>
