@@ -205,7 +205,8 @@ const ROWS: Record<string, Row> = {
   'GET /api/stores': {
     more: 'read',
     call: (s) => s('GET', '/api/stores?mine=true'),
-    seesMore: (r) => Array.isArray(r.body) && r.body.some((s: { id: string }) => s.id === fx.storeId),
+    seesMore: (r) =>
+      Array.isArray(r.body) && r.body.some((s: { id: string }) => s.id === fx.storeId),
     anonymous: 401,
   },
   'GET /api/stores/{id}': {
@@ -217,8 +218,7 @@ const ROWS: Record<string, Row> = {
     more: 'read',
     call: (s, fx) => s('GET', store(fx, '/products')),
     seesMore: (r) =>
-      r.status === 200 &&
-      (r.body.items ?? r.body).some((p: { id: string }) => p.id === fx.draftId),
+      r.status === 200 && (r.body.items ?? r.body).some((p: { id: string }) => p.id === fx.draftId),
   },
   'GET /api/products/{id}': {
     more: 'read',
@@ -308,7 +308,8 @@ const ROWS: Record<string, Row> = {
   // Products and reviews.
   'POST /api/products': {
     permission: 'operate',
-    call: (s, fx) => s('POST', '/api/products', { storeId: fx.storeId, title: 'Cup', priceUsdc: '3' }),
+    call: (s, fx) =>
+      s('POST', '/api/products', { storeId: fx.storeId, title: 'Cup', priceUsdc: '3' }),
   },
   'PUT /api/products/{id}': {
     permission: 'operate',
@@ -361,7 +362,10 @@ const ROWS: Record<string, Row> = {
   },
 
   // The team.
-  'GET /api/stores/{id}/team': { permission: 'team', call: (s, fx) => s('GET', store(fx, '/team')) },
+  'GET /api/stores/{id}/team': {
+    permission: 'team',
+    call: (s, fx) => s('GET', store(fx, '/team')),
+  },
   'POST /api/stores/{id}/invitations': {
     permission: 'team',
     call: (s, fx) =>
@@ -389,7 +393,10 @@ const ROWS: Record<string, Row> = {
     permission: 'operate',
     call: (s, fx) => s('PATCH', order(fx), { status: 'processing' }),
   },
-  'GET /api/orders/{id}/detail': { permission: 'read', call: (s, fx) => s('GET', order(fx, '/detail')) },
+  'GET /api/orders/{id}/detail': {
+    permission: 'read',
+    call: (s, fx) => s('GET', order(fx, '/detail')),
+  },
   'POST /api/orders/{id}/shipment': {
     permission: 'operate',
     call: (s, fx) => s('POST', order(fx, '/shipment'), { carrier: 'UPS', trackingNumber: '1Z999' }),
@@ -528,7 +535,8 @@ let documented: Map<string, { sessionOnly: boolean; keyOnly: boolean }>;
 function sender(caller: Caller, route: { keyOnly: boolean }): Send {
   const headers: Record<string, string> = {};
   if (caller.cookie && !caller.keyOnly && !route.keyOnly) headers.cookie = caller.cookie;
-  if (caller.key && (caller.keyOnly || route.keyOnly)) headers.authorization = `Bearer ${caller.key}`;
+  if (caller.key && (caller.keyOnly || route.keyOnly))
+    headers.authorization = `Bearer ${caller.key}`;
   return async (method, path, body) => {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await t.app.handle(
@@ -693,7 +701,13 @@ beforeAll(async () => {
       key: await keyFor(joined.cookie, role),
     });
   }
-  callers.unshift({ name: 'owner', role: 'owner', keyOnly: false, cookie: t.owner.cookie, key: ownerKey });
+  callers.unshift({
+    name: 'owner',
+    role: 'owner',
+    keyOnly: false,
+    cookie: t.owner.cookie,
+    key: ownerKey,
+  });
   callers.push(
     {
       name: 'non-member',
@@ -703,7 +717,12 @@ beforeAll(async () => {
       key: await keyFor(t.other.cookie, 'owner'),
     },
     { name: 'anonymous', role: null, keyOnly: false },
-    { name: "owner's staff key", role: 'staff', keyOnly: true, key: await keyFor(t.owner.cookie, 'staff') },
+    {
+      name: "owner's staff key",
+      role: 'staff',
+      keyOnly: true,
+      key: await keyFor(t.owner.cookie, 'staff'),
+    },
     {
       name: "owner's viewer key",
       role: 'viewer',
@@ -808,7 +827,13 @@ describe("routes of the caller's own account", () => {
       for (const caller of [
         callers.find((c) => c.name === 'anonymous') as Caller,
         callers.find((c) => c.name === "owner's viewer key") as Caller,
-        { name: 'a signed-in account', role: null, keyOnly: false, cookie: fresh.cookie, key: freshKey },
+        {
+          name: 'a signed-in account',
+          role: null,
+          keyOnly: false,
+          cookie: fresh.cookie,
+          key: freshKey,
+        },
       ])
         await check(key, row, caller);
     });

@@ -437,7 +437,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Your session: open, awaiting_payment, completed or expired, and its order */
+        /** A session of your store (any member who may read it): open, awaiting_payment, completed or expired, and its order */
         get: operations["getApiCheckout-sessionsById"];
         put?: never;
         post?: never;
