@@ -297,11 +297,11 @@ const ROWS: Record<string, Row> = {
     call: (s, fx) => s('POST', store(fx, '/customers/erase'), { email: 'nobody@example.com' }),
   },
   'GET /api/stores/{id}/audit': {
-    permission: 'read',
+    permission: 'audit',
     call: (s, fx) => s('GET', store(fx, '/audit')),
   },
   'GET /api/stores/{id}/audit/csv': {
-    permission: 'read',
+    permission: 'audit',
     call: (s, fx) => s('GET', store(fx, '/audit/csv')),
   },
 

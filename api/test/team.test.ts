@@ -109,11 +109,12 @@ const ROUTES: Record<StorePermission, (c: ApiClient) => Promise<ApiResponse>> = 
   manage: (c) => c.put(`/api/stores/${store.id}`, { description: 'Mugs and cups' }),
   payout: (c) => c.post(`/api/stores/${store.id}/verification/challenge`, {}),
   team: (c) => c.get(`/api/stores/${store.id}/team`),
+  audit: (c) => c.get(`/api/stores/${store.id}/audit`),
 };
 
 const ALLOWED: Record<string, StorePermission[]> = {
-  owner: ['read', 'operate', 'refund', 'manage', 'payout', 'team'],
-  admin: ['read', 'operate', 'refund', 'manage'],
+  owner: ['read', 'operate', 'refund', 'manage', 'payout', 'team', 'audit'],
+  admin: ['read', 'operate', 'refund', 'manage', 'audit'],
   staff: ['read', 'operate', 'refund'],
   viewer: ['read'],
   'non-member': [],
