@@ -11,63 +11,22 @@ import {
   TEAM_MESSAGES,
 } from '@store/shared';
 import { customer } from '@store/stack/api-process';
-import { and, desc, eq } from 'drizzle-orm';
-import { emailOutbox, storeInvitations } from '../src/db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { storeInvitations } from '../src/db/schema.ts';
+import { type ApiClient, type ApiResponse, apiClient, storeForm } from './support/client.ts';
 import {
-  type ApiClient,
-  type ApiResponse,
-  apiClient,
-  sessionCookieOf,
-  storeForm,
-} from './support/client.ts';
+  invitationToken as mailedToken,
+  account as newAccount,
+  member as teamMember,
+} from './support/team.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi({ merchants: ['owner', 'other'] });
 const db = () => t.testDb.database.db;
-const password = 'correct horse battery';
-
-/** A new account with an email, signed in. */
-async function account(prefix: string) {
-  const email = `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const response = await t.shopper.post('/api/auth/sign-up', {
-    username: `${prefix}-${crypto.randomUUID().slice(0, 8)}`,
-    password,
-    email,
-  });
-  if (response.status !== 201) throw new Error(JSON.stringify(response.body));
-  const cookie = sessionCookieOf(response);
-  return { email, id: response.body.user.id as string, api: apiClient(t.app, cookie) };
-}
-
-/** The token of the newest invitation mailed to `email`. */
-async function invitationToken(email: string) {
-  const [mail] = await db()
-    .select()
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.toAddress, email), eq(emailOutbox.kind, 'team_invitation')))
-    .orderBy(desc(emailOutbox.createdAt))
-    .limit(1);
-  const url = new URL(String(mail?.payload?.url));
-  expect(url.pathname).toBe('/accept-invitation');
-  return url.searchParams.get('token') ?? '';
-}
-
-/** Invites a new account to `storeId` with `role` and has it accept. */
-async function member(storeId: string, role: 'admin' | 'staff' | 'viewer', limit?: string) {
-  const who = await account(role);
-  const invited = await t.owner.api.post(`/api/stores/${storeId}/invitations`, {
-    email: who.email.toUpperCase(),
-    role,
-    ...(limit ? { refundLimitUsdc: limit } : {}),
-  });
-  expect(invited.status).toBe(201);
-  const accepted = await who.api.post('/api/invitations/accept', {
-    token: await invitationToken(who.email),
-  });
-  expect(accepted.status).toBe(200);
-  expect(accepted.body).toMatchObject({ storeId, role });
-  return who;
-}
+const account = (prefix: string) => newAccount(t, prefix);
+const invitationToken = (email: string) => mailedToken(t, email);
+const member = (storeId: string, role: 'admin' | 'staff' | 'viewer', limit?: string) =>
+  teamMember(t, storeId, role, limit);
 
 let store: { id: string; slug: string };
 let order: { id: string };
@@ -266,6 +225,42 @@ describe('API keys and removal', () => {
     const headers = { authorization: `Bearer ${key.key}` };
     expect((await byKey.get(`/api/stores/${store.id}/customers`, { headers })).status).toBe(200);
     const edit = await byKey.put(`/api/stores/${store.id}`, { description: 'x' }, { headers });
+    expect(edit.status).toBe(403);
+    expect(edit.body.error.message).toBe(TEAM_MESSAGES.forbidden);
+  });
+
+  test("a member's key is their role or less: above it is refused; one for all stores does no more", async () => {
+    const viewer = await member(store.id, 'viewer');
+    for (const role of ['owner', 'admin', 'staff'] as const) {
+      const above = await viewer.api.post('/api/api-keys', { name: role, role, storeId: store.id });
+      expect(above.status, role).toBe(403);
+      expect(above.body.error.message).toBe(TEAM_MESSAGES.keyRoleTooHigh);
+    }
+    const own = await viewer.api.post('/api/api-keys', {
+      name: 'Books',
+      role: 'viewer',
+      storeId: store.id,
+    });
+    expect(own.status).toBe(201);
+    // A key for all of the member's stores: 'owner' means whatever the member's role allows.
+    const wide = await viewer.api.post('/api/api-keys', { name: 'Everywhere' });
+    expect(wide.status).toBe(201);
+    const listed = (await viewer.api.get('/api/api-keys')).body.map(
+      (k: { name: string; role: string; storeId: string | null }) => [k.name, k.role, k.storeId],
+    );
+    expect(listed).toEqual([
+      ['Everywhere', 'owner', null],
+      ['Books', 'viewer', store.id],
+    ]);
+    const headers = { authorization: `Bearer ${wide.body.key}` };
+    expect((await t.shopper.get(`/api/stores/${store.id}/customers`, { headers })).status).toBe(
+      200,
+    );
+    const edit = await t.shopper.post(
+      '/api/products',
+      { storeId: store.id, title: 'Pin', priceUsdc: '1' },
+      { headers },
+    );
     expect(edit.status).toBe(403);
     expect(edit.body.error.message).toBe(TEAM_MESSAGES.forbidden);
   });
