@@ -113,6 +113,31 @@ describe('each role on a route of each permission', () => {
     const mine = await t.owner.api.get('/api/stores?mine=true');
     expect(mine.body.find((s: { id: string }) => s.id === store.id).role).toBe('owner');
   });
+
+  test("the store's answer tells each member their role, and staff their refund limit", async () => {
+    const standing = async (who: string) => {
+      const one = (await clients[who]?.get(`/api/stores/${store.id}`))?.body;
+      const listed = (await clients[who]?.get('/api/stores?mine=true'))?.body.find(
+        (s: { id: string }) => s.id === store.id,
+      );
+      expect([listed.role, listed.refundLimitUsdc]).toEqual([one.role, one.refundLimitUsdc]);
+      return [one.role, one.refundLimitUsdc];
+    };
+    expect(await standing('owner')).toEqual(['owner', null]);
+    expect(await standing('admin')).toEqual(['admin', null]);
+    expect(await standing('staff')).toEqual(['staff', '20.00']);
+    expect(await standing('viewer')).toEqual(['viewer', null]);
+    // A staff member's key with the viewer role reads the store as a viewer: no limit.
+    const key = (await clients.staff?.post('/api/api-keys', { name: 'Read', role: 'viewer' }))
+      ?.body;
+    const byKey = await t.shopper.get(`/api/stores/${store.id}`, {
+      headers: { authorization: `Bearer ${key.key}` },
+    });
+    expect([byKey.body.role, byKey.body.refundLimitUsdc]).toEqual(['viewer', null]);
+    // The public view has neither.
+    const anonymous = (await t.shopper.get(`/api/stores/${store.slug}`)).body;
+    expect('role' in anonymous || 'refundLimitUsdc' in anonymous).toBe(false);
+  });
 });
 
 describe('invitations', () => {

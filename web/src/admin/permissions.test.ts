@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { may, mayInSome, roleIn, storesAllowing } from './permissions.ts';
+import { may, mayInSome, mayRefundIn, roleIn, storesAllowing } from './permissions.ts';
 
 describe('what the admin shows a role', () => {
   it('follows the shared permission table', () => {
@@ -11,6 +11,15 @@ describe('what the admin shows a role', () => {
     expect(may({ role: 'admin' }, 'payout')).toBe(false);
     expect(may({ role: 'owner' }, 'team')).toBe(true);
     expect(may(undefined, 'read')).toBe(false);
+  });
+
+  it('offers refunds to staff only with a limit', () => {
+    expect(mayRefundIn({ role: 'staff', refundLimitUsdc: '25.00' })).toBe(true);
+    expect(mayRefundIn({ role: 'staff', refundLimitUsdc: null })).toBe(false);
+    expect(mayRefundIn({ role: 'staff', refundLimitUsdc: '0.00' })).toBe(false);
+    expect(mayRefundIn({ role: 'admin', refundLimitUsdc: null })).toBe(true);
+    expect(mayRefundIn({ role: 'viewer' })).toBe(false);
+    expect(mayRefundIn(undefined)).toBe(false);
   });
 
   it('treats a store made on this device as its creator’s', () => {

@@ -1,11 +1,13 @@
 // What the signed-in merchant may do in a store, from the role the store's answer carries
 // (GET /api/stores?mine=true, GET /api/stores/{id}) and the one permission table of
 // shared/src/team.ts that the API checks too: the admin shows a member only what their role allows.
-import { roleAllows, type StorePermission, type StoreRole } from '@store/shared';
+import { mayRefund, roleAllows, type StorePermission, type StoreRole } from '@store/shared';
 
 /** A store as the admin holds it: its role is missing on one made on this device (its creator's). */
 export interface StoreWithRole {
   role?: StoreRole;
+  /** A staff member's limit per refund (USDC); null when none is set. */
+  refundLimitUsdc?: string | null;
 }
 
 /** The role the merchant acts with in `store`: a store made on this device is theirs. */
@@ -16,6 +18,11 @@ export function roleIn(store: StoreWithRole): StoreRole {
 /** True when the merchant's role in `store` allows `permission` (false for no store). */
 export function may(store: StoreWithRole | undefined, permission: StorePermission): boolean {
   return store !== undefined && roleAllows(roleIn(store), permission);
+}
+
+/** True when the merchant may refund something in `store` (staff: only with a limit above 0). */
+export function mayRefundIn(store: StoreWithRole | undefined): boolean {
+  return store !== undefined && mayRefund(roleIn(store), '0.01', store.refundLimitUsdc ?? null);
 }
 
 /**

@@ -2693,6 +2693,7 @@ export type components = {
             pricesIncludeTax: boolean;
             primaryColor: string;
             productCount: number;
+            refundLimitUsdc: string | null;
             replyToEmail: string | null;
             returnPolicyDays: number | null;
             /** @enum {string} */

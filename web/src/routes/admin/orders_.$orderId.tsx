@@ -27,7 +27,7 @@ import { type ForwardingDetail, fetchForwardingDetail } from '../../admin/forwar
 import { fetchOrderActivity } from '../../admin/fulfilment-api.ts';
 import { legAmount, paymentException } from '../../admin/order-payment.ts';
 import { orderTax } from '../../admin/orders-csv.ts';
-import { may } from '../../admin/permissions.ts';
+import { may, mayRefundIn } from '../../admin/permissions.ts';
 import { type MerchantOrder, MerchantOrderSchema } from '../../admin/types.ts';
 import { useMerchantStores, useView } from '../../admin/use-merchant-data.ts';
 import { ApiError } from '../../lib/api.ts';
@@ -110,7 +110,7 @@ function OrderPage() {
           forwarding={forwarding}
           activity={activity}
           onShipped={(o) => void shipped(o)}
-          canRefund={may(store, 'refund')}
+          canRefund={mayRefundIn(store)}
           canShip={may(store, 'operate')}
         />
       ) : load === 'not-found' ? (
