@@ -11,63 +11,22 @@ import {
   TEAM_MESSAGES,
 } from '@store/shared';
 import { customer } from '@store/stack/api-process';
-import { and, desc, eq } from 'drizzle-orm';
-import { emailOutbox, storeInvitations } from '../src/db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { storeInvitations } from '../src/db/schema.ts';
+import { type ApiClient, type ApiResponse, apiClient, storeForm } from './support/client.ts';
 import {
-  type ApiClient,
-  type ApiResponse,
-  apiClient,
-  sessionCookieOf,
-  storeForm,
-} from './support/client.ts';
+  invitationToken as mailedToken,
+  account as newAccount,
+  member as teamMember,
+} from './support/team.ts';
 import { useTestApi } from './support/test-api.ts';
 
 const t = useTestApi({ merchants: ['owner', 'other'] });
 const db = () => t.testDb.database.db;
-const password = 'correct horse battery';
-
-/** A new account with an email, signed in. */
-async function account(prefix: string) {
-  const email = `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const response = await t.shopper.post('/api/auth/sign-up', {
-    username: `${prefix}-${crypto.randomUUID().slice(0, 8)}`,
-    password,
-    email,
-  });
-  if (response.status !== 201) throw new Error(JSON.stringify(response.body));
-  const cookie = sessionCookieOf(response);
-  return { email, id: response.body.user.id as string, api: apiClient(t.app, cookie) };
-}
-
-/** The token of the newest invitation mailed to `email`. */
-async function invitationToken(email: string) {
-  const [mail] = await db()
-    .select()
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.toAddress, email), eq(emailOutbox.kind, 'team_invitation')))
-    .orderBy(desc(emailOutbox.createdAt))
-    .limit(1);
-  const url = new URL(String(mail?.payload?.url));
-  expect(url.pathname).toBe('/accept-invitation');
-  return url.searchParams.get('token') ?? '';
-}
-
-/** Invites a new account to `storeId` with `role` and has it accept. */
-async function member(storeId: string, role: 'admin' | 'staff' | 'viewer', limit?: string) {
-  const who = await account(role);
-  const invited = await t.owner.api.post(`/api/stores/${storeId}/invitations`, {
-    email: who.email.toUpperCase(),
-    role,
-    ...(limit ? { refundLimitUsdc: limit } : {}),
-  });
-  expect(invited.status).toBe(201);
-  const accepted = await who.api.post('/api/invitations/accept', {
-    token: await invitationToken(who.email),
-  });
-  expect(accepted.status).toBe(200);
-  expect(accepted.body).toMatchObject({ storeId, role });
-  return who;
-}
+const account = (prefix: string) => newAccount(t, prefix);
+const invitationToken = (email: string) => mailedToken(t, email);
+const member = (storeId: string, role: 'admin' | 'staff' | 'viewer', limit?: string) =>
+  teamMember(t, storeId, role, limit);
 
 let store: { id: string; slug: string };
 let order: { id: string };
@@ -109,11 +68,12 @@ const ROUTES: Record<StorePermission, (c: ApiClient) => Promise<ApiResponse>> = 
   manage: (c) => c.put(`/api/stores/${store.id}`, { description: 'Mugs and cups' }),
   payout: (c) => c.post(`/api/stores/${store.id}/verification/challenge`, {}),
   team: (c) => c.get(`/api/stores/${store.id}/team`),
+  audit: (c) => c.get(`/api/stores/${store.id}/audit`),
 };
 
 const ALLOWED: Record<string, StorePermission[]> = {
-  owner: ['read', 'operate', 'refund', 'manage', 'payout', 'team'],
-  admin: ['read', 'operate', 'refund', 'manage'],
+  owner: ['read', 'operate', 'refund', 'manage', 'payout', 'team', 'audit'],
+  admin: ['read', 'operate', 'refund', 'manage', 'audit'],
   staff: ['read', 'operate', 'refund'],
   viewer: ['read'],
   'non-member': [],
@@ -152,6 +112,31 @@ describe('each role on a route of each permission', () => {
     expect(orders?.body.map((o: { id: string }) => o.id)).toEqual([order.id]);
     const mine = await t.owner.api.get('/api/stores?mine=true');
     expect(mine.body.find((s: { id: string }) => s.id === store.id).role).toBe('owner');
+  });
+
+  test("the store's answer tells each member their role, and staff their refund limit", async () => {
+    const standing = async (who: string) => {
+      const one = (await clients[who]?.get(`/api/stores/${store.id}`))?.body;
+      const listed = (await clients[who]?.get('/api/stores?mine=true'))?.body.find(
+        (s: { id: string }) => s.id === store.id,
+      );
+      expect([listed.role, listed.refundLimitUsdc]).toEqual([one.role, one.refundLimitUsdc]);
+      return [one.role, one.refundLimitUsdc];
+    };
+    expect(await standing('owner')).toEqual(['owner', null]);
+    expect(await standing('admin')).toEqual(['admin', null]);
+    expect(await standing('staff')).toEqual(['staff', '20.00']);
+    expect(await standing('viewer')).toEqual(['viewer', null]);
+    // A staff member's key with the viewer role reads the store as a viewer: no limit.
+    const key = (await clients.staff?.post('/api/api-keys', { name: 'Read', role: 'viewer' }))
+      ?.body;
+    const byKey = await t.shopper.get(`/api/stores/${store.id}`, {
+      headers: { authorization: `Bearer ${key.key}` },
+    });
+    expect([byKey.body.role, byKey.body.refundLimitUsdc]).toEqual(['viewer', null]);
+    // The public view has neither.
+    const anonymous = (await t.shopper.get(`/api/stores/${store.slug}`)).body;
+    expect('role' in anonymous || 'refundLimitUsdc' in anonymous).toBe(false);
   });
 });
 
@@ -265,6 +250,42 @@ describe('API keys and removal', () => {
     const headers = { authorization: `Bearer ${key.key}` };
     expect((await byKey.get(`/api/stores/${store.id}/customers`, { headers })).status).toBe(200);
     const edit = await byKey.put(`/api/stores/${store.id}`, { description: 'x' }, { headers });
+    expect(edit.status).toBe(403);
+    expect(edit.body.error.message).toBe(TEAM_MESSAGES.forbidden);
+  });
+
+  test("a member's key is their role or less: above it is refused; one for all stores does no more", async () => {
+    const viewer = await member(store.id, 'viewer');
+    for (const role of ['owner', 'admin', 'staff'] as const) {
+      const above = await viewer.api.post('/api/api-keys', { name: role, role, storeId: store.id });
+      expect(above.status, role).toBe(403);
+      expect(above.body.error.message).toBe(TEAM_MESSAGES.keyRoleTooHigh);
+    }
+    const own = await viewer.api.post('/api/api-keys', {
+      name: 'Books',
+      role: 'viewer',
+      storeId: store.id,
+    });
+    expect(own.status).toBe(201);
+    // A key for all of the member's stores: 'owner' means whatever the member's role allows.
+    const wide = await viewer.api.post('/api/api-keys', { name: 'Everywhere' });
+    expect(wide.status).toBe(201);
+    const listed = (await viewer.api.get('/api/api-keys')).body.map(
+      (k: { name: string; role: string; storeId: string | null }) => [k.name, k.role, k.storeId],
+    );
+    expect(listed).toEqual([
+      ['Everywhere', 'owner', null],
+      ['Books', 'viewer', store.id],
+    ]);
+    const headers = { authorization: `Bearer ${wide.body.key}` };
+    expect((await t.shopper.get(`/api/stores/${store.id}/customers`, { headers })).status).toBe(
+      200,
+    );
+    const edit = await t.shopper.post(
+      '/api/products',
+      { storeId: store.id, title: 'Pin', priceUsdc: '1' },
+      { headers },
+    );
     expect(edit.status).toBe(403);
     expect(edit.body.error.message).toBe(TEAM_MESSAGES.forbidden);
   });

@@ -14,8 +14,8 @@ describe('roleAllows', () => {
       STORE_ROLES.map((role) => [role, STORE_PERMISSIONS.filter((p) => roleAllows(role, p))]),
     );
     expect(table).toEqual({
-      owner: ['read', 'operate', 'refund', 'manage', 'payout', 'team'],
-      admin: ['read', 'operate', 'refund', 'manage'],
+      owner: ['read', 'operate', 'refund', 'manage', 'payout', 'team', 'audit'],
+      admin: ['read', 'operate', 'refund', 'manage', 'audit'],
       staff: ['read', 'operate', 'refund'],
       viewer: ['read'],
     });

@@ -1,6 +1,6 @@
 // A store's team: its members' roles and what each may do, one table for the API's access check
 // and the admin's pages. Roles, most to least: owner (everything), admin (everything but the team
-// and the payout address), staff (orders, fulfilment, products, refunds up to a limit the owner
+// and the payout address; the audit log too), staff (orders, fulfilment, products, refunds up to a limit the owner
 // sets) and viewer (reads only: the accountant). An API key carries its member's role or less.
 import { parseUsdc } from './money.ts';
 
@@ -11,7 +11,7 @@ export type StoreRole = (typeof STORE_ROLES)[number];
 
 /** What a merchant route does to a store, as the role check sees it. */
 export const STORE_PERMISSIONS = [
-  /** Read the store, its orders, customers, payouts, books and audit log. */
+  /** Read the store, its orders, customers, payouts and books. */
   'read',
   /** Orders: status, shipments; products and stock; reviews. */
   'operate',
@@ -23,13 +23,15 @@ export const STORE_PERMISSIONS = [
   'payout',
   /** Members, their roles and invitations. */
   'team',
+  /** The audit log: who changed money or access (owners and admins). */
+  'audit',
 ] as const;
 /** One permission. */
 export type StorePermission = (typeof STORE_PERMISSIONS)[number];
 
 const GRANTS: Record<StoreRole, readonly StorePermission[]> = {
   owner: STORE_PERMISSIONS,
-  admin: ['read', 'operate', 'refund', 'manage'],
+  admin: ['read', 'operate', 'refund', 'manage', 'audit'],
   staff: ['read', 'operate', 'refund'],
   viewer: ['read'],
 };

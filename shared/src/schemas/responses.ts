@@ -68,6 +68,8 @@ export const StoreSchema = v.object({
   ownerId: v.string(),
   /** The role the reader acts with in the store's team (owner, admin, staff or viewer). */
   role: v.picklist(STORE_ROLES),
+  /** A staff reader's limit per refund (USDC; null: none set, or another role). */
+  refundLimitUsdc: v.nullable(v.string()),
   paymentAddress: v.nullable(v.string()),
   replyToEmail: v.nullable(v.string()),
   webhookUrl: v.nullable(v.string()),
@@ -84,6 +86,7 @@ export type Store = v.InferOutput<typeof StoreSchema>;
 export const STORE_OWNER_FIELDS = [
   'ownerId',
   'role',
+  'refundLimitUsdc',
   'paymentAddress',
   'replyToEmail',
   'webhookUrl',

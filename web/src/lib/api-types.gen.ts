@@ -437,7 +437,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Your session: open, awaiting_payment, completed or expired, and its order */
+        /** A session of your store (any member who may read it): open, awaiting_payment, completed or expired, and its order */
         get: operations["getApiCheckout-sessionsById"];
         put?: never;
         post?: never;
@@ -1052,7 +1052,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * A store's audit log, newest first
+         * A store's audit log, newest first (owners and admins)
          * @description Every change to money or access: payout address, slug, deactivation, refunds, accepting an underpaid order, API keys, the webhook URL and secret, sign-ins from a new device; with who (user, and API key when one was used), when, from where (address, User-Agent) and the fields before and after (never a secret). The store’s entries and its owner’s account entries (keys, sign-ins). Append-only. Filters: `action`, `actor` (a user’s or API key’s id), `from` and `to` (UTC days, both included). A full page (`limit`, default 100, at most 500) carries `X-Next-Cursor`: pass it as `cursor` for the next page.
          */
         get: operations["getApiStoresByIdAudit"];
@@ -1072,7 +1072,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * A store's audit log as a CSV file, newest first (the same filters)
+         * A store's audit log as a CSV file, newest first (the same filters; owners and admins)
          * @description Every change to money or access: payout address, slug, deactivation, refunds, accepting an underpaid order, API keys, the webhook URL and secret, sign-ins from a new device; with who (user, and API key when one was used), when, from where (address, User-Agent) and the fields before and after (never a secret). The store’s entries and its owner’s account entries (keys, sign-ins). Append-only. Filters: `action`, `actor` (a user’s or API key’s id), `from` and `to` (UTC days, both included).
          */
         get: operations["getApiStoresByIdAuditCsv"];
@@ -2695,6 +2695,7 @@ export type components = {
             pricesIncludeTax: boolean;
             primaryColor: string;
             productCount: number;
+            refundLimitUsdc: string | null;
             replyToEmail: string | null;
             returnPolicyDays: number | null;
             /** @enum {string} */

@@ -28,7 +28,7 @@ export const auditModule = ({ db }: AppDeps) =>
         access: 'merchant',
         ...contract({
           tags: ['stores'],
-          summary: "A store's audit log, newest first",
+          summary: "A store's audit log, newest first (owners and admins)",
           description: `${what} A full page (\`limit\`, default 100, at most 500) carries \`X-Next-Cursor\`: pass it as \`cursor\` for the next page.`,
           ok: { 200: v.array(entry) },
           errors: ['not_found'],
@@ -43,7 +43,8 @@ export const auditModule = ({ db }: AppDeps) =>
         access: 'merchant',
         ...contract({
           tags: ['stores'],
-          summary: "A store's audit log as a CSV file, newest first (the same filters)",
+          summary:
+            "A store's audit log as a CSV file, newest first (the same filters; owners and admins)",
           description: what,
           ok: { 200: { mediaType: 'text/csv', description: 'The CSV file (an attachment)' } },
           errors: ['not_found'],

@@ -106,7 +106,7 @@ export async function listStoreAudit(
   storeId: string,
   query: AuditQuery,
 ): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
-  const store = await getOwnStoreOrThrow(db, caller, storeId, 'read');
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'audit');
   const limit = query.limit ?? AUDIT_LIST_LIMITS.defaultPage;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const rows = await entryQuery(db, store, query, after, limit + 1);
@@ -142,7 +142,7 @@ export async function storeAuditCsv(
   storeId: string,
   query: AuditQuery,
 ): Promise<Response> {
-  const store = await getOwnStoreOrThrow(db, caller, storeId, 'read');
+  const store = await getOwnStoreOrThrow(db, caller, storeId, 'audit');
   return csvAttachment(
     entryQuery(db, store, query).cursor(CSV_BATCH),
     AUDIT_CSV_COLUMNS,

@@ -59,12 +59,13 @@ export const checkoutSessionsModule = ({ db, config }: AppDeps) => {
     .get(
       '/api/checkout-sessions/:id',
       async ({ params, request, user }) =>
-        getCheckoutSession(db, user.id, params.id, publicOrigin(request)),
+        getCheckoutSession(db, user, params.id, publicOrigin(request)),
       {
         access: 'merchant',
         ...contract({
           tags,
-          summary: 'Your session: open, awaiting_payment, completed or expired, and its order',
+          summary:
+            'A session of your store (any member who may read it): open, awaiting_payment, completed or expired, and its order',
           ok: { 200: owned },
           errors: ['not_found'],
         }),

@@ -27,7 +27,13 @@ import { checkoutSessions, orders, paymentWallets, stores } from '../../db/schem
 import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
 import { randomBase62 } from '../api-keys/service.ts';
-import { authorizeStore, type Caller, memberStore } from '../team/access.ts';
+import {
+  authorizeStore,
+  type Caller,
+  memberStore,
+  membershipOf,
+  requirePermission,
+} from '../team/access.ts';
 
 const M = CHECKOUT_SESSION_MESSAGES;
 /** Path of the hosted checkout of a session, on the web app's origin. */
@@ -182,12 +188,16 @@ async function findSession(db: Database, id: string) {
 /** The session as its owner reads it, with its order and payment state once created. */
 export async function getCheckoutSession(
   db: Database,
-  userId: string,
+  caller: Caller,
   id: string,
   publicOrigin: string,
 ) {
   const row = await findSession(db, id);
-  if (!row || row.userId !== userId) throw new AppError('not_found', M.notFound);
+  // Note: the store's session, read by its team (not only the member who made it); the store's
+  // 404 for anyone else, as for a session that does not exist.
+  const member = row ? await membershipOf(db, caller, row.storeId) : null;
+  if (!row || !member) throw new AppError('not_found', M.notFound);
+  requirePermission(member, 'read');
   const order = await sessionOrder(db, row.orderId);
   const status = reportedStatus(await settleExpiry(db, row), order);
   return {

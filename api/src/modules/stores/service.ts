@@ -95,7 +95,11 @@ export function listActiveStores(
  */
 export async function listOwnStores(db: Database, caller: Caller): Promise<OwnerStore[]> {
   const rows = await db
-    .select({ ...ownerColumns, memberRole: storeMembers.role })
+    .select({
+      ...ownerColumns,
+      memberRole: storeMembers.role,
+      refundLimitUsdc: storeMembers.refundLimitUsdc,
+    })
     .from(stores)
     .innerJoin(
       storeMembers,
@@ -103,9 +107,9 @@ export async function listOwnStores(db: Database, caller: Caller): Promise<Owner
     )
     .where(memberStore(caller, sql`${stores.id}`))
     .orderBy(asc(stores.createdAt), asc(stores.id));
-  return rows.map(({ memberRole, ...store }) => ({
+  return rows.map(({ memberRole, refundLimitUsdc, ...store }) => ({
     ...store,
-    role: effectiveRole(memberRole, caller.apiKeyRole),
+    ...standingOf(effectiveRole(memberRole, caller.apiKeyRole), refundLimitUsdc),
   }));
 }
 
@@ -146,7 +150,7 @@ export async function getStoreForViewer(
   if (membership)
     return {
       ...rest,
-      role: membership.role,
+      ...standingOf(membership.role, membership.refundLimitUsdc),
       ownerId,
       paymentAddress,
       replyToEmail,
@@ -176,11 +180,20 @@ export async function findStoreRef(
   return store;
 }
 
-/** A store by id in its team's view, read as a member with `role`; undefined when there is none. */
-async function storeById(db: Executor, id: string, role: StoreRole): Promise<OwnerStore> {
+/** The reader's standing in a store as its answer carries it: a limit only for a staff role. */
+function standingOf(role: StoreRole, refundLimitUsdc: string | null) {
+  return { role, refundLimitUsdc: role === 'staff' ? refundLimitUsdc : null };
+}
+
+/** A store by id in its team's view, read by a member with `standing`; 404 when there is none. */
+async function storeById(
+  db: Executor,
+  id: string,
+  standing: { role: StoreRole; refundLimitUsdc: string | null },
+): Promise<OwnerStore> {
   const [store] = await db.select(ownerColumns).from(stores).where(eq(stores.id, id)).limit(1);
   if (!store) throw new AppError('not_found', STORE_NOT_FOUND);
-  return { ...store, role };
+  return { ...store, ...standingOf(standing.role, standing.refundLimitUsdc) };
 }
 
 /**
@@ -195,7 +208,7 @@ export async function getOwnStoreOrThrow(
 ): Promise<OwnerStore> {
   if (!isUuid(id)) throw new AppError('not_found', STORE_NOT_FOUND);
   const membership = await authorizeStore(db, caller, id, permission);
-  return storeById(db, id, membership.role);
+  return storeById(db, id, membership);
 }
 
 /**
@@ -262,7 +275,7 @@ export async function createStore(
       return id;
     }),
   );
-  return storeById(db, id, 'owner');
+  return storeById(db, id, { role: 'owner', refundLimitUsdc: null });
 }
 
 /** Whether an edit sets another payout address (which withdraws "Verified Store"). */
@@ -394,7 +407,7 @@ export async function updateStore(
       if (made.includes('slug') && fields.slug) await claimSlug(tx, ownerId, fields.slug);
       // Note: the row is locked first, so the audit's "before" is what this edit replaced.
       await tx.execute(sql`select 1 from ${stores} where ${stores.id} = ${id} for update`);
-      const before = await storeById(tx, id, current.role);
+      const before = await storeById(tx, id, current);
       const updated = await tx
         .update(stores)
         .set(withdrawn ? { ...changes, ...NOT_VERIFIED } : changes)
@@ -407,14 +420,14 @@ export async function updateStore(
         )
         .returning({ id: stores.id });
       if (updated.length === 0) return false;
-      const after = await storeById(tx, id, current.role);
+      const after = await storeById(tx, id, current);
       for (const notice of noticesOf(current, after, made))
         await enqueueAccountNotice(tx, ownerId, notice, options.notice);
       for (const event of auditEventsOf(before, after)) await recordAudit(tx, options.actor, event);
       return true;
     }),
   );
-  const after = await storeById(db, id, current.role);
+  const after = await storeById(db, id, current);
   if (!saved) throw staleEdit('store', after);
   return after;
 }

@@ -18,6 +18,7 @@ import {
   storeBody,
   storeFormDefaults,
 } from '../form-values.ts';
+import { may } from '../permissions.ts';
 import type { MerchantStore } from '../types.ts';
 import { useAdminForm } from './fields.tsx';
 import { Modal, ModalFormActions } from './modal.tsx';
@@ -123,11 +124,14 @@ function StoreForm({ userId, store, onDone }: StoreFormProps) {
             />
           )}
         </form.AppField>
-        <form.AppField name="paymentAddress">
-          {(field) => (
-            <field.InputField label="Payment Address" placeholder="0x…" autoComplete="off" />
-          )}
-        </form.AppField>
+        {/* Note: only a role that may change where the money goes sees the payout address field. */}
+        {(!store || may(store, 'payout')) && (
+          <form.AppField name="paymentAddress">
+            {(field) => (
+              <field.InputField label="Payment Address" placeholder="0x…" autoComplete="off" />
+            )}
+          </form.AppField>
+        )}
         <form.AppField name="replyToEmail">
           {(field) => (
             <field.InputField

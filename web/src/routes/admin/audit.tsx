@@ -5,13 +5,11 @@
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditEntry } from '@store/shared/audit';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { valibotValidator } from '@tanstack/valibot-adapter';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import * as v from 'valibot';
 import { auditCsvUrl, fetchAuditPage } from '../../admin/audit-api.ts';
-import { refreshStores } from '../../admin/cache.ts';
-import { isLocalId } from '../../admin/outbox/queue.ts';
-import { useMerchantStores } from '../../admin/use-merchant-data.ts';
-import { ApiError, errorText } from '../../lib/api.ts';
+import { useStoreLoad } from '../../admin/use-store-load.ts';
+import { errorText } from '../../lib/api.ts';
 import { toastError } from '../../lib/toast.ts';
 import '../../admin/table-cards.css';
 
@@ -38,60 +36,34 @@ export const Route = createFileRoute('/admin/audit')({
   component: AuditPage,
 });
 
-type Load =
-  | { state: 'loading' }
-  | { state: 'loaded'; entries: AuditEntry[]; cursor: string | null }
-  | { state: 'refused'; text: string }
-  | { state: 'offline' };
-
 function AuditPage() {
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   const userId = Route.useRouteContext().merchant.id;
-  const stores = (useMerchantStores(userId) ?? []).filter((s) => !isLocalId(s.item.id));
-  const storeId = search.storeId ?? stores[0]?.item.id;
   const filters = { action: search.action, from: search.from, to: search.to };
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const { stores, storeId, load, setLoad } = useStoreLoad({
+    userId,
+    storeId: search.storeId,
+    permission: 'audit',
+    fetch: async (id) => {
+      const page = await fetchAuditPage(id, filters);
+      return { entries: page.entries, cursor: page.nextCursor };
+    },
+    key: JSON.stringify(filters),
+  });
   const [loadingMore, setLoadingMore] = useState(false);
-
-  useEffect(() => {
-    refreshStores(userId).catch((error: unknown) => console.warn('Stores refresh failed', error));
-  }, [userId]);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the filters are the search's fields
-  useEffect(() => {
-    if (!storeId) return;
-    let live = true;
-    setLoad({ state: 'loading' });
-    fetchAuditPage(storeId, filters).then(
-      (page) =>
-        live && setLoad({ state: 'loaded', entries: page.entries, cursor: page.nextCursor }),
-      (error: unknown) => {
-        if (!live) return;
-        setLoad(
-          error instanceof ApiError
-            ? { state: 'refused', text: errorText(error) }
-            : { state: 'offline' },
-        );
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [storeId, search.action, search.from, search.to]);
 
   const setSearch = (patch: Partial<typeof search>) =>
     navigate({ search: (previous) => ({ ...previous, ...patch }), replace: true });
 
   const loadMore = async () => {
-    if (load.state !== 'loaded' || !load.cursor || !storeId) return;
+    if (load.state !== 'loaded' || !load.value.cursor || !storeId) return;
     setLoadingMore(true);
     try {
-      const page = await fetchAuditPage(storeId, filters, load.cursor);
+      const page = await fetchAuditPage(storeId, filters, load.value.cursor);
       setLoad({
         state: 'loaded',
-        entries: [...load.entries, ...page.entries],
-        cursor: page.nextCursor,
+        value: { entries: [...load.value.entries, ...page.entries], cursor: page.nextCursor },
       });
     } catch (error) {
       toastError('Failed to load more entries', errorText(error));
@@ -188,8 +160,8 @@ function AuditPage() {
           </p>
         ) : (
           <>
-            <AuditTable entries={load.entries} />
-            {load.cursor && (
+            <AuditTable entries={load.value.entries} />
+            {load.value.cursor && (
               <div className="actions">
                 <button
                   type="button"

@@ -7,11 +7,9 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { valibotValidator } from '@tanstack/valibot-adapter';
 import { useEffect, useRef, useState } from 'react';
 import * as v from 'valibot';
-import { refreshStores } from '../../admin/cache.ts';
 import { fetchCustomerPage } from '../../admin/customers-api.ts';
-import { isLocalId } from '../../admin/outbox/queue.ts';
-import { useMerchantStores } from '../../admin/use-merchant-data.ts';
-import { ApiError, errorText } from '../../lib/api.ts';
+import { useStoreLoad } from '../../admin/use-store-load.ts';
+import { errorText } from '../../lib/api.ts';
 import { usdc } from '../../lib/format.ts';
 import { toastError } from '../../lib/toast.ts';
 import '../../admin/table-cards.css';
@@ -37,49 +35,26 @@ export const Route = createFileRoute('/admin/customers')({
   component: CustomersPage,
 });
 
-type Load =
-  | { state: 'loading' }
-  | { state: 'loaded'; customers: Customer[]; cursor: string | null }
-  | { state: 'refused'; text: string }
-  | { state: 'offline' };
-
 function CustomersPage() {
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   const userId = Route.useRouteContext().merchant.id;
-  const stores = (useMerchantStores(userId) ?? []).filter((s) => !isLocalId(s.item.id));
-  const storeId = search.storeId ?? stores[0]?.item.id;
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const { stores, storeId, load, setLoad } = useStoreLoad({
+    userId,
+    storeId: search.storeId,
+    permission: 'read',
+    fetch: async (id) => {
+      const page = await fetchCustomerPage(id, { q: search.q });
+      return { customers: page.customers, cursor: page.nextCursor };
+    },
+    key: search.q ?? '',
+  });
   const [loadingMore, setLoadingMore] = useState(false);
   const [text, setText] = useState(search.q ?? '');
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   // Note: the URL wins when it changes from elsewhere (back button, a link).
   useEffect(() => setText(search.q ?? ''), [search.q]);
   useEffect(() => () => clearTimeout(timer.current), []);
-
-  useEffect(() => {
-    refreshStores(userId).catch((error: unknown) => console.warn('Stores refresh failed', error));
-  }, [userId]);
-
-  useEffect(() => {
-    if (!storeId) return;
-    let live = true;
-    setLoad({ state: 'loading' });
-    fetchCustomerPage(storeId, { q: search.q }).then(
-      (page) => live && setLoad({ state: 'loaded', ...page, cursor: page.nextCursor }),
-      (error: unknown) => {
-        if (!live) return;
-        setLoad(
-          error instanceof ApiError
-            ? { state: 'refused', text: errorText(error) }
-            : { state: 'offline' },
-        );
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [storeId, search.q]);
 
   const setSearch = (patch: Partial<typeof search>) =>
     navigate({ search: (previous) => ({ ...previous, ...patch }), replace: true });
@@ -94,14 +69,16 @@ function CustomersPage() {
   };
 
   const loadMore = async () => {
-    if (load.state !== 'loaded' || !load.cursor || !storeId) return;
+    if (load.state !== 'loaded' || !load.value.cursor || !storeId) return;
     setLoadingMore(true);
     try {
-      const page = await fetchCustomerPage(storeId, { q: search.q, cursor: load.cursor });
+      const page = await fetchCustomerPage(storeId, { q: search.q, cursor: load.value.cursor });
       setLoad({
         state: 'loaded',
-        customers: [...load.customers, ...page.customers],
-        cursor: page.nextCursor,
+        value: {
+          customers: [...load.value.customers, ...page.customers],
+          cursor: page.nextCursor,
+        },
       });
     } catch (error) {
       toastError('Failed to load more customers', errorText(error));
@@ -166,8 +143,12 @@ function CustomersPage() {
           </p>
         ) : (
           <>
-            <CustomerTable storeId={storeId} customers={load.customers} searched={!!search.q} />
-            {load.cursor && (
+            <CustomerTable
+              storeId={storeId}
+              customers={load.value.customers}
+              searched={!!search.q}
+            />
+            {load.value.cursor && (
               <div className="actions">
                 <button
                   type="button"

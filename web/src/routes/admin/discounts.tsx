@@ -7,10 +7,9 @@ import { DISCOUNT_HOLD_MINUTES, type Discount, describeDiscount } from '@store/s
 import { revalidateLogic, useStore } from '@tanstack/react-form';
 import { createFileRoute } from '@tanstack/react-router';
 import { valibotValidator } from '@tanstack/valibot-adapter';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { fetchStoreProducts } from '../../admin/api.ts';
-import { refreshStores } from '../../admin/cache.ts';
 import { useAdminForm } from '../../admin/components/fields.tsx';
 import { Modal, ModalFormActions } from '../../admin/components/modal.tsx';
 import {
@@ -22,10 +21,10 @@ import {
   saveDiscount,
 } from '../../admin/discounts-api.ts';
 import { formValidator } from '../../admin/form-values.ts';
-import { isLocalId } from '../../admin/outbox/queue.ts';
+import { may } from '../../admin/permissions.ts';
 import type { MerchantProduct } from '../../admin/types.ts';
-import { useMerchantStores } from '../../admin/use-merchant-data.ts';
-import { ApiError, errorText } from '../../lib/api.ts';
+import { useStoreLoad } from '../../admin/use-store-load.ts';
+import { errorText } from '../../lib/api.ts';
 import { submitWith } from '../../lib/form.tsx';
 import { usdc } from '../../lib/format.ts';
 import { toast, toastError } from '../../lib/toast.ts';
@@ -43,12 +42,6 @@ export const Route = createFileRoute('/admin/discounts')({
   component: DiscountsPage,
 });
 
-type Load =
-  | { state: 'loading' }
-  | { state: 'loaded'; discounts: Discount[] }
-  | { state: 'refused'; text: string }
-  | { state: 'offline' };
-
 /** The form's target: a new code, or the code edited. */
 type Editing = { discount?: Discount } | null;
 
@@ -56,35 +49,21 @@ function DiscountsPage() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   const userId = Route.useRouteContext().merchant.id;
-  const stores = (useMerchantStores(userId) ?? []).filter((s) => !isLocalId(s.item.id));
-  const storeId = search.storeId ?? stores[0]?.item.id;
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const { stores, storeId, load, reload } = useStoreLoad({
+    userId,
+    storeId: search.storeId,
+    permission: 'read',
+    fetch: fetchDiscounts,
+  });
+  // Note: a role that may not change the store's codes sees them without the buttons.
+  const canManage = may(stores.find((s) => s.item.id === storeId)?.item, 'manage');
   const [products, setProducts] = useState<MerchantProduct[]>([]);
   const [editing, setEditing] = useState<Editing>(null);
 
   useEffect(() => {
-    refreshStores(userId).catch((error: unknown) => console.warn('Stores refresh failed', error));
-  }, [userId]);
-
-  const reload = useCallback(async () => {
     if (!storeId) return;
-    try {
-      setLoad({ state: 'loaded', discounts: await fetchDiscounts(storeId) });
-    } catch (error) {
-      setLoad(
-        error instanceof ApiError
-          ? { state: 'refused', text: errorText(error) }
-          : { state: 'offline' },
-      );
-    }
-  }, [storeId]);
-
-  useEffect(() => {
-    if (!storeId) return;
-    setLoad({ state: 'loading' });
-    void reload();
     fetchStoreProducts(storeId).then(setProducts, () => setProducts([]));
-  }, [storeId, reload]);
+  }, [storeId]);
 
   const switchActive = async (discount: Discount) => {
     if (!storeId) return;
@@ -110,7 +89,7 @@ function DiscountsPage() {
     <>
       <div className="admin-heading">
         <h1>Discounts</h1>
-        {storeId && (
+        {storeId && canManage && (
           <button type="button" className="button" onClick={() => setEditing({})}>
             New code
           </button>
@@ -157,8 +136,9 @@ function DiscountsPage() {
           </p>
         ) : (
           <DiscountTable
-            discounts={load.discounts}
+            discounts={load.value}
             products={products}
+            canManage={canManage}
             onEdit={(discount) => setEditing({ discount })}
             onSwitch={(discount) => void switchActive(discount)}
           />
@@ -202,11 +182,19 @@ function limitText(discount: Discount): string {
 function DiscountTable(props: {
   discounts: Discount[];
   products: MerchantProduct[];
+  /** False for a role that may not change the codes: no buttons. */
+  canManage: boolean;
   onEdit: (discount: Discount) => void;
   onSwitch: (discount: Discount) => void;
 }) {
   if (props.discounts.length === 0)
-    return <p className="muted">No discount codes yet. Create one with “New code”.</p>;
+    return (
+      <p className="muted">
+        {props.canManage
+          ? 'No discount codes yet. Create one with “New code”.'
+          : 'No discount codes yet.'}
+      </p>
+    );
   const titles = new Map(props.products.map((p) => [p.id, p.title]));
   const now = Date.now();
   return (
@@ -223,9 +211,11 @@ function DiscountTable(props: {
             <th scope="col">Discounted</th>
             <th scope="col">Revenue</th>
             <th scope="col">Status</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
+            {props.canManage && (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -259,26 +249,28 @@ function DiscountTable(props: {
                 <td data-label="Status">
                   {!discount.isActive ? 'Inactive' : expired ? 'Expired' : 'Active'}
                 </td>
-                <td data-label="Actions">
-                  <div className="actions">
-                    <button
-                      type="button"
-                      className="button button-quiet button-small"
-                      aria-label={`Edit ${discount.code}`}
-                      onClick={() => props.onEdit(discount)}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className="button button-quiet button-small"
-                      aria-label={`${discount.isActive ? 'Deactivate' : 'Activate'} ${discount.code}`}
-                      onClick={() => props.onSwitch(discount)}
-                    >
-                      {discount.isActive ? 'Deactivate' : 'Activate'}
-                    </button>
-                  </div>
-                </td>
+                {props.canManage && (
+                  <td data-label="Actions">
+                    <div className="actions">
+                      <button
+                        type="button"
+                        className="button button-quiet button-small"
+                        aria-label={`Edit ${discount.code}`}
+                        onClick={() => props.onEdit(discount)}
+                      >
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-quiet button-small"
+                        aria-label={`${discount.isActive ? 'Deactivate' : 'Activate'} ${discount.code}`}
+                        onClick={() => props.onSwitch(discount)}
+                      >
+                        {discount.isActive ? 'Deactivate' : 'Activate'}
+                      </button>
+                    </div>
+                  </td>
+                )}
               </tr>
             );
           })}

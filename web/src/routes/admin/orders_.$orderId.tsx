@@ -27,6 +27,7 @@ import { type ForwardingDetail, fetchForwardingDetail } from '../../admin/forwar
 import { fetchOrderActivity } from '../../admin/fulfilment-api.ts';
 import { legAmount, paymentException } from '../../admin/order-payment.ts';
 import { orderTax } from '../../admin/orders-csv.ts';
+import { may, mayRefundIn } from '../../admin/permissions.ts';
 import { type MerchantOrder, MerchantOrderSchema } from '../../admin/types.ts';
 import { useMerchantStores, useView } from '../../admin/use-merchant-data.ts';
 import { ApiError } from '../../lib/api.ts';
@@ -82,7 +83,8 @@ function OrderPage() {
   }, [reload, userId]);
 
   const order = load === 'not-found' ? undefined : cached?.value;
-  const storeName = stores?.find((s) => s.item.id === order?.storeId)?.item.name;
+  const store = stores?.find((s) => s.item.id === order?.storeId)?.item;
+  const storeName = store?.name;
   return (
     <>
       <div className="admin-heading">
@@ -108,6 +110,8 @@ function OrderPage() {
           forwarding={forwarding}
           activity={activity}
           onShipped={(o) => void shipped(o)}
+          canRefund={mayRefundIn(store)}
+          canShip={may(store, 'operate')}
         />
       ) : load === 'not-found' ? (
         <p className="card muted">Order not found.</p>
@@ -130,6 +134,9 @@ function OrderDetail(props: {
   forwarding: ForwardingDetail | undefined;
   activity: OrderActivity | undefined;
   onShipped: (order: MerchantOrder) => void;
+  /** What the merchant's role in the order's store allows (shared/src/team.ts). */
+  canRefund: boolean;
+  canShip: boolean;
 }) {
   const { order, forwarding } = props;
   const address = order.shippingAddress;
@@ -232,8 +239,8 @@ function OrderDetail(props: {
           </ul>
         </section>
       )}
-      <OrderRefundsCard orderId={order.id} />
-      <OrderShipment order={order} onShipped={props.onShipped} />
+      <OrderRefundsCard orderId={order.id} canRefund={props.canRefund} />
+      <OrderShipment order={order} onShipped={props.onShipped} canShip={props.canShip} />
       <OrderWebhooks activity={props.activity} />
       <OrderTimeline activity={props.activity} />
     </div>

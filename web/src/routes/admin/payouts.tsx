@@ -8,13 +8,11 @@ import { resolveRange } from '@store/shared/analytics';
 import { type Payouts, PayoutsQuerySchema, PayoutsSchema } from '@store/shared/payouts';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { valibotValidator } from '@tanstack/valibot-adapter';
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import * as v from 'valibot';
-import { refreshStores } from '../../admin/cache.ts';
 import { TxLink } from '../../admin/components/tx-link.tsx';
-import { isLocalId } from '../../admin/outbox/queue.ts';
-import { useMerchantStores } from '../../admin/use-merchant-data.ts';
-import { ApiError, apiRequest, errorText } from '../../lib/api.ts';
+import { type StoreLoad, UnreadableAnswer, useStoreLoad } from '../../admin/use-store-load.ts';
+import { apiRequest } from '../../lib/api.ts';
 import '../../admin/table-cards.css';
 
 const day = /^\d{4}-\d{2}-\d{2}$/;
@@ -52,57 +50,32 @@ function longDay(isoDay: string): string {
   });
 }
 
-type Load =
-  | { state: 'loading' }
-  | { state: 'loaded'; payouts: Payouts }
-  | { state: 'refused'; text: string }
-  | { state: 'offline' };
-
 function PayoutsPage() {
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   const userId = Route.useRouteContext().merchant.id;
   const id = useId();
-  const stores = (useMerchantStores(userId) ?? []).filter((s) => !isLocalId(s.item.id));
-  const storeId = search.storeId ?? stores[0]?.item.id;
-  const store = stores.find((s) => s.item.id === storeId)?.item;
   const range = resolveRange({ from: search.from, to: search.to });
   const checked = v.safeParse(PayoutsQuerySchema, range);
   const problem = checked.success ? undefined : checked.issues[0]?.message;
   const query = new URLSearchParams(range).toString();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-
-  useEffect(() => {
-    refreshStores(userId).catch((error: unknown) => console.warn('Stores refresh failed', error));
-  }, [userId]);
-
-  useEffect(() => {
-    if (!storeId || problem) return;
-    let live = true;
-    setLoad({ state: 'loading' });
-    apiRequest<unknown>('GET', `/api/stores/${encodeURIComponent(storeId)}/payouts?${query}`).then(
-      (body) => {
-        if (!live) return;
-        const parsed = v.safeParse(PayoutsSchema, body);
-        setLoad(
-          parsed.success
-            ? { state: 'loaded', payouts: parsed.output }
-            : { state: 'refused', text: 'The payouts could not be read.' },
-        );
-      },
-      (error: unknown) => {
-        if (!live) return;
-        setLoad(
-          error instanceof ApiError
-            ? { state: 'refused', text: errorText(error) }
-            : { state: 'offline' },
-        );
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [storeId, query, problem]);
+  const { stores, storeId, load } = useStoreLoad({
+    userId,
+    storeId: search.storeId,
+    permission: 'read',
+    fetch: async (chosen) => {
+      const body = await apiRequest<unknown>(
+        'GET',
+        `/api/stores/${encodeURIComponent(chosen)}/payouts?${query}`,
+      );
+      const parsed = v.safeParse(PayoutsSchema, body);
+      if (!parsed.success) throw new UnreadableAnswer('The payouts could not be read.');
+      return parsed.output;
+    },
+    key: query,
+    enabled: !problem,
+  });
+  const store = stores.find((s) => s.item.id === storeId)?.item;
 
   const setSearch = (patch: Partial<typeof search>) =>
     navigate({ search: (previous) => ({ ...previous, ...patch }), replace: true });
@@ -195,7 +168,7 @@ function PayoutsPage() {
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-function PayoutsBody(props: { load: Load }) {
+function PayoutsBody(props: { load: StoreLoad<Payouts> }) {
   const { load } = props;
   if (load.state === 'loading') return <p className="muted">Loading payouts…</p>;
   if (load.state === 'offline')
@@ -210,7 +183,7 @@ function PayoutsBody(props: { load: Load }) {
         {load.text}
       </p>
     );
-  const { payouts } = load;
+  const payouts = load.value;
   const totals = [
     ['Received', payouts.totals.receivedUsdc, plural(payouts.totals.payouts, 'payout')],
     ['Refunded', payouts.totals.refundedUsdc, plural(payouts.totals.refunds, 'refund')],

@@ -1,12 +1,15 @@
 // Layout of /admin/*: requires a merchant session (a signed-out visitor goes to /sign-in and comes
 // back after), shows who is signed in with Sign out, keeps the outbox syncing, and lists the
-// unsynced changes above every admin page, under the reminder to add or verify an email.
+// unsynced changes above every admin page, under the reminder to add or verify an email. The
+// navigation shows the Team and Audit log pages only to a role that may see them.
 import { PAGE_TEXTS } from '@store/shared';
 import { createFileRoute, Link, Outlet, redirect, useNavigate } from '@tanstack/react-router';
 import { EmailBanner } from '../../account/email-banner.tsx';
 import { SyncPanel } from '../../admin/components/sync-panel.tsx';
 import { useOutboxSync } from '../../admin/outbox/use-outbox-sync.ts';
+import { mayInSome } from '../../admin/permissions.ts';
 import { endSession } from '../../admin/session.ts';
+import { useMerchantStores } from '../../admin/use-merchant-data.ts';
 import { LoadingPage } from '../../components/message-card.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { toastError } from '../../lib/toast.ts';
@@ -29,6 +32,8 @@ function AdminLayout() {
   const { merchant } = Route.useRouteContext();
   const navigate = useNavigate();
   useOutboxSync(merchant.id);
+  // Note: the Team and Audit log pages only where the merchant's role in some store allows them.
+  const stores = (useMerchantStores(merchant.id) ?? []).map((entry) => entry.item);
 
   const signOut = async () => {
     try {
@@ -53,8 +58,8 @@ function AdminLayout() {
           <Link to="/admin/customers">Customers</Link>
           <Link to="/admin/discounts">Discounts</Link>
           <Link to="/admin/payouts">Payouts</Link>
-          <Link to="/admin/team">Team</Link>
-          <Link to="/admin/audit">Audit log</Link>
+          {mayInSome(stores, 'team') && <Link to="/admin/team">Team</Link>}
+          {mayInSome(stores, 'audit') && <Link to="/admin/audit">Audit log</Link>}
           <Link to="/admin/account">Account</Link>
         </nav>
         <p className="small" style={{ margin: 0 }}>

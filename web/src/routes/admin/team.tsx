@@ -7,14 +7,11 @@ import {
   type InvitableRole,
   type StoreMember,
   type StoreRole,
-  type StoreTeam,
 } from '@store/shared';
 import { createFileRoute } from '@tanstack/react-router';
 import { valibotValidator } from '@tanstack/valibot-adapter';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import * as v from 'valibot';
-import { refreshStores } from '../../admin/cache.ts';
-import { isLocalId } from '../../admin/outbox/queue.ts';
 import {
   changeRole,
   fetchTeam,
@@ -22,8 +19,8 @@ import {
   removeMember,
   revokeInvitation,
 } from '../../admin/team-api.ts';
-import { useMerchantStores } from '../../admin/use-merchant-data.ts';
-import { ApiError, errorText } from '../../lib/api.ts';
+import { useStoreLoad } from '../../admin/use-store-load.ts';
+import { errorText } from '../../lib/api.ts';
 import { toast, toastError } from '../../lib/toast.ts';
 import '../../admin/table-cards.css';
 
@@ -47,41 +44,16 @@ export const ROLE_TEXTS: Record<StoreRole, string> = {
   viewer: 'Reads only: orders, customers, payouts, books',
 };
 
-type Load =
-  | { state: 'loading' }
-  | { state: 'loaded'; team: StoreTeam }
-  | { state: 'refused'; text: string }
-  | { state: 'offline' };
-
 function TeamPage() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   const userId = Route.useRouteContext().merchant.id;
-  const stores = (useMerchantStores(userId) ?? []).filter((s) => !isLocalId(s.item.id));
-  const storeId = search.storeId ?? stores[0]?.item.id;
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-
-  useEffect(() => {
-    refreshStores(userId).catch((error: unknown) => console.warn('Stores refresh failed', error));
-  }, [userId]);
-
-  const reload = useCallback(async () => {
-    if (!storeId) return;
-    try {
-      setLoad({ state: 'loaded', team: await fetchTeam(storeId) });
-    } catch (error) {
-      setLoad(
-        error instanceof ApiError
-          ? { state: 'refused', text: errorText(error) }
-          : { state: 'offline' },
-      );
-    }
-  }, [storeId]);
-
-  useEffect(() => {
-    setLoad({ state: 'loading' });
-    void reload();
-  }, [reload]);
+  const { stores, storeId, load, reload } = useStoreLoad({
+    userId,
+    storeId: search.storeId,
+    permission: 'team',
+    fetch: fetchTeam,
+  });
 
   const act = async (work: () => Promise<unknown>, done: string) => {
     try {
@@ -153,7 +125,7 @@ function TeamPage() {
             }
           />
           <Members
-            members={load.team.members}
+            members={load.value.members}
             onRole={(member, role, limit) =>
               act(
                 () => changeRole(storeId, member.userId, role, role === 'staff' ? limit : null),
@@ -166,7 +138,7 @@ function TeamPage() {
           />
           <section className="card" aria-labelledby="invitations-heading">
             <h2 id="invitations-heading">Invitations</h2>
-            {load.team.invitations.length === 0 ? (
+            {load.value.invitations.length === 0 ? (
               <p className="muted">No invitations yet.</p>
             ) : (
               <div className="table-wrap table-cards">
@@ -183,7 +155,7 @@ function TeamPage() {
                     </tr>
                   </thead>
                   <tbody>
-                    {load.team.invitations.map((invitation) => (
+                    {load.value.invitations.map((invitation) => (
                       <tr key={invitation.id}>
                         <th scope="row">{invitation.email}</th>
                         <td data-label="Role">{invitation.role}</td>

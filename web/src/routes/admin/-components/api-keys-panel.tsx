@@ -1,9 +1,16 @@
-// The API keys tab of a store's admin page: the merchant's secret keys (they belong to the account
-// and work for every store), created with a name and shown once with Copy, listed with their
-// prefix and use, and revoked after a confirmation; both ask for an authenticator code once the
-// account has two-step verification. Read from the API: keys need the network.
+// The API keys tab of a store's admin page: the merchant's secret keys (they belong to the account),
+// created with a name, the most they may do (the merchant's role in this store or less, as the API
+// enforces) and the store they act on (this one or all), shown once with Copy, listed with their
+// role, store, prefix and use, and revoked after a confirmation; both ask for an authenticator code
+// once the account has two-step verification. Read from the API: keys need the network.
 
-import type { ApiKey, CreatedApiKey } from '@store/shared';
+import {
+  type ApiKey,
+  type CreatedApiKey,
+  roleAtMost,
+  STORE_ROLES,
+  type StoreRole,
+} from '@store/shared';
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { fetchAccount, secondFactorAsked } from '../../../account/api.ts';
 import { SecondFactorField } from '../../../account/second-factor-field.tsx';
@@ -12,12 +19,30 @@ import { Modal } from '../../../admin/components/modal.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
+import '../../../admin/table-cards.css';
 
 const dateText = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'Never');
 
+/** What a key of each role may do, as the form says it. */
+const KEY_ROLE_TEXTS: Record<StoreRole, string> = {
+  owner: 'Everything your role allows',
+  admin: 'Admin: everything but the team and the payout address',
+  staff: 'Staff: orders, fulfilment, products and refunds',
+  viewer: 'Viewer: reads only',
+};
+
 /** Keys of the signed-in merchant, and this store's id for the session body. */
-export function ApiKeysPanel(props: { storeId: string }) {
+export function ApiKeysPanel(props: {
+  storeId: string;
+  /** The merchant's role in this store: a key may do that or less. */
+  role: StoreRole;
+  /** Store names by id, for the list's Store column. */
+  storeNames: Record<string, string>;
+}) {
   const id = useId();
+  const roles = STORE_ROLES.filter((role) => roleAtMost(role, props.role));
+  const [keyRole, setKeyRole] = useState<StoreRole>(props.role);
+  const [scope, setScope] = useState<'store' | 'all'>('store');
   const [keys, setKeys] = useState<ApiKey[]>();
   const [failed, setFailed] = useState<string>();
   const [name, setName] = useState('');
@@ -68,6 +93,10 @@ export function ApiKeysPanel(props: { storeId: string }) {
         name.trim(),
         newIdempotencyKey(),
         needsCode ? code : undefined,
+        {
+          role: keyRole,
+          ...(scope === 'store' ? { storeId: props.storeId } : {}),
+        },
       );
       setCreated(key);
       setName('');
@@ -111,8 +140,9 @@ export function ApiKeysPanel(props: { storeId: string }) {
         <h2 id={`${id}-create`}>API keys</h2>
         <p className="muted small">
           Secret keys let your server create checkout sessions and read your orders with{' '}
-          <code>Authorization: Bearer sk_…</code>. They belong to your account and work for all your
-          stores. This store’s id for <code>storeId</code>:
+          <code>Authorization: Bearer sk_…</code>. They belong to your account and do at most what
+          your role allows, on this store or on all of yours. This store’s id for{' '}
+          <code>storeId</code>:
         </p>
         <div className="secret-row">
           <code data-testid="store-id">{props.storeId}</code>
@@ -135,6 +165,32 @@ export function ApiKeysPanel(props: { storeId: string }) {
                 {nameError}
               </p>
             )}
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-role`}>Role</label>
+            <select
+              id={`${id}-role`}
+              value={keyRole}
+              onChange={(event) => setKeyRole(event.target.value as StoreRole)}
+            >
+              {roles.map((role) => (
+                <option key={role} value={role}>
+                  {role === props.role ? `${role} (yours)` : role}
+                </option>
+              ))}
+            </select>
+            <p className="muted small">{KEY_ROLE_TEXTS[keyRole]}; never more than your role.</p>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-scope`}>Store</label>
+            <select
+              id={`${id}-scope`}
+              value={scope}
+              onChange={(event) => setScope(event.target.value as 'store' | 'all')}
+            >
+              <option value="store">This store only</option>
+              <option value="all">All your stores</option>
+            </select>
           </div>
           {needsCode && revoking === undefined && (
             <SecondFactorField value={code} onChange={setCode} error={codeError} />
@@ -176,12 +232,14 @@ export function ApiKeysPanel(props: { storeId: string }) {
         ) : keys.length === 0 ? (
           <p className="muted">No API keys yet.</p>
         ) : (
-          <div className="table-wrap">
+          <div className="table-wrap table-cards">
             <table>
               <thead>
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Key</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Store</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
                   <th scope="col">Actions</th>
@@ -191,12 +249,22 @@ export function ApiKeysPanel(props: { storeId: string }) {
                 {keys.map((key) => (
                   <tr key={key.id} aria-label={`API key ${key.name}`}>
                     <th scope="row">{key.name}</th>
-                    <td>
+                    <td data-label="Key">
                       <code>{key.keyPrefix}…</code>
                     </td>
-                    <td className="small">{dateText(key.createdAt)}</td>
-                    <td className="small">{dateText(key.lastUsedAt)}</td>
-                    <td>
+                    <td data-label="Role">{key.role}</td>
+                    <td data-label="Store">
+                      {key.storeId === null
+                        ? 'All your stores'
+                        : (props.storeNames[key.storeId] ?? 'A store you left')}
+                    </td>
+                    <td className="small" data-label="Created">
+                      {dateText(key.createdAt)}
+                    </td>
+                    <td className="small" data-label="Last used">
+                      {dateText(key.lastUsedAt)}
+                    </td>
+                    <td data-label="Actions">
                       {key.revokedAt ? (
                         <span className="badge order-status-neutral">Revoked</span>
                       ) : (

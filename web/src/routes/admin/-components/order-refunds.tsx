@@ -41,8 +41,12 @@ const STATUSES: Record<string, string> = {
   failed: 'failed',
 };
 
-/** The refunds card of the order page (nothing until the order has a deposit address). */
-export function OrderRefundsCard(props: { orderId: string }) {
+/**
+ * The refunds card of the order page (nothing until the order has a deposit address); without
+ * `canRefund` (a role that may not refund) it shows the refunds without the buttons.
+ */
+export function OrderRefundsCard(props: { orderId: string; canRefund?: boolean }) {
+  const canRefund = props.canRefund ?? true;
   const [view, setView] = useState<OrderRefunds>();
   const [busy, setBusy] = useState<'accept' | 'refund'>();
   const load = useCallback(
@@ -128,11 +132,12 @@ export function OrderRefundsCard(props: { orderId: string }) {
               orderId={props.orderId}
               payoutAddress={view.payoutAddress}
               onChange={setView}
+              canRefund={canRefund}
             />
           ))}
         </ul>
       )}
-      {(view.canAcceptUnderpaid || view.canRefundDeposit) && (
+      {canRefund && (view.canAcceptUnderpaid || view.canRefundDeposit) && (
         <>
           <p className="small muted">
             {view.canAcceptUnderpaid
@@ -163,7 +168,7 @@ export function OrderRefundsCard(props: { orderId: string }) {
           </div>
         </>
       )}
-      {payoutLeft && (
+      {canRefund && payoutLeft && (
         <PayoutRefundForm
           orderId={props.orderId}
           refundable={view.refundableFromPayout}
@@ -341,6 +346,7 @@ function RefundLine(props: {
   orderId: string;
   payoutAddress: string | null;
   onChange: (view: OrderRefunds) => void;
+  canRefund: boolean;
 }) {
   const { refund } = props;
   return (
@@ -361,7 +367,7 @@ function RefundLine(props: {
       )}
       {refund.txHash && <span className="mono small">tx {refund.txHash}</span>}
       {refund.lastError && <span className="small field-error">{refund.lastError}</span>}
-      {refund.source === 'merchant' && refund.status === 'ready' && (
+      {props.canRefund && refund.source === 'merchant' && refund.status === 'ready' && (
         <SendFromWallet
           orderId={props.orderId}
           refund={refund}

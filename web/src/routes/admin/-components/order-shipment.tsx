@@ -29,9 +29,12 @@ interface ShipmentValues {
 export function OrderShipment(props: {
   order: MerchantOrder;
   onShipped: (order: MerchantOrder) => void;
+  /** False for a role that may not fulfil orders: the shipment without the form. */
+  canShip?: boolean;
 }) {
   const shipment = shipmentOf(props.order);
-  const shippable = (SHIPPABLE_STATUSES as readonly string[]).includes(props.order.status);
+  const paid = (SHIPPABLE_STATUSES as readonly string[]).includes(props.order.status);
+  const shippable = (props.canShip ?? true) && paid;
   const [editing, setEditing] = useState(false);
   return (
     <section className="card" id="ship" aria-labelledby="order-shipment-title">
@@ -42,7 +45,9 @@ export function OrderShipment(props: {
         <p className="muted">
           {props.order.status === 'reversed'
             ? FULFILMENT_MESSAGES.reversed
-            : 'The order can be marked shipped once it is paid.'}
+            : paid
+              ? 'Not shipped yet.'
+              : 'The order can be marked shipped once it is paid.'}
         </p>
       ) : null}
       {shippable && (!shipment || editing) ? (

@@ -10,6 +10,8 @@ import '../../../admin/table-cards.css';
 /** The table of products (or its empty text). */
 export function ProductTable(props: {
   products: readonly Tracked<MerchantProduct>[];
+  /** False for a role that may not change products: the list without its buttons. */
+  canEdit?: boolean;
   onEdit: (product: MerchantProduct) => void;
   onDelete: (product: MerchantProduct) => void;
 }) {
@@ -25,7 +27,7 @@ export function ProductTable(props: {
             <th scope="col">Price</th>
             <th scope="col">Inventory</th>
             <th scope="col">Published</th>
-            <th scope="col">Actions</th>
+            {props.canEdit !== false && <th scope="col">Actions</th>}
           </tr>
         </thead>
         <tbody>
@@ -39,28 +41,30 @@ export function ProductTable(props: {
                 {item.inventory === 0 ? 'Not tracked' : item.inventory}
               </td>
               <td data-label="Published">{item.isPublished ? 'Yes' : 'No'}</td>
-              <td>
-                <div className="actions actions-start">
-                  <button
-                    type="button"
-                    className="button button-quiet button-small"
-                    onClick={() => props.onEdit(item)}
-                    aria-label={`Edit ${item.title}`}
-                  >
-                    Edit
-                  </button>
-                  {!local && sync === 'synced' && (
+              {props.canEdit !== false && (
+                <td>
+                  <div className="actions actions-start">
                     <button
                       type="button"
-                      className="button button-danger button-small"
-                      onClick={() => props.onDelete(item)}
-                      aria-label={`Delete ${item.title}`}
+                      className="button button-quiet button-small"
+                      onClick={() => props.onEdit(item)}
+                      aria-label={`Edit ${item.title}`}
                     >
-                      Delete
+                      Edit
                     </button>
-                  )}
-                </div>
-              </td>
+                    {!local && sync === 'synced' && (
+                      <button
+                        type="button"
+                        className="button button-danger button-small"
+                        onClick={() => props.onDelete(item)}
+                        aria-label={`Delete ${item.title}`}
+                      >
+                        Delete
+                      </button>
+                    )}
+                  </div>
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

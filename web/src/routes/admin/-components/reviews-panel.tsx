@@ -29,7 +29,7 @@ async function setHidden(reviewId: string, hidden: boolean): Promise<MerchantRev
 }
 
 /** The Reviews tab of a store (needs the network). */
-export function ReviewsPanel(props: { storeId: string }) {
+export function ReviewsPanel(props: { storeId: string; canModerate?: boolean }) {
   const [reviews, setReviews] = useState<MerchantReview[] | null>();
   const [busy, setBusy] = useState<string>();
 
@@ -93,14 +93,16 @@ export function ReviewsPanel(props: { storeId: string }) {
                 Order #{review.orderId.slice(-8)} ·{' '}
                 {new Date(review.createdAt).toLocaleDateString(undefined, { dateStyle: 'medium' })}
               </p>
-              <button
-                type="button"
-                className="button button-quiet"
-                disabled={busy === review.id}
-                onClick={() => void toggle(review)}
-              >
-                {review.hiddenAt ? 'Unhide' : 'Hide'}
-              </button>
+              {props.canModerate !== false && (
+                <button
+                  type="button"
+                  className="button button-quiet"
+                  disabled={busy === review.id}
+                  onClick={() => void toggle(review)}
+                >
+                  {review.hiddenAt ? 'Unhide' : 'Hide'}
+                </button>
+              )}
             </li>
           ))}
         </ul>

@@ -4,6 +4,7 @@
 import type { StoreAnalytics } from '@store/shared';
 import { Link } from '@tanstack/react-router';
 import { StoreCardLogo, SyncBadge } from '../../../admin/components/badges.tsx';
+import { may } from '../../../admin/permissions.ts';
 import type { MerchantStore } from '../../../admin/types.ts';
 import { usdcText } from '../../../admin/usdc-text.ts';
 import type { Tracked } from '../../../admin/use-merchant-data.ts';
@@ -17,7 +18,7 @@ export function storeFigures(analytics: StoreAnalytics | undefined) {
   };
 }
 
-/** A store card; the buttons open the dashboard's dialogs. */
+/** A store card; the buttons (those the merchant's role allows) open the dashboard's dialogs. */
 export function StoreCard(props: {
   tracked: Tracked<MerchantStore>;
   analytics: StoreAnalytics | undefined;
@@ -53,9 +54,11 @@ export function StoreCard(props: {
         </div>
       </dl>
       <div className="actions actions-start">
-        <button type="button" className="button button-small" onClick={props.onAddProduct}>
-          Add Product
-        </button>
+        {may(store, 'operate') && (
+          <button type="button" className="button button-small" onClick={props.onAddProduct}>
+            Add Product
+          </button>
+        )}
         {local ? (
           <span className="muted small">Not online yet</span>
         ) : (
@@ -67,9 +70,11 @@ export function StoreCard(props: {
             View Store
           </Link>
         )}
-        <button type="button" className="button button-quiet button-small" onClick={props.onEdit}>
-          Edit
-        </button>
+        {may(store, 'manage') && (
+          <button type="button" className="button button-quiet button-small" onClick={props.onEdit}>
+            Edit
+          </button>
+        )}
         <Link
           to="/admin/stores/$storeId"
           params={{ storeId: store.id }}

@@ -9,6 +9,7 @@ import { refreshAnalytics, refreshProducts, refreshStores } from '../../../admin
 import { SyncBadge } from '../../../admin/components/badges.tsx';
 import { Modal } from '../../../admin/components/modal.tsx';
 import { ProductFormDialog } from '../../../admin/components/product-form-dialog.tsx';
+import { may, roleIn } from '../../../admin/permissions.ts';
 import type { MerchantProduct } from '../../../admin/types.ts';
 import { useMerchantProducts, useMerchantStores } from '../../../admin/use-merchant-data.ts';
 import { Tabs } from '../../../components/tabs.tsx';
@@ -110,9 +111,11 @@ function StoreProductsPage() {
               View Store
             </Link>
           )}
-          <button type="button" className="button" onClick={() => setDialog({ kind: 'add' })}>
-            Add Product
-          </button>
+          {may(store, 'operate') && (
+            <button type="button" className="button" onClick={() => setDialog({ kind: 'add' })}>
+              Add Product
+            </button>
+          )}
         </div>
       </div>
       {!tracked.local && <VolumeCharts source={{ storeId }} />}
@@ -126,6 +129,7 @@ function StoreProductsPage() {
               <section className="card" aria-label="Products">
                 <ProductTable
                   products={products}
+                  canEdit={may(store, 'operate')}
                   onEdit={(product) => setDialog({ kind: 'edit', product })}
                   onDelete={(product) => setDialog({ kind: 'delete', product })}
                 />
@@ -133,29 +137,64 @@ function StoreProductsPage() {
             ),
           },
           // Note: a store made offline has no webhooks until the server has it.
+          // Note: the settings and webhooks only for a role that may change them (shared/src/team.ts).
           ...(tracked.local
             ? []
             : [
+                ...(may(store, 'manage')
+                  ? [
+                      {
+                        id: 'settings',
+                        label: 'Settings',
+                        content: (
+                          <>
+                            {may(store, 'payout') && (
+                              <PayoutVerification userId={userId} store={store} />
+                            )}
+                            <StoreSettingsPanel key={store.id} userId={userId} store={store} />
+                            <ShippingZonesPanel
+                              key={`zones-${store.id}`}
+                              userId={userId}
+                              store={store}
+                            />
+                            <InvoiceSettingsPanel
+                              key={`invoice-${store.id}`}
+                              userId={userId}
+                              store={store}
+                            />
+                          </>
+                        ),
+                      },
+                    ]
+                  : []),
                 {
-                  id: 'settings',
-                  label: 'Settings',
+                  id: 'reviews',
+                  label: 'Reviews',
+                  content: <ReviewsPanel storeId={storeId} canModerate={may(store, 'operate')} />,
+                },
+                { id: 'agents', label: 'Agents', content: <X402PayersPanel storeId={storeId} /> },
+                ...(may(store, 'manage')
+                  ? [
+                      {
+                        id: 'webhooks',
+                        label: 'Webhooks',
+                        content: <WebhooksPanel storeId={storeId} />,
+                      },
+                    ]
+                  : []),
+                {
+                  id: 'api-keys',
+                  label: 'API keys',
                   content: (
-                    <>
-                      <PayoutVerification userId={userId} store={store} />
-                      <StoreSettingsPanel key={store.id} userId={userId} store={store} />
-                      <ShippingZonesPanel key={`zones-${store.id}`} userId={userId} store={store} />
-                      <InvoiceSettingsPanel
-                        key={`invoice-${store.id}`}
-                        userId={userId}
-                        store={store}
-                      />
-                    </>
+                    <ApiKeysPanel
+                      storeId={storeId}
+                      role={roleIn(store)}
+                      storeNames={Object.fromEntries(
+                        stores.map(({ item }) => [item.id, item.name]),
+                      )}
+                    />
                   ),
                 },
-                { id: 'reviews', label: 'Reviews', content: <ReviewsPanel storeId={storeId} /> },
-                { id: 'agents', label: 'Agents', content: <X402PayersPanel storeId={storeId} /> },
-                { id: 'webhooks', label: 'Webhooks', content: <WebhooksPanel storeId={storeId} /> },
-                { id: 'api-keys', label: 'API keys', content: <ApiKeysPanel storeId={storeId} /> },
                 {
                   id: 'accounting',
                   label: 'Accounting',
