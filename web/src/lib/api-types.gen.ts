@@ -2086,6 +2086,8 @@ export type components = {
                 street?: string;
                 zipCode?: string;
             } | null;
+            discountCode: string | null;
+            discountUsdc: string;
             expiresAt: string;
             externalOrderId: string | null;
             id: string;
@@ -2865,6 +2867,8 @@ export type components = {
                 street?: string;
                 zipCode?: string;
             } | null;
+            discountCode: string | null;
+            discountUsdc: string;
             expiresAt: string;
             id: string;
             items: {
@@ -7193,6 +7197,7 @@ export interface operations {
                         street?: string;
                         zipCode?: string;
                     };
+                    discountCode?: string;
                     expiresInSeconds?: number;
                     externalOrderId?: string;
                     items: {
