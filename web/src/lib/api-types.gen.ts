@@ -1372,7 +1372,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Sign a universal-checkout link for your store (it must pay the store's payout address) */
+        /** Sign a universal-checkout link for your store (it must pay the store's payout address). A `discountCode` parameter must be one of the store's codes that applies to the link's items (else 422 with the reason); the signature covers it */
         post: operations["postApiStoresByIdSigned-links"];
         delete?: never;
         options?: never;
@@ -16829,6 +16829,8 @@ export interface operations {
                      * @default
                      */
                     customerEmail?: string;
+                    discountCode?: string;
+                    discountUsdc?: string;
                     externalOrderId?: string | null;
                     items: {
                         imageUrl?: string | null;
@@ -16919,6 +16921,8 @@ export interface operations {
                      * @default
                      */
                     customerEmail?: string;
+                    discountCode?: string;
+                    discountUsdc?: string;
                     externalOrderId?: string | null;
                     items: {
                         imageUrl?: string | null;
