@@ -5,17 +5,20 @@
 // relayer, the merchant's API answers through us, and the order is paid, forwarded 98/2 (read
 // from the chain to the base unit) and webhooked. The same authorization sent again is not
 // charged again; an upstream failure refunds the payer on chain; strangers cannot read or change
-// the product's settings; a wrong amount or payee charges nothing. The paying scenarios live in
+// the product's settings; a wrong amount or payee charges nothing; a payment that fails to settle
+// on chain serves nothing. The paying scenarios live in
 // support/x402-scenarios.ts: the Base rehearsal runs the same ones on chain 8453.
 
 import { afterAll, describe, expect, test } from 'bun:test';
 import { localAccount } from '@store/stack/usdc';
 import { eq } from 'drizzle-orm';
-import { getAddress, parseUnits } from 'viem';
+import { createWalletClient, getAddress, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { usdcAbi } from '../src/chain/usdc-abi.ts';
 import { x402Payments } from '../src/db/schema.ts';
 import { apiClient, newMerchant } from './support/client.ts';
-import { balancesOf, webhookReceiver } from './support/settlement.ts';
+import { balancesOf, waitUntil, webhookReceiver } from './support/settlement.ts';
 import { useX402Stack } from './support/x402.ts';
 import {
   agentOf,
@@ -157,4 +160,68 @@ describe('trust', () => {
       .where(eq(x402Payments.payTo, offer.payTo.toLowerCase()));
     expect(rows).toEqual([]);
   });
+});
+
+describe('a payment that fails to settle', () => {
+  // Note: last in the file: it pauses the chain's interval mining and leaves 1 s blocks after.
+  test('serves nothing and charges nothing: the payer spent the money before the relayer’s transaction was mined', async () => {
+    const { product } = await apiProduct('0.40');
+    const account = localAccount(9);
+    const payer = getAddress(account.address);
+    const { client } = agent(account);
+    const payload = await client.createPaymentPayload(await requirementsOf(product.x402Url));
+    const header = Buffer.from(JSON.stringify(payload)).toString('base64');
+    const rpc = (method: string, params: unknown[] = []) =>
+      fetch(t.stack.env.RPC_URL as string, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      }).then((r) => r.json());
+    const callsBefore = upstream.calls.length;
+    await rpc('evm_setIntervalMining', [0]);
+    try {
+      // Verified against the mined state (the money is there), recorded, sent by the relayer.
+      const answer = appFetch(product.x402Url, { headers: { 'PAYMENT-SIGNATURE': header } });
+      const row = await waitUntil(async () => {
+        const [found] = await t.database.db
+          .select()
+          .from(x402Payments)
+          .where(eq(x402Payments.payer, payer.toLowerCase()));
+        return found?.txHash ? found : undefined;
+      }, 'the relayer’s transaction');
+      // The payer moves all of it away first (a higher tip: mined ahead in the same block).
+      const balance = (await balancesOf(t.stack.env, payer)).usdc;
+      const wallet = createWalletClient({
+        account,
+        chain: foundry,
+        transport: http(t.stack.env.RPC_URL),
+      });
+      await wallet.writeContract({
+        address: t.config.chain.usdc,
+        abi: usdcAbi,
+        functionName: 'transfer',
+        args: [freshAddress(), balance],
+        gas: 120_000n,
+        maxPriorityFeePerGas: parseUnits('100', 9),
+        maxFeePerGas: parseUnits('200', 9),
+      });
+      await rpc('evm_mine');
+      const response = await answer;
+      expect(response.status).toBe(402);
+      expect(decode(response.headers.get('PAYMENT-REQUIRED')).error).toContain('settle_failed');
+      expect(upstream.calls.length).toBe(callsBefore);
+      const [failed] = await t.database.db
+        .select()
+        .from(x402Payments)
+        .where(eq(x402Payments.id, row.id));
+      expect(failed?.status).toBe('failed');
+      expect((await balancesOf(t.stack.env, row.payTo as `0x${string}`)).usdc).toBe(0n);
+      // The same signature again gets the same refusal, and still nothing is served.
+      const again = await appFetch(product.x402Url, { headers: { 'PAYMENT-SIGNATURE': header } });
+      expect(again.status).toBe(402);
+      expect(upstream.calls.length).toBe(callsBefore);
+    } finally {
+      await rpc('evm_setIntervalMining', [1]);
+    }
+  }, 60_000);
 });

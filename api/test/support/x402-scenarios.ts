@@ -173,7 +173,7 @@ export async function payThenReplay(
 ) {
   const fetchApp = appFetchOf(d);
   const env = envOf(d);
-  const { owner, payout, product } = await apiProduct(d, '0.25');
+  const { owner, payout, store, product } = await apiProduct(d, '0.25');
   expect(product.x402Url).toBe(`http://localhost/api/x402/products/${product.id}`);
   expect(product.digital).toEqual({
     kind: 'api',
@@ -245,6 +245,20 @@ export async function payThenReplay(
   await webhookOf(d, order.id, 'order.forwarded');
   const merchantOrder = await owner.api.get(`/api/orders/${order.id}`);
   expect(merchantOrder.body.status).toBe('paid');
+  // The store's books (the accounting export) hold it as any order: the payment in and its legs.
+  const books = await waitUntil(async () => {
+    const rows = (await owner.api.get(`/api/stores/${store.id}/money-movements`)).body as {
+      type: string;
+      orderId: string;
+      amountBaseUnits: string;
+    }[];
+    const mine = rows.filter((row) => row.orderId === order.id);
+    return mine.some((row) => row.type === 'merchant') && mine;
+  }, `the books of ${order.id}`);
+  const amountOf = (type: string) =>
+    books.filter((row) => row.type === type).map((row) => BigInt(row.amountBaseUnits));
+  expect(amountOf('payment')).toEqual([usdc('0.25')]);
+  expect(amountOf('merchant')).toEqual([merchant]);
 
   // The same authorization again: the same answer, not charged, the API not called again.
   const replay = await fetchApp(`${product.x402Url}?q=life`, {
