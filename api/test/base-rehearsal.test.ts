@@ -10,13 +10,14 @@
 // the worker, because the merchant's webhook receiver runs on http://127.0.0.1 here (production
 // refuses http and private targets). Each run first asserts that an API without that variable
 // (the true production setting) refuses the same URL when the merchant saves it. The merchant's
-// API behind the x402 product runs on 127.0.0.1 too, reached under the same setting.
+// API behind the x402 product runs on 127.0.0.1 too, reached under the same setting (and refused
+// by the production API when the product is saved).
 //
 // On Base mainnet one deployment runs two scenarios: a store order paid by a wallet's transfer,
 // and the x402 scenarios of the local stack's x402.test.ts (support/x402-scenarios.ts) with the
 // 402 naming `eip155:8453` and Circle's USDC address.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { splitFee } from '@store/shared';
+import { DIGITAL_PRODUCT_MESSAGES, splitFee } from '@store/shared';
 import { type RehearsalChainId, startBaseRehearsalChain } from '@store/stack/base-rehearsal';
 import { superviseIndexer } from '@store/stack/indexer';
 import { freePort } from '@store/stack/ports';
@@ -336,6 +337,17 @@ describe('the product on a Base-like chain, configured as a deployment', () => {
     test("x402 (network eip155:8453, Circle's USDC): 402, pay with @x402/fetch, the resource; paid, forwarded 98/2, webhooked; a replay not charged; an upstream failure refunds on chain", async () => {
       const upstream = merchantUpstream();
       d.stops.push(upstream.stop);
+      // Production refuses the merchant's API on http://127.0.0.1 (the deviation, as for webhooks).
+      const owner = await newMerchant(d.app, 'rehearsal-x402');
+      const store = (await owner.api.post('/api/stores', storeForm())).body;
+      const refused = await apiClient(d.productionApp, owner.cookie).post('/api/products', {
+        storeId: store.id,
+        title: 'Answer API',
+        priceUsdc: '0.25',
+        digital: { kind: 'api', upstreamUrl: upstream.url },
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.message).toBe(DIGITAL_PRODUCT_MESSAGES.upstreamHttps);
       const here: X402Deployment = {
         app: d.app,
         db: d.db,
