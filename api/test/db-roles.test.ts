@@ -413,6 +413,7 @@ describe('database roles', () => {
         '0036_payment_state_apart_from_exception',
         '0037_tax_shipping_zones',
         '0038_store_members',
+        '0039_checkout_session_discount',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -446,7 +447,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 39 migration\(s\) \(0000_init, .*0038_store_members\)/,
+      /lacks 40 migration\(s\) \(0000_init, .*0039_checkout_session_discount\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

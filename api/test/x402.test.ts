@@ -5,218 +5,65 @@
 // relayer, the merchant's API answers through us, and the order is paid, forwarded 98/2 (read
 // from the chain to the base unit) and webhooked. The same authorization sent again is not
 // charged again; an upstream failure refunds the payer on chain; strangers cannot read or change
-// the product's settings; a wrong amount or payee charges nothing.
+// the product's settings; a wrong amount or payee charges nothing; a payment that fails to settle
+// on chain serves nothing. The paying scenarios live in
+// support/x402-scenarios.ts: the Base rehearsal runs the same ones on chain 8453.
 
 import { afterAll, describe, expect, test } from 'bun:test';
-import { splitFee } from '@store/shared';
-import { chainLedger } from '@store/stack/chain-ledger';
 import { localAccount } from '@store/stack/usdc';
-import { decodePaymentResponseHeader } from '@x402/fetch';
 import { eq } from 'drizzle-orm';
-import { type Address, getAddress, type Hash, parseEventLogs, parseUnits } from 'viem';
+import { createWalletClient, getAddress, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
-import { orders, refunds, x402Payments } from '../src/db/schema.ts';
-import { apiClient, newMerchant, storeForm } from './support/client.ts';
-import { waitForForwarded } from './support/payments.ts';
-import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
-import { chainClientOf, useX402Stack, x402Agent } from './support/x402.ts';
+import { x402Payments } from '../src/db/schema.ts';
+import { apiClient, newMerchant } from './support/client.ts';
+import { balancesOf, waitUntil, webhookReceiver } from './support/settlement.ts';
+import { useX402Stack } from './support/x402.ts';
+import {
+  agentOf,
+  apiProduct as apiProductOf,
+  appFetchOf,
+  decodeX402 as decode,
+  merchantUpstream,
+  payThenReplay,
+  requirementsOf as requirementsAt,
+  UPSTREAM_SECRET as SECRET,
+  upstreamFailureRefunds,
+  type X402Deployment,
+} from './support/x402-scenarios.ts';
 
 const usdc = (amount: string) => parseUnits(amount, 6);
 const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
-const SECRET = 'up-secret-4c1d';
 
 const receiver = webhookReceiver();
-/** The merchant's API: answers only requests carrying its secret; fails while `failing`. */
-const upstream = (() => {
-  const calls: { secret: string | null; url: string }[] = [];
-  let failing = false;
-  const server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    fetch: (request) => {
-      const secret = request.headers.get('x-api-secret');
-      calls.push({ secret, url: request.url });
-      if (secret !== SECRET) return new Response('forbidden', { status: 403 });
-      if (failing) return new Response('down', { status: 500 });
-      const q = new URL(request.url).searchParams.get('q');
-      return Response.json({ answer: 42, q, call: calls.length });
-    },
-  });
-  return {
-    url: `http://127.0.0.1:${server.port}/v1/answer`,
-    calls,
-    fail: (on: boolean) => {
-      failing = on;
-    },
-    stop: () => server.stop(true),
-  };
-})();
-
+const upstream = merchantUpstream();
 const t = useX402Stack();
 afterAll(() => {
   receiver.stop();
   upstream.stop();
 });
 
-const chainClient = () => chainClientOf(t);
-
-/** The API as a fetch function (what the agent's HTTP client talks to). */
-const appFetch = (input: string | Request, init?: RequestInit) =>
-  t.app.handle(typeof input === 'string' ? new Request(input, init) : new Request(input, init));
-
-/** An agent: the reference client signing with `account`, talking to our API. */
-const agent = (account: ReturnType<typeof localAccount>) =>
-  x402Agent(t, account, (request) => appFetch(request));
-
-/** A merchant's store paying out to a fresh address, with an API resource at `price`. */
-async function apiProduct(price = '0.25') {
-  const owner = await newMerchant(t.app, 'x402');
-  const payout = freshAddress();
-  const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
-  await owner.api.put(`/api/stores/${store.id}/webhook`, { url: receiver.url });
-  const created = await owner.api.post('/api/products', {
-    storeId: store.id,
-    title: 'Answer API',
-    priceUsdc: price,
-    digital: {
-      kind: 'api',
-      upstreamUrl: upstream.url,
-      secretHeaderName: 'X-Api-Secret',
-      secretHeaderValue: SECRET,
-    },
-  });
-  expect(created.status).toBe(201);
-  return { owner, payout, store, product: created.body };
-}
-
-const decode = (header: string | null) =>
-  JSON.parse(Buffer.from(header ?? '', 'base64').toString('utf8'));
-
-async function requirementsOf(url: string) {
-  const response = await appFetch(url);
-  expect(response.status).toBe(402);
-  return decode(response.headers.get('PAYMENT-REQUIRED'));
-}
-
-const transfersOf = async (hash: Hash) =>
-  parseEventLogs({
-    abi: usdcAbi,
-    eventName: 'Transfer',
-    logs: (await chainClient().getTransactionReceipt({ hash })).logs,
-  });
-
-const webhookOf = (orderId: string, type: string) =>
-  waitUntil(
-    () =>
-      receiver.received
-        .map((r) => JSON.parse(r.body))
-        .find((p) => p.orderId === orderId && p.type === type),
-    `${type} of ${orderId}`,
-  );
+/** This file's deployment: the local stack (chain 31337, the local USDC, depth 2). */
+const here = (): X402Deployment => ({
+  app: t.app,
+  db: t.database.db,
+  config: t.config,
+  receiver,
+  upstream,
+});
+const appFetch = (input: string | Request, init?: RequestInit) => appFetchOf(here())(input, init);
+const agent = (account: ReturnType<typeof localAccount>) => agentOf(here(), account);
+const apiProduct = (price?: string) => apiProductOf(here(), price);
+const requirementsOf = (url: string) => requirementsAt(here(), url);
 
 describe('an API resource paid over HTTP 402', () => {
   test('402, pay with @x402/fetch, the resource; paid, forwarded 98/2 and webhooked; a replay is not charged again', async () => {
-    const { owner, payout, product } = await apiProduct('0.25');
-    expect(product.x402Url).toBe(`http://localhost/api/x402/products/${product.id}`);
-    expect(product.digital).toEqual({
-      kind: 'api',
-      upstreamUrl: upstream.url,
-      secretHeaderName: 'X-Api-Secret',
-      hasSecret: true,
-    });
-    expect(JSON.stringify(product)).not.toContain(SECRET);
-
-    // The 402: x402 v2, exact, this chain as CAIP-2, USDC, the price in base units, a fresh
-    // deposit address, and the token's EIP-712 domain as the deployed contract has it.
-    const required = await requirementsOf(`${product.x402Url}?q=life`);
-    expect(required.x402Version).toBe(2);
-    expect(required.resource.url).toBe(`${product.x402Url}?q=life`);
-    expect(required.accepts).toHaveLength(1);
-    const [offer] = required.accepts;
-    expect(offer).toMatchObject({
-      scheme: 'exact',
+    await payThenReplay(here(), localAccount(5), {
       network: 'eip155:31337',
-      amount: '250000',
       asset: getAddress(t.stack.env.USDC_ADDRESS as string),
-      maxTimeoutSeconds: 300,
-      extra: { name: 'USD Coin', version: '2' },
+      tokenName: 'USD Coin',
     });
-    const token = { address: t.stack.env.USDC_ADDRESS as Address, abi: usdcAbi } as const;
-    expect(await chainClient().readContract({ ...token, functionName: 'name' })).toBe('USD Coin');
-    expect(await chainClient().readContract({ ...token, functionName: 'version' })).toBe('2');
-    const [offeredOrder] = await t.database.db
-      .select()
-      .from(orders)
-      .where(eq(orders.paymentAddress, offer.payTo));
-    expect(offeredOrder).toMatchObject({ status: 'pending', totalUsdc: '0.25' });
-    // Every 402 has its own address.
-    expect((await requirementsOf(product.x402Url)).accepts[0].payTo).not.toBe(offer.payTo);
-
-    // The agent pays: 402, sign, settle, then the merchant's API answers through us.
-    const account = localAccount(5);
-    const payer = getAddress(account.address);
-    const before = (await balancesOf(t.stack.env, payer)).usdc;
-    const treasury = t.stack.env.TREASURY_ADDRESS as Address;
-    const treasuryBefore = (await balancesOf(t.stack.env, treasury)).usdc;
-    const { pay, sent } = agent(account);
-    const callsBefore = upstream.calls.length;
-    const response = await pay(`${product.x402Url}?q=life`);
-    expect(response.status).toBe(200);
-    const body = await response.json();
-    expect(body).toMatchObject({ answer: 42, q: 'life' });
-    expect(upstream.calls.length).toBe(callsBefore + 1);
-    expect(upstream.calls.at(-1)?.secret).toBe(SECRET);
-    const settled = decodePaymentResponseHeader(response.headers.get('PAYMENT-RESPONSE') ?? '');
-    expect(settled).toMatchObject({ success: true, network: 'eip155:31337', payer });
-    const signed = sent.at(-1)?.get('PAYMENT-SIGNATURE') ?? '';
-    const payTo = getAddress(decode(signed).accepted.payTo);
-    const [transfer] = await transfersOf(settled.transaction as Hash);
-    expect(transfer?.args).toEqual({ from: payer, to: payTo, value: usdc('0.25') });
-    expect((await balancesOf(t.stack.env, payer)).usdc).toBe(before - usdc('0.25'));
-
-    // The order took the path of every order: paid, forwarded 98/2, webhooked with the payer.
-    const [order] = await t.database.db
-      .select()
-      .from(orders)
-      .where(eq(orders.paymentAddress, payTo));
-    if (!order) throw new Error('no order for the payTo');
-    await waitForForwarded(t.database.db, order.id);
-    expect(await t.database.db.select().from(refunds).where(eq(refunds.orderId, order.id))).toEqual(
-      [],
-    );
-    const { merchant, fee } = splitFee(usdc('0.25'));
-    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(merchant);
-    expect((await balancesOf(t.stack.env, treasury)).usdc - treasuryBefore).toBe(fee);
-    expect((await balancesOf(t.stack.env, payTo)).usdc).toBe(0n);
-    const paid = await webhookOf(order.id, 'order.paid');
-    expect(paid.x402).toEqual({ resource: `${product.x402Url}?q=life`, payer });
-    expect(paid.items).toEqual([
-      expect.objectContaining({ productId: product.id, quantity: 1, priceUsdc: '0.25' }),
-    ]);
-    await webhookOf(order.id, 'order.forwarded');
-    const merchantOrder = await owner.api.get(`/api/orders/${order.id}`);
-    expect(merchantOrder.body.status).toBe('paid');
-
-    // The same authorization again: the same answer, not charged, the API not called again.
-    const replay = await appFetch(`${product.x402Url}?q=life`, {
-      headers: { 'PAYMENT-SIGNATURE': signed },
-    });
-    expect(replay.status).toBe(200);
-    expect(await replay.json()).toEqual(body);
-    expect(decodePaymentResponseHeader(replay.headers.get('PAYMENT-RESPONSE') ?? '')).toEqual(
-      settled,
-    );
-    expect(upstream.calls.length).toBe(callsBefore + 1);
-    expect((await balancesOf(t.stack.env, payer)).usdc).toBe(before - usdc('0.25'));
-    expect(
-      await t.database.db.select().from(x402Payments).where(eq(x402Payments.orderId, order.id)),
-    ).toHaveLength(1);
-
-    const ledger = await chainLedger(t.stack.env, t.database.db);
-    expect(ledger.breaches).toEqual([]);
-    expect(ledger.authorizationsUsedTwice).toEqual([]);
-    expect(await ledgerBreaches(t.database.db)).toEqual([]);
   }, 60_000);
 
   test('the same signature sent concurrently is charged once and both get the same answer', async () => {
@@ -239,43 +86,7 @@ describe('an API resource paid over HTTP 402', () => {
   }, 60_000);
 
   test('an upstream failure after payment refunds the payer on chain, to the signer', async () => {
-    const { payout, product } = await apiProduct('0.30');
-    const account = localAccount(7);
-    const payer = getAddress(account.address);
-    const before = (await balancesOf(t.stack.env, payer)).usdc;
-    const { pay, sent } = agent(account);
-    upstream.fail(true);
-    let response: Response;
-    try {
-      response = await pay(product.x402Url);
-    } finally {
-      upstream.fail(false);
-    }
-    expect(response.status).toBe(502);
-    const failed = await response.json();
-    expect(failed).toMatchObject({ refund: { to: payer, amount: '0.300000' } });
-    const settled = decodePaymentResponseHeader(response.headers.get('PAYMENT-RESPONSE') ?? '');
-    expect(settled).toMatchObject({ success: true, payer });
-    const payTo = getAddress(decode(sent.at(-1)?.get('PAYMENT-SIGNATURE') ?? '').accepted.payTo);
-    const [order] = await t.database.db
-      .select()
-      .from(orders)
-      .where(eq(orders.paymentAddress, payTo));
-    if (!order) throw new Error('no order for the payTo');
-    const refund = await waitUntil(async () => {
-      const [row] = await t.database.db.select().from(refunds).where(eq(refunds.orderId, order.id));
-      return row?.status === 'refunded' && row;
-    }, 'the refund');
-    expect(refund).toMatchObject({ reason: 'undelivered', toAddress: payer, amount: '300000' });
-    const [back] = await transfersOf(refund.txHash as Hash);
-    expect(back?.args).toEqual({ from: payTo, to: payer, value: usdc('0.30') });
-    expect((await balancesOf(t.stack.env, payer)).usdc).toBe(before);
-    expect((await balancesOf(t.stack.env, payout)).usdc).toBe(0n);
-    expect((await balancesOf(t.stack.env, payTo)).usdc).toBe(0n);
-    const refunded = await webhookOf(order.id, 'order.refunded');
-    expect(refunded.refund).toMatchObject({ reason: 'undelivered', toAddress: payer });
-    const ledger = await chainLedger(t.stack.env, t.database.db);
-    expect(ledger.breaches).toEqual([]);
+    await upstreamFailureRefunds(here(), localAccount(7));
   }, 60_000);
 });
 
@@ -349,4 +160,68 @@ describe('trust', () => {
       .where(eq(x402Payments.payTo, offer.payTo.toLowerCase()));
     expect(rows).toEqual([]);
   });
+});
+
+describe('a payment that fails to settle', () => {
+  // Note: last in the file: it pauses the chain's interval mining and leaves 1 s blocks after.
+  test('serves nothing and charges nothing: the payer spent the money before the relayer’s transaction was mined', async () => {
+    const { product } = await apiProduct('0.40');
+    const account = localAccount(9);
+    const payer = getAddress(account.address);
+    const { client } = agent(account);
+    const payload = await client.createPaymentPayload(await requirementsOf(product.x402Url));
+    const header = Buffer.from(JSON.stringify(payload)).toString('base64');
+    const rpc = (method: string, params: unknown[] = []) =>
+      fetch(t.stack.env.RPC_URL as string, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      }).then((r) => r.json());
+    const callsBefore = upstream.calls.length;
+    await rpc('evm_setIntervalMining', [0]);
+    try {
+      // Verified against the mined state (the money is there), recorded, sent by the relayer.
+      const answer = appFetch(product.x402Url, { headers: { 'PAYMENT-SIGNATURE': header } });
+      const row = await waitUntil(async () => {
+        const [found] = await t.database.db
+          .select()
+          .from(x402Payments)
+          .where(eq(x402Payments.payer, payer.toLowerCase()));
+        return found?.txHash ? found : undefined;
+      }, 'the relayer’s transaction');
+      // The payer moves all of it away first (a higher tip: mined ahead in the same block).
+      const balance = (await balancesOf(t.stack.env, payer)).usdc;
+      const wallet = createWalletClient({
+        account,
+        chain: foundry,
+        transport: http(t.stack.env.RPC_URL),
+      });
+      await wallet.writeContract({
+        address: t.config.chain.usdc,
+        abi: usdcAbi,
+        functionName: 'transfer',
+        args: [freshAddress(), balance],
+        gas: 120_000n,
+        maxPriorityFeePerGas: parseUnits('100', 9),
+        maxFeePerGas: parseUnits('200', 9),
+      });
+      await rpc('evm_mine');
+      const response = await answer;
+      expect(response.status).toBe(402);
+      expect(decode(response.headers.get('PAYMENT-REQUIRED')).error).toContain('settle_failed');
+      expect(upstream.calls.length).toBe(callsBefore);
+      const [failed] = await t.database.db
+        .select()
+        .from(x402Payments)
+        .where(eq(x402Payments.id, row.id));
+      expect(failed?.status).toBe('failed');
+      expect((await balancesOf(t.stack.env, row.payTo as `0x${string}`)).usdc).toBe(0n);
+      // The same signature again gets the same refusal, and still nothing is served.
+      const again = await appFetch(product.x402Url, { headers: { 'PAYMENT-SIGNATURE': header } });
+      expect(again.status).toBe(402);
+      expect(upstream.calls.length).toBe(callsBefore);
+    } finally {
+      await rpc('evm_setIntervalMining', [1]);
+    }
+  }, 60_000);
 });

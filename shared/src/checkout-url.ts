@@ -39,6 +39,7 @@ const TEXT_PARAMS = [
   'returnUrl',
   'externalOrderId',
   'webhookUrl',
+  'discountCode',
 ] as const;
 
 /** Decodes a boolean parameter: absent/''/'false'/'0' false, 'true'/'1' true, else undefined (invalid). */

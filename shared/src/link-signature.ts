@@ -24,6 +24,7 @@ export const SIGNED_LINK_MESSAGES = {
   payoutMismatch: "A signed link must pay the store's payout address",
   noPayout: 'Set a payout address for this store before signing links',
   signedBadge: 'Signed link: the items, prices and payee are the seller’s own',
+  discountUnsigned: 'A discount code is honoured only on a link its store signed',
 } as const;
 
 /** Percent-encodes UTF-8, leaving only RFC 3986's unreserved characters. */

@@ -117,6 +117,20 @@ export function storeCheckoutTotals(
   };
 }
 
+/**
+ * A checkout session's total: its lines' subtotal less the discount (never below zero), its
+ * chosen shipping option and the integrator's own tax (a fixed amount, not recomputed).
+ */
+export function checkoutSessionTotal(
+  subtotal: Usdc,
+  discountOff: Usdc,
+  shipping: Usdc,
+  tax: Usdc,
+): Usdc {
+  const discount = discountOff > subtotal ? subtotal : discountOff < 0n ? 0n : discountOff;
+  return subtotal - discount + shipping + tax;
+}
+
 /** An order's stored figures that say how its tax was charged. */
 export interface OrderTaxFigures {
   subtotalUsdc: string;

@@ -1,7 +1,8 @@
 // Signed links in Chromium on the real stack: a merchant signs a universal-checkout link through
 // the API; the same link with its price edited is refused by the checkout page before any form,
 // the untouched one checks out and is paid from an anvil account; the link builder shows its
-// errors beside the fields and, signed in, builds a signed link.
+// errors beside the fields and, signed in, builds a signed link (with a discount code the
+// checkout page shows and takes off).
 import { expect, type Page, test } from '@playwright/test';
 import { readStackInfo } from '@store/stack/stack-info';
 import { createStore, signUp, unique } from './admin-helpers.ts';
@@ -172,6 +173,69 @@ test('a signed-in merchant builds a signed link that the checkout page accepts',
   await page.goto(link);
   await expect(page.getByRole('note')).toContainText('Signed link');
   await expect(page.getByTestId('order-total')).toHaveText('7.50 USDC');
+});
+
+test('a signed link carrying a discount code: checked when signed, shown and taken off at checkout', async ({
+  page,
+}) => {
+  await signUp(page.request);
+  const store = await createStore(page.request, unique('Code Shop'));
+  const made = await page.request.post(`/api/stores/${store.id}/discounts`, {
+    data: { code: 'SAVE10', kind: 'percent', percentBps: 1000 },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  await page.goto('/payment-link-builder');
+  await expect(page.getByLabel('Discount code (optional)')).toHaveCount(0);
+  await page.getByLabel('Sign for store').selectOption(store.id);
+  await page.getByLabel('Store name').fill('Code Shop');
+  await page.getByRole('button', { name: 'Generate', exact: true }).click();
+  await page.getByLabel('Webhook URL').fill('https://shop.example.com/webhooks');
+  await page.getByLabel('Title').fill('Print');
+  await page.getByLabel('Price (USDC)').fill('7.5');
+  // A code the store does not have: the API's reason, no link.
+  await page.getByLabel('Discount code (optional)').fill('NOPE10');
+  await page.getByRole('button', { name: 'Generate Signed Payment Link' }).click();
+  await expect(page.getByText('This discount code is not valid for this store')).toBeVisible();
+  await expect(page.getByTestId('generated-link')).toHaveCount(0);
+
+  await page.getByLabel('Discount code (optional)').fill('save10');
+  await page.getByRole('button', { name: 'Generate Signed Payment Link' }).click();
+  await expect(page.getByTestId('link-signature')).toContainText(`Signed for ${store.name}`);
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.getByLabel('Discount code (optional)').scrollIntoViewIfNeeded();
+    await snap(page, `signed-links-builder-discount-${width}`);
+  }
+  await expect(page.getByTestId('link-preview')).toContainText('· discount code SAVE10');
+  const link = (await page.getByTestId('generated-link').textContent()) ?? '';
+  expect(new URL(link).searchParams.get('discountCode')).toBe('SAVE10');
+
+  await page.goto(link);
+  await expect(page.getByRole('note')).toContainText('Signed link');
+  await expect(page.getByTestId('order-discount').first()).toHaveText('−0.75 USDC');
+  await expect(page.getByTestId('order-total')).toHaveText('6.75 USDC');
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await snap(page, `signed-links-discount-checkout-${width}`);
+  }
+  await page.getByLabel('Email').fill('ada@example.com');
+  await page.getByLabel('Phone').fill('555-0101');
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('Street address').fill('1 Main St');
+  await page.getByLabel('City').fill('Springfield');
+  await page.getByLabel('State').selectOption('IL');
+  await page.getByLabel('ZIP code').fill('62701');
+  await page.getByRole('button', { name: 'Continue to Payment' }).click();
+  await expect(page).toHaveURL(/\/universal-payment\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('payment-amount')).toHaveText('6.75 USDC');
 });
 
 test('the docs show how to sign a link on a server', async ({ page }) => {

@@ -945,6 +945,10 @@ export const checkoutSessions = pgTable(
     // amounts in USDC, 2 decimals
     subtotalUsdc: numeric({ precision: 10, scale: 2 }).notNull(),
     taxUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
+    // The store's discount code the integrator gave (checked when the session was made and again,
+    // under the code's lock, when its order is made) and what it took off the subtotal then.
+    discountCode: text(),
+    discountUsdc: numeric({ precision: 10, scale: 2 }).notNull().default('0.00'),
     currency: text().notNull().default('USDC'),
     externalOrderId: text(),
     returnUrl: text(),

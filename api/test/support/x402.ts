@@ -7,7 +7,7 @@ import { ExactEvmScheme } from '@x402/evm';
 import { wrapFetchWithPaymentFromConfig, x402Client } from '@x402/fetch';
 import { createPublicClient, http } from 'viem';
 import { foundry } from 'viem/chains';
-import { loadWorkerConfig } from '../../src/config.ts';
+import { type ApiConfig, loadWorkerConfig } from '../../src/config.ts';
 import { startSettlement } from '../../src/worker/settlement-loops.ts';
 import { type ChainApi, useChainApi } from './chain-api.ts';
 
@@ -36,7 +36,7 @@ export const chainClientOf = (t: ChainApi) =>
 
 /** An agent signing with `account` that pays what `target` answers 402 and keeps what it sent. */
 export function x402Agent(
-  t: ChainApi,
+  t: { config: Pick<ApiConfig, 'chain'> },
   account: ReturnType<typeof localAccount>,
   target: (request: Request) => Promise<Response>,
 ) {
@@ -52,9 +52,7 @@ export function x402Agent(
   const config = {
     schemes: [{ network, client: new ExactEvmScheme(account) }],
     spendControls: {
-      allowedAssets: [
-        { network, asset: t.stack.env.USDC_ADDRESS as string, maxAmountPerPayment: '1000000' },
-      ],
+      allowedAssets: [{ network, asset: t.config.chain.usdc, maxAmountPerPayment: '1000000' }],
     },
   };
   return {

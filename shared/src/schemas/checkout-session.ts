@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { isHexColor, isHttpUrl } from '../address.ts';
 import { COUNTRY_CODES } from '../countries.ts';
+import { DiscountCodeSchema } from '../discounts.ts';
 import { LIMIT_MESSAGES, MAX_ORDER_LINES, maxChars, TEXT_LIMITS } from '../limits.ts';
 import { tryParseUsdc } from '../money.ts';
 import { PAYMENT_STATES } from '../payment-state.ts';
@@ -163,6 +164,13 @@ export const CreateCheckoutSessionSchema = v.object({
     v.maxLength(MAX_ORDER_LINES, LIMIT_MESSAGES.tooManyLines),
   ),
   taxUsdc: v.optional(AmountSchema),
+  /**
+   * One of the store's discount codes: checked now (unknown, inactive, expired, used up, below its
+   * minimum or for none of these lines: 422 with the reason) and again when the shopper's order is
+   * made, where it takes its amount off the subtotal (tax is the session's own, shipping is never
+   * discounted).
+   */
+  discountCode: v.optional(DiscountCodeSchema),
   shippingOptions: v.optional(
     v.pipe(
       v.array(SessionShippingOptionSchema),
@@ -246,6 +254,10 @@ export const CheckoutSessionSchema = v.object({
   items: v.array(SessionItemSchema),
   shippingOptions: v.array(SessionShippingOptionSchema),
   subtotalUsdc: MoneyStringSchema,
+  /** The store's discount code the session carries, or null. */
+  discountCode: v.nullable(v.string()),
+  /** What it takes off the subtotal (0.00 without a code). */
+  discountUsdc: MoneyStringSchema,
   taxUsdc: MoneyStringSchema,
   currency: v.literal('USDC'),
   externalOrderId: v.nullable(v.string()),
@@ -280,6 +292,10 @@ export const PublicCheckoutSessionSchema = v.object({
   items: v.array(SessionItemSchema),
   shippingOptions: v.array(SessionShippingOptionSchema),
   subtotalUsdc: MoneyStringSchema,
+  /** The store's discount code the session carries, or null. */
+  discountCode: v.nullable(v.string()),
+  /** What it takes off the subtotal (0.00 without a code). */
+  discountUsdc: MoneyStringSchema,
   taxUsdc: MoneyStringSchema,
   currency: v.literal('USDC'),
   customer: v.nullable(SessionCustomerSchema),

@@ -70,6 +70,7 @@ export const DIGITAL_LIMITS = { headerName: 64, headerValue: 1_024 } as const;
 /** Messages of the digital product fields. */
 export const DIGITAL_PRODUCT_MESSAGES = {
   upstreamUrl: 'The API URL must be an http(s) URL',
+  upstreamHttps: 'The API URL must use https and hold no user name or password',
   headerName: 'The header name may hold letters, digits and - only',
   headerPair: 'Give the secret header both a name and a value, or neither',
 } as const;

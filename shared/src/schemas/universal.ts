@@ -2,6 +2,7 @@
 // bodies, their order response and the outgoing webhook payload.
 import * as v from 'valibot';
 import { isHttpUrl } from '../address.ts';
+import { DiscountCodeSchema } from '../discounts.ts';
 import {
   LIMIT_MESSAGES,
   MAX_ORDER_LINES,
@@ -80,6 +81,8 @@ export const CheckoutParamsSchema = v.object({
   returnUrl: optionalUrl,
   externalOrderId: v.optional(cappedString('External order id', TEXT_LIMITS.externalOrderId)),
   webhookUrl: optionalUrl,
+  /** One of the store's discount codes: honoured on a link its store signed only. */
+  discountCode: v.optional(DiscountCodeSchema),
 });
 /** Decoded universal checkout parameters. */
 export type CheckoutParams = v.InferOutput<typeof CheckoutParamsSchema>;
@@ -136,6 +139,12 @@ const universalEntries = {
    * The server verifies it and that the order is the link's; without it the order is unsigned.
    */
   signedLink: v.optional(v.pipe(v.string(), maxChars('Signed link', TEXT_LIMITS.linkQuery))),
+  /**
+   * The signed link's discount code (it must be the link's): the server checks it under its lock
+   * and takes its amount off; `discountUsdc`, when sent, must be that amount.
+   */
+  discountCode: v.optional(DiscountCodeSchema),
+  discountUsdc: v.optional(MoneyStringSchema),
 };
 
 /** Body of POST /api/universal-orders from the checkout form; response {order:{id}}. */

@@ -1372,7 +1372,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Sign a universal-checkout link for your store (it must pay the store's payout address) */
+        /** Sign a universal-checkout link for your store (it must pay the store's payout address). A `discountCode` parameter must be one of the store's codes that applies to the link's items (else 422 with the reason); the signature covers it */
         post: operations["postApiStoresByIdSigned-links"];
         delete?: never;
         options?: never;
@@ -2086,6 +2086,8 @@ export type components = {
                 street?: string;
                 zipCode?: string;
             } | null;
+            discountCode: string | null;
+            discountUsdc: string;
             expiresAt: string;
             externalOrderId: string | null;
             id: string;
@@ -2868,6 +2870,8 @@ export type components = {
                 street?: string;
                 zipCode?: string;
             } | null;
+            discountCode: string | null;
+            discountUsdc: string;
             expiresAt: string;
             id: string;
             items: {
@@ -7196,6 +7200,7 @@ export interface operations {
                         street?: string;
                         zipCode?: string;
                     };
+                    discountCode?: string;
                     expiresInSeconds?: number;
                     externalOrderId?: string;
                     items: {
@@ -16827,6 +16832,8 @@ export interface operations {
                      * @default
                      */
                     customerEmail?: string;
+                    discountCode?: string;
+                    discountUsdc?: string;
                     externalOrderId?: string | null;
                     items: {
                         imageUrl?: string | null;
@@ -16917,6 +16924,8 @@ export interface operations {
                      * @default
                      */
                     customerEmail?: string;
+                    discountCode?: string;
+                    discountUsdc?: string;
                     externalOrderId?: string | null;
                     items: {
                         imageUrl?: string | null;

@@ -8,6 +8,11 @@ import {
   type CheckoutSessionStoredStatus,
   type CompleteCheckoutSession,
   type CreateCheckoutSession,
+  checkoutSessionTotal,
+  type DiscountLine,
+  type DiscountRule,
+  discountAmount,
+  discountRefusal,
   formatUsdc,
   isRevenueStatus,
   multiplyUsdc,
@@ -27,6 +32,7 @@ import { checkoutSessions, orders, paymentWallets, stores } from '../../db/schem
 import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
 import { randomBase62 } from '../api-keys/service.ts';
+import { usableDiscount } from '../discounts/service.ts';
 import {
   authorizeStore,
   type Caller,
@@ -54,6 +60,22 @@ export function newSessionId(): string {
 /** Σ price × quantity of the session's lines. */
 function subtotalOf(items: readonly SessionItem[]) {
   return sumUsdc(items.map((item) => multiplyUsdc(parseUsdc(item.priceUsdc), item.quantity)));
+}
+
+/** The session's lines as a discount reads them (an integrator's line may name no product). */
+const discountLinesOf = (items: readonly SessionItem[]): DiscountLine[] =>
+  items.map((item) => ({
+    productId: item.productId ?? '',
+    priceUsdc: item.priceUsdc,
+    quantity: item.quantity,
+  }));
+
+/** What `rule` takes off the lines; 422 with the shopper's message when it cannot apply to them. */
+function discountOn(items: readonly SessionItem[], rule: DiscountRule) {
+  const lines = discountLinesOf(items);
+  const refusal = discountRefusal(lines, rule);
+  if (refusal) throw new AppError('validation_failed', refusal);
+  return discountAmount(lines, rule);
 }
 
 /** Creates an open session for the merchant's store; 404 for a store not theirs. */
@@ -89,7 +111,13 @@ export async function createCheckoutSession(
     const price = parseUsdc(option.priceUsdc);
     if (price > dearestShipping) dearestShipping = price;
   }
-  if (subtotal + tax + dearestShipping > MAX_AMOUNT)
+  // A code is checked now (the integrator hears why it cannot apply) and again, under its lock,
+  // when the shopper's order is made (discounts/service.ts: uses are orders).
+  const discount = body.discountCode
+    ? await usableDiscount(db, storeId, body.discountCode, body.customer?.email || undefined)
+    : undefined;
+  const off = discount ? discountOn(items, discount.rule) : 0n;
+  if (checkoutSessionTotal(subtotal, off, dearestShipping, tax) > MAX_AMOUNT)
     throw new AppError('validation_failed', M.totalTooLarge);
   const id = newSessionId();
   const seconds = body.expiresInSeconds ?? CHECKOUT_SESSION_EXPIRY.default;
@@ -103,6 +131,8 @@ export async function createCheckoutSession(
       shippingOptions,
       subtotalUsdc: formatUsdc(subtotal),
       taxUsdc: formatUsdc(tax),
+      discountCode: discount?.rule.code ?? null,
+      discountUsdc: formatUsdc(off),
       currency: 'USDC',
       externalOrderId: body.externalOrderId || null,
       returnUrl: body.returnUrl ?? null,
@@ -208,6 +238,8 @@ export async function getCheckoutSession(
     items: row.items as SessionItem[],
     shippingOptions: row.shippingOptions as SessionShippingOption[],
     subtotalUsdc: row.subtotalUsdc,
+    discountCode: row.discountCode,
+    discountUsdc: row.discountUsdc,
     taxUsdc: row.taxUsdc,
     currency: 'USDC' as const,
     externalOrderId: row.externalOrderId,
@@ -264,6 +296,8 @@ export async function getPublicCheckoutSession(db: Database, id: string) {
     items: row.items as SessionItem[],
     shippingOptions: row.shippingOptions as SessionShippingOption[],
     subtotalUsdc: row.subtotalUsdc,
+    discountCode: row.discountCode,
+    discountUsdc: row.discountUsdc,
     taxUsdc: row.taxUsdc,
     currency: 'USDC' as const,
     customer: row.customer as SessionCustomer | null,
@@ -320,8 +354,15 @@ export async function completeCheckoutSession(
     const shipping = chosenShipping(row, form.shippingOptionId);
     const shippingAmount = parseUsdc(shipping?.priceUsdc ?? '0');
     const subtotal = parseUsdc(row.subtotalUsdc);
-    const total = subtotal + shippingAmount + parseUsdc(row.taxUsdc);
-    const items = (row.items as SessionItem[]).map(
+    const sessionItems = row.items as SessionItem[];
+    // The session's code is checked again here, its row locked until this order is written, so
+    // its last use goes to one order (and the amount is the code's now, never the browser's).
+    const discount = row.discountCode
+      ? await usableDiscount(tx, row.storeId, row.discountCode, form.customerEmail, true)
+      : undefined;
+    const off = discount ? discountOn(sessionItems, discount.rule) : 0n;
+    const total = checkoutSessionTotal(subtotal, off, shippingAmount, parseUsdc(row.taxUsdc));
+    const items = sessionItems.map(
       (item, index): OrderItem => ({
         productId: item.productId || `${row.id}-${index + 1}`,
         title: item.title,
@@ -344,6 +385,13 @@ export async function completeCheckoutSession(
         shippingUsdc: formatUsdc(shippingAmount),
         taxUsdc: formatUsdc(parseUsdc(row.taxUsdc)),
         totalUsdc: formatUsdc(total),
+        ...(discount
+          ? {
+              discountCode: discount.rule.code,
+              discountUsdc: formatUsdc(off),
+              discountCodeId: discount.id,
+            }
+          : {}),
         status: 'pending',
         metadata: {
           externalOrderId: row.externalOrderId,

@@ -83,7 +83,7 @@ export const linkSigningModule = ({ db, config }: AppDeps) => {
         ...contract({
           tags,
           summary:
-            "Sign a universal-checkout link for your store (it must pay the store's payout address)",
+            "Sign a universal-checkout link for your store (it must pay the store's payout address). A `discountCode` parameter must be one of the store's codes that applies to the link's items (else 422 with the reason); the signature covers it",
           ok: { 201: SignedLinkResponseSchema },
           errors: ['not_found'],
         }),

@@ -2,6 +2,7 @@
 // first read, rotated on demand, read by the API alone), and links signed with it that pay only
 // the store's payout address. Owners only; others get 404 as for a store.
 import {
+  discountRefusal,
   hasRepeatedName,
   LINK_SIGNATURE_PARAM,
   LINK_SIGNATURE_PARAMS,
@@ -12,12 +13,14 @@ import {
   signLinkParams,
   UNIVERSAL_CHECKOUT_PATH,
 } from '@store/shared';
+import { linkLines } from '@store/shared/universal-order';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { storeLinkSecrets, stores } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { newWebhookSecret } from '../../webhooks/signing.ts';
 import { checkWebhookUrlForm } from '../../webhooks/url-safety.ts';
+import { usableDiscount } from '../discounts/service.ts';
 import { getOwnStoreOrThrow } from '../stores/service.ts';
 import type { Caller } from '../team/access.ts';
 import type { LinkSecretView, SignedLinkView } from './model.ts';
@@ -120,6 +123,15 @@ export async function signLink(
     ? checkWebhookUrlForm(parsed.value.webhookUrl, options.allowPrivate)
     : null;
   if (webhookError) throw invalid(webhookError);
+  const code = parsed.value.discountCode;
+  if (code) {
+    // The code is checked now (the merchant hears why it cannot apply) and again, under its lock,
+    // when a shopper's order is made from the link; the link carries it as stored (upper-case).
+    const { rule } = await usableDiscount(db, store.id, code, parsed.value.customerEmail);
+    const refusal = discountRefusal(linkLines(parsed.value.items), rule);
+    if (refusal) throw invalid(refusal);
+    params.set('discountCode', rule.code);
+  }
   const { secret } = await ensureLinkSecret(db, options.storeId);
   const signed = await signLinkParams(params, options.storeId, secret);
   const query = signed.toString();

@@ -6,6 +6,7 @@ import {
   DeletedResponseSchema,
   DIGITAL_FILE,
   DIGITAL_FILE_MESSAGES,
+  DIGITAL_PRODUCT_MESSAGES,
   ProductResponseSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
@@ -17,6 +18,7 @@ import { contract } from '../../http/openapi.ts';
 import { RATE_LIMIT_MESSAGES, type RateLimit, RateLimiter } from '../../http/rate-limit.ts';
 import { sessionPlugin } from '../../http/session.ts';
 import { type ObjectStore, objectStoreFor } from '../../uploads/storage.ts';
+import { checkWebhookUrlForm } from '../../webhooks/url-safety.ts';
 import { readCapped } from '../uploads/index.ts';
 import { publicOrigin, withX402Url } from '../x402/model.ts';
 import { contentMatches, fileNameOf, fileTypeOf } from './file.ts';
@@ -48,6 +50,16 @@ export const productsModule = (
   // Note: a digital product's payable URL is absolute (PUBLIC_URL, or the request's origin).
   const absolute = <T extends { x402Url: string | null }>(request: Request, product: T) =>
     withX402Url(product, publicOrigin(config, request));
+  /**
+   * An API product's upstream is an outbound request as a webhook is: https (http only where
+   * private webhook targets are allowed, as locally), no credentials; where it resolves is checked
+   * on each call (x402/service.ts). Refused here so the merchant hears it before an agent pays.
+   */
+  const checkUpstream = (body: { digital?: { kind: string; upstreamUrl?: string } | null }) => {
+    const url = body.digital?.kind === 'api' ? body.digital.upstreamUrl : undefined;
+    if (url && checkWebhookUrlForm(url, config.allowPrivateWebhooks))
+      throw new AppError('validation_failed', DIGITAL_PRODUCT_MESSAGES.upstreamHttps);
+  };
   return new Elysia({ name: 'products' })
     .use(sessionPlugin(db))
     .use(accessPlugin(db))
@@ -76,6 +88,7 @@ export const productsModule = (
     .post(
       '/api/products',
       async ({ body, set, request, user }) => {
+        checkUpstream(body);
         const product = await createProduct(db, user, body);
         set.status = 201;
         return absolute(request, product);
@@ -110,8 +123,10 @@ export const productsModule = (
     )
     .put(
       '/api/products/:id',
-      async ({ params, body, request, user }) =>
-        absolute(request, await updateProduct(db, user, params.id, body)),
+      async ({ params, body, request, user }) => {
+        checkUpstream(body);
+        return absolute(request, await updateProduct(db, user, params.id, body));
+      },
       {
         body: UpdateProductBody,
         access: 'merchant',

@@ -4,22 +4,28 @@
 import {
   type CreateUniversalOrder,
   type CreateUniversalWallet,
+  type DiscountRule,
   defaultUniversalShippingMethod,
+  discountAmount,
+  discountRefusal,
   formatUsdc,
   isHexColor,
   isHttpUrl,
   normalizePriceString,
   type OrderMetadata,
   parsePrice,
+  SIGNED_LINK_MESSAGES,
   STORE_FORM_MESSAGES,
   subtotalOf,
   type Usdc,
   universalShippingFor,
 } from '@store/shared';
-import type { Database } from '../../db/client.ts';
+import { linkLines } from '@store/shared/universal-order';
+import type { Database, Executor } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { checkWebhookUrlForm } from '../../webhooks/url-safety.ts';
+import { usableDiscount } from '../discounts/service.ts';
 import { UNIVERSAL_MESSAGES as M } from './model.ts';
 
 /** Either body of POST /api/universal-orders. */
@@ -37,20 +43,36 @@ function shippingOf(input: UniversalOrderInput): Usdc {
   return universalShippingFor(method, options);
 }
 
-/** Universal totals (no tax): subtotal + shipping; 422 when the client's differ or are zero. */
-export function priceUniversalOrder(input: UniversalOrderInput) {
+/**
+ * Universal totals (no tax): subtotal − the discount of `rule` (a signed link's code, checked by
+ * the caller) + shipping; 422 when the client's differ, the code cannot apply, or the total is 0.
+ */
+export function priceUniversalOrder(input: UniversalOrderInput, rule?: DiscountRule) {
   const subtotal = subtotalOf(input.items);
   const shipping = shippingOf(input);
+  let off = 0n;
+  if (rule) {
+    const refusal = discountRefusal(linkLines(input.items), rule);
+    if (refusal) throw invalid(refusal);
+    off = discountAmount(linkLines(input.items), rule);
+  }
+  const total = subtotal - off + shipping;
   const totals = {
     subtotalUsdc: formatUsdc(subtotal),
     shippingUsdc: formatUsdc(shipping),
-    totalUsdc: formatUsdc(subtotal + shipping),
+    totalUsdc: formatUsdc(total),
   };
   const sent = [input.subtotalUsdc, input.shippingUsdc, input.totalUsdc].map(normalizePriceString);
-  if (sent.join() !== [totals.subtotalUsdc, totals.shippingUsdc, totals.totalUsdc].join())
+  const discountAgrees =
+    input.discountUsdc === undefined ||
+    normalizePriceString(input.discountUsdc) === formatUsdc(off);
+  if (
+    !discountAgrees ||
+    sent.join() !== [totals.subtotalUsdc, totals.shippingUsdc, totals.totalUsdc].join()
+  )
     throw invalid(M.totalsMismatch(totals.subtotalUsdc, totals.shippingUsdc, totals.totalUsdc));
-  if (subtotal + shipping <= 0n) throw invalid(M.zeroTotal);
-  return totals;
+  if (total <= 0n) throw invalid(M.zeroTotal);
+  return { totals, discountUsdc: formatUsdc(off) };
 }
 
 /** Optional text that must pass `check`, else a 422 with `message`. */
@@ -102,12 +124,34 @@ export async function createUniversalOrder(
     ? checkWebhookUrlForm(input.webhookUrl, options.allowPrivateWebhooks)
     : null;
   if (webhookError) throw invalid(webhookError);
-  const totals = priceUniversalOrder(input);
+  const code = input.discountCode;
+  // Note: codes are a store's: a hand-made link names no store to hold one to.
+  if (code && !options.signedBy) throw invalid(SIGNED_LINK_MESSAGES.discountUnsigned);
   const metadata = universalMetadata(input);
   const items = input.items.map((item) => ({
     ...item,
     priceUsdc: normalizePriceString(item.priceUsdc),
   }));
+  if (!code || !options.signedBy) return insertUniversalOrder(db, input, options, items, metadata);
+  const storeId = options.signedBy;
+  // The code's row stays locked from its uses' count to the order's commit (the last use goes to
+  // one order), as for a storefront order.
+  return db.transaction(async (tx) => {
+    const discount = await usableDiscount(tx, storeId, code, input.customerEmail, true);
+    return insertUniversalOrder(tx, input, options, items, metadata, discount);
+  });
+}
+
+/** Writes the order, priced with the signed link's code when it has one. */
+async function insertUniversalOrder(
+  db: Executor,
+  input: UniversalOrderInput,
+  options: { signedBy?: string },
+  items: UniversalOrderInput['items'],
+  metadata: OrderMetadata,
+  discount?: { id: string; rule: DiscountRule },
+): Promise<{ id: string; reviewToken: string }> {
+  const { totals, discountUsdc } = priceUniversalOrder(input, discount?.rule);
   const [order] = await db
     .insert(orders)
     .values({
@@ -122,6 +166,9 @@ export async function createUniversalOrder(
       shippingAddress: input.shippingAddress,
       items,
       ...totals,
+      ...(discount
+        ? { discountCode: discount.rule.code, discountUsdc, discountCodeId: discount.id }
+        : {}),
       status: 'pending',
       metadata,
     })

@@ -69,6 +69,7 @@ function termsOf(terms: {
   payee: string;
   externalOrderId: string | null | undefined;
   webhookUrl: string | null | undefined;
+  discountCode: string | null | undefined;
   items: readonly {
     title: string;
     priceUsdc: string;
@@ -98,6 +99,7 @@ function termsOf(terms: {
     payee: terms.payee.toLowerCase(),
     externalOrderId: terms.externalOrderId || null,
     webhookUrl: terms.webhookUrl || null,
+    discountCode: terms.discountCode || null,
     items: terms.items.map((item) => [
       item.title.trim(),
       normalizePriceString(item.priceUsdc),
@@ -136,6 +138,7 @@ export function holdToLink<T extends UniversalOrderInput>(input: T, params: Chec
     payee: params.paymentAddress,
     externalOrderId: params.externalOrderId,
     webhookUrl: params.webhookUrl,
+    discountCode: params.discountCode,
     items: params.items,
     shipping,
     branding: branding
@@ -156,6 +159,7 @@ export function holdToLink<T extends UniversalOrderInput>(input: T, params: Chec
     payee: input.storePaymentAddress,
     externalOrderId: input.externalOrderId,
     webhookUrl: input.webhookUrl,
+    discountCode: input.discountCode,
     items: input.items,
     shipping: input.shippingOptions ?? shipping,
     branding: branding ?? null,

@@ -26,6 +26,7 @@ import {
   type SigningStore,
   signLinkFor,
   useSigningStores,
+  withDiscountCode,
 } from './-components/signing.tsx';
 import { TextInput } from './-components/text-input.tsx';
 
@@ -73,6 +74,7 @@ function LinkBuilderPage() {
   const [checked, setChecked] = useState(false);
   const [signing, setSigning] = useState<SigningStore>();
   const [busy, setBusy] = useState(false);
+  const [discountCode, setDiscountCode] = useState('');
   const stores = useSigningStores();
   const { networkName } = useChainInfo();
   const issues = linkBuilderIssues(state);
@@ -112,10 +114,11 @@ function LinkBuilderPage() {
     }
     setBusy(true);
     try {
-      const path = await signLinkFor(signing.id, url);
+      const path = await signLinkFor(signing.id, withDiscountCode(url, discountCode));
+      const code = discountCode.trim().toUpperCase();
       setLink({
         url: `${window.location.origin}${path}`,
-        summary: summaryOf(state),
+        summary: `${summaryOf(state)}${code ? ` · discount code ${code}` : ''}`,
         signedFor: signing.name,
       });
     } catch (error) {
@@ -143,6 +146,11 @@ function LinkBuilderPage() {
               setSigning(store);
               if (store?.paymentAddress) set({ paymentAddress: store.paymentAddress });
               else setLink(undefined);
+            }}
+            discountCode={discountCode}
+            onDiscountCode={(code) => {
+              setDiscountCode(code);
+              setLink(undefined);
             }}
           />
         )}

@@ -18,6 +18,8 @@ const session = (patch: Partial<PublicCheckoutSession> = {}): PublicCheckoutSess
   items: [{ title: 'Shirt', priceUsdc: '20.00', quantity: 1 }],
   shippingOptions: [],
   subtotalUsdc: '20.00',
+  discountCode: null,
+  discountUsdc: '0.00',
   taxUsdc: '0.00',
   currency: 'USDC',
   customer: null,

@@ -3,6 +3,7 @@
 // exactly the session's items and prices (not editable: the server prices the order from them).
 import {
   CompleteCheckoutSessionSchema,
+  checkoutSessionTotal,
   FAILURE_TOASTS,
   formatUsdc,
   multiplyUsdc,
@@ -75,7 +76,8 @@ export function SessionForm(props: {
   const option = session.shippingOptions.find((o) => o.id === chosen);
   const shipping = parseUsdc(option?.priceUsdc ?? '0');
   const tax = parseUsdc(session.taxUsdc);
-  const total = parseUsdc(session.subtotalUsdc) + shipping + tax;
+  const discount = parseUsdc(session.discountUsdc);
+  const total = checkoutSessionTotal(parseUsdc(session.subtotalUsdc), discount, shipping, tax);
 
   return (
     <form className="checkout-layout" noValidate onSubmit={submitWith(form)}>
@@ -116,6 +118,11 @@ export function SessionForm(props: {
           imageUrl: item.imageUrl ?? null,
         }))}
         subtotalUsdc={session.subtotalUsdc}
+        discount={
+          session.discountCode
+            ? { code: session.discountCode, amountUsdc: session.discountUsdc }
+            : undefined
+        }
         shippingUsdc={session.shippingOptions.length > 0 ? formatUsdc(shipping) : undefined}
         tax={tax > 0n ? { amountUsdc: session.taxUsdc, label: 'Tax' } : undefined}
         totalUsdc={formatUsdc(total)}

@@ -1,7 +1,9 @@
 // Signing in the link builder: a signed-in merchant picks one of their stores, and the built link
-// is signed by the API with that store's link secret (the secret never reaches the browser).
+// is signed by the API with that store's link secret (the secret never reaches the browser). A
+// signed link may carry one of the store's discount codes, checked by the API when it signs.
 import { useEffect, useState } from 'react';
 import { apiRequest } from '../../../lib/api.ts';
+import { TextInput } from './text-input.tsx';
 
 /** A store the merchant may sign for. */
 export interface SigningStore {
@@ -42,11 +44,25 @@ export async function signLinkFor(storeId: string, link: string): Promise<string
   return answer.path;
 }
 
-/** The store picker: "Don't sign" or one of the merchant's stores with a payout address. */
+/** `link` with the discount code to sign (trimmed; none when empty). */
+export function withDiscountCode(link: string, code: string): string {
+  const trimmed = code.trim();
+  if (!trimmed) return link;
+  const url = new URL(link);
+  url.searchParams.set('discountCode', trimmed);
+  return url.toString();
+}
+
+/**
+ * The store picker: "Don't sign" or one of the merchant's stores with a payout address; once a
+ * store is picked, the discount code the link carries.
+ */
 export function SigningSection(props: {
   stores: readonly SigningStore[];
   storeId: string;
   onPick: (store: SigningStore | undefined) => void;
+  discountCode: string;
+  onDiscountCode: (code: string) => void;
 }) {
   return (
     <section className="card" aria-labelledby="signing-title">
@@ -72,6 +88,15 @@ export function SigningSection(props: {
           ))}
         </select>
       </div>
+      {props.storeId && (
+        <TextInput
+          label="Discount code (optional)"
+          placeholder="SAVE10"
+          hint="One of this store's codes: checked when the link is signed, taken off the shopper's total."
+          value={props.discountCode}
+          onChange={props.onDiscountCode}
+        />
+      )}
     </section>
   );
 }

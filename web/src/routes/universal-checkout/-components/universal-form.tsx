@@ -1,9 +1,11 @@
 // The universal checkout form: the customer fields (pre-filled from the link) validated by the
 // shared UniversalCheckoutFormSchema, the optional shipping radio group, the summary from the
-// link, and 'Continue to Payment' / 'Creating Order...'.
+// link, and 'Continue to Payment' / 'Creating Order...'. A signed link's discount code is asked
+// of its store's API (what it takes off, or why it cannot) and shown; the server prices it again.
 import {
   type CheckoutParams,
   type CreateUniversalOrder,
+  type DiscountRule,
   FAILURE_TOASTS,
   formatUsdc,
   multiplyUsdc,
@@ -15,15 +17,14 @@ import {
   type ShippingMethod,
   SUCCESS_TOASTS,
   UniversalCheckoutFormSchema,
-  universalCheckoutTotals,
 } from '@store/shared';
 import {
   buildUniversalOrderBody,
   initialUniversalShipping,
-  shippingOptionsOf,
+  universalTotalsWithDiscount,
 } from '@store/shared/universal-order';
 import { revalidateLogic, useStore } from '@tanstack/react-form';
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import * as v from 'valibot';
 import {
   CUSTOMER_FIELD_NAMES,
@@ -37,7 +38,7 @@ import {
 } from '../../../components/checkout/shipping-methods.tsx';
 import { errorText, newIdempotencyKey } from '../../../lib/api.ts';
 import { submitWith, useAppForm } from '../../../lib/form.tsx';
-import { createUniversalOrder } from '../../../lib/shop-api.ts';
+import { checkDiscountCode, createUniversalOrder } from '../../../lib/shop-api.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
 
 /** The methods the link offers: free only when enabled, standard and express at the link's price. */
@@ -67,6 +68,7 @@ export function UniversalForm(props: {
   onCreated: (orderId: string) => void;
 }) {
   const { params } = props;
+  const discount = useLinkDiscount(params, props.signedLink);
   const attempt = useRef<{ same: string; order: CreateUniversalOrder; key: string }>(undefined);
   const form = useAppForm({
     defaultValues: {
@@ -79,7 +81,9 @@ export function UniversalForm(props: {
       try {
         const valid = v.parse(UniversalCheckoutFormSchema, value);
         const built = {
-          ...buildUniversalOrderBody(params, valid, Date.now(), Math.random),
+          ...buildUniversalOrderBody(params, valid, Date.now(), Math.random, discount.rule),
+          // Note: a code the API refused is still sent, so the order is refused with its reason.
+          ...(discount.code && !discount.rule ? { discountCode: discount.code } : {}),
           ...(props.signedLink ? { signedLink: props.signedLink } : {}),
         };
         // Note: a re-sent identical order reuses its key and its exact body (the generated
@@ -102,12 +106,12 @@ export function UniversalForm(props: {
   const method = useStore(form.store, (state) => state.values.shippingMethod);
   const isSubmitting = useStore(form.store, (state) => state.isSubmitting);
   const choices = universalChoices(params);
-  let totals: ReturnType<typeof universalCheckoutTotals> | undefined;
+  let totals: ReturnType<typeof universalTotalsWithDiscount> | undefined;
   try {
-    totals = universalCheckoutTotals(
-      params.items,
+    totals = universalTotalsWithDiscount(
+      params,
       params.shipping ? method : undefined,
-      shippingOptionsOf(params),
+      discount.rule,
     );
   } catch {
     totals = undefined;
@@ -136,13 +140,45 @@ export function UniversalForm(props: {
           lineTotalUsdc: formatUsdc(multiplyUsdc(parseUsdc(item.priceUsdc), item.quantity)),
         }))}
         subtotalUsdc={totals?.subtotalUsdc ?? '—'}
+        discount={
+          discount.rule && totals
+            ? { code: discount.rule.code, amountUsdc: totals.discountUsdc }
+            : undefined
+        }
         shippingUsdc={params.shipping ? (totals?.shippingUsdc ?? '—') : undefined}
         totalUsdc={totals?.totalUsdc ?? '—'}
       >
+        {discount.error && (
+          <p className="field-error" role="alert" data-testid="link-discount-error">
+            {discount.code}: {discount.error}
+          </p>
+        )}
         <button type="submit" className="button button-large button-block" disabled={isSubmitting}>
           {isSubmitting ? PAGE_TEXTS.creatingOrder : 'Continue to Payment'}
         </button>
       </OrderSummary>
     </form>
   );
+}
+
+/**
+ * The discount code of a signed link: the rule its store's API answers (to show what it takes off),
+ * or the reason it cannot apply. A hand-made link's code is not honoured (codes are a store's).
+ */
+function useLinkDiscount(params: CheckoutParams, signedLink: string | undefined) {
+  const storeId = signedLink ? new URLSearchParams(signedLink).get('storeId') : null;
+  const code = storeId ? params.discountCode : undefined;
+  const [state, setState] = useState<{ rule?: DiscountRule; error?: string }>({});
+  useEffect(() => {
+    if (!code || !storeId) return;
+    let live = true;
+    checkDiscountCode(storeId, code).then(
+      (rule) => live && setState({ rule }),
+      (error) => live && setState({ error: errorText(error) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [code, storeId]);
+  return { code, ...state };
 }
