@@ -139,6 +139,54 @@ describe('a checkout session carrying a discount code', () => {
     expect(refusal(await create('x'))).toEqual([422, DISCOUNT_MESSAGES.code]);
   });
 
+  test('a code that leaves nothing to pay makes no session: 422 at creation, and at checkout when the code grew meanwhile', async () => {
+    const store = await storeWithCodes(t.owner, { ALL: { kind: 'percent', percentBps: 10_000 } });
+    const free = (patch: Record<string, unknown>) =>
+      sessionBody(store.id, {
+        taxUsdc: '0',
+        shippingOptions: [
+          { id: 'pickup', label: 'Pick up', priceUsdc: '0' },
+          { id: 'std', label: 'Standard', priceUsdc: '4.00' },
+        ],
+        ...patch,
+      });
+    expect(
+      refusal(await t.owner.api.post('/api/checkout-sessions', free({ discountCode: 'ALL' }))),
+    ).toEqual([422, CHECKOUT_SESSION_MESSAGES.zeroTotal]);
+    // With tax left to pay, the same code makes a session.
+    const taxed = await t.owner.api.post(
+      '/api/checkout-sessions',
+      free({ discountCode: 'ALL', taxUsdc: '0.50' }),
+    );
+    expect(taxed.status).toBe(201);
+
+    // A half-off code made into a whole-off one after the session was made: the checkout that
+    // would owe nothing is refused, and the session stays open.
+    const made = (
+      await t.owner.api.post(`/api/stores/${store.id}/discounts`, {
+        code: 'HALF2',
+        kind: 'percent',
+        percentBps: 5000,
+      })
+    ).body as { id: string };
+    const half = await t.owner.api.post('/api/checkout-sessions', free({ discountCode: 'HALF2' }));
+    expect(half.status).toBe(201);
+    const edited = await t.owner.api.put(`/api/stores/${store.id}/discounts/${made.id}`, {
+      code: 'HALF2',
+      kind: 'percent',
+      percentBps: 10_000,
+    });
+    expect(edited.status).toBe(200);
+    const checkout = await t.shopper.post(
+      `/api/checkout-sessions/${half.body.id}/complete`,
+      checkoutForm({ shippingOptionId: 'pickup' }),
+    );
+    expect(refusal(checkout)).toEqual([422, CHECKOUT_SESSION_MESSAGES.zeroTotal]);
+    expect((await t.owner.api.get(`/api/checkout-sessions/${half.body.id}`)).body.status).toBe(
+      'open',
+    );
+  });
+
   test('another merchant and an anonymous client cannot make a session with the store’s code', async () => {
     const store = await storeWithCodes(t.owner, { MINE10: tenPercent });
     const body = sessionBody(store.id, { discountCode: 'MINE10' });

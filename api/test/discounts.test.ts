@@ -348,6 +348,32 @@ describe('discount codes', () => {
     });
   });
 
+  test('a code that takes off everything of an order with free shipping and no tax is refused: nothing to pay', async () => {
+    const store = (await t.owner.api.post('/api/stores', storeForm({ taxRateBps: 0 }))).body as {
+      id: string;
+    };
+    const mug = (
+      await t.owner.api.post('/api/products', {
+        storeId: store.id,
+        title: 'Mug',
+        priceUsdc: '20.00',
+      })
+    ).body as Product;
+    await t.owner.api.post(
+      `/api/stores/${store.id}/discounts`,
+      code({ code: 'FREE', percentBps: 10_000 }),
+    );
+    const rule = (
+      await t.shopper.post('/api/discount-codes/check', { storeId: store.id, code: 'FREE' })
+    ).body as DiscountRule;
+    const body = orderBody(store.id, [[mug, 1]], rule);
+    const free = { ...body, taxUsdc: '0.00', totalUsdc: '0.00' };
+    expect(refusal(await t.shopper.post('/api/orders', free))).toEqual([
+      422,
+      ORDER_MESSAGES.zeroTotal,
+    ]);
+  });
+
   test('two shoppers racing for the last use: one order, one "usage limit" refusal', async () => {
     const { store, mug } = await shop();
     await t.owner.api.post(`/api/stores/${store.id}/discounts`, code({ code: 'LAST', maxUses: 1 }));

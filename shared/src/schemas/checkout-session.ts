@@ -47,6 +47,7 @@ export const CHECKOUT_SESSION_MESSAGES = {
   expires: `expiresInSeconds must be a whole number from ${CHECKOUT_SESSION_EXPIRY.min} (5 minutes) to ${CHECKOUT_SESSION_EXPIRY.max} (7 days)`,
   metadata: `metadata holds at most ${SESSION_METADATA_LIMITS.entries} string values (keys up to ${SESSION_METADATA_LIMITS.key} characters, values up to ${SESSION_METADATA_LIMITS.value})`,
   totalTooLarge: 'The session total must be below 100,000,000 USDC',
+  zeroTotal: 'An order of 0.00 USDC needs no payment',
   notFound: 'Checkout session not found',
   expired: 'This checkout has expired',
   shippingRequired: 'Choose a shipping option',

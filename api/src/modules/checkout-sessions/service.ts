@@ -71,6 +71,16 @@ const discountLinesOf = (items: readonly SessionItem[]): DiscountLine[] =>
   }));
 
 /** What `rule` takes off the lines; 422 with the shopper's message when it cannot apply to them. */
+/** The lowest shipping price offered (0 when none is offered: nothing is charged for it). */
+function cheapestShipping(options: readonly { priceUsdc: string }[]) {
+  let cheapest: bigint | undefined;
+  for (const option of options) {
+    const price = parseUsdc(option.priceUsdc);
+    if (cheapest === undefined || price < cheapest) cheapest = price;
+  }
+  return cheapest ?? 0n;
+}
+
 function discountOn(items: readonly SessionItem[], rule: DiscountRule) {
   const lines = discountLinesOf(items);
   const refusal = discountRefusal(lines, rule);
@@ -119,6 +129,10 @@ export async function createCheckoutSession(
   const off = discount ? discountOn(items, discount.rule) : 0n;
   if (checkoutSessionTotal(subtotal, off, dearestShipping, tax) > MAX_AMOUNT)
     throw new AppError('validation_failed', M.totalTooLarge);
+  // Note: a code that takes off everything, with no tax and a free way to ship, leaves nothing
+  // to pay: there would be no payment to wait for, so no such session is made.
+  if (checkoutSessionTotal(subtotal, off, cheapestShipping(shippingOptions), tax) <= 0n)
+    throw new AppError('validation_failed', M.zeroTotal);
   const id = newSessionId();
   const seconds = body.expiresInSeconds ?? CHECKOUT_SESSION_EXPIRY.default;
   const [created] = await db
@@ -362,6 +376,7 @@ export async function completeCheckoutSession(
       : undefined;
     const off = discount ? discountOn(sessionItems, discount.rule) : 0n;
     const total = checkoutSessionTotal(subtotal, off, shippingAmount, parseUsdc(row.taxUsdc));
+    if (total <= 0n) throw new AppError('validation_failed', M.zeroTotal);
     const items = sessionItems.map(
       (item, index): OrderItem => ({
         productId: item.productId || `${row.id}-${index + 1}`,

@@ -5,7 +5,7 @@
 // used before, an order of tracked products, whose units other orders hold are counted, an error
 // to store for replays) takes the general path: the key claimed like any route's
 // (http/idempotency.ts), the response stored by the plugin.
-import { type DiscountRule, resolveStoreSettings } from '@store/shared';
+import { type DiscountRule, parseUsdc, resolveStoreSettings } from '@store/shared';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUuid } from '../../db/uuid.ts';
@@ -407,6 +407,10 @@ async function placeOrder(
   return db.transaction(async (tx) => {
     const discount = await usableDiscount(tx, body.storeId, code, body.customerEmail, true);
     const priced = priceOrder(body, catalogue, settings, discount.rule);
+    // Note: a code that takes off everything of an order with free shipping and no tax leaves
+    // nothing to pay, and a deposit address for 0.00 would never be paid: no such order is made.
+    if (parseUsdc(priced.totals.totalUsdc) <= 0n)
+      throw new AppError('validation_failed', ORDER_MESSAGES.zeroTotal);
     return insertDiscountedOrder(tx, body, priced, discount.id, discount.rule);
   });
 }
