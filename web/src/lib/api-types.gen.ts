@@ -2752,6 +2752,8 @@ export type components = {
         };
         PaymentStatus: {
             confirmations?: number | null;
+            /** @enum {string} */
+            exception?: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             expectedAmount?: string;
             expiredAt?: string | null;
             paymentDetected: boolean;
