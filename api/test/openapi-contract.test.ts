@@ -10,7 +10,7 @@ import {
   CreatedOrderResponseSchema,
   HealthResponseSchema,
   OrderSchema,
-  ProductResponseSchema,
+  ProductSchema,
   PublicStoreSchema,
   StoreAnalyticsSchema,
   StoreSchema,
@@ -194,7 +194,7 @@ describe('real answers', () => {
       priceUsdc: '10.00',
       inventory: 3,
     });
-    expectDocumented(ProductResponseSchema, product.body);
+    expectDocumented(ProductSchema, product.body);
     const items = [{ productId: product.body.id, title: 'Mug', priceUsdc: '10.00', quantity: 1 }];
     const totals = storeCheckoutTotals(items, shippingFor('standard'));
     const order = await t.shopper.post('/api/orders', {

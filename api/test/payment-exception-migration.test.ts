@@ -8,13 +8,12 @@ import { describe, expect, test } from 'bun:test';
 import { createDatabase, migrateDatabase } from '../src/db/client.ts';
 import { listMerchantOrders } from '../src/modules/orders/service.ts';
 import { useDatabaseBefore } from './support/migration-before.ts';
+import { SEEDED, seedOrderWithWallet, seedStore } from './support/migration-seed.ts';
 
 const MIGRATION = '0027_payment_exception';
 const { before } = useDatabaseBefore(MIGRATION);
 
-const STORE = '5a0e5f9c-1111-4aaa-8aaa-000000000001';
-const USER = '5a0e5f9c-2222-4aaa-8aaa-000000000002';
-const PAYOUT = '0x1111111111111111111111111111111111111111';
+const USER = SEEDED.user;
 
 /** Each case: the wallet's state and amounts and the order's status before, and what migrates. */
 const CASES = [
@@ -40,20 +39,14 @@ const idOf = (i: number) => `0e0e0e0e-0000-4000-8000-${String(i + 1).padStart(12
 describe(`migration ${MIGRATION}`, () => {
   test('payments in every state and exception read the same facts back', async () => {
     const { url, db, apiUrl } = await before('before_exception');
-    const item = [{ productId: 'p', title: 'Mug', priceUsdc: '10.00', quantity: 1 }];
-    await db`insert into users (id, username, password) values (${USER}, 'before', 'x')`;
-    await db`insert into stores (id, name, slug, owner_id, payment_address)
-      values (${STORE}, 'Before Shop', 'before-shop', ${USER}, ${PAYOUT})`;
+    await seedStore(db);
     for (const [i, [state, orderStatus, detected, received]] of CASES.entries()) {
-      await db`insert into orders (id, store_id, source, customer_email, items, total_usdc, status)
-        values (${idOf(i)}, ${STORE}, 'storefront', 'a@example.com', ${db.json(item)}, '10.00',
-          ${orderStatus})`;
-      await db`insert into payment_wallets (order_id, wallet_address, derivation_path,
-          derivation_index, status, expected_amount_usdc, detected_amount_usdc,
-          received_amount_usdc, store_payment_address, payment_chain, payment_received)
-        values (${idOf(i)}, ${`0x${String(i + 1).padStart(40, '0')}`}, ${`m/${i}`}, ${i},
-          ${state}, '10.00', ${detected}, ${received}, ${PAYOUT}, 'base',
-          ${['received', 'overpaid', 'paid_late'].includes(state)})`;
+      await seedOrderWithWallet(db, i, idOf(i), orderStatus, {
+        status: state,
+        detected_amount_usdc: detected,
+        received_amount_usdc: received,
+        payment_received: ['received', 'overpaid', 'paid_late'].includes(state),
+      });
     }
 
     await migrateDatabase(url);

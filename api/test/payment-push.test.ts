@@ -40,6 +40,7 @@ interface Pushed {
     expiredAt: string | null;
     confirmations: number | null;
     requiredConfirmations: number;
+    exception: string;
   };
   at: number;
 }
@@ -106,6 +107,7 @@ describe('a payment pushed to the page', () => {
       expiredAt: expect.any(String),
       confirmations: 0,
       requiredConfirmations: CONFIRMATIONS,
+      exception: 'none',
     });
     expect(stream.raw[0]).toBe('retry: 3000');
 
@@ -171,6 +173,10 @@ describe('a payment pushed to the page', () => {
     const received = await pushed(stream, (view) => view.status === 'received', 'received');
     expect(received.view.receivedAmount).toBe('1.250000');
     expect(received.view.expectedAmount).toBe('1.00');
+    expect(received.view.exception).toBe('overpaid');
+    // Note: the excess is pushed from detection on, though stored only at depth.
+    const detected = stream.events.filter((e) => e.view.status === 'detected_pending_processing');
+    expect(detected.map((e) => e.view.exception)).toEqual(detected.map(() => 'overpaid'));
     await stream.ended;
   }, 30_000);
 
@@ -245,6 +251,7 @@ describe('what the stream refuses and shows', () => {
     const first = await pushed(stream, () => true, 'the first event');
     expect(Object.keys(first.view).sort()).toEqual([
       'confirmations',
+      'exception',
       'expectedAmount',
       'expiredAt',
       'paymentDetected',

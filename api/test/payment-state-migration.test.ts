@@ -16,13 +16,12 @@ import { createDatabase, migrateDatabase } from '../src/db/client.ts';
 import { getOrderActivity } from '../src/modules/fulfilment/activity.ts';
 import { listMerchantOrders } from '../src/modules/orders/service.ts';
 import { useDatabaseBefore } from './support/migration-before.ts';
+import { SEEDED, seedOrderWithWallet, seedStore } from './support/migration-seed.ts';
 
 const MIGRATION = '0036_payment_state_apart_from_exception';
 const { before } = useDatabaseBefore(MIGRATION);
 
-const STORE = '5a0e5f9c-1111-4aaa-8aaa-000000000001';
-const USER = '5a0e5f9c-2222-4aaa-8aaa-000000000002';
-const PAYOUT = '0x1111111111111111111111111111111111111111';
+const USER = SEEDED.user;
 
 /**
  * Each case: the wallet's state, exception and amount before, the order's status; its stored state
@@ -88,25 +87,18 @@ const EVENTS: Partial<Record<number, [string | null, string, Record<string, stri
 describe(`migration ${MIGRATION}`, () => {
   test('payments in every state and exception read the same facts back', async () => {
     const { url, db, apiUrl } = await before('before_payment_state');
-    const item = [{ productId: 'p', title: 'Mug', priceUsdc: '10.00', quantity: 1 }];
-    await db`insert into users (id, username, password) values (${USER}, 'before', 'x')`;
-    await db`insert into stores (id, name, slug, owner_id, payment_address)
-      values (${STORE}, 'Before Shop', 'before-shop', ${USER}, ${PAYOUT})`;
+    await seedStore(db);
     for (const [i, [state, exception, amount, orderStatus]] of CASES.entries()) {
-      await db`insert into orders (id, store_id, source, customer_email, items, total_usdc, status)
-        values (${idOf(i)}, ${STORE}, 'storefront', 'a@example.com', ${db.json(item)}, '10.00',
-          ${orderStatus})`;
-      const [wallet] = await db<{ id: string }[]>`insert into payment_wallets (order_id,
-          wallet_address, derivation_path, derivation_index, status, exception,
-          expected_amount_usdc, detected_amount_usdc, received_amount_usdc, store_payment_address,
-          payment_chain)
-        values (${idOf(i)}, ${`0x${String(i + 1).padStart(40, '0')}`}, ${`m/${i}`}, ${i},
-          ${state}, ${exception}, '10.00', ${amount}, ${amount}, ${PAYOUT}, 'base')
-        returning id`;
+      const walletId = await seedOrderWithWallet(db, i, idOf(i), orderStatus, {
+        status: state,
+        exception,
+        detected_amount_usdc: amount,
+        received_amount_usdc: amount,
+      });
       for (const [n, [from, to, details]] of (EVENTS[i] ?? []).entries()) {
         await db`insert into payment_events (wallet_id, order_id, from_status, to_status,
             received_amount_usdc, details, created_at)
-          values (${wallet?.id ?? ''}, ${idOf(i)}, ${from}, ${to}, ${amount}, ${db.json(details)},
+          values (${walletId}, ${idOf(i)}, ${from}, ${to}, ${amount}, ${db.json(details)},
             ${new Date(Date.UTC(2026, 0, 1, 12, n))})`;
       }
     }

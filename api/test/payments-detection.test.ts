@@ -85,6 +85,7 @@ describe('a store order paid with the exact amount', () => {
       paymentDetected: true,
       receivedAmount: '10.800000',
       expectedAmount: '10.80',
+      exception: 'none',
     });
     const wallet = await waitForWalletState(t.database.db, orderId, 'received');
     expect(wallet).toMatchObject({ depositTxHash: hash, exception: 'none' });
@@ -116,7 +117,11 @@ describe('amounts other than the exact one', () => {
     const { orderId, address } = await universalOrder('10.00');
     await pay(3, address, '3.00');
     const { last } = await waitForPayment(t.shopper, orderId, (s) => s.status === 'underpaid');
-    expect(last).toMatchObject({ paymentDetected: false, receivedAmount: '3.000000' });
+    expect(last).toMatchObject({
+      paymentDetected: false,
+      receivedAmount: '3.000000',
+      exception: 'underpaid',
+    });
     await waitForWalletState(t.database.db, orderId, 'underpaid');
     await pay(3, address, '7.00');
     await waitForPayment(t.shopper, orderId, isFinal);
@@ -130,9 +135,20 @@ describe('amounts other than the exact one', () => {
 
   test('too much is overpaid: received for the shopper, the order paid', async () => {
     const { orderId, address } = await universalOrder('10.00');
+    // Every answer's status with its exception, from before the transfer to the end.
+    const answers = new Set<string>();
+    const watching = waitForPayment(t.shopper, orderId, (s) => {
+      answers.add(`${s.status} ${s.exception}`);
+      return isFinal(s);
+    });
     await pay(4, address, '12.50');
-    const { last } = await waitForPayment(t.shopper, orderId, isFinal);
+    const { last } = await watching;
     expect(last.receivedAmount).toBe('12.500000');
+    // Note: the excess is reported from detection on, though stored only at depth.
+    expect([...answers].filter((a) => !a.startsWith('waiting'))).toEqual([
+      'detected_pending_processing overpaid',
+      'received overpaid',
+    ]);
     const wallet = await waitForWalletState(t.database.db, orderId, 'overpaid');
     expect(wallet.receivedAmountUsdc).toBe('12.500000');
     const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));

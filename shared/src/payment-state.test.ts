@@ -12,6 +12,7 @@ import {
   type PaymentState,
   paymentExceptionOf,
   paymentPhase,
+  reportedPaymentException,
 } from './payment-state.ts';
 
 const EXPIRES_AT = 1_800_000_000_000; // ms
@@ -245,5 +246,22 @@ describe('paymentExceptionOf', () => {
     expect(paymentExceptionOf('overpaid', 11n, 'accepted_underpaid')).toBe('accepted_underpaid');
     expect(paymentExceptionOf('reversed', 0n, 'accepted_underpaid')).toBe('accepted_underpaid');
     expect(paymentExceptionOf('underpaid', 4n, 'accepted_underpaid')).toBe('underpaid');
+  });
+});
+
+describe('reportedPaymentException', () => {
+  const ten = 10_000_000n;
+  it('reports an excess seen in full below depth as overpaid, though none is stored yet', () => {
+    expect(reportedPaymentException('detected', 'none', ten + 1n, ten)).toBe('overpaid');
+    expect(reportedPaymentException('detected', 'none', ten, ten)).toBe('none');
+  });
+
+  it('reports every other exception as stored', () => {
+    expect(reportedPaymentException('received', 'none', ten + 1n, ten)).toBe('none');
+    expect(reportedPaymentException('received', 'paid_late', ten + 1n, ten)).toBe('paid_late');
+    expect(reportedPaymentException('waiting', 'underpaid', 1n, ten)).toBe('underpaid');
+    expect(reportedPaymentException('reversed', 'accepted_underpaid', ten + 1n, ten)).toBe(
+      'accepted_underpaid',
+    );
   });
 });

@@ -246,6 +246,22 @@ export function paymentExceptionOf(
   }
 }
 
+/**
+ * The exception a status answer reports: the stored one, except that a payment seen in full but
+ * not yet at depth (detected) with more than `expected` already reports overpaid. The exception
+ * is stored only when the payment reaches depth (paymentExceptionOf), but the shopper is told of
+ * the excess as soon as it is seen.
+ */
+export function reportedPaymentException(
+  state: PaymentState,
+  exception: PaymentException,
+  detected: Usdc,
+  expected: Usdc,
+): PaymentException {
+  if (state === 'detected' && exception === 'none' && detected > expected) return 'overpaid';
+  return exception;
+}
+
 /** True for a known exception (rows are text in the database). */
 export function isPaymentException(value: string): value is PaymentException {
   return (PAYMENT_EXCEPTIONS as readonly string[]).includes(value);

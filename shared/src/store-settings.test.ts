@@ -6,16 +6,19 @@ import {
   deliveryEstimateOf,
   enabledShippingOptions,
   formatTaxRate,
+  MAX_TAX_PERCENT,
   offeredShippingPrice,
   percentToBps,
   resolveStoreSettings,
   returnPolicyText,
+  ShippingZonesFormSchema,
   STORE_SETTINGS_FORM_MESSAGES,
   STORE_SETTINGS_MESSAGES,
   StoreSettingsFormSchema,
   StoreSettingsSchema,
   settingsFormValues,
   settingsFromForm,
+  zoneFormValues,
 } from './store-settings.ts';
 
 const messagesOf = (input: unknown) => {
@@ -196,5 +199,44 @@ describe('the settings form with no method offered', () => {
     expect(result.success).toBe(false);
     expect(result.issues?.[0]?.message).toBe(STORE_SETTINGS_MESSAGES.noneEnabled);
     expect(result.issues?.[0]?.path?.map((p) => p.key)).toEqual(['shipping', 'free', 'enabled']);
+  });
+});
+
+describe("the zones editor, with the settings form's shipping block and tax cap", () => {
+  const zone = () =>
+    zoneFormValues({
+      name: 'EU',
+      countries: ['DE', 'FR'],
+      taxRateBps: 2000,
+      shipping: resolveStoreSettings({}).shipping,
+    });
+  const issuesOf = (z: ReturnType<typeof zone>) =>
+    v
+      .safeParse(ShippingZonesFormSchema, { pricesIncludeTax: false, zones: [z] })
+      .issues?.map((issue) => [issue.path?.map((p) => p.key).join('.'), issue.message]);
+
+  it('puts "no method" on the zone\'s first checkbox, as the settings form does', () => {
+    const z = zone();
+    const off = { ...z.shipping };
+    for (const m of ['free', 'standard', 'express'] as const)
+      off[m] = { ...off[m], enabled: false };
+    expect(issuesOf({ ...z, shipping: off })).toEqual([
+      ['zones.0.shipping.free.enabled', STORE_SETTINGS_MESSAGES.noneEnabled],
+    ]);
+  });
+
+  it('holds free shipping at 0 and the tax at the cap', () => {
+    const z = zone();
+    expect(
+      issuesOf({
+        ...z,
+        shipping: { ...z.shipping, free: { ...z.shipping.free, priceUsdc: '1.00' } },
+      }),
+    ).toEqual([['zones.0.shipping.free.priceUsdc', STORE_SETTINGS_MESSAGES.freeIsFree]]);
+    expect(issuesOf({ ...z, taxPercent: String(MAX_TAX_PERCENT) })).toBeUndefined();
+    expect(issuesOf({ ...z, taxPercent: '50.01' })).toEqual([
+      ['zones.0.taxPercent', STORE_SETTINGS_FORM_MESSAGES.taxPercent],
+    ]);
+    expect(MAX_TAX_PERCENT).toBe(50);
   });
 });

@@ -26,6 +26,9 @@ export const STORE_SETTINGS_LIMITS = {
   maxZoneCountries: 250,
 } as const;
 
+/** Highest tax rate the settings forms take, in percent (STORE_SETTINGS_LIMITS.maxTaxRateBps). */
+export const MAX_TAX_PERCENT = STORE_SETTINGS_LIMITS.maxTaxRateBps / 100;
+
 /** The name of the zone that takes every country no zone lists: the store's own rate and methods. */
 export const FALLBACK_ZONE_NAME = 'Rest of world';
 
@@ -388,7 +391,7 @@ export function deliveryEstimateOf(settings: ResolvedStoreSettings, shippingUsdc
 
 /** Messages of the settings form's text inputs. */
 export const STORE_SETTINGS_FORM_MESSAGES = {
-  taxPercent: 'Tax rate must be a percentage from 0 to 50 with at most 2 decimals',
+  taxPercent: `Tax rate must be a percentage from 0 to ${MAX_TAX_PERCENT} with at most 2 decimals`,
   returnDays: M.returnDays,
 } as const;
 
@@ -402,47 +405,56 @@ const ShippingRowFormSchema = v.object({
   delivery: deliverySchema,
 });
 
+/** A tax rate as typed in percent: up to 2 decimals, at most MAX_TAX_PERCENT. */
+const TaxPercentFormSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(percentPattern, STORE_SETTINGS_FORM_MESSAGES.taxPercent),
+  v.check((s) => Number(s) <= MAX_TAX_PERCENT, STORE_SETTINGS_FORM_MESSAGES.taxPercent),
+);
+
+/**
+ * The shipping methods block of the settings form and of a zone: a row per method, free at 0, at
+ * least one enabled (the message on the first checkbox).
+ */
+export const ShippingMethodsFormSchema = v.pipe(
+  v.object({
+    free: v.object({
+      ...ShippingRowFormSchema.entries,
+      priceUsdc: v.pipe(
+        priceSchema,
+        v.check((s) => tryParseUsdc(s) === 0n, M.freeIsFree),
+      ),
+    }),
+    standard: ShippingRowFormSchema,
+    express: ShippingRowFormSchema,
+  }),
+  v.forward(
+    v.check((rows) => SHIPPING_METHODS.some((m) => rows[m].enabled), M.noneEnabled),
+    // Note: valibot types forward paths one key deep here; the message belongs on the checkbox.
+    ['free', 'enabled'] as unknown as ['free'],
+  ),
+);
+
 /**
  * The admin Settings form as typed (percent and days as text, one row a method); its output is the
  * body PUT /api/stores/{id} takes. Messages sit on the field that is wrong.
  */
-export const StoreSettingsFormSchema = v.pipe(
-  v.object({
-    taxPercent: v.pipe(
-      v.string(),
-      v.trim(),
-      v.regex(percentPattern, STORE_SETTINGS_FORM_MESSAGES.taxPercent),
-      v.check((s) => Number(s) <= 50, STORE_SETTINGS_FORM_MESSAGES.taxPercent),
-    ),
-    shippingTime: v.pipe(
-      v.string(),
-      v.trim(),
-      maxChars('Shipping time', STORE_SETTINGS_LIMITS.deliveryText),
-    ),
-    returnDays: v.pipe(
-      v.string(),
-      v.trim(),
-      v.regex(daysPattern, M.returnDays),
-      v.check((s) => Number(s) <= STORE_SETTINGS_LIMITS.maxReturnDays, M.returnDays),
-    ),
-    shipping: v.object({
-      free: v.object({
-        ...ShippingRowFormSchema.entries,
-        priceUsdc: v.pipe(
-          priceSchema,
-          v.check((s) => tryParseUsdc(s) === 0n, M.freeIsFree),
-        ),
-      }),
-      standard: ShippingRowFormSchema,
-      express: ShippingRowFormSchema,
-    }),
-  }),
-  v.forward(
-    v.check((form) => SHIPPING_METHODS.some((m) => form.shipping[m].enabled), M.noneEnabled),
-    // Note: valibot types forward paths two keys deep; the message belongs on the first checkbox.
-    ['shipping', 'free', 'enabled'] as unknown as ['shipping', 'free'],
+export const StoreSettingsFormSchema = v.object({
+  taxPercent: TaxPercentFormSchema,
+  shippingTime: v.pipe(
+    v.string(),
+    v.trim(),
+    maxChars('Shipping time', STORE_SETTINGS_LIMITS.deliveryText),
   ),
-);
+  returnDays: v.pipe(
+    v.string(),
+    v.trim(),
+    v.regex(daysPattern, M.returnDays),
+    v.check((s) => Number(s) <= STORE_SETTINGS_LIMITS.maxReturnDays, M.returnDays),
+  ),
+  shipping: ShippingMethodsFormSchema,
+});
 /** The settings form's values. */
 export type StoreSettingsFormValues = v.InferInput<typeof StoreSettingsFormSchema>;
 
@@ -481,44 +493,23 @@ export function settingsFromForm(
 }
 
 /** A zone of the zones editor as typed: its countries as codes separated by commas or spaces. */
-const ZoneFormSchema = v.pipe(
-  v.object({
-    name: ShippingZoneSchema.entries.name,
-    countries: v.pipe(
-      v.string(),
-      v.transform((s) =>
-        s
-          .split(/[\s,;]+/)
-          .map((code) => code.trim().toUpperCase())
-          .filter((code) => code !== ''),
-      ),
-      v.minLength(1, M.zoneNoCountries),
-      v.maxLength(STORE_SETTINGS_LIMITS.maxZoneCountries, M.zoneTooManyCountries),
-      v.check((codes) => codes.every(isCountryCode), M.zoneCountry),
+const ZoneFormSchema = v.object({
+  name: ShippingZoneSchema.entries.name,
+  countries: v.pipe(
+    v.string(),
+    v.transform((s) =>
+      s
+        .split(/[\s,;]+/)
+        .map((code) => code.trim().toUpperCase())
+        .filter((code) => code !== ''),
     ),
-    taxPercent: v.pipe(
-      v.string(),
-      v.trim(),
-      v.regex(percentPattern, STORE_SETTINGS_FORM_MESSAGES.taxPercent),
-      v.check((s) => Number(s) <= 50, STORE_SETTINGS_FORM_MESSAGES.taxPercent),
-    ),
-    shipping: v.object({
-      free: v.object({
-        ...ShippingRowFormSchema.entries,
-        priceUsdc: v.pipe(
-          priceSchema,
-          v.check((s) => tryParseUsdc(s) === 0n, M.freeIsFree),
-        ),
-      }),
-      standard: ShippingRowFormSchema,
-      express: ShippingRowFormSchema,
-    }),
-  }),
-  v.forward(
-    v.check((zone) => SHIPPING_METHODS.some((m) => zone.shipping[m].enabled), M.noneEnabled),
-    ['shipping', 'free', 'enabled'] as unknown as ['shipping', 'free'],
+    v.minLength(1, M.zoneNoCountries),
+    v.maxLength(STORE_SETTINGS_LIMITS.maxZoneCountries, M.zoneTooManyCountries),
+    v.check((codes) => codes.every(isCountryCode), M.zoneCountry),
   ),
-);
+  taxPercent: TaxPercentFormSchema,
+  shipping: ShippingMethodsFormSchema,
+});
 
 /** A zone's stored form from the editor's validated values. */
 function zoneFromForm(zone: v.InferOutput<typeof ZoneFormSchema>): ShippingZone {

@@ -21,6 +21,7 @@ export interface PaymentStatus {
   receivedAmount: string;
   expectedAmount: string;
   expiredAt: string | null;
+  exception: string;
 }
 
 /** GET /api/check-payment-status/{orderId}. */

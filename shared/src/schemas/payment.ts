@@ -1,6 +1,7 @@
 // Payment schemas: the wallet assignment call and its answer, and the status check.
 import * as v from 'valibot';
 import { DEFAULT_CHAIN, PAYMENT_CHAINS } from '../constants.ts';
+import { PAYMENT_EXCEPTIONS } from '../payment-state.ts';
 import { API_PAYMENT_STATUSES } from '../status.ts';
 import { MoneyStringSchema, TimestampSchema, UsdcAmountStringSchema } from './common.ts';
 
@@ -55,6 +56,11 @@ export const PaymentStatusResponseSchema = v.object({
   confirmations: v.nullish(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** Blocks a payment needs before it counts as received (CONFIRMATIONS). */
   requiredConfirmations: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /**
+   * What went wrong with the payment, as stored (PAYMENT_EXCEPTIONS); for a payment seen in full
+   * but not yet at depth, the exception it is heading for (reportedPaymentException).
+   */
+  exception: v.optional(v.picklist(PAYMENT_EXCEPTIONS)),
 });
 /** A payment status check result. */
 export type PaymentStatusResponse = v.InferOutput<typeof PaymentStatusResponseSchema>;

@@ -1,17 +1,11 @@
-// Product schemas: the Add New Product form (POST /api/products), the product read model and the
-// inventory input rule.
+// Product schemas: the Add New Product form (POST /api/products) and the inventory input rule
+// (the product as the API answers it is ProductSchema, in responses.ts).
 import * as v from 'valibot';
 import { DEFAULT_INVENTORY, MAX_INVENTORY } from '../constants.ts';
 import { optionalCappedText, TEXT_LIMITS } from '../limits.ts';
 import { PRODUCT_FORM_MESSAGES as M } from '../messages.ts';
 import { isPriceString, tryParseUsdc } from '../money.ts';
-import {
-  MoneyStringSchema,
-  missingAsEmpty,
-  OptionalText,
-  requiredCappedText,
-  TimestampSchema,
-} from './common.ts';
+import { missingAsEmpty, requiredCappedText } from './common.ts';
 
 /** Parses the inventory text field: leading digits as an integer, anything non-numeric (or negative) 0. */
 export function parseInventoryInput(input: string): number {
@@ -228,28 +222,3 @@ export const UpdateProductSchema = v.partial(
 );
 /** A validated product update body. */
 export type UpdateProduct = v.InferOutput<typeof UpdateProductSchema>;
-
-/** A product as the API returns it. */
-export const ProductSchema = v.object({
-  id: v.string(),
-  storeId: v.string(),
-  title: v.string(),
-  description: OptionalText,
-  imageUrl: OptionalText,
-  priceUsdc: MoneyStringSchema,
-  isPublished: v.boolean(),
-  /** Units left (for shoppers: after what other orders hold) when tracked; 0 untracked. */
-  inventory: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  trackInventory: v.optional(v.boolean(), false),
-  /** Tracked and nothing left to buy. */
-  soldOut: v.optional(v.boolean(), false),
-  createdAt: v.optional(TimestampSchema),
-  /** Set for a digital product: what it is (never the secret header's value). */
-  digital: v.nullish(DigitalProductSchema),
-  /** A digital product's payable URL: answers HTTP 402 with x402 v2 payment requirements. */
-  x402Url: v.nullish(v.string()),
-  /** The merchant's ceiling on the price; null: none. */
-  maxPriceUsdc: v.nullish(MoneyStringSchema),
-});
-/** A product read model. */
-export type Product = v.InferOutput<typeof ProductSchema>;

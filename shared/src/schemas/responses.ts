@@ -108,8 +108,11 @@ export const PublicStoreSchema = v.omit(StoreSchema, STORE_OWNER_FIELDS);
 /** A store as the public sees it. */
 export type PublicStore = v.InferOutput<typeof PublicStoreSchema>;
 
-/** A product (its owner also reads unpublished ones). */
-export const ProductResponseSchema = v.object({
+/**
+ * A product as the API answers it (its owner also reads unpublished ones): the one shape of a
+ * product on the wire, declared and checked by its routes and parsed by the web app.
+ */
+export const ProductSchema = v.object({
   id: v.string(),
   storeId: v.string(),
   title: v.string(),
@@ -134,6 +137,8 @@ export const ProductResponseSchema = v.object({
   /** The merchant's ceiling on the price (a sanity check against a mistyped price); null: none. */
   maxPriceUsdc: v.nullable(MoneyStringSchema),
 });
+/** A product. */
+export type Product = v.InferOutput<typeof ProductSchema>;
 /** Answer of DELETE /api/products/{id}. */
 export const DeletedResponseSchema = v.object({ id: v.string(), deleted: v.literal(true) });
 

@@ -10,7 +10,6 @@ import { SLUG_PATTERN } from '../slug.ts';
 import {
   NEW_STORE_TAX_RATE_BPS,
   newStoreShippingOptions,
-  ShippingZonesSchema,
   StoreSettingsEntries,
   StoreShippingOptionsSchema,
 } from '../store-settings.ts';
@@ -18,10 +17,8 @@ import {
   hexColor,
   MoneyStringSchema,
   missingAsEmpty,
-  OptionalText,
   requiredCappedText,
   ThemeSchema,
-  TimestampSchema,
 } from './common.ts';
 
 /** Refusal of a reply-to that is not an email address. */

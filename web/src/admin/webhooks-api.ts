@@ -1,11 +1,17 @@
 // The merchant's webhook calls: the store's URL, its webhook and link signing secrets (read and
 // rotated with the second factor), the delivery log and redelivery. Answers are checked against
 // their schemas so an API change shows as one clear error.
-import { WEBHOOK_EVENT_TYPES, WebhookTestResponseSchema } from '@store/shared';
+import {
+  LinkSecretResponseSchema,
+  WebhookDeliveryResponseSchema,
+  WebhookSecretResponseSchema,
+  WebhookSettingsResponseSchema,
+  WebhookTestResponseSchema,
+} from '@store/shared';
 import * as v from 'valibot';
 import { withSecondFactor } from '../account/api.ts';
 import { apiRequest } from '../lib/api.ts';
-import { type ApiSchemas, contractSchema } from './types.ts';
+import type { ApiSchemas } from './types.ts';
 
 /** A store's webhook settings (the contract's type). */
 export type WebhookSettings = ApiSchemas['WebhookSettings'];
@@ -19,71 +25,16 @@ export type WebhookSecret = ApiSchemas['WebhookSecret'];
 /** A store's link signing secret (the contract's type). */
 export type LinkSecret = ApiSchemas['LinkSecret'];
 
+// Note: the answers are read through the API's own response schemas (shared), the ones its routes
+// declare and check, so the web app and the server agree on one shape.
 /** A store's webhook settings (GET/PUT /api/stores/{id}/webhook): never the secret itself. */
-export const WebhookSettingsSchema = contractSchema<WebhookSettings>(
-  v.object({
-    url: v.nullable(v.string()),
-    /** The secret's last 4 characters (null: none yet, until a URL is saved). */
-    secretHint: v.nullable(v.string()),
-    /** Until then each webhook also carries a signature made with the previous secret. */
-    previousSecretValidUntil: v.nullable(v.string()),
-    /** Set while sending is paused after failures in a row (older APIs: absent). */
-    paused: v.optional(
-      v.nullable(
-        v.object({
-          since: v.string(),
-          failures: v.number(),
-          lastError: v.nullable(v.string()),
-          nextAttemptAt: v.nullable(v.string()),
-        }),
-      ),
-      null,
-    ),
-  }),
-);
-
+export const WebhookSettingsSchema = WebhookSettingsResponseSchema;
 /** The store's webhook signing secret, read or rotated with the second factor. */
-export const WebhookSecretSchema = contractSchema<WebhookSecret>(
-  v.object({
-    /** `whsec_…`: the owner verifies signatures with it. */
-    secret: v.string(),
-    previousSecretValidUntil: v.nullable(v.string()),
-  }),
-);
-
+export const WebhookSecretSchema = WebhookSecretResponseSchema;
 /** The store's link signing secret, read or rotated with the second factor. */
-export const LinkSecretSchema = contractSchema<LinkSecret>(
-  v.object({ storeId: v.string(), secret: v.string(), rotatedAt: v.nullable(v.string()) }),
-);
-
-/** One attempt of a delivery. */
-export const WebhookAttemptSchema = v.object({
-  attemptedAt: v.string(),
-  statusCode: v.nullable(v.number()),
-  latencyMs: v.number(),
-  error: v.nullable(v.string()),
-});
-
+export const LinkSecretSchema = LinkSecretResponseSchema;
 /** One delivery of the log, with its attempts in the order they were made. */
-export const WebhookDeliverySchema = contractSchema<WebhookDelivery>(
-  v.object({
-    id: v.string(),
-    /** The `webhook-id` header: the same on every attempt and redelivery. */
-    messageId: v.string(),
-    orderId: v.string(),
-    eventType: v.picklist(WEBHOOK_EVENT_TYPES),
-    url: v.string(),
-    /** pending, delivered or failed. */
-    status: v.string(),
-    attemptCount: v.number(),
-    nextAttemptAt: v.nullable(v.string()),
-    lastStatusCode: v.nullable(v.number()),
-    lastError: v.nullable(v.string()),
-    createdAt: v.string(),
-    deliveredAt: v.nullable(v.string()),
-    attempts: v.array(WebhookAttemptSchema),
-  }),
-);
+export const WebhookDeliverySchema = WebhookDeliveryResponseSchema;
 
 const storePath = (storeId: string) => `/api/stores/${encodeURIComponent(storeId)}`;
 
@@ -194,5 +145,5 @@ export async function sendTestWebhook(
     { eventType },
     { idempotencyKey },
   );
-  return v.parse(contractSchema<WebhookTest>(WebhookTestResponseSchema), answer);
+  return v.parse(WebhookTestResponseSchema, answer);
 }

@@ -2757,6 +2757,8 @@ export type components = {
         };
         PaymentStatus: {
             confirmations?: number | null;
+            /** @enum {string} */
+            exception?: "none" | "underpaid" | "overpaid" | "paid_late" | "accepted_underpaid";
             expectedAmount?: string;
             expiredAt?: string | null;
             paymentDetected: boolean;

@@ -14,6 +14,7 @@ import {
   type PaymentException,
   type PaymentState,
   parseUsdc,
+  reportedPaymentException,
 } from '@store/shared';
 import { inArray, sql } from 'drizzle-orm';
 import { indexedHeadSql, indexedTransfer } from '../../chain/indexer.ts';
@@ -55,9 +56,17 @@ async function currentState(
   confirmations: number | null;
 }> {
   const paid = isPaymentState(wallet.status) && isPaidState(wallet.status);
+  const storedException = isPaymentException(wallet.exception) ? wallet.exception : 'none';
   const stored = {
     state: wallet.status,
-    exception: isPaymentException(wallet.exception) ? wallet.exception : 'none',
+    exception: isPaymentState(wallet.status)
+      ? reportedPaymentException(
+          wallet.status,
+          storedException,
+          parseUsdc(wallet.detectedAmountUsdc),
+          parseUsdc(wallet.expectedAmountUsdc),
+        )
+      : storedException,
     detected: wallet.detectedAmountUsdc,
     // Note: the stored state alone says nothing of blocks, except that a paid one reached depth.
     confirmations: paid ? deps.confirmations : wallet.status === 'waiting' ? 0 : null,
@@ -70,7 +79,7 @@ async function currentState(
   const live = nextPaymentState(
     {
       state: stored.state,
-      exception: stored.exception,
+      exception: storedException,
       expected: parseUsdc(wallet.expectedAmountUsdc),
       expiresAt: wallet.expiredAt?.getTime() ?? Number.POSITIVE_INFINITY,
     },
@@ -79,13 +88,15 @@ async function currentState(
     deps,
   );
   // Note: "paid" is the worker's to declare (it marks the order in the same transaction); until
-  // it has, a projection that reached depth reads as detected.
+  // it has, a projection that reached depth reads as detected, with the exception it will store.
   const projectedPaid = isPaidState(live.state);
   const state: PaymentState = projectedPaid ? 'detected' : live.state;
   const expected = parseUsdc(wallet.expectedAmountUsdc);
   return {
     state,
-    exception: projectedPaid ? 'none' : live.exception,
+    exception: projectedPaid
+      ? live.exception
+      : reportedPaymentException(live.state, live.exception, live.detected, expected),
     detected: formatUsdcFull(live.detected),
     confirmations: paymentConfirmations(observation, expected),
   };
@@ -176,6 +187,7 @@ async function viewOf(
       expiredAt: null,
       confirmations: 0,
       requiredConfirmations: deps.confirmations,
+      exception: 'none',
     };
   }
   const { state, exception, detected, confirmations } = await currentState(deps, wallet, observe);
@@ -184,6 +196,7 @@ async function viewOf(
     paymentDetected:
       known !== 'reversed' && (isPaymentDetected(known) || wallet.forwardingCompleted),
     status: apiPaymentStatus(known, exception, wallet.forwardingCompleted),
+    exception,
     receivedAmount: detected,
     expectedAmount: wallet.expectedAmountUsdc,
     expiredAt: wallet.expiredAt?.toISOString() ?? null,

@@ -1,5 +1,5 @@
 // Messages, settings and response shapes of the payment routes.
-import type { ApiPaymentStatus } from '@store/shared';
+import type { ApiPaymentStatus, PaymentException } from '@store/shared';
 import { type DepositAddress, depositAddressDeriver } from '@store/shared/deposit-address';
 import type { AppDeps } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
@@ -69,4 +69,6 @@ export interface PaymentStatusView {
   confirmations: number | null;
   /** Blocks a payment needs before it counts as received. */
   requiredConfirmations: number;
+  /** The payment's exception as stored, or heading for while detected (reportedPaymentException). */
+  exception: PaymentException;
 }

@@ -7,7 +7,7 @@ import {
   DIGITAL_FILE,
   DIGITAL_FILE_MESSAGES,
   DIGITAL_PRODUCT_MESSAGES,
-  ProductResponseSchema,
+  ProductSchema,
 } from '@store/shared';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
@@ -80,7 +80,7 @@ export const productsModule = (
         ...contract({
           tags,
           summary: "A store's published products (its owner also sees unpublished ones)",
-          ok: { 200: v.array(ProductResponseSchema) },
+          ok: { 200: v.array(ProductSchema) },
           errors: ['not_found'],
         }),
       },
@@ -99,7 +99,7 @@ export const productsModule = (
         ...contract({
           tags,
           summary: 'Add a product to one of your stores',
-          ok: { 201: ProductResponseSchema },
+          ok: { 201: ProductSchema },
           errors: ['not_found'],
         }),
       },
@@ -116,7 +116,7 @@ export const productsModule = (
         ...contract({
           tags,
           summary: 'A product (unpublished ones for their owner only)',
-          ok: { 200: ProductResponseSchema },
+          ok: { 200: ProductSchema },
           errors: ['not_found'],
         }),
       },
@@ -133,7 +133,7 @@ export const productsModule = (
         ...contract({
           tags,
           summary: 'Edit your product (send `updatedAt` to detect stale edits)',
-          ok: { 200: ProductResponseSchema },
+          ok: { 200: ProductSchema },
           errors: ['not_found', 'stale_version'],
         }),
       },
@@ -179,7 +179,7 @@ export const productsModule = (
           summary: `Make your product a file product: upload its file (${DIGITAL_FILE.hint})`,
           description:
             'The body is the file itself with its Content-Type; `?name=` is the file name buyers get (letters, digits, spaces, . _ - ( ), at most 120 characters). The type is checked by content. Once an order of the product is paid, the shopper gets a download link that expires (GET /api/orders/{id}/downloads with the buyer token); an agent paying the product’s `x402Url` gets the file itself. Uploading again replaces the file; making the product an API or physical drops it.',
-          ok: { 200: ProductResponseSchema },
+          ok: { 200: ProductSchema },
           errors: [
             'not_found',
             'payload_too_large',

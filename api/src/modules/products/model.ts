@@ -1,5 +1,5 @@
 // Request schemas and the response shape of the product routes.
-import { type DigitalProduct, UpdateProductSchema } from '@store/shared';
+import { type Product, UpdateProductSchema } from '@store/shared';
 import * as v from 'valibot';
 import { UpdatedAtSchema } from '../../http/versions.ts';
 
@@ -16,29 +16,14 @@ export const UpdateProductBody = v.object({
 /** A validated product update body. */
 export type UpdateProductBody = v.InferOutput<typeof UpdateProductBody>;
 
-/** A product as the API returns it; `priceUsdc` is a 2-decimal string. */
-export interface ProductView {
-  id: string;
-  storeId: string;
-  title: string;
-  description: string | null;
-  imageUrl: string | null;
-  priceUsdc: string;
-  isPublished: boolean;
-  /** Units left when tracked (for shoppers: less other orders' holds); 0 untracked. */
-  inventory: number;
-  trackInventory: boolean;
-  /** Tracked and nothing left to buy. */
-  soldOut: boolean;
+/**
+ * A product as the handlers build it: the shared product shape (ProductSchema, the one the routes
+ * declare and check) with its times as dates, which go out as the ISO strings it reads.
+ */
+export type ProductView = Omit<Product, 'createdAt' | 'updatedAt'> & {
   createdAt: Date;
   updatedAt: Date;
-  /** A digital product's settings (never its secret value); null for a physical product. */
-  digital: DigitalProduct | null;
-  /** A digital product's payable URL (made absolute by the route); null for a physical one. */
-  x402Url: string | null;
-  /** The merchant's ceiling on the price; null: none. */
-  maxPriceUsdc: string | null;
-}
+};
 
 /** Message of an unknown product (or another merchant's, or an unpublished one for shoppers). */
 export const PRODUCT_NOT_FOUND = 'Product not found';

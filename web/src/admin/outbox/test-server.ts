@@ -8,6 +8,19 @@ import type { MerchantProduct, MerchantStore } from '../types.ts';
 type Row = Record<string, unknown> & { id: string; updatedAt: string };
 
 /** A fake API; `send` has the outbox sender's signature. */
+/** What the API fills in for a product's fields its form left out (the answer's full shape). */
+const PRODUCT_DEFAULTS = {
+  description: null,
+  imageUrl: null,
+  isPublished: false,
+  inventory: 0,
+  trackInventory: false,
+  soldOut: false,
+  digital: null,
+  x402Url: null,
+  maxPriceUsdc: null,
+};
+
 export class TestServer {
   readonly stores = new Map<string, Row>();
   readonly products = new Map<string, Row>();
@@ -42,6 +55,7 @@ export class TestServer {
     const row = {
       id: `srv-${++this.ids}`,
       createdAt: new Date(this.clock).toISOString(),
+      ...(kind === 'product' ? PRODUCT_DEFAULTS : {}),
       ...fields,
       updatedAt: this.nextVersion(),
     };

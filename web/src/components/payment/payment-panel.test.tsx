@@ -28,7 +28,7 @@ const ORDER = {
   updatedAt: '2026-01-15T10:00:00.000Z',
 };
 
-function session(status: string, receivedAmount = '0.000000'): PaymentSession {
+function session(status: string, receivedAmount = '0.000000', exception = 'none'): PaymentSession {
   return {
     status: 'waiting',
     wallet: {
@@ -43,6 +43,7 @@ function session(status: string, receivedAmount = '0.000000'): PaymentSession {
       status,
       receivedAmount,
       expectedAmount: '10.80',
+      exception,
       expiredAt: '2099-01-01T00:00:00.000Z',
     },
     checkNow: async () => {},
@@ -51,14 +52,14 @@ function session(status: string, receivedAmount = '0.000000'): PaymentSession {
   } as PaymentSession;
 }
 
-async function render(status: string, receivedAmount?: string) {
+async function render(status: string, receivedAmount?: string, exception?: string) {
   const container = document.body.appendChild(document.createElement('div'));
   const root = createRoot(container);
   await act(async () => {
     root.render(
       <PaymentPanel
         order={ORDER}
-        session={session(status, receivedAmount)}
+        session={session(status, receivedAmount, exception)}
         partnerOrderId="ORDER-1"
       />,
     );
@@ -138,17 +139,32 @@ describe('a payment short of the total', () => {
 
 describe('a payment above the total', () => {
   it('tells the shopper how much more they sent', async () => {
-    const view = await render('received', '12.000000');
+    const view = await render('received', '12.000000', 'overpaid');
     expect(view.note).toBe(
       'You sent 12.00 USDC, 1.20 USDC more than the 10.80 USDC due. Your order is paid. The extra 1.20 USDC stays on the payment address for you; a link to send it back to your wallet appears on this page and in your email.',
     );
   });
 
   it('does not call it paid before it counts', async () => {
-    const view = await render('detected_pending_processing', '11.000000');
+    const view = await render('detected_pending_processing', '11.000000', 'overpaid');
     expect(view.note).toBe(
       'You sent 11.00 USDC, 0.20 USDC more than the 10.80 USDC due. The extra 0.20 USDC will stay on the payment address for you; a link to send it back to your wallet appears on this page and in your email.',
     );
+  });
+
+  it('keeps the note once the funds moved on', async () => {
+    const view = await render('forwarded', '12.000000', 'overpaid');
+    expect(view.note).toContain('Your order is paid. The extra 1.20 USDC');
+  });
+
+  it('reads the exception, not the amounts: a later top-up to an accepted short payment is no overpayment of the order', async () => {
+    const view = await render('received', '12.000000', 'accepted_underpaid');
+    expect(view.note).toBeNull();
+  });
+
+  it('says nothing of an excess the API does not report', async () => {
+    const view = await render('received', '12.000000', 'none');
+    expect(view.note).toBeNull();
   });
 });
 

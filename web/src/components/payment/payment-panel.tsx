@@ -39,7 +39,7 @@ export interface PaymentPanelProps {
   forwardingAddress?: string | null;
 }
 
-/** What the last status check says about the amount: part paid, or more than due. */
+/** What the last status check says about the amount: part paid, or more than due (its exception). */
 type AmountNote =
   | { kind: 'underpaid'; remaining: string; remainingUnits: Usdc; text: string }
   | { kind: 'overpaid'; text: string };
@@ -64,7 +64,9 @@ function amountNote(session: PaymentSession): AmountNote | undefined {
       text: `Received ${got} of ${due} USDC. Send the remaining ${remaining} USDC to the same address to complete the payment.`,
     };
   }
-  if (check.status !== 'reversed' && check.status !== 'underpaid' && received > expected) {
+  // Note: overpaid is the payment's exception as the API reports it (from detection on), not a
+  // comparison of amounts here; the amounts only word the note.
+  if (check.exception === 'overpaid' && check.status !== 'reversed' && received > expected) {
     const extra = usdcExact(received - expected);
     // Note: the excess stays on the deposit address for the payer, who gets a link to claim it.
     const next = COUNTED.has(check.status)

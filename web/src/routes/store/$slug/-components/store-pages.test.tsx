@@ -43,6 +43,11 @@ const mug: Product = {
   inventory: 0,
   trackInventory: false,
   soldOut: false,
+  createdAt: '2026-01-15T10:00:00.000Z',
+  updatedAt: '2026-01-15T10:00:00.000Z',
+  digital: null,
+  x402Url: null,
+  maxPriceUsdc: null,
 };
 
 const fetchMock = vi.fn<typeof fetch>();
