@@ -112,7 +112,13 @@ export function VolumeCharts(props: { source: VolumeSource; title?: string }) {
           </div>
           <details className="volume-table">
             <summary>Show the numbers as a table</summary>
-            <div className="table-scroll">
+            {/* Note: focusable, so a keyboard can scroll the wide table on a phone. */}
+            <section
+              className="table-scroll"
+              aria-label="Per-day figures"
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
+              tabIndex={0}
+            >
               <table>
                 <caption className="visually-hidden">
                   Per UTC day, {series.from} to {series.to}
@@ -138,7 +144,7 @@ export function VolumeCharts(props: { source: VolumeSource; title?: string }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </section>
           </details>
         </>
       )}
