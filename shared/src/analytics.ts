@@ -2,6 +2,7 @@
 // payment in, each forwarding leg out, each refund the merchant sent from the payout wallet) and the daily series of the dashboard's charts. Amounts are
 // USDC decimal strings with 6 decimals (every base unit), times ISO 8601 UTC.
 import * as v from 'valibot';
+import type { Usdc } from './money.ts';
 
 /** Longest date range of one accounting export (two years; it is streamed, not held). */
 export const MONEY_MOVEMENTS_MAX_DAYS = 731;
@@ -206,3 +207,27 @@ export const DailyVolumeSeriesSchema = v.object({
 });
 /** A daily series. */
 export type DailyVolumeSeries = v.InferOutput<typeof DailyVolumeSeriesSchema>;
+
+/**
+ * The money figures of the merchant's pages (dashboard, store page, payouts page), one label and
+ * one meaning each:
+ * - paid: what payers sent to the orders' deposit addresses (payments; the series' grossUsdc);
+ * - received: the merchant's share forwarded to the payout wallet, net of the fee (the series'
+ *   merchantNetUsdc, the payouts page's receivedUsdc);
+ * - refunded: refunds the merchant sent from the payout wallet (refundedUsdc on both);
+ * - net: received minus refunded (`netToWallet`), negative when more went back;
+ * - fees: the platform's fee legs of the same forwarding (not part of received).
+ */
+export const MONEY_FIGURES = {
+  paid: { label: 'Paid', note: "Sent by payers to your orders' payment addresses" },
+  ordersPaid: { label: 'Orders paid', note: 'Orders that received their whole amount' },
+  received: { label: 'Received', note: 'Your share, forwarded to your payout wallet' },
+  refunded: { label: 'Refunded', note: 'Sent back to payers from your payout wallet' },
+  net: { label: 'Net to your wallet', note: 'Received minus refunded' },
+  fees: { label: 'Fees (2%)', note: 'Not part of received' },
+} as const;
+
+/** Net to the payout wallet: received minus refunded, in base units (negative if more went back). */
+export function netToWallet(received: Usdc, refunded: Usdc): Usdc {
+  return received - refunded;
+}

@@ -10,6 +10,7 @@ import { REVIEW_MESSAGES } from '@store/shared';
 import { readStackInfo } from '@store/stack/stack-info';
 import { localAccount } from '@store/stack/usdc';
 import { createProduct, createStore, signUp, unique } from './admin-helpers.ts';
+import { expectNoBase } from './support/chain-names.ts';
 import { payUsdc } from './support/pay.ts';
 import { snapBoth } from './support/screenshots.ts';
 
@@ -46,6 +47,7 @@ test('a store with 5% tax and its own shipping checks out with those numbers; re
   await page.getByLabel('Express delivery time').fill('Next day');
   await page.getByRole('button', { name: 'Save Settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved' })).toBeVisible();
+  await expectNoBase(page);
   await snapBoth(page, 'honest-1-admin-settings', { noSidewaysScroll: true });
 
   // The product page: only the chain we credit, the store's own texts, no rating, no reviews.
@@ -108,6 +110,7 @@ test('a store with 5% tax and its own shipping checks out with those numbers; re
   await expect(page).toHaveURL(`/store/${store.slug}/thank-you/${orderId}`, { timeout: 45_000 });
   await expect(page.getByText('Estimated delivery: Next day')).toBeVisible();
   await expect(page.getByText('Estimated tax')).toBeVisible();
+  await expectNoBase(page);
   await snapBoth(page, 'honest-4-thank-you', { noSidewaysScroll: true });
   await page.getByRole('link', { name: 'Review Desk Lamp' }).click();
   // The link carries the buyer's review token (kept by this browser when it placed the order).

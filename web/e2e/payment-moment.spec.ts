@@ -6,6 +6,7 @@
 // (and promises no email: the demo is an unsigned link). Screenshots at phone and laptop sizes.
 import { expect, test } from '@playwright/test';
 import { readStackInfo } from '@store/stack/stack-info';
+import { expectNoBase } from './support/chain-names.ts';
 import { payUsdc } from './support/pay.ts';
 import { snapBoth } from './support/screenshots.ts';
 
@@ -54,6 +55,7 @@ test('the demo link, a partial payment, an overpayment and the thank-you page', 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your order is not paid yet');
   await expect(page.getByTestId('order-status')).toHaveText('Awaiting Payment');
   await expect(page.getByText('Total Paid')).toHaveCount(0);
+  await expectNoBase(page);
   await snapBoth(page, 'moment-3-thank-you-pending');
   // Fake timers for the payment page (time flows until the clock is paused below).
   await page.clock.install();
@@ -107,5 +109,6 @@ test('the demo link, a partial payment, an overpayment and the thank-you page', 
   // Note: an unsigned universal link's order (the demo's) gets no emailed receipt, and the page
   // promises none (anyone can make such a link with any email address).
   await expect(page.getByText('A confirmation will be sent')).toHaveCount(0);
+  await expectNoBase(page);
   await snapBoth(page, 'moment-6-thank-you-paid');
 });

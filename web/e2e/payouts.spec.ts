@@ -2,7 +2,9 @@
 // forwarded, and the merchant refunds part of one from the payout wallet; the Payouts page (from
 // the admin navigation) shows today's card with both payouts and the refund, each with its
 // transaction, and the totals: received (the merchant's 98%), refunded, net and fees; the CSV holds
-// the same lines. Screenshots at 390 and 1280 px, with no WCAG 2.1 AA violation at either size.
+// the same lines. The dashboard before it shows the same received, refunded and net to your wallet
+// under the same labels, and names no Base on the local chain. Screenshots of both at 390 and
+// 1280 px, with no WCAG 2.1 AA violation at either size.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { formatUsdcFull, parseUsdc, splitFee } from '@store/shared';
@@ -18,6 +20,7 @@ import {
   unique,
 } from './admin-helpers.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
+import { expectNoBase } from './support/chain-names.ts';
 import { payUsdc } from './support/pay.ts';
 import { SCREEN_SIZES, snapBoth } from './support/screenshots.ts';
 
@@ -82,9 +85,32 @@ test('the payouts page lists per day what reached the payout wallet, with its tr
   const refundHash = await payUsdc(stack, payer, '2.00', 9);
   await expect.poll(async () => (await payoutsOf()).totals.refunds, { timeout: 60_000 }).toBe(1);
 
-  // From the admin navigation to the page.
+  const paid = parseUsdc(first.totalUsdc) + parseUsdc(second.totalUsdc);
+  const merchant = splitFee(parseUsdc(first.totalUsdc)).merchant * 2n;
+  const fees = paid - merchant;
+  const refunded = parseUsdc('2.00');
+
+  // The dashboard: the payouts page's figures under its labels, the refund among them.
   await page.setViewportSize(SCREEN_SIZES.laptop);
   await page.goto('/admin');
+  await expect(page.getByTestId('volume-Refunded')).toHaveText(shown(refunded));
+  await expect(page.getByTestId('volume-Received')).toHaveText(shown(merchant));
+  await expect(page.getByTestId('volume-Net to your wallet')).toHaveText(
+    shown(merchant - refunded),
+  );
+  await expect(page.getByTestId('volume-Paid')).toHaveText(shown(paid));
+  await expect(page.getByTestId('volume-Fees (2%)')).toHaveText(shown(fees));
+  await expect(page.getByTestId('volume-Orders paid')).toHaveText('2');
+  await expect(page.getByTestId('stat-Total Revenue')).toHaveText(shown(paid));
+  await expectNoBase(page);
+  await snapBoth(page, 'payouts-dashboard', { noSidewaysScroll: true });
+  for (const viewport of Object.values(SCREEN_SIZES)) {
+    await page.setViewportSize(viewport);
+    expect(await accessibilityViolations(page)).toEqual([]);
+  }
+
+  // From the admin navigation to the page.
+  await page.setViewportSize(SCREEN_SIZES.laptop);
   await page
     .getByRole('navigation', { name: 'Admin' })
     .getByRole('link', { name: 'Payouts' })
@@ -93,10 +119,6 @@ test('the payouts page lists per day what reached the payout wallet, with its tr
   await expect(page.getByRole('heading', { level: 1, name: 'Payouts' })).toBeVisible();
   await page.getByRole('combobox', { name: 'Store', exact: true }).selectOption({ label: name });
 
-  const paid = parseUsdc(first.totalUsdc) + parseUsdc(second.totalUsdc);
-  const merchant = splitFee(parseUsdc(first.totalUsdc)).merchant * 2n;
-  const fees = paid - merchant;
-  const refunded = parseUsdc('2.00');
   await expect(page.getByTestId('payouts-Received')).toHaveText(shown(merchant));
   await expect(page.getByTestId('payouts-Refunded')).toHaveText(shown(refunded));
   await expect(page.getByTestId('payouts-Net to your wallet')).toHaveText(

@@ -3,6 +3,7 @@
 // no poll), and is returned to returnUrl.
 import { expect, test } from '@playwright/test';
 import { readStackInfo } from '@store/stack/stack-info';
+import { expectNoBase } from './support/chain-names.ts';
 import { PAYMENT_SEEN_BADGE, PAYMENT_SEEN_HEADING, payUsdc } from './support/pay.ts';
 import { snap } from './support/screenshots.ts';
 
@@ -41,6 +42,8 @@ test('a link-builder link goes through checkout and payment back to returnUrl', 
   await page.getByRole('button', { name: 'Generate Payment Link' }).click();
   const link = (await page.getByTestId('generated-link').textContent()) ?? '';
   expect(link).toContain('/universal-checkout?storeName=Nebula+Prints');
+  await expect(page.getByLabel('Payment address (Local chain 31337)')).toBeVisible();
+  await expectNoBase(page);
   await snap(page, 'universal-1-link-builder');
 
   // Fake timers from here (time flows until the clock is paused before the payment).
@@ -59,6 +62,8 @@ test('a link-builder link goes through checkout and payment back to returnUrl', 
   await page.getByLabel('City').fill('Arlington');
   await page.getByLabel('State').selectOption('VA');
   await page.getByLabel('ZIP code').fill('22202');
+  await expect(page.getByText(/Local chain 31337/).first()).toBeVisible();
+  await expectNoBase(page);
   await snap(page, 'universal-2-checkout');
   await page.getByRole('button', { name: 'Continue to Payment' }).click();
 
@@ -71,6 +76,7 @@ test('a link-builder link goes through checkout and payment back to returnUrl', 
   const address = (await page.getByTestId('payment-address').textContent()) ?? '';
   expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
   await expect(page.getByTestId('payment-status')).toHaveText('Waiting for Payment');
+  await expectNoBase(page);
   await snap(page, 'universal-3-payment');
 
   // The page's clock stops: neither the 10 s poll nor the 2 s hand-off to returnUrl can run, so

@@ -88,6 +88,11 @@ describe('routes', () => {
     expect(terms).toContain('within 30 days');
     expect(terms).toContain('under $10,000');
     expect(terms).toContain('at least 18 years old');
+    // Who pays which network fee: the payer their own transfer, the service its forwarding and
+    // deposit refunds (never "network fees are paid by the service", which the payer's is not).
+    expect(terms).toContain('The payer pays the network fee of their own transfer');
+    expect(terms).toContain('The service pays the network fees of moving a payment on');
+    expect(terms).not.toMatch(/network fees are paid by the service/i);
     cleanup?.();
     const privacy = (await render('/privacy-policy')).textContent ?? '';
     expect(privacy).toContain('retained for up to 24 months');

@@ -1,6 +1,8 @@
 // The chain the API settles on and its USDC contract, read once from GET /api/health, so the
 // payment pages show the contract the shopper must send (mainnet, Sepolia or a local chain).
-import { BASE_CHAIN_ID, BASE_USDC_ADDRESS, chainFacts } from '@store/shared';
+// Until the API has answered the chain is unknown: pages name no network (UNKNOWN_NETWORK_NAME),
+// link no explorer and offer no on-ramp, so no page ever names a chain the deployment is not on.
+import { chainFacts } from '@store/shared';
 import { useEffect, useState } from 'react';
 
 /** The settlement chain. */
@@ -22,7 +24,7 @@ export interface ChainInfo {
   demoPayout?: string;
   /** Whether the shopper gets a receipt by email (GET /api/health `receipts.email`). */
   receiptsByEmail?: boolean;
-  /** True once the API has answered (before, the chain is assumed to be Base mainnet). */
+  /** True once the API has answered (before, the chain is unknown: UNKNOWN_CHAIN). */
   loaded?: boolean;
 }
 
@@ -47,7 +49,21 @@ export function explorerTxUrl(chainId: number, txHash: string): string | undefin
   return explorer ? `${explorer}/tx/${txHash}` : undefined;
 }
 
-const MAINNET = chainInfo(BASE_CHAIN_ID, BASE_USDC_ADDRESS);
+/** What pages say for the network while the deployment's chain is not known yet. */
+export const UNKNOWN_NETWORK_NAME = '…';
+
+/**
+ * The chain before GET /api/health has answered (or when it could not be read): no chain id, no
+ * token, no explorer, no on-ramp, and a neutral name, never a guess.
+ */
+export const UNKNOWN_CHAIN: ChainInfo = {
+  chainId: 0,
+  usdc: '',
+  networkName: UNKNOWN_NETWORK_NAME,
+  testMode: true,
+  loaded: false,
+};
+
 let pending: Promise<ChainInfo> | undefined;
 
 function loadChainInfo(): Promise<ChainInfo> {
@@ -72,18 +88,18 @@ function loadChainInfo(): Promise<ChainInfo> {
             receiptsByEmail: health.receipts?.email === true,
             loaded: true,
           }
-        : MAINNET,
+        : UNKNOWN_CHAIN,
     )
     .catch(() => {
       pending = undefined;
-      return MAINNET;
+      return UNKNOWN_CHAIN;
     });
   return pending;
 }
 
-/** The settlement chain (Base mainnet until the API has answered). */
+/** The settlement chain (UNKNOWN_CHAIN until the API has answered). */
 export function useChainInfo(): ChainInfo {
-  const [info, setInfo] = useState(MAINNET);
+  const [info, setInfo] = useState(UNKNOWN_CHAIN);
   useEffect(() => {
     let live = true;
     void loadChainInfo().then((loaded) => live && setInfo(loaded));

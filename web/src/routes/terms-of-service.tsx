@@ -23,8 +23,11 @@ function TermsPage() {
       <h2>3. Fees</h2>
       <p>
         A processing fee of {MARKETING_CLAIMS.feePercent}% of each payment is collected
-        automatically; the merchant receives {MARKETING_CLAIMS.merchantPercent}%. Network fees are
-        paid by the service.
+        automatically; the merchant receives {MARKETING_CLAIMS.merchantPercent}%. The payer pays the
+        network fee of their own transfer, as with any transfer from their wallet. The service pays
+        the network fees of moving a payment on to the merchant's wallet and of returning money from
+        an order's address to its payer; the merchant pays those of refunds it sends from its own
+        wallet.
       </p>
       <h2>4. Payments are final</h2>
       <p>

@@ -5,7 +5,7 @@
 // a refund out; the fee legs confirmed the same day are summed beside them. Day sums are added up
 // here from those rows, in base units.
 import { formatUsdcFull } from '@store/shared';
-import { type MoneyMovementsQuery, resolveRange } from '@store/shared/analytics';
+import { type MoneyMovementsQuery, netToWallet, resolveRange } from '@store/shared/analytics';
 import {
   PAYOUTS_CSV_COLUMNS,
   type PayoutDay,
@@ -122,7 +122,7 @@ const sumsOf = (tally: Tally): PayoutSums => ({
   refunds: tally.refunds,
   receivedUsdc: formatUsdcFull(tally.received),
   refundedUsdc: formatUsdcFull(tally.refunded),
-  netUsdc: formatUsdcFull(tally.received - tally.refunded),
+  netUsdc: formatUsdcFull(netToWallet(tally.received, tally.refunded)),
   feesUsdc: formatUsdcFull(tally.fees),
 });
 

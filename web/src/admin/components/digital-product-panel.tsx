@@ -5,7 +5,7 @@
 import { DIGITAL_FILE, DIGITAL_FILE_MESSAGES } from '@store/shared';
 import { useId, useState } from 'react';
 import { CopyButton } from '../../components/copy-button.tsx';
-import { useChainInfo } from '../../lib/chain-info.ts';
+import { UNKNOWN_NETWORK_NAME, useChainInfo } from '../../lib/chain-info.ts';
 import { toast, toastError } from '../../lib/toast.ts';
 import type { MerchantProduct } from '../types.ts';
 import { uploadProductFile } from '../uploads-api.ts';
@@ -76,6 +76,8 @@ export function DigitalProductPanel(props: {
   const [problem, setProblem] = useState<string>();
   const errorId = useId();
   const chain = useChainInfo();
+  // Note: no chain id until the API has said which chain the deployment settles on.
+  const x402Network = `eip155:${chain.loaded ? chain.chainId : UNKNOWN_NETWORK_NAME}`;
   const digital = product?.digital;
   const pick = async (file: File | undefined) => {
     const refused = file && fileProblem(file);
@@ -151,10 +153,10 @@ export function DigitalProductPanel(props: {
           <p className="small muted">Pay it from an agent with @x402/fetch:</p>
           <div className="copy-row">
             <pre className="code-block" data-testid="x402-fetch-example">
-              {fetchExample(product.x402Url, `eip155:${chain.chainId}`)}
+              {fetchExample(product.x402Url, x402Network)}
             </pre>
             <CopyButton
-              text={fetchExample(product.x402Url, `eip155:${chain.chainId}`)}
+              text={fetchExample(product.x402Url, x402Network)}
               label="@x402/fetch example"
             />
           </div>

@@ -3,7 +3,7 @@
 // network fee is shown: nothing measures a transfer's cost on the deployment's chain, and a guessed
 // figure in dollars would not be true (the payer's wallet shows the real one before sending).
 import { shortOrderId } from '@store/shared';
-import { useChainInfo } from '../../lib/chain-info.ts';
+import { UNKNOWN_NETWORK_NAME, useChainInfo } from '../../lib/chain-info.ts';
 import { usdc } from '../../lib/format.ts';
 import { CopyButton } from '../copy-button.tsx';
 import { WarningIcon } from '../icons.tsx';
@@ -44,17 +44,22 @@ export function PaymentDetails(props: {
         )}
         <div>
           <dt>USDC contract</dt>
-          <dd className="address">
-            {chain.usdc}{' '}
-            <CopyButton text={chain.usdc} label="USDC contract">
-              Copy USDC Contract
-            </CopyButton>
-            {chain.explorerUrl && (
-              <a href={chain.explorerUrl} target="_blank" rel="noopener noreferrer">
-                View on explorer
-              </a>
-            )}
-          </dd>
+          {/* Note: no contract until the API has said which chain the deployment settles on. */}
+          {chain.loaded ? (
+            <dd className="address">
+              {chain.usdc}{' '}
+              <CopyButton text={chain.usdc} label="USDC contract">
+                Copy USDC Contract
+              </CopyButton>
+              {chain.explorerUrl && (
+                <a href={chain.explorerUrl} target="_blank" rel="noopener noreferrer">
+                  View on explorer
+                </a>
+              )}
+            </dd>
+          ) : (
+            <dd className="address">{UNKNOWN_NETWORK_NAME}</dd>
+          )}
         </div>
       </dl>
       <p className="warning" role="note">

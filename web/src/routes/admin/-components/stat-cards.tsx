@@ -1,8 +1,9 @@
 // The dashboard's four stat cards (docs/screens.md#admin-dashboard): Total Stores, Total Revenue,
 // Total Orders and Total Products. Revenue and orders add up the stores' 30-day figures (revenue:
-// USDC received, as the charts' "Received" and the accounting export count it); money stays bigint,
-// shown in USDC.
+// USDC paid by payers, the charts' "Paid" and the accounting export's payments); money stays
+// bigint, shown in USDC.
 import { type StoreAnalytics, sumUsdc, tryParseUsdc } from '@store/shared';
+import { MONEY_FIGURES } from '@store/shared/analytics';
 import type { MerchantStore } from '../../../admin/types.ts';
 import { usdcText } from '../../../admin/usdc-text.ts';
 
@@ -27,7 +28,7 @@ export function dashboardTotals(
 export function StatCards(props: { totals: ReturnType<typeof dashboardTotals> }) {
   const cards = [
     ['Total Stores', String(props.totals.stores), undefined],
-    ['Total Revenue', props.totals.revenue, 'Received, last 30 days'],
+    ['Total Revenue', props.totals.revenue, `${MONEY_FIGURES.paid.label}, last 30 days`],
     ['Total Orders', String(props.totals.orders), 'Placed, last 30 days'],
     ['Total Products', String(props.totals.products), undefined],
   ] as const;

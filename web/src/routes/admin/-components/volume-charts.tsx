@@ -1,16 +1,19 @@
 // The last 30 days of a store (or of all the merchant's stores): figures from the analytics views
-// (received, orders paid, net, fees) above two bar charts, USDC received and orders paid per UTC
-// day. Hand-made SVG sized to its container (readable on a phone: fewer labels, no scaled-down
+// (paid, orders paid, received, refunded, net to your wallet, fees: MONEY_FIGURES, the payouts
+// page's labels and meanings) above two bar charts, USDC paid and orders paid per UTC day. Hand-made SVG sized to its container (readable on a phone: fewer labels, no scaled-down
 // text), described for screen readers, with the numbers as a table beneath.
+import { parseUsdc } from '@store/shared';
 import {
   type DailyVolumePoint,
   type DailyVolumeSeries,
   DailyVolumeSeriesSchema,
+  MONEY_FIGURES,
+  netToWallet,
 } from '@store/shared/analytics';
 import { useEffect, useId, useRef, useState } from 'react';
 import * as v from 'valibot';
 import { labelledDays, niceScale, shortDay, shortNumber } from '../../../admin/charts/scale.ts';
-import { usdcText } from '../../../admin/usdc-text.ts';
+import { exactUsdcText } from '../../../admin/usdc-text.ts';
 import { apiGet, errorText } from '../../../lib/api.ts';
 import { useOffline } from '../../../lib/connectivity.ts';
 import './volume-charts.css';
@@ -26,8 +29,30 @@ function seriesPath(source: VolumeSource): string {
     : `/api/analytics/daily?days=${DAYS}`;
 }
 
-/** USDC for people: "1,234.56 USDC": the token, never dollars. */
-const amount = usdcText;
+/** USDC for people, exact as on the payouts page ("1,234.5608 USDC"): the token, never dollars. */
+const amount = exactUsdcText;
+
+type Sums = Pick<
+  DailyVolumePoint,
+  'orders' | 'grossUsdc' | 'merchantNetUsdc' | 'refundedUsdc' | 'feesUsdc'
+>;
+
+/** Net to the payout wallet of a day or of the range: received minus refunded. */
+const netOf = (sums: Sums) =>
+  netToWallet(parseUsdc(sums.merchantNetUsdc), parseUsdc(sums.refundedUsdc));
+
+/** The figures of a day or of the range, in MONEY_FIGURES' order, labels and meanings. */
+export function volumeFigures(sums: Sums) {
+  const f = MONEY_FIGURES;
+  return [
+    { ...f.paid, value: amount(sums.grossUsdc) },
+    { ...f.ordersPaid, value: String(sums.orders) },
+    { ...f.received, value: amount(sums.merchantNetUsdc) },
+    { ...f.refunded, value: amount(sums.refundedUsdc) },
+    { ...f.net, value: amount(netOf(sums)) },
+    { ...f.fees, value: amount(sums.feesUsdc) },
+  ];
+}
 
 /** The figures and the two charts. */
 export function VolumeCharts(props: { source: VolumeSource; title?: string }) {
@@ -63,14 +88,13 @@ export function VolumeCharts(props: { source: VolumeSource; title?: string }) {
       ) : (
         <>
           <dl className="volume-figures">
-            <Figure label="Received" value={amount(series.totals.grossUsdc)} />
-            <Figure label="Orders paid" value={String(series.totals.orders)} />
-            <Figure label="Net to you" value={amount(series.totals.merchantNetUsdc)} />
-            <Figure label="Fees (2%)" value={amount(series.totals.feesUsdc)} />
+            {volumeFigures(series.totals).map((figure) => (
+              <Figure key={figure.label} {...figure} />
+            ))}
           </dl>
           <div className="volume-chart-grid">
             <BarChart
-              title="USDC received per day"
+              title="USDC paid per day"
               unit="USDC"
               points={series.days}
               value={(p) => Number(p.grossUsdc)}
@@ -88,7 +112,13 @@ export function VolumeCharts(props: { source: VolumeSource; title?: string }) {
           </div>
           <details className="volume-table">
             <summary>Show the numbers as a table</summary>
-            <div className="table-scroll">
+            {/* Note: focusable, so a keyboard can scroll the wide table on a phone. */}
+            <section
+              className="table-scroll"
+              aria-label="Per-day figures"
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
+              tabIndex={0}
+            >
               <table>
                 <caption className="visually-hidden">
                   Per UTC day, {series.from} to {series.to}
@@ -96,25 +126,25 @@ export function VolumeCharts(props: { source: VolumeSource; title?: string }) {
                 <thead>
                   <tr>
                     <th scope="col">Day (UTC)</th>
-                    <th scope="col">Received</th>
-                    <th scope="col">Orders paid</th>
-                    <th scope="col">Net to you</th>
-                    <th scope="col">Fees</th>
+                    {volumeFigures(series.totals).map((figure) => (
+                      <th key={figure.label} scope="col">
+                        {figure.label}
+                      </th>
+                    ))}
                   </tr>
                 </thead>
                 <tbody>
                   {series.days.map((p) => (
                     <tr key={p.day}>
                       <th scope="row">{p.day}</th>
-                      <td>{amount(p.grossUsdc)}</td>
-                      <td>{p.orders}</td>
-                      <td>{amount(p.merchantNetUsdc)}</td>
-                      <td>{amount(p.feesUsdc)}</td>
+                      {volumeFigures(p).map((figure) => (
+                        <td key={figure.label}>{figure.value}</td>
+                      ))}
                     </tr>
                   ))}
                 </tbody>
               </table>
-            </div>
+            </section>
           </details>
         </>
       )}
@@ -122,11 +152,12 @@ export function VolumeCharts(props: { source: VolumeSource; title?: string }) {
   );
 }
 
-function Figure(props: { label: string; value: string }) {
+function Figure(props: { label: string; note: string; value: string }) {
   return (
     <div className="volume-figure">
       <dt className="muted small">{props.label}</dt>
       <dd data-testid={`volume-${props.label}`}>{props.value}</dd>
+      <dd className="muted small volume-note">{props.note}</dd>
     </div>
   );
 }

@@ -72,6 +72,11 @@ beforeEach(async () => {
   storePatch = {};
   fetchMock.mockImplementation(async (input, init) => {
     const url = String(input);
+    // The deployment settles on Base mainnet.
+    if (url === '/api/health')
+      return Response.json({
+        chain: { chainId: 8453, usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' },
+      });
     if (url === '/api/stores/aurora') return Response.json({ ...store, ...storePatch });
     if (url === '/api/products/prod-1/reviews') return Response.json(reviews);
     // Note: the store page asks by slug (at once, beside the store), the cart page by id.
@@ -312,8 +317,10 @@ describe('product page', () => {
     const { container } = await render('/store/aurora/product/prod-1');
     await waitFor(() => expect(container.textContent).toContain('No reviews yet.'));
     const text = container.textContent ?? '';
-    expect(container.querySelector('[data-testid="accepted-method"]')?.textContent).toBe(
-      'USDC on Base',
+    await waitFor(() =>
+      expect(container.querySelector('[data-testid="accepted-method"]')?.textContent).toBe(
+        'USDC on Base',
+      ),
     );
     for (const invented of ['Ethereum', 'Polygon', 'Verified Store', 'out of 5', 'Fast Shipping'])
       expect(text).not.toContain(invented);
