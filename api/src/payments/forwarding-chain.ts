@@ -5,7 +5,6 @@ import {
   type Address,
   type Hash,
   type Hex,
-  http,
   keccak256,
   type PublicClient,
   parseAbiItem,
