@@ -43,10 +43,14 @@ async function joined(
   expect(signedUp.status(), await signedUp.text()).toBe(201);
   const find = async () =>
     ((await (await page.request.get(`${stack.mailInboxUrl}/api/messages`)).json()) as Mail[])
-      .filter((mail) => mail.to.includes(email))
+      // Note: the invitation, not the address's verification mail the sign-up also sends.
+      .filter(
+        (mail) => mail.to.includes(email) && mail.subject === `Join ${store.name} on Storefront`,
+      )
       .at(-1);
   await expect.poll(find, { timeout: 30_000 }).toBeTruthy();
   const link = /https?:\/\/\S+\?token=[\w-]+/.exec((await find())?.text ?? '')?.[0] ?? '';
+  expect(link.startsWith(`${stack.webUrl}/accept-invitation?token=`), link).toBe(true);
   await page.goto(link);
   await page.getByRole('button', { name: 'Accept the invitation' }).click();
   await expect(page).toHaveURL(/\/admin$/);
