@@ -108,6 +108,7 @@ describe('GET /api/check-payment-status/{orderId}', () => {
       expiredAt: null,
       confirmations: 0,
       requiredConfirmations: defaultConfirmations(31337),
+      exception: 'none',
     });
     const { paymentWallet } = (await assign(orderId)).body;
     expect((await t.shopper.get(`/api/check-payment-status/${orderId}`)).body).toEqual({
@@ -118,6 +119,7 @@ describe('GET /api/check-payment-status/{orderId}', () => {
       expiredAt: paymentWallet.expiredAt,
       confirmations: 0,
       requiredConfirmations: defaultConfirmations(31337),
+      exception: 'none',
     });
     expect((await t.shopper.get(`/api/check-payment-status/${crypto.randomUUID()}`)).status).toBe(
       404,
