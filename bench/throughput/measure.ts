@@ -13,6 +13,7 @@ import { foundry } from 'viem/chains';
 import { startBenchStack } from '../bench-stack.ts';
 import { watchBlocks } from '../detection/measure.ts';
 import { type Summary, summarize } from '../detection/report.ts';
+import { cpuBetween, cpuSeconds } from '../process-cpu.ts';
 import { createBenchOrder } from '../universal-order.ts';
 
 /** 1.25 USDC, the benchmark order's total. */
@@ -61,6 +62,8 @@ export interface LevelResult {
   /** Deposit addresses with more than the two legs out, or with money left at depth. */
   extraTransfers: number;
   unforwarded: number;
+  /** CPU seconds each process used from the first payment to the end of the drain. */
+  cpu: { name: string; seconds: number }[];
 }
 
 /** Runs one level on a fresh stack. */
@@ -115,6 +118,7 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
     const fromBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n;
     const webhooksBefore = webhookTimes.length;
     log(`rate ${options.rate}/s: paying for ${options.seconds} s`);
+    const cpuBefore = cpuSeconds();
     const sent = await streamPayments({
       env,
       targets: orders.map((o) => o.address),
@@ -134,6 +138,7 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
       await Bun.sleep(500);
     }
     const stoppedAt = performance.now();
+    const cpu = cpuBetween(cpuBefore, cpuSeconds());
     await background.stop();
     background = undefined;
     const toBlock = await client.getBlockNumber({ cacheTime: 0 });
@@ -190,6 +195,7 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
       authorizationsUsedTwice: whole.authorizationsUsedTwice,
       extraTransfers: ledger.payments.filter((p) => p.transfersOut > 2).length,
       unforwarded: ledger.payments.filter((p) => p.forwardedBlock === null).length,
+      cpu,
     };
   } finally {
     await background?.stop();

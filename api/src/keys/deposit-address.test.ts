@@ -3,6 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { depositAddressDeriver, depositPath } from '@store/shared/deposit-address';
+import { mnemonicToAccount } from 'viem/accounts';
 import { depositAccount } from './deposit-address.ts';
 import { depositXpubFromMnemonic, newMnemonic } from './hd.ts';
 
@@ -23,6 +24,21 @@ describe('deposit addresses', () => {
     for (const index of [0, 1, 2, 17, 1000, 2 ** 31 - 1]) {
       expect(derive(index).address).toBe(depositAccount(mnemonic, index).address);
     }
+  });
+
+  test("sign with the key BIP-44 gives the mnemonic's account at each index", async () => {
+    const mnemonic = newMnemonic();
+    for (const index of [0, 3, 2 ** 31 - 1]) {
+      const expected = mnemonicToAccount(mnemonic, {
+        path: depositPath(index) as `m/44'/60'/${string}`,
+      });
+      const account = depositAccount(mnemonic, index);
+      expect(account.address).toBe(expected.address);
+      expect(await account.signMessage({ message: 'forward' })).toBe(
+        await expected.signMessage({ message: 'forward' }),
+      );
+    }
+    expect(() => depositAccount(mnemonic, 2 ** 31)).toThrow(RangeError);
   });
 
   test('refuse an xpub of another level than the deposit account', () => {
