@@ -1,6 +1,7 @@
 // Standard Webhooks signatures: v1 (HMAC-SHA256 with a store's `whsec_` secret, through the
 // `standardwebhooks` library) and v1a (Ed25519 with the platform's `whsk_` key, whose public
 // half `whpk_` anyone can fetch). Both sign `${id}.${timestamp}.${body}`.
+import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { Webhook } from 'standardwebhooks';
 
@@ -30,6 +31,27 @@ function seedOf(secretKey: string): Uint8Array {
   // Note: some tools store seed + public key (64 bytes); the seed is the first half.
   if (bytes.length !== 32 && bytes.length !== 64) throw new Error('an Ed25519 seed has 32 bytes');
   return bytes.slice(0, 32);
+}
+
+/** An Ed25519 seed as a PKCS #8 document: RFC 8410's fixed prefix, then the 32 bytes. */
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/** The runtime's key object of each `whsk_` key used. */
+const signingKeys = new Map<string, KeyObject>();
+
+/**
+ * Signs with the runtime's own Ed25519 (about 40 times faster than the pure-JS curve, which still
+ * derives and checks public keys). Note: Ed25519 signatures are deterministic (RFC 8032), so
+ * both give the same bytes; the tests verify them with the pure-JS curve.
+ */
+function signEd25519(secretKey: string, content: Uint8Array): Uint8Array {
+  let key = signingKeys.get(secretKey);
+  if (!key) {
+    const der = Buffer.concat([PKCS8_ED25519_PREFIX, seedOf(secretKey)]);
+    key = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
+    signingKeys.set(secretKey, key);
+  }
+  return sign(null, content, key);
 }
 
 /** The `whpk_` public key of a `whsk_` secret key. */
@@ -65,7 +87,7 @@ export function signWebhook(
     signature = signer.secrets.map((secret) => new Webhook(secret).sign(id, at, payload)).join(' ');
   } else {
     const content = new TextEncoder().encode(`${id}.${timestamp}.${payload}`);
-    signature = `v1a,${toBase64(ed25519.sign(content, seedOf(signer.secretKey)))}`;
+    signature = `v1a,${toBase64(signEd25519(signer.secretKey, content))}`;
   }
   return {
     'webhook-id': id,
