@@ -4,9 +4,11 @@
 // reports about forwarding is read from the chain: when 98% of each payment reached its payout
 // address, the transactions that moved it and their gas.
 import { loadavg } from 'node:os';
+import type { Database } from '@store/api/db/client';
 import { prepareSenders, startBackground } from '@store/stack/background-traffic';
 import { chainLedger } from '@store/stack/chain-ledger';
 import { readStreamLedger, streamPayments } from '@store/stack/payment-stream';
+import { sql } from 'drizzle-orm';
 import { type Address, createPublicClient, http, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -64,6 +66,32 @@ export interface LevelResult {
   unforwarded: number;
   /** CPU seconds each process used from the first payment to the end of the drain. */
   cpu: { name: string; seconds: number }[];
+  /** Where a payment's time went, from the database's own timestamps (ms, p50/p95). */
+  stages: Record<string, { p50: number; p95: number }>;
+}
+
+/**
+ * From the worker's records: recorded at depth → its round planned (the queue before forwarding),
+ * planned → the round recorded complete (sending, mining and depth of the legs).
+ */
+async function forwardingStages(db: Database): Promise<LevelResult['stages']> {
+  const rows = await db.execute<{ stage: string; p50: number; p95: number }>(sql`
+    with w as (
+      select pw.payment_received_at as received, pw.forwarded_at as forwarded,
+        (select min(t.created_at) from forwarding_transfers t where t.wallet_id = pw.id) as planned
+      from payment_wallets pw where pw.forwarded_at is not null)
+    select 'depth recorded → planned' as stage,
+        percentile_cont(0.5) within group (order by extract(epoch from planned - received)) * 1000 as p50,
+        percentile_cont(0.95) within group (order by extract(epoch from planned - received)) * 1000 as p95
+      from w
+    union all
+    select 'planned → recorded forwarded',
+        percentile_cont(0.5) within group (order by extract(epoch from forwarded - planned)) * 1000,
+        percentile_cont(0.95) within group (order by extract(epoch from forwarded - planned)) * 1000
+      from w`);
+  return Object.fromEntries(
+    rows.map((r) => [r.stage, { p50: Math.round(Number(r.p50)), p95: Math.round(Number(r.p95)) }]),
+  );
 }
 
 /** Runs one level on a fresh stack. */
@@ -152,6 +180,7 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
       client,
     });
     const whole = await chainLedger(env, bench.database.db);
+    const stages = await forwardingStages(bench.database.db);
     const at = (block: bigint | null) => (block === null ? undefined : clock.arrivedAt(block));
     const arrivals = ledger.payments.flatMap((p) => {
       const t = at(p.arrivedBlock);
@@ -161,6 +190,30 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
       const t = at(p.forwardedBlock);
       return t === undefined ? [] : [t];
     });
+    // depth reached (header seen) → recorded at depth by the worker (payment_received_at).
+    const recordedAt = new Map(
+      (
+        await bench.database.db.execute<{ address: string; at: string }>(sql`
+          select lower(wallet_address) as address,
+            (extract(epoch from payment_received_at) * 1000)::text as at
+          from payment_wallets where payment_received_at is not null`)
+      ).map((r) => [r.address, Number(r.at)]),
+    );
+    const detection = ledger.payments.flatMap((p) => {
+      const depth =
+        p.arrivedBlock === null
+          ? undefined
+          : at(p.arrivedBlock + BigInt(options.confirmations - 1));
+      const recorded = recordedAt.get(p.deposit.toLowerCase());
+      return depth === undefined || recorded === undefined
+        ? []
+        : [recorded - (performance.timeOrigin + depth)];
+    });
+    const detected = summarize(detection);
+    stages['depth → recorded at depth'] = {
+      p50: Math.round(detected.p50),
+      p95: Math.round(detected.p95),
+    };
     const latencies = ledger.payments.flatMap((p) => {
       if (p.arrivedBlock === null || p.forwardedBlock === null) return [];
       const depth = at(p.arrivedBlock + BigInt(options.confirmations - 1));
@@ -196,6 +249,7 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
       extraTransfers: ledger.payments.filter((p) => p.transfersOut > 2).length,
       unforwarded: ledger.payments.filter((p) => p.forwardedBlock === null).length,
       cpu,
+      stages,
     };
   } finally {
     await background?.stop();

@@ -62,13 +62,17 @@ export async function roundShortfall(
   wallet: Pick<WalletRow, 'status' | 'expiredAt' | 'depositTxHash' | 'walletAddress'>,
   legs: readonly LegRow[],
   now = new Date(),
+  /** Whether each leg's authorization is used, by leg id, when the caller already asked. */
+  used?: ReadonlyMap<string, boolean>,
 ): Promise<Shortfall | undefined> {
   const address = wallet.walletAddress as `0x${string}`;
   let unpaid = 0n;
   for (const leg of legs) {
     if (leg.mode !== 'eip3009' || !leg.authorizationNonce || leg.status === 'canceling') continue;
-    if (!(await isAuthorizationUsed(chain, address, leg.authorizationNonce as Hex)))
-      unpaid += BigInt(leg.value);
+    const isUsed =
+      used?.get(leg.id) ??
+      (await isAuthorizationUsed(chain, address, leg.authorizationNonce as Hex));
+    if (!isUsed) unpaid += BigInt(leg.value);
   }
   if (unpaid === 0n) return undefined;
   // Note: a reversed wallet whose window closed forwards what the reorg left: its balance decides.

@@ -76,6 +76,11 @@ export async function loadWallet(db: Database, id: string): Promise<WalletRow | 
  */
 export async function recordMinedLegs(db: Database, mined: readonly MinedLeg[]): Promise<void> {
   for (const m of mined) {
+    // Note: a round waiting for depth is looked at on several passes; a leg noted already is not
+    // written again.
+    const { leg } = m;
+    if (leg.status === 'mined' && leg.txHash === m.txHash && leg.blockNumber === `${m.blockNumber}`)
+      continue;
     await db
       .update(forwardingTransfers)
       .set({ status: 'mined', txHash: m.txHash, blockNumber: m.blockNumber.toString() })

@@ -31,10 +31,13 @@ export function legTxRecord(
   db: Database,
   leg: Pick<LegRow, 'id' | 'signature'>,
   sentStatus: ForwardingLegStatus = 'sent',
+  /** A new authorization the transaction carries, saved with it (one write). */
+  signed?: Pick<LegRow, 'signature' | 'validBefore'>,
 ): TxRecord {
   return {
     save: (tx) =>
       updateLeg(db, leg.id, {
+        ...signed,
         rawTransaction: tx.raw,
         txHash: tx.hash,
         txNonce: tx.nonce,
@@ -85,19 +88,27 @@ export async function recordedTxOnItsWay(ctx: ForwardingContext, leg: LegRow): P
   }
 }
 
-/** Signs (or re-signs) a leg's authorization and has the relayer submit it, unless it is done. */
+/**
+ * Signs (or re-signs) a leg's authorization and has the relayer submit it, unless it is done.
+ * `knownUnused`: the caller asked the token just before (see `authorizationsUsed`).
+ * Note: a new signature is saved with the transaction that carries it, before its broadcast: a
+ * crash before that save leaves nothing on the chain, and the next pass signs again under the
+ * same nonce (so the leg still pays once).
+ */
 export async function submitAuthorization(
   ctx: ForwardingContext,
   account: LocalAccount,
   leg: LegRow,
+  knownUnused = false,
 ) {
   const nonce = leg.authorizationNonce as Hex;
-  if (await isAuthorizationUsed(ctx.chain, account.address, nonce)) return;
+  if (!knownUnused && (await isAuthorizationUsed(ctx.chain, account.address, nonce))) return;
   // Note: a leg whose transaction reverted, or whose nonce went to another, is signed anew.
   if (await recordedTxOnItsWay(ctx, leg)) return;
   const now = BigInt(Math.floor(Date.now() / 1000));
   let signature = leg.signature as Hex | null;
   let validBefore = leg.validBefore ? BigInt(leg.validBefore) : 0n;
+  let signed: Pick<LegRow, 'signature' | 'validBefore'> | undefined;
   if (!signature || validBefore < now + RESIGN_MARGIN_S) {
     validBefore = now + AUTHORIZATION_LIFETIME_S;
     signature = await account.signTypedData({
@@ -113,11 +124,7 @@ export async function submitAuthorization(
         nonce,
       },
     });
-    await updateLeg(ctx.db, leg.id, {
-      signature,
-      validBefore: String(validBefore),
-      status: 'signed',
-    });
+    signed = { signature, validBefore: String(validBefore) };
   }
   const data = encodeFunctionData({
     abi: usdcAbi,
@@ -135,6 +142,6 @@ export async function submitAuthorization(
   await sendFromRelayer(
     ctx.chain,
     { to: ctx.chain.token, data },
-    legTxRecord(ctx.db, { id: leg.id, signature }),
+    legTxRecord(ctx.db, { id: leg.id, signature }, 'sent', signed),
   );
 }

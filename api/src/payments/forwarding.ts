@@ -1,9 +1,11 @@
 // Forwarding one wallet, gaslessly: the worker signs EIP-3009 `transferWithAuthorization` with the
 // deposit key (merchant share, fee) and the relayer submits them and pays the gas.
 // Exactly once: the legs and their deterministic nonces are in Postgres before anything is
-// signed, each signed transaction before it is broadcast, and every step starts by asking the
-// token whether the nonce is already used, so a restarted worker resumes from Postgres and the
-// chain alone; a resubmission can never pay twice, since the token refuses a used nonce.
+// signed, each signed transaction (with its authorization) before it is broadcast, and every step
+// starts from the chain: the receipts of the legs' own transactions, else the token's answer on
+// whether a signed leg's nonce is used (a leg never signed cannot be), so a restarted worker
+// resumes from Postgres and the chain alone; a resubmission can never pay twice, since the token
+// refuses a used nonce.
 import { confirmationsOf, isPaidState, isPaymentState } from '@store/shared';
 import {
   type Hash,
@@ -49,6 +51,7 @@ import {
   completeRefundRound,
   forwardableOf,
   planRefundRound,
+  type RefundFigures,
   refundFigures,
   reserveExcess,
   reserveOversold,
@@ -110,20 +113,29 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
   const refund = legs.some((leg) => leg.leg === 'refund');
   if (!refund && legs[0]?.mode === 'gas-funded')
     return forwardGasFunded(ctx, wallet, account, legs);
-  // Note: before anything is sent again (a leg a reorg took away), the payment must still be on
-  // the chain and the address must hold what the legs send: else they would only revert.
-  const shortfall = await roundShortfall(ctx.chain, wallet, legs);
-  if (shortfall?.gone) throw new PaymentLeftChainError(shortfall.reason);
-  if (shortfall) throw new Error(shortfall.reason);
-  crashPoint(ctx.crashAt, refund ? 'refund-before-signing' : 'before-signing');
-  // Note: a leg whose transaction a reorg removed has its authorization unused again: it is
-  // sent again here, under the same authorization nonce, so it can still pay only once.
-  for (const leg of legs) await submitAuthorization(ctx, account, leg);
-  crashPoint(ctx.crashAt, refund ? 'refund-after-submitting' : 'after-submitting');
-  const sent = await openRoundLegs(ctx.db, wallet.id);
-  const found = await Promise.all(sent.map((leg) => authorizationMined(ctx, account, leg)));
-  const mined = found.filter((m): m is MinedLeg => m !== null);
-  if (mined.length < found.length) return false;
+  // Note: a round whose every leg is mined (the pass after its transactions were sent) is read
+  // from their receipts alone: a successful receipt of a leg's own transaction is its
+  // authorization used, so nothing is asked of the token and nothing is sent.
+  let mined = await allLegsMined(ctx, legs);
+  if (!mined) {
+    // Note: before anything is sent again (a leg a reorg took away), the payment must still be
+    // on the chain and the address must hold what the legs send: else they would only revert.
+    const used = await authorizationsUsed(ctx, account.address, legs);
+    const shortfall = await roundShortfall(ctx.chain, wallet, legs, new Date(), used);
+    if (shortfall?.gone) throw new PaymentLeftChainError(shortfall.reason);
+    if (shortfall) throw new Error(shortfall.reason);
+    crashPoint(ctx.crashAt, refund ? 'refund-before-signing' : 'before-signing');
+    // Note: a leg whose transaction a reorg removed has its authorization unused again: it is
+    // sent again here, under the same authorization nonce, so it can still pay only once.
+    for (const leg of legs)
+      if (!used.get(leg.id)) await submitAuthorization(ctx, account, leg, true);
+    crashPoint(ctx.crashAt, refund ? 'refund-after-submitting' : 'after-submitting');
+    const sent = await openRoundLegs(ctx.db, wallet.id);
+    const found = await Promise.all(sent.map((leg) => authorizationMined(ctx, account, leg)));
+    const minedNow = found.filter((m): m is MinedLeg => m !== null);
+    if (minedNow.length < found.length) return false;
+    mined = minedNow;
+  }
   crashPoint(ctx.crashAt, refund ? 'refund-before-recording' : 'before-recording');
   // Final only at depth: until every leg is CONFIRMATIONS deep the round stays open (the wallet
   // reads `forwarding`), and each pass checks again that its transactions are still on chain.
@@ -141,6 +153,47 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
 }
 
 /**
+ * Every leg's transaction mined successfully, read from receipts only; undefined when a leg has
+ * no transaction yet, or one is not mined (or failed): the full path then looks at it.
+ */
+async function allLegsMined(
+  ctx: ForwardingContext,
+  legs: readonly LegRow[],
+): Promise<MinedLeg[] | undefined> {
+  if (legs.some((leg) => !leg.txHash || leg.mode !== 'eip3009')) return undefined;
+  const receipts = await Promise.all(
+    legs.map((leg) => receiptOf(ctx.chain.client, leg.txHash as Hash)),
+  );
+  if (receipts.some((receipt) => receipt?.status !== 'success')) return undefined;
+  return legs.map((leg, i) => minedLeg(leg, receipts[i] as NonNullable<(typeof receipts)[number]>));
+}
+
+/**
+ * Whether each leg's authorization is used on chain, by leg id.
+ * Note: a leg never signed cannot have been used (the deposit key signs only here, and a
+ * signature leaves this process only in a transaction recorded with it, see forwarding-submit.ts):
+ * the token is asked about signed legs only.
+ */
+async function authorizationsUsed(
+  ctx: ForwardingContext,
+  authorizer: `0x${string}`,
+  legs: readonly LegRow[],
+): Promise<Map<string, boolean>> {
+  const answers = await Promise.all(
+    legs.map(
+      async (leg): Promise<[string, boolean]> => [
+        leg.id,
+        leg.mode === 'eip3009' &&
+          !!leg.authorizationNonce &&
+          (leg.signature !== null || leg.txHash !== null) &&
+          (await isAuthorizationUsed(ctx.chain, authorizer, leg.authorizationNonce as Hex)),
+      ],
+    ),
+  );
+  return new Map(answers);
+}
+
+/**
  * The next round of a wallet with nothing open: first the excess of a paid order is reserved for
  * the payer (an excess refund awaiting their address), then a refund whose address is confirmed
  * goes (one leg, alone in its round), else the merchant's round for what the merchant may get.
@@ -151,16 +204,23 @@ async function planNext(
   address: `0x${string}`,
 ): Promise<LegRow[] | undefined> {
   const now = new Date();
-  if (excessDue(forwardableOf(wallet, await refundFigures(ctx.db, wallet.id))) > 0n)
-    await reserveExcess(ctx.db, wallet.id, now);
+  // Note: one read of the wallet's refund figures tells which of the steps below has work; a
+  // step that reserved something is followed by a fresh read (and a look for a ready refund).
+  let figures = await refundFigures(ctx.db, wallet.id);
+  let reserved = false;
+  if (excessDue(forwardableOf(wallet, figures)) > 0n)
+    reserved = (await reserveExcess(ctx.db, wallet.id, now)) || reserved;
   // Note: an oversold order's missing units go back to the payer, never to the merchant.
-  if (isPaymentState(wallet.status) && isPaidState(wallet.status))
-    await reserveOversold(ctx.db, wallet.id, now);
-  const refund = await planRefundRound(ctx.db, wallet, address, (round) =>
-    forwardingNonce(wallet.id, round, 'refund'),
-  );
-  if (refund?.length) return refund;
-  return planRound(ctx, wallet, address, now);
+  if (figures.oversold && isPaymentState(wallet.status) && isPaidState(wallet.status))
+    reserved = (await reserveOversold(ctx.db, wallet.id, now)) || reserved;
+  if (reserved) figures = await refundFigures(ctx.db, wallet.id);
+  if (figures.refundReady) {
+    const refund = await planRefundRound(ctx.db, wallet, address, (round) =>
+      forwardingNonce(wallet.id, round, 'refund'),
+    );
+    if (refund?.length) return refund;
+  }
+  return planRound(ctx, wallet, address, now, figures);
 }
 
 /** Blocks the shallowest leg still needs to reach `depth` (0 when all are deep enough). */
@@ -189,9 +249,10 @@ async function planRound(
   wallet: WalletRow,
   address: `0x${string}`,
   now: Date,
+  figures: RefundFigures,
 ): Promise<LegRow[] | undefined> {
   // Note: never what is held for the payer (an excess, a refund of an underpaid order).
-  const amounts = forwardableOf(wallet, await refundFigures(ctx.db, wallet.id));
+  const amounts = forwardableOf(wallet, figures);
   if (!isForwardable(amounts, now)) return undefined;
   const balance = await tokenBalance(ctx.chain, address);
   const amount = roundAmount(balance - (amounts.heldAmount ?? 0n), amounts, now);

@@ -38,6 +38,10 @@ export interface RefundFigures {
   linkOrder: boolean;
   /** The merchant refunded this underpaid order from its deposit address: it is decided. */
   declined: boolean;
+  /** The order was paid for units out of stock (their refund may be due, `reserveOversold`). */
+  oversold: boolean;
+  /** A deposit refund waits, its address known, for its round (`planRefundRound`). */
+  refundReady: boolean;
 }
 
 /** The wallet's figures, read through `tx` (inside a transaction that locked the wallet, or not). */
@@ -47,6 +51,8 @@ export async function refundFigures(db: Executor, walletId: string): Promise<Ref
     merchant: string;
     order_source: OrderSource | null;
     declined: boolean;
+    oversold: boolean;
+    refund_ready: boolean;
   }>(
     sql`select
       coalesce((select sum(amount) from refunds where wallet_id = ${walletId} and source = 'deposit'
@@ -55,7 +61,10 @@ export async function refundFigures(db: Executor, walletId: string): Promise<Ref
         and leg in ('merchant', 'fee') and status = 'confirmed'), 0)::text as merchant,
       o.source as order_source,
       exists (select 1 from refunds where wallet_id = ${walletId} and source = 'deposit'
-        and reason = 'underpaid' and status <> 'canceled') as declined
+        and reason = 'underpaid' and status <> 'canceled') as declined,
+      coalesce(jsonb_array_length(o.stock_shortfall) > 0, false) as oversold,
+      exists (select 1 from refunds where wallet_id = ${walletId} and source = 'deposit'
+        and status = 'ready') as refund_ready
     from payment_wallets w join orders o on o.id = w.order_id where w.id = ${walletId}`,
   );
   return {
@@ -65,6 +74,8 @@ export async function refundFigures(db: Executor, walletId: string): Promise<Ref
     // the window's end, as it always did.
     linkOrder: row?.order_source ? isLinkOrder(row.order_source) : false,
     declined: row?.declined === true,
+    oversold: row?.oversold === true,
+    refundReady: row?.refund_ready === true,
   };
 }
 
