@@ -9,6 +9,15 @@ export interface WakeableLoop {
   stop(): Promise<void>;
 }
 
+/** How the interval is counted. */
+export interface WakeableLoopOptions {
+  /**
+   * From the start of a pass (a pass of 150 ms every 200 ms is followed 50 ms after it ends), not
+   * from its end: for a loop that must keep to a pace (detection, once per block).
+   */
+  paceFromStart?: boolean;
+}
+
 /**
  * Runs `pass` until stopped; `pass` returns true when it left work for an immediate next pass.
  * Errors are logged once per distinct message and the loop goes on.
@@ -18,14 +27,15 @@ export function startWakeableLoop(
   intervalMs: number,
   pass: () => Promise<boolean>,
   log: (line: string) => void,
+  options: WakeableLoopOptions = {},
 ): WakeableLoop {
   let stopped = false;
   let woken = false;
   let wakeUp: (() => void) | undefined;
   let lastError = '';
-  const sleep = () =>
+  const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(done, intervalMs);
+      const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         wakeUp = undefined;
@@ -35,6 +45,7 @@ export function startWakeableLoop(
     });
   const loop = (async () => {
     while (!stopped) {
+      const started = performance.now();
       woken = false;
       let more = false;
       try {
@@ -45,7 +56,10 @@ export function startWakeableLoop(
         if (message !== lastError) log(`${name} pass failed (will retry): ${message}`);
         lastError = message;
       }
-      if (!stopped && !more && !woken) await sleep();
+      const wait = options.paceFromStart
+        ? Math.max(0, intervalMs - (performance.now() - started))
+        : intervalMs;
+      if (!stopped && !more && !woken) await sleep(wait);
     }
   })();
   return {

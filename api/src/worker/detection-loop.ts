@@ -4,6 +4,7 @@
 import { formatUsdcFull } from '@store/shared';
 import { INDEXER_BLOCK_CHANNEL } from '../chain/indexer.ts';
 import type { Database } from '../db/client.ts';
+import { startWakeableLoop } from '../loops/wakeable-loop.ts';
 import {
   type DetectionCursor,
   type DetectionResult,
@@ -65,42 +66,25 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
     graceMs: options.graceMs,
     paymentStillOnChain: options.paymentStillOnChain,
   };
-  let stopped = false;
   let cursor: DetectionCursor = { lastTransferId: null };
   let lastFullPass = 0;
-  let lastError = '';
+  let lastChainError = '';
   let lastHead: bigint | null = null;
   const watch = options.chainHead && createReorgWatch(options.chainHead, options.confirmations);
   /** The indexed head the watch last looked at. */
   let watchedHead: bigint | null = null;
   /** A full pass is due now: a reorg deeper than the depth was seen. */
   let rereadNow = false;
-  let woken = false;
-  let wakeUp: (() => void) | undefined;
-  const wake = () => {
-    woken = true;
-    wakeUp?.();
-  };
-  /** Sleeps `ms`, or less when woken (then the next pass starts at once). */
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken || stopped) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        resolve();
-      }
-      wakeUp = done;
-    });
   // Note: a notification lost while the connection is down costs at most one interval.
   const listen = () =>
     options.wakeOnIndexedBlocks === false
       ? undefined
-      : db.$client.listen(INDEXER_BLOCK_CHANNEL, wake).catch((error: unknown) => {
-          log(`detection: no wake-up on indexed blocks (${(error as Error).message})`);
-          return undefined;
-        });
+      : db.$client
+          .listen(INDEXER_BLOCK_CHANNEL, () => loop.wake())
+          .catch((error: unknown) => {
+            log(`detection: no wake-up on indexed blocks (${(error as Error).message})`);
+            return undefined;
+          });
   let listening = listen();
   /**
    * Listens again after the database failed passes. Note: the client listens again by itself when
@@ -137,12 +121,18 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
    */
   const seenReorg = async (head: bigint): Promise<boolean> => {
     if (!watch) return false;
-    const replaced = await watch.sawIndexedHead(head).catch((error: unknown) => {
-      const message = `detection: the chain's blocks could not be read (${(error as Error).message})`;
-      if (message !== lastError) log(message);
-      lastError = message;
-      return false;
-    });
+    const replaced = await watch.sawIndexedHead(head).then(
+      (answer) => {
+        lastChainError = '';
+        return answer;
+      },
+      (error: unknown) => {
+        const message = `detection: the chain's blocks could not be read (${(error as Error).message})`;
+        if (message !== lastChainError) log(message);
+        lastChainError = message;
+        return false;
+      },
+    );
     if (replaced) {
       log(
         `detection: a reorg at indexed block ${head} (a block at the depth replaced, or the ` +
@@ -153,53 +143,48 @@ export function startDetectionLoop(options: DetectionLoopOptions): DetectionLoop
     return rereadNow;
   };
 
-  const loop = (async () => {
-    while (!stopped) {
-      const started = performance.now();
-      woken = false;
-      try {
-        const reread = rereadNow;
-        const full =
-          reread || cursor.lastTransferId === null || Date.now() - lastFullPass >= reconcileMs;
-        const result = await runDetectionPass(db, settings, cursor, new Date(), full);
-        if (full && result.headBlock !== null) lastFullPass = Date.now();
-        cursor = result.cursor;
-        for (const change of result.changes) log(describeChange(change));
-        if (reread) {
-          rereadNow = false;
-          options.onReorg?.();
-        }
-        // Note: one notification per new indexed block, so the payment pages see confirmations grow.
-        if (result.headBlock !== null && (lastHead === null || result.headBlock > lastHead)) {
-          lastHead = result.headBlock;
-          await noticeIndexedHead(db, result.headBlock);
-        }
-        options.onPass?.(result, performance.now() - started);
-        lastError = '';
-        if (listenAgain) void relisten();
-        if (result.headBlock !== null && result.headBlock !== watchedHead) {
-          watchedHead = result.headBlock;
-          if (await seenReorg(result.headBlock)) woken = true;
-        }
-        if (watch && result.headBlock !== null && watch.rereadDue(result.headBlock)) {
-          rereadNow = woken = true;
-        }
-      } catch (error) {
-        // Note: logged once per distinct error, so a missing indexer does not flood the log.
-        const message = error instanceof Error ? error.message : String(error);
-        if (message !== lastError) log(`detection pass failed (will retry): ${message}`);
-        lastError = message;
-        listenAgain = true;
+  /** One pass; true when a re-read of the paid wallets is due at once. */
+  const pass = async (): Promise<boolean> => {
+    const started = performance.now();
+    try {
+      const reread = rereadNow;
+      const full =
+        reread || cursor.lastTransferId === null || Date.now() - lastFullPass >= reconcileMs;
+      const result = await runDetectionPass(db, settings, cursor, new Date(), full);
+      if (full && result.headBlock !== null) lastFullPass = Date.now();
+      cursor = result.cursor;
+      for (const change of result.changes) log(describeChange(change));
+      if (reread) {
+        rereadNow = false;
+        options.onReorg?.();
       }
-      await sleep(Math.max(0, intervalMs - (performance.now() - started)));
+      // Note: one notification per new indexed block, so the payment pages see confirmations grow.
+      if (result.headBlock !== null && (lastHead === null || result.headBlock > lastHead)) {
+        lastHead = result.headBlock;
+        await noticeIndexedHead(db, result.headBlock);
+      }
+      options.onPass?.(result, performance.now() - started);
+      if (listenAgain) void relisten();
+      let due = false;
+      if (result.headBlock !== null && result.headBlock !== watchedHead) {
+        watchedHead = result.headBlock;
+        due = await seenReorg(result.headBlock);
+      }
+      if (watch && result.headBlock !== null && watch.rereadDue(result.headBlock)) {
+        rereadNow = due = true;
+      }
+      return due;
+    } catch (error) {
+      // Note: the loop logs it once per distinct message, so a missing indexer does not flood it.
+      listenAgain = true;
+      throw error;
     }
-  })();
+  };
+  const loop = startWakeableLoop('detection', intervalMs, pass, log, { paceFromStart: true });
 
   return {
     stop: async () => {
-      stopped = true;
-      wakeUp?.();
-      await loop;
+      await loop.stop();
       const current = await within(listening ?? Promise.resolve(undefined), RELISTEN_STEP_MS);
       await within(current?.unlisten().catch(() => {}) ?? Promise.resolve(), RELISTEN_STEP_MS);
     },
