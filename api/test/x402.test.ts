@@ -4,21 +4,25 @@
 // URL answers 402 with a fresh deposit address; the signed authorization is settled by our
 // relayer, the merchant's API answers through us, and the order is paid, forwarded 98/2 (read
 // from the chain to the base unit) and webhooked. The same authorization sent again is not
-// charged again; an upstream failure refunds the payer on chain; strangers cannot read or change
+// charged again; an upstream failure refunds the payer on chain; the merchant's refund from the
+// payout wallet is ready for the signer at once (an agent follows no claim link) and matched on
+// chain, never beyond what is left; strangers cannot read or change
 // the product's settings; a wrong amount or payee charges nothing; a payment that fails to settle
 // on chain serves nothing. The paying scenarios live in
 // support/x402-scenarios.ts: the Base rehearsal runs the same ones on chain 8453.
 
 import { afterAll, describe, expect, test } from 'bun:test';
-import { localAccount } from '@store/stack/usdc';
+import { chainLedger } from '@store/stack/chain-ledger';
+import { localAccount, payUsdc } from '@store/stack/usdc';
 import { eq } from 'drizzle-orm';
 import { createWalletClient, getAddress, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
-import { x402Payments } from '../src/db/schema.ts';
-import { apiClient, newMerchant } from './support/client.ts';
-import { balancesOf, waitUntil, webhookReceiver } from './support/settlement.ts';
+import { orders, refunds, x402Payments } from '../src/db/schema.ts';
+import { apiClient, newMerchant, storeForm } from './support/client.ts';
+import { waitForForwarded } from './support/payments.ts';
+import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
 import { useX402Stack } from './support/x402.ts';
 import {
   agentOf,
@@ -29,6 +33,7 @@ import {
   payThenReplay,
   requirementsOf as requirementsAt,
   UPSTREAM_SECRET as SECRET,
+  transfersOf,
   upstreamFailureRefunds,
   type X402Deployment,
 } from './support/x402-scenarios.ts';
@@ -160,6 +165,104 @@ describe('trust', () => {
       .where(eq(x402Payments.payTo, offer.payTo.toLowerCase()));
     expect(rows).toEqual([]);
   });
+});
+
+describe('a merchant refund of an agent-paid order', () => {
+  test('goes to the paying agent (the signer) from the payout wallet, matched on chain; no more than is left; strangers refused', async () => {
+    // The payout wallet is an anvil account the test sends from, as the merchant's wallet would.
+    const owner = await newMerchant(t.app, 'x402-refunds');
+    const payout = getAddress(localAccount(4).address);
+    const store = (await owner.api.post('/api/stores', storeForm({ paymentAddress: payout }))).body;
+    const product = (
+      await owner.api.post('/api/products', {
+        storeId: store.id,
+        title: 'Answer API',
+        priceUsdc: '0.25',
+        digital: {
+          kind: 'api',
+          upstreamUrl: upstream.url,
+          secretHeaderName: 'X-Api-Secret',
+          secretHeaderValue: SECRET,
+        },
+      })
+    ).body;
+    const account = localAccount(3);
+    const payer = getAddress(account.address);
+    const { pay, sent: signatures } = agent(account);
+    const paid = await pay(product.x402Url);
+    expect(paid.status).toBe(200);
+    const payTo = getAddress(
+      decode(signatures.at(-1)?.get('PAYMENT-SIGNATURE') ?? '').accepted.payTo,
+    );
+    const [order] = await t.database.db
+      .select()
+      .from(orders)
+      .where(eq(orders.paymentAddress, payTo));
+    if (!order) throw new Error('no order for the payment');
+    await waitForForwarded(t.database.db, order.id);
+    const view = (await owner.api.get(`/api/orders/${order.id}/refunds`)).body;
+    expect(view).toMatchObject({ refundableFromPayout: '0.250000', payoutAddress: payout });
+
+    // Another merchant and an anonymous client can neither refund it nor note a refund sent.
+    const stranger = await newMerchant(t.app, 'x402-refunds-stranger');
+    const anonymous = apiClient(t.app);
+    expect(
+      (await stranger.api.post(`/api/orders/${order.id}/refunds`, { amount: '0.10' })).status,
+    ).toBe(404);
+    expect(
+      (await anonymous.post(`/api/orders/${order.id}/refunds`, { amount: '0.10' })).status,
+    ).toBe(401);
+
+    // The merchant refunds part of it: the payer is the authorization's signer, known for certain,
+    // so the refund is ready for that address at once (an agent has no claim link to follow).
+    const partial = await owner.api.post(`/api/orders/${order.id}/refunds`, { amount: '0.10' });
+    expect(partial.status).toBe(200);
+    expect(partial.body.refundableFromPayout).toBe('0.150000');
+    const [refund] = partial.body.refunds;
+    expect(refund).toMatchObject({
+      source: 'merchant',
+      reason: 'merchant',
+      amount: '0.100000',
+      status: 'ready',
+      toAddress: payer,
+    });
+    const payerBefore = (await balancesOf(t.stack.env, payer)).usdc;
+    const payoutBefore = (await balancesOf(t.stack.env, payout)).usdc;
+    const { hash } = await payUsdc(t.stack.env, 4, payer, usdc('0.10'));
+    for (const client of [stranger.api, anonymous])
+      expect(
+        (await client.post(`/api/orders/${order.id}/refunds/${refund.id}/sent`, { txHash: hash }))
+          .status,
+      ).toBeOneOf([401, 404]);
+    const noted = await owner.api.post(`/api/orders/${order.id}/refunds/${refund.id}/sent`, {
+      txHash: hash,
+    });
+    expect(noted.status).toBe(200);
+    const done = await waitUntil(async () => {
+      const [row] = await t.database.db.select().from(refunds).where(eq(refunds.id, refund.id));
+      return row?.status === 'refunded' && row;
+    }, 'the merchant refund matched on chain');
+    expect(done).toMatchObject({ txHash: hash, toAddress: payer, amount: '100000' });
+    const [back] = await transfersOf(here(), hash);
+    expect(back?.args).toEqual({ from: payout, to: payer, value: usdc('0.10') });
+    expect((await balancesOf(t.stack.env, payer)).usdc - payerBefore).toBe(usdc('0.10'));
+    expect(payoutBefore - (await balancesOf(t.stack.env, payout)).usdc).toBe(usdc('0.10'));
+
+    // Beyond what is left: refused with what is left, and nothing more is opened.
+    const tooMuch = await owner.api.post(`/api/orders/${order.id}/refunds`, {
+      amount: '0.150001',
+    });
+    expect(tooMuch.status).toBe(422);
+    expect(tooMuch.body.error.message).toBe(
+      'At most 0.150000 USDC of this order is left to refund',
+    );
+    const after = (await owner.api.get(`/api/orders/${order.id}/refunds`)).body;
+    expect(after.refunds).toHaveLength(1);
+    expect(after.refundableFromPayout).toBe('0.150000');
+    const ledger = await chainLedger(t.stack.env, t.database.db);
+    expect(ledger.breaches).toEqual([]);
+    expect(await ledgerBreaches(t.database.db)).toEqual([]);
+  }, 60_000);
 });
 
 describe('a payment that fails to settle', () => {

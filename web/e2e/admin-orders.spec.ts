@@ -7,6 +7,7 @@ import { shippingFor, storeCheckoutTotals } from '@store/shared';
 import { readStackInfo } from '@store/stack/stack-info';
 import { createProduct, createStore, signUp, unique } from './admin-helpers.ts';
 import { payUsdc } from './support/pay.ts';
+import { snapBoth } from './support/screenshots.ts';
 
 const shopper = {
   customerEmail: 'grace@example.com',
@@ -134,4 +135,52 @@ test('a paid order shows on the dashboard and moves through fulfilment', async (
   expect(csv).toContain(`"${paid.id}"`);
   expect(csv).toContain('"completed"');
   expect(csv).not.toContain(pending.id);
+});
+
+test('an export started before the chain is known waits for it and names it', async ({ page }) => {
+  const stack = readStackInfo();
+  await signUp(page.request);
+  const store = await createStore(page.request, unique('Export Shop'));
+  const lamp = await createProduct(page.request, store.id, { title: 'Lamp', priceUsdc: '10.00' });
+  const paid = await placeOrder(page.request, store.id, {
+    ...lamp,
+    title: 'Lamp',
+    priceUsdc: '10.00',
+  });
+  const wallet = await page.request.post(`/api/orders/${paid.id}/assign-payment-wallet`, {
+    data: { paymentChain: 'base' },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  const { paymentWallet } = (await wallet.json()) as { paymentWallet: { address: string } };
+  await payUsdc(stack, paymentWallet.address, paid.totalUsdc, 5);
+  await expect
+    .poll(async () => (await (await page.request.get(`/api/orders/${paid.id}`)).json()).status, {
+      timeout: 45_000,
+    })
+    .toBe('paid');
+
+  // GET /api/health (the chain's name) answers only once the export has been asked for.
+  let release = () => {};
+  const asked = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.context().route('**/api/health', async (route) => {
+    await asked;
+    await route.continue();
+  });
+  await page.goto(`/admin/orders?storeId=${store.id}`);
+  const orders = page.getByRole('region', { name: 'Orders' });
+  await expect(orders.getByRole('row', { name: `Order #${paid.id.slice(-8)}` })).toBeVisible();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  // Note: a moment for an export that would not wait to have written its file.
+  await page.waitForTimeout(500);
+  release();
+  const csv = await readFile((await (await download).path()) ?? '', 'utf8');
+  const [header, row] = csv.split('\r\n');
+  const column = (header ?? '').split(',').indexOf('"Chain"');
+  expect(column).toBeGreaterThan(0);
+  expect((row ?? '').split(',')[column]).toBe(`"Local chain ${stack.chainId}"`);
+  expect(csv).not.toContain('…');
+  await snapBoth(page, 'admin-orders-export', { noSidewaysScroll: true });
 });

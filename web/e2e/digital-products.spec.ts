@@ -1,6 +1,7 @@
 // Journeys: a merchant makes a product a file product from the Edit Product dialog (uploads a
 // PDF), sees its payable URL (HTTP 402) with a copy button and the curl and @x402/fetch examples,
-// and the store's Agents tab (spending per payer address); a merchant adds a file product with a
+// and the store's Agents tab (spending per payer address: none, then the agent that paid the URL
+// over HTTP 402 with what it spent); a merchant adds a file product with a
 // price cap from Add Product (a price above the cap refused with the server's message), a shopper
 // buys it and downloads the file from the thank-you page, from the receipt's link and from the
 // receipt's order page on another device; at phone and laptop sizes, checked with axe.
@@ -9,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { readStackInfo } from '@store/stack/stack-info';
+import { localAccount } from '@store/stack/usdc';
+import { getAddress, toHex } from 'viem';
 import { createProduct, createStore, listProducts, signUp, unique } from './admin-helpers.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
 import { payUsdc } from './support/pay.ts';
@@ -62,7 +65,98 @@ test('a merchant uploads a file to sell and copies its payable URL and examples'
   await page.getByRole('tab', { name: 'Agents' }).click();
   await expect(page.getByText('No payments over HTTP 402 yet.')).toBeVisible();
   await snapBoth(page, 'digital-product-agents', { noSidewaysScroll: true });
+
+  // An agent pays the URL (x402 v2 `exact`: an EIP-3009 authorization signed for the 402's
+  // offer); once its order is paid the Agents tab lists the payer with what it spent.
+  const agent = localAccount(3);
+  const paid = await page.request.get(shown, {
+    headers: {
+      'PAYMENT-SIGNATURE': await x402Payment(
+        agent,
+        required.headers()['payment-required'] ?? '',
+        readStackInfo().chainId,
+      ),
+    },
+  });
+  expect(paid.status(), await paid.text()).toBe(200);
+  expect(paid.headers()['payment-response']).toBeTruthy();
+  const agents = page.getByRole('region', { name: 'Agents paying over HTTP 402' });
+  const payerRow = agents.getByRole('row', { name: new RegExp(agent.address, 'i') });
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        await page.getByRole('tab', { name: 'Agents' }).click();
+        await expect(agents).toBeVisible();
+        return payerRow.count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1);
+  await expect(payerRow.getByRole('rowheader')).toHaveText(new RegExp(`^${agent.address}$`, 'i'));
+  await expect(payerRow.getByRole('cell')).toHaveText(['4.00 USDC', '1', /\d/]);
+  await expect(page.getByText('No payments over HTTP 402 yet.')).toHaveCount(0);
+  await snapBoth(page, 'digital-product-agents-paid', { noSidewaysScroll: true });
+  for (const viewport of Object.values(SCREEN_SIZES)) {
+    await page.setViewportSize(viewport);
+    expect(await accessibilityViolations(page)).toEqual([]);
+  }
 });
+
+/**
+ * The PAYMENT-SIGNATURE header of an x402 v2 `exact` payment of the 402's first offer: an EIP-3009
+ * TransferWithAuthorization of its amount to its address, signed by `account` under the token's
+ * EIP-712 domain the offer names.
+ */
+async function x402Payment(
+  account: ReturnType<typeof localAccount>,
+  paymentRequired: string,
+  chainId: number,
+): Promise<string> {
+  const required = JSON.parse(Buffer.from(paymentRequired, 'base64').toString('utf8'));
+  const [offer] = required.accepts;
+  const now = Math.floor(Date.now() / 1000);
+  const authorization = {
+    from: account.address,
+    to: getAddress(offer.payTo),
+    value: String(offer.amount),
+    validAfter: String(now - 600),
+    validBefore: String(now + Number(offer.maxTimeoutSeconds)),
+    nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+  };
+  const signature = await account.signTypedData({
+    domain: {
+      name: offer.extra.name,
+      version: offer.extra.version,
+      chainId,
+      verifyingContract: getAddress(offer.asset),
+    },
+    types: {
+      TransferWithAuthorization: [
+        { name: 'from', type: 'address' },
+        { name: 'to', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'validAfter', type: 'uint256' },
+        { name: 'validBefore', type: 'uint256' },
+        { name: 'nonce', type: 'bytes32' },
+      ],
+    },
+    primaryType: 'TransferWithAuthorization',
+    message: {
+      ...authorization,
+      value: BigInt(authorization.value),
+      validAfter: BigInt(authorization.validAfter),
+      validBefore: BigInt(authorization.validBefore),
+    },
+  });
+  const payload = {
+    x402Version: 2,
+    resource: required.resource,
+    accepted: offer,
+    payload: { signature, authorization },
+  };
+  return Buffer.from(JSON.stringify(payload)).toString('base64');
+}
 
 test('a file product with a price cap from Add Product: bought, its file downloaded', async ({
   page,

@@ -3,11 +3,13 @@
 // the admin navigation) shows today's card with both payouts and the refund, each with its
 // transaction, and the totals: received (the merchant's 98%), refunded, net and fees; the CSV holds
 // the same lines. The dashboard before it shows the same received, refunded and net to your wallet
-// under the same labels, and names no Base on the local chain. Screenshots of both at 390 and
+// under the same labels and meanings (MONEY_FIGURES, the one naming of the two pages), and names no
+// Base on the local chain. Screenshots of both at 390 and
 // 1280 px, with no WCAG 2.1 AA violation at either size.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { formatUsdcFull, parseUsdc, splitFee } from '@store/shared';
+import { MONEY_FIGURES } from '@store/shared/analytics';
 import { readStackInfo } from '@store/stack/stack-info';
 import { localAccount } from '@store/stack/usdc';
 import { getAddress } from 'viem';
@@ -102,6 +104,17 @@ test('the payouts page lists per day what reached the payout wallet, with its tr
   await expect(page.getByTestId('volume-Fees (2%)')).toHaveText(shown(fees));
   await expect(page.getByTestId('volume-Orders paid')).toHaveText('2');
   await expect(page.getByTestId('stat-Total Revenue')).toHaveText(shown(paid));
+  // What the dashboard says each figure means, by its label.
+  const dashboardNotes = Object.fromEntries(
+    await page
+      .locator('.volume-figure')
+      .evaluateAll((figures) =>
+        figures.map((figure) => [
+          figure.querySelector('dt')?.textContent ?? '',
+          figure.querySelector('.volume-note')?.textContent ?? '',
+        ]),
+      ),
+  ) as Record<string, string>;
   await expectNoBase(page);
   await snapBoth(page, 'payouts-dashboard', { noSidewaysScroll: true });
   for (const viewport of Object.values(SCREEN_SIZES)) {
@@ -125,6 +138,26 @@ test('the payouts page lists per day what reached the payout wallet, with its tr
     shown(merchant - refunded),
   );
   await expect(page.getByTestId('payouts-Fees (2%)')).toHaveText(shown(fees));
+  // Each figure of the page is named and explained as the dashboard names and explains it.
+  for (const figure of [
+    MONEY_FIGURES.received,
+    MONEY_FIGURES.refunded,
+    MONEY_FIGURES.net,
+    MONEY_FIGURES.fees,
+  ]) {
+    const total = page
+      .getByRole('region', { name: 'Payout totals' })
+      .getByRole('article', { name: figure.label, exact: true });
+    await expect(total.getByRole('heading')).toHaveText(figure.label);
+    await expect(total).toContainText(figure.note);
+    expect(dashboardNotes[figure.label]).toBe(figure.note);
+  }
+  await expect(
+    page.getByRole('article', { name: MONEY_FIGURES.received.label, exact: true }),
+  ).toContainText('2 payouts');
+  await expect(
+    page.getByRole('article', { name: MONEY_FIGURES.refunded.label, exact: true }),
+  ).toContainText('1 refund');
   await expect(page.getByTestId('payout-address')).toHaveText(payout);
   const today = new Date().toISOString().slice(0, 10);
   const card = page.locator(`section.payout-day[data-day="${today}"]`);

@@ -29,10 +29,11 @@ async function joined(
   owner: APIRequestContext,
   store: { id: string; name: string },
   role: 'staff' | 'viewer',
+  refundLimitUsdc = '25',
 ): Promise<Page> {
   const email = `${unique(role)}@example.com`;
   const invited = await owner.post(`/api/stores/${store.id}/invitations`, {
-    data: { email, role, ...(role === 'staff' ? { refundLimitUsdc: '25' } : {}) },
+    data: { email, role, ...(role === 'staff' ? { refundLimitUsdc } : {}) },
   });
   expect(invited.status(), await invited.text()).toBe(201);
   const context = await browser.newContext({ baseURL: stack.webUrl });
@@ -210,5 +211,69 @@ test('a viewer and a staff member see only what their role allows; the owner see
     'New code': true,
   });
   await viewer.context().close();
+  await staff.context().close();
+});
+
+test('a staff member’s refund form stops an amount above their refund limit before sending it', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  await signUp(page.request, unique('owner'));
+  const store = await createStore(page.request, unique('Limit Shop'));
+  const product = await createProduct(page.request, store.id, {
+    title: 'Wool scarf',
+    priceUsdc: '4.00',
+    inventory: 10,
+  });
+  const order = await placeOrder(page.request, store.id, {
+    id: product.id,
+    title: 'Wool scarf',
+    priceUsdc: '4.00',
+  });
+  await payOrder(page.request, order, 9);
+  const refundable = formatUsdcFull(parseUsdc(order.totalUsdc));
+  await expect
+    .poll(
+      async () =>
+        (await (await page.request.get(`/api/orders/${order.id}/refunds`)).json())
+          .refundableFromPayout,
+      { timeout: 60_000 },
+    )
+    .toBe(refundable);
+  // The order is 4.00 USDC or more; the staff member may refund up to 2.50 each time.
+  expect(parseUsdc(refundable)).toBeGreaterThan(parseUsdc('2.50'));
+  const staff = await joined(browser, page.request, store, 'staff', '2.50');
+  const posted: string[] = [];
+  staff.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith(`/api/orders/${order.id}/refunds`))
+      posted.push(request.postData() ?? '');
+  });
+  await staff.goto(`/admin/orders/${order.id}`);
+  const refunds = staff.getByRole('region', { name: 'Refunds' });
+  const field = refunds.getByLabel('Refund from your payout wallet (USDC)');
+  // The form starts at what the staff member may refund, and says why it is not the whole order.
+  await expect(field).toHaveValue('2.50');
+  await expect(field).toHaveAccessibleDescription(
+    /Up to 2\.50 USDC, your refund limit in this store/,
+  );
+  await field.fill('3');
+  await expect(refunds.getByRole('alert')).toHaveText(
+    'This refund is above your refund limit in this store',
+  );
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await refunds.getByRole('button', { name: 'Create refund' }).click();
+  await expect(refunds.getByRole('alert')).toHaveText(
+    'This refund is above your refund limit in this store',
+  );
+  expect(posted).toEqual([]);
+  await snapBoth(staff, 'team-roles-staff-refund-limit', { noSidewaysScroll: true });
+  await accessible(staff);
+  // Within the limit the refund is created as for anyone who may refund.
+  await field.fill('2.50');
+  await expect(refunds.getByRole('alert')).toHaveCount(0);
+  await refunds.getByRole('button', { name: 'Create refund' }).click();
+  await expect(refunds.getByRole('listitem').filter({ hasText: '2.50 USDC' })).toBeVisible();
+  expect(posted).toHaveLength(1);
   await staff.context().close();
 });

@@ -8,10 +8,11 @@
 // Among those, the address that sent the most (the earliest on a tie): someone who sends a little
 // (dust) to a deposit address cannot become its payer.
 import { parseUsdc, type Usdc } from '@store/shared';
-import { sql } from 'drizzle-orm';
-import { getAddress } from 'viem';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { type Address, getAddress } from 'viem';
 import { indexedTransfer } from '../chain/indexer.ts';
 import type { Executor } from '../db/client.ts';
+import { x402Payments } from '../db/schema.ts';
 
 /** One incoming transfer of a deposit address, in chain order. */
 export interface IncomingTransfer {
@@ -111,4 +112,27 @@ export async function payerOfWallet(db: Executor, wallet: PaidWallet): Promise<s
       excluded,
     },
   );
+}
+
+/**
+ * The signer of the x402 authorization that paid a deposit address once it settled on chain: the
+ * payer known for certain (the transfer is from the signer by construction), so a refund of the
+ * order is ready for that address at once. Undefined for an order paid by a plain transfer.
+ */
+export async function x402SignerOfWallet(
+  db: Executor,
+  walletId: string,
+): Promise<Address | undefined> {
+  const [row] = await db
+    .select({ payer: x402Payments.payer })
+    .from(x402Payments)
+    .where(
+      and(
+        eq(x402Payments.walletId, walletId),
+        inArray(x402Payments.status, ['settled', 'serving', 'served', 'undelivered']),
+      ),
+    )
+    .orderBy(asc(x402Payments.createdAt))
+    .limit(1);
+  return row ? getAddress(row.payer) : undefined;
 }

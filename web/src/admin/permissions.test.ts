@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { may, mayInSome, mayRefundIn, roleIn, storesAllowing } from './permissions.ts';
+import { may, mayInSome, mayRefundIn, refundCapIn, roleIn, storesAllowing } from './permissions.ts';
 
 describe('what the admin shows a role', () => {
   it('follows the shared permission table', () => {
@@ -20,6 +20,14 @@ describe('what the admin shows a role', () => {
     expect(mayRefundIn({ role: 'admin', refundLimitUsdc: null })).toBe(true);
     expect(mayRefundIn({ role: 'viewer' })).toBe(false);
     expect(mayRefundIn(undefined)).toBe(false);
+  });
+
+  it('caps a staff member’s refunds at their limit, and no one else’s', () => {
+    expect(refundCapIn({ role: 'staff', refundLimitUsdc: '25.00' })).toBe('25.00');
+    expect(refundCapIn({ role: 'admin', refundLimitUsdc: '25.00' })).toBeNull();
+    expect(refundCapIn({ role: 'owner' })).toBeNull();
+    expect(refundCapIn({})).toBeNull();
+    expect(refundCapIn(undefined)).toBeNull();
   });
 
   it('treats a store made on this device as its creator’s', () => {

@@ -25,6 +25,11 @@ export function mayRefundIn(store: StoreWithRole | undefined): boolean {
   return store !== undefined && mayRefund(roleIn(store), '0.01', store.refundLimitUsdc ?? null);
 }
 
+/** The most the merchant may refund at once in `store`: a staff member's limit, else null (no cap). */
+export function refundCapIn(store: StoreWithRole | undefined): string | null {
+  return store !== undefined && roleIn(store) === 'staff' ? (store.refundLimitUsdc ?? null) : null;
+}
+
 /**
  * True when a page about `permission` is worth showing: some store allows it, or there is no store
  * yet (whoever creates one owns it).

@@ -77,24 +77,35 @@ function loadChainInfo(): Promise<ChainInfo> {
           receipts?: { email?: boolean };
         }>,
     )
-    .then((health) =>
-      health?.chain?.chainId && health.chain.usdc
-        ? {
-            ...chainInfo(
-              health.chain.chainId,
-              health.chain.usdc,
-              health.demo?.payoutAddress ?? undefined,
-            ),
-            receiptsByEmail: health.receipts?.email === true,
-            loaded: true,
-          }
-        : UNKNOWN_CHAIN,
-    )
+    .then((health) => {
+      if (!health?.chain?.chainId || !health.chain.usdc) {
+        // Note: an answer without the chain is asked again next time, as a failure is.
+        pending = undefined;
+        return UNKNOWN_CHAIN;
+      }
+      return {
+        ...chainInfo(
+          health.chain.chainId,
+          health.chain.usdc,
+          health.demo?.payoutAddress ?? undefined,
+        ),
+        receiptsByEmail: health.receipts?.email === true,
+        loaded: true,
+      };
+    })
     .catch(() => {
       pending = undefined;
       return UNKNOWN_CHAIN;
     });
   return pending;
+}
+
+/**
+ * The settlement chain once GET /api/health has answered (asked again after a failure):
+ * UNKNOWN_CHAIN only when it cannot be read. For work that must name the chain, such as a file.
+ */
+export function knownChainInfo(): Promise<ChainInfo> {
+  return loadChainInfo();
 }
 
 /** The settlement chain (UNKNOWN_CHAIN until the API has answered). */

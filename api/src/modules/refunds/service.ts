@@ -30,6 +30,7 @@ import {
   PAGE_CLAIM_TOKEN_PATTERN,
 } from '../../keys/claim-tokens.ts';
 import { recordAcceptedUnderpaid } from '../../payments/record.ts';
+import { x402SignerOfWallet } from '../../payments/refund-payer.ts';
 import {
   lockWallet,
   openDepositRefund,
@@ -368,10 +369,12 @@ export async function refundFromPayout(
     if (wanted > refundable)
       throw new AppError('validation_failed', REFUND_ERRORS.tooMuch(formatUsdcFull(refundable)));
     requireRefund(member, formatUsdcFull(wanted));
+    // Note: an agent that paid over HTTP 402 has no claim link to follow; its signer is the payer.
+    const payer = await x402SignerOfWallet(tx, wallet.id);
     const refund = await openDepositRefund(
       tx,
       wallet,
-      { reason: 'merchant', amount: wanted, source: 'merchant' },
+      { reason: 'merchant', amount: wanted, source: 'merchant', ...(payer ? { payer } : {}) },
       now,
     );
     await recordAudit(

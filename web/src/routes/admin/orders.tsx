@@ -24,7 +24,7 @@ import { isLocalId } from '../../admin/outbox/queue.ts';
 import type { MerchantOrder } from '../../admin/types.ts';
 import { useMerchantStores, useView } from '../../admin/use-merchant-data.ts';
 import { ApiError, errorText, newIdempotencyKey } from '../../lib/api.ts';
-import { useChainInfo } from '../../lib/chain-info.ts';
+import { knownChainInfo } from '../../lib/chain-info.ts';
 import { toast, toastError } from '../../lib/toast.ts';
 import { OrderFilters } from './-components/order-filters.tsx';
 import { OrderTable } from './-components/order-table.tsx';
@@ -106,7 +106,6 @@ function OrdersPage() {
 
   const names = new Map(stores.map((s) => [s.item.id, s.item.name]));
   const storeName = (id: string | null) => (id ? names.get(id) : undefined) ?? '—';
-  const chain = useChainInfo();
   const first = cached?.value;
   const orders = first && [...first, ...more.filter((o) => !first.some((f) => f.id === o.id))];
   const forwarding = useForwarding(orders);
@@ -165,8 +164,10 @@ function OrdersPage() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      // Note: every order of the filter, not only the pages on screen.
-      const all = await fetchAllOrders(filters);
+      // Note: every order of the filter, not only the pages on screen, and the chain's name from
+      // the API (awaited when the page has not had it yet), never the placeholder of an unknown one.
+      const [all, chain] = await Promise.all([fetchAllOrders(filters), knownChainInfo()]);
+      if (!chain.loaded) throw new Error('The chain could not be read from the API. Try again.');
       downloadCsv(
         `orders-${new Date().toISOString().slice(0, 10)}.csv`,
         ordersToCsv(all, storeName, chain.networkName),

@@ -27,7 +27,7 @@ import { type ForwardingDetail, fetchForwardingDetail } from '../../admin/forwar
 import { fetchOrderActivity } from '../../admin/fulfilment-api.ts';
 import { legAmount, paymentException } from '../../admin/order-payment.ts';
 import { orderTax } from '../../admin/orders-csv.ts';
-import { may, mayRefundIn } from '../../admin/permissions.ts';
+import { may, mayRefundIn, refundCapIn } from '../../admin/permissions.ts';
 import { type MerchantOrder, MerchantOrderSchema } from '../../admin/types.ts';
 import { useMerchantStores, useView } from '../../admin/use-merchant-data.ts';
 import { ApiError } from '../../lib/api.ts';
@@ -111,6 +111,7 @@ function OrderPage() {
           activity={activity}
           onShipped={(o) => void shipped(o)}
           canRefund={mayRefundIn(store)}
+          refundCap={refundCapIn(store)}
           canShip={may(store, 'operate')}
         />
       ) : load === 'not-found' ? (
@@ -136,6 +137,8 @@ function OrderDetail(props: {
   onShipped: (order: MerchantOrder) => void;
   /** What the merchant's role in the order's store allows (shared/src/team.ts). */
   canRefund: boolean;
+  /** A staff member's refund limit (USDC): the most one refund may be; null for no cap. */
+  refundCap: string | null;
   canShip: boolean;
 }) {
   const { order, forwarding } = props;
@@ -239,7 +242,11 @@ function OrderDetail(props: {
           </ul>
         </section>
       )}
-      <OrderRefundsCard orderId={order.id} canRefund={props.canRefund} />
+      <OrderRefundsCard
+        orderId={order.id}
+        canRefund={props.canRefund}
+        refundCap={props.refundCap}
+      />
       <OrderShipment order={order} onShipped={props.onShipped} canShip={props.canShip} />
       <OrderWebhooks activity={props.activity} />
       <OrderTimeline activity={props.activity} />

@@ -4,7 +4,7 @@
 // transaction and the day's totals; a CSV of the same lines. The store and the days are in the URL,
 // so a link opens the same page. Payouts are read from the network (nothing is cached offline).
 import { formatOrderNumber } from '@store/shared';
-import { resolveRange } from '@store/shared/analytics';
+import { MONEY_FIGURES, resolveRange } from '@store/shared/analytics';
 import { type Payouts, PayoutsQuerySchema, PayoutsSchema } from '@store/shared/payouts';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { valibotValidator } from '@tanstack/valibot-adapter';
@@ -184,22 +184,34 @@ function PayoutsBody(props: { load: StoreLoad<Payouts> }) {
       </p>
     );
   const payouts = load.value;
+  // Note: named and explained as the dashboard's figures (MONEY_FIGURES), never in words of its own.
   const totals = [
-    ['Received', payouts.totals.receivedUsdc, plural(payouts.totals.payouts, 'payout')],
-    ['Refunded', payouts.totals.refundedUsdc, plural(payouts.totals.refunds, 'refund')],
-    ['Net to your wallet', payouts.totals.netUsdc, 'Received minus refunded'],
-    ['Fees (2%)', payouts.totals.feesUsdc, 'Not part of received'],
-  ] as const;
+    {
+      ...MONEY_FIGURES.received,
+      amount: payouts.totals.receivedUsdc,
+      count: plural(payouts.totals.payouts, 'payout'),
+    },
+    {
+      ...MONEY_FIGURES.refunded,
+      amount: payouts.totals.refundedUsdc,
+      count: plural(payouts.totals.refunds, 'refund'),
+    },
+    { ...MONEY_FIGURES.net, amount: payouts.totals.netUsdc, count: undefined },
+    { ...MONEY_FIGURES.fees, amount: payouts.totals.feesUsdc, count: undefined },
+  ];
   return (
     <>
       <section className="stat-grid payout-totals" aria-label="Payout totals">
-        {totals.map(([label, amount, note]) => (
+        {totals.map(({ label, note, amount, count }) => (
           <article key={label} className="card stat-card" aria-label={label}>
             <h2 className="muted small">{label}</h2>
             <p className="stat-value" data-testid={`payouts-${label}`}>
               {exactUsdc(amount)}
             </p>
-            <p className="muted small">{note}</p>
+            <p className="muted small">
+              {note}
+              {count && ` (${count})`}
+            </p>
           </article>
         ))}
       </section>
@@ -226,9 +238,13 @@ function PayoutsBody(props: { load: StoreLoad<Payouts> }) {
   );
 }
 
-/** "Received 21.168 USDC (2 payouts) − refunded 3.00 USDC (1 refund) = net 18.168 USDC. …" */
+/**
+ * "Received 21.168 USDC (2 payouts) − refunded 3.00 USDC (1 refund) = net to your wallet 18.168
+ * USDC. Fees (2%) that day: …", in MONEY_FIGURES' words.
+ */
 function daySummary(day: Payouts['days'][number]): string {
-  return `Received ${exactUsdc(day.receivedUsdc)} (${plural(day.payouts, 'payout')}) − refunded ${exactUsdc(day.refundedUsdc)} (${plural(day.refunds, 'refund')}) = net ${exactUsdc(day.netUsdc)}. Fees that day: ${exactUsdc(day.feesUsdc)}.`;
+  const { received, refunded, net, fees } = MONEY_FIGURES;
+  return `${received.label} ${exactUsdc(day.receivedUsdc)} (${plural(day.payouts, 'payout')}) − ${refunded.label.toLowerCase()} ${exactUsdc(day.refundedUsdc)} (${plural(day.refunds, 'refund')}) = ${net.label.toLowerCase()} ${exactUsdc(day.netUsdc)}. ${fees.label} that day: ${exactUsdc(day.feesUsdc)}.`;
 }
 
 function PayoutDayCard(props: { day: Payouts['days'][number]; payoutAddress: string | null }) {

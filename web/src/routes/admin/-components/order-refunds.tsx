@@ -6,7 +6,14 @@
 // claim link); for a paid, forwarded order
 // a full or partial refund from the payout wallet, sent with one browser-wallet transfer once the
 // payer confirmed the address (the worker then matches it on chain).
-import { formatUsdc, type OrderRefunds, parseUsdc, type Refund } from '@store/shared';
+import {
+  formatUsdc,
+  type OrderRefunds,
+  parseUsdc,
+  type Refund,
+  TEAM_MESSAGES,
+  tryParseUsdc,
+} from '@store/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { QrCode } from '../../../components/payment/qr-code.tsx';
 import { ApiError, errorText } from '../../../lib/api.ts';
@@ -43,9 +50,14 @@ const STATUSES: Record<string, string> = {
 
 /**
  * The refunds card of the order page (nothing until the order has a deposit address); without
- * `canRefund` (a role that may not refund) it shows the refunds without the buttons.
+ * `canRefund` (a role that may not refund) it shows the refunds without the buttons; with
+ * `refundCap` (a staff member's refund limit) its refund form goes no higher than that.
  */
-export function OrderRefundsCard(props: { orderId: string; canRefund?: boolean }) {
+export function OrderRefundsCard(props: {
+  orderId: string;
+  canRefund?: boolean;
+  refundCap?: string | null;
+}) {
   const canRefund = props.canRefund ?? true;
   const [view, setView] = useState<OrderRefunds>();
   const [busy, setBusy] = useState<'accept' | 'refund'>();
@@ -172,6 +184,7 @@ export function OrderRefundsCard(props: { orderId: string; canRefund?: boolean }
         <PayoutRefundForm
           orderId={props.orderId}
           refundable={view.refundableFromPayout}
+          cap={props.refundCap ?? null}
           onCreated={setView}
         />
       )}
@@ -179,17 +192,33 @@ export function OrderRefundsCard(props: { orderId: string; canRefund?: boolean }
   );
 }
 
-/** A full or partial refund of a forwarded order, sent later from the payout wallet. */
+/**
+ * A full or partial refund of a forwarded order, sent later from the payout wallet; with `cap` (a
+ * staff member's refund limit) it starts at the cap and refuses more before asking the API, in the
+ * API's own words.
+ */
 function PayoutRefundForm(props: {
   orderId: string;
   refundable: string;
+  cap: string | null;
   onCreated: (view: OrderRefunds) => void;
 }) {
-  const full = formatUsdc(parseUsdc(props.refundable));
-  const [value, setValue] = useState(full);
+  const refundable = parseUsdc(props.refundable);
+  const cap = props.cap === null ? undefined : tryParseUsdc(props.cap);
+  const capped = cap !== undefined && cap < refundable;
+  const most = formatUsdc(capped ? cap : refundable);
+  const [value, setValue] = useState(most);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const aboveCap = (text: string) => {
+    const wanted = tryParseUsdc(text.trim());
+    return cap !== undefined && wanted !== undefined && wanted > cap;
+  };
   const submit = async () => {
+    if (aboveCap(value)) {
+      setError(TEAM_MESSAGES.refundAboveLimit);
+      return;
+    }
     setBusy(true);
     setError(undefined);
     try {
@@ -220,15 +249,19 @@ function PayoutRefundForm(props: {
           id="refund-amount"
           inputMode="decimal"
           value={value}
-          onChange={(event) => setValue(event.target.value)}
-          aria-describedby="refund-amount-hint"
+          onChange={(event) => {
+            setValue(event.target.value);
+            setError(aboveCap(event.target.value) ? TEAM_MESSAGES.refundAboveLimit : undefined);
+          }}
+          aria-invalid={error !== undefined}
+          aria-describedby={error ? 'refund-amount-hint refund-amount-error' : 'refund-amount-hint'}
         />
         <p id="refund-amount-hint" className="field-hint">
-          Up to {full} USDC. You send it from your payout wallet and pay its network fee; the 2% fee
-          is not returned.
+          Up to {most} USDC{capped ? ', your refund limit in this store' : ''}. You send it from
+          your payout wallet and pay its network fee; the 2% fee is not returned.
         </p>
         {error && (
-          <p className="field-error" role="alert">
+          <p id="refund-amount-error" className="field-error" role="alert">
             {error}
           </p>
         )}

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { apiRequest } from '../../../lib/api.ts';
+import '../../../admin/table-cards.css';
 
 const PayersSchema = v.object({
   payers: v.array(
@@ -46,7 +47,8 @@ export function X402PayersPanel(props: { storeId: string }) {
       {payers.length === 0 ? (
         <p>No payments over HTTP 402 yet.</p>
       ) : (
-        <div className="table-wrap">
+        // Note: cards on a phone (table-cards.css), so no region scrolls sideways.
+        <div className="table-wrap table-cards">
           <table>
             <thead>
               <tr>
@@ -59,12 +61,12 @@ export function X402PayersPanel(props: { storeId: string }) {
             <tbody>
               {payers.map((row) => (
                 <tr key={row.payer} data-testid="x402-payer">
-                  <td>
+                  <th scope="row">
                     <code className="address">{row.payer}</code>
-                  </td>
-                  <td>{row.totalUsdc} USDC</td>
-                  <td>{row.count}</td>
-                  <td>
+                  </th>
+                  <td data-label="Total paid">{row.totalUsdc} USDC</td>
+                  <td data-label="Payments">{row.count}</td>
+                  <td data-label="Last payment">
                     {row.lastPaidAt
                       ? new Date(row.lastPaidAt).toLocaleString(undefined, {
                           dateStyle: 'medium',
