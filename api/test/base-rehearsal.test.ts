@@ -37,6 +37,7 @@ import { networks } from '../src/chain/networks.ts';
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
 import { loadApiConfig } from '../src/config.ts';
 import { depositXpubFromMnemonic, newMnemonic } from '../src/keys/hd.ts';
+import { walletForwarded } from '../src/payments/forwarded.ts';
 import { newWebhookKeyPair } from '../src/webhooks/signing.ts';
 import { apiClient, newMerchant, storeForm } from './support/client.ts';
 import { startTestDatabase } from './support/database.ts';
@@ -300,7 +301,7 @@ async function storeOrder(d: Deployment, expect_: { forwards: boolean }) {
   const forwarded = await waitUntil(
     async () => {
       const row = await walletOf(db, orderId);
-      return row.forwardingStatus === 'completed' && row.forwardingCompleted && row;
+      return row.forwardingStatus === 'completed' && (await walletForwarded(db, row)) && row;
     },
     `forwarding of ${orderId}`,
     45_000,

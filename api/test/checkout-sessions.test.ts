@@ -154,6 +154,23 @@ describe('POST /api/checkout-sessions', () => {
     expect(response.body.error).toEqual({ code: 'validation_failed', message });
   });
 
+  test('a total is held below the cap with the dearest way to ship, wherever it is listed', async () => {
+    const items = [{ title: 'Piano', priceUsdc: '99999990.00', quantity: 1 }];
+    const options = (...prices: string[]) =>
+      prices.map((priceUsdc, i) => ({ id: `s${i}`, label: `Way ${i}`, priceUsdc }));
+    const made = (shippingOptions: unknown[]) =>
+      withKey(keyA).post(
+        '/api/checkout-sessions',
+        sessionBody({ items, taxUsdc: '0', shippingOptions }),
+      );
+    for (const shippingOptions of [options('10.00', '0'), options('0', '10.00', '1.00')]) {
+      const response = await made(shippingOptions);
+      expect(response.status).toBe(422);
+      expect(response.body.error.message).toBe(M.totalTooLarge);
+    }
+    expect((await made(options('9.99', '0'))).status).toBe(201);
+  });
+
   test('refused: another merchant store (404), a store without payout address (422)', async () => {
     const foreign = await withKey(keyB).post('/api/checkout-sessions', sessionBody());
     expect(foreign.status).toBe(404);

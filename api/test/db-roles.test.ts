@@ -414,6 +414,7 @@ describe('database roles', () => {
         '0037_tax_shipping_zones',
         '0038_store_members',
         '0039_checkout_session_discount',
+        '0040_drop_forwarding_completed',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -447,7 +448,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 40 migration\(s\) \(0000_init, .*0039_checkout_session_discount\)/,
+      /lacks 41 migration\(s\) \(0000_init, .*0040_drop_forwarding_completed\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

@@ -16,6 +16,7 @@ import { loadApiConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { forwardingTransfers } from '../src/db/schema.ts';
 import { CRASH_STEPS } from '../src/payments/crash-point.ts';
+import { walletForwarded } from '../src/payments/forwarded.ts';
 import { apiClient } from './support/client.ts';
 import { walletOf } from './support/payments.ts';
 import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
@@ -115,7 +116,7 @@ describe('the worker killed during forwarding', () => {
       const worker = startWorker();
       await waitUntil(async () => {
         const w = await walletOf(database.db, orderId);
-        return w.forwardingCompleted && w.forwardingStatus === 'completed';
+        return (await walletForwarded(database.db, w)) && w.forwardingStatus === 'completed';
       }, 'the restarted worker to forward');
       await waitUntil(
         () =>

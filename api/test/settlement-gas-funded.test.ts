@@ -25,6 +25,7 @@ import { type App, createApp } from '../src/app.ts';
 import { loadApiConfig, loadWorkerConfig, type WorkerConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { paymentWallets } from '../src/db/schema.ts';
+import { walletForwarded } from '../src/payments/forwarded.ts';
 import { type ForwardingContext, forwardWallet } from '../src/payments/forwarding.ts';
 import { NonceLock } from '../src/payments/forwarding-chain.ts';
 import { apiClient } from './support/client.ts';
@@ -138,9 +139,9 @@ test('funds the deposit address with just enough ETH, then transfers; twice on o
   const round1 = await walletOf(database.db, orderId);
   expect(round1).toMatchObject({
     gasFunded: true,
-    forwardingCompleted: true,
     forwardedAmountUsdc: '10.000000',
   });
+  expect(await walletForwarded(database.db, round1)).toBe(true);
   const sent = parseEther(round1.gasAmountSent);
   const spent = parseEther(round1.actualGasUsed);
   expect(sent).toBeGreaterThan(0n);

@@ -10,6 +10,7 @@ import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { refunds } from '../src/db/schema.ts';
+import { walletForwarded } from '../src/payments/forwarded.ts';
 import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { apiClient } from './support/client.ts';
@@ -45,7 +46,7 @@ test('a top-up that arrived while the worker was down is held for the payer afte
   let settlement = startSettlement(workerConfig, t.database.db, { log: quiet });
   await payUsdc(t.stack.env, 7, address, parseUnits('5', 6));
   await waitUntil(
-    async () => (await walletOf(t.database.db, orderId)).forwardingCompleted,
+    async () => walletForwarded(t.database.db, await walletOf(t.database.db, orderId)),
     'forwarded',
   );
   await settlement.stop();

@@ -16,6 +16,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { createDatabase } from '../src/db/client.ts';
 import { forwardingTransfers, paymentEvents, webhookDeliveries } from '../src/db/schema.ts';
+import { walletForwarded } from '../src/payments/forwarded.ts';
 import { walletOf } from './support/payments.ts';
 import { balancesOf, ledgerBreaches, waitUntil, webhookReceiver } from './support/settlement.ts';
 import { startTestStack, type TestStack } from './support/stack.ts';
@@ -165,7 +166,7 @@ describe('two APIs and two workers on one Postgres', () => {
       for (const { orderId, address, payout } of orders) {
         // Detected once: one transition into each state, and the wallet paid.
         const wallet = await walletOf(database.db, orderId);
-        expect(wallet.forwardingCompleted).toBe(true);
+        expect(await walletForwarded(database.db, wallet)).toBe(true);
         const events = await database.db
           .select({ to: paymentEvents.toStatus })
           .from(paymentEvents)

@@ -95,11 +95,11 @@ try {
       from generate_series(1, ${ORDERS}) i;
     insert into payment_wallets (order_id, wallet_address, derivation_path, derivation_index,
         expected_amount_usdc, store_payment_address, payment_chain, status,
-        received_amount_usdc, forwarded_amount_usdc, forwarding_status, forwarding_completed,
+        received_amount_usdc, forwarded_amount_usdc, forwarding_status,
         expired_at, created_at)
       select o.id, ${address(0, 'i')}, 'm/' || i, i, o.total_usdc,
         ${address(1_000_000, `(1 + i % ${STORES})`)}, 'base', 'received',
-        o.total_usdc, o.total_usdc, 'completed', true,
+        o.total_usdc, o.total_usdc, 'completed',
         o.created_at + interval '7 days', o.created_at
       from generate_series(1, ${ORDERS}) i join orders o on o.id = ${orderId('i')};
     -- Forwarding legs: the merchant's 98% and the 2% fee, confirmed.

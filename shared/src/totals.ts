@@ -15,6 +15,9 @@ import {
 } from './money.ts';
 import type { ShippingMethod } from './schemas/common.ts';
 
+/** What every way of ordering answers an order whose total is 0.00 (there is nothing to pay). */
+export const ZERO_TOTAL_MESSAGE = 'An order of 0.00 USDC needs no payment';
+
 /** The fields of a line that totals need. */
 export interface PricedLine {
   priceUsdc: string;

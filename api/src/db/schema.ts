@@ -645,7 +645,6 @@ export const paymentWallets = pgTable(
     gasFunded: boolean().notNull().default(false),
     // amounts in ETH, 18 decimals
     gasAmountSent: numeric({ precision: 30, scale: 18 }).notNull().default('0'),
-    forwardingCompleted: boolean().notNull().default(false),
     forwardingRetryCount: integer().notNull().default(0),
     actualGasUsed: numeric({ precision: 30, scale: 18 }).notNull().default('0'),
     // amount in USDC, 6 decimals: every confirmed forwarding round (merchant share + fee)
@@ -671,7 +670,6 @@ export const paymentWallets = pgTable(
     // Note: unique, so that one order can never get two deposit addresses.
     uniqueIndex('payment_wallets_order_id_idx').on(t.orderId),
     index('payment_wallets_external_order_id_idx').on(t.externalOrderId),
-    index('payment_wallets_forwarding_idx').on(t.forwardingCompleted, t.expiredAt),
     index('payment_wallets_created_at_idx').on(t.createdAt),
     index('payment_wallets_status_idx').on(t.status),
     // Note: the indexer stores addresses in lowercase; detection joins its rows on this.

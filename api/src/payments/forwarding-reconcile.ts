@@ -90,7 +90,6 @@ async function reopenLeg(db: Database, leg: LegRow, now: Date): Promise<boolean>
       .update(paymentWallets)
       .set({
         forwardedAmountUsdc: sql`${paymentWallets.forwardedAmountUsdc} - ${formatUsdcFull(BigInt(leg.value))}::numeric`,
-        forwardingCompleted: false,
         forwardingStatus: 'forwarding',
       })
       .where(eq(paymentWallets.id, leg.walletId))

@@ -156,7 +156,7 @@ export async function insertLegs(
     if (inserted.length !== legs.length) return undefined;
     await tx
       .update(paymentWallets)
-      .set({ forwardingStatus: 'forwarding', forwardingCompleted: false })
+      .set({ forwardingStatus: 'forwarding' })
       .where(eq(paymentWallets.id, walletId));
     return inserted;
   });
@@ -178,7 +178,8 @@ export interface MinedLeg {
 
 /**
  * Records a complete round in one transaction: its legs confirmed, the wallet's forwarded amount,
- * gas and flags, and the `order.forwarded` webhook. False when another worker recorded it first.
+ * gas and forwarding status, and the `order.forwarded` webhook (whether the order then reads as
+ * forwarded is derived: payments/forwarded.ts). False when another worker recorded it first.
  * Note: conditional on the forwarded amount read before, so a round is never counted twice.
  */
 export async function completeRound(
@@ -199,15 +200,6 @@ export async function completeRound(
       .set({
         forwardedAmountUsdc: formatUsdcFull(after),
         actualGasUsed: sql`${paymentWallets.actualGasUsed} + ${formatEther(gasCost)}::numeric`,
-        // Note: only a paid order reads as forwarded (the status API reports `forwarded` and
-        // paymentDetected from this flag); an underpaid one forwarded at expiry stays underpaid.
-        // Note: what is held for the payer (an excess) is not the merchant's: the order reads
-        // as forwarded once the rest has left (an underpaid order accepted as paid is received).
-        forwardingCompleted: sql`${formatUsdcFull(after)}::numeric + coalesce((select sum(r.amount)
-            from refunds r where r.wallet_id = ${wallet.id} and r.source = 'deposit'
-              and r.status in ('awaiting_address', 'ready', 'sending', 'failed')), 0) / 1000000
-            >= ${paymentWallets.receivedAmountUsdc}
-          and ${paymentWallets.status} = 'received'`,
         forwardingStatus: 'completed',
         forwardingError: null,
         forwardingNextAttemptAt: null,

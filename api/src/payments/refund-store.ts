@@ -11,7 +11,7 @@ import {
   type Usdc,
   type WebhookRefund,
 } from '@store/shared';
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { type Address, formatEther } from 'viem';
 import type { Database, Executor } from '../db/client.ts';
 import { forwardingTransfers, orders, paymentWallets, refunds } from '../db/schema.ts';
@@ -44,6 +44,18 @@ export interface RefundFigures {
   refundReady: boolean;
 }
 
+/** SQL: the base units deposit refunds hold for the payer on the wallet `walletId` (HELD_REFUND_STATUSES). */
+export function heldSql(walletId: string | SQLWrapper): SQL<string> {
+  return sql`coalesce((select sum(amount) from refunds where wallet_id = ${walletId}
+    and source = 'deposit' and status in ('awaiting_address', 'ready', 'sending', 'failed')), 0)`;
+}
+
+/** SQL: the base units the wallet's confirmed rounds sent to the merchant and the treasury. */
+export function merchantForwardedSql(walletId: string | SQLWrapper): SQL<string> {
+  return sql`coalesce((select sum(value) from forwarding_transfers where wallet_id = ${walletId}
+    and leg in ('merchant', 'fee') and status = 'confirmed'), 0)`;
+}
+
 /** The wallet's figures, read through `tx` (inside a transaction that locked the wallet, or not). */
 export async function refundFigures(db: Executor, walletId: string): Promise<RefundFigures> {
   const [row] = await db.execute<{
@@ -55,10 +67,8 @@ export async function refundFigures(db: Executor, walletId: string): Promise<Ref
     refund_ready: boolean;
   }>(
     sql`select
-      coalesce((select sum(amount) from refunds where wallet_id = ${walletId} and source = 'deposit'
-        and status in ('awaiting_address', 'ready', 'sending', 'failed')), 0)::text as held,
-      coalesce((select sum(value) from forwarding_transfers where wallet_id = ${walletId}
-        and leg in ('merchant', 'fee') and status = 'confirmed'), 0)::text as merchant,
+      ${heldSql(walletId)}::text as held,
+      ${merchantForwardedSql(walletId)}::text as merchant,
       o.source as order_source,
       exists (select 1 from refunds where wallet_id = ${walletId} and source = 'deposit'
         and reason = 'underpaid' and status <> 'canceled') as declined,
@@ -80,7 +90,19 @@ export async function refundFigures(db: Executor, walletId: string): Promise<Ref
 }
 
 /** The wallet as the forwarding rules read it, with its refund figures. */
-export function forwardableOf(wallet: WalletRow, figures: RefundFigures): ForwardableWallet {
+export function forwardableOf(
+  wallet: Pick<
+    WalletRow,
+    | 'status'
+    | 'exception'
+    | 'expiredAt'
+    | 'receivedAmountUsdc'
+    | 'forwardedAmountUsdc'
+    | 'acceptedAmountUsdc'
+    | 'expectedAmountUsdc'
+  >,
+  figures: RefundFigures,
+): ForwardableWallet {
   const phase = paymentPhase(wallet.status, wallet.exception);
   return {
     phase,

@@ -11,6 +11,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Address } from 'viem';
 import type { Database } from '../../src/db/client.ts';
 import { paymentEvents, paymentWallets } from '../../src/db/schema.ts';
+import { walletForwarded } from '../../src/payments/forwarded.ts';
 import type { ApiClient } from './client.ts';
 import { waitUntil } from './settlement.ts';
 
@@ -174,7 +175,9 @@ export function waitForForwarded(db: Database, orderId: string, timeoutMs = 20_0
   return waitUntil(
     async () => {
       const wallet = await walletOf(db, orderId);
-      return wallet.forwardingStatus === 'completed' && wallet.forwardingCompleted && wallet;
+      return (
+        wallet.forwardingStatus === 'completed' && (await walletForwarded(db, wallet)) && wallet
+      );
     },
     `forwarding of ${orderId}`,
     timeoutMs,

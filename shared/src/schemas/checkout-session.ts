@@ -8,6 +8,7 @@ import { LIMIT_MESSAGES, MAX_ORDER_LINES, maxChars, TEXT_LIMITS } from '../limit
 import { tryParseUsdc } from '../money.ts';
 import { PAYMENT_STATES } from '../payment-state.ts';
 import { CHECKOUT_SESSION_STATUSES } from '../stored-states.ts';
+import { ZERO_TOTAL_MESSAGE } from '../totals.ts';
 import { MoneyStringSchema, TimestampSchema } from './common.ts';
 import { addressFormSchema, EmailSchema } from './order.ts';
 
@@ -47,7 +48,7 @@ export const CHECKOUT_SESSION_MESSAGES = {
   expires: `expiresInSeconds must be a whole number from ${CHECKOUT_SESSION_EXPIRY.min} (5 minutes) to ${CHECKOUT_SESSION_EXPIRY.max} (7 days)`,
   metadata: `metadata holds at most ${SESSION_METADATA_LIMITS.entries} string values (keys up to ${SESSION_METADATA_LIMITS.key} characters, values up to ${SESSION_METADATA_LIMITS.value})`,
   totalTooLarge: 'The session total must be below 100,000,000 USDC',
-  zeroTotal: 'An order of 0.00 USDC needs no payment',
+  zeroTotal: ZERO_TOTAL_MESSAGE,
   notFound: 'Checkout session not found',
   expired: 'This checkout has expired',
   shippingRequired: 'Choose a shipping option',

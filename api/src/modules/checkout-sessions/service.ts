@@ -70,17 +70,16 @@ const discountLinesOf = (items: readonly SessionItem[]): DiscountLine[] =>
     quantity: item.quantity,
   }));
 
-/** What `rule` takes off the lines; 422 with the shopper's message when it cannot apply to them. */
-/** The lowest shipping price offered (0 when none is offered: nothing is charged for it). */
-function cheapestShipping(options: readonly { priceUsdc: string }[]) {
-  let cheapest: bigint | undefined;
-  for (const option of options) {
-    const price = parseUsdc(option.priceUsdc);
-    if (cheapest === undefined || price < cheapest) cheapest = price;
-  }
-  return cheapest ?? 0n;
+/**
+ * The lowest and the highest shipping price offered (both 0 when none is offered: nothing is
+ * charged for it): the session's total lies between the totals with each.
+ */
+function shippingRange(options: readonly { priceUsdc: string }[]) {
+  const prices = options.map((option) => parseUsdc(option.priceUsdc)).sort((a, b) => Number(a - b));
+  return { cheapest: prices[0] ?? 0n, dearest: prices.at(-1) ?? 0n };
 }
 
+/** What `rule` takes off the lines; 422 with the shopper's message when it cannot apply to them. */
 function discountOn(items: readonly SessionItem[], rule: DiscountRule) {
   const lines = discountLinesOf(items);
   const refusal = discountRefusal(lines, rule);
@@ -116,22 +115,18 @@ export async function createCheckoutSession(
     ...option,
     priceUsdc: money(option.priceUsdc),
   }));
-  let dearestShipping = 0n;
-  for (const option of shippingOptions) {
-    const price = parseUsdc(option.priceUsdc);
-    if (price > dearestShipping) dearestShipping = price;
-  }
+  const shipping = shippingRange(shippingOptions);
   // A code is checked now (the integrator hears why it cannot apply) and again, under its lock,
   // when the shopper's order is made (discounts/service.ts: uses are orders).
   const discount = body.discountCode
     ? await usableDiscount(db, storeId, body.discountCode, body.customer?.email || undefined)
     : undefined;
   const off = discount ? discountOn(items, discount.rule) : 0n;
-  if (checkoutSessionTotal(subtotal, off, dearestShipping, tax) > MAX_AMOUNT)
+  if (checkoutSessionTotal(subtotal, off, shipping.dearest, tax) > MAX_AMOUNT)
     throw new AppError('validation_failed', M.totalTooLarge);
   // Note: a code that takes off everything, with no tax and a free way to ship, leaves nothing
   // to pay: there would be no payment to wait for, so no such session is made.
-  if (checkoutSessionTotal(subtotal, off, cheapestShipping(shippingOptions), tax) <= 0n)
+  if (checkoutSessionTotal(subtotal, off, shipping.cheapest, tax) <= 0n)
     throw new AppError('validation_failed', M.zeroTotal);
   const id = newSessionId();
   const seconds = body.expiresInSeconds ?? CHECKOUT_SESSION_EXPIRY.default;

@@ -8,6 +8,7 @@ import type { Database } from '../../db/client.ts';
 import { forwardingTransfers, orders, paymentWallets, stores } from '../../db/schema.ts';
 import { isUuid } from '../../db/uuid.ts';
 import { AppError } from '../../http/errors.ts';
+import { walletForwarded } from '../../payments/forwarded.ts';
 import { authorizeStore, type Caller, memberStore } from '../team/access.ts';
 
 /** Texts of the forwarding errors. */
@@ -87,7 +88,7 @@ export async function getForwarding(db: Database, caller: Caller, orderId: strin
     paymentStatus: wallet.status,
     paymentException: wallet.exception,
     status: wallet.forwardingStatus,
-    completed: wallet.forwardingCompleted,
+    completed: await walletForwarded(db, wallet),
     receivedAmount: wallet.receivedAmountUsdc,
     detectedAmount: wallet.detectedAmountUsdc,
     forwardedAmount: wallet.forwardedAmountUsdc,

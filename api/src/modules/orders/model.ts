@@ -6,6 +6,7 @@ import {
   type Order,
   OrderListFiltersSchema,
   ShippingMethodSchema,
+  ZERO_TOTAL_MESSAGE,
 } from '@store/shared';
 import * as v from 'valibot';
 import { UpdatedAtSchema } from '../../http/versions.ts';
@@ -79,7 +80,7 @@ export const ORDER_MESSAGES = {
   unknownShipping: 'Shipping must be free (0.00), standard (12.99) or express (24.99)',
   storeClosed: 'This store is not taking orders right now',
   noPaymentAddress: 'This store cannot accept payments yet; please contact the merchant',
-  zeroTotal: 'An order of 0.00 USDC needs no payment',
+  zeroTotal: ZERO_TOTAL_MESSAGE,
   unavailable: (title: string) =>
     `"${title}" is no longer available; remove it from your cart and try again`,
   outOfStock: (title: string, left: number) => `Only ${left} of "${title}" left in stock`,

@@ -20,6 +20,12 @@ import { inArray, sql } from 'drizzle-orm';
 import { indexedHeadSql, indexedTransfer } from '../../chain/indexer.ts';
 import { paymentWallets } from '../../db/schema.ts';
 import {
+  forwardedFiguresOf,
+  forwardedFiguresSql,
+  isForwarded,
+  walletForwarded,
+} from '../../payments/forwarded.ts';
+import {
   observeDepositAddress,
   type TransferRow,
   toDepositTransfer,
@@ -116,7 +122,8 @@ export async function paymentStatusOf(
   order: { id: string; totalUsdc: string },
 ): Promise<PaymentStatusView> {
   const wallet = await findWallet(deps.db, order.id);
-  return viewOf(deps, order, wallet, () =>
+  const forwarded = wallet ? await walletForwarded(deps.db, wallet) : false;
+  return viewOf(deps, order, wallet, forwarded, () =>
     observeDepositAddress(deps.db, deps.chainId, wallet?.walletAddress ?? ''),
   );
 }
@@ -138,6 +145,7 @@ export async function paymentStatusesOf(
   const rows = await deps.db
     .select({
       wallet: paymentWallets,
+      figures: forwardedFiguresSql,
       transfers: reads
         ? sql<TransferRow[]>`coalesce((
           select json_agg(json_build_object('value', ${indexedTransfer.value}::text,
@@ -166,7 +174,8 @@ export async function paymentStatusesOf(
           transfers: row.transfers.map(toDepositTransfer),
         }
       : null;
-    views.set(order.id, await viewOf(deps, order, row?.wallet, async () => observation));
+    const forwarded = row ? isForwarded(row.wallet, forwardedFiguresOf(row.figures)) : false;
+    views.set(order.id, await viewOf(deps, order, row?.wallet, forwarded, async () => observation));
   }
   return views;
 }
@@ -176,6 +185,7 @@ async function viewOf(
   deps: PaymentDeps,
   order: { id: string; totalUsdc: string },
   wallet: Wallet | undefined,
+  forwarded: boolean,
   observe: () => Promise<DepositObservation | null>,
 ): Promise<PaymentStatusView> {
   if (!wallet) {
@@ -193,9 +203,8 @@ async function viewOf(
   const { state, exception, detected, confirmations } = await currentState(deps, wallet, observe);
   const known = isPaymentState(state) ? state : 'waiting';
   return {
-    paymentDetected:
-      known !== 'reversed' && (isPaymentDetected(known) || wallet.forwardingCompleted),
-    status: apiPaymentStatus(known, exception, wallet.forwardingCompleted),
+    paymentDetected: known !== 'reversed' && (isPaymentDetected(known) || forwarded),
+    status: apiPaymentStatus(known, exception, forwarded),
     exception,
     receivedAmount: detected,
     expectedAmount: wallet.expectedAmountUsdc,

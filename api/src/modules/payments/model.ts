@@ -1,5 +1,5 @@
 // Messages, settings and response shapes of the payment routes.
-import type { ApiPaymentStatus, PaymentException } from '@store/shared';
+import { type ApiPaymentStatus, type PaymentException, ZERO_TOTAL_MESSAGE } from '@store/shared';
 import { type DepositAddress, depositAddressDeriver } from '@store/shared/deposit-address';
 import type { AppDeps } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
@@ -10,7 +10,7 @@ export const PAYMENT_API_MESSAGES = {
     "This store has no payment address yet, so its orders cannot be paid; the merchant must add one in the store's settings",
   noUniversalPaymentAddress: 'This order has no payment address to settle to',
   notPending: (status: string) => `This order is ${status}; it takes no new payment`,
-  zeroTotal: 'An order of 0.00 USDC needs no payment',
+  zeroTotal: ZERO_TOTAL_MESSAGE,
 } as const;
 
 /** What the payment services need from the app. */

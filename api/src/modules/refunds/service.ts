@@ -29,6 +29,7 @@ import {
   isPageClaimMac,
   PAGE_CLAIM_TOKEN_PATTERN,
 } from '../../keys/claim-tokens.ts';
+import { isForwarded, walletForwarded } from '../../payments/forwarded.ts';
 import { recordAcceptedUnderpaid } from '../../payments/record.ts';
 import { x402SignerOfWallet } from '../../payments/refund-payer.ts';
 import {
@@ -159,7 +160,7 @@ export async function listOrderRefunds(
     canAcceptUnderpaid: decidable && free > 0n,
     canRefundDeposit: free > 0n && (decidable || isRefundableFromDeposit(wallet, order.status)),
     refundableFromPayout: usdc(
-      wallet.forwardingCompleted && isRevenueStatus(order.status)
+      isForwarded(wallet, figures) && isRevenueStatus(order.status)
         ? figures.merchantForwarded -
             rows
               .filter((r) => r.source === 'merchant' && r.status !== 'canceled')
@@ -361,7 +362,7 @@ export async function refundFromPayout(
   await db.transaction(async (tx) => {
     const wallet = await lockWallet(tx, listed.id);
     if (!wallet) throw new AppError('not_found', REFUND_ERRORS.notFound);
-    if ((await hasOpenRound(tx, wallet.id)) || !wallet.forwardingCompleted)
+    if ((await hasOpenRound(tx, wallet.id)) || !(await walletForwarded(tx, wallet)))
       throw new AppError('invalid_state', REFUND_ERRORS.notForwarded);
     const refundable = await merchantRefundable(tx, wallet.id);
     const wanted = amount === undefined ? refundable : parseUsdc(amount);

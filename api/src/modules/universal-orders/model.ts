@@ -5,6 +5,7 @@ import {
   type CreateUniversalWallet,
   CreateUniversalWalletSchema,
   firstIssueMessage,
+  ZERO_TOTAL_MESSAGE,
 } from '@store/shared';
 import * as v from 'valibot';
 import { AppError } from '../../http/errors.ts';
@@ -14,7 +15,7 @@ export const UNIVERSAL_MESSAGES = {
   totalsMismatch: (subtotal: string, shipping: string, total: string) =>
     `Order totals do not match the items: expected subtotal ${subtotal}, shipping ${shipping}, total ${total}`,
   freeShippingNotOffered: 'Free shipping is not offered by this checkout link',
-  zeroTotal: 'An order of 0.00 USDC needs no payment',
+  zeroTotal: ZERO_TOTAL_MESSAGE,
   returnUrl: 'Return URL must be an http(s) URL',
   logoUrl: 'Logo must be an http(s) URL or an emoji',
 } as const;
