@@ -101,7 +101,7 @@ export function forwardableOf(
     | 'acceptedAmountUsdc'
     | 'expectedAmountUsdc'
   >,
-  figures: RefundFigures,
+  figures: Pick<RefundFigures, 'held' | 'merchantForwarded' | 'linkOrder' | 'declined'>,
 ): ForwardableWallet {
   const phase = paymentPhase(wallet.status, wallet.exception);
   return {
