@@ -7,8 +7,8 @@ import * as v from 'valibot';
 import { db } from '../db/db.ts';
 import { fetchAnalytics, fetchMyStores, fetchOrders, fetchStoreProducts } from './api.ts';
 import {
+  CachedOrdersSchema,
   type MerchantOrder,
-  MerchantOrderSchema,
   type MerchantProduct,
   type MerchantStore,
 } from './types.ts';
@@ -113,7 +113,7 @@ export async function refreshDashboard(userId: string, recentLimit: number): Pro
 /** Schemas of the saved answers, for readers. */
 export const ViewSchemas = {
   analytics: StoreAnalyticsSchema,
-  orders: v.array(MerchantOrderSchema),
+  orders: CachedOrdersSchema,
 } as const;
 
 /** Forgets the cached API answers of every merchant but `keepUserId` (drafts and outbox stay). */

@@ -1,5 +1,5 @@
-// The orders page's texts: the forwarding badge and the stock warning; and the order schema keeps
-// the stock shortfall while ignoring a malformed one.
+// The orders page's texts: the forwarding badge and the stock warning; and the order schemas: the
+// API's one shape for answers, and orders an earlier version saved read in that shape.
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,7 +8,7 @@ import {
   isForwardingUnsettled,
   stockShortfallText,
 } from './forwarding.ts';
-import { MerchantOrderSchema } from './types.ts';
+import { CachedOrdersSchema, MerchantOrderSchema } from './types.ts';
 
 describe('forwardingLabel', () => {
   it('names each forwarding status as the merchant reads it', () => {
@@ -72,28 +72,59 @@ describe('stockShortfallText', () => {
   });
 });
 
-describe('MerchantOrderSchema metadata', () => {
-  const order = {
+describe('order schemas', () => {
+  /** An order as the admin saved it before orders had a source, a discount or a tax. */
+  const saved = {
     id: 'o1',
     storeId: 's1',
     customerEmail: 'a@example.com',
-    items: [{ title: 'Lamp', quantity: 1, priceUsdc: '10.00' }],
+    items: [{ productId: 'p1', title: 'Lamp', quantity: 1, priceUsdc: '10.00' }],
     subtotalUsdc: '10.00',
     shippingUsdc: '0.00',
     totalUsdc: '10.00',
     status: 'paid',
-    createdAt: '2025-01-01T00:00:00Z',
-    updatedAt: '2025-01-01T00:00:00Z',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
   };
+  const shortfall = [{ productId: 'p1', title: 'Lamp', ordered: 1, available: 0 }];
 
-  it('keeps the stock shortfall', () => {
-    const shortfall = [{ productId: 'p1', title: 'Lamp', ordered: 1, available: 0 }];
-    const parsed = v.parse(MerchantOrderSchema, { ...order, stockShortfall: shortfall });
+  it("reads the API's answer as the API's one order shape, refusing one short of a field", () => {
+    const answer = {
+      ...saved,
+      source: 'checkout_session',
+      payeeAddress: null,
+      discountCode: 'SPRING',
+      discountUsdc: '1.00',
+      taxUsdc: '0.00',
+      shippingAddress: null,
+      paymentChain: 'base',
+      paymentTxHash: null,
+      paymentAddress: null,
+      metadata: null,
+      stockShortfall: shortfall,
+    };
+    const parsed = v.parse(MerchantOrderSchema, answer);
+    expect(parsed.source).toBe('checkout_session');
     expect(parsed.stockShortfall).toEqual(shortfall);
+    const { discountUsdc: _, ...short } = answer;
+    expect(v.safeParse(MerchantOrderSchema, short).success).toBe(false);
   });
 
-  it('ignores a malformed shortfall rather than hiding the order', () => {
-    const parsed = v.parse(MerchantOrderSchema, { ...order, stockShortfall: 'x' });
-    expect(parsed.stockShortfall).toBeUndefined();
+  it('reads an order saved by an earlier version as a storefront order with no discount or tax', () => {
+    const [order] = v.parse(CachedOrdersSchema, [{ ...saved, stockShortfall: shortfall }]);
+    expect(order?.source).toBe('storefront');
+    expect(order?.discountUsdc).toBe('0.00');
+    expect(order?.taxUsdc).toBe('0.00');
+    expect(order?.stockShortfall).toEqual(shortfall);
+  });
+
+  it('drops a malformed shortfall, and leaves out an order that cannot be read, not the list', () => {
+    const orders = v.parse(CachedOrdersSchema, [
+      { ...saved, stockShortfall: 'x' },
+      { ...saved, id: 'o2', totalUsdc: 'lots' },
+      { ...saved, id: 'o3' },
+    ]);
+    expect(orders.map((o) => o.id)).toEqual(['o1', 'o3']);
+    expect(orders[0]?.stockShortfall).toBeUndefined();
   });
 });

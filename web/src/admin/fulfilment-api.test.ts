@@ -6,6 +6,10 @@ const order = (id: string, extra: Record<string, unknown> = {}) =>
   ({
     id,
     storeId: 's1',
+    source: 'storefront',
+    payeeAddress: null,
+    discountCode: null,
+    discountUsdc: '0.00',
     customerEmail: 'ada@example.com',
     shippingAddress: null,
     items: [{ productId: 'p', title: 'Mug', quantity: 1, priceUsdc: '1.00' }],

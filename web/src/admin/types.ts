@@ -56,33 +56,54 @@ export const MerchantProductSchema = contractSchema<MerchantProduct>(
   v.looseObject({ ...ProductSchema.entries, updatedAt: v.string() }),
 );
 
-// Note: lenient on the nested JSON (address, items) so one odd old order cannot hide the list.
-/** The order fields the admin relies on. */
-export const MerchantOrderSchema = contractSchema<MerchantOrder>(
-  v.looseObject({
-    id: v.string(),
-    storeId: v.nullable(v.string()),
-    // Note: an order cached before orders said where they came from reads as a storefront's until
-    // the list is fetched again.
-    source: v.fallback(OrderSchema.entries.source, 'storefront'),
-    payeeAddress: v.nullish(v.string()),
-    customerEmail: v.string(),
-    shippingAddress: v.nullish(v.looseObject({})),
-    items: v.array(
-      v.looseObject({ title: v.string(), quantity: v.number(), priceUsdc: v.string() }),
-    ),
-    subtotalUsdc: OrderSchema.entries.subtotalUsdc,
-    shippingUsdc: OrderSchema.entries.shippingUsdc,
-    totalUsdc: OrderSchema.entries.totalUsdc,
-    status: OrderSchema.entries.status,
-    paymentChain: v.nullish(v.string()),
-    paymentTxHash: v.nullish(v.string()),
-    createdAt: v.string(),
-    updatedAt: v.string(),
-    metadata: v.nullish(v.looseObject({})),
-    /** Lines whose stock ran out before the order was paid; ignored when malformed. */
-    stockShortfall: v.fallback(v.nullish(v.array(StockShortfallSchema)), undefined),
-  }),
+/** A merchant's order as the API answers it: the one shape of an order (shared OrderSchema). */
+export const MerchantOrderSchema = contractSchema<MerchantOrder>(OrderSchema);
+
+/**
+ * The value the API gives each order field added since the first admin release, for an order
+ * saved to this device by an earlier version: it then reads as today's shape until the list is
+ * fetched again (a storefront's order, no discount, no tax, no payee).
+ */
+const FIELDS_ADDED_SINCE = {
+  source: 'storefront',
+  payeeAddress: null,
+  discountCode: null,
+  discountUsdc: '0.00',
+  taxUsdc: '0.00',
+  paymentAddress: null,
+  paymentChain: null,
+  paymentTxHash: null,
+  shippingAddress: null,
+  metadata: null,
+} as const;
+
+/** An order as a device saved it, brought to the API's shape (see `FIELDS_ADDED_SINCE`). */
+export const CachedOrderSchema = contractSchema<MerchantOrder>(
+  v.pipe(
+    v.looseObject({}),
+    v.transform((saved) => {
+      const order: Record<string, unknown> = { ...FIELDS_ADDED_SINCE, ...saved };
+      // Note: the lines short of stock only add a warning; a malformed copy is left out.
+      if (!v.is(v.nullish(v.array(StockShortfallSchema)), order.stockShortfall))
+        delete order.stockShortfall;
+      return order;
+    }),
+    OrderSchema,
+  ),
+);
+
+/**
+ * A saved list of orders: each read through `CachedOrderSchema`, one that still does not read
+ * left out (so one odd old order cannot hide the list).
+ */
+export const CachedOrdersSchema = v.pipe(
+  v.array(v.unknown()),
+  v.transform((saved) =>
+    saved.flatMap((order) => {
+      const read = v.safeParse(CachedOrderSchema, order);
+      return read.success ? [read.output] : [];
+    }),
+  ),
 );
 
 export { StoreAnalyticsSchema };
