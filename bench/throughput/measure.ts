@@ -32,6 +32,11 @@ export interface LevelOptions {
   drainSeconds: number;
   /** Extra environment of the worker (e.g. forwarding settings). */
   workerEnv?: Record<string, string>;
+  /**
+   * Settlement workers sharing the wallets through Postgres claims (1 by default); each one past
+   * the first has a relayer key of its own (funded on the local chain).
+   */
+  workers?: number;
   log?: (line: string) => void;
 }
 
@@ -124,6 +129,21 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
   let background: { stop: () => Promise<number> } | undefined;
   try {
     bench.start('worker', 'worker.ts', options.workerEnv ?? {});
+    const relayers = [env.RELAYER_ADDRESS as Address];
+    for (let i = 1; i < (options.workers ?? 1); i++) {
+      const key = generatePrivateKey();
+      const address = privateKeyToAccount(key).address;
+      await client.request({
+        method: 'anvil_setBalance' as never,
+        params: [address, '0x3635c9adc5dea00000'] as never,
+      });
+      relayers.push(address);
+      bench.start(`worker-${i + 1}`, 'worker.ts', {
+        ...options.workerEnv,
+        RELAYER_PRIVATE_KEY: key,
+        RELAYER_ADDRESS: address,
+      });
+    }
     const apiUrl = await bench.startApi('api');
     await prepareSenders(env);
     background = startBackground(env, options.background, 0);
@@ -141,8 +161,11 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
         }
       }),
     );
-    const relayer = env.RELAYER_ADDRESS as Address;
-    const relayerNonceBefore = await client.getTransactionCount({ address: relayer });
+    const relayerNonces = () =>
+      Promise.all(relayers.map((address) => client.getTransactionCount({ address }))).then(
+        (counts) => counts.reduce((sum, n) => sum + n, 0),
+      );
+    const relayerNonceBefore = await relayerNonces();
     const fromBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n;
     const webhooksBefore = webhookTimes.length;
     log(`rate ${options.rate}/s: paying for ${options.seconds} s`);
@@ -170,7 +193,7 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
     await background.stop();
     background = undefined;
     const toBlock = await client.getBlockNumber({ cacheTime: 0 });
-    const relayerNonceAfter = await client.getTransactionCount({ address: relayer });
+    const relayerNonceAfter = await relayerNonces();
     const ledger = await readStreamLedger({
       rpcUrl: env.RPC_URL,
       usdc: env.USDC_ADDRESS as Address,

@@ -16,6 +16,7 @@ const { values: args } = parseArgs({
     background: { type: 'string', default: '20' },
     drain: { type: 'string', default: '90' },
     'worker-env': { type: 'string', default: '' },
+    workers: { type: 'string', default: '1' },
     'no-write': { type: 'boolean', default: false },
   },
 });
@@ -33,6 +34,7 @@ for (const rate of RATES) {
     background: BACKGROUND,
     confirmations: CONFIRMATIONS,
     drainSeconds: Number(args.drain),
+    workers: Number(args.workers),
     workerEnv: Object.fromEntries(
       args['worker-env']
         .split(',')
