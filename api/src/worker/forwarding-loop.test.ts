@@ -295,13 +295,10 @@ describe('sendFromRelayer', () => {
       'saved d',
       'saved too much',
     ]);
-    expect(events.slice(5)).toEqual([
-      'forgot too much',
-      'forgot c',
-      'forgot d',
-      'saved c',
-      'saved d',
-    ]);
+    // Note: the refused send and its followers are forgotten in nonce order, before the followers
+    // are saved again (their saves run at once, in any order).
+    expect(events.slice(5, 8)).toEqual(['forgot too much', 'forgot c', 'forgot d']);
+    expect(events.slice(8).sort()).toEqual(['saved c', 'saved d']);
     expect([...records.keys()].sort()).toEqual(['a', 'b', 'c', 'd']);
     await client.waitForTransactionReceipt({ hash: sent[3]?.hash as Hex, pollingInterval: 50 });
 
