@@ -12,18 +12,24 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import {
   type Address,
   createPublicClient,
+  createWalletClient,
+  decodeFunctionData,
   type Hash,
+  type Hex,
   http,
+  multicall3Abi,
   type PublicClient,
   parseAbiItem,
   parseUnits,
+  toEventSelector,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { createApp } from '../src/app.ts';
+import { MULTICALL3_ADDRESS } from '../src/chain/multicall3.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
-import { forwardingTransfers, paymentWallets } from '../src/db/schema.ts';
+import { forwardingTransfers, paymentEvents, paymentWallets } from '../src/db/schema.ts';
 import { forwardingRetry } from '../src/forwarding-retry.ts';
 import { startDetectionLoop } from '../src/worker/detection-loop.ts';
 import { startForwardingLoop } from '../src/worker/forwarding-loop.ts';
@@ -267,8 +273,11 @@ async function expectPaidOnce(orders: readonly Order[]) {
     expect(tx.from.toLowerCase()).toBe(relayer.toLowerCase());
     expect(tx.nonce).toBe(leg.txNonce as number);
   }
-  const nonces = legs.map((l) => l.txNonce);
-  expect(new Set(nonces).size).toBe(nonces.length);
+  // Note: the legs of one batch share its transaction, and so its nonce; no two transactions do.
+  const hashesByNonce = new Map<number | null, Set<string | null>>();
+  for (const leg of legs)
+    hashesByNonce.set(leg.txNonce, (hashesByNonce.get(leg.txNonce) ?? new Set()).add(leg.txHash));
+  for (const hashes of hashesByNonce.values()) expect(hashes.size).toBe(1);
 }
 
 beforeAll(() => {
@@ -304,10 +313,15 @@ describe('a relayer out of ETH', () => {
         return rows.every((w) => w.forwardingStatus === 'waiting_relayer');
       }, 'both orders to wait for the relayer');
       // However long it lasts (here 10 s, retries every 100 ms to 1 s), nothing fails; and a
-      // refused transaction leaves no record, so no two legs ever hold the same relayer nonce.
+      // refused transaction leaves no record, so no two transactions ever hold the same relayer
+      // nonce (the legs of one batch share its transaction, and so its nonce).
       const legsOf = () =>
         t.database.db
-          .select({ id: forwardingTransfers.id, txNonce: forwardingTransfers.txNonce })
+          .select({
+            id: forwardingTransfers.id,
+            txNonce: forwardingTransfers.txNonce,
+            txHash: forwardingTransfers.txHash,
+          })
           .from(forwardingTransfers)
           .innerJoin(paymentWallets, eq(paymentWallets.id, forwardingTransfers.walletId))
           .where(inArray(paymentWallets.orderId, [store.orderId, universal.orderId]));
@@ -320,8 +334,9 @@ describe('a relayer out of ETH', () => {
             /^waiting for relayer: the relayer is out of ETH for gas \(insufficient funds/,
           );
         }
-        const held = (await legsOf()).flatMap((l) => (l.txNonce === null ? [] : [l.txNonce]));
-        expect(new Set(held).size).toBe(held.length);
+        const held = (await legsOf()).flatMap((l) => (l.txNonce === null ? [] : [l]));
+        const nonces = new Set(held.map((l) => l.txNonce));
+        expect(new Set(held.map((l) => `${l.txNonce} ${l.txHash}`)).size).toBe(nonces.size);
         await Bun.sleep(250);
       }
       expect(await legsOf()).toHaveLength(4);
@@ -408,9 +423,10 @@ describe('a nonce gap: the chain lost relayer transactions', () => {
     const worker = startWorker();
     try {
       const first = await universalOrder('3.00');
-      const dropped = dropNext(2, 6000);
+      // Note: the round's two legs go out in one relayer transaction (a batch).
+      const dropped = dropNext(1, 6000);
       await payUsdc(t.stack.env, 3, first.address, first.amount);
-      await waitUntil(() => dropped.length >= 2, 'two relayer transactions dropped');
+      await waitUntil(() => dropped.length >= 1, "the round's relayer transaction dropped");
       const later = [await universalOrder('4.00'), await universalOrder('6.00')];
       const started = performance.now();
       await payUsdc(t.stack.env, 4, later[0]?.address as Address, usdc('4.00'));
@@ -444,9 +460,9 @@ describe('a nonce gap: the chain lost relayer transactions', () => {
     let restarted: Service | undefined;
     try {
       const first = await universalOrder('2.50');
-      const dropped = dropNext(2);
+      const dropped = dropNext(1);
       await payUsdc(t.stack.env, 6, first.address, first.amount);
-      await waitUntil(() => dropped.length >= 2, 'two relayer transactions dropped', 30_000);
+      await waitUntil(() => dropped.length >= 1, "the round's relayer transaction dropped", 30_000);
       process.kill(doomed.pid, 'SIGKILL');
       await doomed.exited;
       miner.setHook(undefined);
@@ -491,7 +507,8 @@ describe('a relayer transaction stuck underpriced in the pool', () => {
         const replaced = [...original.values()].every((tx) =>
           pool.some((p) => p.nonce === tx.nonce && p.hash !== tx.hash),
         );
-        released = (original.size >= 2 && replaced) || performance.now() - heldSince > 15_000;
+        // Note: the round's two legs are one relayer transaction (a batch).
+        released = (original.size >= 1 && replaced) || performance.now() - heldSince > 15_000;
         return released;
       });
       await payUsdc(t.stack.env, 8, order.address, order.amount);
@@ -523,6 +540,124 @@ describe('a relayer transaction stuck underpriced in the pool', () => {
         workerLog.some((l) => /relayer: nonce \d+ stuck in the pool .* replaced/.test(l)),
       ).toBe(true);
       await expectPaidOnce([order]);
+    } finally {
+      miner.setHook(undefined);
+      await worker.stop();
+    }
+  }, 90_000);
+});
+
+describe('legs of many payments in one relayer transaction (a batch)', () => {
+  test('a call of the batch that fails (its authorization used first by someone else) fails alone: the others pay in it, that leg once by the other transaction', async () => {
+    const worker = startWorker();
+    const token = t.stack.env.USDC_ADDRESS as Address;
+    const stranger = privateKeyToAccount(generatePrivateKey());
+    await rpc('anvil_setBalance', [stranger.address, hex(10n ** 18n)]);
+    const strangerWallet = createWalletClient({
+      account: stranger,
+      chain: foundry,
+      transport: http(t.stack.env.RPC_URL),
+    });
+    try {
+      // Anyone who sees a signed authorization may submit it: the hook does, for the first call
+      // of the first batch in the pool, with a higher tip so the block takes it first.
+      let batch: { hash: Hash; calls: readonly Hex[] } | undefined;
+      let frontRun: Hash | undefined;
+      miner.setHook(async () => {
+        if (frontRun) return true;
+        for (const pooled of await relayerPool()) {
+          const tx = await client.getTransaction({ hash: pooled.hash });
+          if (tx.to?.toLowerCase() !== MULTICALL3_ADDRESS.toLowerCase()) continue;
+          const { args } = decodeFunctionData({ abi: multicall3Abi, data: tx.input });
+          const calls = (args[0] as readonly { callData: Hex }[]).map((c) => c.callData);
+          batch = { hash: tx.hash, calls };
+          frontRun = await strangerWallet.sendTransaction({
+            to: token,
+            data: calls[0] as Hex,
+            gas: 200_000n,
+            maxFeePerGas: (tx.maxFeePerGas ?? 0n) * 20n + 10n ** 9n,
+            maxPriorityFeePerGas: (tx.maxPriorityFeePerGas ?? 0n) * 20n + 10n ** 9n,
+          });
+          break;
+        }
+        return true;
+      });
+      const orders = [await universalOrder('2.00'), await universalOrder('3.00')];
+      await Promise.all(
+        orders.map((order, i) => payUsdc(t.stack.env, 1 + i, order.address, order.amount)),
+      );
+      await Promise.all(orders.map((order) => forwarded(order.orderId, 30_000)));
+      const taken = batch as { hash: Hash; calls: readonly Hex[] };
+      expect(taken.calls.length).toBeGreaterThanOrEqual(2);
+      const mined = await client.getTransactionReceipt({ hash: taken.hash });
+      const ahead = await client.getTransactionReceipt({ hash: frontRun as Hash });
+      // The stranger's transaction paid that one authorization; the batch succeeded with every
+      // other call paying (one event each), the first call failing alone.
+      expect(ahead.status).toBe('success');
+      expect(mined.status).toBe('success');
+      const usedIn = (receipt: typeof mined) =>
+        receipt.logs.filter(
+          (l) =>
+            l.address.toLowerCase() === token.toLowerCase() &&
+            l.topics[0] === toEventSelector(authorizationUsed),
+        ).length;
+      expect(usedIn(ahead)).toBe(1);
+      expect(usedIn(mined)).toBe(taken.calls.length - 1);
+
+      // Each order paid exactly once: its deposit address sent merchant + fee, and nothing else.
+      const treasury = (t.stack.env.TREASURY_ADDRESS as Address).toLowerCase();
+      for (const order of orders) {
+        const { merchant, fee } = splitFee(order.amount);
+        const out = await client.getLogs({
+          address: token,
+          event: transferEvent,
+          args: { from: order.address },
+          fromBlock: 0n,
+        });
+        expect(out.map((l) => [l.args.to?.toLowerCase(), l.args.value]).sort()).toEqual(
+          [
+            [order.payout.toLowerCase(), merchant],
+            [treasury, fee],
+          ].sort(),
+        );
+        expect((await balancesOf(t.stack.env, order.address)).usdc).toBe(0n);
+        const wallet = await walletOf(t.database.db, order.orderId);
+        expect(wallet.forwardingRetryCount).toBe(0);
+      }
+      // The legs read the transaction that paid each of them; those the batch paid carry an equal
+      // part of its gas, not all of it.
+      const wallets = await Promise.all(orders.map((o) => walletOf(t.database.db, o.orderId)));
+      const legs = await t.database.db
+        .select()
+        .from(forwardingTransfers)
+        .where(
+          inArray(
+            forwardingTransfers.walletId,
+            wallets.map((w) => w.id),
+          ),
+        );
+      const cost = mined.gasUsed * mined.effectiveGasPrice;
+      const share = cost / BigInt(taken.calls.length);
+      const inBatch = legs.filter((l) => l.txHash === taken.hash);
+      const byStranger = legs.filter((l) => l.txHash === frontRun);
+      expect(byStranger).toHaveLength(1);
+      expect(inBatch.length).toBeGreaterThanOrEqual(1);
+      expect(inBatch.length + byStranger.length).toBeLessThanOrEqual(legs.length);
+      for (const leg of inBatch) {
+        expect(leg.status).toBe('confirmed');
+        expect(BigInt(leg.gasCostWei ?? 0) - share).toBeGreaterThanOrEqual(0n);
+        expect(BigInt(leg.gasCostWei ?? 0) - share).toBeLessThanOrEqual(1n);
+      }
+      // The failed call is on record as that leg's revert, with its part of the batch's gas.
+      const reverted = await t.database.db
+        .select()
+        .from(paymentEvents)
+        .where(eq(paymentEvents.walletId, byStranger[0]?.walletId as string));
+      const note = reverted
+        .map((e) => e.details as Record<string, unknown> | null)
+        .find((d) => d?.legReverted === true);
+      expect(note).toMatchObject({ txHash: taken.hash });
+      expect(BigInt(String(note?.gasCostWei)) - share).toBeLessThanOrEqual(1n);
     } finally {
       miner.setHook(undefined);
       await worker.stop();

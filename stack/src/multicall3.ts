@@ -2,11 +2,9 @@
 // with `anvil_setCode` (a local chain has no presigned deployment). The code is Multicall3's
 // deployed bytecode: the runtime part of the creation code viem 2.57 ships as
 // `multicall3Bytecode` (its constructor copies these 5,561 bytes).
+import { MULTICALL3_ADDRESS } from '@store/api/chain/multicall3';
 import { createPublicClient, type Hex, http } from 'viem';
 import { foundry } from 'viem/chains';
-
-/** Multicall3's canonical address (the same on Base, Base Sepolia and most EVM chains). */
-export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11' as const;
 
 const RUNTIME: Hex = `0x${[
   '6080604052600436106100f35760003560e01c80634d2301cc1161008a578063a8b0574e11610059578063a8b0574e14',

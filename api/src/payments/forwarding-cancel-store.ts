@@ -3,9 +3,10 @@
 // transaction and an event each), the wallet's forwarding then saying what happened.
 import { formatUsdcFull, parseUsdc } from '@store/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { formatEther, type TransactionReceipt } from 'viem';
+import { formatEther, type PublicClient, type TransactionReceipt } from 'viem';
 import type { Database, Transaction } from '../db/client.ts';
 import { forwardingTransfers, paymentEvents, paymentWallets, refunds } from '../db/schema.ts';
+import { legGasCost } from './forwarding-batch.ts';
 import { gasCostOf } from './forwarding-chain.ts';
 import { type LegRow, openLeg, type WalletRow } from './forwarding-store.ts';
 
@@ -15,7 +16,7 @@ export const CANCELED_NOTE =
   'on chain and nothing was forwarded; it resumes by itself if the payment is mined again';
 
 /**
- * Records that the leg's transaction was mined and reverted: the leg reads `reverted` with that
+ * Records that the leg's transaction (or its call in a batch) was mined and reverted: the leg reads `reverted` with that
  * transaction, its block and gas; the gas goes to the wallet's total; an event says so. Once per
  * transaction (false when it was already recorded).
  */
@@ -24,8 +25,10 @@ export async function recordRevertedLeg(
   leg: LegRow,
   receipt: TransactionReceipt,
   now: Date,
+  client: PublicClient,
 ): Promise<boolean> {
-  const gas = gasCostOf(receipt);
+  // Note: a batch whose call for this leg failed: the leg's part of its gas.
+  const gas = await legGasCost(client, leg, receipt, gasCostOf(receipt));
   return db.transaction(async (tx) => {
     const updated = await tx
       .update(forwardingTransfers)

@@ -17,6 +17,7 @@ import {
 } from 'viem';
 import { cancelAuthorizationTypes, usdcAbi, usdcDomain } from '../chain/usdc-abi.ts';
 import { forwardingTransfers } from '../db/schema.ts';
+import { isBatch, paidLeg } from './forwarding-batch.ts';
 import {
   type CanceledLeg,
   recordCanceledLegs,
@@ -130,22 +131,25 @@ async function legOnChain(
   account: LocalAccount,
   leg: LegRow,
 ): Promise<LegOnChain> {
-  const { client } = ctx.chain;
+  const { client, token } = ctx.chain;
   const nonce = leg.authorizationNonce as Hex;
   const hash = leg.txHash as Hash | null;
   const receipt = hash ? await receiptOf(client, hash) : null;
-  if (receipt?.status === 'reverted') await recordRevertedLeg(ctx.db, leg, receipt, new Date());
+  // Note: a batch whose call for this leg failed is that leg's revert.
+  const callFailed = receipt !== null && isBatch(receipt) && !paidLeg(receipt, token, leg);
+  if (receipt && (receipt.status === 'reverted' || callFailed))
+    await recordRevertedLeg(ctx.db, leg, receipt, new Date(), client);
   if (await isAuthorizationUsed(ctx.chain, account.address, nonce)) {
     for (const kind of ['paid', 'canceled'] as const) {
       const how = kind === 'paid' ? 'used' : 'canceled';
       const by = await findAuthorizationTx(ctx.chain, account.address, nonce, how);
       const mined = by ? await receiptOf(client, by) : null;
-      if (mined) return { kind, mined: minedLeg(leg, mined), receipt: mined };
+      if (mined) return { kind, mined: await minedLeg(client, leg, mined), receipt: mined };
     }
     throw new Error(`the ${leg.leg} authorization was used by an unknown transaction`);
   }
   // Note: a successful receipt with the authorization unused is a node behind the chain: wait.
-  if (receipt?.status === 'success') return { kind: 'pending' };
+  if (receipt?.status === 'success' && !callFailed) return { kind: 'pending' };
   if (hash && !receipt && (await isPending(client, hash))) return { kind: 'pending' };
   return { kind: 'open' };
 }

@@ -11,7 +11,13 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import { usdcAbi } from '../chain/usdc-abi.ts';
-import type { ForwardingChain, NonceLock, SignedTx } from './forwarding-context.ts';
+import { batchRequest, hasMulticall3, legGasCost } from './forwarding-batch.ts';
+import {
+  type ForwardingChain,
+  MAX_GROUP_SENDS,
+  type NonceLock,
+  type SignedTx,
+} from './forwarding-context.ts';
 import type { LegRow, MinedLeg } from './forwarding-store.ts';
 import { isAlreadyKnown, nodeRefused, relayerManagerOf } from './relayer.ts';
 
@@ -33,17 +39,20 @@ const GAS_MARGIN_PERCENT = 20n;
  * Sends asked for while the lock is held go together in the next group: one nonce read, one fee
  * read, consecutive nonces, every record saved before any of the group is broadcast. Gas is
  * estimated as soon as the send is asked for, outside the lock (it does not depend on the nonce);
- * a send whose estimate fails is refused alone and takes no nonce.
- * Note: when the node refuses it (no ETH, nonce taken, underpriced: anything but "already
- * known"), the record is cleared, so no two legs ever hold the same relayer nonce and the next
- * transaction takes the nonce this one did not use (the group's later sends go again, at the
- * next nonces); a broadcast that got no answer keeps its record (it may have reached the node; it
- * is sent again or replaced later).
+ * a send whose estimate fails is refused alone and takes no nonce. The group's `batch` sends (token
+ * calls) go out as one transaction through Multicall3 (see forwarding-batch.ts), recorded on each
+ * of them: they share its nonce, its fate at the node and its receipt.
+ * Note: when the node refuses a transaction (no ETH, nonce taken, underpriced: anything but
+ * "already known"), its records are cleared, so no two transactions ever hold the same relayer
+ * nonce and the next transaction takes the nonce this one did not use (the group's later sends go
+ * again, at the next nonces); a broadcast that got no answer keeps its records (it may have
+ * reached the node; it is sent again or replaced later).
  */
 export function sendFromRelayer(
   chain: ForwardingChain,
   request: { to: Address; data?: Hex; value?: bigint },
   record: TxRecord,
+  options: { batch?: boolean } = {},
 ): Promise<SignedTx> {
   return new Promise<SignedTx>((resolve, reject) => {
     const gas = chain.client.estimateGas({ account: chain.relayer, ...request });
@@ -54,7 +63,7 @@ export function sendFromRelayer(
       queue = [];
       sendQueues.set(chain.relayerLock, queue);
     }
-    queue.push({ request, record, gas, resolve, reject });
+    queue.push({ request, record, gas, batch: options.batch === true, resolve, reject });
     if (queue.length === 1) scheduleGroup(chain, queue);
   });
 }
@@ -64,22 +73,74 @@ interface QueuedSend {
   request: { to: Address; data?: Hex; value?: bigint };
   record: TxRecord;
   gas: Promise<bigint>;
+  /** A token call that may share a transaction with others (`data` on the token). */
+  batch: boolean;
   resolve: (tx: SignedTx) => void;
   reject: (error: unknown) => void;
+}
+
+/** One transaction of a group: a send alone, or the group's batch. */
+interface GroupTx {
+  sends: QueuedSend[];
+  request: { to: Address; data?: Hex; value?: bigint };
+  gas: bigint;
 }
 
 /** The sends waiting for the relayer's lock, by lock (one relayer, one queue). */
 const sendQueues = new WeakMap<NonceLock, QueuedSend[]>();
 
-/** Most sends in one group (its records are saved at once, on the worker's pool). */
-const MAX_GROUP = 64;
-
 function scheduleGroup(chain: ForwardingChain, queue: QueuedSend[]): void {
   void chain.relayerLock.run(() => sendGroup(chain, queue));
 }
 
+/**
+ * The group's transactions: each send alone, except the batch sends when there are two or more
+ * and the chain has Multicall3: one transaction for all of them, in the place of the first.
+ * Note: its gas is the sum of their estimates (each counts the 21,000 of a transaction of its own,
+ * which pays for the batch's own calls many times over; what is not used is not paid).
+ */
+async function groupTransactions(
+  chain: ForwardingChain,
+  ready: readonly { send: QueuedSend; gas: bigint }[],
+): Promise<GroupTx[]> {
+  const batched = ready.filter((r) => r.send.batch);
+  const together = batched.length > 1 && (await hasMulticall3(chain));
+  const txs: GroupTx[] = [];
+  for (const r of ready) {
+    if (!together || !r.send.batch) {
+      txs.push({ sends: [r.send], request: r.send.request, gas: r.gas });
+    } else if (r === batched[0]) {
+      txs.push({
+        sends: batched.map((b) => b.send),
+        request: batchRequest(
+          chain.token,
+          batched.map((b) => b.send.request.data ?? '0x'),
+        ),
+        gas: batched.reduce((sum, b) => sum + b.gas, 0n),
+      });
+    }
+  }
+  return txs;
+}
+
+/** Saves a transaction on every send it carries; if one save fails, the others are undone. */
+async function saveAll(sends: readonly QueuedSend[], tx: SignedTx): Promise<void> {
+  const saved = await Promise.allSettled(sends.map((send) => send.record.save(tx)));
+  const failed = saved.find((s) => s.status === 'rejected');
+  if (!failed) return;
+  await forgetAll(
+    sends.filter((_, i) => saved[i]?.status === 'fulfilled'),
+    tx,
+  );
+  throw failed.reason;
+}
+
+async function forgetAll(sends: readonly QueuedSend[], tx: SignedTx): Promise<void> {
+  await Promise.all(sends.map((send) => send.record.forget(tx).catch(() => {})));
+}
+
 async function sendGroup(chain: ForwardingChain, queue: QueuedSend[]): Promise<void> {
-  const group = queue.splice(0, MAX_GROUP);
+  const group = queue.splice(0, MAX_GROUP_SENDS);
   if (queue.length > 0) scheduleGroup(chain, queue);
   if (group.length === 0) return;
   try {
@@ -97,6 +158,7 @@ async function sendGroup(chain: ForwardingChain, queue: QueuedSend[]): Promise<v
     );
     const ready = estimated.filter((e): e is { send: QueuedSend; gas: bigint } => e !== null);
     if (ready.length === 0) return;
+    const txs = await groupTransactions(chain, ready);
     const manager = relayerManagerOf(chain);
     const first = manager
       ? await manager.nextNonce()
@@ -105,53 +167,53 @@ async function sendGroup(chain: ForwardingChain, queue: QueuedSend[]): Promise<v
           blockTag: 'pending',
         });
     const signed = await Promise.all(
-      ready.map(async ({ send, gas }, i) => {
+      txs.map(async (unit, i) => {
         const raw = await chain.relayer.signTransaction({
           type: 'eip1559',
           chainId: chain.chainId,
-          ...send.request,
+          ...unit.request,
           nonce: first + i,
-          gas: (gas * (100n + GAS_MARGIN_PERCENT)) / 100n,
+          gas: (unit.gas * (100n + GAS_MARGIN_PERCENT)) / 100n,
           maxFeePerGas: fees.maxFeePerGas,
           maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
         });
-        return { send, tx: { raw, hash: keccak256(raw), nonce: first + i } };
+        return { unit, tx: { raw, hash: keccak256(raw), nonce: first + i } };
       }),
     );
-    const saved = await Promise.allSettled(signed.map(({ send, tx }) => send.record.save(tx)));
+    const saved = await Promise.allSettled(signed.map(({ unit, tx }) => saveAll(unit.sends, tx)));
     // Note: only the run of consecutive nonces that were all recorded goes out; what follows a
     // record that failed is forgotten again, so no nonce is left for a transaction never sent.
     const failed = saved.findIndex((s) => s.status === 'rejected');
     const sent = failed === -1 ? signed : signed.slice(0, failed);
-    for (const [i, { send, tx }] of signed.entries()) {
+    for (const [i, { unit, tx }] of signed.entries()) {
       if (i < sent.length) continue;
       const outcome = saved[i];
-      if (outcome?.status === 'fulfilled') await send.record.forget(tx).catch(() => {});
-      send.reject(
+      if (outcome?.status === 'fulfilled') await forgetAll(unit.sends, tx);
+      const reason =
         outcome?.status === 'rejected'
           ? outcome.reason
-          : new Error('an earlier transaction of its group could not be recorded'),
-      );
+          : new Error('an earlier transaction of its group could not be recorded');
+      for (const send of unit.sends) send.reject(reason);
     }
     // Note: in nonce order, one after the other: a transaction the node refuses must not leave
     // a hole with later nonces waiting behind it, so those after it are forgotten and go again
     // at the next nonces, in the next group.
-    for (const [i, { send, tx }] of sent.entries()) {
+    for (const [i, { unit, tx }] of sent.entries()) {
       try {
         await broadcast(chain.client, tx.raw);
       } catch (error) {
-        send.reject(error);
+        for (const send of unit.sends) send.reject(error);
         if (!nodeRefused(error)) continue;
-        await send.record.forget(tx).catch(() => {});
+        await forgetAll(unit.sends, tx);
         const rest = sent.slice(i + 1);
-        for (const later of rest) await later.send.record.forget(later.tx).catch(() => {});
+        for (const later of rest) await forgetAll(later.unit.sends, later.tx);
         const idle = queue.length === 0;
-        queue.unshift(...rest.map((later) => later.send));
+        queue.unshift(...rest.flatMap((later) => later.unit.sends));
         if (idle && queue.length > 0) scheduleGroup(chain, queue);
         return;
       }
       manager?.noteSent(tx);
-      send.resolve(tx);
+      for (const send of unit.sends) send.resolve(tx);
     }
   } catch (error) {
     // Note: a read of the chain failed before anything was recorded: every send is refused.
@@ -244,12 +306,16 @@ export function tokenBalance(chain: ForwardingChain, owner: Address): Promise<bi
   });
 }
 
-/** A leg with the receipt of the transaction that carried it. */
-export function minedLeg(leg: LegRow, receipt: TransactionReceipt): MinedLeg {
+/** A leg with the receipt of the transaction that carried it, and its part of that one's cost. */
+export async function minedLeg(
+  client: PublicClient,
+  leg: LegRow,
+  receipt: TransactionReceipt,
+): Promise<MinedLeg> {
   return {
     leg,
     txHash: receipt.transactionHash,
     blockNumber: receipt.blockNumber,
-    gasCostWei: gasCostOf(receipt),
+    gasCostWei: await legGasCost(client, leg, receipt, gasCostOf(receipt)),
   };
 }

@@ -29,6 +29,12 @@ export class NonceLock {
   }
 }
 
+/**
+ * Most relayer sends formed into one group (their records are saved at once, on the worker's
+ * pool), and so the most legs one relayer transaction carries (a batch, see forwarding-chain.ts).
+ */
+export const MAX_GROUP_SENDS = 64;
+
 /** A signed transaction before broadcast: what a leg records first. */
 export interface SignedTx {
   raw: Hex;

@@ -171,5 +171,5 @@ async function minedTx(ctx: ForwardingContext, leg: LegRow): Promise<MinedLeg> {
     throw new Error(
       `forwarding transaction ${leg.txHash} (${leg.leg}) was replaced by ${receipt.transactionHash}`,
     );
-  return minedLeg(leg, receipt);
+  return minedLeg(ctx.chain.client, leg, receipt);
 }

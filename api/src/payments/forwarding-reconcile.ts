@@ -8,6 +8,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Hash, Hex } from 'viem';
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers, paymentEvents, paymentWallets } from '../db/schema.ts';
+import { paidLeg } from './forwarding-batch.ts';
 import { isAuthorizationUsed, receiptOf } from './forwarding-chain.ts';
 import type { ForwardingContext } from './forwarding-context.ts';
 import type { LegRow } from './forwarding-store.ts';
@@ -63,7 +64,8 @@ export async function reconcileForwarding(
 async function leftTheChain(ctx: Pick<ForwardingContext, 'chain'>, leg: LegRow): Promise<boolean> {
   if (!leg.txHash || !leg.authorizationNonce) return false;
   const receipt = await receiptOf(ctx.chain.client, leg.txHash as Hash);
-  if (receipt?.status === 'success') return false;
+  // Note: a batch's receipt counts for this leg only if it holds the leg's event.
+  if (receipt && paidLeg(receipt, ctx.chain.token, leg)) return false;
   // Note: another transaction may carry the same authorization (a resubmission): still paid.
   const used = await isAuthorizationUsed(
     ctx.chain,

@@ -1,7 +1,7 @@
-// Submitting one leg of a gasless round: the worker signs the EIP-3009 authorization with the
+// Submitting the legs of a gasless round: the worker signs each EIP-3009 authorization with the
 // deposit key (re-signed only when it nears its end, always under the leg's one nonce) and the
-// relayer carries it in a transaction that is recorded before it is broadcast, and forgotten
-// when the node refuses it.
+// relayer carries them, together, in a transaction that is recorded on each leg before it is
+// broadcast, and forgotten when the node refuses it.
 
 import type { ForwardingLegStatus } from '@store/shared';
 import { and, eq } from 'drizzle-orm';
@@ -88,23 +88,43 @@ export async function recordedTxOnItsWay(ctx: ForwardingContext, leg: LegRow): P
   }
 }
 
+/** A leg's token call, ready for the relayer, and where its transaction is to be recorded. */
+export interface PreparedLeg {
+  request: { to: `0x${string}`; data: Hex };
+  record: TxRecord;
+}
+
 /**
- * Signs (or re-signs) a leg's authorization and has the relayer submit it, unless it is done.
- * `knownUnused`: the caller asked the token just before (see `authorizationsUsed`).
+ * Has the relayer carry the legs' calls, handed over together so they go out in one transaction
+ * (see `sendFromRelayer`); throws the first refusal once every send has its answer.
+ */
+export async function sendAuthorizations(
+  ctx: ForwardingContext,
+  prepared: readonly PreparedLeg[],
+): Promise<void> {
+  const sent = await Promise.allSettled(
+    prepared.map((p) => sendFromRelayer(ctx.chain, p.request, p.record, { batch: true })),
+  );
+  for (const result of sent) if (result.status === 'rejected') throw result.reason;
+}
+
+/**
+ * The leg's call for the relayer, signing (or re-signing) its authorization; null when there is
+ * nothing to send (its authorization is used, or its recorded transaction is on its way).
  * Note: a new signature is saved with the transaction that carries it, before its broadcast: a
  * crash before that save leaves nothing on the chain, and the next pass signs again under the
  * same nonce (so the leg still pays once).
  */
-export async function submitAuthorization(
+export async function prepareAuthorization(
   ctx: ForwardingContext,
   account: LocalAccount,
   leg: LegRow,
   knownUnused = false,
-) {
+): Promise<PreparedLeg | null> {
   const nonce = leg.authorizationNonce as Hex;
-  if (!knownUnused && (await isAuthorizationUsed(ctx.chain, account.address, nonce))) return;
+  if (!knownUnused && (await isAuthorizationUsed(ctx.chain, account.address, nonce))) return null;
   // Note: a leg whose transaction reverted, or whose nonce went to another, is signed anew.
-  if (await recordedTxOnItsWay(ctx, leg)) return;
+  if (await recordedTxOnItsWay(ctx, leg)) return null;
   const now = BigInt(Math.floor(Date.now() / 1000));
   let signature = leg.signature as Hex | null;
   let validBefore = leg.validBefore ? BigInt(leg.validBefore) : 0n;
@@ -139,9 +159,8 @@ export async function submitAuthorization(
       signature,
     ],
   });
-  await sendFromRelayer(
-    ctx.chain,
-    { to: ctx.chain.token, data },
-    legTxRecord(ctx.db, { id: leg.id, signature }, 'sent', signed),
-  );
+  return {
+    request: { to: ctx.chain.token, data },
+    record: legTxRecord(ctx.db, { id: leg.id, signature }, 'sent', signed),
+  };
 }

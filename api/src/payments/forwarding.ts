@@ -11,10 +11,12 @@ import {
   type Hash,
   type Hex,
   type LocalAccount,
+  type TransactionReceipt,
   WaitForTransactionReceiptTimeoutError,
 } from 'viem';
 import { depositAccount } from '../keys/deposit-address.ts';
 import { crashPoint } from './crash-point.ts';
+import { paidLeg } from './forwarding-batch.ts';
 import { closeLegsOfLostPayment, roundShortfall } from './forwarding-cancel.ts';
 import { recordRevertedLeg } from './forwarding-cancel-store.ts';
 import {
@@ -46,7 +48,7 @@ import {
   recordMinedLegs,
   type WalletRow,
 } from './forwarding-store.ts';
-import { submitAuthorization } from './forwarding-submit.ts';
+import { prepareAuthorization, sendAuthorizations } from './forwarding-submit.ts';
 import {
   completeRefundRound,
   forwardableOf,
@@ -127,8 +129,16 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
     crashPoint(ctx.crashAt, refund ? 'refund-before-signing' : 'before-signing');
     // Note: a leg whose transaction a reorg removed has its authorization unused again: it is
     // sent again here, under the same authorization nonce, so it can still pay only once.
-    for (const leg of legs)
-      if (!used.get(leg.id)) await submitAuthorization(ctx, account, leg, true);
+    // Note: the round's legs are handed to the relayer together: one transaction carries them.
+    const prepared = await Promise.all(
+      legs
+        .filter((leg) => !used.get(leg.id))
+        .map((leg) => prepareAuthorization(ctx, account, leg, true)),
+    );
+    await sendAuthorizations(
+      ctx,
+      prepared.filter((p) => p !== null),
+    );
     crashPoint(ctx.crashAt, refund ? 'refund-after-submitting' : 'after-submitting');
     const sent = await openRoundLegs(ctx.db, wallet.id);
     const found = await Promise.all(sent.map((leg) => authorizationMined(ctx, account, leg)));
@@ -153,19 +163,29 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
 }
 
 /**
- * Every leg's transaction mined successfully, read from receipts only; undefined when a leg has
- * no transaction yet, or one is not mined (or failed): the full path then looks at it.
+ * Every leg paid by its own transaction (mined, with the token's event for its authorization),
+ * read from receipts only; undefined when a leg has no transaction yet, or one is not mined (or
+ * it, or the leg's call in it, failed): the full path then looks at it.
  */
 async function allLegsMined(
   ctx: ForwardingContext,
   legs: readonly LegRow[],
 ): Promise<MinedLeg[] | undefined> {
   if (legs.some((leg) => !leg.txHash || leg.mode !== 'eip3009')) return undefined;
-  const receipts = await Promise.all(
-    legs.map((leg) => receiptOf(ctx.chain.client, leg.txHash as Hash)),
-  );
-  if (receipts.some((receipt) => receipt?.status !== 'success')) return undefined;
-  return legs.map((leg, i) => minedLeg(leg, receipts[i] as NonNullable<(typeof receipts)[number]>));
+  const { client, token } = ctx.chain;
+  // Note: the legs of a round usually share one transaction: one read of its receipt.
+  const byHash = new Map<Hash, ReturnType<typeof receiptOf>>();
+  for (const leg of legs) {
+    const hash = leg.txHash as Hash;
+    if (!byHash.has(hash)) byHash.set(hash, receiptOf(client, hash));
+  }
+  const receipts = await Promise.all(legs.map((leg) => byHash.get(leg.txHash as Hash)));
+  const paid = legs.flatMap((leg, i) => {
+    const receipt = receipts[i];
+    return receipt && paidLeg(receipt, token, leg) ? [{ leg, receipt }] : [];
+  });
+  if (paid.length < legs.length) return undefined;
+  return Promise.all(paid.map(({ leg, receipt }) => minedLeg(client, leg, receipt)));
 }
 
 /**
@@ -275,9 +295,21 @@ async function planRound(
 /**
  * The receipt of `hash` once mined, or null as soon as the node no longer knows it (a reorg took
  * it away, or it was replaced): waiting out a receipt that can never come would hold the round
- * for the whole timeout.
+ * for the whole timeout. Note: the legs of one batch wait for the same transaction: one poll for
+ * all of them.
  */
-async function minedOrDropped(ctx: ForwardingContext, hash: Hash) {
+function minedOrDropped(ctx: ForwardingContext, hash: Hash): Promise<TransactionReceipt | null> {
+  let waiting = receiptWaits.get(hash);
+  if (!waiting) {
+    waiting = pollMinedOrDropped(ctx, hash).finally(() => receiptWaits.delete(hash));
+    receiptWaits.set(hash, waiting);
+  }
+  return waiting;
+}
+
+const receiptWaits = new Map<Hash, Promise<TransactionReceipt | null>>();
+
+async function pollMinedOrDropped(ctx: ForwardingContext, hash: Hash) {
   const { client } = ctx.chain;
   const deadline = Date.now() + (ctx.receiptTimeoutMs ?? 60_000);
   for (let polls = 1; ; polls++) {
@@ -303,10 +335,12 @@ async function authorizationMined(
   let hash = leg.txHash as Hash | null;
   if (hash) {
     const receipt = await minedOrDropped(ctx, hash);
-    // Note: the receipt proves this authorization only if it is this leg's own transaction.
-    if (receipt && receipt.status === 'success') return minedLeg(leg, receipt);
-    // Note: a reverted transaction is recorded (hash, gas), never left as if it were on its way.
-    if (receipt) await recordRevertedLeg(ctx.db, leg, receipt, new Date());
+    // Note: the receipt proves this authorization only if it is this leg's own transaction and
+    // holds its event (a batch succeeds when one of its calls fails).
+    if (receipt && paidLeg(receipt, ctx.chain.token, leg)) return minedLeg(client, leg, receipt);
+    // Note: a reverted transaction (or the leg's call in a batch) is recorded (hash, its part of
+    // the gas), never left as if it were on its way.
+    if (receipt) await recordRevertedLeg(ctx.db, leg, receipt, new Date(), client);
     // Dropped (a reorg, a node that forgot it) and not used: the next pass sends it again.
     if (!receipt && !(await isAuthorizationUsed(ctx.chain, account.address, nonce))) return null;
   }
@@ -316,5 +350,5 @@ async function authorizationMined(
   hash = await findAuthorizationTx(ctx.chain, account.address, nonce);
   const receipt = hash ? await receiptOf(client, hash) : null;
   if (!receipt) throw new Error(`the ${leg.leg} authorization was used by an unknown transaction`);
-  return minedLeg(leg, receipt);
+  return minedLeg(client, leg, receipt);
 }

@@ -28,7 +28,7 @@ import {
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers, paymentWallets } from '../db/schema.ts';
 import { startWakeableLoop, type WakeableLoop } from '../loops/wakeable-loop.ts';
-import type { ForwardingChain, SignedTx } from './forwarding-context.ts';
+import { type ForwardingChain, MAX_GROUP_SENDS, type SignedTx } from './forwarding-context.ts';
 
 /** The wallet status of a forwarding that waits for the relayer (never counted, never failed). */
 export const WAITING_RELAYER = 'waiting_relayer';
@@ -241,7 +241,9 @@ export class RelayerManager {
     const holes: number[] = [];
     let waited = latest - 1;
     for (let nonce = latest; nonce <= top; nonce++) {
-      const txs = byNonce.get(nonce) ?? [];
+      // Note: a batch is one transaction recorded on every leg it carries: looked at once.
+      const all = byNonce.get(nonce) ?? [];
+      const txs = all.filter((tx, i) => all.findIndex((t) => t.hash === tx.hash) === i);
       let held: Outstanding | undefined;
       for (const tx of txs) {
         if (await this.nodeHolds(tx.hash)) {
@@ -257,7 +259,12 @@ export class RelayerManager {
       }
       let resent = false;
       for (const tx of txs) {
-        if (await this.resend(tx)) {
+        if (
+          await this.resend(
+            tx,
+            all.filter((t) => t.hash === tx.hash),
+          )
+        ) {
           resent = true;
           break;
         }
@@ -298,7 +305,7 @@ export class RelayerManager {
         ),
       )
       .orderBy(forwardingTransfers.txNonce, forwardingTransfers.createdAt)
-      .limit(MAX_SCAN * 2);
+      .limit(MAX_SCAN * 2 * MAX_GROUP_SENDS);
     for (const [nonce] of this.fillers) if (nonce < latest) this.fillers.delete(nonce);
     for (const [nonce] of this.holes) if (nonce < latest) this.holes.delete(nonce);
     const legs: Outstanding[] = rows.flatMap((r) =>
@@ -336,20 +343,27 @@ export class RelayerManager {
 
   /**
    * Sends a lost recorded transaction again, unless it would only revert; true when its nonce is
-   * taken care of.
+   * taken care of. `carried`: every leg that recorded it (a batch carries many).
+   * Note: a transaction whose every authorization another transaction used would only revert; a
+   * batch goes again only if every leg it carries may go (each leg's own pass sends it otherwise).
    */
-  private async resend(tx: Outstanding): Promise<boolean> {
-    if (tx.leg?.mode === 'eip3009' && tx.leg.authorizationNonce) {
-      // Note: an authorization another transaction used: this one would only revert.
+  private async resend(tx: Outstanding, carried: readonly Outstanding[] = [tx]): Promise<boolean> {
+    let unused = 0;
+    for (const one of carried) {
+      if (one.leg?.mode !== 'eip3009' || !one.leg.authorizationNonce) {
+        unused++;
+        continue;
+      }
       const used = await this.chain.client.readContract({
         address: this.chain.token,
         abi: authorizationStateAbi,
         functionName: 'authorizationState',
-        args: [tx.leg.from as Hex, tx.leg.authorizationNonce as Hex],
+        args: [one.leg.from as Hex, one.leg.authorizationNonce as Hex],
       });
-      if (used) return false;
+      if (!used) unused++;
     }
-    if (tx.leg && !(await this.mayResend(tx.leg.id))) return false;
+    if (unused === 0) return false;
+    for (const one of carried) if (one.leg && !(await this.mayResend(one.leg.id))) return false;
     try {
       await this.chain.client.sendRawTransaction({ serializedTransaction: tx.raw });
       this.seen.set(tx.hash, Date.now());
@@ -409,11 +423,11 @@ export class RelayerManager {
       accessList: old.accessList,
     });
     const next: Outstanding = { ...tx, raw, hash: keccak256(raw) };
-    if (tx.leg && !(await this.swapRecord(tx.leg.id, tx, next))) return false;
+    if (tx.leg && !(await this.swapRecord(tx, next))) return false;
     try {
       await client.sendRawTransaction({ serializedTransaction: raw });
     } catch (error) {
-      if (tx.leg) await this.swapRecord(tx.leg.id, next, tx);
+      if (tx.leg) await this.swapRecord(next, tx);
       if (!isAlreadyKnown(error))
         this.log(`relayer: replacement at nonce ${tx.nonce} refused: ${messageOf(error)}`);
       return false;
@@ -427,12 +441,15 @@ export class RelayerManager {
     return true;
   }
 
-  /** Moves a leg's record from one signed transaction to another, if it still holds `from`. */
-  private async swapRecord(legId: string, from: Outstanding, to: Outstanding): Promise<boolean> {
+  /**
+   * Moves the record of every leg that still holds `from` (one, or all that a batch carries) to
+   * another signed transaction; false when none holds it any more.
+   */
+  private async swapRecord(from: Outstanding, to: Outstanding): Promise<boolean> {
     const updated = await this.db
       .update(forwardingTransfers)
       .set({ rawTransaction: to.raw, txHash: to.hash })
-      .where(and(eq(forwardingTransfers.id, legId), eq(forwardingTransfers.txHash, from.hash)))
+      .where(eq(forwardingTransfers.txHash, from.hash))
       .returning({ id: forwardingTransfers.id });
     return updated.length > 0;
   }
