@@ -189,7 +189,7 @@ const WorkerEnv = v.object({
     'eip3009',
   ),
   FORWARDING_RETRY_BASE_MS: integer('FORWARDING_RETRY_BASE_MS', 2000, 10),
-  FORWARDING_CONCURRENCY: integer('FORWARDING_CONCURRENCY', 64, 1),
+  FORWARDING_CONCURRENCY: integer('FORWARDING_CONCURRENCY', 128, 1),
   WEBHOOK_RETRY_BASE_MS: integer('WEBHOOK_RETRY_BASE_MS', 5000, 10),
   // A webhook URL failing without a break this long is paused and its owner told (3 days).
   WEBHOOK_PAUSE_AFTER_MS: integer('WEBHOOK_PAUSE_AFTER_MS', 3 * 24 * 60 * 60 * 1000, 0),

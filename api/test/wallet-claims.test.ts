@@ -67,3 +67,31 @@ describe("a worker's claims when their connection dies", () => {
     }
   }, 30_000);
 });
+
+describe('claims asked for at once', () => {
+  test('each gets its own answer, in the order asked, however many go together', async () => {
+    const claims = walletClaims(testDb.roleUrls.worker);
+    const other = walletClaims(testDb.roleUrls.worker);
+    const ids = Array.from({ length: 120 }, (_, i) => `burst-${i}`);
+    try {
+      expect(await Promise.all(ids.map((id) => claims.claim(id)))).toEqual(ids.map(() => true));
+      expect(await Promise.all(ids.map((id) => other.claim(id)))).toEqual(ids.map(() => false));
+      // Half released at once: the other worker gets exactly those.
+      const half = ids.slice(0, 60);
+      await Promise.all(half.map((id) => claims.release(id)));
+      const taken = await Promise.all(ids.map((id) => other.claim(id)));
+      expect(taken).toEqual(ids.map((id) => half.includes(id)));
+      // A release and a claim of one wallet asked together, in that order, by the same worker.
+      const [released, again] = await Promise.all([
+        claims.release('burst-100').then(() => 'released'),
+        claims.claim('burst-100'),
+      ]);
+      expect(released).toBe('released');
+      expect(again).toBe(true);
+      expect(await other.claim('burst-100')).toBe(false);
+    } finally {
+      await claims.close();
+      await other.close();
+    }
+  }, 30_000);
+});
