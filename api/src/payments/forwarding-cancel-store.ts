@@ -16,9 +16,10 @@ export const CANCELED_NOTE =
   'on chain and nothing was forwarded; it resumes by itself if the payment is mined again';
 
 /**
- * Records that the leg's transaction (or its call in a batch) was mined and reverted: the leg reads `reverted` with that
- * transaction, its block and gas; the gas goes to the wallet's total; an event says so. Once per
- * transaction (false when it was already recorded).
+ * Records that the leg's transaction (or its call in a batch) was mined and reverted: the leg
+ * reads `reverted` with that transaction, its block and gas (its share of a batch's); the gas goes
+ * to the wallet's total; an event says so. Once per transaction (false when it was already
+ * recorded).
  */
 export async function recordRevertedLeg(
   db: Database,

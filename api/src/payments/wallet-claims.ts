@@ -39,7 +39,7 @@ export function walletClaims(databaseUrl: string): WalletClaims {
   // Note: one statement at a time on the one connection; the claims and releases asked for while
   // one runs go together in the next (one round trip for all of them, in the order asked), so a
   // busy worker's claims never queue one by one behind each other.
-  let pending: Ask[] = [];
+  const pending: Ask[] = [];
   let running: Promise<void> | undefined;
   const drain = async () => {
     while (pending.length > 0) {
@@ -72,7 +72,6 @@ export function walletClaims(databaseUrl: string): WalletClaims {
     },
     close: async () => {
       await running;
-      pending = [];
       await sql.end({ timeout: 5 });
     },
   };
