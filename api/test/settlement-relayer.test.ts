@@ -222,12 +222,34 @@ const transferEvent = parseAbiItem(
 );
 
 /**
+ * On the chain: the order's deposit address sent exactly merchant + fee (to the payout and the
+ * treasury) and nothing else, the payout holds the merchant share and the address is empty.
+ */
+async function expectSentMerchantAndFee(order: Order) {
+  const treasury = t.stack.env.TREASURY_ADDRESS as Address;
+  const { merchant, fee } = splitFee(order.amount);
+  const out = await client.getLogs({
+    address: t.stack.env.USDC_ADDRESS as Address,
+    event: transferEvent,
+    args: { from: order.address },
+    fromBlock: 0n,
+  });
+  expect(out.map((l) => [l.args.to?.toLowerCase(), l.args.value]).sort()).toEqual(
+    [
+      [order.payout.toLowerCase(), merchant],
+      [treasury.toLowerCase(), fee],
+    ].sort(),
+  );
+  expect((await balancesOf(t.stack.env, order.payout)).usdc).toBe(merchant);
+  expect((await balancesOf(t.stack.env, order.address)).usdc).toBe(0n);
+}
+
+/**
  * On the chain and in the legs table: each deposit address sent exactly merchant + fee (to the
  * payout and the treasury), each authorization was used once, each leg's transaction is the one
  * mined at its own relayer nonce, and no two legs share a relayer nonce.
  */
 async function expectPaidOnce(orders: readonly Order[]) {
-  const treasury = t.stack.env.TREASURY_ADDRESS as Address;
   const token = t.stack.env.USDC_ADDRESS as Address;
   const wallets = await Promise.all(orders.map((o) => walletOf(t.database.db, o.orderId)));
   const legs = await t.database.db
@@ -241,21 +263,7 @@ async function expectPaidOnce(orders: readonly Order[]) {
     )
     .orderBy(asc(forwardingTransfers.txNonce));
   for (const [i, order] of orders.entries()) {
-    const { merchant, fee } = splitFee(order.amount);
-    const out = await client.getLogs({
-      address: token,
-      event: transferEvent,
-      args: { from: order.address },
-      fromBlock: 0n,
-    });
-    expect(out.map((l) => [l.args.to?.toLowerCase(), l.args.value]).sort()).toEqual(
-      [
-        [order.payout.toLowerCase(), merchant],
-        [treasury.toLowerCase(), fee],
-      ].sort(),
-    );
-    expect((await balancesOf(t.stack.env, order.payout)).usdc).toBe(merchant);
-    expect((await balancesOf(t.stack.env, order.address)).usdc).toBe(0n);
+    await expectSentMerchantAndFee(order);
     const used = await client.getLogs({
       address: token,
       event: authorizationUsed,
@@ -605,22 +613,8 @@ describe('legs of many payments in one relayer transaction (a batch)', () => {
       expect(usedIn(mined)).toBe(taken.calls.length - 1);
 
       // Each order paid exactly once: its deposit address sent merchant + fee, and nothing else.
-      const treasury = (t.stack.env.TREASURY_ADDRESS as Address).toLowerCase();
       for (const order of orders) {
-        const { merchant, fee } = splitFee(order.amount);
-        const out = await client.getLogs({
-          address: token,
-          event: transferEvent,
-          args: { from: order.address },
-          fromBlock: 0n,
-        });
-        expect(out.map((l) => [l.args.to?.toLowerCase(), l.args.value]).sort()).toEqual(
-          [
-            [order.payout.toLowerCase(), merchant],
-            [treasury, fee],
-          ].sort(),
-        );
-        expect((await balancesOf(t.stack.env, order.address)).usdc).toBe(0n);
+        await expectSentMerchantAndFee(order);
         const wallet = await walletOf(t.database.db, order.orderId);
         expect(wallet.forwardingRetryCount).toBe(0);
       }

@@ -11,7 +11,6 @@ import type { Database } from '../db/client.ts';
 import { forwardingTransfers } from '../db/schema.ts';
 import {
   broadcast,
-  isAuthorizationUsed,
   isPending,
   receiptOf,
   type SignedTx,
@@ -109,8 +108,9 @@ export async function sendAuthorizations(
 }
 
 /**
- * The leg's call for the relayer, signing (or re-signing) its authorization; null when there is
- * nothing to send (its authorization is used, or its recorded transaction is on its way).
+ * The leg's call for the relayer, signing (or re-signing) its authorization; null when its
+ * recorded transaction is on its way. Note: for a leg whose authorization the caller found unused
+ * (see `authorizationsUsed`).
  * Note: a new signature is saved with the transaction that carries it, before its broadcast: a
  * crash before that save leaves nothing on the chain, and the next pass signs again under the
  * same nonce (so the leg still pays once).
@@ -119,10 +119,8 @@ export async function prepareAuthorization(
   ctx: ForwardingContext,
   account: LocalAccount,
   leg: LegRow,
-  knownUnused = false,
 ): Promise<PreparedLeg | null> {
   const nonce = leg.authorizationNonce as Hex;
-  if (!knownUnused && (await isAuthorizationUsed(ctx.chain, account.address, nonce))) return null;
   // Note: a leg whose transaction reverted, or whose nonce went to another, is signed anew.
   if (await recordedTxOnItsWay(ctx, leg)) return null;
   const now = BigInt(Math.floor(Date.now() / 1000));

@@ -131,9 +131,7 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
     // sent again here, under the same authorization nonce, so it can still pay only once.
     // Note: the round's legs are handed to the relayer together: one transaction carries them.
     const prepared = await Promise.all(
-      legs
-        .filter((leg) => !used.get(leg.id))
-        .map((leg) => prepareAuthorization(ctx, account, leg, true)),
+      legs.filter((leg) => !used.get(leg.id)).map((leg) => prepareAuthorization(ctx, account, leg)),
     );
     await sendAuthorizations(
       ctx,
