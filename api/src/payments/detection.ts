@@ -116,10 +116,10 @@ function candidateWallets(
       where status = 'waiting' and expired_at <= ${now.toISOString()}`;
 }
 
-/** Runs one pass at `now`; `full` forces a reconciliation of every unpaid wallet. */
 /** Wallet changes recorded at the same time (each holds one of the worker's connections). */
 const RECORD_CONCURRENCY = 8;
 
+/** Runs one pass at `now`; `full` forces a reconciliation of every unpaid wallet. */
 export async function runDetectionPass(
   db: Database,
   settings: DetectionSettings,

@@ -18,7 +18,12 @@ import {
   type NonceLock,
   type SignedTx,
 } from './forwarding-context.ts';
-import type { LegRow, MinedLeg } from './forwarding-store.ts';
+import {
+  type LegRow,
+  type LegTxSave,
+  type MinedLeg,
+  saveLegTransactions,
+} from './forwarding-store.ts';
 import { isAlreadyKnown, nodeRefused, relayerManagerOf } from './relayer.ts';
 
 export { type ForwardingChain, NonceLock, type SignedTx } from './forwarding-context.ts';
@@ -28,6 +33,11 @@ export interface TxRecord {
   save(tx: SignedTx): Promise<void>;
   /** Only while the record still holds `tx` (compare and clear). */
   forget(tx: SignedTx): Promise<void>;
+  /**
+   * A leg's record: the legs one transaction carries are saved together, in one statement
+   * (`saveLegTransactions`), instead of one `save` each.
+   */
+  leg?: LegTxSave;
 }
 
 /** Gas margin on estimates, in percent (estimates are exact for the state they ran on). */
@@ -125,11 +135,29 @@ async function groupTransactions(
 
 /** Saves a transaction on every send it carries; if one save fails, the others are undone. */
 async function saveAll(sends: readonly QueuedSend[], tx: SignedTx): Promise<void> {
-  const saved = await Promise.allSettled(sends.map((send) => send.record.save(tx)));
+  // Note: the legs' records of one database are one save (one statement, all or none).
+  const saves: { sends: QueuedSend[]; save: () => Promise<void> }[] = [];
+  const legs = new Map<LegTxSave['db'], QueuedSend[]>();
+  for (const send of sends) {
+    const leg = send.record.leg;
+    if (!leg) saves.push({ sends: [send], save: () => send.record.save(tx) });
+    else legs.set(leg.db, [...(legs.get(leg.db) ?? []), send]);
+  }
+  for (const [db, together] of legs)
+    saves.push({
+      sends: together,
+      save: () =>
+        saveLegTransactions(
+          db,
+          together.flatMap((send) => (send.record.leg ? [send.record.leg] : [])),
+          tx,
+        ),
+    });
+  const saved = await Promise.allSettled(saves.map((s) => s.save()));
   const failed = saved.find((s) => s.status === 'rejected');
   if (!failed) return;
   await forgetAll(
-    sends.filter((_, i) => saved[i]?.status === 'fulfilled'),
+    saves.flatMap((s, i) => (saved[i]?.status === 'fulfilled' ? s.sends : [])),
     tx,
   );
   throw failed.reason;

@@ -1,8 +1,14 @@
 // Postgres side of forwarding: the wallets with work, a round's legs (written before anything is
 // signed or sent), and the completion of a round in ONE transaction with its `order.forwarded`
 // webhook. The chain is the truth about what was paid; these rows are what may exist on chain.
-import { CLOSED_LEG_STATUSES, formatUsdcFull, parseUsdc, type Usdc } from '@store/shared';
-import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
+import {
+  CLOSED_LEG_STATUSES,
+  type ForwardingLegStatus,
+  formatUsdcFull,
+  parseUsdc,
+  type Usdc,
+} from '@store/shared';
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { formatEther } from 'viem';
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers, paymentWallets } from '../db/schema.ts';
@@ -70,6 +76,43 @@ export async function loadWallet(db: Database, id: string): Promise<WalletRow | 
   return wallet;
 }
 
+/** A wallet as it is now, with what forwarding needs of its legs. */
+export interface WalletWork {
+  wallet: WalletRow;
+  /** The legs of the open round (`openRoundLegs`). */
+  legs: LegRow[];
+  /** The number of its last round (0 before the first). */
+  lastRound: number;
+}
+
+/**
+ * A wallet, its open round's legs and the number of its last round, in one statement (a pass
+ * reads them all before it decides anything); undefined when there is no such wallet.
+ */
+export async function loadWalletWork(db: Database, id: string): Promise<WalletWork | undefined> {
+  const rows = await db
+    .select({
+      wallet: paymentWallets,
+      leg: forwardingTransfers,
+      lastRound: sql<number | null>`(select max(f.round)::int from forwarding_transfers f
+        where f.wallet_id = ${paymentWallets.id})`,
+    })
+    .from(paymentWallets)
+    .leftJoin(
+      forwardingTransfers,
+      and(eq(forwardingTransfers.walletId, paymentWallets.id), openLeg),
+    )
+    .where(eq(paymentWallets.id, id))
+    .orderBy(asc(forwardingTransfers.round), asc(forwardingTransfers.leg));
+  const [first] = rows;
+  if (!first) return undefined;
+  return {
+    wallet: first.wallet,
+    legs: rows.flatMap((r) => (r.leg ? [r.leg] : [])),
+    lastRound: first.lastRound ?? 0,
+  };
+}
+
 /**
  * Notes where each leg was mined while the round waits for depth (what the merchant's forwarding
  * view shows); the round stays open, so a reorg that removes a leg is seen and sent again.
@@ -108,14 +151,6 @@ export function openRoundLegs(db: Database, walletId: string): Promise<LegRow[]>
     .orderBy(asc(forwardingTransfers.round), asc(forwardingTransfers.leg));
 }
 
-/** The number of the wallet's next round (1 for the first). */
-export async function nextRound(db: Database, walletId: string): Promise<number> {
-  const [last] = await db.execute<{ round: number | null }>(
-    sql`select max(round)::int as round from forwarding_transfers where wallet_id = ${walletId}`,
-  );
-  return (last?.round ?? 0) + 1;
-}
-
 /** A leg to insert. */
 export interface NewLeg {
   leg: string;
@@ -127,7 +162,8 @@ export interface NewLeg {
 
 /**
  * Inserts legs of `round` before anything is signed (and, for the first legs of a round, marks
- * the wallet as forwarding); undefined when another worker inserted the same legs first.
+ * the wallet as forwarding), in one statement; undefined when another worker inserted the same
+ * legs first.
  */
 export async function insertLegs(
   db: Database,
@@ -136,8 +172,8 @@ export async function insertLegs(
   round: number,
   legs: readonly NewLeg[],
 ): Promise<LegRow[] | undefined> {
-  return db.transaction(async (tx) => {
-    const inserted = await tx
+  const inserted = db.$with('inserted').as(
+    db
       .insert(forwardingTransfers)
       .values(
         legs.map((leg) => ({
@@ -152,14 +188,71 @@ export async function insertLegs(
         })),
       )
       .onConflictDoNothing()
-      .returning();
-    if (inserted.length !== legs.length) return undefined;
-    await tx
+      .returning(),
+  );
+  // Note: the wallet is marked only when every leg went in (as one transaction would have it).
+  const marked = db.$with('marked').as(
+    db
       .update(paymentWallets)
       .set({ forwardingStatus: 'forwarding' })
-      .where(eq(paymentWallets.id, walletId));
-    return inserted;
-  });
+      .where(
+        and(
+          eq(paymentWallets.id, walletId),
+          sql`(select count(*) from ${inserted}) = ${legs.length}`,
+        ),
+      )
+      .returning({ id: paymentWallets.id }),
+  );
+  const rows = await db.with(inserted, marked).select().from(inserted);
+  if (rows.length !== legs.length) return undefined;
+  // Note: in the order given (the order of the calls in the round's transaction).
+  const order = legs.map((l) => l.leg);
+  return rows.sort((a, b) => order.indexOf(a.leg) - order.indexOf(b.leg));
+}
+
+/**
+ * The legs by id, for an update joined to a set of rows: without it, the planner (which takes a
+ * JSON set for a hundred rows) reads the whole table.
+ */
+function legByIdOf(legs: readonly { id: string }[]) {
+  return inArray(
+    forwardingTransfers.id,
+    legs.map((leg) => leg.id),
+  );
+}
+
+/** A leg a relayer transaction carries: what its record becomes when the transaction is saved. */
+export interface LegTxSave {
+  db: Database;
+  id: string;
+  status: ForwardingLegStatus;
+  /** A new authorization the transaction carries, saved with it. */
+  signed?: Pick<LegRow, 'signature' | 'validBefore'>;
+}
+
+/**
+ * Records the signed transaction on every leg it carries, in one statement (all or none): the
+ * raw bytes, hash and nonce, each leg's status and any new authorization.
+ */
+export async function saveLegTransactions(
+  db: Database,
+  legs: readonly LegTxSave[],
+  tx: { raw: string; hash: string; nonce: number },
+): Promise<void> {
+  const rows = legs.map((leg) => ({
+    id: leg.id,
+    status: leg.status,
+    signature: leg.signed?.signature ?? null,
+    valid_before: leg.signed?.validBefore ?? null,
+  }));
+  await db.execute(sql`
+    update forwarding_transfers set raw_transaction = ${tx.raw}, tx_hash = ${tx.hash},
+      tx_nonce = ${tx.nonce}, status = v.status,
+      signature = coalesce(v.signature, forwarding_transfers.signature),
+      valid_before = coalesce(v.valid_before, forwarding_transfers.valid_before)
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      as v(id uuid, status text, signature text, valid_before numeric)
+    where forwarding_transfers.id = v.id and ${legByIdOf(legs)}`);
 }
 
 /** Updates one leg (its signature, signed transaction, hash...). */
@@ -219,18 +312,20 @@ export async function completeRound(
       )
       .returning({ id: paymentWallets.id });
     if (updated.length === 0) return false;
-    for (const m of mined) {
-      await tx
-        .update(forwardingTransfers)
-        .set({
-          status: 'confirmed',
-          txHash: m.txHash,
-          blockNumber: m.blockNumber.toString(),
-          gasCostWei: m.gasCostWei.toString(),
-          confirmedAt: now,
-        })
-        .where(eq(forwardingTransfers.id, m.leg.id));
-    }
+    // Note: every leg in one statement.
+    const confirmed = mined.map((m) => ({
+      id: m.leg.id,
+      tx_hash: m.txHash,
+      block_number: m.blockNumber.toString(),
+      gas_cost_wei: m.gasCostWei.toString(),
+    }));
+    await tx.execute(sql`
+      update forwarding_transfers set status = 'confirmed', tx_hash = v.tx_hash,
+        block_number = v.block_number, gas_cost_wei = v.gas_cost_wei,
+        confirmed_at = ${now.toISOString()}::timestamptz
+      from jsonb_to_recordset(${JSON.stringify(confirmed)}::jsonb)
+        as v(id uuid, tx_hash text, block_number numeric, gas_cost_wei numeric)
+      where forwarding_transfers.id = v.id and ${legByIdOf(mined.map((m) => m.leg))}`);
     await enqueueOrderEvents(
       tx,
       wallet.id,

@@ -18,7 +18,7 @@ import {
   type TxRecord,
 } from './forwarding-chain.ts';
 import type { ForwardingContext } from './forwarding-context.ts';
-import { type LegRow, updateLeg } from './forwarding-store.ts';
+import { type LegRow, type LegTxSave, saveLegTransactions } from './forwarding-store.ts';
 import { nodeRefused } from './relayer.ts';
 
 /**
@@ -33,15 +33,10 @@ export function legTxRecord(
   /** A new authorization the transaction carries, saved with it (one write). */
   signed?: Pick<LegRow, 'signature' | 'validBefore'>,
 ): TxRecord {
+  const save: LegTxSave = { db, id: leg.id, status: sentStatus, ...(signed ? { signed } : {}) };
   return {
-    save: (tx) =>
-      updateLeg(db, leg.id, {
-        ...signed,
-        rawTransaction: tx.raw,
-        txHash: tx.hash,
-        txNonce: tx.nonce,
-        status: sentStatus,
-      }),
+    leg: save,
+    save: (tx) => saveLegTransactions(db, [save], tx),
     forget: async (tx) => {
       await db
         .update(forwardingTransfers)

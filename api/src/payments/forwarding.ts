@@ -41,12 +41,12 @@ import {
   deferForwarding,
   insertLegs,
   type LegRow,
-  loadWallet,
+  loadWalletWork,
   type MinedLeg,
-  nextRound,
   openRoundLegs,
   recordMinedLegs,
   type WalletRow,
+  type WalletWork,
 } from './forwarding-store.ts';
 import { prepareAuthorization, sendAuthorizations } from './forwarding-submit.ts';
 import {
@@ -82,20 +82,21 @@ export class PaymentLeftChainError extends Error {
 export async function forwardWallet(ctx: ForwardingContext, listed: WalletRow): Promise<boolean> {
   if (ctx.claims && !(await ctx.claims.claim(listed.id))) return false;
   try {
-    const wallet = ctx.claims ? await loadWallet(ctx.db, listed.id) : listed;
-    return wallet ? await forwardClaimedWallet(ctx, wallet) : false;
+    const work = await loadWalletWork(ctx.db, listed.id);
+    return work ? await forwardClaimedWallet(ctx, work) : false;
   } finally {
     await ctx.claims?.release(listed.id);
   }
 }
 
-async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): Promise<boolean> {
+async function forwardClaimedWallet(ctx: ForwardingContext, work: WalletWork): Promise<boolean> {
+  const { wallet } = work;
   const account = depositAccount(ctx.mnemonic, wallet.derivationIndex);
   if (account.address.toLowerCase() !== wallet.walletAddress.toLowerCase())
     throw new PermanentForwardingError(
       `the deposit key at ${wallet.derivationPath} is not ${wallet.walletAddress} (wrong PAYMENT_MNEMONIC?)`,
     );
-  let legs = await openRoundLegs(ctx.db, wallet.id);
+  let { legs } = work;
   const reversed = wallet.status === 'reversed';
   const windowOpen = !(wallet.expiredAt && wallet.expiredAt <= new Date());
   // Note: a reversed payment no longer exists: its open legs are closed (what already left is
@@ -109,7 +110,7 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
     await deferForwarding(ctx.db, wallet.id, new Date(Date.now() + 30_000));
     return false;
   }
-  if (legs.length === 0) legs = (await planNext(ctx, wallet, account.address)) ?? [];
+  if (legs.length === 0) legs = (await planNext(ctx, work, account.address)) ?? [];
   if (legs.length === 0) return false;
   // Note: a refund round is always EIP-3009 (the relayer pays its gas), whatever the mode.
   const refund = legs.some((leg) => leg.leg === 'refund');
@@ -147,10 +148,10 @@ async function forwardClaimedWallet(ctx: ForwardingContext, wallet: WalletRow): 
   crashPoint(ctx.crashAt, refund ? 'refund-before-recording' : 'before-recording');
   // Final only at depth: until every leg is CONFIRMATIONS deep the round stays open (the wallet
   // reads `forwarding`), and each pass checks again that its transactions are still on chain.
-  // Note: cacheTime 0: viem would otherwise answer a head up to 4 s old.
-  const head = await ctx.chain.client.getBlockNumber({ cacheTime: 0 });
-  const depth = BigInt(ctx.confirmations ?? 1);
-  const missing = blocksToDepth(mined, head, depth);
+  const deep = await awaitDepth(ctx, mined);
+  if (!deep) return false;
+  const { missing } = deep;
+  mined = deep.mined;
   if (missing > 0n) {
     await recordMinedLegs(ctx.db, mined);
     await deferForwarding(ctx.db, wallet.id, untilDepth(missing));
@@ -170,21 +171,65 @@ async function allLegsMined(
   legs: readonly LegRow[],
 ): Promise<MinedLeg[] | undefined> {
   if (legs.some((leg) => !leg.txHash || leg.mode !== 'eip3009')) return undefined;
+  return paidBy(
+    ctx,
+    legs.map((leg) => ({ leg, txHash: leg.txHash as Hash })),
+  );
+}
+
+/**
+ * Each leg paid by the transaction given with it (mined, with the token's event for its
+ * authorization), read from receipts only; undefined when one is not (not mined, gone, failed).
+ */
+async function paidBy(
+  ctx: ForwardingContext,
+  legs: readonly { leg: LegRow; txHash: Hash }[],
+): Promise<MinedLeg[] | undefined> {
   const { client, token } = ctx.chain;
   // Note: the legs of a round usually share one transaction: one read of its receipt.
   const byHash = new Map<Hash, ReturnType<typeof receiptOf>>();
-  for (const leg of legs) {
-    const hash = leg.txHash as Hash;
-    if (!byHash.has(hash)) byHash.set(hash, receiptOf(client, hash));
-  }
-  const receipts = await Promise.all(legs.map((leg) => byHash.get(leg.txHash as Hash)));
-  const paid = legs.flatMap((leg, i) => {
+  for (const { txHash } of legs)
+    if (!byHash.has(txHash)) byHash.set(txHash, receiptOf(client, txHash));
+  const receipts = await Promise.all(legs.map(({ txHash }) => byHash.get(txHash)));
+  const paid = legs.flatMap(({ leg }, i) => {
     const receipt = receipts[i];
     return receipt && paidLeg(receipt, token, leg) ? [{ leg, receipt }] : [];
   });
   if (paid.length < legs.length) return undefined;
   return Promise.all(paid.map(({ leg, receipt }) => minedLeg(client, leg, receipt)));
 }
+
+/**
+ * Waits in the pass for a round a few blocks short of its depth (at Base's pace, under a second),
+ * then reads its receipts again: a reorg meanwhile may have moved or removed a leg's transaction.
+ * Note: a round further from its depth, or one the chain does not bring there in time, is left
+ * to a later pass (`missing` > 0), so a slow chain never holds a place for long. Undefined when a
+ * leg is no longer paid by its transaction: the next pass looks at the round from the start.
+ */
+async function awaitDepth(
+  ctx: ForwardingContext,
+  mined: MinedLeg[],
+): Promise<{ mined: MinedLeg[]; missing: bigint } | undefined> {
+  const depth = BigInt(ctx.confirmations ?? 1);
+  // Note: cacheTime 0: viem would otherwise answer a head up to 4 s old.
+  const headNow = () => ctx.chain.client.getBlockNumber({ cacheTime: 0 });
+  let missing = blocksToDepth(mined, await headNow(), depth);
+  if (missing === 0n || missing > IN_PASS_BLOCKS) return { mined, missing };
+  const deadline = Date.now() + 2 * Number(missing) * BASE_BLOCK_MS;
+  while (missing > 0n && Date.now() < deadline) {
+    await Bun.sleep(BASE_BLOCK_MS / 2);
+    missing = blocksToDepth(mined, await headNow(), depth);
+  }
+  if (missing > 0n) return { mined, missing };
+  const again = await paidBy(
+    ctx,
+    mined.map((m) => ({ leg: m.leg, txHash: m.txHash })),
+  );
+  return again && { mined: again, missing: blocksToDepth(again, await headNow(), depth) };
+}
+
+/** The most blocks a round waits for its depth within a pass. */
+const IN_PASS_BLOCKS = 4n;
 
 /**
  * Whether each leg's authorization is used on chain, by leg id.
@@ -218,7 +263,7 @@ async function authorizationsUsed(
  */
 async function planNext(
   ctx: ForwardingContext,
-  wallet: WalletRow,
+  { wallet, lastRound }: WalletWork,
   address: `0x${string}`,
 ): Promise<LegRow[] | undefined> {
   const now = new Date();
@@ -238,7 +283,7 @@ async function planNext(
     );
     if (refund?.length) return refund;
   }
-  return planRound(ctx, wallet, address, now, figures);
+  return planRound(ctx, wallet, lastRound + 1, address, now, figures);
 }
 
 /** Blocks the shallowest leg still needs to reach `depth` (0 when all are deep enough). */
@@ -265,6 +310,7 @@ const BASE_BLOCK_MS = 200;
 async function planRound(
   ctx: ForwardingContext,
   wallet: WalletRow,
+  round: number,
   address: `0x${string}`,
   now: Date,
   figures: RefundFigures,
@@ -276,7 +322,6 @@ async function planRound(
   const amount = roundAmount(balance - (amounts.heldAmount ?? 0n), amounts, now);
   // Note: an error, not a silent skip: it is counted, shown to the merchant and retried later.
   if (amount === 0n) throw new Error(`${address} holds none of the USDC recorded as received`);
-  const round = await nextRound(ctx.db, wallet.id);
   const merchant = wallet.storePaymentAddress as `0x${string}`;
   const legs = planLegs(amount, merchant, ctx.chain.treasury).map((leg) => ({
     leg: leg.leg,

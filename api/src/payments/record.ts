@@ -210,7 +210,11 @@ async function markOrderPaid(
     .set({ status: 'paid', paymentTxHash, updatedAt: now })
     .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
     .returning({ id: orders.id });
-  if (paid.length > 0) await decrementInventoryForPaidOrder(tx, orderId);
+  // Note: an order that was pending is not reversed: nothing more to look at.
+  if (paid.length > 0) {
+    await decrementInventoryForPaidOrder(tx, orderId);
+    return;
+  }
   // Note: a reversed order paid again gets back the status the merchant had moved it to
   // (processing, shipped…), so it is never shipped twice.
   await tx
