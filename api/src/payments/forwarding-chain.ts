@@ -260,11 +260,42 @@ export async function broadcast(client: PublicClient, raw: Hex): Promise<void> {
 
 /** The receipt of `hash`, or null while it is not mined. */
 export function receiptOf(client: PublicClient, hash: Hash): Promise<TransactionReceipt | null> {
-  return client.getTransactionReceipt({ hash }).catch((error) => {
-    if (/could not be found|not found/i.test(String(error))) return null;
-    throw error;
-  });
+  // Note: the rounds of one batch ask for its receipt at the same moments (a batch of 64 legs
+  // has a receipt of over a hundred logs): one request answers all the askings under way.
+  let asked = receiptsAsked.get(client);
+  if (!asked) receiptsAsked.set(client, (asked = new Map()));
+  const underWay = asked.get(hash);
+  if (underWay) return underWay;
+  const answer = client
+    .getTransactionReceipt({ hash })
+    .catch((error) => {
+      if (/could not be found|not found/i.test(String(error))) return null;
+      throw error;
+    })
+    .finally(() => asked.delete(hash));
+  asked.set(hash, answer);
+  return answer;
 }
+
+const receiptsAsked = new WeakMap<PublicClient, Map<Hash, Promise<TransactionReceipt | null>>>();
+
+/**
+ * The chain's head block, read at most once per 50 ms for all who ask (the rounds waiting for
+ * their depth ask every 100 ms each). Note: never ahead of the chain, so a round it tells is at
+ * depth is.
+ */
+export function headBlock(client: PublicClient): Promise<bigint> {
+  const last = headsRead.get(client);
+  if (last && performance.now() - last.at < HEAD_REUSE_MS) return last.head;
+  // Note: cacheTime 0: viem would otherwise answer a head up to 4 s old.
+  const head = client.getBlockNumber({ cacheTime: 0 });
+  headsRead.set(client, { at: performance.now(), head });
+  head.catch(() => headsRead.delete(client));
+  return head;
+}
+
+const HEAD_REUSE_MS = 50;
+const headsRead = new WeakMap<PublicClient, { at: number; head: Promise<bigint> }>();
 
 /** True while the node holds `hash` unmined. */
 export async function isPending(client: PublicClient, hash: Hash): Promise<boolean> {

@@ -21,6 +21,7 @@ import { closeLegsOfLostPayment, roundShortfall } from './forwarding-cancel.ts';
 import { recordRevertedLeg } from './forwarding-cancel-store.ts';
 import {
   findAuthorizationTx,
+  headBlock,
   isAuthorizationUsed,
   isPending,
   minedLeg,
@@ -211,8 +212,7 @@ async function awaitDepth(
   mined: MinedLeg[],
 ): Promise<{ mined: MinedLeg[]; missing: bigint } | undefined> {
   const depth = BigInt(ctx.confirmations ?? 1);
-  // Note: cacheTime 0: viem would otherwise answer a head up to 4 s old.
-  const headNow = () => ctx.chain.client.getBlockNumber({ cacheTime: 0 });
+  const headNow = () => headBlock(ctx.chain.client);
   let missing = blocksToDepth(mined, await headNow(), depth);
   if (missing === 0n || missing > IN_PASS_BLOCKS) return { mined, missing };
   const deadline = Date.now() + 2 * Number(missing) * BASE_BLOCK_MS;
