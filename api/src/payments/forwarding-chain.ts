@@ -262,8 +262,11 @@ export async function broadcast(client: PublicClient, raw: Hex): Promise<void> {
 export function receiptOf(client: PublicClient, hash: Hash): Promise<TransactionReceipt | null> {
   // Note: the rounds of one batch ask for its receipt at the same moments (a batch of 64 legs
   // has a receipt of over a hundred logs): one request answers all the askings under way.
-  const asked = receiptsAsked.get(client) ?? new Map<Hash, Promise<TransactionReceipt | null>>();
-  receiptsAsked.set(client, asked);
+  let asked = receiptsAsked.get(client);
+  if (!asked) {
+    asked = new Map();
+    receiptsAsked.set(client, asked);
+  }
   const underWay = asked.get(hash);
   if (underWay) return underWay;
   const answer = client

@@ -211,8 +211,8 @@ export async function insertLegs(
 }
 
 /**
- * The legs by id, for an update joined to a set of rows: without it, the planner (which takes a
- * JSON set for a hundred rows) reads the whole table.
+ * The legs by id, for an update joined to a JSON set of rows: the planner then finds them by
+ * their key, whatever it guesses of the set's size.
  */
 function legByIdOf(legs: readonly { id: string }[]) {
   return inArray(
