@@ -238,6 +238,38 @@ describe('webhooks to many receivers', () => {
     }
   }, 60_000);
 
+  test('one receiver at its cap gets its backlog as fast as it answers, not a cap per claim', async () => {
+    const busy = receiver(() => new Response('ok'));
+    const owner = await ownerWithStore(busy.url);
+    const ids = await enqueue(owner.storeId, busy.url, 80, new Date());
+    // Note: one send at a time to it; the claims of a busy moment are gathered 200 ms apart, so
+    // without the freed place claimed at once its 80 webhooks would take 16 s.
+    const loop = startWebhookDispatcher({
+      db: workerDb.db,
+      signingKey: newWebhookKeyPair().secretKey,
+      allowPrivate: true,
+      retryBaseMs: 100,
+      perEndpoint: 1,
+      log: () => {},
+    });
+    try {
+      const rows = await waitUntil(
+        async () => {
+          const found = await deliveriesOf(ids);
+          return found.every((r) => r.status === 'delivered') && found;
+        },
+        'the busy receiver got its 80 webhooks',
+        8_000,
+      );
+      expect(rows).toHaveLength(80);
+      expect([...busy.received.values()].every((n) => n === 1)).toBe(true);
+      expect(busy.received.size).toBe(80);
+    } finally {
+      await loop.stop();
+      busy.stop();
+    }
+  });
+
   test('a paused URL resumes by itself when it answers again, and its backlog goes out', async () => {
     let up = false;
     const flaky = receiver(() => (up ? new Response('ok') : new Response('down', { status: 503 })));

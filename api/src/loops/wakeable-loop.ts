@@ -3,8 +3,11 @@
 
 /** A running loop. */
 export interface WakeableLoop {
-  /** Runs the next pass now instead of after the interval. */
-  wake(): void;
+  /**
+   * Runs the next pass now instead of after the interval (after the least gap, if the loop has
+   * one; `past the gap`: now even so).
+   */
+  wake(pastTheGap?: boolean): void;
   /** Finishes the pass in progress, then stops. */
   stop(): Promise<void>;
 }
@@ -16,6 +19,12 @@ export interface WakeableLoopOptions {
    * from its end: for a loop that must keep to a pace (detection, once per block).
    */
   paceFromStart?: boolean;
+  /**
+   * The least time between the starts of two passes, even when woken or left work: the wakes that
+   * come meanwhile are gathered into one pass (a loop woken by every event it serves, such as the
+   * webhook dispatcher, then asks the database once for many instead of once for each).
+   */
+  minGapMs?: number;
 }
 
 /**
@@ -31,6 +40,7 @@ export function startWakeableLoop(
 ): WakeableLoop {
   let stopped = false;
   let woken = false;
+  let pastGap = false;
   let wakeUp: (() => void) | undefined;
   let lastError = '';
   const sleep = (ms: number) =>
@@ -47,6 +57,7 @@ export function startWakeableLoop(
     while (!stopped) {
       const started = performance.now();
       woken = false;
+      pastGap = false;
       let more = false;
       try {
         more = await pass();
@@ -60,11 +71,16 @@ export function startWakeableLoop(
         ? Math.max(0, intervalMs - (performance.now() - started))
         : intervalMs;
       if (!stopped && !more && !woken) await sleep(wait);
+      const minGapMs = options.minGapMs ?? 0;
+      // Note: a wake meanwhile only ends this sleep early; the rest of the gap is slept again.
+      while (!stopped && !pastGap && performance.now() - started < minGapMs)
+        await sleep(minGapMs - (performance.now() - started));
     }
   })();
   return {
-    wake: () => {
+    wake: (pastTheGap = false) => {
       woken = true;
+      pastGap ||= pastTheGap;
       wakeUp?.();
     },
     stop: async () => {
