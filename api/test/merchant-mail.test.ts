@@ -12,7 +12,7 @@ import { type Address, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { emailOutbox } from '../src/db/schema.ts';
-import { enqueueMerchantPaid } from '../src/mail/outbox.ts';
+import { enqueuePaidMails } from '../src/mail/outbox.ts';
 import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { apiClient, sessionCookieOf, storeForm } from './support/client.ts';
@@ -128,7 +128,7 @@ describe('merchant mails', () => {
     expect(mail.text).toContain('Total paid: 10.80 USDC');
     expect(mail.text).toContain(`Customer: ${customer.customerEmail}`);
     // A second call (a retried settlement) adds nothing.
-    await enqueueMerchantPaid(t.database.db, orderId, new Date());
+    await enqueuePaidMails(t.database.db, orderId, new Date());
     const rows = await t.database.db
       .select()
       .from(emailOutbox)

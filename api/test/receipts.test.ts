@@ -14,7 +14,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { emailOutbox } from '../src/db/schema.ts';
 import { MAIL_KINDS } from '../src/mail/kinds.ts';
-import { enqueueReceipt } from '../src/mail/outbox.ts';
+import { enqueuePaidMails } from '../src/mail/outbox.ts';
 import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { newMerchant, storeForm } from './support/client.ts';
@@ -106,11 +106,38 @@ describe('receipts', () => {
     expect(sent?.messageId).toBeTruthy();
 
     // Queuing it again (a retried settlement) adds nothing, and nothing more is sent.
-    await enqueueReceipt(t.database.db, orderId, new Date());
+    await enqueuePaidMails(t.database.db, orderId, new Date());
     await Bun.sleep(1500);
     expect(await outboxOf(orderId)).toHaveLength(1);
     expect(catcher.messages().filter((m) => m.subject.includes(store.name))).toHaveLength(1);
   }, 60_000);
+
+  test("an unsigned link's order is never mailed a receipt by the platform", async () => {
+    const response = await t.shopper.post('/api/universal-orders', {
+      storeName: 'Anyone',
+      storePaymentAddress: freshAddress(),
+      customerEmail: 'someone@example.com',
+      shippingAddress: {
+        firstName: 'A',
+        lastName: 'B',
+        email: 'someone@example.com',
+        phone: '1',
+        street: '1 Main St',
+        city: 'Springfield',
+        state: 'IL',
+        zipCode: '62701',
+      },
+      items: [{ productId: 'x', title: 'Item', priceUsdc: '1.25', quantity: 1 }],
+      subtotalUsdc: '1.25',
+      shippingUsdc: '0.00',
+      totalUsdc: '1.25',
+      paymentChain: 'base',
+    });
+    expect(response.status).toBe(201);
+    const orderId = response.body.order.id as string;
+    await enqueuePaidMails(t.database.db, orderId, new Date());
+    expect(await outboxOf(orderId)).toHaveLength(0);
+  });
 
   test('an order paid only in part gets no receipt', async () => {
     const { orderId, address } = await paidStoreOrder();

@@ -1,6 +1,6 @@
 // The email outbox: a receipt row is written in the transaction that marks its order paid (so it
 // exists if and only if the payment was recorded); the mail dispatcher sends it later, retrying.
-import { receiptIsEmailed } from '@store/shared';
+import { ORDER_SOURCES, receiptIsEmailed } from '@store/shared';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { emailOutbox, orders, stores, users } from '../db/schema.ts';
@@ -19,31 +19,6 @@ export const ERASED_MAIL_ERROR = "not sent: the customer's data was erased";
 
 /** How long a receipt is retried before it is given up (a mail server down for days). */
 export const EMAIL_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
-
-/**
- * Queues the receipt of a newly paid order; a second call for the same order adds nothing. Note:
- * none for an unsigned universal link: anyone can make one with any store name, text and email
- * address, so the platform would be mailing a stranger's words to anyone for a cent.
- */
-export async function enqueueReceipt(tx: Executor, orderId: string, at: Date): Promise<void> {
-  const [order] = await tx
-    .select({ email: orders.customerEmail, source: orders.source })
-    .from(orders)
-    .where(eq(orders.id, orderId))
-    .limit(1);
-  if (!order || !receiptIsEmailed(order.source)) return;
-  await tx
-    .insert(emailOutbox)
-    .values({
-      orderId,
-      kind: 'receipt',
-      toAddress: order.email,
-      nextAttemptAt: at,
-      retryUntil: new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS),
-      createdAt: at,
-    })
-    .onConflictDoNothing(ONE_PER_ORDER);
-}
 
 /** The kinds of mail about a merchant's account. */
 export type AccountMailKind = 'verify_email' | 'reset_password';
@@ -70,38 +45,35 @@ export async function enqueueAccountMail(
 }
 
 /**
- * Queues the merchant's notice of a newly paid order of their store: to the owner's verified email,
- * unless the store turned paid-order notices off; none for an unsigned link's order (no store) or an owner
- * without a verified address. A second call for the same order adds nothing.
+ * Queues the mails of a newly paid order, in one statement: the shopper's receipt, and the store
+ * owner's paid-order notice; calling it again for the same order adds nothing (one of each per
+ * order). Note: no receipt for an unsigned universal link (`receiptIsEmailed`): anyone can make
+ * one with any store name, text and email address, so the platform would be mailing a stranger's
+ * words to anyone for a cent. The owner's notice goes to a verified address only, and not when the
+ * store turned order notices off.
  */
-export async function enqueueMerchantPaid(tx: Executor, orderId: string, at: Date): Promise<void> {
-  const [owner] = await tx
-    .select({ userId: users.id, email: users.email })
-    .from(orders)
-    .innerJoin(stores, eq(stores.id, orders.storeId))
-    .innerJoin(users, sql`${users.id}::text = ${stores.ownerId}`)
-    .where(
-      and(
-        eq(orders.id, orderId),
-        eq(stores.notifyPaidOrders, true),
-        isNotNull(users.email),
-        isNotNull(users.emailVerifiedAt),
-      ),
-    )
-    .limit(1);
-  if (!owner?.email) return;
-  await tx
-    .insert(emailOutbox)
-    .values({
-      orderId,
-      userId: owner.userId,
-      kind: 'merchant_paid',
-      toAddress: owner.email,
-      nextAttemptAt: at,
-      retryUntil: new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS),
-      createdAt: at,
-    })
-    .onConflictDoNothing(ONE_PER_ORDER);
+export async function enqueuePaidMails(tx: Executor, orderId: string, at: Date): Promise<void> {
+  const emailed = ORDER_SOURCES.filter(receiptIsEmailed);
+  const now = at.toISOString();
+  const retryUntil = new Date(at.getTime() + EMAIL_RETRY_WINDOW_MS).toISOString();
+  await tx.execute(sql`
+    with receipt as (
+      insert into email_outbox (order_id, kind, to_address, next_attempt_at, retry_until, created_at)
+      select o.id, 'receipt', o.customer_email, ${now}::timestamptz, ${retryUntil}::timestamptz,
+        ${now}::timestamptz
+      from orders o where o.id = ${orderId} and o.source in ${emailed}
+      on conflict (order_id, kind) where kind <> 'refund_claim' do nothing)
+    insert into email_outbox (order_id, user_id, kind, to_address, next_attempt_at, retry_until,
+      created_at)
+    select o.id, u.id, 'merchant_paid', u.email, ${now}::timestamptz, ${retryUntil}::timestamptz,
+      ${now}::timestamptz
+    from orders o
+      join stores s on s.id = o.store_id
+      join users u on u.id::text = s.owner_id
+    where o.id = ${orderId} and s.notify_paid_orders and u.email is not null
+      and u.email_verified_at is not null
+    limit 1
+    on conflict (order_id, kind) where kind <> 'refund_claim' do nothing`);
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client.ts';
 import { orders, paymentEvents, paymentWallets } from '../db/schema.ts';
-import { enqueueMerchantPaid, enqueueReceipt, enqueueShortfall } from '../mail/outbox.ts';
+import { enqueuePaidMails, enqueueShortfall } from '../mail/outbox.ts';
 import { eventsForTransition } from '../webhooks/events.ts';
 import { enqueueOrderEvents } from '../webhooks/outbox.ts';
 import { noticePaymentChange } from './payment-notices.ts';
@@ -88,8 +88,7 @@ export async function recordWalletChange(
       await appendEvent(tx, change, now, reversed ? { forwardedAmountUsdc: row.forwarded } : {});
     if (newlyPaid) await markOrderPaid(tx, change.orderId, after.paymentTxHash, now);
     // Note: the receipt is queued with the payment it confirms (sent by the mail dispatcher).
-    if (newlyPaid) await enqueueReceipt(tx, change.orderId, now);
-    if (newlyPaid) await enqueueMerchantPaid(tx, change.orderId, now);
+    if (newlyPaid) await enqueuePaidMails(tx, change.orderId, now);
     if (reversed) await markOrderReversed(tx, change.orderId, now);
     // Note: a shortfall is told the moment it is seen, so it is settled the same day.
     const underpaid = (s: PaymentSnapshot) => paymentPhase(s.state, s.exception) === 'underpaid';
@@ -162,8 +161,7 @@ export async function recordAcceptedUnderpaid(
     },
     createdAt: now,
   });
-  await enqueueReceipt(tx, wallet.orderId, now);
-  await enqueueMerchantPaid(tx, wallet.orderId, now);
+  await enqueuePaidMails(tx, wallet.orderId, now);
   await enqueueOrderEvents(tx, wallet.id, ['order.paid'], now);
   await noticePaymentChange(tx, wallet.orderId);
   return true;
