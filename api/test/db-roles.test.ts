@@ -415,6 +415,7 @@ describe('database roles', () => {
         '0038_store_members',
         '0039_checkout_session_discount',
         '0040_drop_forwarding_completed',
+        '0041_signed_transactions',
       ]);
       await migrateDatabase(url);
       expect(await pendingMigrations(url)).toEqual([]);
@@ -448,7 +449,7 @@ describe('database roles', () => {
     const check = migrateOrCheckDatabase({ databaseUrl: empty });
     await expect(check).rejects.toBeInstanceOf(ConfigError);
     await expect(check).rejects.toThrow(
-      /lacks 41 migration\(s\) \(0000_init, .*0040_drop_forwarding_completed\)/,
+      /lacks 42 migration\(s\) \(0000_init, .*0041_signed_transactions\)/,
     );
     await migrateOrCheckDatabase({ databaseUrl: empty, migrationDatabaseUrl: empty });
     expect(await pendingMigrations(empty)).toEqual([]);

@@ -10,6 +10,7 @@ import { localAccount, payUsdc } from '@store/stack/usdc';
 import { encodeFunctionData, type Hash, type Hex, parseTransaction } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { usdcAbi } from '../src/chain/usdc-abi.ts';
+import { signedTransactionOf } from '../src/payments/forwarding-store.ts';
 import { payableUniversalOrder, paymentStatus, walletOf } from './support/payments.ts';
 import { type ReorgTx, SEEN_WITHIN_MS, usdc, useReorgReversal } from './support/reorg-reversal.ts';
 import { balancesOf, waitUntil } from './support/settlement.ts';
@@ -50,9 +51,13 @@ describe('a reorg deeper than the depth', () => {
     expect((await health()).settlement.reversals).toEqual({ open: 0, lossUsdc: '0.000000' });
     const { fee } = splitFee(usdc('6.00'));
     // The legs' signed transactions, in the relayer's nonce order.
-    const signed = (await legsOf(wallet.id))
-      .map((leg) => leg.rawTransaction as Hex)
-      .sort((a, b) => (parseTransaction(a).nonce ?? 0) - (parseTransaction(b).nonce ?? 0));
+    const signed = (
+      await Promise.all(
+        (
+          await legsOf(wallet.id)
+        ).map(async (leg) => (await signedTransactionOf(t.database.db, leg.txHash)) as Hex),
+      )
+    ).sort((a, b) => (parseTransaction(a).nonce ?? 0) - (parseTransaction(b).nonce ?? 0));
 
     // The new chain: the payment replaced by a smaller transfer from another account, enough for
     // the fee leg alone, two blocks below the head; both legs in the head block after it.

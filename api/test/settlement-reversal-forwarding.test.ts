@@ -27,6 +27,7 @@ import { usdcAbi } from '../src/chain/usdc-abi.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/client.ts';
 import { forwardingTransfers, paymentEvents } from '../src/db/schema.ts';
+import { signedTransactionOf } from '../src/payments/forwarding-store.ts';
 import { startSettlement } from '../src/worker/settlement-loops.ts';
 import { useChainApi } from './support/chain-api.ts';
 import { payableUniversalOrder, waitForForwarded, walletOf } from './support/payments.ts';
@@ -273,7 +274,11 @@ describe('a node that mines the reorged legs again into the empty address', () =
     // its sender replaced it), and they are mined reverted: the address is empty.
     // Note: a round's legs share one relayer transaction (a batch): sent once. Its calls fail
     // (a reverted transaction, or a batch whose every call failed): the token emits nothing.
-    const raws = [...new Set(sent.map((leg) => leg.rawTransaction as Hex))];
+    const raws = await Promise.all(
+      [...new Set(sent.map((leg) => leg.txHash))].map(
+        async (hash) => (await signedTransactionOf(t.database.db, hash)) as Hex,
+      ),
+    );
     const reverted = await Promise.all(raws.map((raw) => broadcastAndWait(raw)));
     for (const receipt of reverted) expect(receipt.logs).toEqual([]);
     const settled = await waitUntil(

@@ -717,6 +717,16 @@ export const paymentEvents = pgTable(
 );
 
 /**
+ * A signed transaction as broadcast (the relayer's, or a deposit key's in gas-funded mode), kept
+ * to send the same bytes again: once for every leg it carries (a batch carries up to 64).
+ */
+export const signedTransactions = pgTable('signed_transactions', {
+  hash: text().primaryKey(),
+  raw: text().notNull(),
+  createdAt: createdAt(),
+});
+
+/**
  * One transaction of a forwarding round: the merchant share, the fee, or (gas-funded mode) the
  * ETH sent to the deposit address. Note: written BEFORE anything is signed or sent, and the
  * signed transaction and its hash before it is broadcast, so a restarted worker knows every
@@ -743,8 +753,8 @@ export const forwardingTransfers = pgTable(
     authorizationNonce: text().unique(),
     validBefore: numeric({ precision: 78, scale: 0 }),
     signature: text(),
-    // The signed transaction (relayer's or deposit key's) and its hash, stored before broadcast.
-    rawTransaction: text(),
+    // The hash of the signed transaction (relayer's or deposit key's) that carries the leg, its
+    // bytes in signed_transactions, stored before broadcast (one row for all the legs of a batch).
     txHash: text(),
     txNonce: integer(),
     // planned, signed, sent, mined, confirmed; reverted, canceling, canceled: FORWARDING_LEG_STATUSES

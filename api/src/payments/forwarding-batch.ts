@@ -14,7 +14,6 @@ import {
   multicall3Abi,
   type PublicClient,
   parseAbiItem,
-  parseTransaction,
   type TransactionReceipt,
   toEventSelector,
 } from 'viem';
@@ -89,12 +88,12 @@ export function isBatch(receipt: TransactionReceipt): boolean {
  */
 export async function legGasCost(
   client: PublicClient,
-  leg: Pick<LegRow, 'authorizationNonce' | 'txHash' | 'rawTransaction'>,
+  leg: Pick<LegRow, 'authorizationNonce'>,
   receipt: TransactionReceipt,
   cost: bigint,
 ): Promise<bigint> {
   if (!isBatch(receipt)) return cost;
-  const calls = await batchCalls(client, leg, receipt.transactionHash);
+  const calls = await batchCalls(client, receipt.transactionHash);
   const count = BigInt(Math.max(1, calls.length));
   const nonce = leg.authorizationNonce?.slice(2).toLowerCase();
   const index = nonce ? calls.findIndex((call) => call.toLowerCase().includes(nonce)) : -1;
@@ -106,21 +105,19 @@ export async function legGasCost(
 const callsByTx = new Map<Hash, readonly Hex[]>();
 const CALLS_KEPT = 1_000;
 
-/** The calls a batch made: read from the leg's own recorded transaction, else from the node. */
-async function batchCalls(
-  client: PublicClient,
-  leg: Pick<LegRow, 'txHash' | 'rawTransaction'>,
-  hash: Hash,
-): Promise<readonly Hex[]> {
-  const known = callsByTx.get(hash);
-  if (known) return known;
-  const input =
-    leg.txHash === hash && leg.rawTransaction
-      ? parseTransaction(leg.rawTransaction as Hex).data
-      : (await client.getTransaction({ hash })).input;
-  const { args } = decodeFunctionData({ abi: multicall3Abi, data: input ?? '0x' });
-  const calls = ((args?.[0] ?? []) as readonly { callData: Hex }[]).map((c) => c.callData);
+/** Keeps the calls of a batch this process signed, so its legs' shares need no read. */
+export function rememberBatchCalls(hash: Hash, calls: readonly Hex[]): void {
   if (callsByTx.size >= CALLS_KEPT) callsByTx.delete(callsByTx.keys().next().value as Hash);
   callsByTx.set(hash, calls);
+}
+
+/** The calls a batch made: as this process signed them, else read from the node. */
+async function batchCalls(client: PublicClient, hash: Hash): Promise<readonly Hex[]> {
+  const known = callsByTx.get(hash);
+  if (known) return known;
+  const { input } = await client.getTransaction({ hash });
+  const { args } = decodeFunctionData({ abi: multicall3Abi, data: input ?? '0x' });
+  const calls = ((args?.[0] ?? []) as readonly { callData: Hex }[]).map((c) => c.callData);
+  rememberBatchCalls(hash, calls);
   return calls;
 }

@@ -11,7 +11,7 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import { usdcAbi } from '../chain/usdc-abi.ts';
-import { batchRequest, hasMulticall3, legGasCost } from './forwarding-batch.ts';
+import { batchRequest, hasMulticall3, legGasCost, rememberBatchCalls } from './forwarding-batch.ts';
 import {
   type ForwardingChain,
   MAX_GROUP_SENDS,
@@ -135,6 +135,11 @@ async function groupTransactions(
 
 /** Saves a transaction on every send it carries; if one save fails, the others are undone. */
 async function saveAll(sends: readonly QueuedSend[], tx: SignedTx): Promise<void> {
+  if (sends.length > 1)
+    rememberBatchCalls(
+      tx.hash,
+      sends.map((send) => send.request.data ?? '0x'),
+    );
   // Note: the legs' records of one database are one save (one statement, all or none).
   const saves: { sends: QueuedSend[]; save: () => Promise<void> }[] = [];
   const legs = new Map<LegTxSave['db'], QueuedSend[]>();

@@ -8,7 +8,6 @@ import { confirmationsOf } from '@store/shared';
 import {
   encodeFunctionData,
   type Hash,
-  type Hex,
   keccak256,
   type LocalAccount,
   parseTransaction,
@@ -24,7 +23,8 @@ import {
   type LegRow,
   type MinedLeg,
   openRoundLegs,
-  updateLeg,
+  saveLegTransactions,
+  signedTransactionOf,
   type WalletRow,
 } from './forwarding-store.ts';
 import { legTxRecord } from './forwarding-submit.ts';
@@ -46,8 +46,9 @@ export async function forwardGasFunded(
   );
   const gasLeg = await fundGas(ctx, wallet, account.address, transfers, legs);
   for (const leg of transfers) {
-    if (!(await receiptOf(ctx.chain.client, leg.txHash as Hash)))
-      await broadcast(ctx.chain.client, leg.rawTransaction as Hex);
+    if (await receiptOf(ctx.chain.client, leg.txHash as Hash)) continue;
+    const raw = await signedTransactionOf(ctx.db, leg.txHash);
+    if (raw) await broadcast(ctx.chain.client, raw);
   }
   crashPoint(ctx.crashAt, 'after-submitting');
   const mined: MinedLeg[] = await Promise.all(transfers.map((leg) => minedTx(ctx, leg)));
@@ -72,7 +73,7 @@ async function signTransfers(ctx: ForwardingContext, account: LocalAccount, legs
   const fees = await client.estimateFeesPerGas();
   const signed: LegRow[] = [];
   for (const leg of legs) {
-    if (leg.rawTransaction) {
+    if (leg.txHash) {
       signed.push(leg);
       continue;
     }
@@ -92,13 +93,12 @@ async function signTransfers(ctx: ForwardingContext, account: LocalAccount, legs
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     } satisfies TransactionSerializable);
-    const fields = {
-      rawTransaction: raw,
-      txHash: keccak256(raw),
-      txNonce: nonce,
-      status: 'signed' as const,
-    };
-    await updateLeg(ctx.db, leg.id, fields);
+    const fields = { txHash: keccak256(raw), txNonce: nonce, status: 'signed' as const };
+    await saveLegTransactions(ctx.db, [{ db: ctx.db, id: leg.id, status: 'signed' }], {
+      raw,
+      hash: fields.txHash,
+      nonce,
+    });
     signed.push({ ...leg, ...fields });
     nonce += 1;
   }
@@ -110,7 +110,9 @@ async function gasNeeded(ctx: ForwardingContext, transfers: LegRow[]): Promise<b
   let need = 0n;
   for (const leg of transfers) {
     if (await receiptOf(ctx.chain.client, leg.txHash as Hash)) continue;
-    const tx = parseTransaction(leg.rawTransaction as Hex);
+    const raw = await signedTransactionOf(ctx.db, leg.txHash);
+    if (!raw) continue;
+    const tx = parseTransaction(raw);
     need += (tx.gas ?? 0n) * (tx.maxFeePerGas ?? 0n);
   }
   return need;

@@ -9,9 +9,9 @@ import {
   type Usdc,
 } from '@store/shared';
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import { formatEther } from 'viem';
+import { formatEther, type Hex } from 'viem';
 import type { Database } from '../db/client.ts';
-import { forwardingTransfers, paymentWallets } from '../db/schema.ts';
+import { forwardingTransfers, paymentWallets, signedTransactions } from '../db/schema.ts';
 import type { ForwardingSummary } from '../webhooks/events.ts';
 import { enqueueOrderEvents } from '../webhooks/outbox.ts';
 
@@ -231,8 +231,9 @@ export interface LegTxSave {
 }
 
 /**
- * Records the signed transaction on every leg it carries, in one statement (all or none): the
- * raw bytes, hash and nonce, each leg's status and any new authorization.
+ * Records the signed transaction on every leg it carries, in one statement (all or none): its
+ * bytes once (signed_transactions), on each leg its hash and nonce, the leg's status and any new
+ * authorization.
  */
 export async function saveLegTransactions(
   db: Database,
@@ -246,8 +247,10 @@ export async function saveLegTransactions(
     valid_before: leg.signed?.validBefore ?? null,
   }));
   await db.execute(sql`
-    update forwarding_transfers set raw_transaction = ${tx.raw}, tx_hash = ${tx.hash},
-      tx_nonce = ${tx.nonce}, status = v.status,
+    with kept as (
+      insert into signed_transactions (hash, raw) values (${tx.hash}, ${tx.raw})
+      on conflict (hash) do nothing)
+    update forwarding_transfers set tx_hash = ${tx.hash}, tx_nonce = ${tx.nonce}, status = v.status,
       signature = coalesce(v.signature, forwarding_transfers.signature),
       valid_before = coalesce(v.valid_before, forwarding_transfers.valid_before)
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
@@ -255,9 +258,17 @@ export async function saveLegTransactions(
     where forwarding_transfers.id = v.id and ${legByIdOf(legs)}`);
 }
 
-/** Updates one leg (its signature, signed transaction, hash...). */
-export async function updateLeg(db: Database, id: string, fields: Partial<LegRow>): Promise<void> {
-  await db.update(forwardingTransfers).set(fields).where(eq(forwardingTransfers.id, id));
+/** The bytes of a signed transaction recorded on a leg (undefined when none is kept). */
+export async function signedTransactionOf(
+  db: Database,
+  hash: string | null,
+): Promise<Hex | undefined> {
+  if (!hash) return undefined;
+  const [row] = await db
+    .select({ raw: signedTransactions.raw })
+    .from(signedTransactions)
+    .where(eq(signedTransactions.hash, hash));
+  return row?.raw as Hex | undefined;
 }
 
 /** What the chain says about a leg once its transaction is mined. */

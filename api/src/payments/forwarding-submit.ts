@@ -18,7 +18,12 @@ import {
   type TxRecord,
 } from './forwarding-chain.ts';
 import type { ForwardingContext } from './forwarding-context.ts';
-import { type LegRow, type LegTxSave, saveLegTransactions } from './forwarding-store.ts';
+import {
+  type LegRow,
+  type LegTxSave,
+  saveLegTransactions,
+  signedTransactionOf,
+} from './forwarding-store.ts';
 import { nodeRefused } from './relayer.ts';
 
 /**
@@ -41,7 +46,6 @@ export function legTxRecord(
       await db
         .update(forwardingTransfers)
         .set({
-          rawTransaction: null,
           txHash: null,
           txNonce: null,
           status: leg.signature ? 'signed' : 'planned',
@@ -63,7 +67,7 @@ const RESIGN_MARGIN_S = 10n * 60n;
  * the new one takes the chain's next nonce at today's fees).
  */
 export async function recordedTxOnItsWay(ctx: ForwardingContext, leg: LegRow): Promise<boolean> {
-  if (!leg.txHash || !leg.rawTransaction || leg.txNonce === null) return false;
+  if (!leg.txHash || leg.txNonce === null) return false;
   const { client } = ctx.chain;
   const hash = leg.txHash as Hash;
   const receipt = await receiptOf(client, hash);
@@ -71,7 +75,9 @@ export async function recordedTxOnItsWay(ctx: ForwardingContext, leg: LegRow): P
   if (await isPending(client, hash)) return true;
   const latest = await client.getTransactionCount({ address: ctx.chain.relayer.address });
   if (latest > leg.txNonce) return false;
-  const sent: SignedTx = { raw: leg.rawTransaction as Hex, hash, nonce: leg.txNonce };
+  const raw = await signedTransactionOf(ctx.db, hash);
+  if (!raw) return false;
+  const sent: SignedTx = { raw, hash, nonce: leg.txNonce };
   try {
     await broadcast(client, sent.raw);
     return true;

@@ -3,7 +3,7 @@
 // stuck transactions in its nonces (filled, rebroadcast or replaced with higher fees, from what the
 // chain and the legs table say), and its health (balance, waiting wallets, forwarding lag) with an
 // alert line logged once per crossing.
-import { and, eq, gte, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, or, sql } from 'drizzle-orm';
 import {
   BaseError,
   FeeCapTooLowError,
@@ -26,7 +26,7 @@ import {
   WaitForTransactionReceiptTimeoutError,
 } from 'viem';
 import type { Database } from '../db/client.ts';
-import { forwardingTransfers, paymentWallets } from '../db/schema.ts';
+import { forwardingTransfers, paymentWallets, signedTransactions } from '../db/schema.ts';
 import { startWakeableLoop, type WakeableLoop } from '../loops/wakeable-loop.ts';
 import { type ForwardingChain, MAX_GROUP_SENDS, type SignedTx } from './forwarding-context.ts';
 
@@ -289,17 +289,17 @@ export class RelayerManager {
         mode: forwardingTransfers.mode,
         from: forwardingTransfers.fromAddress,
         authorizationNonce: forwardingTransfers.authorizationNonce,
-        raw: forwardingTransfers.rawTransaction,
+        raw: signedTransactions.raw,
         hash: forwardingTransfers.txHash,
         nonce: forwardingTransfers.txNonce,
       })
       .from(forwardingTransfers)
+      .innerJoin(signedTransactions, eq(signedTransactions.hash, forwardingTransfers.txHash))
       .where(
         and(
           // Note: 'mined' too: a leg whose block a reorg removed holds its nonce until sent again;
           // 'canceling': the transaction that cancels a leg's authorization.
           inArray(forwardingTransfers.status, ['sent', 'mined', 'canceling']),
-          isNotNull(forwardingTransfers.rawTransaction),
           gte(forwardingTransfers.txNonce, latest),
           relayerLegs,
         ),
@@ -446,11 +446,14 @@ export class RelayerManager {
    * another signed transaction; false when none holds it any more.
    */
   private async swapRecord(from: Outstanding, to: Outstanding): Promise<boolean> {
-    const updated = await this.db
-      .update(forwardingTransfers)
-      .set({ rawTransaction: to.raw, txHash: to.hash })
-      .where(eq(forwardingTransfers.txHash, from.hash))
-      .returning({ id: forwardingTransfers.id });
+    // Note: the new bytes are kept in the statement that moves the legs to them (all or none).
+    const updated = await this.db.execute<{ id: string }>(sql`
+      with kept as (
+        insert into signed_transactions (hash, raw) values (${to.hash}, ${to.raw})
+        on conflict (hash) do nothing)
+      update forwarding_transfers set tx_hash = ${to.hash}
+      where tx_hash = ${from.hash}
+      returning id`);
     return updated.length > 0;
   }
 

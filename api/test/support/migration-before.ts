@@ -54,7 +54,12 @@ export function useDatabaseBefore(migration: string) {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
-    return { url, db: connect(url), apiUrl: inDatabase(testDb.roleUrls.api, name) };
+    return {
+      url,
+      db: connect(url),
+      apiUrl: inDatabase(testDb.roleUrls.api, name),
+      workerUrl: inDatabase(testDb.roleUrls.worker, name),
+    };
   }
   return { before };
 }
