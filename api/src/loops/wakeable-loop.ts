@@ -20,9 +20,10 @@ export interface WakeableLoopOptions {
    */
   paceFromStart?: boolean;
   /**
-   * The least time between the starts of two passes, even when woken or left work: the wakes that
-   * come meanwhile are gathered into one pass (a loop woken by every event it serves, such as the
-   * webhook dispatcher, then asks the database once for many instead of once for each).
+   * The least time between the starts of two passes that were both asked for (woken, or work
+   * left): the wakes that come meanwhile are gathered into one pass (a loop woken by every event it
+   * serves, such as the webhook dispatcher, then asks the database once for many instead of once
+   * for each). A wake after a pass of the interval runs at once, so a quiet loop answers at once.
    */
   minGapMs?: number;
 }
@@ -53,9 +54,12 @@ export function startWakeableLoop(
       }
       wakeUp = done;
     });
+  /** Whether the pass about to run was asked for (a wake, or work left by the one before). */
+  let asked = false;
   const loop = (async () => {
     while (!stopped) {
       const started = performance.now();
+      const thisAsked = asked;
       woken = false;
       pastGap = false;
       let more = false;
@@ -71,7 +75,8 @@ export function startWakeableLoop(
         ? Math.max(0, intervalMs - (performance.now() - started))
         : intervalMs;
       if (!stopped && !more && !woken) await sleep(wait);
-      const minGapMs = options.minGapMs ?? 0;
+      asked = more || woken;
+      const minGapMs = thisAsked && asked ? (options.minGapMs ?? 0) : 0;
       // Note: a wake meanwhile only ends this sleep early; the rest of the gap is slept again.
       while (!stopped && !pastGap && performance.now() - started < minGapMs)
         await sleep(minGapMs - (performance.now() - started));
