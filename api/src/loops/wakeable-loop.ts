@@ -3,11 +3,8 @@
 
 /** A running loop. */
 export interface WakeableLoop {
-  /**
-   * Runs the next pass now instead of after the interval (after the least gap, if the loop has
-   * one; `past the gap`: now even so).
-   */
-  wake(pastTheGap?: boolean): void;
+  /** Runs the next pass now instead of after the interval. */
+  wake(): void;
   /** Finishes the pass in progress, then stops. */
   stop(): Promise<void>;
 }
@@ -19,13 +16,6 @@ export interface WakeableLoopOptions {
    * from its end: for a loop that must keep to a pace (detection, once per block).
    */
   paceFromStart?: boolean;
-  /**
-   * The least time between the starts of two passes that were both asked for (woken, or work
-   * left): the wakes that come meanwhile are gathered into one pass (a loop woken by every event it
-   * serves, such as the webhook dispatcher, then asks the database once for many instead of once
-   * for each). A wake after a pass of the interval runs at once, so a quiet loop answers at once.
-   */
-  minGapMs?: number;
 }
 
 /**
@@ -41,7 +31,6 @@ export function startWakeableLoop(
 ): WakeableLoop {
   let stopped = false;
   let woken = false;
-  let pastGap = false;
   let wakeUp: (() => void) | undefined;
   let lastError = '';
   const sleep = (ms: number) =>
@@ -54,14 +43,10 @@ export function startWakeableLoop(
       }
       wakeUp = done;
     });
-  /** Whether the pass about to run was asked for (a wake, or work left by the one before). */
-  let asked = false;
   const loop = (async () => {
     while (!stopped) {
       const started = performance.now();
-      const thisAsked = asked;
       woken = false;
-      pastGap = false;
       let more = false;
       try {
         more = await pass();
@@ -75,17 +60,11 @@ export function startWakeableLoop(
         ? Math.max(0, intervalMs - (performance.now() - started))
         : intervalMs;
       if (!stopped && !more && !woken) await sleep(wait);
-      asked = more || woken;
-      const minGapMs = thisAsked && asked ? (options.minGapMs ?? 0) : 0;
-      // Note: a wake meanwhile only ends this sleep early; the rest of the gap is slept again.
-      while (!stopped && !pastGap && performance.now() - started < minGapMs)
-        await sleep(minGapMs - (performance.now() - started));
     }
   })();
   return {
-    wake: (pastTheGap = false) => {
+    wake: () => {
       woken = true;
-      pastGap ||= pastTheGap;
       wakeUp?.();
     },
     stop: async () => {

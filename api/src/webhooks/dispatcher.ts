@@ -416,11 +416,6 @@ const capsOf = (options: DispatcherOptions) => ({
 });
 /** A send to an answering URL still unanswered after this long counts against the failing budget. */
 const SLOW_SEND_MS = 200;
-/**
- * The least time between two claims: the events of a busy moment (each paid or forwarded order,
- * each send that ends, wakes the dispatcher) are claimed together, not with a query each.
- */
-const CLAIM_GAP_MS = 200;
 /** Sends in flight at once to URLs that answer, by default. */
 const DEFAULT_CONCURRENCY = 64;
 /** Sends in flight at once to failing URLs, by default (most of them wait for their timeout). */
@@ -455,11 +450,6 @@ export function startWebhookDispatcher(options: DispatcherOptions): WakeableLoop
   // budget (a send counts against the one it was claimed under until it ends).
   const busy = new Map<string, number>();
   const used = { healthy: 0, failing: 0 };
-  /** Whether the last claim filled the budget of each kind (more may be due). */
-  const filled = { healthy: false, failing: false };
-  const caps = capsOf(options);
-  const capOf = (delivery: Delivery) =>
-    delivery.endpointFailing ? caps.perFailing : caps.perEndpoint;
   const slowAfterMs = Math.min(SLOW_SEND_MS, (options.timeoutMs ?? WEBHOOK_TIMEOUT_MS) / 2);
   const track = (url: string, kind: keyof Budget, change: 1 | -1) => {
     const n = (busy.get(url) ?? 0) + change;
@@ -495,24 +485,20 @@ export function startWebhookDispatcher(options: DispatcherOptions): WakeableLoop
           .catch((error) => log(`webhook ${delivery.id}: ${String(error)}`))
           .finally(() => {
             clearTimeout(slow);
-            // Note: a place freed where deliveries may be waiting for one (a URL at its cap, a
-            // budget the last claim filled) is claimed at once, not after the gap, so one busy
-            // receiver still gets its webhooks as fast as it answers.
-            const waiting = (busy.get(delivery.url) ?? 0) >= capOf(delivery) || filled[kind];
             track(delivery.url, kind, -1);
             inFlight.delete(sending);
-            loop.wake(waiting);
+            loop.wake();
           });
         inFlight.add(sending);
       }
       // Note: more may be due when a budget was filled; the sends' ends wake the loop anyway.
       const healthy = due.filter((d) => !d.endpointFailing).length;
-      filled.healthy = free.healthy > 0 && healthy === free.healthy;
-      filled.failing = free.failing > 0 && due.length - healthy === free.failing;
-      return filled.healthy || filled.failing;
+      return (
+        (free.healthy > 0 && healthy === free.healthy) ||
+        (free.failing > 0 && due.length - healthy === free.failing)
+      );
     },
     log,
-    { minGapMs: CLAIM_GAP_MS },
   );
   return {
     wake: loop.wake,
