@@ -8,6 +8,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { ConfigError } from '../config.ts';
+import { preparedByDefault } from './prepared.ts';
 import * as schema from './schema.ts';
 
 /** Folder of the SQL migrations drizzle-kit generated. */
@@ -37,7 +38,7 @@ export function createDatabase(url: string, options: { max?: number } = {}) {
     onnotice: () => {},
     connection: CONNECTION,
   });
-  const db = drizzle({ client, schema, casing: 'snake_case' });
+  const db = drizzle({ client: preparedByDefault(client), schema, casing: 'snake_case' });
   return { db, client, close: () => client.end({ timeout: 5 }) };
 }
 
