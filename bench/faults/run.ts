@@ -62,7 +62,14 @@ const counts = {
   reorgsAbove: 0,
   reversible: 0,
   resent: 0,
+  tooDeep: 0,
 };
+/**
+ * The deepest reorg made: the indexer (Ponder) treats blocks 30 behind its head as final on this
+ * chain, and a reorg below them is one it cannot follow (as a reorg past finality on Base). A
+ * payment that took longer than this to count is not taken away (counted apart).
+ */
+const MAX_REORG_DEPTH = 25;
 let stopping = false;
 
 try {
@@ -156,11 +163,15 @@ try {
     if (i % 10 === 9) {
       // Above the depth: once the payment has counted, take it away (the order is reversed).
       const counted = await waitForStatus(order.orderId, ['received'], 20_000);
-      const head = await client.getBlockNumber();
-      await reorg(Math.max(CONFIRMATIONS + 1, Number(head - paidAt) + 1));
-      counts.reorgsAbove += 1;
-      payments.splice(0);
-      if (counted) counts.reversible += 1;
+      const head = await client.getBlockNumber({ cacheTime: 0 });
+      const depth = Math.max(CONFIRMATIONS + 1, Number(head - paidAt) + 1);
+      if (depth > MAX_REORG_DEPTH) counts.tooDeep += 1;
+      else {
+        await reorg(depth);
+        counts.reorgsAbove += 1;
+        payments.splice(0);
+        if (counted) counts.reversible += 1;
+      }
     }
   }
   // Keep killing until the minimum is reached, then let the workers settle everything.
@@ -198,7 +209,7 @@ try {
     .then((r) => r.json() as Promise<Record<string, { block?: { number?: number } }>>)
     .then((status) => Object.values(status)[0]?.block?.number ?? null)
     .catch(() => null);
-  const headAtEnd = await client.getBlockNumber();
+  const headAtEnd = await client.getBlockNumber({ cacheTime: 0 });
   const rows: string[][] = [
     ['payments (orders)', `${orders.length} (${KINDS.join(', ')}, in turn)`],
     ['worker SIGKILLs / restarts (two workers at once)', `${counts.kills} / ${counts.restarts}`],
@@ -209,6 +220,10 @@ try {
     [
       `reorgs above the depth (${CONFIRMATIONS + 1}+ blocks, after the payment counted)`,
       `${counts.reorgsAbove} (${counts.reversible} taking a counted payment away)`,
+    ],
+    [
+      `reorgs left out: the payment counted more than ${MAX_REORG_DEPTH} blocks deep`,
+      String(counts.tooDeep),
     ],
     ['indexer restarts by its watchdog (stalled after a reorg)', String(watchdogRestarts)],
     [
@@ -302,7 +317,8 @@ try {
 
 /** Replaces the last `depth` blocks, at the tip as on Base: once the indexer has caught up. */
 async function reorg(depth: number) {
-  await waitForIndexerBlock(stack.env.INDEXER_URL, await client.getBlockNumber(), 10_000);
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  await waitForIndexerBlock(stack.env.INDEXER_URL, head, 10_000);
   await client.request({ method: 'anvil_reorg' as never, params: [depth, []] as never });
 }
 
