@@ -65,7 +65,10 @@ export function sendFromRelayer(
   options: { batch?: boolean } = {},
 ): Promise<SignedTx> {
   return new Promise<SignedTx>((resolve, reject) => {
-    const gas = chain.client.estimateGas({ account: chain.relayer, ...request });
+    // Note: `prepare: false`, one eth_estimateGas: viem otherwise fills a local account's request
+    // through eth_fillTransaction first (a second estimate, the nonce and the fees), which this
+    // group reads once for all its sends.
+    const gas = chain.client.estimateGas({ account: chain.relayer, ...request, prepare: false });
     // Note: read when the group is formed; a failure then refuses this send alone.
     gas.catch(() => {});
     let queue = sendQueues.get(chain.relayerLock);
