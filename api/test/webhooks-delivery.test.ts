@@ -2,7 +2,7 @@
 // under the SSRF rules, its secret shown and rotated, retries of 5xx and silent receivers, final
 // failures, redirects refused, every attempt logged, and redelivery by the owner only.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { App } from '../src/app.ts';
 import { createDatabase } from '../src/db/client.ts';
@@ -160,6 +160,69 @@ describe('delivery', () => {
     expect(log[0].attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
     expect(log[0].attempts[0]).toMatchObject({ error: 'HTTP 500', responseBody: 'down' });
     receiver.stop();
+  });
+
+  test('attempts that end together are written together, each with its own answer', async () => {
+    // Note: the receiver holds the requests until all have come, then answers them at once:
+    // even ones 200, odd ones 500.
+    const count = 20;
+    const held: (() => void)[] = [];
+    const server = Bun.serve({
+      port: 0,
+      fetch: async (request) => {
+        const body = JSON.parse(await request.text()) as { n: number };
+        await new Promise<void>((resolve) => {
+          held.push(resolve);
+          if (held.length === count) for (const answer of held) answer();
+        });
+        return new Response(body.n % 2 === 0 ? 'ok' : 'down', {
+          status: body.n % 2 === 0 ? 200 : 500,
+        });
+      },
+    });
+    const url = `http://127.0.0.1:${server.port}/hooks`;
+    const { store } = await storeWithDelivery(url);
+    await t.testDb.database.db
+      .delete(webhookDeliveries)
+      .where(eq(webhookDeliveries.storeId, store.id));
+    const rows = await t.testDb.database.db
+      .insert(webhookDeliveries)
+      .values(
+        Array.from({ length: count }, (_, n) => ({
+          orderId: crypto.randomUUID(),
+          storeId: store.id,
+          eventType: 'order.paid',
+          url,
+          payload: JSON.stringify({ type: 'order.paid', n }),
+          retryUntil: new Date(Date.now() + 60_000),
+        })),
+      )
+      .returning();
+    await dispatchDue(options({ perEndpoint: count }));
+    server.stop(true);
+    const ids = rows.map((r) => r.id);
+    const attempts = await t.testDb.database.db.execute<{
+      payload: string;
+      status: string;
+      attempt_count: number;
+      status_code: number;
+      writes: string;
+    }>(sql`
+      select d.payload, d.status, d.attempt_count, a.status_code, a.xmin::text as writes
+      from webhook_deliveries d join webhook_attempts a on a.delivery_id = d.id
+      where d.id in ${ids}`);
+    expect(attempts).toHaveLength(count);
+    for (const row of attempts) {
+      const even = (JSON.parse(row.payload) as { n: number }).n % 2 === 0;
+      expect(row).toMatchObject({
+        status: even ? 'delivered' : 'pending',
+        attempt_count: 1,
+        status_code: even ? 200 : 500,
+      });
+    }
+    // Note: the transactions that wrote the attempts (one a statement): the first attempt to end
+    // is written at once, the others, ended meanwhile, together.
+    expect(new Set(attempts.map((row) => row.writes)).size).toBeLessThanOrEqual(3);
   });
 
   test('a receiver that never answers times out, is retried, and every attempt is logged', async () => {

@@ -345,32 +345,99 @@ function failureRecorder(options: DispatcherOptions): NoteFailure {
     });
 }
 
-/** Stores one attempt and the delivery's next state, in one transaction. */
-async function recordAttempt(
-  db: Database,
-  delivery: Delivery,
-  result: AttemptResult,
-  at: Date,
-  retryBaseMs: number,
-): Promise<string> {
-  const attempts = delivery.attemptCount + 1;
-  const next = new Date(at.getTime() + backoffDelayMs(attempts, retryBaseMs, MAX_RETRY_DELAY_MS));
-  const retry = result.retryable && next.getTime() <= new Date(delivery.retryUntil).getTime();
-  const status = result.delivered ? 'delivered' : retry ? 'pending' : 'failed';
-  // Note: one statement (the attempt and the delivery's next state together), one round trip.
-  await db.execute(sql`
-    with attempt as (
+/** Records an attempt; resolves with the delivery's next status once it is written. */
+type RecordAttempt = (delivery: Delivery, result: AttemptResult, at: Date) => Promise<string>;
+
+/** An attempt waiting to be written. */
+interface AttemptAsk {
+  deliveryId: string;
+  result: AttemptResult;
+  at: Date;
+  status: string;
+  attempts: number;
+  next: Date;
+  resolve: (status: string) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Most attempts written in one statement. */
+const MAX_ATTEMPTS_A_STATEMENT = 500;
+
+/**
+ * Writes attempts one statement at a time: the attempts that end while one is written go together
+ * in the next (each with its delivery's next state), so a busy moment's webhooks cost one round
+ * trip for many, and a quiet one's attempt is written at once.
+ */
+function attemptRecorder(options: DispatcherOptions): RecordAttempt {
+  const pending: AttemptAsk[] = [];
+  let draining = false;
+  const drain = async () => {
+    draining = true;
+    while (pending.length > 0) {
+      const asks = pending.splice(0, MAX_ATTEMPTS_A_STATEMENT);
+      try {
+        await writeAttempts(options.db, asks);
+        for (const ask of asks) ask.resolve(ask.status);
+      } catch (error) {
+        for (const ask of asks) ask.reject(error);
+      }
+    }
+    // Note: in the same step as the last look at `pending`, so no attempt is left without a drain.
+    draining = false;
+  };
+  return (delivery, result, at) =>
+    new Promise<string>((resolve, reject) => {
+      const attempts = delivery.attemptCount + 1;
+      const next = new Date(
+        at.getTime() + backoffDelayMs(attempts, options.retryBaseMs, MAX_RETRY_DELAY_MS),
+      );
+      const retry = result.retryable && next.getTime() <= new Date(delivery.retryUntil).getTime();
+      const status = result.delivered ? 'delivered' : retry ? 'pending' : 'failed';
+      pending.push({
+        deliveryId: delivery.id,
+        result,
+        at,
+        status,
+        attempts,
+        next,
+        resolve,
+        reject,
+      });
+      if (!draining) void drain();
+    });
+}
+
+/** Stores attempts and their deliveries' next states, in one statement. */
+async function writeAttempts(db: Database, asks: readonly AttemptAsk[]): Promise<void> {
+  // Note: every column goes as text[] (the client sends a JS array as text, not as an int[] or a
+  // bool[]), each value cast back below.
+  const column = (of: (ask: AttemptAsk) => string | number | boolean | null) =>
+    asks.map((ask) => {
+      const value = of(ask);
+      return value === null ? null : String(value);
+    });
+  await db.$client`
+    with v as (
+      select t.id::uuid, t.at::timestamptz, t.status_code::int, t.latency_ms::int, t.error,
+        t.response_body, t.status, t.attempts::int, t.next_at::timestamptz,
+        t.delivered::bool
+      from unnest(
+        ${column((a) => a.deliveryId)}::text[], ${column((a) => a.at.toISOString())}::text[],
+        ${column((a) => a.result.statusCode)}::text[], ${column((a) => a.result.latencyMs)}::text[],
+        ${column((a) => a.result.error)}::text[], ${column((a) => a.result.responseBody)}::text[],
+        ${column((a) => a.status)}::text[], ${column((a) => a.attempts)}::text[],
+        ${column((a) => a.next.toISOString())}::text[], ${column((a) => a.result.delivered)}::text[]
+      ) as t(id, at, status_code, latency_ms, error, response_body, status, attempts, next_at,
+        delivered)),
+    attempt as (
       insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error,
         response_body)
-      values (${delivery.id}, ${at.toISOString()}::timestamptz, ${result.statusCode},
-        ${result.latencyMs}, ${result.error}, ${result.responseBody}))
-    update webhook_deliveries set status = ${status}, attempt_count = ${attempts},
-      last_attempt_at = ${at.toISOString()}::timestamptz, last_status_code = ${result.statusCode},
-      last_error = ${result.error}, next_attempt_at = ${next.toISOString()}::timestamptz,
-      delivered_at = case when ${result.delivered} then ${at.toISOString()}::timestamptz
-        else delivered_at end
-    where id = ${delivery.id}`);
-  return status;
+      select id, at, status_code, latency_ms, error, response_body from v)
+    update webhook_deliveries d set status = v.status, attempt_count = v.attempts,
+      last_attempt_at = v.at, last_status_code = v.status_code, last_error = v.error,
+      next_attempt_at = v.next_at,
+      delivered_at = case when v.delivered then v.at else d.delivered_at end
+    from v where d.id = v.id`;
 }
 
 /** Sends one claimed delivery and records the attempt. */
@@ -379,6 +446,7 @@ async function sendOne(
   delivery: Delivery,
   cache: SignerCache,
   noteFailure: NoteFailure,
+  recordAttempt: RecordAttempt,
 ): Promise<void> {
   const at = new Date();
   const signer = await signerOf(options.db, delivery, options.signingKey, at, cache);
@@ -400,7 +468,7 @@ async function sendOne(
         delivered: false,
         retryable: false,
       };
-  const status = await recordAttempt(options.db, delivery, result, at, options.retryBaseMs);
+  const status = await recordAttempt(delivery, result, at);
   if (signer) await recordEndpoint(options, delivery, result, at, noteFailure);
   if (!result.delivered)
     options.log?.(
@@ -431,7 +499,10 @@ export async function dispatchDue(options: DispatcherOptions): Promise<boolean> 
   const due = await claimDue(options.db, budget, leaseOf(options), capsOf(options), new Map());
   const cache: SignerCache = new Map();
   const noteFailure = failureRecorder(options);
-  await Promise.all(due.map((delivery) => sendOne(options, delivery, cache, noteFailure)));
+  const recordAttempt = attemptRecorder(options);
+  await Promise.all(
+    due.map((delivery) => sendOne(options, delivery, cache, noteFailure, recordAttempt)),
+  );
   const healthy = due.filter((d) => !d.endpointFailing).length;
   return healthy === budget.healthy || due.length - healthy === budget.failing;
 }
@@ -446,6 +517,7 @@ export function startWebhookDispatcher(options: DispatcherOptions): WakeableLoop
   const inFlight = new Set<Promise<void>>();
   const signers: SignerCache = new Map();
   const noteFailure = failureRecorder(options);
+  const recordAttempt = attemptRecorder(options);
   // Sends in flight per URL, so the claim leaves a busy receiver's deliveries for later; and per
   // budget (a send counts against the one it was claimed under until it ends).
   const busy = new Map<string, number>();
@@ -481,7 +553,13 @@ export function startWebhookDispatcher(options: DispatcherOptions): WakeableLoop
                 loop.wake();
               }, slowAfterMs)
             : undefined;
-        const sending: Promise<void> = sendOne(options, delivery, signers, noteFailure)
+        const sending: Promise<void> = sendOne(
+          options,
+          delivery,
+          signers,
+          noteFailure,
+          recordAttempt,
+        )
           .catch((error) => log(`webhook ${delivery.id}: ${String(error)}`))
           .finally(() => {
             clearTimeout(slow);
