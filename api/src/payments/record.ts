@@ -84,23 +84,32 @@ export async function recordWalletChange(
     const [row] = updated;
     if (!row) return false;
     const reversed = after.state === 'reversed' && before.state !== 'reversed';
-    if (isTransition(change))
-      await appendEvent(tx, change, now, reversed ? { forwardedAmountUsdc: row.forwarded } : {});
-    if (newlyPaid) await markOrderPaid(tx, change.orderId, after.paymentTxHash, now);
-    // Note: the receipt is queued with the payment it confirms (sent by the mail dispatcher).
-    if (newlyPaid) await enqueuePaidMails(tx, change.orderId, now);
-    if (reversed) await markOrderReversed(tx, change.orderId, now);
-    // Note: a shortfall is told the moment it is seen, so it is settled the same day.
     const underpaid = (s: PaymentSnapshot) => paymentPhase(s.state, s.exception) === 'underpaid';
-    if (underpaid(after) && !underpaid(before)) await enqueueShortfall(tx, change.orderId, now);
+    // Note: the writes below depend on none of each other's results, so they go to Postgres
+    // together (one round trip, in the order asked, all in this transaction); an error in one
+    // still rolls back the whole change.
+    await Promise.all([
+      isTransition(change)
+        ? appendEvent(tx, change, now, reversed ? { forwardedAmountUsdc: row.forwarded } : {})
+        : undefined,
+      newlyPaid ? markOrderPaid(tx, change.orderId, after.paymentTxHash, now) : undefined,
+      // Note: the receipt is queued with the payment it confirms (sent by the mail dispatcher).
+      newlyPaid ? enqueuePaidMails(tx, change.orderId, now) : undefined,
+      reversed ? markOrderReversed(tx, change.orderId, now) : undefined,
+      // Note: a shortfall is told the moment it is seen, so it is settled the same day.
+      underpaid(after) && !underpaid(before)
+        ? enqueueShortfall(tx, change.orderId, now)
+        : undefined,
+      // Note: delivered at commit, so the payment page is pushed exactly what was stored.
+      noticePaymentChange(tx, change.orderId),
+    ]);
     // Note: an excess held for the payer that went with the payment: nobody is asked to claim it.
     if (reversed) {
       const left = after.detected - parseUsdc(row.forwarded);
       await cancelUnsentDepositRefunds(tx, change.walletId, left > 0n ? left : 0n, now);
     }
+    // Note: after the order's update, whose state the webhooks' payloads carry.
     await enqueueOrderEvents(tx, change.walletId, eventsForTransition(before, after), now);
-    // Note: delivered at commit, so the payment page is pushed exactly what was stored.
-    await noticePaymentChange(tx, change.orderId);
     return true;
   });
 }
