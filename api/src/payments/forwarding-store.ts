@@ -330,20 +330,24 @@ export async function completeRound(
       block_number: m.blockNumber.toString(),
       gas_cost_wei: m.gasCostWei.toString(),
     }));
-    await tx.execute(sql`
-      update forwarding_transfers set status = 'confirmed', tx_hash = v.tx_hash,
-        block_number = v.block_number, gas_cost_wei = v.gas_cost_wei,
-        confirmed_at = ${now.toISOString()}::timestamptz
-      from jsonb_to_recordset(${JSON.stringify(confirmed)}::jsonb)
-        as v(id uuid, tx_hash text, block_number numeric, gas_cost_wei numeric)
-      where forwarding_transfers.id = v.id and ${legByIdOf(mined.map((m) => m.leg))}`);
-    await enqueueOrderEvents(
-      tx,
-      wallet.id,
-      ['order.forwarded'],
-      now,
-      summaryOf(wallet, mined, amount, now),
-    );
+    // Note: the legs and the webhook (read from the wallet updated above, and from `mined`) do not
+    // depend on each other: sent together, one round trip.
+    await Promise.all([
+      tx.execute(sql`
+        update forwarding_transfers set status = 'confirmed', tx_hash = v.tx_hash,
+          block_number = v.block_number, gas_cost_wei = v.gas_cost_wei,
+          confirmed_at = ${now.toISOString()}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(confirmed)}::jsonb)
+          as v(id uuid, tx_hash text, block_number numeric, gas_cost_wei numeric)
+        where forwarding_transfers.id = v.id and ${legByIdOf(mined.map((m) => m.leg))}`),
+      enqueueOrderEvents(
+        tx,
+        wallet.id,
+        ['order.forwarded'],
+        now,
+        summaryOf(wallet, mined, amount, now),
+      ),
+    ]);
     return true;
   });
 }
