@@ -64,6 +64,22 @@ async function signed(
   });
 }
 
+/** The forwarding chain of `relayer` on the test's anvil (rich's address as token and treasury). */
+function relayerChain(
+  relayer: ForwardingChain['relayer'],
+  over: PublicClient = client,
+): ForwardingChain {
+  return {
+    client: over,
+    rpcUrl: anvil.rpcUrl,
+    chainId: foundry.id,
+    token: rich.address,
+    relayer,
+    treasury: rich.address,
+    relayerLock: new NonceLock(),
+  };
+}
+
 beforeAll(async () => {
   anvil = await startAnvil({ port: await freePort(), blockTime: 0.2 });
   client = createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl), cacheTime: 0 });
@@ -207,15 +223,7 @@ describe("an order's own failures", () => {
 describe('sendFromRelayer', () => {
   test('a transaction the node refuses is forgotten: the next one does not inherit a dead record', async () => {
     const broke = privateKeyToAccount(generatePrivateKey());
-    const chain: ForwardingChain = {
-      client,
-      rpcUrl: anvil.rpcUrl,
-      chainId: foundry.id,
-      token: rich.address,
-      relayer: broke,
-      treasury: rich.address,
-      relayerLock: new NonceLock(),
-    };
+    const chain = relayerChain(broke);
     const records = new Map<string, SignedTx>();
     const recordFor = (leg: string) => ({
       save: async (tx: SignedTx) => {
@@ -254,15 +262,7 @@ describe('sendFromRelayer', () => {
         },
       }),
     });
-    const chain: ForwardingChain = {
-      client: counted,
-      rpcUrl: anvil.rpcUrl,
-      chainId: foundry.id,
-      token: rich.address,
-      relayer,
-      treasury: rich.address,
-      relayerLock: new NonceLock(),
-    };
+    const chain = relayerChain(relayer, counted);
     const record = { save: async () => {}, forget: async () => {} };
     const sent = await Promise.all(
       [1n, 2n, 3n].map((value) => sendFromRelayer(chain, { to: rich.address, value }, record)),
@@ -284,15 +284,7 @@ describe('sendFromRelayer', () => {
   test('sends asked for at once go as one group: consecutive nonces, each recorded before any is broadcast', async () => {
     const relayer = privateKeyToAccount(generatePrivateKey());
     await rpc('anvil_setBalance', [relayer.address, `0x${parseEther('1').toString(16)}`]);
-    const chain: ForwardingChain = {
-      client,
-      rpcUrl: anvil.rpcUrl,
-      chainId: foundry.id,
-      token: rich.address,
-      relayer,
-      treasury: rich.address,
-      relayerLock: new NonceLock(),
-    };
+    const chain = relayerChain(relayer);
     const events: string[] = [];
     const records = new Map<string, SignedTx>();
     const recordFor = (leg: string, fails = false) => ({
