@@ -65,16 +65,7 @@ export function sendFromRelayer(
   options: { batch?: boolean } = {},
 ): Promise<SignedTx> {
   return new Promise<SignedTx>((resolve, reject) => {
-    // Note: `prepare: false`, one eth_estimateGas: viem otherwise fills a local account's request
-    // through eth_fillTransaction first (a second estimate, the nonce and the fees), which this
-    // group reads once for all its sends. On the pending state, as that fill was: a leg whose
-    // authorization a transaction in the pool already uses fails here and takes no nonce.
-    const gas = chain.client.estimateGas({
-      account: chain.relayer,
-      ...request,
-      blockTag: 'pending',
-      prepare: false,
-    });
+    const gas = chain.client.estimateGas({ account: chain.relayer, ...request });
     // Note: read when the group is formed; a failure then refuses this send alone.
     gas.catch(() => {});
     let queue = sendQueues.get(chain.relayerLock);

@@ -248,39 +248,6 @@ describe('sendFromRelayer', () => {
     await client.waitForTransactionReceipt({ hash: fee.hash, pollingInterval: 50 });
   });
 
-  test("a group's sends ask the node for one gas estimate each, and for the nonce and fees once", async () => {
-    const relayer = privateKeyToAccount(generatePrivateKey());
-    await rpc('anvil_setBalance', [relayer.address, `0x${parseEther('1').toString(16)}`]);
-    const methods: string[] = [];
-    const counted = createPublicClient({
-      chain: foundry,
-      cacheTime: 0,
-      transport: http(anvil.rpcUrl, {
-        onFetchRequest: async (_request, init) => {
-          const body = JSON.parse(String(init.body)) as { method: string } | { method: string }[];
-          for (const call of Array.isArray(body) ? body : [body]) methods.push(call.method);
-        },
-      }),
-    });
-    const chain = relayerChain(relayer, counted);
-    const record = { save: async () => {}, forget: async () => {} };
-    const sent = await Promise.all(
-      [1n, 2n, 3n].map((value) => sendFromRelayer(chain, { to: rich.address, value }, record)),
-    );
-    expect(sent.map((tx) => tx.nonce)).toEqual([0, 1, 2]);
-    const count = (method: string) => methods.filter((m) => m === method).length;
-    // Note: a request filled through eth_fillTransaction (viem's default for a local account)
-    // costs the node a second estimate and a nonce and fee read per send.
-    expect(count('eth_fillTransaction')).toBe(0);
-    expect(count('eth_estimateGas')).toBe(3);
-    expect(count('eth_getTransactionCount')).toBe(1);
-    expect(count('eth_sendRawTransaction')).toBe(3);
-    for (const tx of sent)
-      expect(
-        (await client.waitForTransactionReceipt({ hash: tx.hash, pollingInterval: 50 })).status,
-      ).toBe('success');
-  });
-
   test('sends asked for at once go as one group: consecutive nonces, each recorded before any is broadcast', async () => {
     const relayer = privateKeyToAccount(generatePrivateKey());
     await rpc('anvil_setBalance', [relayer.address, `0x${parseEther('1').toString(16)}`]);
