@@ -5,7 +5,6 @@
 // connection, and Postgres releases its claims at that moment, so another worker takes over at
 // once instead of waiting for a lease to run out.
 import postgres from 'postgres';
-import { inGroups } from '../loops/in-groups.ts';
 
 /** Claims of one worker process. */
 export interface WalletClaims {
@@ -40,24 +39,39 @@ export function walletClaims(databaseUrl: string): WalletClaims {
   // Note: one statement at a time on the one connection; the claims and releases asked for while
   // one runs go together in the next (one round trip for all of them, in the order asked), so a
   // busy worker's claims never queue one by one behind each other.
-  const asks = inGroups<Ask, boolean>(async (group) => {
-    const rows = await sql<{ ok: boolean | null }[]>`
-      select case when t.kind = 'claim'
-          then pg_try_advisory_lock(hashtext(${NAMESPACE}), hashtext(t.id))
-          else pg_advisory_unlock(hashtext(${NAMESPACE}), hashtext(t.id)) end as ok
-      from unnest(${group.map((a) => a.kind)}::text[], ${group.map((a) => a.walletId)}::text[])
-        with ordinality as t(kind, id, n)
-      order by t.n`;
-    return group.map((_, i) => rows[i]?.ok === true);
-  }, MAX_ASKS);
-  const ask = (kind: Ask['kind'], walletId: string) => asks.ask({ kind, walletId });
+  const pending: Ask[] = [];
+  let running: Promise<void> | undefined;
+  const drain = async () => {
+    while (pending.length > 0) {
+      const asks = pending.splice(0, MAX_ASKS);
+      try {
+        const rows = await sql<{ ok: boolean | null }[]>`
+          select case when t.kind = 'claim'
+              then pg_try_advisory_lock(hashtext(${NAMESPACE}), hashtext(t.id))
+              else pg_advisory_unlock(hashtext(${NAMESPACE}), hashtext(t.id)) end as ok
+          from unnest(${asks.map((a) => a.kind)}::text[], ${asks.map((a) => a.walletId)}::text[])
+            with ordinality as t(kind, id, n)
+          order by t.n`;
+        for (const [i, ask] of asks.entries()) ask.resolve(rows[i]?.ok === true);
+      } catch (error) {
+        for (const ask of asks) ask.reject(error);
+      }
+    }
+    // Note: in the same step as the last look at `pending`, so no ask is left without a drain.
+    running = undefined;
+  };
+  const ask = (kind: Ask['kind'], walletId: string) =>
+    new Promise<boolean>((resolve, reject) => {
+      pending.push({ kind, walletId, resolve, reject });
+      running ??= drain();
+    });
   return {
     claim: (walletId) => ask('claim', walletId),
     release: async (walletId) => {
       await ask('release', walletId);
     },
     close: async () => {
-      await asks.settled();
+      await running;
       await sql.end({ timeout: 5 });
     },
   };
@@ -67,6 +81,8 @@ export function walletClaims(databaseUrl: string): WalletClaims {
 interface Ask {
   kind: 'claim' | 'release';
   walletId: string;
+  resolve: (answer: boolean) => void;
+  reject: (error: unknown) => void;
 }
 
 /** Most claims and releases in one statement. */

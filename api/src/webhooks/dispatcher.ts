@@ -14,7 +14,6 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { stores, type webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
 import { backoffDelayMs } from '../loops/backoff.ts';
-import { inGroups } from '../loops/in-groups.ts';
 import { startWakeableLoop, type WakeableLoop } from '../loops/wakeable-loop.ts';
 import { enqueueAccountNotice } from '../mail/notices.ts';
 import { type AttemptResult, postWebhook } from './http-post.ts';
@@ -349,7 +348,7 @@ function failureRecorder(options: DispatcherOptions): NoteFailure {
 /** Records an attempt; resolves with the delivery's next status once it is written. */
 type RecordAttempt = (delivery: Delivery, result: AttemptResult, at: Date) => Promise<string>;
 
-/** An attempt to be written, with its delivery's next state. */
+/** An attempt waiting to be written. */
 interface AttemptAsk {
   deliveryId: string;
   result: AttemptResult;
@@ -357,30 +356,55 @@ interface AttemptAsk {
   status: string;
   attempts: number;
   next: Date;
+  resolve: (status: string) => void;
+  reject: (error: unknown) => void;
 }
 
 /** Most attempts written in one statement. */
 const MAX_ATTEMPTS_A_STATEMENT = 500;
 
 /**
- * Writes attempts in groups (loops/in-groups.ts): those that end while one statement is written go
- * together in the next, so a busy moment's webhooks cost one round trip for many, and a quiet
- * one's attempt is written at once.
+ * Writes attempts one statement at a time: the attempts that end while one is written go together
+ * in the next (each with its delivery's next state), so a busy moment's webhooks cost one round
+ * trip for many, and a quiet one's attempt is written at once.
  */
 function attemptRecorder(options: DispatcherOptions): RecordAttempt {
-  const writes = inGroups<AttemptAsk, string>(async (asks) => {
-    await writeAttempts(options.db, asks);
-    return asks.map((ask) => ask.status);
-  }, MAX_ATTEMPTS_A_STATEMENT);
-  return (delivery, result, at) => {
-    const attempts = delivery.attemptCount + 1;
-    const next = new Date(
-      at.getTime() + backoffDelayMs(attempts, options.retryBaseMs, MAX_RETRY_DELAY_MS),
-    );
-    const retry = result.retryable && next.getTime() <= new Date(delivery.retryUntil).getTime();
-    const status = result.delivered ? 'delivered' : retry ? 'pending' : 'failed';
-    return writes.ask({ deliveryId: delivery.id, result, at, status, attempts, next });
+  const pending: AttemptAsk[] = [];
+  let draining = false;
+  const drain = async () => {
+    draining = true;
+    while (pending.length > 0) {
+      const asks = pending.splice(0, MAX_ATTEMPTS_A_STATEMENT);
+      try {
+        await writeAttempts(options.db, asks);
+        for (const ask of asks) ask.resolve(ask.status);
+      } catch (error) {
+        for (const ask of asks) ask.reject(error);
+      }
+    }
+    // Note: in the same step as the last look at `pending`, so no attempt is left without a drain.
+    draining = false;
   };
+  return (delivery, result, at) =>
+    new Promise<string>((resolve, reject) => {
+      const attempts = delivery.attemptCount + 1;
+      const next = new Date(
+        at.getTime() + backoffDelayMs(attempts, options.retryBaseMs, MAX_RETRY_DELAY_MS),
+      );
+      const retry = result.retryable && next.getTime() <= new Date(delivery.retryUntil).getTime();
+      const status = result.delivered ? 'delivered' : retry ? 'pending' : 'failed';
+      pending.push({
+        deliveryId: delivery.id,
+        result,
+        at,
+        status,
+        attempts,
+        next,
+        resolve,
+        reject,
+      });
+      if (!draining) void drain();
+    });
 }
 
 /** Stores attempts and their deliveries' next states, in one statement. */
