@@ -11,7 +11,7 @@ import { indexedTransfer, readIndexerPosition } from '../chain/indexer.ts';
 import type { Database } from '../db/client.ts';
 import { inParallel } from '../loops/in-parallel.ts';
 import { type TransferRow, toDepositTransfer } from './indexed-transfers.ts';
-import { recordWalletChange, type WalletChange } from './record.ts';
+import { MAX_CHANGES_TOGETHER, recordWalletChanges, type WalletChange } from './record.ts';
 
 /** Settings of the detection passes. */
 export interface DetectionSettings {
@@ -116,8 +116,11 @@ function candidateWallets(
       where status = 'waiting' and expired_at <= ${now.toISOString()}`;
 }
 
-/** Wallet changes recorded at the same time (each holds one of the worker's connections). */
-const RECORD_CONCURRENCY = 8;
+/** Groups of wallet changes recorded at the same time (each holds one of the worker's connections). */
+const GROUPS_AT_ONCE = 4;
+
+/** Reversals checked against the chain at the same time. */
+const CHAIN_ASKS_AT_ONCE = 8;
 
 /** Runs one pass at `now`; `full` forces a reconciliation of every unpaid wallet. */
 export async function runDetectionPass(
@@ -151,15 +154,31 @@ export async function runDetectionPass(
     const change = walletChange(group, headBlock, now, settings);
     if (change) found.push(change);
   }
-  // Note: each wallet's change is its own transaction, so several are recorded at once (a paid
-  // order's stock rows are locked in one order, see payments/stock.ts); a failure fails the pass
-  // after the others were recorded, and the next pass reads what is left from the rows again.
-  const recorded = await inParallel(
-    found,
-    RECORD_CONCURRENCY,
-    async (change) =>
-      !(await indexerOnlyForgot(change, settings)) && (await recordWalletChange(db, change, now)),
+  // Note: the changes of a pass are recorded together, up to MAX_CHANGES_TOGETHER a transaction
+  // (see recordWalletChanges: a group that fails is recorded change by change); a failure fails the
+  // pass after the others were recorded, and the next pass reads what is left from the rows again.
+  // Note: a reversal the chain could not be asked about waits for the next pass; the others go on.
+  let unasked: unknown;
+  const forgot = await inParallel(found, CHAIN_ASKS_AT_ONCE, (change) =>
+    indexerOnlyForgot(change, settings).catch((error: unknown) => {
+      unasked ??= error;
+      return true;
+    }),
   );
+  const recordable = found.filter((_, i) => !forgot[i]);
+  const groups: WalletChange[][] = [];
+  for (let i = 0; i < recordable.length; i += MAX_CHANGES_TOGETHER)
+    groups.push(recordable.slice(i, i + MAX_CHANGES_TOGETHER));
+  const stored = new Set(
+    (
+      await inParallel(groups, GROUPS_AT_ONCE, async (group) => {
+        const written = await recordWalletChanges(db, group, now);
+        return group.filter((_, i) => written[i]);
+      })
+    ).flat(),
+  );
+  if (unasked !== undefined) throw unasked;
+  const recorded = found.map((change) => stored.has(change));
   const changes = found.filter((_, i) => recorded[i]);
   // Note: '' once the pass has run, so an empty transfer table does not mean "full pass" again.
   const next = lastTransferId ?? cursor.lastTransferId ?? '';

@@ -12,7 +12,8 @@ import {
 } from '@store/shared';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client.ts';
-import { orders, paymentEvents, paymentWallets } from '../db/schema.ts';
+import { orders, paymentEvents, paymentWallets, products } from '../db/schema.ts';
+import { inParallel } from '../loops/in-parallel.ts';
 import { enqueuePaidMails, enqueueShortfall } from '../mail/outbox.ts';
 import { eventsForTransition } from '../webhooks/events.ts';
 import { enqueueOrderEvents } from '../webhooks/outbox.ts';
@@ -46,6 +47,23 @@ function isTransition({ before, after }: WalletChange): boolean {
 }
 
 /**
+ * Runs the stock steps of the orders paid in one transaction one after another: two of them may
+ * take the same product, and each must see what the one before it took and held.
+ */
+type StockTurn = <T>(step: () => Promise<T>) => Promise<T>;
+
+const eachAtOnce: StockTurn = (step) => step();
+
+function oneAfterAnother(): StockTurn {
+  let last: Promise<unknown> = Promise.resolve();
+  return (step) => {
+    const run = last.then(step, step);
+    last = run.catch(() => {});
+    return run;
+  };
+}
+
+/**
  * Stores the change; false when there is none or another pass already stored one.
  * Note: the update is conditional on the row still being what the pass read, so two workers
  * (a restart overlapping the old process) never record a transition or pay an order twice.
@@ -56,62 +74,166 @@ export async function recordWalletChange(
   now: Date,
 ): Promise<boolean> {
   if (!isChange(change)) return false;
-  const { before, after } = change;
-  const newlyPaid = isPaidState(after.state) && !isPaidState(before.state);
-  const newlyDetected = isPaymentDetected(after.state) && !isPaymentDetected(before.state);
   return db.transaction(async (tx) => {
-    const updated = await tx
-      .update(paymentWallets)
-      .set({
-        status: after.state,
-        exception: after.exception,
-        detectedAmountUsdc: formatUsdcFull(after.detected),
-        receivedAmountUsdc: formatUsdcFull(after.received),
-        depositTxHash: after.paymentTxHash,
-        ...(newlyPaid ? { paymentReceivedAt: now } : {}),
-        ...(newlyDetected ? { detectedAt: now } : {}),
-      })
-      .where(
-        and(
-          eq(paymentWallets.id, change.walletId),
-          eq(paymentWallets.status, before.state),
-          eq(paymentWallets.exception, before.exception),
-          eq(paymentWallets.detectedAmountUsdc, formatUsdcFull(before.detected)),
-          eq(paymentWallets.receivedAmountUsdc, formatUsdcFull(before.received)),
-        ),
-      )
-      .returning({ id: paymentWallets.id, forwarded: paymentWallets.forwardedAmountUsdc });
-    const [row] = updated;
+    const row = await updateWallet(tx, change, now);
     if (!row) return false;
-    const reversed = after.state === 'reversed' && before.state !== 'reversed';
-    const underpaid = (s: PaymentSnapshot) => paymentPhase(s.state, s.exception) === 'underpaid';
-    // Note: the writes below depend on none of each other's results, so they go to Postgres
-    // together (one round trip, in the order asked, all in this transaction); an error in one
-    // still rolls back the whole change.
-    await Promise.all([
-      isTransition(change)
-        ? appendEvent(tx, change, now, reversed ? { forwardedAmountUsdc: row.forwarded } : {})
-        : undefined,
-      newlyPaid ? markOrderPaid(tx, change.orderId, after.paymentTxHash, now) : undefined,
-      // Note: the receipt is queued with the payment it confirms (sent by the mail dispatcher).
-      newlyPaid ? enqueuePaidMails(tx, change.orderId, now) : undefined,
-      reversed ? markOrderReversed(tx, change.orderId, now) : undefined,
-      // Note: a shortfall is told the moment it is seen, so it is settled the same day.
-      underpaid(after) && !underpaid(before)
-        ? enqueueShortfall(tx, change.orderId, now)
-        : undefined,
-      // Note: delivered at commit, so the payment page is pushed exactly what was stored.
-      noticePaymentChange(tx, change.orderId),
-    ]);
-    // Note: an excess held for the payer that went with the payment: nobody is asked to claim it.
-    if (reversed) {
-      const left = after.detected - parseUsdc(row.forwarded);
-      await cancelUnsentDepositRefunds(tx, change.walletId, left > 0n ? left : 0n, now);
-    }
-    // Note: after the order's update, whose state the webhooks' payloads carry.
-    await enqueueOrderEvents(tx, change.walletId, eventsForTransition(before, after), now);
+    await writeChange(tx, change, row, now, eachAtOnce);
     return true;
   });
+}
+
+/** Wallet changes recorded in one transaction at most (a pass records more in several). */
+export const MAX_CHANGES_TOGETHER = 32;
+
+/**
+ * Stores several wallets' changes in one transaction, each as `recordWalletChange` would (true for
+ * each one stored). Their statements go to Postgres together, stage by stage: the wallets' guarded
+ * updates, then every stored change's writes; the stock of the orders they pay is taken one order
+ * after another, with the products locked first in one order. When the transaction fails (one
+ * change's write, a deadlock), nothing of it is kept and each change is recorded in a transaction of
+ * its own, so one bad change never holds back the others; then the first failure is thrown.
+ */
+export async function recordWalletChanges(
+  db: Database,
+  changes: readonly WalletChange[],
+  now: Date,
+): Promise<boolean[]> {
+  const stored = changes.map(isChange);
+  const todo = changes.filter((_, i) => stored[i]);
+  if (todo.length <= 1)
+    return Promise.all(
+      changes.map((change, i) => (stored[i] ? recordWalletChange(db, change, now) : false)),
+    );
+  try {
+    const written = await db.transaction(async (tx) => {
+      // Note: in the wallets' order, so two transactions that share wallets lock them alike.
+      const sorted = [...todo].sort((a, b) => a.walletId.localeCompare(b.walletId));
+      const rows = await Promise.all(sorted.map((change) => updateWallet(tx, change, now)));
+      const kept = sorted.flatMap((change, i) => {
+        const row = rows[i];
+        return row ? [{ change, row }] : [];
+      });
+      const paying = kept.filter(({ change }) => isNewlyPaid(change));
+      const withStock =
+        paying.length > 1
+          ? await lockProductsOf(
+              tx,
+              paying.map(({ change }) => change.orderId),
+            )
+          : new Set<string>();
+      const turn = oneAfterAnother();
+      await Promise.all(
+        kept.map(({ change, row }) =>
+          writeChange(tx, change, row, now, withStock.has(change.orderId) ? turn : eachAtOnce),
+        ),
+      );
+      return new Set(kept.map(({ change }) => change));
+    });
+    return changes.map((change) => written.has(change));
+  } catch {
+    return inParallel(changes, RECORD_ALONE_CONCURRENCY, (change) =>
+      recordWalletChange(db, change, now),
+    );
+  }
+}
+
+/** Changes recorded at the same time, each in its own transaction, after a group failed. */
+const RECORD_ALONE_CONCURRENCY = 8;
+
+function isNewlyPaid({ before, after }: WalletChange): boolean {
+  return isPaidState(after.state) && !isPaidState(before.state);
+}
+
+/**
+ * Locks the catalogue products of the orders about to be paid together, in the products' order
+ * (as one order's own lines are, see payments/stock.ts), so that the group never waits on a
+ * product another transaction holds while holding one that transaction waits for; the orders that
+ * have any (their stock steps then run one after another).
+ */
+async function lockProductsOf(tx: Transaction, orderIds: readonly string[]): Promise<Set<string>> {
+  const rows = await tx.execute<{ order_id: string }>(sql`
+    select o.id::text as order_id
+    from ${orders} o
+    cross join lateral jsonb_array_elements(o.items) as item
+    join ${products} p on p.id::text = item->>'productId' and p.store_id = o.store_id
+    where o.id in (${sql.join(
+      orderIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )}) and o.source = 'storefront'
+    order by p.id
+    for update of p`);
+  return new Set([...rows].map((row) => row.order_id));
+}
+
+/** The guarded update of the wallet: its row, or undefined when it is no longer what was read. */
+async function updateWallet(
+  tx: Transaction,
+  change: WalletChange,
+  now: Date,
+): Promise<{ forwarded: string } | undefined> {
+  const { before, after } = change;
+  const newlyDetected = isPaymentDetected(after.state) && !isPaymentDetected(before.state);
+  const [row] = await tx
+    .update(paymentWallets)
+    .set({
+      status: after.state,
+      exception: after.exception,
+      detectedAmountUsdc: formatUsdcFull(after.detected),
+      receivedAmountUsdc: formatUsdcFull(after.received),
+      depositTxHash: after.paymentTxHash,
+      ...(isNewlyPaid(change) ? { paymentReceivedAt: now } : {}),
+      ...(newlyDetected ? { detectedAt: now } : {}),
+    })
+    .where(
+      and(
+        eq(paymentWallets.id, change.walletId),
+        eq(paymentWallets.status, before.state),
+        eq(paymentWallets.exception, before.exception),
+        eq(paymentWallets.detectedAmountUsdc, formatUsdcFull(before.detected)),
+        eq(paymentWallets.receivedAmountUsdc, formatUsdcFull(before.received)),
+      ),
+    )
+    .returning({ forwarded: paymentWallets.forwardedAmountUsdc });
+  return row;
+}
+
+/** Everything a stored change writes besides its wallet: its event, the order, mails, webhooks. */
+async function writeChange(
+  tx: Transaction,
+  change: WalletChange,
+  row: { forwarded: string },
+  now: Date,
+  stockTurn: StockTurn,
+): Promise<void> {
+  const { before, after } = change;
+  const newlyPaid = isNewlyPaid(change);
+  const reversed = after.state === 'reversed' && before.state !== 'reversed';
+  const underpaid = (s: PaymentSnapshot) => paymentPhase(s.state, s.exception) === 'underpaid';
+  // Note: the writes below depend on none of each other's results, so they go to Postgres
+  // together (one round trip, in the order asked, all in this transaction); an error in one
+  // still rolls back the whole change.
+  await Promise.all([
+    isTransition(change)
+      ? appendEvent(tx, change, now, reversed ? { forwardedAmountUsdc: row.forwarded } : {})
+      : undefined,
+    newlyPaid
+      ? stockTurn(() => markOrderPaid(tx, change.orderId, after.paymentTxHash, now))
+      : undefined,
+    // Note: the receipt is queued with the payment it confirms (sent by the mail dispatcher).
+    newlyPaid ? enqueuePaidMails(tx, change.orderId, now) : undefined,
+    reversed ? markOrderReversed(tx, change.orderId, now) : undefined,
+    // Note: a shortfall is told the moment it is seen, so it is settled the same day.
+    underpaid(after) && !underpaid(before) ? enqueueShortfall(tx, change.orderId, now) : undefined,
+    // Note: delivered at commit, so the payment page is pushed exactly what was stored.
+    noticePaymentChange(tx, change.orderId),
+  ]);
+  // Note: an excess held for the payer that went with the payment: nobody is asked to claim it.
+  if (reversed) {
+    const left = after.detected - parseUsdc(row.forwarded);
+    await cancelUnsentDepositRefunds(tx, change.walletId, left > 0n ? left : 0n, now);
+  }
+  // Note: after the order's update, whose state the webhooks' payloads carry.
+  await enqueueOrderEvents(tx, change.walletId, eventsForTransition(before, after), now);
 }
 
 /** The wallet of an underpaid order its merchant accepts as paid, as the caller locked it. */
