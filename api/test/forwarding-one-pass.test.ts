@@ -7,7 +7,7 @@ import { describe, expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
 import { chainLedger } from '@store/stack/chain-ledger';
 import { payUsdc } from '@store/stack/usdc';
-import { parseUnits } from 'viem';
+import { createPublicClient, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { type DetectionCursor, runDetectionPass } from '../src/payments/detection.ts';
@@ -19,6 +19,8 @@ import { payableUniversalOrder, walletOf } from './support/payments.ts';
 import { balancesOf, waitUntil } from './support/settlement.ts';
 
 const CONFIRMATIONS = 2;
+/** The selector of the token's `balanceOf(address)`. */
+const BALANCE_OF = '0x70a08231';
 // Note: no worker: the test runs detection and forwarding itself, one pass at a time.
 const t = useChainApi({ confirmations: CONFIRMATIONS, poolSize: 4 });
 
@@ -37,16 +39,34 @@ describe('a round mined short of its depth', () => {
       return wallet.status === 'received' && wallet;
     }, 'the payment at depth');
 
-    const ctx = forwardingContext(config, t.workerDatabase.db);
+    // Note: the token's balanceOf, counted as the node is asked (a round is planned from one read).
+    const balanceReads: string[] = [];
+    const base = forwardingContext(config, t.workerDatabase.db);
+    const client = createPublicClient({
+      transport: http(config.chain.rpcUrl, {
+        onFetchRequest: async (request) => {
+          const asked = [await request.clone().json()].flat() as {
+            method: string;
+            params?: [{ data?: string }];
+          }[];
+          for (const call of asked)
+            if (call.method === 'eth_call' && call.params?.[0]?.data?.startsWith(BALANCE_OF))
+              balanceReads.push(call.params[0].data);
+        },
+      }),
+      cacheTime: 0,
+    });
+    const ctx = { ...base, chain: { ...base.chain, client } };
     try {
       expect(await forwardWallet(ctx, received)).toBe(true);
     } finally {
-      await ctx.claims.close();
+      await base.claims.close();
     }
     const wallet = await walletOf(t.workerDatabase.db, order.orderId);
     expect(wallet.forwardingStatus).toBe('completed');
     expect(wallet.forwardedAmountUsdc).toBe('4.000000');
     expect(await openRoundLegs(t.workerDatabase.db, wallet.id)).toEqual([]);
+    expect(balanceReads).toHaveLength(1);
     // The chain: the payout holds its 98%, and the legs are CONFIRMATIONS deep.
     expect((await balancesOf(t.stack.env, payout)).usdc).toBe(
       splitFee(parseUnits('4.00', 6)).merchant,

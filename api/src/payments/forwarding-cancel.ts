@@ -65,6 +65,8 @@ export async function roundShortfall(
   now = new Date(),
   /** Whether each leg's authorization is used, by leg id, when the caller already asked. */
   used?: ReadonlyMap<string, boolean>,
+  /** The address's balance, when the caller just read it to plan these very legs. */
+  knownBalance?: bigint,
 ): Promise<Shortfall | undefined> {
   const address = wallet.walletAddress as `0x${string}`;
   let unpaid = 0n;
@@ -87,7 +89,7 @@ export async function roundShortfall(
         reason: `the payment ${wallet.depositTxHash} is no longer on the chain (a reorg?)`,
       };
   }
-  const balance = await tokenBalance(chain, address);
+  const balance = knownBalance ?? (await tokenBalance(chain, address));
   if (balance >= unpaid) return undefined;
   return {
     gone: false,

@@ -111,7 +111,13 @@ async function forwardClaimedWallet(ctx: ForwardingContext, work: WalletWork): P
     await deferForwarding(ctx.db, wallet.id, new Date(Date.now() + 30_000));
     return false;
   }
-  if (legs.length === 0) legs = (await planNext(ctx, work, account.address)) ?? [];
+  // Note: the balance a round was just planned from is what it may send (read once a pass).
+  let plannedFrom: bigint | undefined;
+  if (legs.length === 0) {
+    const planned = await planNext(ctx, work, account.address);
+    legs = planned?.legs ?? [];
+    plannedFrom = planned?.balance;
+  }
   if (legs.length === 0) return false;
   // Note: a refund round is always EIP-3009 (the relayer pays its gas), whatever the mode.
   const refund = legs.some((leg) => leg.leg === 'refund');
@@ -125,7 +131,7 @@ async function forwardClaimedWallet(ctx: ForwardingContext, work: WalletWork): P
     // Note: before anything is sent again (a leg a reorg took away), the payment must still be
     // on the chain and the address must hold what the legs send: else they would only revert.
     const used = await authorizationsUsed(ctx, account.address, legs);
-    const shortfall = await roundShortfall(ctx.chain, wallet, legs, new Date(), used);
+    const shortfall = await roundShortfall(ctx.chain, wallet, legs, new Date(), used, plannedFrom);
     if (shortfall?.gone) throw new PaymentLeftChainError(shortfall.reason);
     if (shortfall) throw new Error(shortfall.reason);
     crashPoint(ctx.crashAt, refund ? 'refund-before-signing' : 'before-signing');
@@ -265,7 +271,7 @@ async function planNext(
   ctx: ForwardingContext,
   { wallet, lastRound }: WalletWork,
   address: `0x${string}`,
-): Promise<LegRow[] | undefined> {
+): Promise<PlannedRound | undefined> {
   const now = new Date();
   // Note: one read of the wallet's refund figures tells which of the steps below has work; a
   // step that reserved something is followed by a fresh read (and a look for a ready refund).
@@ -281,7 +287,7 @@ async function planNext(
     const refund = await planRefundRound(ctx.db, wallet, address, (round) =>
       forwardingNonce(wallet.id, round, 'refund'),
     );
-    if (refund?.length) return refund;
+    if (refund?.length) return { legs: refund };
   }
   return planRound(ctx, wallet, lastRound + 1, address, now, figures);
 }
@@ -306,6 +312,12 @@ function untilDepth(missing: bigint): Date {
 
 const BASE_BLOCK_MS = 200;
 
+/** A round's legs as planned, with the address's balance they were planned from when read. */
+interface PlannedRound {
+  legs: LegRow[];
+  balance?: bigint;
+}
+
 /** Inserts the next round's legs for what the address holds; undefined when there is nothing. */
 async function planRound(
   ctx: ForwardingContext,
@@ -314,7 +326,7 @@ async function planRound(
   address: `0x${string}`,
   now: Date,
   figures: RefundFigures,
-): Promise<LegRow[] | undefined> {
+): Promise<PlannedRound | undefined> {
   // Note: never what is held for the payer (an excess, a refund of an underpaid order).
   const amounts = forwardableOf(wallet, figures);
   if (!isForwardable(amounts, now)) return undefined;
@@ -332,7 +344,8 @@ async function planRound(
       ? { authorizationNonce: forwardingNonce(wallet.id, round, leg.leg) }
       : {}),
   }));
-  return insertLegs(ctx.db, wallet.id, ctx.mode, round, legs);
+  const inserted = await insertLegs(ctx.db, wallet.id, ctx.mode, round, legs);
+  return inserted && { legs: inserted, balance };
 }
 
 /**
