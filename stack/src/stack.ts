@@ -62,6 +62,20 @@ export interface LocalStack {
 export type ServiceEnv = Record<string, string | undefined>;
 
 /**
+ * The worker's runtime settings (Bun's JavaScriptCore and its allocator), measured at 50
+ * payments a second for 20 s (docs/benchmarks.md, "The worker's runtime"). The engine's top
+ * compiler tier kept recompiling for the whole run: 4.9-5.4 CPU seconds of compiler threads for
+ * 1,000 payments beside 13 on the main thread, 1.8-2.5 without that tier, and the main thread no
+ * slower. The allocator gave freed pages back to the system after 10 ms and took them again at
+ * once: 1.4-1.6 CPU seconds of its own thread, 0.6-0.8 when it waits 5 s.
+ * Note: docker-compose.yml sets the same for its worker.
+ */
+export const WORKER_RUNTIME: ServiceEnv = {
+  BUN_JSC_useFTLJIT: '0',
+  MIMALLOC_PURGE_DELAY: '5000',
+};
+
+/**
  * The environments of the API and the worker processes. The API gets only public key material
  * (xpub, addresses, the webhook public key) and its role's DATABASE_URL; the worker gets its role
  * and the secrets (deposit seed, relayer key, webhook signing key). Neither gets the owner's URL.
@@ -102,6 +116,7 @@ export function serviceEnvironments(stack: Pick<LocalStack, 'env' | 'databaseUrl
     },
     worker: {
       ...chain,
+      ...WORKER_RUNTIME,
       ...defined({
         PAYMENT_MNEMONIC: e.PAYMENT_MNEMONIC,
         RELAYER_PRIVATE_KEY: e.RELAYER_PRIVATE_KEY,
