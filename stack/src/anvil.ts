@@ -26,9 +26,6 @@ export type AnvilOptions = {
   stateInterval?: number;
 };
 
-/** The states of the latest blocks anvil keeps for reads and reorgs at a past block. */
-const STATES_KEPT = 256;
-
 /** A running anvil process. */
 export type Anvil = {
   rpcUrl: string;
@@ -81,12 +78,6 @@ async function spawnAnvil(options: AnvilOptions, loadsState: boolean): Promise<A
   const chainId = options.chainId ?? LOCAL_CHAIN_ID;
   const args = ['--port', String(port), '--chain-id', String(chainId)];
   args.push('--block-time', String(blockTime));
-  // Note: past its in-memory history (1,500 blocks at block times of 2 s and less), anvil writes
-  // each block's whole state to disk as JSON (0.5-1 MB a block once the chain has a few thousand
-  // accounts, up to 3,600 of them under ~/.foundry, left there when it stops): gigabytes for
-  // every chain that ran an hour. No part of the product reads state older than a few blocks (a
-  // reorg's depth), so older states are dropped instead.
-  args.push('--prune-history', String(STATES_KEPT));
   if (stateFile) args.push('--state', stateFile, '--state-interval', String(stateInterval));
 
   const child = Bun.spawn([anvilBinaryPath(), ...args], {
