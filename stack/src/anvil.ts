@@ -1,7 +1,8 @@
 // Local chain for development and tests: the anvil binary from @foundry-rs/anvil.
-import { existsSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { LOCAL_CHAIN_ID } from '@store/api/chain/networks';
 
@@ -79,6 +80,8 @@ async function spawnAnvil(options: AnvilOptions, loadsState: boolean): Promise<A
   const args = ['--port', String(port), '--chain-id', String(chainId)];
   args.push('--block-time', String(blockTime));
   if (stateFile) args.push('--state', stateFile, '--state-interval', String(stateInterval));
+  const statesDir = pastStatesFolder(stateFile);
+  args.push('--cache-path', statesDir);
 
   const child = Bun.spawn([anvilBinaryPath(), ...args], {
     // Note: its own process group, so a Ctrl-C in the terminal reaches the dev command alone,
@@ -91,18 +94,23 @@ async function spawnAnvil(options: AnvilOptions, loadsState: boolean): Promise<A
   const output = collectTail(child.stdout, child.stderr);
   const rpcUrl = `http://127.0.0.1:${port}`;
   // Note: if this process exits without stop(), anvil still gets SIGTERM (and dumps its state).
-  const onExit = () => child.kill('SIGTERM');
+  const onExit = () => {
+    child.kill('SIGTERM');
+    rmSync(statesDir, { recursive: true, force: true });
+  };
   process.once('exit', onExit);
 
   const stop = async () => {
     process.off('exit', onExit);
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    process.kill(child.pid, 'SIGTERM');
-    const exited = await Promise.race([child.exited.then(() => true), Bun.sleep(10_000)]);
-    if (!exited) {
-      process.kill(child.pid, 'SIGKILL');
-      await child.exited;
+    if (child.exitCode === null && child.signalCode === null) {
+      process.kill(child.pid, 'SIGTERM');
+      const exited = await Promise.race([child.exited.then(() => true), Bun.sleep(10_000)]);
+      if (!exited) {
+        process.kill(child.pid, 'SIGKILL');
+        await child.exited;
+      }
     }
+    rmSync(statesDir, { recursive: true, force: true });
   };
 
   try {
@@ -120,6 +128,24 @@ async function spawnAnvil(options: AnvilOptions, loadsState: boolean): Promise<A
     await stop();
     throw new Error(`anvil did not start on port ${port}: ${String(error)}\n${output()}`);
   }
+}
+
+/**
+ * The folder anvil writes the states of past blocks to, emptied now: beside the state file, or a
+ * temporary one. Past 1,500 blocks (at block times of 2 s and less) anvil writes each block's whole
+ * state there as JSON (0.5-1 MB a block once the chain has a few thousand accounts, up to 3,600
+ * of them) and leaves them when it stops; by default under ~/.foundry, where every chain that ran
+ * an hour left gigabytes (25 GB on one machine). Here they go where `stop()` and the next start
+ * remove them.
+ * Note: the states are still written: keeping fewer (`--prune-history`) left anvil's state
+ * disagreeing with its own logs under load (docs/benchmarks.md).
+ */
+function pastStatesFolder(stateFile: string | undefined): string {
+  if (!stateFile) return mkdtempSync(join(tmpdir(), 'anvil-states-'));
+  const folder = `${stateFile}.past-states`;
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  return folder;
 }
 
 function isListening(port: number): Promise<boolean> {
