@@ -38,6 +38,11 @@ describe('a round mined short of its depth', () => {
       const wallet = await walletOf(t.workerDatabase.db, order.orderId);
       return wallet.status === 'received' && wallet;
     }, 'the payment at depth');
+    const paidHead = await createPublicClient({
+      transport: http(config.chain.rpcUrl),
+    }).getBlockNumber({
+      cacheTime: 0,
+    });
 
     // Note: the token's balanceOf, counted as the node is asked (a round is planned from one read).
     const balanceReads: string[] = [];
@@ -74,5 +79,12 @@ describe('a round mined short of its depth', () => {
     const ledger = await chainLedger(t.stack.env, t.workerDatabase.db);
     expect(ledger.breaches).toEqual([]);
     expect(ledger.authorizationsUsedTwice).toEqual([]);
+    // The chain as it was before the round: the payment's 4.00 in and still on the address (the
+    // balance read at that block, like the logs; read now it is 0, a transfer out with no log).
+    const before = await chainLedger(t.stack.env, t.workerDatabase.db, { atBlock: paidHead });
+    const then = before.wallets.find((w) => w.address === order.address.toLowerCase());
+    expect(then).toMatchObject({ received: parseUnits('4.00', 6), toMerchant: 0n, toTreasury: 0n });
+    expect(then?.balance).toBe(parseUnits('4.00', 6));
+    expect(before.breaches.filter((breach) => breach.includes('≠'))).toEqual([]);
   }, 60_000);
 });
