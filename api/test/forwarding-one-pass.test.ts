@@ -79,8 +79,8 @@ describe('a round mined short of its depth', () => {
     const ledger = await chainLedger(t.stack.env, t.workerDatabase.db);
     expect(ledger.breaches).toEqual([]);
     expect(ledger.authorizationsUsedTwice).toEqual([]);
-    // The chain as it was before the round: the payment's 4.00 in and still on the address (the
-    // balance read at that block, like the logs; read now it is 0, a transfer out with no log).
+    // The chain as it was before the round: the payment's 4.00 in and still on the address. The
+    // balance is read at that block, like the logs; read at the head it is 0 with no transfer out.
     const before = await chainLedger(t.stack.env, t.workerDatabase.db, { atBlock: paidHead });
     const then = before.wallets.find((w) => w.address === order.address.toLowerCase());
     expect(then).toMatchObject({ received: parseUnits('4.00', 6), toMerchant: 0n, toTreasury: 0n });

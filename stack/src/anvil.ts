@@ -137,8 +137,8 @@ async function spawnAnvil(options: AnvilOptions, loadsState: boolean): Promise<A
  * of them) and leaves them when it stops; by default under ~/.foundry, where every chain that ran
  * an hour left gigabytes (25 GB on one machine). Here they go where `stop()` and the next start
  * remove them.
- * Note: the states are still written: keeping fewer (`--prune-history`) left anvil's state
- * disagreeing with its own logs under load (docs/benchmarks.md).
+ * Note: the states are still written: keeping fewer (`--prune-history`) saved the chain no CPU
+ * and changes which past states it answers for (docs/benchmarks.md).
  */
 function pastStatesFolder(stateFile: string | undefined): string {
   if (!stateFile) return mkdtempSync(join(tmpdir(), 'anvil-states-'));
