@@ -7,7 +7,9 @@
 // as paid by a transaction only when the receipt holds the token's event for its authorization.
 import {
   type Address,
+  decodeAbiParameters,
   decodeFunctionData,
+  decodeFunctionResult,
   encodeFunctionData,
   type Hash,
   type Hex,
@@ -32,6 +34,75 @@ export function batchRequest(token: Address, calls: readonly Hex[]): { to: Addre
     }),
   };
 }
+
+/**
+ * Each call of a batch run once, together, on the pending state as the relayer (one `eth_call` of
+ * the batch): null for a call that would pay, else why the token refuses it (an authorization a
+ * mined or pooled transaction already used, expired, or more than the address holds).
+ * Note: on `pending`, so a transaction the relayer already has in the pool (a lost one sent again)
+ * counts: its authorization reads as used and the leg is not sent a second time.
+ */
+export async function simulateBatch(
+  chain: ForwardingChain,
+  calls: readonly Hex[],
+): Promise<(string | null)[]> {
+  const { data } = await chain.client.call({
+    account: chain.relayer.address,
+    ...batchRequest(chain.token, calls),
+    blockTag: 'pending',
+  });
+  const results = decodeFunctionResult({
+    abi: multicall3Abi,
+    functionName: 'aggregate3',
+    data: data ?? '0x',
+  });
+  return calls.map((_, i) => {
+    const result = results[i];
+    if (!result) return 'the batch did not run this call';
+    return result.success ? null : revertReason(result.returnData);
+  });
+}
+
+/** The reason a call reverted with (`Error(string)`), or its raw bytes. */
+function revertReason(returnData: Hex): string {
+  if (returnData.startsWith(ERROR_STRING_SELECTOR)) {
+    try {
+      const [reason] = decodeAbiParameters([{ type: 'string' }], `0x${returnData.slice(10)}`);
+      return reason;
+    } catch {
+      // Note: malformed: the raw bytes below.
+    }
+  }
+  return returnData === '0x' ? 'reverted without a reason' : `reverted (${returnData})`;
+}
+
+const ERROR_STRING_SELECTOR = '0x08c379a0';
+
+/**
+ * Gas a batch gives each of its calls before the send's margin: at least this, or what one of
+ * them costs as a transaction of its own (the 21,000 of a transaction included), whichever is more.
+ * Note: a `transferWithAuthorization` of Circle's USDC to an address that held none uses about
+ * 60,000 in a batch (a new balance and a new authorization slot); what is not used is not paid.
+ */
+export const BATCH_CALL_GAS = 100_000n;
+
+/**
+ * The gas each call of a batch gets: `BATCH_CALL_GAS`, or one of its calls estimated as a
+ * transaction of its own if that is more (asked once per relayer; a failed ask is asked again).
+ */
+export async function batchCallGas(chain: ForwardingChain, call: Hex): Promise<bigint> {
+  let known = callGasKnown.get(chain.relayerLock);
+  if (!known) {
+    known = chain.client
+      .estimateGas({ account: chain.relayer.address, to: chain.token, data: call })
+      .then((gas) => (gas > BATCH_CALL_GAS ? gas : BATCH_CALL_GAS));
+    callGasKnown.set(chain.relayerLock, known);
+    known.catch(() => callGasKnown.delete(chain.relayerLock));
+  }
+  return known.catch(() => BATCH_CALL_GAS);
+}
+
+const callGasKnown = new WeakMap<object, Promise<bigint>>();
 
 /** Whether Multicall3 has code on the chain, asked once per relayer (a failed ask is asked again). */
 export function hasMulticall3(chain: ForwardingChain): Promise<boolean> {

@@ -11,7 +11,14 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import { usdcAbi } from '../chain/usdc-abi.ts';
-import { batchRequest, hasMulticall3, legGasCost, rememberBatchCalls } from './forwarding-batch.ts';
+import {
+  batchCallGas,
+  batchRequest,
+  hasMulticall3,
+  legGasCost,
+  rememberBatchCalls,
+  simulateBatch,
+} from './forwarding-batch.ts';
 import {
   type ForwardingChain,
   MAX_GROUP_SENDS,
@@ -47,11 +54,13 @@ const GAS_MARGIN_PERCENT = 20n;
  * Signs a relayer transaction at the chain's `pending` nonce (see `RelayerManager.nextNonce`),
  * records it (Postgres), and only then broadcasts it, under the relayer's lock.
  * Sends asked for while the lock is held go together in the next group: one nonce read, one fee
- * read, consecutive nonces, every record saved before any of the group is broadcast. Gas is
- * estimated as soon as the send is asked for, outside the lock (it does not depend on the nonce);
- * a send whose estimate fails is refused alone and takes no nonce. The group's `batch` sends (token
+ * read, consecutive nonces, every record saved before any of the group is broadcast. A send's gas
+ * is estimated as soon as it is asked for, outside the lock (it does not depend on the nonce); a
+ * send whose estimate fails is refused alone and takes no nonce. The group's `batch` sends (token
  * calls) go out as one transaction through Multicall3 (see forwarding-batch.ts), recorded on each
- * of them: they share its nonce, its fate at the node and its receipt.
+ * of them: they share its nonce, its fate at the node and its receipt. They are not estimated one
+ * by one: the batch is run once on the pending state, under the lock, after the nonce is read, and
+ * a call that would fail there is refused alone and left out (each call gets `batchCallGas`).
  * Note: when the node refuses a transaction (no ETH, nonce taken, underpriced: anything but
  * "already known"), its records are cleared, so no two transactions ever hold the same relayer
  * nonce and the next transaction takes the nonce this one did not use (the group's later sends go
@@ -65,9 +74,8 @@ export function sendFromRelayer(
   options: { batch?: boolean } = {},
 ): Promise<SignedTx> {
   return new Promise<SignedTx>((resolve, reject) => {
-    const gas = chain.client.estimateGas({ account: chain.relayer, ...request });
-    // Note: read when the group is formed; a failure then refuses this send alone.
-    gas.catch(() => {});
+    // Note: a batch send is estimated in its group, where it is known whether it goes alone.
+    const gas = options.batch === true ? null : estimateSend(chain, request);
     let queue = sendQueues.get(chain.relayerLock);
     if (!queue) {
       queue = [];
@@ -82,7 +90,8 @@ export function sendFromRelayer(
 interface QueuedSend {
   request: { to: Address; data?: Hex; value?: bigint };
   record: TxRecord;
-  gas: Promise<bigint>;
+  /** Null for a batch send until its group decides (see `sizeBatchSends`). */
+  gas: Promise<bigint> | null;
   /** A token call that may share a transaction with others (`data` on the token). */
   batch: boolean;
   resolve: (tx: SignedTx) => void;
@@ -99,6 +108,45 @@ interface GroupTx {
 /** The sends waiting for the relayer's lock, by lock (one relayer, one queue). */
 const sendQueues = new WeakMap<NonceLock, QueuedSend[]>();
 
+/** The send's gas estimate (viem fills the relayer's request on the pending state). */
+function estimateSend(
+  chain: ForwardingChain,
+  request: { to: Address; data?: Hex; value?: bigint },
+): Promise<bigint> {
+  const gas = chain.client.estimateGas({ account: chain.relayer, ...request });
+  // Note: read when the group is formed; a failure then refuses this send alone.
+  gas.catch(() => {});
+  return gas;
+}
+
+/**
+ * Gives the group's batch sends their gas. Two or more, with Multicall3 on the chain: the batch is
+ * run once on the pending state; a call that fails there is refused with the token's reason and
+ * the others get `batchCallGas` each. Else each is estimated as a transaction of its own.
+ */
+async function sizeBatchSends(chain: ForwardingChain, group: readonly QueuedSend[]) {
+  const batched = group.filter((send) => send.batch && send.gas === null);
+  if (batched.length === 0) return;
+  if (batched.length < 2 || !(await hasMulticall3(chain))) {
+    for (const send of batched) send.gas = estimateSend(chain, send.request);
+    return;
+  }
+  const calls = batched.map((send) => send.request.data ?? '0x');
+  const refusals = await simulateBatch(chain, calls);
+  const first = calls.find((_, i) => refusals[i] === null);
+  const gas = first ? batchCallGas(chain, first) : Promise.resolve(0n);
+  for (const [i, send] of batched.entries()) {
+    const reason = refusals[i];
+    send.gas = reason === null || reason === undefined ? gas : refused(reason);
+  }
+}
+
+function refused(reason: string): Promise<bigint> {
+  const error = Promise.reject(new Error(`the token refuses the authorization: ${reason}`));
+  error.catch(() => {});
+  return error;
+}
+
 function scheduleGroup(chain: ForwardingChain, queue: QueuedSend[]): void {
   void chain.relayerLock.run(() => sendGroup(chain, queue));
 }
@@ -106,8 +154,9 @@ function scheduleGroup(chain: ForwardingChain, queue: QueuedSend[]): void {
 /**
  * The group's transactions: each send alone, except the batch sends when there are two or more
  * and the chain has Multicall3: one transaction for all of them, in the place of the first.
- * Note: its gas is the sum of their estimates (each counts the 21,000 of a transaction of its own,
- * which pays for the batch's own calls many times over; what is not used is not paid).
+ * Note: its gas is the sum of its calls' gas (`batchCallGas` each, at least what one costs as a
+ * transaction of its own, 21,000 included, which pays for the batch's own work many times over;
+ * what is not used is not paid).
  */
 async function groupTransactions(
   chain: ForwardingChain,
@@ -178,9 +227,19 @@ async function sendGroup(chain: ForwardingChain, queue: QueuedSend[]): Promise<v
   if (group.length === 0) return;
   try {
     const fees = await chain.client.estimateFeesPerGas();
+    // Note: the nonce is read first: a lost transaction it sends again is in the pending state
+    // the batch is then run on.
+    const manager = relayerManagerOf(chain);
+    const first = manager
+      ? await manager.nextNonce()
+      : await chain.client.getTransactionCount({
+          address: chain.relayer.address,
+          blockTag: 'pending',
+        });
+    await sizeBatchSends(chain, group);
     const estimated = await Promise.all(
       group.map((send) =>
-        send.gas.then(
+        (send.gas ?? estimateSend(chain, send.request)).then(
           (gas) => ({ send, gas }),
           (error) => {
             send.reject(error);
@@ -192,13 +251,6 @@ async function sendGroup(chain: ForwardingChain, queue: QueuedSend[]): Promise<v
     const ready = estimated.filter((e): e is { send: QueuedSend; gas: bigint } => e !== null);
     if (ready.length === 0) return;
     const txs = await groupTransactions(chain, ready);
-    const manager = relayerManagerOf(chain);
-    const first = manager
-      ? await manager.nextNonce()
-      : await chain.client.getTransactionCount({
-          address: chain.relayer.address,
-          blockTag: 'pending',
-        });
     const signed = await Promise.all(
       txs.map(async (unit, i) => {
         const raw = await chain.relayer.signTransaction({
