@@ -1,9 +1,9 @@
 // The legs handed to the relayer together are sized by one run of their batch on the pending
 // state, under the relayer's lock, instead of one gas estimate each: at 50 payments a second the
-// per-leg estimates (viem fills a local account's request through eth_fillTransaction, which
-// anvil answers by building the pending block) were about half of the local chain's CPU. A call
-// that fails in that run (its authorization already used by a transaction in the pool) is
-// refused alone and takes no nonce; the others go out in one transaction.
+// per-leg estimates (viem fills a local account's request through eth_fillTransaction) were about
+// half of the local chain's CPU. A call that fails in that run (its authorization already used by
+// a transaction in the pool) is refused alone and takes no nonce; the others go out in one
+// transaction.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { chainLedger } from '@store/stack/chain-ledger';
 import { payUsdc } from '@store/stack/usdc';
