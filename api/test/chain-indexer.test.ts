@@ -33,7 +33,11 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { getIndexerStatus } from '../src/chain/indexer-status.ts';
-import { transferWithAuthorizationTypes, usdcAbi, usdcDomain } from '../src/chain/usdc-abi.ts';
+import {
+  signTransferAuthorization,
+  transferWithAuthorizationData,
+  usdcAbi,
+} from '../src/chain/usdc-abi.ts';
 
 const SCHEMA = 'indexer';
 let dir: string;
@@ -235,28 +239,10 @@ describe('EIP-3009', () => {
       validBefore: BigInt(Math.floor(Date.now() / 1000) + 3600),
       nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
     };
-    const signature = await payer.signTypedData({
-      domain: usdcDomain(anvil.chainId, token.usdc),
-      types: transferWithAuthorizationTypes,
-      primaryType: 'TransferWithAuthorization',
-      message,
-    });
-    const args = [
-      message.from,
-      message.to,
-      message.value,
-      message.validAfter,
-      message.validBefore,
-      message.nonce,
-      signature,
-    ] as const;
+    const signature = await signTransferAuthorization(payer, anvil.chainId, token.usdc, message);
+    const call = { to: token.usdc, data: transferWithAuthorizationData(message, signature) };
     const relayer = wallet(LOCAL_ACCOUNT_INDEX.relayer);
-    const hash = await relayer.writeContract({
-      address: token.usdc,
-      abi: usdcAbi,
-      functionName: 'transferWithAuthorization',
-      args,
-    });
+    const hash = await relayer.sendTransaction(call);
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
     expect(receipt.status).toBe('success');
     const balanceOf = (account: Address) =>
@@ -277,12 +263,7 @@ describe('EIP-3009', () => {
       }),
     ).toBe(true);
 
-    const replay = relayer.writeContract({
-      address: token.usdc,
-      abi: usdcAbi,
-      functionName: 'transferWithAuthorization',
-      args,
-    });
+    const replay = relayer.sendTransaction(call);
     await expect(replay).rejects.toThrow('authorization is used');
   });
 });

@@ -10,7 +10,6 @@ import { payUsdc } from '@store/stack/usdc';
 import {
   type Address,
   createPublicClient,
-  encodeFunctionData,
   type Hex,
   http,
   type PublicClient,
@@ -18,7 +17,7 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { transferWithAuthorizationTypes, usdcAbi, usdcDomain } from '../src/chain/usdc-abi.ts';
+import { signTransferAuthorization, transferWithAuthorizationData } from '../src/chain/usdc-abi.ts';
 import { loadWorkerConfig } from '../src/config.ts';
 import { type DetectionCursor, runDetectionPass } from '../src/payments/detection.ts';
 import { forwardWallet } from '../src/payments/forwarding.ts';
@@ -136,25 +135,8 @@ describe("the relayer's batch", () => {
             validBefore: BigInt(Math.floor(Date.now() / 1000) + 3600),
             nonce,
           };
-          const signature = await owner.signTypedData({
-            domain: usdcDomain(chain.chainId, token),
-            types: transferWithAuthorizationTypes,
-            primaryType: 'TransferWithAuthorization',
-            message,
-          });
-          return encodeFunctionData({
-            abi: usdcAbi,
-            functionName: 'transferWithAuthorization',
-            args: [
-              message.from,
-              message.to,
-              message.value,
-              message.validAfter,
-              message.validBefore,
-              message.nonce,
-              signature,
-            ],
-          });
+          const signature = await signTransferAuthorization(owner, chain.chainId, token, message);
+          return transferWithAuthorizationData(message, signature);
         }),
       );
 

@@ -1,6 +1,6 @@
 // The part of Circle's FiatToken (USDC) interface the product uses; the same on Base and locally.
 import { usdcDomainNameOf } from '@store/shared';
-import { parseAbi } from 'viem';
+import { type Address, encodeFunctionData, type Hex, type LocalAccount, parseAbi } from 'viem';
 
 /** USDC (FiatTokenV2_2) functions and events used by the api and the worker. */
 export const usdcAbi = parseAbi([
@@ -32,6 +32,48 @@ export const transferWithAuthorizationTypes = {
     { name: 'nonce', type: 'bytes32' },
   ],
 } as const;
+
+/** An EIP-3009 transfer its `from` account authorizes: what it signs. */
+export interface TransferAuthorization {
+  from: Address;
+  to: Address;
+  value: bigint;
+  validAfter: bigint;
+  validBefore: bigint;
+  nonce: Hex;
+}
+
+/** The signature of `account` (the authorization's `from`) on a transfer of USDC at `usdc`. */
+export function signTransferAuthorization(
+  account: LocalAccount,
+  chainId: number,
+  usdc: Address,
+  message: TransferAuthorization,
+): Promise<Hex> {
+  return account.signTypedData({
+    domain: usdcDomain(chainId, usdc),
+    types: transferWithAuthorizationTypes,
+    primaryType: 'TransferWithAuthorization',
+    message,
+  });
+}
+
+/** The token call that makes a signed authorization's transfer (anyone may send it). */
+export function transferWithAuthorizationData(message: TransferAuthorization, signature: Hex): Hex {
+  return encodeFunctionData({
+    abi: usdcAbi,
+    functionName: 'transferWithAuthorization',
+    args: [
+      message.from,
+      message.to,
+      message.value,
+      message.validAfter,
+      message.validBefore,
+      message.nonce,
+      signature,
+    ],
+  });
+}
 
 /** EIP-712 types of an EIP-3009 `cancelAuthorization` message. */
 export const cancelAuthorizationTypes = {

@@ -5,8 +5,12 @@
 
 import type { ForwardingLegStatus } from '@store/shared';
 import { and, eq } from 'drizzle-orm';
-import { encodeFunctionData, type Hash, type Hex, type LocalAccount } from 'viem';
-import { transferWithAuthorizationTypes, usdcAbi, usdcDomain } from '../chain/usdc-abi.ts';
+import type { Address, Hash, Hex, LocalAccount } from 'viem';
+import {
+  signTransferAuthorization,
+  type TransferAuthorization,
+  transferWithAuthorizationData,
+} from '../chain/usdc-abi.ts';
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers } from '../db/schema.ts';
 import {
@@ -125,39 +129,20 @@ export async function prepareAuthorization(
   // Note: a leg whose transaction reverted, or whose nonce went to another, is signed anew.
   if (await recordedTxOnItsWay(ctx, leg)) return null;
   const now = BigInt(Math.floor(Date.now() / 1000));
-  let signature = leg.signature as Hex | null;
-  let validBefore = leg.validBefore ? BigInt(leg.validBefore) : 0n;
-  let signed: Pick<LegRow, 'signature' | 'validBefore'> | undefined;
-  if (!signature || validBefore < now + RESIGN_MARGIN_S) {
-    validBefore = now + AUTHORIZATION_LIFETIME_S;
-    signature = await account.signTypedData({
-      domain: usdcDomain(ctx.chain.chainId, ctx.chain.token),
-      types: transferWithAuthorizationTypes,
-      primaryType: 'TransferWithAuthorization',
-      message: {
-        from: account.address,
-        to: leg.toAddress as `0x${string}`,
-        value: BigInt(leg.value),
-        validAfter: 0n,
-        validBefore,
-        nonce,
-      },
-    });
-    signed = { signature, validBefore: String(validBefore) };
-  }
-  const data = encodeFunctionData({
-    abi: usdcAbi,
-    functionName: 'transferWithAuthorization',
-    args: [
-      account.address,
-      leg.toAddress as `0x${string}`,
-      BigInt(leg.value),
-      0n,
-      validBefore,
-      nonce,
-      signature,
-    ],
-  });
+  const stored = leg.validBefore ? BigInt(leg.validBefore) : 0n;
+  const kept = leg.signature && stored >= now + RESIGN_MARGIN_S ? (leg.signature as Hex) : null;
+  const message: TransferAuthorization = {
+    from: account.address,
+    to: leg.toAddress as Address,
+    value: BigInt(leg.value),
+    validAfter: 0n,
+    validBefore: kept ? stored : now + AUTHORIZATION_LIFETIME_S,
+    nonce,
+  };
+  const signature =
+    kept ?? (await signTransferAuthorization(account, ctx.chain.chainId, ctx.chain.token, message));
+  const signed = kept ? undefined : { signature, validBefore: String(message.validBefore) };
+  const data = transferWithAuthorizationData(message, signature);
   return {
     request: { to: ctx.chain.token, data },
     record: legTxRecord(ctx.db, { id: leg.id, signature }, 'sent', signed),
