@@ -37,8 +37,9 @@ async function homeStatesSinceStart(): Promise<string[]> {
 /** The folder the running chain was told to write past states to (its command line). */
 function statesFolderOf(pid: number): string {
   const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-  const folder = args[args.indexOf('--cache-path') + 1];
-  if (!args.includes('--cache-path') || !folder) throw new Error('anvil has no --cache-path');
+  const flag = args.indexOf('--cache-path');
+  const folder = flag >= 0 ? args[flag + 1] : undefined;
+  if (!folder) throw new Error('anvil has no --cache-path');
   return folder;
 }
 

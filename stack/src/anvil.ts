@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { LOCAL_CHAIN_ID } from '@store/api/chain/networks';
+import type { Subprocess } from 'bun';
 
 /** Options of `startAnvil`. */
 export type AnvilOptions = {
@@ -82,21 +83,28 @@ async function spawnAnvil(options: AnvilOptions, loadsState: boolean): Promise<A
   if (stateFile) args.push('--state', stateFile, '--state-interval', String(stateInterval));
   const statesDir = pastStatesFolder(stateFile);
   args.push('--cache-path', statesDir);
+  const removeStates = () => rmSync(statesDir, { recursive: true, force: true });
 
-  const child = Bun.spawn([anvilBinaryPath(), ...args], {
-    // Note: its own process group, so a Ctrl-C in the terminal reaches the dev command alone,
-    // which stops the indexer before the chain.
-    detached: true,
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
+  let child: Subprocess<'ignore', 'pipe', 'pipe'>;
+  try {
+    child = Bun.spawn([anvilBinaryPath(), ...args], {
+      // Note: its own process group, so a Ctrl-C in the terminal reaches the dev command alone,
+      // which stops the indexer before the chain.
+      detached: true,
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+  } catch (error) {
+    removeStates();
+    throw error;
+  }
   const output = collectTail(child.stdout, child.stderr);
   const rpcUrl = `http://127.0.0.1:${port}`;
   // Note: if this process exits without stop(), anvil still gets SIGTERM (and dumps its state).
   const onExit = () => {
     child.kill('SIGTERM');
-    rmSync(statesDir, { recursive: true, force: true });
+    removeStates();
   };
   process.once('exit', onExit);
 
@@ -110,7 +118,7 @@ async function spawnAnvil(options: AnvilOptions, loadsState: boolean): Promise<A
         await child.exited;
       }
     }
-    rmSync(statesDir, { recursive: true, force: true });
+    removeStates();
   };
 
   try {

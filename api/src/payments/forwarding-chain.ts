@@ -136,8 +136,8 @@ async function sizeBatchSends(chain: ForwardingChain, group: readonly QueuedSend
   const first = calls.find((_, i) => refusals[i] === null);
   const gas = first ? batchCallGas(chain, first) : Promise.resolve(0n);
   for (const [i, send] of batched.entries()) {
-    const reason = refusals[i];
-    send.gas = reason === null || reason === undefined ? gas : refused(reason);
+    const reason = refusals[i] ?? null;
+    send.gas = reason === null ? gas : refused(reason);
   }
 }
 
