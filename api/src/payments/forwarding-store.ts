@@ -31,16 +31,25 @@ const UNDERPAID = sql`(pw.status = 'waiting' and pw.exception = 'underpaid')`;
  * same rule in SQL, so a wallet still waiting to be paid is not read on every pass), or a round a
  * crash left open; never one stopped for a person or waiting for its retry time. A reversed
  * wallet only to record legs already on their way, or once its window closed (what is left).
+ * Note: one statement, without the wallets in `skip` (those the loop is forwarding already), so a
+ * busy pass reads only the rows it can start.
  */
-export async function loadWalletsWithWork(db: Database, now: Date, limit: number) {
+export async function loadWalletsWithWork(
+  db: Database,
+  now: Date,
+  limit: number,
+  skip: readonly string[] = [],
+): Promise<WalletRow[]> {
   const at = now.toISOString();
   // Note: a wallet whose unforwarded funds are all held for the payer (an excess awaiting its
   // claim, an underpaid order refunded) is not listed until its refund is ready; an underpaid one
   // whose window closed only once its merchant accepted it as paid. A reversed wallet's open legs
   // are listed to be closed (recorded as paid, or cancelled).
-  const rows = await db.execute<{ id: string }>(sql`
-    select w.id from payment_wallets w
-    where w.id in (
+  const w = paymentWallets;
+  return db
+    .select()
+    .from(w)
+    .where(sql`${w.id} in (
         select pw.id from payment_wallets pw
         where pw.forwarding_due and (pw.status = 'received'
           or (pw.status = 'reversed' and pw.expired_at <= ${at})
@@ -56,18 +65,22 @@ export async function loadWalletsWithWork(db: Database, now: Date, limit: number
           where status = 'ready' and source = 'deposit' and wallet_id is not null
         union select wallet_id from forwarding_transfers
           where status not in ('confirmed', 'canceled'))
-      and w.forwarding_status <> 'failed'
-      and (w.status <> 'reversed' or w.expired_at <= ${at}
-        or w.id in (select wallet_id from forwarding_transfers
+      and ${w.forwardingStatus} <> 'failed'
+      and (${w.status} <> 'reversed' or ${w.expiredAt} <= ${at}
+        or ${w.id} in (select wallet_id from forwarding_transfers
           where status not in ('confirmed', 'canceled')))
-      and (w.forwarding_next_attempt_at is null or w.forwarding_next_attempt_at <= ${at})
-    order by w.payment_received_at nulls last
-    limit ${limit}`);
-  if (rows.length === 0) return [];
-  return db
-    .select()
-    .from(paymentWallets)
-    .where(sql`${paymentWallets.id} in ${rows.map((r) => r.id)}`);
+      and (${w.forwardingNextAttemptAt} is null or ${w.forwardingNextAttemptAt} <= ${at})
+      and not (${w.id} = any(${uuidArray(skip)}::uuid[]))`)
+    .orderBy(sql`${w.paymentReceivedAt} nulls last`)
+    .limit(limit);
+}
+
+/**
+ * A list of ids as one Postgres array literal (one parameter, whatever its length: the statement
+ * stays one prepared shape).
+ */
+function uuidArray(ids: readonly string[]): string {
+  return `{${ids.join(',')}}`;
 }
 
 /** One wallet as it is now; undefined when there is none. */

@@ -207,8 +207,9 @@ export function startForwardingLoop(options: ForwardingLoopOptions): WakeableLoo
     options.intervalMs ?? 200,
     async () => {
       if (inFlight.size >= limit) return false;
-      const wallets = await loadWalletsWithWork(options.db, new Date(), limit * 2);
-      const fresh = wallets.filter((w) => !inFlight.has(w.id)).slice(0, limit - inFlight.size);
+      const fresh = await loadWalletsWithWork(options.db, new Date(), limit - inFlight.size, [
+        ...inFlight.keys(),
+      ]);
       for (const wallet of fresh) {
         // Note: woken again only after a recorded round (more may have arrived meanwhile).
         const run = forwardAndRecord(options, settings, waits, wallet)
