@@ -50,8 +50,9 @@ describe('the wallets the forwarding loop starts', () => {
   });
 
   test('leave out the wallets already being forwarded, within the places asked for', async () => {
-    expect(await listed(1, [paid[0] as string])).toEqual([paid[1]]);
-    expect(await listed(10, [paid[2] as string, paid[0] as string])).toEqual([paid[1]]);
+    const [oldest, second, newest] = paid as [string, string, string];
+    expect(await listed(1, [oldest])).toEqual([second]);
+    expect(await listed(10, [newest, oldest])).toEqual([second]);
     expect(await listed(10, paid)).toEqual([]);
   });
 });

@@ -30,6 +30,11 @@ export interface LevelOptions {
   confirmations: number;
   /** Longest wait for the backlog after the last payment arrived. */
   drainSeconds: number;
+  /**
+   * Seconds paid at the same rate just before the measured ones, by the same stream (0: none).
+   * The worker starts with the level, so they are its first seconds: reported apart (`coldStart`).
+   */
+  warmupSeconds?: number;
   /** Extra environment of the worker (e.g. forwarding settings). */
   workerEnv?: Record<string, string>;
   /**
@@ -69,7 +74,9 @@ export interface LevelResult {
   /** Deposit addresses with more than the two legs out, or with money left at depth. */
   extraTransfers: number;
   unforwarded: number;
-  /** CPU seconds each process used from the first payment to the end of the drain. */
+  /** The warm-up's payments (the worker's first seconds) and their depth → forwarded, ms. */
+  coldStart: { payments: number; depthToForwarded: Summary } | null;
+  /** CPU seconds each process used from the first measured payment to the end of the drain. */
   cpu: { name: string; seconds: number }[];
   /** Where a payment's time went, from the database's own timestamps (ms, p50/p95). */
   stages: Record<string, { p50: number; p95: number }>;
@@ -79,12 +86,16 @@ export interface LevelResult {
  * From the worker's records: recorded at depth → its round planned (the queue before forwarding),
  * planned → the round recorded complete (sending, mining and depth of the legs).
  */
-async function forwardingStages(db: Database): Promise<LevelResult['stages']> {
+async function forwardingStages(
+  db: Database,
+  orderIds: readonly string[],
+): Promise<LevelResult['stages']> {
   const rows = await db.execute<{ stage: string; p50: number; p95: number }>(sql`
     with w as (
       select pw.payment_received_at as received, pw.forwarded_at as forwarded,
         (select min(t.created_at) from forwarding_transfers t where t.wallet_id = pw.id) as planned
-      from payment_wallets pw where pw.forwarded_at is not null)
+      from payment_wallets pw where pw.forwarded_at is not null
+        and pw.order_id = any(${`{${orderIds.join(',')}}`}::uuid[]))
     select 'depth recorded → planned' as stage,
         percentile_cont(0.5) within group (order by extract(epoch from planned - received)) * 1000 as p50,
         percentile_cont(0.95) within group (order by extract(epoch from planned - received)) * 1000 as p95
@@ -114,12 +125,14 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
   }) as PublicClient;
   const webhookTimes: number[] = [];
   const forwardedOrders = new Set<string>();
+  // Note: the warm-up's webhooks are not counted (filled once its orders exist).
+  const warmOrders = new Set<string>();
   const receiver = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
     fetch: async (request) => {
       const body = JSON.parse(await request.text()) as { orderId: string; type: string };
-      webhookTimes.push(performance.now());
+      if (!warmOrders.has(body.orderId)) webhookTimes.push(performance.now());
       if (body.type === 'order.forwarded') forwardedOrders.add(body.orderId);
       return new Response('ok');
     },
@@ -148,12 +161,13 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
     await prepareSenders(env);
     background = startBackground(env, options.background, 0);
     const payments = Math.round(options.rate * options.seconds);
-    log(`rate ${options.rate}/s: creating ${payments} orders`);
+    const warmups = Math.round(options.rate * (options.warmupSeconds ?? 0));
+    log(`rate ${options.rate}/s: creating ${warmups + payments} orders`);
     const orders: { orderId: string; address: Address; payout: Address }[] = [];
     let next = 0;
     await Promise.all(
       Array.from({ length: 8 }, async () => {
-        while (next < payments) {
+        while (next < warmups + payments) {
           next++;
           const payout = privateKeyToAccount(generatePrivateKey()).address;
           const order = await createBenchOrder(apiUrl, { storePaymentAddress: payout, webhookUrl });
@@ -165,23 +179,33 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
       Promise.all(relayers.map((address) => client.getTransactionCount({ address }))).then(
         (counts) => counts.reduce((sum, n) => sum + n, 0),
       );
-    const relayerNonceBefore = await relayerNonces();
+    // Note: the warm-up's orders are the stream's first; the measured ones follow at once.
+    const warm = orders.slice(0, warmups);
+    const measured = orders.slice(warmups);
+    for (const o of warm) warmOrders.add(o.orderId);
     const fromBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n;
     const webhooksBefore = webhookTimes.length;
-    log(`rate ${options.rate}/s: paying for ${options.seconds} s`);
-    const cpuBefore = cpuSeconds();
+    log(`rate ${options.rate}/s: paying for ${options.warmupSeconds ?? 0} + ${options.seconds} s`);
+    // Note: CPU and the relayer's transactions are counted from the first measured payment.
+    let relayerNonceBefore = relayerNonces();
+    let cpuBefore = cpuSeconds();
     const sent = await streamPayments({
       env,
       targets: orders.map((o) => o.address),
       rate: options.rate,
       amount: AMOUNT,
+      onSent: (count, previous) => {
+        if (warmups === 0 || previous > warmups || count <= warmups) return;
+        cpuBefore = cpuSeconds();
+        relayerNonceBefore = relayerNonces();
+      },
     });
     const lastSent = sent.at(-1)?.sentAt ?? performance.now();
     // The backlog: until every order's `order.forwarded` arrived, or nothing moved for 20 s.
     const deadline = lastSent + options.drainSeconds * 1000;
     let seen = -1;
     let movedAt = performance.now();
-    while (forwardedOrders.size < payments && performance.now() < deadline) {
+    while (forwardedOrders.size < warmups + payments && performance.now() < deadline) {
       if (forwardedOrders.size !== seen) {
         seen = forwardedOrders.size;
         movedAt = performance.now();
@@ -194,16 +218,21 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
     background = undefined;
     const toBlock = await client.getBlockNumber({ cacheTime: 0 });
     const relayerNonceAfter = await relayerNonces();
-    const ledger = await readStreamLedger({
-      rpcUrl: env.RPC_URL,
-      usdc: env.USDC_ADDRESS as Address,
-      payouts: new Map(orders.map((o) => [o.address, o.payout])),
-      fromBlock,
-      toBlock,
-      client,
-    });
+    const ledgerOf = (paid: typeof orders) =>
+      readStreamLedger({
+        rpcUrl: env.RPC_URL,
+        usdc: env.USDC_ADDRESS as Address,
+        payouts: new Map(paid.map((o) => [o.address, o.payout])),
+        fromBlock,
+        toBlock,
+        client,
+      });
+    const ledger = await ledgerOf(measured);
     const whole = await chainLedger(env, bench.database.db);
-    const stages = await forwardingStages(bench.database.db);
+    const stages = await forwardingStages(
+      bench.database.db,
+      measured.map((o) => o.orderId),
+    );
     const at = (block: bigint | null) => (block === null ? undefined : clock.arrivedAt(block));
     const arrivals = ledger.payments.flatMap((p) => {
       const t = at(p.arrivedBlock);
@@ -237,12 +266,21 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
       p50: Math.round(detected.p50),
       p95: Math.round(detected.p95),
     };
-    const latencies = ledger.payments.flatMap((p) => {
-      if (p.arrivedBlock === null || p.forwardedBlock === null) return [];
-      const depth = at(p.arrivedBlock + BigInt(options.confirmations - 1));
-      const done = at(p.forwardedBlock);
-      return depth === undefined || done === undefined ? [] : [done - depth];
-    });
+    const latenciesOf = (paid: typeof ledger.payments) =>
+      paid.flatMap((p) => {
+        if (p.arrivedBlock === null || p.forwardedBlock === null) return [];
+        const depth = at(p.arrivedBlock + BigInt(options.confirmations - 1));
+        const done = at(p.forwardedBlock);
+        return depth === undefined || done === undefined ? [] : [done - depth];
+      });
+    const latencies = latenciesOf(ledger.payments);
+    const coldStart =
+      warm.length === 0
+        ? null
+        : {
+            payments: warm.length,
+            depthToForwarded: summarize(latenciesOf((await ledgerOf(warm)).payments)),
+          };
     const firstArrival = Math.min(...arrivals);
     const lastArrival = Math.max(...arrivals);
     const windowStart = firstArrival + 5_000;
@@ -262,7 +300,7 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
       forwardedRate: forwards.filter(inWindow).length / windowSeconds,
       depthToForwarded: summarize(latencies),
       drainMs: forwards.length ? Math.max(...forwards) - lastArrival : Number.NaN,
-      relayerTxs: relayerNonceAfter - relayerNonceBefore,
+      relayerTxs: relayerNonceAfter - (await relayerNonceBefore),
       forwardingTxs: ledger.forwardingTxs.length,
       forwardingGas: ledger.forwardingGas,
       webhooks,
@@ -273,6 +311,7 @@ export async function runLevel(options: LevelOptions): Promise<LevelResult> {
       unforwarded: ledger.payments.filter((p) => p.forwardedBlock === null).length,
       cpu,
       stages,
+      coldStart,
     };
   } finally {
     await background?.stop();

@@ -75,6 +75,8 @@ export async function streamPayments(options: {
   amount: bigint;
   payers?: readonly Address[];
   tickMs?: number;
+  /** Called as each batch is handed to the node: payments sent now, and before it. */
+  onSent?: (count: number, previous: number) => void;
 }): Promise<StreamPayment[]> {
   const payers = options.payers ?? PAYERS;
   const rpc = rpcBatch(options.env.RPC_URL);
@@ -113,6 +115,7 @@ export async function streamPayments(options: {
       };
     });
     const at = performance.now();
+    options.onSent?.(sent.length + batch.length, sent.length);
     const hashes = (await rpc(calls)) as Hash[];
     batch.forEach((to, i) => {
       sent.push({ to, hash: hashes[i] as Hash, sentAt: at });
