@@ -226,9 +226,11 @@ async function sendGroup(chain: ForwardingChain, queue: QueuedSend[]): Promise<v
   if (queue.length > 0) scheduleGroup(chain, queue);
   if (group.length === 0) return;
   try {
-    const fees = await chain.client.estimateFeesPerGas();
-    // Note: the nonce is read first: a lost transaction it sends again is in the pending state
-    // the batch is then run on.
+    // Note: the fees are read while the nonce is. The nonce is read before the batch is run: a
+    // lost transaction it sends again is in the pending state the batch is then run on (and it is
+    // awaited whatever the fees' answer, so nothing of it runs once the lock is let go).
+    const feesRead = chain.client.estimateFeesPerGas();
+    feesRead.catch(() => {});
     const manager = relayerManagerOf(chain);
     const first = manager
       ? await manager.nextNonce()
@@ -236,6 +238,7 @@ async function sendGroup(chain: ForwardingChain, queue: QueuedSend[]): Promise<v
           address: chain.relayer.address,
           blockTag: 'pending',
         });
+    const fees = await feesRead;
     await sizeBatchSends(chain, group);
     const estimated = await Promise.all(
       group.map((send) =>
