@@ -134,8 +134,16 @@ export async function runDetectionPass(
   if (headBlock === null) return { cursor, headBlock, candidates: 0, changes: [] };
   const upTo = lastTransferId ?? '';
   const graceMs = settings.graceMs ?? DETECTION_GRACE_MS;
-  const candidates = candidateWallets(cursor, upTo, now, full, graceMs);
-  const rows = await db.execute<WalletRow>(sql`
+  // Note: the candidates are read first, and the wallets with their transfers by id after: in one
+  // statement, Postgres could not know how few they are and joined every wallet to every indexed
+  // transfer on each pass.
+  const ids = (
+    await db.execute<{ id: string }>(candidateWallets(cursor, upTo, now, full, graceMs))
+  ).map((r) => r.id);
+  const rows =
+    ids.length === 0
+      ? []
+      : await db.execute<WalletRow>(sql`
     select w.id, w.order_id, w.status, w.exception,
       coalesce(w.accepted_amount_usdc, w.expected_amount_usdc)::text as expected,
       floor(extract(epoch from w.expired_at) * 1000)::bigint::text as expires_at_ms,
@@ -146,7 +154,7 @@ export async function runDetectionPass(
       t.value::text, t.block_number::text, t.block_timestamp::text, t.tx_hash
     from payment_wallets w
     left join ${indexedTransfer} t on t."to" = lower(w.wallet_address)
-    where w.id in (${candidates})
+    where w.id = any(${`{${ids.join(',')}}`}::uuid[])
     order by w.id, t.block_number, t.log_index`);
 
   const found: WalletChange[] = [];
