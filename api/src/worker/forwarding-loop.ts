@@ -202,18 +202,24 @@ export function startForwardingLoop(options: ForwardingLoopOptions): WakeableLoo
     mayResendLeg(options, legId),
   );
   attachRelayerManager(manager);
+  // Note: whether the last pass left wallets waiting for a place (all places taken, or as many
+  // listed as there were places).
+  let turnedAway = false;
   const loop = startWakeableLoop(
     'forwarding',
     options.intervalMs ?? 200,
     async () => {
-      if (inFlight.size >= limit) return false;
-      const fresh = await loadWalletsWithWork(options.db, new Date(), limit - inFlight.size, [
-        ...inFlight.keys(),
-      ]);
+      const free = limit - inFlight.size;
+      turnedAway = free <= 0;
+      if (turnedAway) return false;
+      const fresh = await loadWalletsWithWork(options.db, new Date(), free, [...inFlight.keys()]);
+      turnedAway = fresh.length === free;
       for (const wallet of fresh) {
-        // Note: woken again only after a recorded round (more may have arrived meanwhile).
+        // Note: a recorded round frees a place: the next pass starts at once when wallets wait
+        // for one. Otherwise the interval (or detection, at a new payment) brings it; a wallet
+        // paid more during its round is listed again by then.
         const run = forwardAndRecord(options, settings, waits, wallet)
-          .then((recorded) => recorded && loop.wake())
+          .then((recorded) => recorded && turnedAway && loop.wake())
           .catch((error) => log(`forwarding ${wallet.id}: ${String(error)}`))
           .finally(() => inFlight.delete(wallet.id));
         inFlight.set(wallet.id, run);
