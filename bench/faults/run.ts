@@ -4,7 +4,9 @@
 // chain is reorganised below the confirmation depth (depth − 1) and above it (depth + 1). At the
 // end the ledger is computed from the chain's own Transfer and AuthorizationUsed logs: nothing may
 // be lost, doubled, stuck on a deposit address or misreported by the database.
-import { loadavg } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { usdcAbi } from '@store/api/chain/usdc-abi';
 import { isPaidState, isPaymentState, parseUsdc } from '@store/shared';
@@ -105,6 +107,8 @@ try {
   // The payment stream, with a reorg below and one above the depth every few payments.
   const orders: { orderId: string; address: Address; kind: Kind; payout: Address }[] = [];
   const payments: { hash: Hash; from: number; to: Address; value: bigint }[] = [];
+  // Every shopper transfer sent, kept for the report of a failed run.
+  const sentTransfers: { hash: Hash; to: Address; value: bigint; resent: boolean }[] = [];
   for (let i = 0; i < PAYMENTS; i++) {
     const kind = KINDS[i % KINDS.length] as Kind;
     const payout = privateKeyToAccount(generatePrivateKey()).address;
@@ -144,6 +148,7 @@ try {
     for (const value of transfersOf(kind)) {
       const paid = await payUsdc(stack.env, 1 + (i % 9), order.address, value);
       payments.push({ hash: paid.hash, from: 1 + (i % 9), to: order.address, value });
+      sentTransfers.push({ hash: paid.hash, to: order.address, value, resent: false });
       paidAt = paid.blockNumber;
     }
     if (i % 10 === 4) {
@@ -156,7 +161,13 @@ try {
           .getTransactionReceipt({ hash: payment.hash })
           .catch(() => null);
         if (receipt) continue;
-        await payUsdc(stack.env, payment.from, payment.to, payment.value);
+        const again = await payUsdc(stack.env, payment.from, payment.to, payment.value);
+        sentTransfers.push({
+          hash: again.hash,
+          to: payment.to,
+          value: payment.value,
+          resent: true,
+        });
         counts.resent += 1;
       }
     }
@@ -305,7 +316,11 @@ try {
   ].join('\n');
   console.log(`\n${body}\n`);
   if (!args['no-write']) await writeBenchmarkSection('faults', body);
-  if (!ok) process.exitCode = 1;
+  if (!ok) {
+    const file = await reportFailure(orders, sentTransfers);
+    console.log(`The processes' logs and each failing order's transfers: ${file}`);
+    process.exitCode = 1;
+  }
 } catch (error) {
   console.error(error);
   console.error(logs.slice(-40).join('\n'));
@@ -313,6 +328,73 @@ try {
 } finally {
   stopping = true;
   await bench.stop();
+}
+
+/**
+ * Writes what a failed run leaves to look at, to a file of the temporary folder: for each order
+ * that is not settled as it should be, every shopper transfer sent to it (its receipt's block,
+ * status and Transfer logs, none for a transfer the chain no longer has), the Transfer logs the
+ * chain answers for the address, its balance and the database's wallet; then every line the
+ * processes logged. Returns the file's path.
+ */
+async function reportFailure(
+  orders: readonly { orderId: string; address: Address }[],
+  sent: readonly { hash: Hash; to: Address; value: bigint; resent: boolean }[],
+): Promise<string> {
+  const lines: string[] = [];
+  const usdc = stack.env.USDC_ADDRESS as Address;
+  const transferTopic = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+  for (const order of orders) {
+    const [wallet] = await database.db.execute<Record<string, unknown>>(sql`
+      select status, exception, received_amount_usdc::text as received,
+        forwarded_amount_usdc::text as forwarded, forwarding_status
+      from payment_wallets where order_id = ${order.orderId}`);
+    const balance = await client.readContract({
+      address: usdc,
+      abi: usdcAbi,
+      functionName: 'balanceOf',
+      args: [order.address],
+    });
+    const transfersIn = await client.getLogs({
+      address: usdc,
+      event: {
+        type: 'event',
+        name: 'Transfer',
+        inputs: [
+          { name: 'from', type: 'address', indexed: true },
+          { name: 'to', type: 'address', indexed: true },
+          { name: 'value', type: 'uint256', indexed: false },
+        ],
+      },
+      args: { to: order.address },
+      fromBlock: 0n,
+    });
+    const logged = transfersIn.reduce((sum, log) => sum + (log.args.value ?? 0n), 0n);
+    const received = parseUsdc(String(wallet?.received ?? '0'));
+    const forwarded = parseUsdc(String(wallet?.forwarded ?? '0'));
+    if (logged === received && balance + forwarded === received) continue;
+    lines.push(
+      `order ${order.orderId} at ${order.address}: balance ${balance}, Transfer logs in ${logged}, ` +
+        `database ${JSON.stringify(wallet)}`,
+    );
+    for (const log of transfersIn)
+      lines.push(
+        `  log in: ${log.args.value} at block ${log.blockNumber} (tx ${log.transactionHash})`,
+      );
+    for (const transfer of sent.filter((t) => t.to === order.address)) {
+      const receipt = await client.getTransactionReceipt({ hash: transfer.hash }).catch(() => null);
+      const own = receipt?.logs.filter((l) => l.topics[0] === transferTopic).length ?? 0;
+      lines.push(
+        `  sent${transfer.resent ? ' again' : ''}: ${transfer.value} tx ${transfer.hash}: ` +
+          (receipt
+            ? `block ${receipt.blockNumber}, ${receipt.status}, ${own} Transfer log(s) in its receipt`
+            : 'no receipt (not on the chain)'),
+      );
+    }
+  }
+  const file = join(tmpdir(), `bench-faults-${Date.now()}.log`);
+  await writeFile(file, [...lines, '', "The processes' logs:", ...logs].join('\n'));
+  return file;
 }
 
 /** Replaces the last `depth` blocks, at the tip as on Base: once the indexer has caught up. */
