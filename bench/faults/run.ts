@@ -15,7 +15,14 @@ import { waitForIndexerBlock } from '@store/stack/indexer';
 import type { Service } from '@store/stack/process';
 import { payUsdc } from '@store/stack/usdc';
 import { sql } from 'drizzle-orm';
-import { type Address, createPublicClient, type Hash, http } from 'viem';
+import {
+  type Address,
+  createPublicClient,
+  getAbiItem,
+  type Hash,
+  http,
+  parseEventLogs,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { startBenchStack } from '../bench-stack.ts';
@@ -342,33 +349,13 @@ async function reportFailure(
   sent: readonly { hash: Hash; to: Address; value: bigint; resent: boolean }[],
 ): Promise<string> {
   const lines: string[] = [];
-  const usdc = stack.env.USDC_ADDRESS as Address;
-  const transferTopic = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
   for (const order of orders) {
     const [wallet] = await database.db.execute<Record<string, unknown>>(sql`
       select status, exception, received_amount_usdc::text as received,
         forwarded_amount_usdc::text as forwarded, forwarding_status
       from payment_wallets where order_id = ${order.orderId}`);
-    const balance = await client.readContract({
-      address: usdc,
-      abi: usdcAbi,
-      functionName: 'balanceOf',
-      args: [order.address],
-    });
-    const transfersIn = await client.getLogs({
-      address: usdc,
-      event: {
-        type: 'event',
-        name: 'Transfer',
-        inputs: [
-          { name: 'from', type: 'address', indexed: true },
-          { name: 'to', type: 'address', indexed: true },
-          { name: 'value', type: 'uint256', indexed: false },
-        ],
-      },
-      args: { to: order.address },
-      fromBlock: 0n,
-    });
+    const balance = await usdcBalance(order.address);
+    const transfersIn = await transfersTo(order.address);
     const logged = transfersIn.reduce((sum, log) => sum + (log.args.value ?? 0n), 0n);
     const received = parseUsdc(String(wallet?.received ?? '0'));
     const forwarded = parseUsdc(String(wallet?.forwarded ?? '0'));
@@ -383,7 +370,9 @@ async function reportFailure(
       );
     for (const transfer of sent.filter((t) => t.to === order.address)) {
       const receipt = await client.getTransactionReceipt({ hash: transfer.hash }).catch(() => null);
-      const own = receipt?.logs.filter((l) => l.topics[0] === transferTopic).length ?? 0;
+      const own = receipt
+        ? parseEventLogs({ abi: usdcAbi, eventName: 'Transfer', logs: receipt.logs }).length
+        : 0;
       lines.push(
         `  sent${transfer.resent ? ' again' : ''}: ${transfer.value} tx ${transfer.hash}: ` +
           (receipt
@@ -517,22 +506,19 @@ async function usdcBalance(address: Address): Promise<bigint> {
   });
 }
 
-/** What reached `address` at CONFIRMATIONS depth, from the Transfer logs. */
-async function chainReceived(address: Address, head: bigint) {
-  const logs = await client.getLogs({
+/** Every USDC Transfer log into `address`, from the chain's start. */
+function transfersTo(address: Address) {
+  return client.getLogs({
     address: stack.env.USDC_ADDRESS as Address,
-    event: {
-      type: 'event',
-      name: 'Transfer',
-      inputs: [
-        { name: 'from', type: 'address', indexed: true },
-        { name: 'to', type: 'address', indexed: true },
-        { name: 'value', type: 'uint256', indexed: false },
-      ],
-    },
+    event: getAbiItem({ abi: usdcAbi, name: 'Transfer' }),
     args: { to: address },
     fromBlock: 0n,
   });
+}
+
+/** What reached `address` at CONFIRMATIONS depth, from the Transfer logs. */
+async function chainReceived(address: Address, head: bigint) {
+  const logs = await transfersTo(address);
   let atDepth = 0n;
   for (const log of logs)
     if (head - (log.blockNumber ?? head) + 1n >= BigInt(CONFIRMATIONS))
