@@ -5,6 +5,7 @@
 // address, the transactions that moved it and their gas.
 import { loadavg } from 'node:os';
 import type { Database } from '@store/api/db/client';
+import { uuidArray } from '@store/api/db/uuid';
 import { prepareSenders, startBackground } from '@store/stack/background-traffic';
 import { chainLedger } from '@store/stack/chain-ledger';
 import { readStreamLedger, streamPayments } from '@store/stack/payment-stream';
@@ -95,7 +96,7 @@ async function forwardingStages(
       select pw.payment_received_at as received, pw.forwarded_at as forwarded,
         (select min(t.created_at) from forwarding_transfers t where t.wallet_id = pw.id) as planned
       from payment_wallets pw where pw.forwarded_at is not null
-        and pw.order_id = any(${`{${orderIds.join(',')}}`}::uuid[]))
+        and pw.order_id = any(${uuidArray(orderIds)}::uuid[]))
     select 'depth recorded → planned' as stage,
         percentile_cont(0.5) within group (order by extract(epoch from planned - received)) * 1000 as p50,
         percentile_cont(0.95) within group (order by extract(epoch from planned - received)) * 1000 as p95

@@ -9,6 +9,7 @@ import { isPaymentException, isPaymentState, nextPaymentState, parseUsdc } from 
 import { type SQL, sql } from 'drizzle-orm';
 import { indexedTransfer, readIndexerPosition } from '../chain/indexer.ts';
 import type { Database } from '../db/client.ts';
+import { uuidArray } from '../db/uuid.ts';
 import { inParallel } from '../loops/in-parallel.ts';
 import { type TransferRow, toDepositTransfer } from './indexed-transfers.ts';
 import { MAX_CHANGES_TOGETHER, recordWalletChanges, type WalletChange } from './record.ts';
@@ -154,7 +155,7 @@ export async function runDetectionPass(
       t.value::text, t.block_number::text, t.block_timestamp::text, t.tx_hash
     from payment_wallets w
     left join ${indexedTransfer} t on t."to" = lower(w.wallet_address)
-    where w.id = any(${`{${ids.join(',')}}`}::uuid[])
+    where w.id = any(${uuidArray(ids)}::uuid[])
     order by w.id, t.block_number, t.log_index`);
 
   const found: WalletChange[] = [];

@@ -12,6 +12,7 @@ import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { formatEther, type Hex } from 'viem';
 import type { Database } from '../db/client.ts';
 import { forwardingTransfers, paymentWallets, signedTransactions } from '../db/schema.ts';
+import { uuidArray } from '../db/uuid.ts';
 import type { ForwardingSummary } from '../webhooks/events.ts';
 import { enqueueOrderEvents } from '../webhooks/outbox.ts';
 
@@ -73,14 +74,6 @@ export async function loadWalletsWithWork(
       and not (${w.id} = any(${uuidArray(skip)}::uuid[]))`)
     .orderBy(sql`${w.paymentReceivedAt} nulls last`)
     .limit(limit);
-}
-
-/**
- * A list of ids as one Postgres array literal (one parameter, whatever its length: the statement
- * stays one prepared shape).
- */
-function uuidArray(ids: readonly string[]): string {
-  return `{${ids.join(',')}}`;
 }
 
 /** One wallet as it is now; undefined when there is none. */
