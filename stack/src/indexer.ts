@@ -209,7 +209,8 @@ export async function superviseIndexer(
   const check = async () => {
     const [status, head] = await Promise.all([
       getIndexerStatus(current.url).catch(() => ({ blockNumber: null })),
-      chain.getBlockNumber().catch(() => null),
+      // Note: viem keeps a block number for its polling interval (4 s) unless told not to.
+      chain.getBlockNumber({ cacheTime: 0 }).catch(() => null),
     ]);
     if (head === null) return;
     // Note: a status that does not answer counts as no progress only when it lasts (a busy
