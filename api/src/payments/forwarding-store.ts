@@ -277,6 +277,33 @@ export async function signedTransactionOf(
   return row?.raw as Hex | undefined;
 }
 
+/** Days a signed transaction's bytes are kept after every leg on it closed (far past any reorg). */
+export const SIGNED_TRANSACTION_KEEP_DAYS = 7;
+
+/**
+ * Deletes the bytes of signed transactions made more than `keepDays` ago that no open leg holds
+ * (its legs confirmed or canceled, or moved to a replacement), at most `limit` a call; returns how
+ * many. Nothing sends them again. Note: a leg found without its bytes would take a new transaction
+ * under the same authorization (`recordedTxOnItsWay`), which the token lets pay once.
+ */
+export async function pruneSignedTransactions(
+  db: Database,
+  keepDays = SIGNED_TRANSACTION_KEEP_DAYS,
+  limit = 10_000,
+): Promise<number> {
+  const deleted = await db.execute<{ hash: string }>(sql`
+    delete from signed_transactions s
+    where s.hash in (
+      select old.hash from signed_transactions old
+      where old.created_at < now() - make_interval(days => ${keepDays})
+        and not exists (
+          select from forwarding_transfers
+          where forwarding_transfers.tx_hash = old.hash and ${openLeg})
+      limit ${limit})
+    returning s.hash`);
+  return deleted.length;
+}
+
 /** What the chain says about a leg once its transaction is mined. */
 export interface MinedLeg {
   leg: LegRow;

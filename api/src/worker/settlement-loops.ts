@@ -11,6 +11,10 @@ import { startMailDispatcher } from '../mail/dispatcher.ts';
 import { NonceLock, receiptOf } from '../payments/forwarding-chain.ts';
 import type { ForwardingContext } from '../payments/forwarding-context.ts';
 import { reconcileForwarding } from '../payments/forwarding-reconcile.ts';
+import {
+  pruneSignedTransactions,
+  SIGNED_TRANSACTION_KEEP_DAYS,
+} from '../payments/forwarding-store.ts';
 import { matchMerchantRefunds } from '../payments/merchant-refunds.ts';
 import { type WalletClaims, walletClaims } from '../payments/wallet-claims.ts';
 import { startX402Settlement } from '../payments/x402-settlement.ts';
@@ -169,9 +173,26 @@ export function startSettlement(
   // Payments signed over HTTP 402 (x402): the relayer settles them (same nonce lock as forwarding).
   const x402 = startX402Settlement({ db, chain: context.chain, log });
   // Old indexed transfers unrelated to our orders leave (privacy policy: 12 months).
-  const retention = startRetentionJob(db, options.retention ?? retentionConfig(process.env), log);
+  const retentionSettings = options.retention ?? retentionConfig(process.env);
+  const retention = startRetentionJob(db, retentionSettings, log);
+  // The bytes of relayer transactions long settled, kept only to send them again while they might
+  // be lost, leave on the same schedule.
+  const signedPrune = startWakeableLoop(
+    'signed transactions',
+    retentionSettings.intervalMs,
+    async () => {
+      const pruned = await pruneSignedTransactions(db);
+      if (pruned > 0)
+        log(
+          `forwarding: deleted ${pruned} signed transaction(s) settled more than ${SIGNED_TRANSACTION_KEEP_DAYS} days ago`,
+        );
+      return false;
+    },
+    log,
+  );
   return {
     stop: async () => {
+      await signedPrune.stop();
       await retention.stop();
       await x402.stop();
       await detection.stop();
