@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { splitFee } from '@store/shared';
 import { chainLedger } from '@store/stack/chain-ledger';
+import { waitForIndexerBlock } from '@store/stack/indexer';
 import { payUsdc } from '@store/stack/usdc';
 import { eq, sql } from 'drizzle-orm';
 import postgres from 'postgres';
@@ -85,6 +86,17 @@ const eventsOf = (orderId: string, type: string) =>
 /** Replaces the last `depth` blocks with empty ones (anvil drops their transactions). */
 async function reorg(depth: number) {
   await rpc().request({ method: 'anvil_reorg' as never, params: [depth, []] as never });
+}
+
+/**
+ * Waits until the indexer has the chain's head. Note: after a reorg Ponder can stall until its
+ * watchdog restarts it (20 s without progress); a payment made meanwhile would take that long to
+ * reach its depth, and a reorg of it would then reach past what the indexer can follow.
+ */
+async function indexerAtHead() {
+  const head = await rpc().getBlockNumber({ cacheTime: 0 });
+  if (!(await waitForIndexerBlock(t.stack.env.INDEXER_URL, head, 60_000)))
+    throw new Error(`the indexer did not reach block ${head}`);
 }
 
 async function expectChainLedgerHolds() {
@@ -192,6 +204,7 @@ describe('a reorg below the depth drops a forwarding leg', () => {
 
 describe('a reorg deeper than the depth removes a payment', () => {
   test('the order is reversed, the merchant and the shopper are told, nothing is forwarded', async () => {
+    await indexerAtHead();
     const payout = freshAddress();
     const { orderId, address } = await universalOrder('7.00', payout);
     const { blockNumber } = await payUsdc(t.stack.env, 3, address, usdc('7.00'));
@@ -236,11 +249,12 @@ describe('a reorg deeper than the depth removes a payment', () => {
     expect((await balancesOf(t.stack.env, payout)).usdc).toBe(0n);
     expect((await walletOf(t.database.db, orderId)).forwardedAmountUsdc).toBe('0.000000');
     await expectChainLedgerHolds();
-  }, 90_000);
+  }, 150_000);
 });
 
 describe('a reorg deeper than the depth removes an overpayment', () => {
   test('the excess held for the payer is withdrawn: nobody is asked to claim money that is gone', async () => {
+    await indexerAtHead();
     const payout = freshAddress();
     const { orderId, address } = await universalOrder('7.00', payout);
     const { blockNumber } = await payUsdc(t.stack.env, 5, address, usdc('7.50'));
@@ -260,11 +274,12 @@ describe('a reorg deeper than the depth removes an overpayment', () => {
     expect(after?.status).toBe('canceled');
     expect(after?.lastError).toBe('A chain reorganization took the payment away');
     await expectChainLedgerHolds();
-  }, 90_000);
+  }, 150_000);
 });
 
 describe('a reorg deeper than the depth takes a completed forwarding back', () => {
   test('reconciliation with the chain reopens the legs and they are sent again, paid once', async () => {
+    await indexerAtHead();
     const payout = freshAddress();
     const { orderId, address } = await universalOrder('4.00', payout);
     const { blockNumber: paidAt } = await payUsdc(t.stack.env, 4, address, usdc('4.00'));
@@ -293,7 +308,7 @@ describe('a reorg deeper than the depth takes a completed forwarding back', () =
     expect(again.forwardedAmountUsdc).toBe('4.000000');
     expect((await balancesOf(t.stack.env, payout)).usdc).toBe(splitFee(usdc('4.00')).merchant);
     await expectChainLedgerHolds();
-  }, 90_000);
+  }, 150_000);
 });
 
 describe('an indexer that forgets a payment (a restart drops its latest rows for a while)', () => {
