@@ -6,7 +6,7 @@
 // discount buttons, Team or Audit log; the owner sees all of it. Screenshots of the viewer's and
 // the staff member's pages at 390 and 1280 px, with no WCAG 2.1 AA violation at either size.
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { formatUsdcFull, parseUsdc } from '@store/shared';
+import { formatUsdc, formatUsdcFull, parseUsdc } from '@store/shared';
 import { readStackInfo } from '@store/stack/stack-info';
 import {
   createProduct,
@@ -18,6 +18,7 @@ import {
   unique,
 } from './admin-helpers.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
+import { payUsdc } from './support/pay.ts';
 import { SCREEN_SIZES, snapBoth } from './support/screenshots.ts';
 
 const stack = readStackInfo();
@@ -274,6 +275,68 @@ test('a staff member’s refund form stops an amount above their refund limit be
   await expect(refunds.getByRole('alert')).toHaveCount(0);
   await refunds.getByRole('button', { name: 'Create refund' }).click();
   await expect(refunds.getByRole('listitem').filter({ hasText: '2.50 USDC' })).toBeVisible();
+  expect(posted).toHaveLength(1);
+  await staff.context().close();
+});
+
+test('a staff member sees an underpaid order’s decision above their refund limit disabled, with the reason', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  await signUp(page.request, unique('owner'));
+  const store = await createStore(page.request, unique('Short Limit Shop'));
+  const product = await createProduct(page.request, store.id, {
+    title: 'Clay bowl',
+    priceUsdc: '4.00',
+    inventory: 10,
+  });
+  const order = await placeOrder(page.request, store.id, {
+    id: product.id,
+    title: 'Clay bowl',
+    priceUsdc: '4.00',
+  });
+  const wallet = await page.request.post(`/api/orders/${order.id}/assign-payment-wallet`, {
+    data: { paymentChain: 'base' },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  const deposit = ((await wallet.json()) as { paymentWallet: { address: string } }).paymentWallet
+    .address;
+  await payUsdc(stack, deposit, '1.00', 8);
+  await expect
+    .poll(
+      async () =>
+        (await (await page.request.get(`/api/orders/${order.id}/refunds`)).json()).receivedAmount,
+      { timeout: 45_000 },
+    )
+    .toBe('1.000000');
+  // Accepting forgoes what is missing (3.00 USDC or more), above the 2.50 the staff member may
+  // refund; refunding the 1.00 that arrived is within it.
+  const missing = formatUsdcFull(parseUsdc(order.totalUsdc) - parseUsdc('1.00'));
+  expect(parseUsdc(missing)).toBeGreaterThan(parseUsdc('2.50'));
+  const staff = await joined(browser, page.request, store, 'staff', '2.50');
+  const posted: string[] = [];
+  staff.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().includes(`/api/orders/${order.id}/`))
+      posted.push(request.url());
+  });
+  await staff.goto(`/admin/orders/${order.id}`);
+  const card = staff.getByRole('region', { name: 'Refunds' });
+  const accept = card.getByRole('button', { name: 'Accept as paid' });
+  await expect(accept).toBeDisabled();
+  await expect(accept).toHaveAccessibleDescription(
+    `Accepting forgoes the ${formatUsdc(parseUsdc(missing))} USDC missing, above your refund limit in this store (2.50 USDC). An owner or admin of the store can decide it.`,
+  );
+  const refund = card.getByRole('button', { name: 'Refund 1.00 USDC' });
+  await expect(refund).toBeEnabled();
+  await expect(refund).not.toHaveAccessibleDescription(/refund limit/);
+  await accept.click({ force: true });
+  expect(posted).toEqual([]);
+  await snapBoth(staff, 'team-roles-staff-decision-limit', { noSidewaysScroll: true });
+  await accessible(staff);
+  // Within the limit the staff member refunds the payer as anyone who may refund.
+  await refund.click();
+  await expect(card.getByRole('listitem').filter({ hasText: 'Underpaid order' })).toBeVisible();
   expect(posted).toHaveLength(1);
   await staff.context().close();
 });

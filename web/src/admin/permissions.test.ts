@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { may, mayInSome, mayRefundIn, refundCapIn, roleIn, storesAllowing } from './permissions.ts';
+import {
+  aboveRefundCap,
+  may,
+  mayInSome,
+  mayRefundIn,
+  refundCapIn,
+  roleIn,
+  storesAllowing,
+} from './permissions.ts';
 
 describe('what the admin shows a role', () => {
   it('follows the shared permission table', () => {
@@ -28,6 +36,15 @@ describe('what the admin shows a role', () => {
     expect(refundCapIn({ role: 'owner' })).toBeNull();
     expect(refundCapIn({})).toBeNull();
     expect(refundCapIn(undefined)).toBeNull();
+  });
+
+  it('tells an amount above a staff member’s limit, as the API counts it', () => {
+    expect(aboveRefundCap('2.50', '2.51')).toBe(true);
+    expect(aboveRefundCap('2.50', '2.50')).toBe(false);
+    expect(aboveRefundCap('2.50', ' 1 ')).toBe(false);
+    expect(aboveRefundCap('2.50', '2.500001')).toBe(true);
+    expect(aboveRefundCap(null, '1000000')).toBe(false);
+    expect(aboveRefundCap('2.50', 'ten')).toBe(false);
   });
 
   it('treats a store made on this device as its creator’s', () => {

@@ -1,7 +1,13 @@
 // What the signed-in merchant may do in a store, from the role the store's answer carries
 // (GET /api/stores?mine=true, GET /api/stores/{id}) and the one permission table of
 // shared/src/team.ts that the API checks too: the admin shows a member only what their role allows.
-import { mayRefund, roleAllows, type StorePermission, type StoreRole } from '@store/shared';
+import {
+  mayRefund,
+  roleAllows,
+  type StorePermission,
+  type StoreRole,
+  tryParseUsdc,
+} from '@store/shared';
 
 /** A store as the admin holds it: its role is missing on one made on this device (its creator's). */
 export interface StoreWithRole {
@@ -28,6 +34,17 @@ export function mayRefundIn(store: StoreWithRole | undefined): boolean {
 /** The most the merchant may refund at once in `store`: a staff member's limit, else null (no cap). */
 export function refundCapIn(store: StoreWithRole | undefined): string | null {
   return store !== undefined && roleIn(store) === 'staff' ? (store.refundLimitUsdc ?? null) : null;
+}
+
+/**
+ * True when `amount` (USDC, as typed or as the API gives it) is above `cap` (what `refundCapIn`
+ * gives; null: no cap), so the API would refuse it; an amount that is not one is not above.
+ */
+export function aboveRefundCap(cap: string | null, amount: string): boolean {
+  if (cap === null) return false;
+  const limit = tryParseUsdc(cap);
+  const wanted = tryParseUsdc(amount.trim());
+  return limit !== undefined && wanted !== undefined && wanted > limit;
 }
 
 /**

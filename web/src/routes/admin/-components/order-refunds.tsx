@@ -15,6 +15,7 @@ import {
   tryParseUsdc,
 } from '@store/shared';
 import { useCallback, useEffect, useState } from 'react';
+import { aboveRefundCap } from '../../../admin/permissions.ts';
 import { QrCode } from '../../../components/payment/qr-code.tsx';
 import { ApiError, errorText } from '../../../lib/api.ts';
 import { useChainInfo } from '../../../lib/chain-info.ts';
@@ -51,7 +52,8 @@ const STATUSES: Record<string, string> = {
 /**
  * The refunds card of the order page (nothing until the order has a deposit address); without
  * `canRefund` (a role that may not refund) it shows the refunds without the buttons; with
- * `refundCap` (a staff member's refund limit) its refund form goes no higher than that.
+ * `refundCap` (a staff member's refund limit) its refund form goes no higher than that, and a
+ * decision above it is shown disabled with the reason.
  */
 export function OrderRefundsCard(props: {
   orderId: string;
@@ -103,6 +105,12 @@ export function OrderRefundsCard(props: {
     }
   };
 
+  // Note: the API caps what accepting forgoes (the missing part) and a deposit refund (all of it)
+  // at a staff member's limit; a button it would refuse is shown disabled, with the reason.
+  const cap = props.refundCap ?? null;
+  const acceptAboveCap = view.canAcceptUnderpaid && aboveRefundCap(cap, view.missingAmount);
+  const refundAboveCap = view.canRefundDeposit && aboveRefundCap(cap, view.onDepositAmount);
+  const limitHint = acceptAboveCap || refundAboveCap ? 'order-refund-limit' : undefined;
   const extra = parseUsdc(view.extraAmount) > 0n;
   const missing = parseUsdc(view.missingAmount) > 0n && parseUsdc(view.receivedAmount) > 0n;
   const payoutLeft = parseUsdc(view.refundableFromPayout) > 0n;
@@ -156,12 +164,22 @@ export function OrderRefundsCard(props: {
               ? `Only ${amount(view.receivedAmount)} of ${amount(view.expectedAmount)} arrived. Accept the order as paid (what arrived is forwarded, less the 2% fee) or refund the payer in full from the deposit address (the platform pays the network fee). Either closes the payment window: anything the shopper sends later goes back to them.`
               : 'This order was not paid. Refund what arrived to the payer in full from the deposit address.'}
           </p>
+          {limitHint && cap !== null && (
+            <p id={limitHint} className="small">
+              {acceptAboveCap &&
+                `Accepting forgoes the ${amount(view.missingAmount)} missing, above your refund limit in this store (${amount(cap)}). `}
+              {refundAboveCap &&
+                `Refunding ${amount(view.onDepositAmount)} is above your refund limit in this store (${amount(cap)}). `}
+              An owner or admin of the store can decide it.
+            </p>
+          )}
           <div className="actions">
             {view.canAcceptUnderpaid && (
               <button
                 type="button"
                 className="button"
-                disabled={busy !== undefined}
+                disabled={busy !== undefined || acceptAboveCap}
+                aria-describedby={acceptAboveCap ? limitHint : undefined}
                 onClick={() => void decide('accept')}
               >
                 {busy === 'accept' ? 'Accepting...' : 'Accept as paid'}
@@ -171,7 +189,8 @@ export function OrderRefundsCard(props: {
               <button
                 type="button"
                 className="button button-quiet"
-                disabled={busy !== undefined}
+                disabled={busy !== undefined || refundAboveCap}
+                aria-describedby={refundAboveCap ? limitHint : undefined}
                 onClick={() => void decide('refund')}
               >
                 {busy === 'refund' ? 'Starting...' : `Refund ${amount(view.onDepositAmount)}`}
@@ -210,10 +229,7 @@ function PayoutRefundForm(props: {
   const [value, setValue] = useState(most);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const aboveCap = (text: string) => {
-    const wanted = tryParseUsdc(text.trim());
-    return cap !== undefined && wanted !== undefined && wanted > cap;
-  };
+  const aboveCap = (text: string) => aboveRefundCap(props.cap, text);
   const submit = async () => {
     if (aboveCap(value)) {
       setError(TEAM_MESSAGES.refundAboveLimit);
