@@ -4,6 +4,8 @@ import { type APIRequestContext, expect } from '@playwright/test';
 import {
   DEFAULT_TAX_RATE_BPS,
   defaultShippingOptions,
+  formatUsdcFull,
+  parseUsdc,
   shippingFor,
   storeCheckoutTotals,
 } from '@store/shared';
@@ -110,21 +112,51 @@ export async function placeOrder(
   });
 }
 
+/** The order's deposit address on Base, asked for as the payment page asks for it. */
+export async function depositAddressOf(request: APIRequestContext, orderId: string) {
+  const wallet = await post<{ paymentWallet: { address: string } }>(
+    request,
+    `/api/orders/${orderId}/assign-payment-wallet`,
+    { paymentChain: 'base' },
+  );
+  return wallet.paymentWallet.address;
+}
+
 /** Pays the order in full on the local chain from test account `fromAccount`; waits for 'paid'. */
 export async function payOrder(
   request: APIRequestContext,
   order: { id: string; totalUsdc: string },
   fromAccount: number,
 ) {
-  const wallet = await post<{ paymentWallet: { address: string } }>(
-    request,
-    `/api/orders/${order.id}/assign-payment-wallet`,
-    { paymentChain: 'base' },
-  );
-  await payUsdc(readStackInfo(), wallet.paymentWallet.address, order.totalUsdc, fromAccount);
+  const address = await depositAddressOf(request, order.id);
+  await payUsdc(readStackInfo(), address, order.totalUsdc, fromAccount);
   await expect
     .poll(async () => (await (await request.get(`/api/orders/${order.id}`)).json()).status, {
       timeout: 45_000,
     })
     .toBe('paid');
+}
+
+/**
+ * Pays `amountUsdc` of the order (less than its total: underpaid) from test account
+ * `fromAccount`; waits until the order's refunds count it as received, and gives the deposit
+ * address.
+ */
+export async function payPartOfOrder(
+  request: APIRequestContext,
+  orderId: string,
+  amountUsdc: string,
+  fromAccount: number,
+) {
+  const address = await depositAddressOf(request, orderId);
+  await payUsdc(readStackInfo(), address, amountUsdc, fromAccount);
+  const received = formatUsdcFull(parseUsdc(amountUsdc));
+  await expect
+    .poll(
+      async () =>
+        (await (await request.get(`/api/orders/${orderId}/refunds`)).json()).receivedAmount,
+      { timeout: 45_000 },
+    )
+    .toBe(received);
+  return address;
 }

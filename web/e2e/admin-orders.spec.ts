@@ -5,8 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { shippingFor, storeCheckoutTotals } from '@store/shared';
 import { readStackInfo } from '@store/stack/stack-info';
-import { createProduct, createStore, signUp, unique } from './admin-helpers.ts';
-import { payUsdc } from './support/pay.ts';
+import { createProduct, createStore, payOrder, signUp, unique } from './admin-helpers.ts';
 import { snapBoth } from './support/screenshots.ts';
 
 const shopper = {
@@ -49,7 +48,6 @@ async function placeOrder(
 }
 
 test('a paid order shows on the dashboard and moves through fulfilment', async ({ page }) => {
-  const stack = readStackInfo();
   await signUp(page.request);
   const store = await createStore(page.request, unique('Orders Shop'));
   const lamp = await createProduct(page.request, store.id, { title: 'Lamp', priceUsdc: '10.00' });
@@ -64,17 +62,7 @@ test('a paid order shows on the dashboard and moves through fulfilment', async (
     priceUsdc: '10.00',
   });
 
-  const wallet = await page.request.post(`/api/orders/${paid.id}/assign-payment-wallet`, {
-    data: { paymentChain: 'base' },
-    headers: { 'idempotency-key': crypto.randomUUID() },
-  });
-  const { paymentWallet } = (await wallet.json()) as { paymentWallet: { address: string } };
-  await payUsdc(stack, paymentWallet.address, paid.totalUsdc, 5);
-  await expect
-    .poll(async () => (await (await page.request.get(`/api/orders/${paid.id}`)).json()).status, {
-      timeout: 45_000,
-    })
-    .toBe('paid');
+  await payOrder(page.request, paid, 5);
 
   await page.goto('/admin');
   const recent = page.getByRole('region', { name: 'Recent Orders' });
@@ -147,17 +135,7 @@ test('an export started before the chain is known waits for it and names it', as
     title: 'Lamp',
     priceUsdc: '10.00',
   });
-  const wallet = await page.request.post(`/api/orders/${paid.id}/assign-payment-wallet`, {
-    data: { paymentChain: 'base' },
-    headers: { 'idempotency-key': crypto.randomUUID() },
-  });
-  const { paymentWallet } = (await wallet.json()) as { paymentWallet: { address: string } };
-  await payUsdc(stack, paymentWallet.address, paid.totalUsdc, 5);
-  await expect
-    .poll(async () => (await (await page.request.get(`/api/orders/${paid.id}`)).json()).status, {
-      timeout: 45_000,
-    })
-    .toBe('paid');
+  await payOrder(page.request, paid, 5);
 
   // GET /api/health (the chain's name) answers only once the export has been asked for.
   let release = () => {};

@@ -9,6 +9,7 @@ import { readStackInfo } from '@store/stack/stack-info';
 import {
   createProduct,
   createStore,
+  depositAddressOf,
   payOrder,
   placeOrder,
   signUp,
@@ -119,12 +120,7 @@ test('an underpaid order says what arrived and what is missing', async ({ page, 
     priceUsdc: '25.00',
   });
   expect(order.totalUsdc).toBe('27.00');
-  const wallet = await page.request.post(`/api/orders/${order.id}/assign-payment-wallet`, {
-    data: { paymentChain: 'base' },
-    headers: { 'idempotency-key': crypto.randomUUID() },
-  });
-  const { paymentWallet } = (await wallet.json()) as { paymentWallet: { address: string } };
-  await payUsdc(stack, paymentWallet.address, '20.00', 9);
+  await payUsdc(stack, await depositAddressOf(page.request, order.id), '20.00', 9);
 
   const tab = await context.newPage();
   await tab.goto(`/admin/orders/${order.id}`);

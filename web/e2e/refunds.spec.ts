@@ -22,6 +22,7 @@ import {
   createStore,
   JOURNEY_SETTINGS,
   payOrder,
+  payPartOfOrder,
   placeOrder,
   signUp,
   unique,
@@ -346,21 +347,8 @@ test('an underpaid order is refunded from its deposit address the day it happens
     title: 'Clay bowl',
     priceUsdc: '4.00',
   });
-  const wallet = await page.request.post(`/api/orders/${order.id}/assign-payment-wallet`, {
-    data: { paymentChain: 'base' },
-    headers: { 'idempotency-key': crypto.randomUUID() },
-  });
-  const deposit = ((await wallet.json()) as { paymentWallet: { address: string } }).paymentWallet
-    .address;
   const before = await balanceOf(payer);
-  await payUsdc(stack, deposit, '1.00', 2);
-  await expect
-    .poll(
-      async () =>
-        (await (await page.request.get(`/api/orders/${order.id}/refunds`)).json()).receivedAmount,
-      { timeout: 45_000 },
-    )
-    .toBe('1.000000');
+  const deposit = await payPartOfOrder(page.request, order.id, '1.00', 2);
   // Inside its payment window (7 days on the stack): the merchant decides at once.
   await page.goto(`/admin/orders/${order.id}`);
   const card = page.getByRole('region', { name: 'Refunds' });

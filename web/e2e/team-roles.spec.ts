@@ -13,12 +13,12 @@ import {
   createStore,
   PASSWORD,
   payOrder,
+  payPartOfOrder,
   placeOrder,
   signUp,
   unique,
 } from './admin-helpers.ts';
 import { accessibilityViolations } from './support/accessibility.ts';
-import { payUsdc } from './support/pay.ts';
 import { SCREEN_SIZES, snapBoth } from './support/screenshots.ts';
 
 const stack = readStackInfo();
@@ -296,20 +296,7 @@ test('a staff member sees an underpaid order’s decision above their refund lim
     title: 'Clay bowl',
     priceUsdc: '4.00',
   });
-  const wallet = await page.request.post(`/api/orders/${order.id}/assign-payment-wallet`, {
-    data: { paymentChain: 'base' },
-    headers: { 'idempotency-key': crypto.randomUUID() },
-  });
-  const deposit = ((await wallet.json()) as { paymentWallet: { address: string } }).paymentWallet
-    .address;
-  await payUsdc(stack, deposit, '1.00', 8);
-  await expect
-    .poll(
-      async () =>
-        (await (await page.request.get(`/api/orders/${order.id}/refunds`)).json()).receivedAmount,
-      { timeout: 45_000 },
-    )
-    .toBe('1.000000');
+  await payPartOfOrder(page.request, order.id, '1.00', 8);
   // Accepting forgoes what is missing (3.00 USDC or more), above the 2.50 the staff member may
   // refund; refunding the 1.00 that arrived is within it.
   const missing = formatUsdcFull(parseUsdc(order.totalUsdc) - parseUsdc('1.00'));
