@@ -1,6 +1,7 @@
-// The bytes of signed transactions leave once nothing may send them again: made more than a week
-// ago, with every leg on them confirmed or canceled (or moved to a replacement). A transaction
-// whose leg is still open keeps its bytes however old, and a recent one is kept whatever its legs.
+// The bytes of signed transactions leave once nothing may send them again: signed more than a week
+// ago, with every leg on them canceled or confirmed more than a week ago (or moved to a
+// replacement). A transaction whose leg is still open, or was confirmed lately, keeps its bytes
+// however old, and a recent one is kept whatever its legs.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import postgres from 'postgres';
 import { createDatabase } from '../src/db/client.ts';
@@ -20,16 +21,24 @@ let walletId = '';
 const DAY_MS = 86_400_000;
 const hashOf = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 
-/** A signed transaction made `daysAgo` days ago, carrying legs of the given statuses. */
-async function signed(n: number, daysAgo: number, legs: string[]) {
+/** A leg on a transaction: its status, and how many days ago it was confirmed (if it was). */
+type Leg = string | { status: string; confirmedDaysAgo: number };
+
+/** A signed transaction made `daysAgo` days ago, carrying `legs`. */
+async function signed(n: number, daysAgo: number, legs: Leg[]) {
   const hash = hashOf(n);
+  const ago = (days: number) => new Date(Date.now() - days * DAY_MS);
   await admin`insert into signed_transactions (hash, raw, created_at)
-    values (${hash}, ${`0x02${n}`}, ${new Date(Date.now() - daysAgo * DAY_MS)})`;
-  for (const [i, status] of legs.entries())
+    values (${hash}, ${`0x02${n}`}, ${ago(daysAgo)})`;
+  for (const [i, leg] of legs.entries()) {
+    const { status, confirmedDaysAgo } = typeof leg === 'string' ? { status: leg } : leg;
+    const confirmedAt = confirmedDaysAgo === undefined ? null : ago(confirmedDaysAgo);
     await admin`insert into forwarding_transfers
-        (wallet_id, round, leg, mode, from_address, to_address, value, tx_hash, tx_nonce, status)
+        (wallet_id, round, leg, mode, from_address, to_address, value, tx_hash, tx_nonce, status,
+         confirmed_at)
       values (${walletId}, ${n}, ${`leg-${i}`}, 'eip3009', ${`0x${'1'.padStart(40, '0')}`},
-        ${`0x${'2'.padStart(40, '0')}`}, 1000000, ${hash}, ${n}, ${status})`;
+        ${`0x${'2'.padStart(40, '0')}`}, 1000000, ${hash}, ${n}, ${status}, ${confirmedAt})`;
+  }
   return hash;
 }
 
@@ -53,20 +62,28 @@ afterAll(async () => {
 describe('pruning signed transactions', () => {
   test('deletes the old settled ones only, and says how many', async () => {
     const old = SIGNED_TRANSACTION_KEEP_DAYS + 1;
-    const settled = await signed(1, old, ['confirmed', 'confirmed', 'canceled']);
+    const settled = await signed(1, old, [
+      { status: 'confirmed', confirmedDaysAgo: old },
+      { status: 'confirmed', confirmedDaysAgo: old },
+      'canceled',
+    ]);
     // A transaction replaced by another (a higher fee): no leg holds its hash any more.
     const replaced = await signed(2, old, []);
-    const open = await signed(3, old, ['confirmed', 'mined']);
+    const open = await signed(3, old, [{ status: 'confirmed', confirmedDaysAgo: old }, 'mined']);
     const sending = await signed(4, old, ['sent']);
-    const recent = await signed(5, SIGNED_TRANSACTION_KEEP_DAYS - 1, ['confirmed']);
+    const canceling = await signed(5, old, ['canceling']);
+    const reverted = await signed(6, old, ['reverted']);
+    const recent = await signed(7, SIGNED_TRANSACTION_KEEP_DAYS - 1, ['canceled']);
+    // Signed long ago but confirmed today (sent again after an outage): reconciliation may still
+    // reopen its legs after a deep reorg.
+    const lateConfirmed = await signed(8, old, [{ status: 'confirmed', confirmedDaysAgo: 0 }]);
 
     expect(await pruneSignedTransactions(worker.db)).toBe(2);
     const kept = async (hash: string) => (await signedTransactionOf(worker.db, hash)) !== undefined;
     expect(await kept(settled)).toBe(false);
     expect(await kept(replaced)).toBe(false);
-    expect(await kept(open)).toBe(true);
-    expect(await kept(sending)).toBe(true);
-    expect(await kept(recent)).toBe(true);
+    for (const hash of [open, sending, canceling, reverted, recent, lateConfirmed])
+      expect(await kept(hash)).toBe(true);
     // The legs keep their hash: what the chain carried stays on record.
     const [legs] = await admin<{ n: number }[]>`
       select count(*)::int as n from forwarding_transfers where tx_hash = ${settled}`;
@@ -76,7 +93,7 @@ describe('pruning signed transactions', () => {
 
   test('goes no further than its limit a call', async () => {
     const old = SIGNED_TRANSACTION_KEEP_DAYS + 2;
-    for (const n of [11, 12, 13]) await signed(n, old, ['confirmed']);
+    for (const n of [11, 12, 13]) await signed(n, old, ['canceled']);
     expect(await pruneSignedTransactions(worker.db, SIGNED_TRANSACTION_KEEP_DAYS, 2)).toBe(2);
     expect(await pruneSignedTransactions(worker.db, SIGNED_TRANSACTION_KEEP_DAYS, 2)).toBe(1);
   });

@@ -318,6 +318,9 @@ describe('a payment that fails to settle', () => {
         .from(x402Payments)
         .where(eq(x402Payments.id, row.id));
       expect(failed?.status).toBe('failed');
+      // The signed transaction's bytes were kept while it was on its way, not after.
+      expect(row.rawTransaction).toMatch(/^0x02/);
+      expect(failed?.rawTransaction).toBeNull();
       expect((await balancesOf(t.stack.env, row.payTo as `0x${string}`)).usdc).toBe(0n);
       // The same signature again gets the same refusal, and still nothing is served.
       const again = await appFetch(product.x402Url, { headers: { 'PAYMENT-SIGNATURE': header } });

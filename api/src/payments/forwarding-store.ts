@@ -281,24 +281,30 @@ export async function signedTransactionOf(
 export const SIGNED_TRANSACTION_KEEP_DAYS = 7;
 
 /**
- * Deletes the bytes of signed transactions made more than `keepDays` ago that no open leg holds
- * (its legs confirmed or canceled, or moved to a replacement), at most `limit` a call; returns how
- * many. Nothing sends them again. Note: a leg found without its bytes would take a new transaction
- * under the same authorization (`recordedTxOnItsWay`), which the token lets pay once.
+ * Deletes the bytes of signed transactions that nothing will send again, at most `limit` a call
+ * (oldest first); returns how many. A transaction goes once it was signed more than `keepDays`
+ * ago and no leg on it is open or was confirmed within `keepDays` (reconciliation may reopen a
+ * confirmed leg for a while after a deep reorg); one no leg holds any more (replaced by another)
+ * goes by its age alone. Note: an EIP-3009 leg found open without its bytes would take a new
+ * transaction under the same authorization (`recordedTxOnItsWay`), which the token lets pay once;
+ * a gas-funded leg is never reopened once its round is recorded.
  */
 export async function pruneSignedTransactions(
   db: Database,
   keepDays = SIGNED_TRANSACTION_KEEP_DAYS,
-  limit = 10_000,
+  limit = 1000,
 ): Promise<number> {
+  const cutoff = sql`now() - make_interval(days => ${keepDays})`;
   const deleted = await db.execute<{ hash: string }>(sql`
     delete from signed_transactions s
     where s.hash in (
       select old.hash from signed_transactions old
-      where old.created_at < now() - make_interval(days => ${keepDays})
+      where old.created_at < ${cutoff}
         and not exists (
           select from forwarding_transfers
-          where forwarding_transfers.tx_hash = old.hash and ${openLeg})
+          where forwarding_transfers.tx_hash = old.hash
+            and (${openLeg} or forwarding_transfers.confirmed_at >= ${cutoff}))
+      order by old.created_at
       limit ${limit})
     returning s.hash`);
   return deleted.length;

@@ -75,12 +75,14 @@ async function finish(
   row: PaymentRow,
   outcome: { txHash: Hash; blockNumber: bigint } | { error: string },
 ): Promise<void> {
-  // Note: one statement (the update and the notification commit together), one round trip.
+  // Note: one statement (the update and the notification commit together), one round trip. The
+  // signed transaction's bytes, kept while it was on its way, go with the outcome.
   const set =
     'error' in outcome
-      ? sql`status = 'failed', error = ${outcome.error.slice(0, 1000)}`
+      ? sql`status = 'failed', error = ${outcome.error.slice(0, 1000)}, raw_transaction = null`
       : sql`status = 'settled', tx_hash = ${outcome.txHash},
-          block_number = ${outcome.blockNumber.toString()}, settled_at = now(), error = null`;
+          block_number = ${outcome.blockNumber.toString()}, settled_at = now(), error = null,
+          raw_transaction = null`;
   await db.execute(sql`
     with updated as (
       update ${x402Payments} set ${set}

@@ -28,6 +28,9 @@ import { startDetectionLoop } from './detection-loop.ts';
 import { startForwardingLoop } from './forwarding-loop.ts';
 import { chainHeadReader } from './reorg-watch.ts';
 
+/** Signed transactions deleted a statement (the retention job's pause between two). */
+const PRUNE_BATCH = 1000;
+
 /** Options beyond the worker's configuration. */
 export interface SettlementOptions {
   log?: (line: string) => void;
@@ -176,17 +179,19 @@ export function startSettlement(
   const retentionSettings = options.retention ?? retentionConfig(process.env);
   const retention = startRetentionJob(db, retentionSettings, log);
   // The bytes of relayer transactions long settled, kept only to send them again while they might
-  // be lost, leave on the same schedule.
+  // be lost, leave on the same schedule: a batch at a time with a pause between, until none is left.
   const signedPrune = startWakeableLoop(
     'signed transactions',
     retentionSettings.intervalMs,
     async () => {
-      const pruned = await pruneSignedTransactions(db);
+      const pruned = await pruneSignedTransactions(db, SIGNED_TRANSACTION_KEEP_DAYS, PRUNE_BATCH);
       if (pruned > 0)
         log(
           `forwarding: deleted ${pruned} signed transaction(s) settled more than ${SIGNED_TRANSACTION_KEEP_DAYS} days ago`,
         );
-      return false;
+      if (pruned < PRUNE_BATCH) return false;
+      await Bun.sleep(retentionSettings.pauseMs);
+      return true;
     },
     log,
   );

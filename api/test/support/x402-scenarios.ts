@@ -271,9 +271,11 @@ export async function payThenReplay(
   );
   expect(d.upstream.calls.length).toBe(callsBefore + 1);
   expect((await balancesOf(env, payer)).usdc).toBe(before - usdc('0.25'));
-  expect(
-    await d.db.select().from(x402Payments).where(eq(x402Payments.orderId, order.id)),
-  ).toHaveLength(1);
+  const rows = await d.db.select().from(x402Payments).where(eq(x402Payments.orderId, order.id));
+  expect(rows).toHaveLength(1);
+  // Settled and served, with the transaction's hash kept and its signed bytes no longer.
+  expect(rows[0]).toMatchObject({ status: 'served', txHash: settled.transaction });
+  expect(rows[0]?.rawTransaction).toBeNull();
 
   const ledger = await chainLedger(env, d.db);
   expect(ledger.breaches).toEqual([]);
