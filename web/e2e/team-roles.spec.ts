@@ -317,8 +317,14 @@ test('a staff member sees an underpaid order’s decision above their refund lim
   const refund = card.getByRole('button', { name: 'Refund 1.00 USDC' });
   await expect(refund).toBeEnabled();
   await expect(refund).not.toHaveAccessibleDescription(/refund limit/);
+  // It stays reachable from the keyboard (its reason is heard there), and does nothing.
+  await accept.focus();
+  await expect(accept).toBeFocused();
+  await staff.keyboard.press('Enter');
   await accept.click({ force: true });
+  await staff.waitForTimeout(500);
   expect(posted).toEqual([]);
+  await expect(card.getByRole('listitem')).toHaveCount(0);
   await snapBoth(staff, 'team-roles-staff-decision-limit', { noSidewaysScroll: true });
   await accessible(staff);
   // Within the limit the staff member refunds the payer as anyone who may refund.

@@ -19,6 +19,7 @@ import { aboveRefundCap } from '../../../admin/permissions.ts';
 import { QrCode } from '../../../components/payment/qr-code.tsx';
 import { ApiError, errorText } from '../../../lib/api.ts';
 import { useChainInfo } from '../../../lib/chain-info.ts';
+import { usdcExact } from '../../../lib/format.ts';
 import { type InjectedWallet, useInjectedWallets } from '../../../lib/injected-wallets.ts';
 import { paymentUri } from '../../../lib/payment-uri.ts';
 import { toast, toastError } from '../../../lib/toast.ts';
@@ -107,10 +108,11 @@ export function OrderRefundsCard(props: {
 
   // Note: the API caps what accepting forgoes (the missing part) and a deposit refund (all of it)
   // at a staff member's limit; a button it would refuse is shown disabled, with the reason.
+  // Such a button stays focusable (aria-disabled), so its reason is heard when it is reached.
   const cap = props.refundCap ?? null;
   const acceptAboveCap = view.canAcceptUnderpaid && aboveRefundCap(cap, view.missingAmount);
   const refundAboveCap = view.canRefundDeposit && aboveRefundCap(cap, view.onDepositAmount);
-  const limitHint = acceptAboveCap || refundAboveCap ? 'order-refund-limit' : undefined;
+  const exact = (value: string) => `${usdcExact(parseUsdc(value))} USDC`;
   const extra = parseUsdc(view.extraAmount) > 0n;
   const missing = parseUsdc(view.missingAmount) > 0n && parseUsdc(view.receivedAmount) > 0n;
   const payoutLeft = parseUsdc(view.refundableFromPayout) > 0n;
@@ -164,13 +166,21 @@ export function OrderRefundsCard(props: {
               ? `Only ${amount(view.receivedAmount)} of ${amount(view.expectedAmount)} arrived. Accept the order as paid (what arrived is forwarded, less the 2% fee) or refund the payer in full from the deposit address (the platform pays the network fee). Either closes the payment window: anything the shopper sends later goes back to them.`
               : 'This order was not paid. Refund what arrived to the payer in full from the deposit address.'}
           </p>
-          {limitHint && cap !== null && (
-            <p id={limitHint} className="small">
-              {acceptAboveCap &&
-                `Accepting forgoes the ${amount(view.missingAmount)} missing, above your refund limit in this store (${amount(cap)}). `}
-              {refundAboveCap &&
-                `Refunding ${amount(view.onDepositAmount)} is above your refund limit in this store (${amount(cap)}). `}
-              An owner or admin of the store can decide it.
+          {(acceptAboveCap || refundAboveCap) && cap !== null && (
+            <p className="small">
+              {acceptAboveCap && (
+                <span id="refund-limit-accept">
+                  Accepting forgoes the {exact(view.missingAmount)} missing, above your refund limit
+                  in this store ({exact(cap)}).{' '}
+                </span>
+              )}
+              {refundAboveCap && (
+                <span id="refund-limit-refund">
+                  Refunding {exact(view.onDepositAmount)} is above your refund limit in this store (
+                  {exact(cap)}).{' '}
+                </span>
+              )}
+              <span id="refund-limit-who">An owner or admin of the store can decide it.</span>
             </p>
           )}
           <div className="actions">
@@ -178,9 +188,14 @@ export function OrderRefundsCard(props: {
               <button
                 type="button"
                 className="button"
-                disabled={busy !== undefined || acceptAboveCap}
-                aria-describedby={acceptAboveCap ? limitHint : undefined}
-                onClick={() => void decide('accept')}
+                disabled={busy !== undefined}
+                aria-disabled={acceptAboveCap || undefined}
+                aria-describedby={
+                  acceptAboveCap ? 'refund-limit-accept refund-limit-who' : undefined
+                }
+                onClick={() => {
+                  if (!acceptAboveCap) void decide('accept');
+                }}
               >
                 {busy === 'accept' ? 'Accepting...' : 'Accept as paid'}
               </button>
@@ -189,9 +204,14 @@ export function OrderRefundsCard(props: {
               <button
                 type="button"
                 className="button button-quiet"
-                disabled={busy !== undefined || refundAboveCap}
-                aria-describedby={refundAboveCap ? limitHint : undefined}
-                onClick={() => void decide('refund')}
+                disabled={busy !== undefined}
+                aria-disabled={refundAboveCap || undefined}
+                aria-describedby={
+                  refundAboveCap ? 'refund-limit-refund refund-limit-who' : undefined
+                }
+                onClick={() => {
+                  if (!refundAboveCap) void decide('refund');
+                }}
               >
                 {busy === 'refund' ? 'Starting...' : `Refund ${amount(view.onDepositAmount)}`}
               </button>
