@@ -133,5 +133,10 @@ test('an underpaid order says what arrived and what is missing', async ({ page, 
       { timeout: 2_000 },
     );
   }).toPass({ timeout: 45_000 });
+  // Not paid yet: the transfer that arrived is listed, with no empty "Transaction" beside it.
+  await expect(
+    payment.getByRole('list', { name: 'Incoming transfers' }).getByRole('listitem'),
+  ).toHaveCount(1);
+  await expect(payment.getByText('Transaction', { exact: true })).toHaveCount(0);
   await snapBoth(tab, 'order-detail-2-underpaid', { noSidewaysScroll: true });
 });

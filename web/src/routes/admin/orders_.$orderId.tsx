@@ -289,9 +289,12 @@ function PaymentSection(props: {
           </>
         )}
         <Fact term="Chain">{order.paymentChain ? chain.networkName : '—'}</Fact>
-        <Fact term="Transaction">
-          {order.paymentTxHash ? <TxLink hash={order.paymentTxHash} /> : '—'}
-        </Fact>
+        {/* Note: before the order is paid, its incoming transfers below are its transactions. */}
+        {(order.paymentTxHash || deposits.length === 0) && (
+          <Fact term="Transaction">
+            {order.paymentTxHash ? <TxLink hash={order.paymentTxHash} /> : '—'}
+          </Fact>
+        )}
       </dl>
       {!forwarding && <p className="muted small">No deposit address has been made yet.</p>}
       {deposits.length > 0 && (
