@@ -113,8 +113,13 @@ test('a paid order shows on the dashboard and moves through fulfilment', async (
   ).toHaveCount(0);
   await page.getByLabel('Status').selectOption('completed');
   await expect(orders.getByRole('row')).toHaveCount(2);
+  // Note: the button is disabled while the store's list loads; a click then does nothing.
+  const listed = page.waitForResponse(
+    (response) => response.url().includes(`/api/orders?`) && response.url().includes(store.id),
+  );
   await page.getByLabel('Store').selectOption(store.id);
   await expect(page).toHaveURL(new RegExp(`storeId=${store.id}`));
+  await listed;
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
