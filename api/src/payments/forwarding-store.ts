@@ -279,6 +279,8 @@ export async function signedTransactionOf(
 
 /** Days a signed transaction's bytes are kept after every leg on it closed (far past any reorg). */
 export const SIGNED_TRANSACTION_KEEP_DAYS = 7;
+/** Signed transactions deleted a statement. */
+export const SIGNED_TRANSACTION_PRUNE_BATCH = 1000;
 
 /**
  * Deletes the bytes of signed transactions that nothing will send again, at most `limit` a call
@@ -292,7 +294,7 @@ export const SIGNED_TRANSACTION_KEEP_DAYS = 7;
 export async function pruneSignedTransactions(
   db: Database,
   keepDays = SIGNED_TRANSACTION_KEEP_DAYS,
-  limit = 1000,
+  limit = SIGNED_TRANSACTION_PRUNE_BATCH,
 ): Promise<number> {
   const cutoff = sql`now() - make_interval(days => ${keepDays})`;
   const deleted = await db.execute<{ hash: string }>(sql`

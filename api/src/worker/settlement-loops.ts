@@ -14,6 +14,7 @@ import { reconcileForwarding } from '../payments/forwarding-reconcile.ts';
 import {
   pruneSignedTransactions,
   SIGNED_TRANSACTION_KEEP_DAYS,
+  SIGNED_TRANSACTION_PRUNE_BATCH,
 } from '../payments/forwarding-store.ts';
 import { matchMerchantRefunds } from '../payments/merchant-refunds.ts';
 import { type WalletClaims, walletClaims } from '../payments/wallet-claims.ts';
@@ -27,9 +28,6 @@ import { startWebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { startDetectionLoop } from './detection-loop.ts';
 import { startForwardingLoop } from './forwarding-loop.ts';
 import { chainHeadReader } from './reorg-watch.ts';
-
-/** Signed transactions deleted a statement (the retention job's pause between two). */
-const PRUNE_BATCH = 1000;
 
 /** Options beyond the worker's configuration. */
 export interface SettlementOptions {
@@ -184,12 +182,12 @@ export function startSettlement(
     'signed transactions',
     retentionSettings.intervalMs,
     async () => {
-      const pruned = await pruneSignedTransactions(db, SIGNED_TRANSACTION_KEEP_DAYS, PRUNE_BATCH);
+      const pruned = await pruneSignedTransactions(db);
       if (pruned > 0)
         log(
           `forwarding: deleted ${pruned} signed transaction(s) settled more than ${SIGNED_TRANSACTION_KEEP_DAYS} days ago`,
         );
-      if (pruned < PRUNE_BATCH) return false;
+      if (pruned < SIGNED_TRANSACTION_PRUNE_BATCH) return false;
       await Bun.sleep(retentionSettings.pauseMs);
       return true;
     },

@@ -2,6 +2,7 @@
 // (GET /api/stores?mine=true, GET /api/stores/{id}) and the one permission table of
 // shared/src/team.ts that the API checks too: the admin shows a member only what their role allows.
 import {
+  formatUsdcFull,
   mayRefund,
   roleAllows,
   type StorePermission,
@@ -41,10 +42,9 @@ export function refundCapIn(store: StoreWithRole | undefined): string | null {
  * gives; null: no cap), so the API would refuse it; an amount that is not one is not above.
  */
 export function aboveRefundCap(cap: string | null, amount: string): boolean {
-  if (cap === null) return false;
-  const limit = tryParseUsdc(cap);
   const wanted = tryParseUsdc(amount.trim());
-  return limit !== undefined && wanted !== undefined && wanted > limit;
+  if (cap === null || wanted === undefined || tryParseUsdc(cap) === undefined) return false;
+  return !mayRefund('staff', formatUsdcFull(wanted), cap);
 }
 
 /**
